@@ -1,0 +1,2 @@
+/** @kosong/context: linear conversation storage (placeholder until the storage issue lands). */
+export {};

@@ -1,0 +1,10 @@
+/**
+ * @kosong/core: the message model, the chat-provider protocol, generate/step
+ * and tools. Providers live in `@kosong/core/openai` and
+ * `@kosong/core/anthropic`; test providers in `@kosong/core/testing`.
+ */
+export * from "./message.js";
+export * from "./message-json.js";
+export * from "./token-usage.js";
+export * from "./errors.js";
+export type * from "./chat-provider.js";

@@ -1,0 +1,31 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/**
+ * Tests run against each package's source through its public entry points
+ * (the same names users import), so a test never reaches into another
+ * package's internals. Builds, typechecks and publint/attw run before tests
+ * in `pnpm test` and cover the emitted `dist/`.
+ */
+const alias = [
+  { find: /^@kosong\/core$/, replacement: here("packages/kosong-core/src/index.ts") },
+  { find: /^@kosong\/core\/testing$/, replacement: here("packages/kosong-core/src/testing/index.ts") },
+  { find: /^@kosong\/core\/openai$/, replacement: here("packages/kosong-core/src/openai/index.ts") },
+  { find: /^@kosong\/core\/anthropic$/, replacement: here("packages/kosong-core/src/anthropic/index.ts") },
+  { find: /^@kosong\/context$/, replacement: here("packages/kosong-context/src/index.ts") },
+  { find: /^@kosong\/context\/testing$/, replacement: here("packages/kosong-context/src/testing/index.ts") },
+  { find: /^@kosong\/soul$/, replacement: here("packages/soul/src/index.ts") },
+];
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
