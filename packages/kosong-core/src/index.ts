@@ -8,3 +8,4 @@ export * from "./message-json.js";
 export * from "./token-usage.js";
 export * from "./errors.js";
 export type * from "./chat-provider.js";
+export * from "./status-error.js";
