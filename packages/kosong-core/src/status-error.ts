@@ -72,7 +72,7 @@ export function isQuotaExhausted(type: string | null | undefined, code: string |
  */
 export function createStatusError(statusCode: number, message: string, options: APIStatusErrorOptions = {}): APIStatusError {
   if (isQuotaExhausted(options.errorType, options.errorCode)) return new APIQuotaExhaustedError(statusCode, message, options);
-  if (statusCode >= 400 && statusCode < 500 && isContextOverflowMessage(options.errorCode, message)) {
+  if (statusCode >= 400 && statusCode < 500 && statusCode !== 429 && isContextOverflowMessage(options.errorCode, message)) {
     return new APIContextOverflowError(statusCode, message, options);
   }
   return new APIStatusError(statusCode, message, options);
