@@ -9,3 +9,4 @@ export * from "./token-usage.js";
 export * from "./errors.js";
 export type * from "./chat-provider.js";
 export * from "./status-error.js";
+export * from "./message-schema.js";
