@@ -1,1 +1,2 @@
 export {};
+export * from "./fake-provider-server.js";
