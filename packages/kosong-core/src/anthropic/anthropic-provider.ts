@@ -1,0 +1,234 @@
+/**
+ * `AnthropicProvider`: kosong's chat-provider protocol over the Anthropic
+ * Messages API, through the official `@anthropic-ai/sdk` client.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
+import { abortError } from "../errors.js";
+import type { Message } from "../message.js";
+import { convertAnthropicError } from "./anthropic-errors.js";
+import { type AnthropicToolMessageConversion, convertAnthropicRequest } from "./anthropic-request.js";
+import { AnthropicCompleteMessage, AnthropicStreamedMessage } from "./anthropic-streamed-message.js";
+import {
+  type AnthropicOutputConfig,
+  type AnthropicThinkingConfig,
+  anthropicThinkingOptions,
+  effortOfThinking,
+} from "./anthropic-thinking.js";
+import type { AnthropicWireEvent, AnthropicWireMessage } from "./anthropic-wire.js";
+
+/** The interleaved-thinking beta kosong declares by default (dropped by adaptive thinking). */
+export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+
+/** What `max_tokens` is when not set: the value kimi-cli gives kosong's Anthropic provider. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 50_000;
+
+/** `tool_choice` of a Messages request. */
+export type AnthropicToolChoice =
+  | { type: "auto"; disable_parallel_tool_use?: boolean }
+  | { type: "any"; disable_parallel_tool_use?: boolean }
+  | { type: "tool"; name: string; disable_parallel_tool_use?: boolean }
+  | { type: "none" };
+
+/** Per-request generation options (all optional; unset ones are not sent). */
+export interface AnthropicGenerationOptions {
+  /** `max_tokens` (the API requires one; default {@link DEFAULT_ANTHROPIC_MAX_TOKENS}). */
+  maxTokens?: number;
+  temperature?: number;
+  topK?: number;
+  topP?: number;
+  /** `thinking`, e.g. `{type: "enabled", budget_tokens: 4096}`; usually set with `withThinking`. */
+  thinking?: AnthropicThinkingConfig | null;
+  /** `output_config`, e.g. `{effort: "high"}`; usually set with `withThinking`. */
+  outputConfig?: AnthropicOutputConfig | null;
+  toolChoice?: AnthropicToolChoice | null;
+  /** Beta features sent as the `anthropic-beta` header (default: the interleaved-thinking beta). */
+  betaFeatures?: string[];
+  /** Extra headers per request; they win over the generated `anthropic-beta`. */
+  extraHeaders?: Record<string, string>;
+}
+
+/** Options of {@link AnthropicProvider}. */
+export interface AnthropicProviderOptions extends AnthropicGenerationOptions {
+  /** The model, e.g. `claude-sonnet-4-5`. */
+  model: string;
+  /** API key; default `ANTHROPIC_API_KEY`. Ignored when `client` is given. */
+  apiKey?: string;
+  /** Base URL; default `ANTHROPIC_BASE_URL`, then the SDK's default. Ignored when `client` is given. */
+  baseURL?: string;
+  /** Time allowed for a request until its response starts, in ms (the SDK's `timeout`). */
+  timeout?: number;
+  /** Headers sent with every request. Ignored when `client` is given. */
+  defaultHeaders?: Record<string, string>;
+  /**
+   * A ready SDK client to use instead of building one. Build it with
+   * `maxRetries: 0`: retries belong to the caller (the soul), once.
+   */
+  client?: Anthropic;
+  /** Stream responses (default true). */
+  stream?: boolean;
+  /** `metadata` of every request, e.g. `{user_id: sessionId}`. */
+  metadata?: { user_id?: string | null };
+  /** `extract_text` sends tool results as their text joined by newlines instead of blocks. */
+  toolMessageConversion?: AnthropicToolMessageConversion | null;
+}
+
+interface ProviderState {
+  client: Anthropic;
+  model: string;
+  stream: boolean;
+  metadata: { user_id?: string | null } | undefined;
+  toolMessageConversion: AnthropicToolMessageConversion | null;
+  agentGateway: boolean;
+  timeout: number | undefined;
+  generation: AnthropicGenerationOptions;
+}
+
+function readEnv(name: string): string | undefined {
+  const value = globalThis.process?.env?.[name];
+  return value ? value : undefined;
+}
+
+/**
+ * A chat provider backed by Anthropic's Messages API (and compatible
+ * servers through `baseURL`). Converts kosong messages as kosong does
+ * (system prompt and last tool/block cached, signed thinking sent back,
+ * consecutive tool results grouped), streams text, thinking with signatures,
+ * redacted thinking and tool calls, reports usage with cache reads and
+ * writes, and throws kosong's typed errors.
+ */
+export class AnthropicProvider implements ChatProvider {
+  readonly name = "anthropic";
+  private readonly state: ProviderState;
+
+  constructor(options: AnthropicProviderOptions) {
+    const baseURL = options.baseURL ?? readEnv("ANTHROPIC_BASE_URL");
+    const client =
+      options.client ??
+      new Anthropic({
+        apiKey: options.apiKey ?? readEnv("ANTHROPIC_API_KEY") ?? null,
+        ...(baseURL ? { baseURL } : {}),
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+        ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),
+        maxRetries: 0,
+      });
+    const { model, stream, metadata, toolMessageConversion, timeout } = options;
+    this.state = {
+      client,
+      model,
+      stream: stream ?? true,
+      metadata,
+      toolMessageConversion: toolMessageConversion ?? null,
+      agentGateway: (baseURL ?? client.baseURL ?? "").includes("agent-gw"),
+      timeout,
+      generation: {
+        maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+        temperature: options.temperature,
+        topK: options.topK,
+        topP: options.topP,
+        thinking: options.thinking,
+        outputConfig: options.outputConfig,
+        toolChoice: options.toolChoice,
+        betaFeatures: options.betaFeatures ?? [INTERLEAVED_THINKING_BETA],
+        extraHeaders: options.extraHeaders,
+      },
+    };
+  }
+
+  private static from(state: ProviderState): AnthropicProvider {
+    const provider = Object.create(AnthropicProvider.prototype) as AnthropicProvider;
+    Object.assign(provider, { name: "anthropic", state });
+    return provider;
+  }
+
+  get modelName(): string {
+    return this.state.model;
+  }
+
+  get thinkingEffort(): ThinkingEffort | null {
+    return effortOfThinking(this.state.generation.thinking, this.state.generation.outputConfig);
+  }
+
+  /** The generation options requests are sent with. */
+  get generationOptions(): Readonly<AnthropicGenerationOptions> {
+    return this.state.generation;
+  }
+
+  /** The SDK client requests go through. */
+  get client(): Anthropic {
+    return this.state.client;
+  }
+
+  /** A copy of this provider with some generation options replaced. */
+  withGenerationOptions(options: AnthropicGenerationOptions): AnthropicProvider {
+    return AnthropicProvider.from({ ...this.state, generation: { ...this.state.generation, ...options } });
+  }
+
+  /**
+   * A copy that thinks with `effort`, mapped per model as kosong does:
+   * adaptive thinking with `output_config.effort` from Claude 4.6 on, a
+   * thinking budget (1024 / 4096 / 32000 tokens) before; unsupported efforts
+   * clamp to `high`; `off` disables thinking.
+   */
+  withThinking(effort: ThinkingEffort): AnthropicProvider {
+    const mapped = anthropicThinkingOptions(effort, this.state.model);
+    const generation: AnthropicGenerationOptions = { ...this.state.generation, thinking: mapped.thinking };
+    if (mapped.outputConfig !== undefined) generation.outputConfig = mapped.outputConfig;
+    if (mapped.dropInterleavedBeta) {
+      generation.betaFeatures = (generation.betaFeatures ?? []).filter((beta) => beta !== INTERLEAVED_THINKING_BETA);
+    }
+    return AnthropicProvider.from({ ...this.state, generation });
+  }
+
+  async generate(
+    systemPrompt: string,
+    tools: readonly Tool[],
+    history: readonly Message[],
+    options: ProviderGenerateOptions = {},
+  ): Promise<StreamedMessage> {
+    const { signal } = options;
+    if (signal?.aborted) throw abortError(signal);
+    const state = this.state;
+    const gen = state.generation;
+    const body: Record<string, unknown> = {
+      model: state.model,
+      ...convertAnthropicRequest(systemPrompt, tools, history, {
+        toolMessageConversion: state.toolMessageConversion,
+        allowVideoURL: state.agentGateway,
+      }),
+      max_tokens: gen.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      stream: state.stream,
+    };
+    if (state.metadata != null) body.metadata = state.metadata;
+    if (gen.temperature != null) body.temperature = gen.temperature;
+    if (gen.topK != null) body.top_k = gen.topK;
+    if (gen.topP != null) body.top_p = gen.topP;
+    if (gen.thinking != null) body.thinking = gen.thinking;
+    if (gen.outputConfig != null) body.output_config = gen.outputConfig;
+    if (gen.toolChoice != null) body.tool_choice = gen.toolChoice;
+
+    const headers: Record<string, string> = {};
+    if (gen.betaFeatures && gen.betaFeatures.length > 0) headers["anthropic-beta"] = gen.betaFeatures.join(",");
+    Object.assign(headers, gen.extraHeaders);
+    // Non-stream requests: without an explicit timeout the SDK refuses large max_tokens.
+    const timeout = state.timeout ?? (state.stream ? undefined : 600_000);
+    // Retries belong to the caller (the soul), also with a caller-supplied client.
+    const requestOptions = {
+      headers,
+      maxRetries: 0,
+      ...(signal ? { signal } : {}),
+      ...(timeout !== undefined ? { timeout } : {}),
+    };
+
+    const messages = state.client.messages as unknown as {
+      create(body: Record<string, unknown>, options: typeof requestOptions): Promise<unknown>;
+    };
+    try {
+      const response = await messages.create(body, requestOptions);
+      if (state.stream) return new AnthropicStreamedMessage(response as AsyncIterable<AnthropicWireEvent>, signal);
+      return new AnthropicCompleteMessage(response as AnthropicWireMessage);
+    } catch (error) {
+      throw convertAnthropicError(error, signal);
+    }
+  }
+}

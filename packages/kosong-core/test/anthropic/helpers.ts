@@ -1,0 +1,26 @@
+import { AnthropicProvider, type AnthropicProviderOptions } from "@kosong/core/anthropic";
+import type { StreamedMessage, StreamedMessagePart } from "@kosong/core";
+import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
+import { fixture } from "../helpers/fixtures.js";
+
+/** A fresh fake provider server (close it with `server.close()`). */
+export function startServer(): Promise<FakeProviderServer> {
+  return startFakeProviderServer();
+}
+
+/** An AnthropicProvider talking to `server` through the official SDK. */
+export function anthropicProvider(server: FakeProviderServer, options: Partial<AnthropicProviderOptions> = {}): AnthropicProvider {
+  return new AnthropicProvider({ model: "claude-sonnet-4-5", apiKey: "test-key", baseURL: server.url, ...options });
+}
+
+/** Absolute path of a fixture under `provider-streams/anthropic-messages/`. */
+export function anthropicFixture(name: string): string {
+  return fixture(`provider-streams/anthropic-messages/${name}`);
+}
+
+/** Every raw part of a stream, in order. */
+export async function collectParts(stream: StreamedMessage): Promise<StreamedMessagePart[]> {
+  const parts: StreamedMessagePart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
