@@ -1,0 +1,360 @@
+/**
+ * `OpenAIChatProvider`: the OpenAI Chat Completions API, and every server
+ * that speaks it (Kimi/Moonshot, DeepSeek, vLLM, llama.cpp, Ollama, ...),
+ * through the official `openai` SDK.
+ */
+import OpenAI from "openai";
+
+import type {
+  ChatProvider,
+  FinishReason,
+  ProviderGenerateOptions,
+  StreamedMessage,
+  ThinkingEffort,
+  Tool,
+} from "../chat-provider.js";
+import { abortError, APIConnectionError, ChatProviderError } from "../errors.js";
+import type { JsonValue, Message, StreamedMessagePart } from "../message.js";
+import type { TokenUsage } from "../token-usage.js";
+import {
+  fromReasoningEffort,
+  historyHasThinking,
+  openAIDialect,
+  toChatMessages,
+  toChatTool,
+  toReasoningEffort,
+  type ChatDialect,
+  type OpenAIReasoningEffort,
+} from "./openai-chat-request.js";
+import {
+  ChatChunkMapper,
+  mapChatCompletion,
+  toFinishReason,
+  type ChatWireChunk,
+  type ChatWireCompletion,
+} from "./openai-chat-response.js";
+import { convertOpenAIError } from "./openai-errors.js";
+
+/**
+ * Generation options, sent as request-body fields under their wire names.
+ * Any other key is sent as is (an escape hatch for server-specific fields);
+ * a key set to `undefined` is not sent.
+ */
+export interface OpenAIChatGenerationOptions {
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  n?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  stop?: string | string[];
+  seed?: number;
+  prompt_cache_key?: string;
+  parallel_tool_calls?: boolean;
+  [key: string]: JsonValue | undefined;
+}
+
+/** Options of {@link OpenAIChatProvider}. */
+export interface OpenAIChatProviderOptions {
+  /** The model, e.g. `gpt-4.1`, `deepseek-reasoner`, `qwen3:8b`. */
+  model: string;
+  /** API key; defaults to `OPENAI_API_KEY`. Servers that ignore keys accept any non-empty value. */
+  apiKey?: string;
+  /** Base URL (with `/v1`); defaults to `OPENAI_BASE_URL`, then OpenAI's. */
+  baseURL?: string;
+  /** Request timeout in milliseconds, up to the response headers (the SDK's default: 10 minutes). */
+  timeout?: number;
+  /** Headers sent with every request (control characters are stripped from the values). */
+  defaultHeaders?: Record<string, string>;
+  /**
+   * A client to use instead of building one (then `apiKey`, `baseURL` and
+   * `defaultHeaders` are ignored). Build it with `maxRetries: 0`: retrying is
+   * the caller's job (the soul's), done once.
+   */
+  client?: OpenAI;
+  /** Stream the response (default true). Non-stream responses map to the same parts. */
+  stream?: boolean;
+  /**
+   * The message field that carries reasoning on this server (e.g.
+   * `reasoning_content` for DeepSeek/vLLM, `reasoning` for OpenRouter):
+   * streamed reasoning is read into think parts and think parts are written
+   * back in that field, as kosong does.
+   */
+  reasoningKey?: string | null;
+  /** `extract_text`: send tool results as one string, for servers that only accept text there. */
+  toolMessageConversion?: "extract_text" | null;
+  /** Further dialect rules (see {@link ChatDialect}); `reasoningKey` and `toolMessageConversion` above win. */
+  dialect?: Partial<ChatDialect>;
+  /** Generation options sent with every request (see {@link withGenerationOptions}). */
+  generation?: OpenAIChatGenerationOptions;
+  /** The provider's name (default `openai`). */
+  name?: string;
+}
+
+function env(name: string): string | undefined {
+  const value = typeof process === "undefined" ? undefined : process.env[name];
+  return value === "" ? undefined : value;
+}
+
+function sanitizeHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  const out: Record<string, string> = {};
+  // eslint-disable-next-line no-control-regex
+  for (const [key, value] of Object.entries(headers)) out[key] = value.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, "").trim();
+  return out;
+}
+
+/** The API key and base URL a provider was built with, after environment defaults. */
+export interface ResolvedEndpoint {
+  apiKey: string | undefined;
+  baseURL: string | undefined;
+}
+
+/** Builds the SDK client for `options` (with `maxRetries: 0`), or returns the caller's. */
+export function createOpenAIClient(options: OpenAIChatProviderOptions, endpoint: ResolvedEndpoint, missingKey: string): OpenAI {
+  if (options.client) return options.client;
+  if (!endpoint.apiKey) throw new ChatProviderError(missingKey);
+  return new OpenAI({
+    apiKey: endpoint.apiKey,
+    baseURL: endpoint.baseURL ?? null,
+    maxRetries: 0,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    ...(options.defaultHeaders ? { defaultHeaders: sanitizeHeaders(options.defaultHeaders) } : {}),
+  });
+}
+
+/**
+ * A chat provider for the OpenAI Chat Completions API and every
+ * OpenAI-compatible server.
+ *
+ * Requests are converted as kosong's `openai_legacy` provider converts them:
+ * the system prompt first as a `system` message, think parts out of the
+ * content (written back under `reasoningKey` when set), tool results as
+ * `tool` messages, tools as `function` tools (omitted when there are none).
+ * Responses stream by default (`stream_options.include_usage` on), and map
+ * to text, think (with `reasoningKey`) and tool-call parts, parallel calls
+ * routed by their stream `index`; usage counts cached prompt tokens apart.
+ *
+ * Errors are kosong's typed errors (see `convertOpenAIError`): status errors
+ * with `statusCode`, `requestId`, `retryAfterMs`, context overflow and quota
+ * exhaustion recognisable, errors inside a 200 stream typed by their kind, a
+ * connection cut mid-stream as `APIConnectionError`, an abort as an
+ * AbortError. The SDK client never retries (`maxRetries: 0`).
+ *
+ * Instances are immutable: {@link withThinking} and
+ * {@link withGenerationOptions} return configured copies sharing the client.
+ */
+export class OpenAIChatProvider implements ChatProvider {
+  readonly name: string;
+  readonly modelName: string;
+  /** The SDK client (shared by copies). */
+  readonly client: OpenAI;
+  /** Whether responses are streamed. */
+  readonly stream: boolean;
+  /** The dialect rules in use. */
+  readonly dialect: Readonly<ChatDialect>;
+  protected generation: Readonly<OpenAIChatGenerationOptions>;
+  /** The `reasoning_effort` set by {@link withThinking}; undefined when never set. */
+  protected reasoningEffort: OpenAIReasoningEffort | undefined = undefined;
+  protected readonly timeout: number | undefined;
+
+  constructor(options: OpenAIChatProviderOptions) {
+    this.name = options.name ?? "openai";
+    this.modelName = options.model;
+    this.stream = options.stream ?? true;
+    this.timeout = options.timeout;
+    this.dialect = {
+      ...openAIDialect,
+      ...options.dialect,
+      ...(options.reasoningKey === undefined ? {} : { reasoningKey: options.reasoningKey }),
+      ...(options.toolMessageConversion === undefined ? {} : { toolMessageConversion: options.toolMessageConversion }),
+    };
+    this.generation = { ...options.generation };
+    this.client = createOpenAIClient(options, this.resolveEndpoint(options), this.missingKeyMessage());
+  }
+
+  /** The error message when no API key is configured. */
+  protected missingKeyMessage(): string {
+    return (
+      "OpenAIChatProvider needs an API key: pass `apiKey` or set OPENAI_API_KEY " +
+      '(servers that ignore keys accept any value, e.g. "local").'
+    );
+  }
+
+  /** The API key and base URL to use: the options, then the environment. */
+  protected resolveEndpoint(options: OpenAIChatProviderOptions): ResolvedEndpoint {
+    return { apiKey: options.apiKey ?? env("OPENAI_API_KEY"), baseURL: options.baseURL ?? env("OPENAI_BASE_URL") };
+  }
+
+  /** The effort set with {@link withThinking} (`max` reads back as `xhigh`), or null. */
+  get thinkingEffort(): ThinkingEffort | null {
+    return this.reasoningEffort === undefined ? null : fromReasoningEffort(this.reasoningEffort);
+  }
+
+  /** The generation options sent with every request. */
+  get generationOptions(): Readonly<OpenAIChatGenerationOptions> {
+    return this.generation;
+  }
+
+  /**
+   * A copy that sends `reasoning_effort` for `effort`, as kosong maps it:
+   * `off` sends null, `max` clamps to `xhigh` (OpenAI's highest level).
+   */
+  withThinking(effort: ThinkingEffort): this {
+    return this.copyWith({ reasoningEffort: toReasoningEffort(effort) });
+  }
+
+  /** A copy whose generation options are these merged over the current ones. */
+  withGenerationOptions(options: OpenAIChatGenerationOptions): this {
+    return this.copyWith({ generation: { ...this.generation, ...options } });
+  }
+
+  /** A shallow copy with some fields replaced (subclasses keep their own fields). */
+  protected copyWith(patch: Record<string, unknown>): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    Object.assign(copy, this, patch);
+    return copy;
+  }
+
+  /**
+   * The `reasoning_effort` to send: the one set with {@link withThinking};
+   * otherwise `medium` when the dialect has a reasoning key and the history
+   * holds think parts (as kosong does: some servers reject reasoning content
+   * without it); otherwise none.
+   */
+  protected reasoningEffortFor(history: readonly Message[]): OpenAIReasoningEffort | undefined {
+    if (this.reasoningEffort !== undefined) return this.reasoningEffort;
+    return this.dialect.reasoningKey && historyHasThinking(history) ? "medium" : undefined;
+  }
+
+  /** The request body for one generation. */
+  requestBody(systemPrompt: string, tools: readonly Tool[], history: readonly Message[]): Record<string, unknown> {
+    const body: Record<string, unknown> = { model: this.modelName, messages: toChatMessages(systemPrompt, history, this.dialect) };
+    // Deliberate: no `tools: []` (OpenAI rejects an empty array); kosong does the same today.
+    if (tools.length > 0) body.tools = tools.map((tool) => toChatTool(tool, this.dialect));
+    body.stream = this.stream;
+    if (this.stream) body.stream_options = { include_usage: true };
+    const effort = this.reasoningEffortFor(history);
+    if (effort !== undefined) body.reasoning_effort = effort;
+    for (const [key, value] of Object.entries(this.generation)) if (value !== undefined) body[key] = value;
+    return body;
+  }
+
+  async generate(
+    systemPrompt: string,
+    tools: readonly Tool[],
+    history: readonly Message[],
+    options: ProviderGenerateOptions = {},
+  ): Promise<StreamedMessage> {
+    const signal = options.signal;
+    if (signal?.aborted) throw abortError(signal);
+    const body = this.requestBody(systemPrompt, tools, history);
+    const requestOptions = {
+      ...(signal ? { signal } : {}),
+      ...(this.timeout === undefined ? {} : { timeout: this.timeout }),
+    };
+    let response: unknown;
+    try {
+      response = await this.client.chat.completions.create(body as never, requestOptions);
+    } catch (error) {
+      throw convertOpenAIError(error, signal);
+    }
+    return this.stream
+      ? new ChatStreamedMessage(response as AsyncIterable<ChatWireChunk>, this.dialect, signal)
+      : new ChatCompletionMessage(response as ChatWireCompletion, this.dialect);
+  }
+}
+
+/** A streamed chat completion. */
+class ChatStreamedMessage implements StreamedMessage {
+  readonly #source: AsyncIterable<ChatWireChunk>;
+  readonly #mapper: ChatChunkMapper;
+  readonly #signal: AbortSignal | undefined;
+  #consumed = false;
+
+  constructor(source: AsyncIterable<ChatWireChunk>, dialect: ChatDialect, signal: AbortSignal | undefined) {
+    this.#source = source;
+    this.#mapper = new ChatChunkMapper(dialect);
+    this.#signal = signal;
+  }
+
+  get id(): string | null {
+    return this.#mapper.id;
+  }
+
+  get usage(): TokenUsage | null {
+    return this.#mapper.usage;
+  }
+
+  get finishReason(): FinishReason | null {
+    return this.#mapper.finishReason;
+  }
+
+  get rawFinishReason(): string | null {
+    return this.#mapper.rawFinishReason;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<StreamedMessagePart> {
+    if (this.#consumed) throw new ChatProviderError("A StreamedMessage can be iterated only once.");
+    this.#consumed = true;
+    return this.#parts();
+  }
+
+  async *#parts(): AsyncGenerator<StreamedMessagePart, void, undefined> {
+    const mapper = this.#mapper;
+    const signal = this.#signal;
+    const parts: StreamedMessagePart[] = [];
+    const chunks = this.#source[Symbol.asyncIterator]();
+    let finished = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<ChatWireChunk>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          finished = true;
+          throw convertOpenAIError(error, signal);
+        }
+        if (next.done) break;
+        mapper.push(next.value, parts);
+        if (parts.length === 0) continue;
+        for (const part of parts) yield part;
+        parts.length = 0;
+      }
+      finished = true;
+    } finally {
+      // The consumer stopped early: release the response (the SDK aborts the request).
+      if (!finished) await chunks.return?.().catch(() => undefined);
+    }
+    // The SDK ends an aborted stream quietly: an abort must not pass for a complete message.
+    if (signal?.aborted) throw abortError(signal);
+    if (mapper.rawFinishReason === null) {
+      throw new APIConnectionError("The response stream ended before the response was complete (no finish_reason).");
+    }
+  }
+}
+
+/** A complete (non-stream) chat completion, served as a stream of its parts. */
+class ChatCompletionMessage implements StreamedMessage {
+  readonly id: string | null;
+  readonly usage: TokenUsage | null;
+  readonly rawFinishReason: string | null;
+  readonly #parts: StreamedMessagePart[];
+
+  constructor(completion: ChatWireCompletion, dialect: ChatDialect) {
+    const mapped = mapChatCompletion(completion, dialect);
+    this.id = mapped.id;
+    this.usage = mapped.usage;
+    this.rawFinishReason = mapped.rawFinishReason;
+    this.#parts = mapped.parts;
+  }
+
+  get finishReason(): FinishReason | null {
+    return toFinishReason(this.rawFinishReason);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<StreamedMessagePart> {
+    yield* this.#parts;
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * Response mapping for the OpenAI Chat Completions API: streamed chunks and
+ * complete (non-stream) responses become kosong message parts, usage and a
+ * finish reason. Pure: no SDK, no I/O. The wire types are loose on purpose:
+ * OpenAI-compatible servers add fields (`reasoning_content`, usage in the
+ * choice, top-level `cached_tokens`) and omit others.
+ */
+import type { FinishReason } from "../chat-provider.js";
+import type { StreamedMessagePart, StreamedToolCall, ThinkPart } from "../message.js";
+import type { TokenUsage } from "../token-usage.js";
+import type { ChatDialect } from "./openai-chat-request.js";
+
+/** Usage as OpenAI and compatible servers report it. */
+export interface ChatWireUsage {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+  prompt_tokens_details?: { cached_tokens?: number | null; cache_write_tokens?: number | null } | null;
+  /** Moonshot (Kimi) reports cached tokens at the top level. */
+  cached_tokens?: number | null;
+  /** DeepSeek's name for cached prompt tokens. */
+  prompt_cache_hit_tokens?: number | null;
+}
+
+/** A tool call (or a fragment of one) in a streamed delta. */
+export interface ChatWireToolCallDelta {
+  index?: number;
+  id?: string | null;
+  type?: string;
+  function?: { name?: string | null; arguments?: string | null } | null;
+}
+
+/** One choice of a streamed chunk. */
+export interface ChatWireChunkChoice {
+  delta?: ({ content?: string | null; tool_calls?: ChatWireToolCallDelta[] | null } & Record<string, unknown>) | null;
+  finish_reason?: string | null;
+  /** Moonshot sends the stream's usage inside the last choice. */
+  usage?: ChatWireUsage | null;
+}
+
+/** One `chat.completion.chunk`. */
+export interface ChatWireChunk {
+  id?: string | null;
+  choices?: ChatWireChunkChoice[] | null;
+  usage?: ChatWireUsage | null;
+}
+
+/** A complete (non-stream) `chat.completion`. */
+export interface ChatWireCompletion {
+  id?: string | null;
+  choices?: Array<{
+    message?: ({
+      content?: string | null;
+      tool_calls?: Array<{ id?: string | null; type?: string; function?: { name: string; arguments?: string | null } }> | null;
+    } & Record<string, unknown>) | null;
+    finish_reason?: string | null;
+  }> | null;
+  usage?: ChatWireUsage | null;
+}
+
+function count(value: number | null | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/**
+ * kosong usage from a Chat Completions usage: cached tokens (OpenAI
+ * `prompt_tokens_details.cached_tokens`, Moonshot top-level `cached_tokens`,
+ * DeepSeek `prompt_cache_hit_tokens`) are `input_cache_read`; OpenAI's
+ * `prompt_tokens_details.cache_write_tokens` are `input_cache_creation`
+ * (upstream ignores them; both are part of `prompt_tokens`, so the input
+ * total stays `prompt_tokens`); the rest of the prompt is `input_other`.
+ */
+export function toTokenUsage(usage: ChatWireUsage): TokenUsage {
+  const prompt = count(usage.prompt_tokens);
+  const details = usage.prompt_tokens_details;
+  const cached =
+    typeof usage.cached_tokens === "number"
+      ? usage.cached_tokens
+      : typeof details?.cached_tokens === "number"
+        ? details.cached_tokens
+        : count(usage.prompt_cache_hit_tokens);
+  const written = count(details?.cache_write_tokens);
+  return {
+    input_other: Math.max(0, prompt - cached - written),
+    output: count(usage.completion_tokens),
+    input_cache_read: cached,
+    input_cache_creation: written,
+  };
+}
+
+/** The normalised finish reason of a Chat Completions `finish_reason`. */
+export function toFinishReason(raw: string | null | undefined): FinishReason | null {
+  switch (raw) {
+    case null:
+    case undefined:
+      return null;
+    case "stop":
+      return "stop";
+    case "length":
+      return "max_tokens";
+    case "tool_calls":
+    case "function_call":
+      return "tool_calls";
+    case "content_filter":
+      return "content_filter";
+    default:
+      return "other";
+  }
+}
+
+function think(text: string): ThinkPart {
+  return { type: "think", think: text, encrypted: null };
+}
+
+/**
+ * Maps the chunks of one streamed chat completion to kosong parts, keeping
+ * the id, usage and finish reason it has seen. Feed every chunk to
+ * {@link push}; read the parts it appends.
+ *
+ * - reasoning (the dialect's reasoning key) becomes think parts; an empty
+ *   reasoning string becomes one empty think part when the dialect keeps
+ *   empty reasoning (Kimi) and nothing was said yet, and is skipped
+ *   otherwise;
+ * - content becomes text parts;
+ * - a tool call starts when an entry brings a function name for a stream
+ *   `index` not open yet (or a new id at that index); later entries at that
+ *   index are argument fragments (`tool_call_part` with the same `index`), so
+ *   parallel calls interleave safely. A call without an id gets a UUID.
+ * - usage is taken from the chunk or from its choice (Moonshot); the last
+ *   one wins.
+ */
+export class ChatChunkMapper {
+  id: string | null = null;
+  usage: TokenUsage | null = null;
+  rawFinishReason: string | null = null;
+
+  readonly #reasoningKey: string | null;
+  readonly #keepEmptyReasoning: boolean;
+  readonly #openCalls = new Map<number, string>();
+  #sawThink = false;
+  #sawText = false;
+
+  constructor(dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">) {
+    this.#reasoningKey = dialect.reasoningKey;
+    this.#keepEmptyReasoning = dialect.keepEmptyReasoning;
+  }
+
+  /** Appends the parts of `chunk` to `out`. */
+  push(chunk: ChatWireChunk, out: StreamedMessagePart[]): void {
+    if (chunk.id) this.id = chunk.id;
+    if (chunk.usage) this.usage = toTokenUsage(chunk.usage);
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    if (choice.usage) this.usage = toTokenUsage(choice.usage);
+    if (choice.finish_reason) this.rawFinishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (!delta) return;
+
+    if (this.#reasoningKey) {
+      const reasoning = delta[this.#reasoningKey];
+      if (typeof reasoning === "string" && (reasoning !== "" || (this.#keepEmptyReasoning && !this.#sawThink && !this.#sawText))) {
+        this.#sawThink = true;
+        out.push(think(reasoning));
+      }
+    }
+    if (delta.content) {
+      this.#sawText = true;
+      out.push({ type: "text", text: delta.content });
+    }
+
+    const calls = delta.tool_calls;
+    if (!calls) return;
+    for (const call of calls) {
+      const fn = call.function;
+      if (!fn) continue;
+      const index = typeof call.index === "number" ? call.index : undefined;
+      const openId = index === undefined ? undefined : this.#openCalls.get(index);
+      if (fn.name && (openId === undefined || (call.id && call.id !== openId))) {
+        const id = call.id || crypto.randomUUID();
+        const started: StreamedToolCall = { type: "function", id, function: { name: fn.name, arguments: fn.arguments ?? null } };
+        if (index !== undefined) {
+          started.index = index;
+          this.#openCalls.set(index, id);
+        }
+        out.push(started);
+      } else if (fn.arguments) {
+        out.push(
+          index === undefined
+            ? { type: "tool_call_part", arguments_part: fn.arguments }
+            : { type: "tool_call_part", arguments_part: fn.arguments, index },
+        );
+      }
+    }
+  }
+
+  /** The normalised finish reason seen so far. */
+  get finishReason(): FinishReason | null {
+    return toFinishReason(this.rawFinishReason);
+  }
+}
+
+/** The result of mapping a complete (non-stream) response. */
+export interface MappedChatCompletion {
+  id: string | null;
+  parts: StreamedMessagePart[];
+  usage: TokenUsage | null;
+  rawFinishReason: string | null;
+}
+
+/**
+ * Maps a complete chat completion (its first choice) to kosong parts: the
+ * reasoning (dialect's key) as one think part, the content as one text part,
+ * then each function tool call.
+ */
+export function mapChatCompletion(
+  completion: ChatWireCompletion,
+  dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">,
+): MappedChatCompletion {
+  const choice = completion.choices?.[0];
+  const message = choice?.message;
+  const parts: StreamedMessagePart[] = [];
+  if (message) {
+    if (dialect.reasoningKey) {
+      const reasoning = message[dialect.reasoningKey];
+      if (typeof reasoning === "string" && (reasoning !== "" || dialect.keepEmptyReasoning)) parts.push(think(reasoning));
+    }
+    if (message.content) parts.push({ type: "text", text: message.content });
+    for (const call of message.tool_calls ?? []) {
+      if (call.type !== undefined && call.type !== "function") continue;
+      if (!call.function) continue;
+      parts.push({
+        type: "function",
+        id: call.id || crypto.randomUUID(),
+        function: { name: call.function.name, arguments: call.function.arguments ?? null },
+      });
+    }
+  }
+  return {
+    id: completion.id ?? null,
+    parts,
+    usage: completion.usage ? toTokenUsage(completion.usage) : null,
+    rawFinishReason: choice?.finish_reason ?? null,
+  };
+}
