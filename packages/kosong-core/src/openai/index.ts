@@ -1,4 +1,7 @@
 export {};
+export { OpenAIResponsesProvider } from "./openai-responses-provider.js";
+export type { OpenAIResponsesGenerationOptions, OpenAIResponsesProviderOptions } from "./openai-responses-provider.js";
+export type { ResponsesStreamedMessage } from "./openai-responses-stream.js";
 export { OpenAIChatProvider } from "./openai-chat-provider.js";
 export type { OpenAIChatGenerationOptions, OpenAIChatProviderOptions } from "./openai-chat-provider.js";
 export { KimiChatProvider, KIMI_DEFAULT_BASE_URL } from "./kimi-chat-provider.js";
