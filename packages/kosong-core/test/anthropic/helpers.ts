@@ -10,7 +10,7 @@ export function startServer(): Promise<FakeProviderServer> {
 
 /** An AnthropicProvider talking to `server` through the official SDK. */
 export function anthropicProvider(server: FakeProviderServer, options: Partial<AnthropicProviderOptions> = {}): AnthropicProvider {
-  return new AnthropicProvider({ model: "claude-sonnet-4-5", apiKey: "test-key", baseURL: server.url, ...options });
+  return new AnthropicProvider({ model: "claude-haiku-4-5", apiKey: "test-key", baseURL: server.url, ...options });
 }
 
 /** Absolute path of a fixture under `provider-streams/anthropic-messages/`. */
