@@ -1,0 +1,170 @@
+/**
+ * `OpenAIResponsesProvider`: the OpenAI Responses API (`POST /v1/responses`)
+ * through the official `openai` SDK, as upstream kosong's `OpenAIResponses`.
+ */
+import OpenAI from "openai";
+import type { ResponseCreateParams, ResponseInput, ResponseStreamEvent, Tool as SDKTool } from "openai/resources/responses/responses";
+import type { Stream } from "openai/core/streaming";
+import type { ChatProvider, ProviderGenerateOptions, ThinkingEffort, Tool } from "../chat-provider.js";
+import type { Message } from "../message.js";
+import { createOpenAIClient } from "./openai-chat-provider.js";
+import { fromReasoningEffort, toReasoningEffort, type OpenAIReasoningEffort } from "./openai-chat-request.js";
+import { convertOpenAIError } from "./openai-errors.js";
+import {
+  convertResponsesInput,
+  convertResponsesTool,
+  isOpenAIModel,
+  type ToolMessageConversion,
+} from "./openai-responses-request.js";
+import { ResponsesStreamedMessage } from "./openai-responses-stream.js";
+
+/**
+ * Generation options sent with every request, under their Responses API
+ * names. `reasoning_effort` becomes `reasoning: {effort, summary: "auto"}`
+ * plus `include: ["reasoning.encrypted_content"]`, as upstream.
+ */
+export interface OpenAIResponsesGenerationOptions {
+  max_output_tokens?: number | null;
+  max_tool_calls?: number | null;
+  reasoning_effort?: OpenAIReasoningEffort;
+  temperature?: number | null;
+  top_logprobs?: number | null;
+  top_p?: number | null;
+  user?: string;
+}
+
+/** Options of {@link OpenAIResponsesProvider}. */
+export interface OpenAIResponsesProviderOptions {
+  /** The model, e.g. `gpt-5.1-codex-max`. */
+  model: string;
+  /** API key; defaults to `OPENAI_API_KEY`. Ignored when `client` is given. */
+  apiKey?: string;
+  /** Base URL (e.g. `http://127.0.0.1:8000/v1`); defaults to `OPENAI_BASE_URL`, then OpenAI. Ignored when `client` is given. */
+  baseURL?: string;
+  /** Request timeout in milliseconds (the SDK's default when absent). Ignored when `client` is given. */
+  timeout?: number;
+  /** Headers sent with every request. Ignored when `client` is given. */
+  defaultHeaders?: Record<string, string>;
+  /**
+   * A ready SDK client to use instead of building one. Build it with
+   * `maxRetries: 0`: retrying is the caller's job (the soul), done once.
+   */
+  client?: OpenAI;
+  /** Stream the response (default) or ask for it whole. */
+  stream?: boolean;
+  /**
+   * The role of the system prompt and of system messages. Default: `developer`
+   * for OpenAI's own models (`gpt-4*`, `gpt-5*`, `o*`, ...), `system` for
+   * others (open-weight models behind compatible servers).
+   */
+  systemRole?: "developer" | "system";
+  /** `extract_text`: send each tool result as its text parts joined by newlines. */
+  toolMessageConversion?: ToolMessageConversion | null;
+  /** Generation options sent with every request. */
+  generation?: OpenAIResponsesGenerationOptions;
+}
+
+/**
+ * A chat provider for the OpenAI Responses API (and servers that implement
+ * it). Requests are stateless (`store: false`): the whole history is sent
+ * each time, reasoning items travel back as think parts carrying their
+ * `encrypted_content`. Tool call ids are the API's `call_id`s.
+ *
+ * ```ts
+ * const provider = new OpenAIResponsesProvider({ model: "gpt-5.1-codex-max" }).withThinking("high");
+ * ```
+ */
+export class OpenAIResponsesProvider implements ChatProvider {
+  readonly name = "openai-responses";
+  readonly modelName: string;
+  /** The SDK client (shared by copies). */
+  readonly client: OpenAI;
+  readonly #options: OpenAIResponsesProviderOptions;
+
+  constructor(options: OpenAIResponsesProviderOptions) {
+    this.modelName = options.model;
+    this.#options = { ...options, generation: { ...options.generation } };
+    const endpoint = {
+      apiKey: options.apiKey ?? env("OPENAI_API_KEY"),
+      baseURL: options.baseURL ?? env("OPENAI_BASE_URL"),
+    };
+    const { model, client, timeout, defaultHeaders } = options;
+    this.client = createOpenAIClient({ model, client, timeout, defaultHeaders }, endpoint, missingKey);
+  }
+
+  /**
+   * The effort that `reasoning_effort` stands for (as upstream: `max` reads
+   * back as `xhigh`, `off` as `off`), or null when none was set.
+   */
+  get thinkingEffort(): ThinkingEffort | null {
+    const effort = this.#options.generation?.reasoning_effort;
+    return effort === undefined ? null : fromReasoningEffort(effort);
+  }
+
+  /** The generation options sent with every request. */
+  get generationOptions(): Readonly<OpenAIResponsesGenerationOptions> {
+    return this.#options.generation ?? {};
+  }
+
+  /**
+   * A copy that reasons with `effort`: `reasoning.effort` low/medium/high/xhigh,
+   * `max` clamped to `xhigh`; `off` sends no reasoning options at all (as upstream).
+   */
+  withThinking(effort: ThinkingEffort): OpenAIResponsesProvider {
+    return this.withGenerationOptions({ reasoning_effort: toReasoningEffort(effort) });
+  }
+
+  /** A copy whose generation options are `options` merged over the current ones. */
+  withGenerationOptions(options: OpenAIResponsesGenerationOptions): OpenAIResponsesProvider {
+    const generation = { ...this.#options.generation, ...options };
+    return new OpenAIResponsesProvider({ ...this.#options, client: this.client, generation });
+  }
+
+  async generate(
+    systemPrompt: string,
+    tools: readonly Tool[],
+    history: readonly Message[],
+    options: ProviderGenerateOptions = {},
+  ): Promise<ResponsesStreamedMessage> {
+    const { signal } = options;
+    const body = this.#requestBody(systemPrompt, tools, history);
+    try {
+      const { data, response } = await this.client.responses.create(body, { signal }).withResponse();
+      const source = body.stream ? (data as Stream<ResponseStreamEvent>) : (data as OpenAI.Responses.Response);
+      return new ResponsesStreamedMessage(source, { headers: response.headers, signal });
+    } catch (error) {
+      throw convertOpenAIError(error, signal);
+    }
+  }
+
+  #requestBody(systemPrompt: string, tools: readonly Tool[], history: readonly Message[]): ResponseCreateParams {
+    const { model, stream = true, systemRole, toolMessageConversion, generation = {} } = this.#options;
+    const input = convertResponsesInput(systemPrompt, history, {
+      systemRole: systemRole ?? (isOpenAIModel(model) ? "developer" : "system"),
+      toolMessageConversion: toolMessageConversion ?? null,
+    });
+    const { reasoning_effort: effort, ...rest } = generation;
+    const body: ResponseCreateParams = {
+      ...rest,
+      stream,
+      model,
+      input: input as ResponseInput,
+      tools: tools.map(convertResponsesTool) as SDKTool[],
+      store: false,
+    };
+    if (effort != null) {
+      body.reasoning = { effort, summary: "auto" };
+      body.include = ["reasoning.encrypted_content"];
+    }
+    return body;
+  }
+}
+
+const missingKey =
+  "OpenAIResponsesProvider needs an API key: pass `apiKey` or set OPENAI_API_KEY " +
+  '(servers that ignore keys accept any value, e.g. "local").';
+
+function env(name: string): string | undefined {
+  const value = typeof process === "undefined" ? undefined : process.env[name];
+  return value === "" ? undefined : value;
+}
