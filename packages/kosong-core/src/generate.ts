@@ -1,0 +1,153 @@
+/**
+ * `generate`: one LLM call, its stream merged into one assistant message.
+ */
+import type { ChatProvider, FinishReason, Tool } from "./chat-provider.js";
+import { abortError, APIEmptyResponseError, ChatProviderError } from "./errors.js";
+import type { Message, StreamedMessagePart, ToolCall } from "./message.js";
+import { MessageMerger } from "./merge-parts.js";
+import type { TokenUsage } from "./token-usage.js";
+
+/** A callback that may be synchronous or return a promise (which is awaited). */
+export type MaybeAsync<T> = (value: T) => void | Promise<void>;
+
+/** Options of {@link generate}. */
+export interface GenerateOptions {
+  /**
+   * Receives every raw part as it arrives, before it is merged. The part is
+   * the provider's own object, not a copy: read it, do not mutate it.
+   */
+  onMessagePart?: MaybeAsync<StreamedMessagePart>;
+  /**
+   * Receives each tool call as soon as it is complete: when the next part
+   * that does not merge into it arrives, or when the stream ends. The call
+   * is the object stored in the result message.
+   */
+  onToolCall?: MaybeAsync<ToolCall>;
+  /** Aborts the call; `generate` then rejects with an AbortError and calls no callback anymore. */
+  signal?: AbortSignal;
+}
+
+/** The outcome of {@link generate}. */
+export interface GenerateResult {
+  /** The response id the provider reported, if any. */
+  id: string | null;
+  /** The merged assistant message: every part complete and merged as far as kosong merges. */
+  message: Message;
+  /** Token usage, when the provider reported it. */
+  usage: TokenUsage | null;
+  /** Why the model stopped, when the provider reported it. */
+  finishReason: FinishReason | null;
+}
+
+/**
+ * Generates one assistant message from `history`, streaming raw parts to
+ * `onMessagePart` and complete tool calls to `onToolCall`.
+ *
+ * Callbacks run in stream order and are awaited when they return a promise.
+ * If the stream breaks with a {@link ChatProviderError} after at least one
+ * tool call, and every tool call received so far has arguments that are
+ * null, empty or valid JSON, the partial message is returned (the call
+ * that was still open is then reported to `onToolCall`), as kosong does;
+ * otherwise the error is thrown.
+ *
+ * @throws ChatProviderError (and subclasses) from the provider, or for a
+ *   malformed stream (an argument fragment for an already completed call).
+ * @throws APIEmptyResponseError when the response has no text, media or tool call (thinking only counts as empty).
+ * @throws an AbortError when `signal` aborts, at any moment.
+ */
+export function generate(
+  provider: ChatProvider,
+  systemPrompt: string,
+  tools: readonly Tool[],
+  history: readonly Message[],
+  options: GenerateOptions = {},
+): Promise<GenerateResult> {
+  const signal = options.signal;
+  if (signal === undefined) return run(provider, systemPrompt, tools, history, options, undefined);
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<GenerateResult>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    run(provider, systemPrompt, tools, history, options, signal).then(
+      (result) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+async function run(
+  provider: ChatProvider,
+  systemPrompt: string,
+  tools: readonly Tool[],
+  history: readonly Message[],
+  options: GenerateOptions,
+  signal: AbortSignal | undefined,
+): Promise<GenerateResult> {
+  const { onMessagePart, onToolCall } = options;
+  const stream = await provider.generate(systemPrompt, tools, history, signal === undefined ? {} : { signal });
+  const merger = new MessageMerger();
+  let streamError: ChatProviderError | undefined;
+  try {
+    if (signal?.aborted) throw abortError(signal);
+    for await (const part of stream) {
+      if (signal?.aborted) throw abortError(signal);
+      if (onMessagePart !== undefined) {
+        const pending = onMessagePart(part);
+        if (pending != null) await pending;
+        if (signal?.aborted) throw abortError(signal);
+      }
+      const done = merger.push(part);
+      if (done !== null && onToolCall !== undefined) {
+        const pending = onToolCall(done);
+        if (pending != null) await pending;
+        if (signal?.aborted) throw abortError(signal);
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted) throw abortError(signal);
+    if (merger.malformed || !ChatProviderError.isInstance(error)) throw error;
+    streamError = error;
+  }
+
+  const last = merger.finish();
+  const message = merger.message;
+  if (streamError !== undefined && !hasCompleteToolCalls(message)) throw streamError;
+  if (last !== null && onToolCall !== undefined) {
+    const pending = onToolCall(last);
+    if (pending != null) await pending;
+    if (signal?.aborted) throw abortError(signal);
+  }
+  if (isEmpty(message)) throw new APIEmptyResponseError("The API returned an empty response.");
+  return { id: stream.id, message, usage: stream.usage, finishReason: stream.finishReason ?? null };
+}
+
+/** At least one tool call, and every call's arguments null, empty or valid JSON (kosong's recovery rule). */
+function hasCompleteToolCalls(message: Message): boolean {
+  const calls = message.tool_calls;
+  if (calls === undefined || calls.length === 0) return false;
+  for (const call of calls) {
+    const args = call.function.arguments;
+    if (args === null || args === "") continue;
+    try {
+      JSON.parse(args);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function isEmpty(message: Message): boolean {
+  if (message.tool_calls !== undefined && message.tool_calls.length > 0) return false;
+  for (const part of message.content) {
+    if (part.type === "think") continue;
+    if (part.type !== "text" || part.text !== "") return false;
+  }
+  return true;
+}

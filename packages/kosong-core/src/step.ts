@@ -1,0 +1,133 @@
+/**
+ * `step`: one LLM call plus dispatch of the tool calls it makes.
+ */
+import type { ChatProvider } from "./chat-provider.js";
+import { abortError } from "./errors.js";
+import { generate, type GenerateResult, type MaybeAsync } from "./generate.js";
+import type { Message, StreamedMessagePart, ToolCall } from "./message.js";
+import { thrownMessage } from "./thrown-message.js";
+import { ToolCancelledError, ToolRuntimeError } from "./tool-errors.js";
+import type { ToolResult, Toolset } from "./toolset.js";
+
+/** Options of {@link step}. */
+export interface StepOptions {
+  /** Receives every raw streamed part (see `generate`). */
+  onMessagePart?: MaybeAsync<StreamedMessagePart>;
+  /**
+   * Receives each tool result as soon as it is ready, in completion order
+   * (not after `step` has rejected). An exception it throws is ignored: the
+   * result is kept.
+   */
+  onToolResult?: (result: ToolResult) => void;
+  /**
+   * Aborts the step: the LLM call stops, running tools are cancelled, and
+   * `step` rejects with an AbortError. After `step` has resolved, aborting
+   * still cancels the tools that are running.
+   */
+  signal?: AbortSignal;
+}
+
+/** The outcome of {@link step}. */
+export interface StepResult extends GenerateResult {
+  /** The tool calls of the message, in call order (each already dispatched). */
+  toolCalls: ToolCall[];
+  /**
+   * The results of {@link toolCalls}, in call order. Never rejects because of
+   * a tool: a cancelled tool yields an error result saying so.
+   */
+  toolResults(): Promise<ToolResult[]>;
+}
+
+/**
+ * Runs one step: generates a message and dispatches its tool calls to
+ * `toolset`. A tool starts as soon as its call is complete in the stream
+ * (while the model may still be streaming) and tools run concurrently.
+ *
+ * If generation fails (a provider error, an empty response, an abort), the
+ * tools already started get an aborted signal, their results are settled
+ * (as cancelled), and then `step` rejects with the error. `history` is
+ * never modified.
+ */
+export async function step(
+  provider: ChatProvider,
+  systemPrompt: string,
+  toolset: Toolset,
+  history: readonly Message[],
+  options: StepOptions = {},
+): Promise<StepResult> {
+  const { onMessagePart, onToolResult, signal } = options;
+  if (signal?.aborted) throw abortError(signal);
+
+  const controller = new AbortController();
+  const linkAbort = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", linkAbort, { once: true });
+  const unlink = (): void => signal?.removeEventListener("abort", linkAbort);
+
+  const toolCalls: ToolCall[] = [];
+  const results: Promise<ToolResult>[] = [];
+  let failed = false;
+  const report = (result: ToolResult): ToolResult => {
+    if (!failed && onToolResult !== undefined) {
+      try {
+        onToolResult(result);
+      } catch {
+        // As in kosong, a failing callback loses nothing: the result is kept.
+      }
+    }
+    return result;
+  };
+  const onToolCall = (call: ToolCall): void => {
+    toolCalls.push(call);
+    results.push(dispatch(toolset, call, controller.signal).then(report));
+  };
+
+  let generated: GenerateResult;
+  try {
+    const generateOptions = onMessagePart === undefined ? { onToolCall, signal: controller.signal } : { onMessagePart, onToolCall, signal: controller.signal };
+    generated = await generate(provider, systemPrompt, toolset.tools, history, generateOptions);
+  } catch (error) {
+    failed = true;
+    if (!controller.signal.aborted) controller.abort(abortError());
+    await Promise.allSettled(results);
+    unlink();
+    throw error;
+  }
+
+  const all = Promise.all(results);
+  all.then(unlink, unlink);
+  return { ...generated, toolCalls, toolResults: () => all };
+}
+
+/**
+ * Hands one call to the toolset and settles with its result, or with a
+ * cancelled error result as soon as `signal` aborts (a tool that ignores its
+ * signal never makes the step hang). Never rejects.
+ */
+function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+  const id = call.id;
+  if (signal.aborted) return Promise.resolve(cancelled(id));
+  let handled: Promise<ToolResult>;
+  try {
+    handled = toolset.handle(call, { signal });
+  } catch (error) {
+    return Promise.resolve({ tool_call_id: id, return_value: new ToolRuntimeError(thrownMessage(error)) });
+  }
+  return new Promise<ToolResult>((resolve) => {
+    const onAbort = (): void => resolve(cancelled(id));
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(handled).then(
+      (result) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(signal.aborted ? cancelled(id) : { tool_call_id: id, return_value: new ToolRuntimeError(thrownMessage(error)) });
+      },
+    );
+  });
+}
+
+function cancelled(id: string): ToolResult {
+  return { tool_call_id: id, return_value: new ToolCancelledError() };
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import {
+  audioURLPart,
+  ChatProviderError,
+  generate,
+  imageURLPart,
+  MessageMerger,
+  textPart,
+  thinkPart,
+  toolCall,
+  toolCallPart,
+  type Message,
+  type StreamedMessagePart,
+  type StreamedToolCall,
+} from "@kosong/core";
+import { deepFreeze, partsProvider } from "../helpers/stream-provider.js";
+
+function merge(parts: StreamedMessagePart[]): Message {
+  const merger = new MessageMerger();
+  for (const part of parts) merger.push(part);
+  merger.finish();
+  return merger.message;
+}
+
+function indexedCall(index: number, id: string, name: string, args: string | null = null): StreamedToolCall {
+  return { ...toolCall(id, name, args), index };
+}
+
+describe("merging streamed parts", () => {
+  it("merges consecutive text parts", () => {
+    expect(merge([textPart("Hel"), textPart("lo"), textPart(", world")]).content).toEqual([textPart("Hello, world")]);
+  });
+
+  it("starts a new part when the type changes", () => {
+    const message = merge([thinkPart("a"), textPart("b"), thinkPart("c"), textPart("d"), textPart("e")]);
+    expect(message.content).toEqual([thinkPart("a"), textPart("b"), thinkPart("c"), textPart("de")]);
+  });
+
+  it("merges think parts until a signature is set, and attaches a signature-only part to the open think", () => {
+    const message = merge([thinkPart("I "), thinkPart("think"), thinkPart("", "sig-1"), thinkPart("again"), thinkPart(".")]);
+    expect(message.content).toEqual([thinkPart("I think", "sig-1"), thinkPart("again.")]);
+  });
+
+  it("does not merge into a think part that arrived with its signature", () => {
+    const message = merge([thinkPart("whole", "enc"), thinkPart("next")]);
+    expect(message.content).toEqual([thinkPart("whole", "enc"), thinkPart("next")]);
+  });
+
+  it("merges argument fragments into the open tool call", () => {
+    const message = merge([toolCall("c1", "Shell", null), toolCallPart('{"command"'), toolCallPart(': "ls"}'), textPart("done")]);
+    expect(message.tool_calls).toEqual([toolCall("c1", "Shell", '{"command": "ls"}')]);
+    expect(message.content).toEqual([textPart("done")]);
+  });
+
+  it("keeps null arguments null through null fragments and appends to initial arguments", () => {
+    expect(merge([toolCall("c1", "Think", null), toolCallPart(null)]).tool_calls![0]!.function.arguments).toBeNull();
+    expect(merge([toolCall("c1", "f", '{"a"'), toolCallPart(null), toolCallPart(":1}")]).tool_calls![0]!.function.arguments).toBe(
+      '{"a":1}',
+    );
+  });
+
+  it("routes indexed fragments to the call with that index and never stores the index", () => {
+    const message = merge([
+      indexedCall(0, "c0", "a", ""),
+      toolCallPart('{"x":', 0),
+      toolCallPart("1}", 0),
+      indexedCall(1, "c1", "b", ""),
+      toolCallPart('{"y":2}', 1),
+    ]);
+    expect(message.tool_calls).toEqual([toolCall("c0", "a", '{"x":1}'), toolCall("c1", "b", '{"y":2}')]);
+    for (const call of message.tool_calls!) expect("index" in call).toBe(false);
+  });
+
+  it("rejects a fragment for an indexed call that is already complete as a malformed stream", () => {
+    const merger = new MessageMerger();
+    merger.push(indexedCall(0, "c0", "a", "{"));
+    merger.push(indexedCall(1, "c1", "b", "{}"));
+    expect(() => merger.push(toolCallPart("}", 0))).toThrow(ChatProviderError);
+    expect(() => merger.push(toolCallPart("}", 0))).toThrow(/malformed stream.*#0 \(c0\)/);
+  });
+
+  it("drops an orphan fragment, which closes the open group as in kosong", () => {
+    const message = merge([textPart("a"), toolCallPart("{}"), textPart("b")]);
+    expect(message.content).toEqual([textPart("a"), textPart("b")]);
+    expect(message.tool_calls).toBeUndefined();
+  });
+
+  it("keeps media parts as separate parts with their ids", () => {
+    const message = merge([textPart("see"), imageURLPart("i.png"), imageURLPart("j.png", "j"), audioURLPart("a.mp3")]);
+    expect(message.content).toEqual([textPart("see"), imageURLPart("i.png"), imageURLPart("j.png", "j"), audioURLPart("a.mp3")]);
+  });
+
+  it("reports the call a part completes, and the last call on finish", () => {
+    const merger = new MessageMerger();
+    expect(merger.push(toolCall("c1", "f", "{}"))).toBeNull();
+    expect(merger.push(toolCallPart(""))).toBeNull();
+    const second = toolCall("c2", "g", "{}");
+    expect(merger.push(second)?.id).toBe("c1");
+    expect(merger.push(textPart("x"))?.id).toBe("c2");
+    expect(merger.finish()).toBeNull();
+    const other = new MessageMerger();
+    other.push(toolCall("c3", "h"));
+    expect(other.finish()?.id).toBe("c3");
+  });
+
+  it("never mutates the parts it receives (frozen parts merge fine)", async () => {
+    const parts: StreamedMessagePart[] = deepFreeze([
+      thinkPart("a"),
+      thinkPart("b"),
+      thinkPart("", "sig"),
+      textPart("x"),
+      textPart("y"),
+      indexedCall(0, "c0", "f", null),
+      toolCallPart("{", 0),
+      toolCallPart("}", 0),
+      imageURLPart("u"),
+    ]);
+    const seen: StreamedMessagePart[] = [];
+    const result = await generate(partsProvider(parts), "", [], [], { onMessagePart: (p) => void seen.push(p) });
+    expect(result.message).toEqual({
+      role: "assistant",
+      content: [thinkPart("ab", "sig"), textPart("xy"), imageURLPart("u")],
+      tool_calls: [toolCall("c0", "f", "{}")],
+    });
+    expect(seen).toHaveLength(parts.length);
+    seen.forEach((part, i) => expect(part).toBe(parts[i]));
+    expect(result.message.content[0]).not.toBe(parts[0]);
+  });
+});
