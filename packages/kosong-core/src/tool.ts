@@ -55,10 +55,11 @@ export interface DefinedTool<S extends z.ZodType> extends CallableTool {
  * `z.toJSONSchema(parameters)` of the input side (defaults make a field
  * optional), without the `$schema` and `title` keys.
  *
- * Arguments that fail validation are retried once with inner JSON strings
- * decoded (some models double-encode nested arrays and objects, e.g.
- * `{"todos": "[...]"}`), as kosong does; if they still fail, the result is a
- * `ToolValidateError` carrying zod's description of the problem.
+ * Arguments that fail validation are retried with the failing values that
+ * are JSON strings of an object or array decoded (some models double-encode
+ * nested arrays and objects, e.g. `{"todos": "[...]"}`; kosong repairs them
+ * too); if they still fail, the result is a `ToolValidateError` carrying
+ * zod's description of the original problem.
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): DefinedTool<S> {
   const { name, description, parameters } = spec;
@@ -68,15 +69,15 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): DefinedTool<
     definition,
     parameters,
     async call(args: unknown, context: ToolContext): Promise<ToolReturnValue> {
-      let parsed = parameters.safeParse(args);
-      if (!parsed.success) {
-        const decoded = decodeNestedJson(args);
-        if (decoded !== args) {
-          const retry = parameters.safeParse(decoded);
-          if (retry.success) parsed = retry;
-        }
-        if (!parsed.success) return new ToolValidateError(z.prettifyError(parsed.error));
+      const first = parameters.safeParse(args);
+      let parsed = first;
+      let repaired: unknown = args;
+      for (let round = 0; !parsed.success && round < maxDecodeRounds; round++) {
+        repaired = decodeAtIssues(repaired, parsed.error.issues);
+        if (repaired === undefined) break;
+        parsed = parameters.safeParse(repaired);
       }
+      if (!parsed.success) return new ToolValidateError(z.prettifyError(first.error!));
       let returned: unknown;
       try {
         returned = await spec.execute(parsed.data, context);
@@ -89,6 +90,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): DefinedTool<
     },
   };
 }
+
+const maxDecodeRounds = 4;
 
 function toParametersSchema(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
@@ -104,37 +107,44 @@ function typeName(value: unknown): string {
 }
 
 /**
- * Recursively replaces strings that decode to a JSON object or array with
- * the decoded value. Returns `value` itself when nothing changed.
+ * Where validation failed on a string that decodes to a JSON object or array,
+ * puts the decoded value instead (copying along the path, never mutating
+ * `args`). Returns undefined when no failing value could be decoded.
  */
-function decodeNestedJson(value: unknown): unknown {
-  if (typeof value === "string") {
+function decodeAtIssues(args: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
+  let out = args;
+  let changed = false;
+  for (const issue of issues) {
+    const value = valueAt(out, issue.path);
+    if (typeof value !== "string") continue;
     const first = value.trimStart()[0];
-    if (first !== "{" && first !== "[") return value;
-    let parsed: unknown;
+    if (first !== "{" && first !== "[") continue;
+    let decoded: unknown;
     try {
-      parsed = JSON.parse(value);
+      decoded = JSON.parse(value);
     } catch {
-      return value;
+      continue;
     }
-    return typeof parsed === "object" && parsed !== null ? decodeNestedJson(parsed) : value;
+    if (typeof decoded !== "object" || decoded === null) continue;
+    out = replaceAt(out, issue.path, 0, decoded);
+    changed = true;
   }
-  if (Array.isArray(value)) {
-    let out: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      const decoded = decodeNestedJson(item);
-      if (decoded !== item) (out ??= value.slice())[i] = decoded;
-    }
-    return out ?? value;
-  }
-  if (typeof value === "object" && value !== null) {
-    let out: Record<string, unknown> | null = null;
-    for (const [key, item] of Object.entries(value)) {
-      const decoded = decodeNestedJson(item);
-      if (decoded !== item) (out ??= { ...value })[key] = decoded;
-    }
-    return out ?? value;
+  return changed ? out : undefined;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
+}
+
+function replaceAt(node: unknown, path: readonly PropertyKey[], depth: number, value: unknown): unknown {
+  if (depth === path.length) return value;
+  const key = path[depth]!;
+  const copy = (Array.isArray(node) ? [...(node as unknown[])] : { ...(node as object) }) as Record<PropertyKey, unknown>;
+  copy[key] = replaceAt(copy[key], path, depth + 1, value);
+  return copy;
 }
