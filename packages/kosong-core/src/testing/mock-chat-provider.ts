@@ -1,0 +1,74 @@
+import type {
+  ChatProvider,
+  FinishReason,
+  ProviderGenerateOptions,
+  StreamedMessage,
+  ThinkingEffort,
+  Tool,
+} from "../chat-provider.js";
+import { abortError } from "../errors.js";
+import type { Message, StreamedMessagePart } from "../message.js";
+import type { TokenUsage } from "../token-usage.js";
+import { type ChatProviderCall, recordCall } from "./chat-provider-call.js";
+import { ScriptedStreamedMessage, type StreamingOptions, validateStreamingOptions } from "./scripted-streamed-message.js";
+import { thinkingCopy } from "./thinking-copy.js";
+
+/** Options of {@link MockChatProvider}. */
+export interface MockChatProviderOptions extends StreamingOptions {
+  /** The message id of every response (default `"mock"`). */
+  id?: string | null;
+  /** The usage of every response (default null). */
+  usage?: TokenUsage | null;
+  /** The finish reason of every response (default: `tool_calls` when the parts call a tool, else `stop`). */
+  finishReason?: FinishReason | null;
+}
+
+/**
+ * A provider that answers every call with the same parts (as kosong's mock
+ * provider). Each call streams fresh copies of the parts, so a consumer that
+ * merges parts in place cannot change later responses.
+ */
+export class MockChatProvider implements ChatProvider {
+  readonly name = "mock";
+  readonly modelName = "mock";
+  readonly thinkingEffort: ThinkingEffort | null = null;
+  /** Every `generate` call so far (shared with copies made by {@link withThinking}). */
+  readonly calls: ChatProviderCall[] = [];
+  private readonly parts: readonly StreamedMessagePart[];
+  private readonly options: MockChatProviderOptions;
+
+  constructor(parts: readonly StreamedMessagePart[], options: MockChatProviderOptions = {}) {
+    validateStreamingOptions(options);
+    this.parts = parts.slice();
+    this.options = { ...options };
+  }
+
+  async generate(
+    systemPrompt: string,
+    tools: readonly Tool[],
+    history: readonly Message[],
+    options: ProviderGenerateOptions = {},
+  ): Promise<StreamedMessage> {
+    if (options.signal?.aborted) throw abortError(options.signal);
+    this.calls.push(recordCall(systemPrompt, tools, history, this.thinkingEffort));
+    const { id = "mock", usage = null, finishReason = null, chunkSize, delayMs } = this.options;
+    return new ScriptedStreamedMessage({
+      parts: this.parts.map(copyPart),
+      id,
+      usage: usage && { ...usage },
+      finishReason,
+      chunkSize,
+      delayMs,
+      signal: options.signal,
+    });
+  }
+
+  withThinking(effort: ThinkingEffort): MockChatProvider {
+    return thinkingCopy(this, effort);
+  }
+}
+
+/** A copy of a part deep enough that merging into it (text, think, arguments) leaves the original alone. */
+function copyPart(part: StreamedMessagePart): StreamedMessagePart {
+  return part.type === "function" ? { ...part, function: { ...part.function } } : { ...part };
+}
