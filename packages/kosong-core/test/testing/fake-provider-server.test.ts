@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assistantMessage, textPart, thinkPart, tokenUsage, toolCall } from "@kosong/core";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
@@ -269,5 +270,40 @@ describe("fixtures", () => {
       expect(res.headers.get("request-id")).toBe(record.rawHeaders["request-id"]);
       expect(await res.json()).toEqual(record.response);
     }
+  });
+
+  it("serves every recorded fixture with its status and well-formed frames", async () => {
+    const folders: Record<string, string> = {
+      "openai-chat-completions": "/v1/chat/completions",
+      "openai-responses": "/v1/responses",
+      "anthropic-messages": "/v1/messages",
+      "errors-reference": "",
+    };
+    let served = 0;
+    for (const [folder, route] of Object.entries(folders)) {
+      const dir = fixture(`provider-streams/${folder}`);
+      for (const name of readdirSync(dir)) {
+        if (!/\.(sse|chunks\.jsonl|json)$/.test(name) || name.startsWith("_") || name === "error-bodies.json") continue;
+        const endpoint = route || (name.startsWith("anthropic") ? "/v1/messages" : "/v1/chat/completions");
+        server.enqueue({ fixture: path.join(dir, name) });
+        const count = server.pending;
+        for (let i = 0; i < count; i++) {
+          const res = await post(endpoint, { stream: true });
+          const status = /error-(\d{3})/.exec(name);
+          expect(res.status, name).toBe(status ? Number(status[1]) : 200);
+          const text = await res.text();
+          if (name.endsWith(".json")) {
+            expect(() => JSON.parse(text), name).not.toThrow();
+          } else {
+            for (const f of frames(text)) {
+              const data = dataOf(f);
+              if (data !== "[DONE]") expect(() => JSON.parse(data), `${name}: ${data}`).not.toThrow();
+            }
+          }
+          served++;
+        }
+      }
+    }
+    expect(served).toBeGreaterThanOrEqual(40);
   });
 });
