@@ -6,3 +6,5 @@ export type { ChatProviderCall } from "./chat-provider-call.js";
 export * from "./mock-chat-provider.js";
 export * from "./echo-chat-provider.js";
 export * from "./scripted-chat-provider.js";
+export * from "./chaos-fault.js";
+export * from "./chaos-chat-provider.js";
