@@ -298,38 +298,68 @@ class ChatStreamedMessage implements StreamedMessage {
   [Symbol.asyncIterator](): AsyncIterator<StreamedMessagePart> {
     if (this.#consumed) throw new ChatProviderError("A StreamedMessage can be iterated only once.");
     this.#consumed = true;
-    return this.#parts();
+    return new ChatPartIterator(this.#source[Symbol.asyncIterator](), this.#mapper, this.#signal);
+  }
+}
+
+const iterationDone: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * Pulls chunks from the SDK stream and hands out their parts one by one.
+ * A plain iterator rather than an async generator: one promise per part,
+ * no generator queue, on the hottest path of a streamed response.
+ */
+class ChatPartIterator implements AsyncIterator<StreamedMessagePart, undefined> {
+  readonly #chunks: AsyncIterator<ChatWireChunk>;
+  readonly #mapper: ChatChunkMapper;
+  readonly #signal: AbortSignal | undefined;
+  readonly #parts: StreamedMessagePart[] = [];
+  #next = 0;
+  #finished = false;
+
+  constructor(chunks: AsyncIterator<ChatWireChunk>, mapper: ChatChunkMapper, signal: AbortSignal | undefined) {
+    this.#chunks = chunks;
+    this.#mapper = mapper;
+    this.#signal = signal;
   }
 
-  async *#parts(): AsyncGenerator<StreamedMessagePart, void, undefined> {
-    const mapper = this.#mapper;
-    const signal = this.#signal;
-    const parts: StreamedMessagePart[] = [];
-    const chunks = this.#source[Symbol.asyncIterator]();
-    let finished = false;
-    try {
-      for (;;) {
-        let next: IteratorResult<ChatWireChunk>;
-        try {
-          next = await chunks.next();
-        } catch (error) {
-          finished = true;
-          throw convertOpenAIError(error, signal);
-        }
-        if (next.done) break;
-        mapper.push(next.value, parts);
-        if (parts.length === 0) continue;
-        for (const part of parts) yield part;
-        parts.length = 0;
+  async next(): Promise<IteratorResult<StreamedMessagePart, undefined>> {
+    const parts = this.#parts;
+    while (this.#next >= parts.length) {
+      if (this.#finished) return iterationDone;
+      parts.length = 0;
+      this.#next = 0;
+      let result: IteratorResult<ChatWireChunk>;
+      try {
+        result = await this.#chunks.next();
+      } catch (error) {
+        this.#finished = true;
+        throw convertOpenAIError(error, this.#signal);
       }
-      finished = true;
-    } finally {
-      // The consumer stopped early: release the response (the SDK aborts the request).
-      if (!finished) await chunks.return?.().catch(() => undefined);
+      if (result.done) {
+        this.#finished = true;
+        this.#checkComplete();
+        return iterationDone;
+      }
+      this.#mapper.push(result.value, parts);
     }
+    return { done: false, value: parts[this.#next++]! };
+  }
+
+  /** The consumer stopped early: release the response (the SDK aborts the request). */
+  async return(): Promise<IteratorResult<StreamedMessagePart, undefined>> {
+    if (!this.#finished) {
+      this.#finished = true;
+      this.#parts.length = 0;
+      await this.#chunks.return?.().catch(() => undefined);
+    }
+    return iterationDone;
+  }
+
+  #checkComplete(): void {
     // The SDK ends an aborted stream quietly: an abort must not pass for a complete message.
-    if (signal?.aborted) throw abortError(signal);
-    if (mapper.rawFinishReason === null) {
+    if (this.#signal?.aborted) throw abortError(this.#signal);
+    if (this.#mapper.rawFinishReason === null) {
       throw new APIConnectionError("The response stream ended before the response was complete (no finish_reason).");
     }
   }
