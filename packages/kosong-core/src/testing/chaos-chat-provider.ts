@@ -17,7 +17,7 @@ import { SeededRandom } from "./seeded-random.js";
 export interface ChaosOptions {
   /** Seed of the pseudo-random generator: the same seed and calls give the same faults. Default: a random seed (see {@link ChaosChatProvider.seed}). */
   seed?: number;
-  /** Probability, in [0, 1], that a call gets a fault (default 0.3). */
+  /** Probability, in [0, 1], that a call gets a fault (default 0.3, or 0 when a `schedule` is given). */
   errorProbability?: number;
   /**
    * The faults to choose from: a list (equally likely) or weights per kind
@@ -206,7 +206,7 @@ export class ChaosChatProvider implements ChatProvider {
 }
 
 function resolveConfig(options: ChaosOptions): ChaosConfig {
-  const errorProbability = options.errorProbability ?? 0.3;
+  const errorProbability = options.errorProbability ?? (options.schedule ? 0 : 0.3);
   if (!(errorProbability >= 0 && errorProbability <= 1)) {
     throw new RangeError(`errorProbability must be between 0 and 1, got ${String(errorProbability)}`);
   }

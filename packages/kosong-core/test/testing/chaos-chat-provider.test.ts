@@ -119,6 +119,11 @@ describe("ChaosChatProvider", () => {
     ]);
   });
 
+  it("injects nothing after a schedule unless an error probability is given", async () => {
+    const { outcomes } = await run({ schedule: [null, "timeout"] }, 30);
+    expect(outcomes.filter((o) => o !== "streamed 5")).toEqual(["rejected APITimeoutError"]);
+  });
+
   it("chooses among the selected kinds by weight", async () => {
     const only = await run({ seed: 9, errorProbability: 1, kinds: ["timeout"] }, 10);
     expect(new Set(only.faults.map((f) => f.kind))).toEqual(new Set(["timeout"]));
