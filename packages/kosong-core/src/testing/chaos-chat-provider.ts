@@ -15,7 +15,10 @@ import { SeededRandom } from "./seeded-random.js";
 
 /** Options of {@link ChaosChatProvider}. */
 export interface ChaosOptions {
-  /** Seed of the pseudo-random generator: the same seed and calls give the same faults. Default: a random seed (see {@link ChaosChatProvider.seed}). */
+  /**
+   * Seed of the pseudo-random generator: the same seed and calls give the
+   * same faults. Default: a random seed (see {@link ChaosChatProvider.seed}).
+   */
   seed?: number;
   /** Probability, in [0, 1], that a call gets a fault (default 0.3, or 0 when a `schedule` is given). */
   errorProbability?: number;
@@ -217,7 +220,9 @@ function resolveConfig(options: ChaosOptions): ChaosConfig {
       : chaosFaultKinds.map((kind) => [kind, 1]);
   for (const [kind, weight] of weighted) {
     checkKind(kind, "kinds");
-    if (!(Number.isFinite(weight) && weight >= 0)) throw new RangeError(`the weight of ${kind} must be a non-negative number, got ${String(weight)}`);
+    if (!(Number.isFinite(weight) && weight >= 0)) {
+      throw new RangeError(`the weight of ${kind} must be a non-negative number, got ${String(weight)}`);
+    }
   }
   const chosen = weighted.filter(([, weight]) => weight > 0);
   if (chosen.length === 0 && errorProbability > 0) throw new RangeError("kinds must allow at least one fault kind");

@@ -63,7 +63,10 @@ export interface ChaosCorruptionFault {
   call: number;
   kind: "corrupt_tool_call";
   corruption: ChaosCorruption;
-  /** The id of the tool call whose arguments were corrupted; null while streaming, and after it when the response had no tool call with arguments. */
+  /**
+   * The id of the tool call whose arguments were corrupted: null until the
+   * stream reaches it, and for good when the response has no tool call with arguments.
+   */
   toolCallId: string | null;
 }
 

@@ -19,7 +19,7 @@ export interface ScriptCallInfo {
  * One scripted response: an echo DSL string (see {@link parseEchoScript}), or
  * a function of the history (and the call) returning one, possibly async.
  */
-export type Script = string | ((history: readonly Message[], call: ScriptCallInfo) => string | Promise<string>);
+export type ChatScript = string | ((history: readonly Message[], call: ScriptCallInfo) => string | Promise<string>);
 
 /** One call of a {@link ScriptedChatProvider}. */
 export interface ScriptedCall extends ChatProviderCall {
@@ -33,7 +33,7 @@ export interface ScriptedCall extends ChatProviderCall {
 export type ScriptedChatProviderOptions = StreamingOptions;
 
 interface ScriptQueue {
-  scripts: Script[];
+  scripts: ChatScript[];
   next: number;
   calls: ScriptedCall[];
 }
@@ -61,7 +61,7 @@ export class ScriptedChatProvider implements ChatProvider {
   private readonly queue: ScriptQueue;
   private readonly streaming: StreamingOptions;
 
-  constructor(scripts: Iterable<Script>, options: ScriptedChatProviderOptions = {}) {
+  constructor(scripts: Iterable<ChatScript>, options: ScriptedChatProviderOptions = {}) {
     validateStreamingOptions(options);
     this.queue = { scripts: [...scripts], next: 0, calls: [] };
     this.streaming = { chunkSize: options.chunkSize, delayMs: options.delayMs };
@@ -78,7 +78,7 @@ export class ScriptedChatProvider implements ChatProvider {
   }
 
   /** Appends scripts to the queue. */
-  push(...scripts: Script[]): void {
+  push(...scripts: ChatScript[]): void {
     this.queue.scripts.push(...scripts);
   }
 
@@ -101,7 +101,8 @@ export class ScriptedChatProvider implements ChatProvider {
       );
     }
     const source = queue.scripts[queue.next++]!;
-    const text = typeof source === "string" ? source : await runScript(source, history, { turn, systemPrompt, tools, thinkingEffort: this.thinkingEffort });
+    const info: ScriptCallInfo = { turn, systemPrompt, tools, thinkingEffort: this.thinkingEffort };
+    const text = typeof source === "string" ? source : await runScript(source, history, info);
     call.script = text;
     const script = parseEchoScript(text);
     if (script.parts.length === 0) {
@@ -116,7 +117,7 @@ export class ScriptedChatProvider implements ChatProvider {
 }
 
 async function runScript(
-  script: Exclude<Script, string>,
+  script: Exclude<ChatScript, string>,
   history: readonly Message[],
   info: ScriptCallInfo,
 ): Promise<string> {
