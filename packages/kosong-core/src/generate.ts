@@ -1,7 +1,7 @@
 /**
  * `generate`: one LLM call, its stream merged into one assistant message.
  */
-import type { ChatProvider, FinishReason, Tool } from "./chat-provider.js";
+import type { ChatProvider, FinishReason, StreamedMessage, Tool } from "./chat-provider.js";
 import { abortError, APIEmptyResponseError, ChatProviderError } from "./errors.js";
 import type { Message, StreamedMessagePart, ToolCall } from "./message.js";
 import { MessageMerger } from "./merge-parts.js";
@@ -63,12 +63,17 @@ export function generate(
   options: GenerateOptions = {},
 ): Promise<GenerateResult> {
   const signal = options.signal;
-  if (signal === undefined) return run(provider, systemPrompt, tools, history, options, undefined);
+  if (signal === undefined) return run(provider, systemPrompt, tools, history, options, undefined, notAborted);
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise<GenerateResult>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal));
+    // The loop reads this flag rather than `signal.aborted` (an accessor call) on every part.
+    const state: AbortState = { aborted: false };
+    const onAbort = (): void => {
+      state.aborted = true;
+      reject(abortError(signal));
+    };
     signal.addEventListener("abort", onAbort, { once: true });
-    run(provider, systemPrompt, tools, history, options, signal).then(
+    run(provider, systemPrompt, tools, history, options, signal, state).then(
       (result) => {
         signal.removeEventListener("abort", onAbort);
         resolve(result);
@@ -81,6 +86,12 @@ export function generate(
   });
 }
 
+interface AbortState {
+  aborted: boolean;
+}
+
+const notAborted: AbortState = { aborted: false };
+
 async function run(
   provider: ChatProvider,
   systemPrompt: string,
@@ -88,29 +99,17 @@ async function run(
   history: readonly Message[],
   options: GenerateOptions,
   signal: AbortSignal | undefined,
+  state: AbortState,
 ): Promise<GenerateResult> {
-  const { onMessagePart, onToolCall } = options;
+  const onToolCall = options.onToolCall;
   const stream = await provider.generate(systemPrompt, tools, history, signal === undefined ? {} : { signal });
   const merger = new MessageMerger();
   let streamError: ChatProviderError | undefined;
   try {
-    if (signal?.aborted) throw abortError(signal);
-    for await (const part of stream) {
-      if (signal?.aborted) throw abortError(signal);
-      if (onMessagePart !== undefined) {
-        const pending = onMessagePart(part);
-        if (pending != null) await pending;
-        if (signal?.aborted) throw abortError(signal);
-      }
-      const done = merger.push(part);
-      if (done !== null && onToolCall !== undefined) {
-        const pending = onToolCall(done);
-        if (pending != null) await pending;
-        if (signal?.aborted) throw abortError(signal);
-      }
-    }
+    if (state.aborted) throw abortError(signal);
+    await consume(stream, merger, options, state);
   } catch (error) {
-    if (signal?.aborted) throw abortError(signal);
+    if (state.aborted) throw abortError(signal);
     if (merger.malformed || !ChatProviderError.isInstance(error)) throw error;
     streamError = error;
   }
@@ -121,10 +120,33 @@ async function run(
   if (last !== null && onToolCall !== undefined) {
     const pending = onToolCall(last);
     if (pending != null) await pending;
-    if (signal?.aborted) throw abortError(signal);
+    if (state.aborted) throw abortError(signal);
   }
   if (isEmpty(message)) throw new APIEmptyResponseError("The API returned an empty response.");
   return { id: stream.id, message, usage: stream.usage, finishReason: stream.finishReason ?? null };
+}
+
+/**
+ * The hot loop, kept in a small function of its own: every await suspends
+ * and resumes the function's frame, which costs more the more locals it has.
+ * Throws `abortError()` without a reason on abort; `run` rethrows the signal's.
+ */
+async function consume(stream: StreamedMessage, merger: MessageMerger, options: GenerateOptions, state: AbortState): Promise<void> {
+  const { onMessagePart, onToolCall } = options;
+  for await (const part of stream) {
+    if (state.aborted) throw abortError();
+    if (onMessagePart !== undefined) {
+      const pending = onMessagePart(part);
+      if (pending != null) await pending;
+      if (state.aborted) throw abortError();
+    }
+    const done = merger.push(part);
+    if (done !== null && onToolCall !== undefined) {
+      const pending = onToolCall(done);
+      if (pending != null) await pending;
+      if (state.aborted) throw abortError();
+    }
+  }
 }
 
 /** At least one tool call, and every call's arguments null, empty or valid JSON (kosong's recovery rule). */

@@ -16,9 +16,7 @@
  * `index` is never stored in the message.
  */
 import { ChatProviderError } from "./errors.js";
-import type { ContentPart, Message, StreamedMessagePart, ToolCall, ToolCallPart } from "./message.js";
-
-type Group = ContentPart | ToolCall;
+import type { ContentPart, Message, StreamedMessagePart, TextPart, ThinkPart, ToolCall, ToolCallPart } from "./message.js";
 
 /** Accumulates streamed parts into {@link MessageMerger.message}. */
 export class MessageMerger {
@@ -26,7 +24,12 @@ export class MessageMerger {
   readonly message: Message = { role: "assistant", content: [] };
   /** True once {@link push} rejected a fragment as malformed. */
   malformed = false;
-  private open: Group | null = null;
+  // The open group, in the slot of its kind (at most one slot is set; media
+  // parts never merge, so they need none). Separate slots keep every property
+  // access on the hot path monomorphic.
+  private openText: TextPart | null = null;
+  private openThink: ThinkPart | null = null;
+  private openCall: ToolCall | null = null;
   private openIndexed = false;
   private indexed: Map<number, ToolCall> | null = null;
 
@@ -38,31 +41,44 @@ export class MessageMerger {
    *   that is already complete (a malformed stream).
    */
   push(part: StreamedMessagePart): ToolCall | null {
-    const open = this.open;
     switch (part.type) {
-      case "text":
-        if (open !== null && open.type === "text") {
+      case "text": {
+        const open = this.openText;
+        if (open !== null) {
           open.text += part.text;
           return null;
         }
-        return this.start({ type: "text", text: part.text });
-      case "think":
-        if (open !== null && open.type === "think" && !open.encrypted) {
+        const done = this.close();
+        const text: TextPart = { type: "text", text: part.text };
+        this.openText = text;
+        this.message.content.push(text);
+        return done;
+      }
+      case "think": {
+        const open = this.openThink;
+        if (open !== null && !open.encrypted) {
           open.think += part.think;
           if (part.encrypted) open.encrypted = part.encrypted;
           return null;
         }
-        return this.start({ type: "think", think: part.think, encrypted: part.encrypted ?? null });
+        const done = this.close();
+        const think: ThinkPart = { type: "think", think: part.think, encrypted: part.encrypted ?? null };
+        this.openThink = think;
+        this.message.content.push(think);
+        return done;
+      }
       case "tool_call_part":
         return this.mergeFragment(part);
       case "function": {
+        const done = this.close();
         const call: ToolCall = {
           type: "function",
           id: part.id,
           function: { name: part.function.name, arguments: part.function.arguments ?? null },
         };
         if (part.extras != null) call.extras = part.extras;
-        const done = this.start(call);
+        this.openCall = call;
+        (this.message.tool_calls ??= []).push(call);
         if (part.index !== undefined) {
           (this.indexed ??= new Map()).set(part.index, call);
           this.openIndexed = true;
@@ -70,11 +86,11 @@ export class MessageMerger {
         return done;
       }
       case "image_url":
-        return this.start({ type: "image_url", image_url: { url: part.image_url.url, id: part.image_url.id ?? null } });
+        return this.addMedia({ type: "image_url", image_url: { url: part.image_url.url, id: part.image_url.id ?? null } });
       case "audio_url":
-        return this.start({ type: "audio_url", audio_url: { url: part.audio_url.url, id: part.audio_url.id ?? null } });
+        return this.addMedia({ type: "audio_url", audio_url: { url: part.audio_url.url, id: part.audio_url.id ?? null } });
       case "video_url":
-        return this.start({ type: "video_url", video_url: { url: part.video_url.url, id: part.video_url.id ?? null } });
+        return this.addMedia({ type: "video_url", video_url: { url: part.video_url.url, id: part.video_url.id ?? null } });
       default:
         throw new ChatProviderError(`malformed stream: unknown part type ${JSON.stringify((part as { type?: unknown }).type)}`);
     }
@@ -86,8 +102,8 @@ export class MessageMerger {
   }
 
   private mergeFragment(part: ToolCallPart): ToolCall | null {
-    const open = this.open;
-    let target = open !== null && open.type === "function" ? open : null;
+    const open = this.openCall;
+    let target = open;
     if (part.index !== undefined) {
       const byIndex = this.indexed?.get(part.index);
       if (byIndex !== undefined) {
@@ -110,19 +126,18 @@ export class MessageMerger {
     return null;
   }
 
-  private start(group: Group): ToolCall | null {
+  private addMedia(part: ContentPart): ToolCall | null {
     const done = this.close();
-    this.open = group;
-    if (group.type === "function") (this.message.tool_calls ??= []).push(group);
-    else this.message.content.push(group);
+    this.message.content.push(part);
     return done;
   }
 
   private close(): ToolCall | null {
-    const open = this.open;
-    if (open === null) return null;
-    this.open = null;
+    const call = this.openCall;
+    this.openText = null;
+    this.openThink = null;
+    this.openCall = null;
     this.openIndexed = false;
-    return open.type === "function" ? open : null;
+    return call;
   }
 }
