@@ -1,0 +1,74 @@
+/**
+ * A FIFO of UTF-8 bytes: appended lines are encoded once, straight into
+ * fixed-size chunks, and taken from the front as buffer views for one
+ * `writev`. Bytes already taken are never written to again, so views handed
+ * to an in-flight write stay valid while new lines are pushed behind them.
+ */
+const CHUNK_SIZE = 256 * 1024;
+
+export class ByteQueue {
+  #chunks: Buffer[] = [];
+  /** Read position in `#chunks[0]`. */
+  #head = 0;
+  /** Write position in the last chunk; every other chunk is full to its length. */
+  #tail = 0;
+  #length = 0;
+
+  /** Bytes pushed and not yet taken. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Encodes `text` as UTF-8 at the back; returns its byte length. */
+  push(text: string): number {
+    const chunks = this.#chunks;
+    let last = chunks[chunks.length - 1];
+    const room = last === undefined ? 0 : last.length - this.#tail;
+    if (last === undefined || room < text.length * 3) {
+      const exact = Buffer.byteLength(text, "utf8");
+      if (last === undefined || room < exact) {
+        if (last !== undefined) {
+          if (this.#tail === this.#head && chunks.length === 1) chunks.pop();
+          else chunks[chunks.length - 1] = last.subarray(0, this.#tail);
+        }
+        last = Buffer.allocUnsafeSlow(Math.max(CHUNK_SIZE, exact));
+        if (chunks.length === 0) this.#head = 0;
+        chunks.push(last);
+        this.#tail = 0;
+      }
+    }
+    const written = last.write(text, this.#tail, "utf8");
+    this.#tail += written;
+    this.#length += written;
+    return written;
+  }
+
+  /** Removes `count` bytes from the front and returns them as buffer views (in order). */
+  take(count: number): Buffer[] {
+    if (count > this.#length) throw new RangeError(`cannot take ${count} of ${this.#length} bytes`);
+    const out: Buffer[] = [];
+    const chunks = this.#chunks;
+    let rest = count;
+    while (rest > 0) {
+      const chunk = chunks[0]!;
+      const end = chunks.length === 1 ? this.#tail : chunk.length;
+      const available = end - this.#head;
+      if (rest < available) {
+        out.push(chunk.subarray(this.#head, this.#head + rest));
+        this.#head += rest;
+        rest = 0;
+      } else {
+        out.push(chunk.subarray(this.#head, end));
+        rest -= available;
+        if (chunks.length === 1) {
+          this.#head = end;
+        } else {
+          chunks.shift();
+          this.#head = 0;
+        }
+      }
+    }
+    this.#length -= count;
+    return out;
+  }
+}

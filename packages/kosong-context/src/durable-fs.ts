@@ -1,0 +1,119 @@
+/**
+ * File-system steps for crash-safe replacement of a file: temp files beside
+ * the target, fsync of files and directories, range copies.
+ */
+import { open, readdir, unlink, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+
+/** True for a Node file-system error with this `code`. */
+export function hasCode(error: unknown, ...codes: string[]): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && codes.includes(code);
+}
+
+/**
+ * Makes the entries of `dir` durable (creations, renames, links). Platforms
+ * that cannot open or sync a directory (Windows) are skipped silently.
+ */
+export async function fsyncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, "r");
+  } catch (error) {
+    if (hasCode(error, "EISDIR", "EPERM", "EACCES")) return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!hasCode(error, "EINVAL", "EPERM", "EBADF", "ENOTSUP")) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+let tempCounter = 0;
+
+/** A fresh temp-file path beside `file`: `.<name>.tmp-<pid>-<n>` in the same directory. */
+export function tempPathFor(file: string): string {
+  tempCounter += 1;
+  return path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}-${tempCounter}`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Deletes temp files of `file` left behind by an interrupted operation. Call
+ * only while holding the file's lock: then no temp file is in use.
+ */
+export async function removeStaleTempFiles(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const pattern = new RegExp(`^\\.${escapeRegExp(path.basename(file))}\\.tmp-\\d+-\\d+$`);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if (hasCode(error, "ENOENT")) return;
+    throw error;
+  }
+  for (const name of names) {
+    if (!pattern.test(name)) continue;
+    try {
+      await unlink(path.join(dir, name));
+    } catch (error) {
+      if (!hasCode(error, "ENOENT")) throw error;
+    }
+  }
+}
+
+const COPY_CHUNK = 4 * 1024 * 1024;
+
+/** Copies bytes `[start, end)` of `source` to the current position of `target`. */
+export async function copyRange(source: FileHandle, target: FileHandle, start: number, end: number): Promise<void> {
+  if (end <= start) return;
+  const buffer = Buffer.allocUnsafeSlow(Math.min(COPY_CHUNK, end - start));
+  let position = start;
+  while (position < end) {
+    const want = Math.min(buffer.length, end - position);
+    const { bytesRead } = await source.read(buffer, 0, want, position);
+    if (bytesRead === 0) throw new Error(`unexpected end of file at byte ${position} (expected ${end})`);
+    await writeAll(target, [buffer.subarray(0, bytesRead)]);
+    position += bytesRead;
+  }
+}
+
+/** Writes every byte of `buffers` at the handle's position, retrying short writes. */
+export async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<void> {
+  let pending = buffers;
+  let remaining = 0;
+  for (const b of pending) remaining += b.length;
+  while (remaining > 0) {
+    const { bytesWritten } = await handle.writev(pending);
+    if (bytesWritten <= 0) throw new Error("write made no progress");
+    remaining -= bytesWritten;
+    if (remaining > 0) pending = dropBytes(pending, bytesWritten);
+  }
+}
+
+function dropBytes(buffers: Buffer[], count: number): Buffer[] {
+  let rest = count;
+  let i = 0;
+  while (i < buffers.length && rest >= buffers[i]!.length) {
+    rest -= buffers[i]!.length;
+    i += 1;
+  }
+  const out = buffers.slice(i);
+  if (rest > 0 && out.length > 0) out[0] = out[0]!.subarray(rest);
+  return out;
+}
+
+/** Deletes `file`, ignoring a missing file. */
+export async function unlinkQuietly(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if (!hasCode(error, "ENOENT")) throw error;
+  }
+}

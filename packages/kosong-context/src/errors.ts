@@ -1,0 +1,166 @@
+/**
+ * Error classes of @kosong/context.
+ *
+ * Like @kosong/core's errors, each class carries a marker under a global
+ * symbol and its static `isInstance(value)` checks that marker, so an error
+ * from one installed copy of the package is recognised by another.
+ */
+import { KosongError, type KosongErrorOptions } from "@kosong/core";
+
+function markerFor(name: string): symbol {
+  return Symbol.for(`@kosong/context.error.${name}`);
+}
+
+function isMarked(value: unknown, marker: symbol): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+function mark(target: object, marker: symbol): void {
+  Object.defineProperty(target, marker, { value: true, enumerable: false });
+}
+
+const storageMarker = markerFor("ContextStorageError");
+
+/** The root of every error @kosong/context throws on purpose. */
+export class ContextStorageError extends KosongError {
+  constructor(message: string, options: KosongErrorOptions = {}) {
+    super(message, options);
+    mark(this, storageMarker);
+  }
+
+  static override isInstance(value: unknown): value is ContextStorageError {
+    return isMarked(value, storageMarker);
+  }
+}
+
+const modifiedMarker = markerFor("StorageAlreadyModifiedError");
+
+/** `restore()` was called on a storage that was already appended to or restored. */
+export class StorageAlreadyModifiedError extends ContextStorageError {
+  constructor(message = "The storage is already modified", options: KosongErrorOptions = {}) {
+    super(message, options);
+    mark(this, modifiedMarker);
+  }
+
+  static override isInstance(value: unknown): value is StorageAlreadyModifiedError {
+    return isMarked(value, modifiedMarker);
+  }
+}
+
+const closedMarker = markerFor("StorageClosedError");
+
+/** An operation on a storage or context file after `close()`. */
+export class StorageClosedError extends ContextStorageError {
+  constructor(message = "The storage is closed", options: KosongErrorOptions = {}) {
+    super(message, options);
+    mark(this, closedMarker);
+  }
+
+  static override isInstance(value: unknown): value is StorageClosedError {
+    return isMarked(value, closedMarker);
+  }
+}
+
+/** Who holds a session lock, as written in the lock file. */
+export interface LockOwner {
+  pid: number;
+  hostname: string | null;
+}
+
+const lockedMarker = markerFor("SessionLockedError");
+
+/** Another live writer (another process, or another open handle in this one) holds the session file. */
+export class SessionLockedError extends ContextStorageError {
+  /** The session file that was to be opened. */
+  readonly path: string;
+  /** The lock file (`<path>.lock`). */
+  readonly lockPath: string;
+  /** The holder recorded in the lock file. */
+  readonly owner: LockOwner;
+
+  constructor(path: string, lockPath: string, owner: LockOwner, detail: string) {
+    super(`${path} is in use by ${detail} (lock file ${lockPath})`);
+    this.path = path;
+    this.lockPath = lockPath;
+    this.owner = owner;
+    mark(this, lockedMarker);
+  }
+
+  static override isInstance(value: unknown): value is SessionLockedError {
+    return isMarked(value, lockedMarker);
+  }
+}
+
+const invalidRecordMarker = markerFor("InvalidRecordError");
+
+/**
+ * A record given to an append is not writable: a token count or checkpoint id
+ * that is not a non-negative integer, a system prompt that is not a string,
+ * an internal record whose role does not start with `_` or whose value is not
+ * plain JSON. Invalid messages are reported by @kosong/core's
+ * `MessageParseError` instead.
+ */
+export class InvalidRecordError extends ContextStorageError {
+  constructor(message: string, options: KosongErrorOptions = {}) {
+    super(message, options);
+    mark(this, invalidRecordMarker);
+  }
+
+  static override isInstance(value: unknown): value is InvalidRecordError {
+    return isMarked(value, invalidRecordMarker);
+  }
+}
+
+const offsetMarker = markerFor("InvalidOffsetError");
+
+/** A truncation offset that is not the start of a line inside the file. */
+export class InvalidOffsetError extends ContextStorageError {
+  readonly offset: number;
+
+  constructor(offset: number, problem: string) {
+    super(`invalid truncation offset ${offset}: ${problem}`);
+    this.offset = offset;
+    mark(this, offsetMarker);
+  }
+
+  static override isInstance(value: unknown): value is InvalidOffsetError {
+    return isMarked(value, offsetMarker);
+  }
+}
+
+const rotationMarker = markerFor("RotationNotFoundError");
+
+/** `restoreRotation(n)` named a rotation that does not exist. */
+export class RotationNotFoundError extends ContextStorageError {
+  readonly n: number;
+
+  constructor(path: string, n: number) {
+    super(`no rotation ${n} of ${path}`);
+    this.n = n;
+    mark(this, rotationMarker);
+  }
+
+  static override isInstance(value: unknown): value is RotationNotFoundError {
+    return isMarked(value, rotationMarker);
+  }
+}
+
+const writeMarker = markerFor("StorageWriteError");
+
+/**
+ * Writing to the context file failed (disk full, I/O error, ...). The records
+ * of the failed append are not in the file: the bytes of the failed batch are
+ * cut off again, and earlier records are untouched. When even that cut fails,
+ * the file is marked broken and every later operation fails with this error
+ * too; reopen the file to continue (restore skips a torn last line).
+ */
+export class StorageWriteError extends ContextStorageError {
+  constructor(message: string, options: KosongErrorOptions = {}) {
+    super(message, options);
+    mark(this, writeMarker);
+  }
+
+  static override isInstance(value: unknown): value is StorageWriteError {
+    return isMarked(value, writeMarker);
+  }
+}

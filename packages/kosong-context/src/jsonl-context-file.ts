@@ -1,0 +1,581 @@
+/**
+ * The writer of the context-file format, at record level: the one place that
+ * appends to, truncates, rotates and rewrites a `context.jsonl`. kimi-cli's
+ * checkpointed Context (in @kosong/soul) and `JsonlLinearStorage` are built
+ * on it.
+ */
+import { copyFile, open, rename, stat, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { ByteQueue } from "./byte-queue.js";
+import { encodeRecord, type ContextRecord } from "./context-record.js";
+import { readContextFile, type ContextFileState } from "./context-state.js";
+import {
+  copyRange,
+  fsyncDirectory,
+  hasCode,
+  removeStaleTempFiles,
+  tempPathFor,
+  unlinkQuietly,
+  writeAll,
+} from "./durable-fs.js";
+import { InvalidOffsetError, RotationNotFoundError, StorageClosedError, StorageWriteError } from "./errors.js";
+import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
+import type { RestoreReport } from "./restore-report.js";
+import { linkNextRotation, listRotations, rotationPath, type Rotation, type RotationInfo } from "./rotation.js";
+import { SessionLock } from "./session-lock.js";
+
+/**
+ * When an append is acknowledged:
+ * - `"none"`: once written to the file (survives the process being killed,
+ *   not a power loss); no fsync.
+ * - `"batch"` (default): group commit. Everything appended in one tick of
+ *   the event loop (and while the previous commit was in flight) goes out as
+ *   one write and one fsync, and is acknowledged after that fsync.
+ * - `"always"`: each append call gets its own write and fsync.
+ */
+export type Durability = "none" | "batch" | "always";
+
+/** Options of {@link JsonlContextFile.open}. */
+export interface ContextFileOptions {
+  /** Default `"batch"`. */
+  durability?: Durability;
+  /**
+   * Take the file's lock (`<file>.lock`, default true): a second writer, in
+   * this process or another live one, gets a `SessionLockedError`.
+   */
+  lock?: boolean;
+}
+
+/** Where an append landed. */
+export interface AppendReceipt {
+  /** Byte offset of the first appended line (truncate here to undo the append). */
+  offset: number;
+  /** Byte offset just past the last appended line. */
+  end: number;
+}
+
+/** The outcome of {@link JsonlContextFile.restoreRotation}. */
+export interface RotationRestore {
+  /** The rotation whose content is now the current file (it is kept too). */
+  restored: Rotation;
+  /** Where the replaced current file was kept, null if there was none. */
+  savedAs: Rotation | null;
+}
+
+/** Counters of the I/O a context file has done since it was opened. */
+export interface ContextFileStats {
+  /** Append writes (one per committed batch). */
+  writes: number;
+  /** fsyncs after append writes. */
+  syncs: number;
+  /** Bytes appended. */
+  bytes: number;
+}
+
+interface AppendItem {
+  op: null;
+  bytes: number;
+  resolve: (receipt: AppendReceipt) => void;
+  reject: (error: unknown) => void;
+}
+
+interface OpItem {
+  op: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type QueueItem = AppendItem | OpItem;
+
+const NEWLINE = Buffer.from("\n");
+const durabilities: ReadonlySet<string> = new Set<Durability>(["none", "batch", "always"]);
+
+/**
+ * Package-internal: appends already encoded and validated lines (each ending
+ * in a newline). Used by `JsonlLinearStorage`, which validates messages
+ * itself to keep the validated copies.
+ */
+export const appendEncoded: unique symbol = Symbol("appendEncoded");
+
+interface FileFacts {
+  exists: boolean;
+  size: number;
+  endsWithNewline: boolean;
+  links: number;
+}
+
+async function inspect(file: string): Promise<FileFacts> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    if (hasCode(error, "ENOENT")) return { exists: false, size: 0, endsWithNewline: true, links: 0 };
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    let endsWithNewline = true;
+    if (info.size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, info.size - 1);
+      endsWithNewline = last[0] === 10;
+    }
+    return { exists: true, size: info.size, endsWithNewline, links: info.nlink };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces `file` by a synced copy of itself: a fresh inode with the same bytes. */
+async function replaceWithCopy(file: string): Promise<void> {
+  const temp = tempPathFor(file);
+  try {
+    await copyFile(file, temp);
+    await syncFile(temp);
+    await rename(temp, file);
+    await fsyncDirectory(path.dirname(file));
+  } finally {
+    await unlinkQuietly(temp);
+  }
+}
+
+/**
+ * A context file opened for writing: appends records in order with the
+ * chosen durability, and performs the crash-safe whole-file operations
+ * (truncate-with-rotation, prepend, restoring a rotation). Every operation
+ * runs in call order with the appends around it.
+ *
+ * Crash safety: an append is acknowledged only once written (and, unless
+ * durability is `"none"`, fsynced); a crash can at most tear the last line,
+ * which readers skip and report. Whole-file operations build the new file
+ * in a temp file, fsync it, rename it over the current file and fsync the
+ * directory, so after a crash the current file is wholly old or wholly new
+ * and every rotation is complete.
+ */
+export class JsonlContextFile {
+  /** The file's absolute path. */
+  readonly path: string;
+  readonly durability: Durability;
+  readonly #lock: SessionLock | null;
+  readonly #dir: string;
+  #exists: boolean;
+  #handle: FileHandle | null = null;
+  #size: number;
+  #needsNewline: boolean;
+  readonly #bytes = new ByteQueue();
+  #queue: QueueItem[] = [];
+  #scheduled = false;
+  #draining = false;
+  #closed = false;
+  #closing: Promise<void> | null = null;
+  #broken: StorageWriteError | null = null;
+  readonly #stats: ContextFileStats = { writes: 0, syncs: 0, bytes: 0 };
+
+  private constructor(file: string, durability: Durability, lock: SessionLock | null, facts: FileFacts) {
+    this.path = file;
+    this.durability = durability;
+    this.#lock = lock;
+    this.#dir = path.dirname(file);
+    this.#exists = facts.exists;
+    this.#size = facts.size;
+    this.#needsNewline = !facts.endsWithNewline;
+  }
+
+  /**
+   * Opens `file` for writing (the file itself is created by the first
+   * write). Takes the lock unless `lock: false`, removes temp files left by
+   * an interrupted operation, and, if a crash interrupted a rotation so that
+   * the file still shares its inode with the new rotation, gives the file a
+   * fresh copy of itself so that appends cannot alter the rotation.
+   */
+  static async open(file: string, options: ContextFileOptions = {}): Promise<JsonlContextFile> {
+    const durability = options.durability ?? "batch";
+    if (!durabilities.has(durability)) throw new TypeError(`durability must be "none", "batch" or "always", got ${String(durability)}`);
+    const absolute = path.resolve(file);
+    const lock = options.lock === false ? null : await SessionLock.acquire(absolute);
+    try {
+      await removeStaleTempFiles(absolute);
+      let facts = await inspect(absolute);
+      if (facts.links > 1) {
+        await replaceWithCopy(absolute);
+        facts = await inspect(absolute);
+      }
+      return new JsonlContextFile(absolute, durability, lock, facts);
+    } catch (error) {
+      await lock?.release();
+      throw error;
+    }
+  }
+
+  /** Bytes in the file: everything acknowledged so far. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** True once `close()` was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** I/O counters (appends only). */
+  get stats(): Readonly<ContextFileStats> {
+    return { ...this.#stats };
+  }
+
+  /**
+   * Appends records, in call order with every other append and operation.
+   * Records are validated and encoded at once (an invalid one rejects the
+   * whole call with `MessageParseError` or `InvalidRecordError`, and nothing
+   * of it is written). Resolves when the records are durable per the file's
+   * durability; rejects with `StorageWriteError` if the write failed, in
+   * which case none of these records is in the file.
+   */
+  append(records: readonly ContextRecord[]): Promise<AppendReceipt> {
+    let text: string;
+    try {
+      this.#assertWritable();
+      text = "";
+      for (const record of records) text += `${encodeRecord(record)}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this[appendEncoded](text);
+  }
+
+  /** @internal */
+  [appendEncoded](text: string): Promise<AppendReceipt> {
+    try {
+      this.#assertWritable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const bytes = this.#bytes.push(text);
+    return new Promise<AppendReceipt>((resolve, reject) => {
+      this.#queue.push({ op: null, bytes, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  /** Resolves once every append and operation called before it is done. */
+  flush(): Promise<void> {
+    return this.#enqueue(async () => undefined);
+  }
+
+  /**
+   * Reads the file's records after every earlier append is committed,
+   * calling `visit` for each, with byte offsets. Resolves to the report.
+   */
+  scan(visit: (scanned: ScannedRecord) => void, options: Omit<ScanOptions, "end"> = {}): Promise<RestoreReport> {
+    return this.#enqueue(() => scanContextFile(this.path, visit, { ...options, end: this.#size }));
+  }
+
+  /** Reads the file into its state (see `readContextFile`) after every earlier append is committed. */
+  read(options: Omit<ScanOptions, "end"> = {}): Promise<ContextFileState> {
+    return this.#enqueue(() => readContextFile(this.path, { ...options, end: this.#size }));
+  }
+
+  /**
+   * Truncate-with-rotation: keeps bytes `[0, offset)` as the current file
+   * and the whole old file as its next rotation `<stem>_<N><ext>`. The kept
+   * prefix is copied byte for byte, never re-parsed or re-serialized.
+   * `offset` must be the start of a line (0, or just after a newline) within
+   * the file, else `InvalidOffsetError`. This is kimi-cli's `revert_to`
+   * (offset of the checkpoint record) and `clear` (offset 0). A missing
+   * file is created empty first, so there is always a rotation.
+   */
+  truncateAndRotate(offset: number): Promise<Rotation> {
+    return this.#enqueue(async () => {
+      if (!Number.isSafeInteger(offset) || offset < 0) throw new InvalidOffsetError(offset, "not a non-negative integer");
+      if (offset > this.#size) throw new InvalidOffsetError(offset, `past the end of the file (${this.#size} bytes)`);
+      await this.#ensureExists();
+      const source = await open(this.path, "r");
+      const temp = tempPathFor(this.path);
+      let rotation: Rotation | null = null;
+      try {
+        if (offset > 0) {
+          const before = Buffer.alloc(1);
+          await source.read(before, 0, 1, offset - 1);
+          if (before[0] !== 10) throw new InvalidOffsetError(offset, "not at the start of a line");
+        }
+        const target = await open(temp, "wx");
+        try {
+          await copyRange(source, target, 0, offset);
+          await target.sync();
+        } finally {
+          await target.close();
+        }
+        rotation = await linkNextRotation(this.path);
+        await this.#closeHandle();
+        await rename(temp, this.path);
+        await fsyncDirectory(this.#dir);
+      } catch (error) {
+        // Nothing replaced the current file: a rotation that still shares its inode is dropped again.
+        if (rotation !== null && (await sameFile(rotation.path, this.path))) await unlinkQuietly(rotation.path);
+        throw error;
+      } finally {
+        await source.close();
+        await unlinkQuietly(temp);
+      }
+      this.#size = offset;
+      this.#needsNewline = false;
+      return rotation;
+    });
+  }
+
+  /**
+   * Writes `records` before the current content (kimi-cli writes a late
+   * system prompt this way): a temp file with the new lines and a byte copy
+   * of the file, fsynced and renamed over it. Every byte offset in the file
+   * moves by the returned number of bytes.
+   */
+  prepend(records: readonly ContextRecord[]): Promise<{ bytes: number }> {
+    let prefix: Buffer;
+    try {
+      this.#assertWritable();
+      let text = "";
+      for (const record of records) text += `${encodeRecord(record)}\n`;
+      prefix = Buffer.from(text, "utf8");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(async () => {
+      const temp = tempPathFor(this.path);
+      try {
+        const target = await open(temp, "wx");
+        try {
+          await writeAll(target, [prefix]);
+          if (this.#exists) {
+            const source = await open(this.path, "r");
+            try {
+              await copyRange(source, target, 0, this.#size);
+            } finally {
+              await source.close();
+            }
+          }
+          await target.sync();
+        } finally {
+          await target.close();
+        }
+        await this.#closeHandle();
+        await rename(temp, this.path);
+        await fsyncDirectory(this.#dir);
+      } finally {
+        await unlinkQuietly(temp);
+      }
+      this.#exists = true;
+      this.#size += prefix.length;
+      return { bytes: prefix.length };
+    });
+  }
+
+  /** The rotations of this file, lowest number first. */
+  listRotations(): Promise<RotationInfo[]> {
+    return listRotations(this.path);
+  }
+
+  /**
+   * Makes rotation `n` the current file again (undoing a revert or a clear):
+   * the current file is first kept as the next rotation, then a synced copy
+   * of rotation `n` is renamed over it. Rotation `n` itself stays, so this
+   * too can be undone. Read the file again afterwards to get its state.
+   */
+  restoreRotation(n: number): Promise<RotationRestore> {
+    return this.#enqueue(async () => {
+      const source = rotationPath(this.path, n);
+      try {
+        if (!(await stat(source)).isFile()) throw new RotationNotFoundError(this.path, n);
+      } catch (error) {
+        if (hasCode(error, "ENOENT")) throw new RotationNotFoundError(this.path, n);
+        throw error;
+      }
+      const temp = tempPathFor(this.path);
+      let savedAs: Rotation | null = null;
+      try {
+        await copyFile(source, temp);
+        await syncFile(temp);
+        if (this.#exists) savedAs = await linkNextRotation(this.path);
+        await this.#closeHandle();
+        await rename(temp, this.path);
+        await fsyncDirectory(this.#dir);
+      } catch (error) {
+        if (savedAs !== null && (await sameFile(savedAs.path, this.path))) await unlinkQuietly(savedAs.path);
+        throw error;
+      } finally {
+        await unlinkQuietly(temp);
+      }
+      const facts = await inspect(this.path);
+      this.#exists = true;
+      this.#size = facts.size;
+      this.#needsNewline = !facts.endsWithNewline;
+      return { restored: { n, path: source }, savedAs };
+    });
+  }
+
+  /**
+   * Commits every pending append, closes the file and releases the lock.
+   * Later calls reject with `StorageClosedError`. Idempotent.
+   */
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
+    this.#closed = true;
+    this.#closing = new Promise<unknown>((resolve, reject) => {
+      this.#queue.push({ op: async () => undefined, resolve, reject });
+      this.#schedule();
+    })
+      .catch(() => undefined)
+      .then(async () => {
+        try {
+          await this.#closeHandle();
+        } finally {
+          await this.#lock?.release();
+        }
+      });
+    return this.#closing;
+  }
+
+  #assertWritable(): void {
+    if (this.#closed) throw new StorageClosedError(`${this.path} is closed`);
+    if (this.#broken) throw this.#broken;
+  }
+
+  #enqueue<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      this.#assertWritable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ op, resolve: resolve as (value: unknown) => void, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#draining) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      const queue = this.#queue;
+      while (queue.length > 0) {
+        const head = queue[0]!;
+        if (head.op !== null) {
+          queue.shift();
+          try {
+            head.resolve(await head.op());
+          } catch (error) {
+            head.reject(error);
+          }
+          continue;
+        }
+        const limit = this.durability === "always" ? 1 : queue.length;
+        let count = 0;
+        let bytes = 0;
+        while (count < limit && queue[count]?.op === null) {
+          bytes += (queue[count] as AppendItem).bytes;
+          count += 1;
+        }
+        await this.#commit(queue.splice(0, count) as AppendItem[], bytes);
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #commit(batch: AppendItem[], bytes: number): Promise<void> {
+    const buffers = this.#bytes.take(bytes);
+    if (this.#broken) {
+      for (const item of batch) item.reject(this.#broken);
+      return;
+    }
+    const start = this.#size;
+    let lead = 0;
+    if (bytes > 0) {
+      if (this.#needsNewline) {
+        buffers.unshift(NEWLINE);
+        lead = 1;
+      }
+      let opened = false;
+      try {
+        const handle = await this.#appendHandle();
+        opened = true;
+        await writeAll(handle, buffers);
+        this.#stats.writes += 1;
+        if (this.durability !== "none") {
+          await handle.datasync();
+          this.#stats.syncs += 1;
+        }
+      } catch (cause) {
+        const error = new StorageWriteError(`appending to ${this.path} failed: ${(cause as Error).message}`, { cause });
+        if (opened) await this.#rollBack(start, error);
+        for (const item of batch) item.reject(error);
+        return;
+      }
+      this.#needsNewline = false;
+      this.#size = start + lead + bytes;
+      this.#stats.bytes += bytes;
+    }
+    let offset = start + lead;
+    for (const item of batch) {
+      const end = offset + item.bytes;
+      item.resolve({ offset, end });
+      offset = end;
+    }
+  }
+
+  /** Cuts off a failed batch; if that fails too, the file is broken. */
+  async #rollBack(size: number, error: StorageWriteError): Promise<void> {
+    try {
+      await this.#handle!.truncate(size);
+    } catch {
+      this.#broken = error;
+    }
+  }
+
+  async #appendHandle(): Promise<FileHandle> {
+    if (this.#handle) return this.#handle;
+    const handle = await open(this.path, "a");
+    this.#handle = handle;
+    if (!this.#exists) {
+      this.#exists = true;
+      if (this.durability !== "none") await fsyncDirectory(this.#dir);
+    }
+    return handle;
+  }
+
+  async #ensureExists(): Promise<void> {
+    if (this.#exists) return;
+    await this.#appendHandle();
+  }
+
+  async #closeHandle(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = null;
+    await handle?.close();
+  }
+}
+
+async function sameFile(a: string, b: string): Promise<boolean> {
+  try {
+    const [x, y] = await Promise.all([stat(a), stat(b)]);
+    return x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
+  }
+}
