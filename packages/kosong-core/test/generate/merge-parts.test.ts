@@ -79,6 +79,13 @@ describe("merging streamed parts", () => {
     expect(() => merger.push(toolCallPart("}", 0))).toThrow(/malformed stream.*#0 \(c0\)/);
   });
 
+  it("sends an indexed fragment to an open call streamed without index, but not to another indexed call", () => {
+    expect(merge([toolCall("c1", "f", ""), toolCallPart("{}", 3)]).tool_calls).toEqual([toolCall("c1", "f", "{}")]);
+    const message = merge([indexedCall(0, "c0", "f", "{"), toolCallPart("}", 0), toolCallPart("junk", 7), textPart("t")]);
+    expect(message.tool_calls).toEqual([toolCall("c0", "f", "{}")]);
+    expect(message.content).toEqual([textPart("t")]);
+  });
+
   it("drops an orphan fragment, which closes the open group as in kosong", () => {
     const message = merge([textPart("a"), toolCallPart("{}"), textPart("b")]);
     expect(message.content).toEqual([textPart("a"), textPart("b")]);
