@@ -71,22 +71,30 @@ function statusError(status: number, err: SdkErrorShape): ChatProviderError {
   });
 }
 
-/** An `event: error` inside a 200 stream: typed by its error type, with the status that type is served with. */
-function streamError(err: SdkErrorShape): ChatProviderError {
-  const headers = (err.headers ?? null) as HeaderSource;
-  const body = errorDetails(err.error);
-  const errorType = str(err.type) ?? body.type;
+/**
+ * The error an `event: error` inside a 200 stream stands for, from its body
+ * (`{"type": "error", "error": {"type", "message"}}`): the status error its
+ * type is served with over HTTP (`overloaded_error` -> 529, ...), or a
+ * {@link ChatProviderError} for an unknown type. `headers` are those of the
+ * 200 response (for the request id).
+ */
+export function anthropicStreamError(body: unknown, headers: HeaderSource, cause?: unknown): ChatProviderError {
+  const details = errorDetails(body);
+  const errorType = details.type;
   const status = errorType ? anthropicErrorStatuses[errorType] : undefined;
-  const detail = body.message ?? (typeof err.error === "string" ? err.error : String(err.message ?? "unknown error"));
+  const detail = details.message ?? (typeof body === "string" ? body : JSON.stringify(body));
   if (status === undefined) {
-    return new ChatProviderError(`Anthropic stream error${errorType ? ` ${errorType}` : ""}: ${detail}`, { cause: err });
+    return new ChatProviderError(`Anthropic stream error${errorType ? ` ${errorType}` : ""}: ${detail}`, { cause });
   }
   return createStatusError(status, `${errorType}: ${detail} (error event in the response stream)`, {
-    cause: err,
-    requestId: str(err.requestID) ?? getHeader(headers, "request-id") ?? body.requestId,
+    cause,
+    requestId: getHeader(headers, "request-id") ?? details.requestId,
     errorType,
-    errorCode: str(err.errorCode),
   });
+}
+
+function streamError(err: SdkErrorShape): ChatProviderError {
+  return anthropicStreamError(err.error, (err.headers ?? null) as HeaderSource, err);
 }
 
 /**

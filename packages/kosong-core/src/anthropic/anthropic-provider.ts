@@ -3,10 +3,12 @@
  * Messages API, through the official `@anthropic-ai/sdk` client.
  */
 import Anthropic from "@anthropic-ai/sdk";
+import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
 import { abortError } from "../errors.js";
 import type { Message } from "../message.js";
 import { convertAnthropicError } from "./anthropic-errors.js";
+import { type AnthropicServerSentEvent, anthropicEventOfSse } from "./anthropic-response.js";
 import { type AnthropicToolMessageConversion, convertAnthropicRequest } from "./anthropic-request.js";
 import { AnthropicCompleteMessage, AnthropicStreamedMessage } from "./anthropic-streamed-message.js";
 import {
@@ -82,6 +84,23 @@ interface ProviderState {
   agentGateway: boolean;
   timeout: number | undefined;
   generation: AnthropicGenerationOptions;
+}
+
+type RawEvents = (response: Response, controller: AbortController) => AsyncIterable<AnthropicServerSentEvent>;
+
+/** The SDK's own SSE parser (`Stream.rawEvents`, @anthropic-ai/sdk >= 1.x), when this SDK version has it. */
+const rawEvents: RawEvents | undefined = (Stream as unknown as { rawEvents?: RawEvents }).rawEvents?.bind(Stream);
+
+/** Aborts `controller` when `signal` aborts; returns the function that unlinks them. */
+function linkAbort(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!signal) return () => {};
+  const onAbort = (): void => controller.abort(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
+}
+
+interface MessagesApi {
+  create(body: Record<string, unknown>, options: Record<string, unknown>): Promise<unknown> & { asResponse(): Promise<Response> };
 }
 
 function readEnv(name: string): string | undefined {
@@ -220,9 +239,8 @@ export class AnthropicProvider implements ChatProvider {
       ...(timeout !== undefined ? { timeout } : {}),
     };
 
-    const messages = state.client.messages as unknown as {
-      create(body: Record<string, unknown>, options: typeof requestOptions): Promise<unknown>;
-    };
+    const messages = state.client.messages as unknown as MessagesApi;
+    if (state.stream && rawEvents && Object.getPrototypeOf(state.client) === Anthropic.prototype) return this.streamRaw(messages, body, requestOptions, signal);
     try {
       const response = await messages.create(body, requestOptions);
       if (state.stream) return new AnthropicStreamedMessage(response as AsyncIterable<AnthropicWireEvent>, signal);
@@ -230,5 +248,42 @@ export class AnthropicProvider implements ChatProvider {
     } catch (error) {
       throw convertAnthropicError(error, signal);
     }
+  }
+
+  /**
+   * Streams through the SDK's SSE parser directly (`Stream.rawEvents` on the
+   * response), skipping the SDK's per-event async generator on top of it:
+   * one hop less per event. The request still goes through the SDK (auth,
+   * headers, status errors, timeouts). Used for plain `Anthropic` clients;
+   * other clients (Bedrock, Vertex, another SDK copy) keep their own stream.
+   */
+  private async streamRaw(
+    messages: MessagesApi,
+    body: Record<string, unknown>,
+    requestOptions: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<StreamedMessage> {
+    // A per-request controller carries the caller's abort, so that no SDK listener stays on the caller's signal.
+    const controller = new AbortController();
+    const unlink = linkAbort(signal, controller);
+    let response: Response;
+    try {
+      response = await messages.create(body, { ...requestOptions, signal: controller.signal }).asResponse();
+    } catch (error) {
+      unlink();
+      throw convertAnthropicError(error, signal);
+    }
+    const headers = response.headers;
+    return new AnthropicStreamedMessage(
+      {
+        items: rawEvents!(response, controller),
+        toEvent: (sse: AnthropicServerSentEvent) => anthropicEventOfSse(sse, headers),
+        close: (abandoned) => {
+          unlink();
+          if (abandoned) controller.abort();
+        },
+      },
+      signal,
+    );
   }
 }

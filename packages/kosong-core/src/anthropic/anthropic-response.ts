@@ -17,7 +17,9 @@
  */
 import type { FinishReason } from "../chat-provider.js";
 import type { StreamedMessagePart, StreamedToolCall } from "../message.js";
+import type { HeaderSource } from "../status-error.js";
 import type { TokenUsage } from "../token-usage.js";
+import { anthropicStreamError } from "./anthropic-errors.js";
 import type { AnthropicWireContentBlock, AnthropicWireEvent, AnthropicWireMessage, AnthropicWireUsage } from "./anthropic-wire.js";
 
 const finishReasons: Record<string, FinishReason> = {
@@ -34,6 +36,33 @@ const finishReasons: Record<string, FinishReason> = {
 export function anthropicFinishReason(stopReason: string | null | undefined): FinishReason | null {
   if (stopReason == null) return null;
   return finishReasons[stopReason] ?? "other";
+}
+
+/** One server-sent event as the SDK's SSE parser reads it (`Stream.rawEvents`). */
+export interface AnthropicServerSentEvent {
+  event: string | null;
+  data: string;
+}
+
+/**
+ * The stream event a server-sent event carries, with the SDK's rules: frames
+ * without an event name and `ping`s carry none; `event: error` throws the
+ * typed error it stands for (see `anthropicStreamError`); otherwise the data
+ * is the event's JSON (a `SyntaxError` when it is not).
+ */
+export function anthropicEventOfSse(sse: AnthropicServerSentEvent, headers: HeaderSource): AnthropicWireEvent | null {
+  const name = sse.event;
+  if (name === null || name === "ping") return null;
+  if (name === "error") {
+    let body: unknown = sse.data;
+    try {
+      body = JSON.parse(sse.data);
+    } catch {
+      // keep the raw text
+    }
+    throw anthropicStreamError(body, headers);
+  }
+  return sse.data ? (JSON.parse(sse.data) as AnthropicWireEvent) : null;
 }
 
 /** Usage in kosong's counters: uncached input, output, cache reads, cache writes. */

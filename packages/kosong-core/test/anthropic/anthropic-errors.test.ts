@@ -4,6 +4,7 @@
  * the Anthropic entries of errors-reference), an error event inside a 200
  * stream, a connection cut, a timeout, an abort, a refused connection.
  */
+import { getEventListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import {
   APIConnectionError,
@@ -22,7 +23,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fixture } from "../helpers/fixtures.js";
-import { anthropicFixture, anthropicProvider, collectParts, startServer } from "./helpers.js";
+import { anthropicFixture, anthropicProvider, collectParts, startServer, streamPaths } from "./helpers.js";
 
 interface ErrorReference {
   api: string;
@@ -142,13 +143,13 @@ describe("HTTP error statuses", () => {
   });
 });
 
-describe("errors inside a 200 stream", () => {
+describe.each(streamPaths)("errors inside a 200 stream, %s", (_path, pathOptions) => {
   it("maps the mid-stream overloaded_error event to a retryable 529, after the parts before it", async () => {
     server.enqueue({
       fixture: fixture("provider-streams/errors-reference/anthropic-stream-midstream-overloaded.sse"),
       headers: { "request-id": "req_stream" },
     });
-    const stream = await anthropicProvider(server).generate("", [], history);
+    const stream = await anthropicProvider(server, pathOptions(server)).generate("", [], history);
     const parts: StreamedMessagePart[] = [];
     const error = await failure(async () => {
       for await (const part of stream) parts.push(part);
@@ -178,7 +179,7 @@ describe("errors inside a 200 stream", () => {
         `event: error\ndata: {"type":"error","error":{"type":"${type}","message":"boom"}}\n\n`,
       ],
     });
-    const error = await failure(() => generateAll());
+    const error = await failure(() => generateAll(pathOptions(server)));
     expect((error as APIStatusError).statusCode).toBe(status);
     expect(isRetryable(error)).toBe(retryable);
   });
@@ -187,13 +188,13 @@ describe("errors inside a 200 stream", () => {
     server.enqueue({
       sse: [`event: error\ndata: {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 205351 tokens > 200000 maximum"}}\n\n`],
     });
-    const error = await failure(() => generateAll());
+    const error = await failure(() => generateAll(pathOptions(server)));
     expect(APIContextOverflowError.isInstance(error)).toBe(true);
   });
 
   it("maps an in-stream error of an unknown type to a non-retryable ChatProviderError", async () => {
     server.enqueue({ sse: ['event: error\ndata: {"type":"error","error":{"type":"mystery_error","message":"??"}}\n\n'] });
-    const error = await failure(() => generateAll());
+    const error = await failure(() => generateAll(pathOptions(server)));
     expect(ChatProviderError.isInstance(error)).toBe(true);
     expect(APIStatusError.isInstance(error)).toBe(false);
     expect((error as Error).message).toContain("mystery_error");
@@ -201,10 +202,10 @@ describe("errors inside a 200 stream", () => {
   });
 });
 
-describe("transport failures", () => {
+describe.each(streamPaths)("stream cut short, %s", (_path, pathOptions) => {
   it("maps a connection cut mid-stream to APIConnectionError, after the parts before it", async () => {
     server.enqueue({ fixture: anthropicFixture("stream-text.sse"), cutAfter: 5 });
-    const stream = await anthropicProvider(server).generate("", [], history);
+    const stream = await anthropicProvider(server, pathOptions(server)).generate("", [], history);
     const parts: StreamedMessagePart[] = [];
     const error = await failure(async () => {
       for await (const part of stream) parts.push(part);
@@ -220,11 +221,14 @@ describe("transport failures", () => {
   it("maps a stream that ends cleanly before message_stop to APIConnectionError", async () => {
     const frames = readFileSync(anthropicFixture("stream-text.sse"), "utf8").split("\n\n").slice(0, 6);
     server.enqueue({ sse: frames.map((f) => `${f}\n\n`) });
-    const error = await failure(() => generateAll());
+    const error = await failure(() => generateAll(pathOptions(server)));
     expect(APIConnectionError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/ended before the message was complete/);
   });
 
+});
+
+describe("transport failures", () => {
   it("maps a refused connection to APIConnectionError", async () => {
     const closed = await startServer();
     const url = closed.url;
@@ -265,10 +269,23 @@ describe("aborts", () => {
     expect(isRetryable(error)).toBe(false);
   });
 
+  it("passes the abort reason through when it is an AbortError", async () => {
+    server.enqueue({ fixture: anthropicFixture("stream-text.sse"), chunkDelayMs: 30 });
+    const controller = new AbortController();
+    const reason = new DOMException("user pressed ctrl-c", "AbortError");
+    const stream = await anthropicProvider(server).generate("", [], history, { signal: controller.signal });
+    const error = await failure(async () => {
+      for await (const _ of stream) controller.abort(reason);
+    });
+    expect(error).toBe(reason);
+  });
+});
+
+describe.each(streamPaths)("aborts mid-stream, %s", (_path, pathOptions) => {
   it("surfaces an abort mid-stream as an AbortError (the SDK alone would end the stream quietly)", async () => {
     server.enqueue({ fixture: anthropicFixture("stream-text.sse"), chunkDelayMs: 30 });
     const controller = new AbortController();
-    const stream = await anthropicProvider(server).generate("", [], history, { signal: controller.signal });
+    const stream = await anthropicProvider(server, pathOptions(server)).generate("", [], history, { signal: controller.signal });
     const parts: StreamedMessagePart[] = [];
     const error = await failure(async () => {
       for await (const part of stream) {
@@ -282,14 +299,15 @@ describe("aborts", () => {
     expect(parts).toEqual([{ type: "text", text: "-" }]);
   });
 
-  it("passes the abort reason through when it is an AbortError", async () => {
-    server.enqueue({ fixture: anthropicFixture("stream-text.sse"), chunkDelayMs: 30 });
+
+  it("leaves no abort listener on the caller's signal once the stream is done", async () => {
+    server.enqueue({ fixture: anthropicFixture("stream-text.sse") }, { fixture: anthropicFixture("stream-text.sse") });
     const controller = new AbortController();
-    const reason = new DOMException("user pressed ctrl-c", "AbortError");
-    const stream = await anthropicProvider(server).generate("", [], history, { signal: controller.signal });
-    const error = await failure(async () => {
-      for await (const _ of stream) controller.abort(reason);
-    });
-    expect(error).toBe(reason);
+    const provider = anthropicProvider(server, pathOptions(server));
+    await collectParts(await provider.generate("", [], history, { signal: controller.signal }));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    // An abandoned stream (the consumer stops early) releases it too.
+    for await (const _ of await provider.generate("", [], history, { signal: controller.signal })) break;
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 });

@@ -22,7 +22,7 @@ import {
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { anthropicFixture, anthropicProvider, startServer } from "./helpers.js";
+import { anthropicFixture, anthropicProvider, startServer, streamPaths } from "./helpers.js";
 import { recordedBlocks } from "./recorded-events.js";
 
 let server: FakeProviderServer;
@@ -74,11 +74,12 @@ const streamCases: StreamCase[] = [
   { file: "stream-redacted-thinking.sse", id: "msg_018XZkwvj9asBiffg3fXt88s", usage: tokenUsage({ input_other: 92, output: 189 }), finishReason: "stop" },
 ];
 
-describe("recorded streams", () => {
+describe.each(streamPaths)("recorded streams, %s", (_path, pathOptions) => {
   it.each(streamCases.map((c) => [c.file, c] as const))("%s", async (_file, c) => {
     server.enqueue({ fixture: anthropicFixture(c.file) });
     const parts: StreamedMessagePart[] = [];
-    const result = await generate(anthropicProvider(server), "", [], [userMessage("hi")], { onMessagePart: (p) => void parts.push(p) });
+    const provider = anthropicProvider(server, pathOptions(server));
+    const result = await generate(provider, "", [], [userMessage("hi")], { onMessagePart: (p) => void parts.push(p) });
     const expected = expectedFromRecording(anthropicFixture(c.file));
     expect(result.message.role).toBe("assistant");
     expect(result.message.content).toEqual(expected.content);
@@ -89,6 +90,9 @@ describe("recorded streams", () => {
     // Parallel calls are routed by the content block index.
     for (const part of parts) if (part.type === "function" || part.type === "tool_call_part") expect(part.index).toBeTypeOf("number");
   });
+});
+
+describe("recorded streams, parts", () => {
 
   it("streams thinking, then the signature as a signature-only think part, then the tool call", async () => {
     server.enqueue({ fixture: anthropicFixture("stream-thinking-then-tool-use.sse") });

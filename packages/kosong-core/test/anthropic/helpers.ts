@@ -1,3 +1,4 @@
+import Anthropic from "@anthropic-ai/sdk";
 import { AnthropicProvider, type AnthropicProviderOptions } from "@kosong/core/anthropic";
 import type { StreamedMessage, StreamedMessagePart } from "@kosong/core";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
@@ -24,3 +25,15 @@ export async function collectParts(stream: StreamedMessage): Promise<StreamedMes
   for await (const part of stream) parts.push(part);
   return parts;
 }
+
+/** A client of a subclass of `Anthropic`: the provider then iterates the SDK's own parsed stream instead of its raw SSE events. */
+export function subclassedClient(server: FakeProviderServer): Anthropic {
+  class CustomAnthropic extends Anthropic {}
+  return new CustomAnthropic({ apiKey: "test-key", baseURL: server.url, maxRetries: 0 });
+}
+
+/** The two stream paths of AnthropicProvider, as provider options. */
+export const streamPaths: Array<[string, (server: FakeProviderServer) => Partial<AnthropicProviderOptions>]> = [
+  ["SDK SSE parser (raw events)", () => ({})],
+  ["SDK stream iteration (subclassed client)", (server) => ({ client: subclassedClient(server) })],
+];
