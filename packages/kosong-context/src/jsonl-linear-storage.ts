@@ -141,9 +141,11 @@ export class JsonlLinearStorage implements LinearStorage {
     if (this.#file === null) {
       const opening = JsonlContextFile.open(this.path, this.#options);
       this.#file = opening;
-      // A failed open (say, a locked file) can be retried by the next append.
+      // A failed open (say, a locked file) wrote nothing: the next append or a restore may retry.
       opening.catch(() => {
-        if (this.#file === opening) this.#file = null;
+        if (this.#file !== opening) return;
+        this.#file = null;
+        this.#touched = false;
       });
     }
     return this.#file.then((file) => file[appendEncoded](text)).then(commit);

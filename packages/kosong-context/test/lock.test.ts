@@ -1,0 +1,88 @@
+import { existsSync } from "node:fs";
+import { readFile, utimes, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { userMessage } from "@kosong/core";
+import { JsonlContextFile, JsonlLinearStorage, SessionLockedError, messageRecord } from "@kosong/context";
+import { assertDistIsFresh, startChild } from "./helpers/child.js";
+import { tempDir } from "./helpers/temp-dir.js";
+
+async function sessionFile(): Promise<string> {
+  return path.join(await tempDir(), "context.jsonl");
+}
+
+describe("one writer per session file", () => {
+  beforeAll(assertDistIsFresh);
+
+  it("a second open in the same process is refused until the first is closed", async () => {
+    const file = await sessionFile();
+    const first = await JsonlContextFile.open(file);
+    const error = await JsonlContextFile.open(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionLockedError);
+    expect((error as SessionLockedError).message).toContain("another open handle in this process");
+    await first.close();
+    const second = await JsonlContextFile.open(file);
+    await second.close();
+  });
+
+  it("a live process holding the session gives a clear error naming its pid; released when it closes", async () => {
+    const file = await sessionFile();
+    const child = startChild(["hold", file]);
+    await child.waitFor((l) => l === "ready");
+    const lock = JSON.parse(await readFile(`${file}.lock`, "utf8")) as { pid: number; hostname: string };
+    expect(lock).toMatchObject({ pid: child.process.pid, hostname: os.hostname() });
+
+    const storage = new JsonlLinearStorage(file);
+    const error = await storage.restore().catch((e: unknown) => e);
+    expect(SessionLockedError.isInstance(error)).toBe(true);
+    expect((error as SessionLockedError).owner.pid).toBe(child.process.pid);
+    expect((error as Error).message).toBe(`${file} is in use by process ${child.process.pid} (lock file ${file}.lock)`);
+    await expect(storage.appendMessage(userMessage("x"))).rejects.toBeInstanceOf(SessionLockedError);
+
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    await storage.restore();
+    await storage.appendMessage(userMessage("now mine"));
+    await storage.close();
+  });
+
+  it("takes over a stale lock left by a killed process", async () => {
+    const file = await sessionFile();
+    const child = startChild(["hold", file]);
+    await child.waitFor((l) => l === "ready");
+    child.process.kill("SIGKILL");
+    await child.exited;
+    expect(existsSync(`${file}.lock`)).toBe(true);
+    const ctx = await JsonlContextFile.open(file);
+    expect(JSON.parse(await readFile(`${file}.lock`, "utf8"))).toMatchObject({ pid: process.pid });
+    await ctx.append([messageRecord(userMessage("recovered"))]);
+    await ctx.close();
+  });
+
+  it("takes over an unreadable lock file once it is old, and waits for a fresh one", async () => {
+    const file = await sessionFile();
+    await writeFile(`${file}.lock`, "");
+    const past = new Date(Date.now() - 60_000);
+    await utimes(`${file}.lock`, past, past);
+    const ctx = await JsonlContextFile.open(file);
+    await ctx.close();
+  });
+
+  it("a process that exits without closing leaves no lock behind", async () => {
+    const file = await sessionFile();
+    const child = startChild(["exit-without-close", file]);
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it("lock: false opens without a lock", async () => {
+    const file = await sessionFile();
+    const locked = await JsonlContextFile.open(file);
+    const unlocked = await JsonlContextFile.open(file, { lock: false });
+    await unlocked.close();
+    await locked.close();
+  });
+});
