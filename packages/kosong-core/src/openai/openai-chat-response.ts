@@ -69,7 +69,7 @@ function count(value: number | null | undefined): number {
  * (upstream ignores them; both are part of `prompt_tokens`, so the input
  * total stays `prompt_tokens`); the rest of the prompt is `input_other`.
  */
-export function toTokenUsage(usage: ChatWireUsage): TokenUsage {
+export function chatTokenUsage(usage: ChatWireUsage): TokenUsage {
   const prompt = count(usage.prompt_tokens);
   const details = usage.prompt_tokens_details;
   const cached =
@@ -88,7 +88,7 @@ export function toTokenUsage(usage: ChatWireUsage): TokenUsage {
 }
 
 /** The normalised finish reason of a Chat Completions `finish_reason`. */
-export function toFinishReason(raw: string | null | undefined): FinishReason | null {
+export function chatFinishReason(raw: string | null | undefined): FinishReason | null {
   switch (raw) {
     case null:
     case undefined:
@@ -147,10 +147,10 @@ export class ChatChunkMapper {
   /** Appends the parts of `chunk` to `out`. */
   push(chunk: ChatWireChunk, out: StreamedMessagePart[]): void {
     if (chunk.id) this.id = chunk.id;
-    if (chunk.usage) this.usage = toTokenUsage(chunk.usage);
+    if (chunk.usage) this.usage = chatTokenUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
-    if (choice.usage) this.usage = toTokenUsage(choice.usage);
+    if (choice.usage) this.usage = chatTokenUsage(choice.usage);
     if (choice.finish_reason) this.rawFinishReason = choice.finish_reason;
     const delta = choice.delta;
     if (!delta) return;
@@ -194,7 +194,7 @@ export class ChatChunkMapper {
 
   /** The normalised finish reason seen so far. */
   get finishReason(): FinishReason | null {
-    return toFinishReason(this.rawFinishReason);
+    return chatFinishReason(this.rawFinishReason);
   }
 }
 
@@ -237,7 +237,7 @@ export function mapChatCompletion(
   return {
     id: completion.id ?? null,
     parts,
-    usage: completion.usage ? toTokenUsage(completion.usage) : null,
+    usage: completion.usage ? chatTokenUsage(completion.usage) : null,
     rawFinishReason: choice?.finish_reason ?? null,
   };
 }
