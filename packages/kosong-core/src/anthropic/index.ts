@@ -22,12 +22,14 @@ export {
 } from "./anthropic-request.js";
 export {
   AnthropicStreamDecoder,
+  anthropicEventOfSse,
   anthropicFinishReason,
   anthropicMessageParts,
   anthropicTokenUsage,
+  type AnthropicServerSentEvent,
 } from "./anthropic-response.js";
-export { AnthropicCompleteMessage, AnthropicStreamedMessage } from "./anthropic-streamed-message.js";
-export { anthropicErrorStatuses, convertAnthropicError } from "./anthropic-errors.js";
+export { AnthropicCompleteMessage, AnthropicStreamedMessage, type AnthropicStreamSource } from "./anthropic-streamed-message.js";
+export { anthropicErrorStatuses, anthropicStreamError, convertAnthropicError } from "./anthropic-errors.js";
 export {
   anthropicThinkingOptions,
   clampEffort,
