@@ -14,7 +14,7 @@ import type {
 } from "../chat-provider.js";
 import { abortError, ChatProviderError } from "../errors.js";
 import type { JsonValue, Message } from "../message.js";
-import { ChatCompletionMessage, streamedMessageFromChunks, streamedMessageFromResponse } from "./chat-streamed-message.js";
+import { ChatCompletionMessage, streamedMessageFromChunks, streamedMessageFromResponse } from "./openai-chat-streamed-message.js";
 import {
   fromReasoningEffort,
   historyHasThinking,
@@ -255,7 +255,7 @@ export class OpenAIChatProvider implements ChatProvider {
         asResponse?: () => Promise<Response>;
       };
       if (!this.stream) return new ChatCompletionMessage((await request) as ChatWireCompletion, this.dialect);
-      // The body is read by this package (see chat-chunk-source.ts); a client
+      // The body is read by this package (see openai-chat-chunk-source.ts); a client
       // without `asResponse` hands back its own stream, which is iterated.
       if (typeof request.asResponse === "function") return await streamedMessageFromResponse(await request.asResponse(), this.dialect, signal);
       return streamedMessageFromChunks((await request) as AsyncIterable<ChatWireChunk>, this.dialect, signal);

@@ -7,7 +7,7 @@ import type { FinishReason, StreamedMessage } from "../chat-provider.js";
 import { abortError, APIConnectionError, ChatProviderError } from "../errors.js";
 import type { StreamedMessagePart } from "../message.js";
 import type { TokenUsage } from "../token-usage.js";
-import { IterableChunkSource, SSEChunkSource, type ChatChunkSource } from "./chat-chunk-source.js";
+import { IterableChunkSource, SSEChunkSource, type ChatChunkSource } from "./openai-chat-chunk-source.js";
 import type { ChatDialect } from "./openai-chat-request.js";
 import { ChatChunkMapper, chatFinishReason, mapChatCompletion, type ChatWireChunk, type ChatWireCompletion } from "./openai-chat-response.js";
 import { convertOpenAIError, errorFromOpenAIErrorObject, type OpenAIErrorObject } from "./openai-errors.js";
