@@ -103,12 +103,24 @@ export function errorFromOpenAIErrorObject(error: OpenAIErrorObject | null | und
   });
 }
 
+function errorCode(error: Error): string | null {
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : null;
+}
+
+function isTransportTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = errorCode(error);
+  // undici's own inactivity limits (`bodyTimeout`, `headersTimeout`), e.g. a stream that stalls.
+  return code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "ETIMEDOUT";
+}
+
 function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // undici: `TypeError: terminated` when the socket closes mid-body, `fetch failed` before it.
   if (error instanceof TypeError && (error.message === "terminated" || error.message === "fetch failed")) return true;
-  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" && /^(?:E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code);
+  const code = errorCode(error);
+  return code !== null && /^(?:E[A-Z]+|UND_ERR_[A-Z_]+|ERR_STREAM_PREMATURE_CLOSE)$/.test(code);
 }
 
 /**
@@ -120,7 +132,8 @@ function isConnectionFailure(error: unknown): boolean {
  *   provider error;
  * - `APIConnectionTimeoutError` becomes {@link APITimeoutError};
  * - `APIConnectionError` and transport failures (a socket cut mid-stream)
- *   become {@link APIConnectionError};
+ *   become {@link APIConnectionError}, the transport's own timeouts (undici
+ *   `bodyTimeout` on a stalled stream) {@link APITimeoutError};
  * - an `APIError` with a status becomes a status error with `statusCode`,
  *   `requestId` (`x-request-id`), `retryAfterMs` (`retry-after-ms`, then
  *   `retry-after`), `errorType` and `errorCode`;
@@ -145,6 +158,7 @@ export function convertOpenAIError(error: unknown, signal?: AbortSignal): Error 
       cause: error,
     });
   }
+  if (isTransportTimeout(error)) return new APITimeoutError(`timed out: ${(error as Error).message}`, { cause: error });
   if (isConnectionFailure(error)) {
     return new APIConnectionError(`connection lost: ${(error as Error).message}`, { cause: error });
   }

@@ -22,7 +22,7 @@ import {
   userMessage,
   type StreamedMessagePart,
 } from "@kosong/core";
-import { OpenAIChatProvider, type OpenAIChatProviderOptions } from "@kosong/core/openai";
+import { convertOpenAIError, OpenAIChatProvider, type OpenAIChatProviderOptions } from "@kosong/core/openai";
 import { startFakeProviderServer, type FakeProviderServer, type FakeResponse } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
 
@@ -248,6 +248,18 @@ describe("transport failures", () => {
     const error = await refused.generate("", [], [userMessage("hi")]).catch((e: unknown) => e);
     expect(APIConnectionError.isInstance(error)).toBe(true);
     expect(isRetryable(error)).toBe(true);
+  });
+
+  it("convertOpenAIError: undici's inactivity timeouts are APITimeoutErrors, other socket errors APIConnectionErrors", () => {
+    // undici reports a stalled body as `TypeError: terminated` caused by UND_ERR_BODY_TIMEOUT; it cannot be
+    // provoked here without reaching into undici's dispatcher, so the mapping is checked on that shape.
+    const stalled = new TypeError("terminated", { cause: Object.assign(new Error("Body Timeout Error"), { code: "UND_ERR_BODY_TIMEOUT" }) });
+    expect(APITimeoutError.isInstance(convertOpenAIError(stalled))).toBe(true);
+    const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
+    expect(APIConnectionError.isInstance(convertOpenAIError(reset))).toBe(true);
+    const other = convertOpenAIError(new RangeError("boom"));
+    expect(ChatProviderError.isInstance(other) && !APIConnectionError.isInstance(other)).toBe(true);
+    expect(isRetryable(other)).toBe(false);
   });
 
   it("a missing API key is a clear ChatProviderError at construction", () => {
