@@ -12,8 +12,9 @@ import { JsonlContextFile, checkpointRecord, messageRecord, usageRecord, type Du
 const [command, file, arg] = process.argv.slice(2);
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
-function message(seq: number) {
-  const pad = "x".repeat(50 + ((seq * 37) % 400));
+function message(seq: number, large = false) {
+  if (large) return messageRecord({ role: "user", content: [{ type: "text", text: `seq ${seq} ${"y".repeat(256 * 1024)}` }] });
+  const pad = "x".repeat(50 + ((seq * 37) % (command === "rotate" ? 4000 : 400)));
   return messageRecord({ role: "user", content: [{ type: "text", text: `seq ${seq} ${pad} é😀` }] });
 }
 
@@ -35,12 +36,14 @@ async function append(): Promise<void> {
   const ctx = await JsonlContextFile.open(file!, { durability: arg as Durability });
   out("ready");
   let seq = 0;
-  for (;;) {
-    // A burst of concurrent single appends, then one awaited multi-record append.
+  for (let round = 0; ; round += 1) {
+    // Concurrent single appends (every 4th round 32 large ones: a multi-MB batch that a kill can tear),
+    // then one awaited multi-record append.
+    const large = round % 4 === 3;
     const burst: Array<Promise<void>> = [];
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < (large ? 32 : 5); i += 1) {
       const n = seq++;
-      burst.push(ctx.append([message(n)]).then(() => out(`ack ${n}`)));
+      burst.push(ctx.append([message(n, large)]).then(() => out(`ack ${n}`)));
     }
     await Promise.all(burst);
     const a = seq++;
@@ -56,20 +59,22 @@ async function rotate(): Promise<void> {
   out("ready");
   let seq = 0;
   let id = 0;
-  for (;;) {
+  for (let round = 1; ; round += 1) {
     const marks: number[] = [];
-    for (let i = 0; i < 40; i += 1) {
-      if (i % 8 === 0) marks.push((await ctx.append([checkpointRecord(id++)])).offset);
-      const batch = [message(seq++), message(seq++), usageRecord(seq)];
-      await ctx.append(batch);
+    for (let i = 0; i < 24; i += 1) {
+      if (i % 6 === 0) marks.push((await ctx.append([checkpointRecord(id++)])).offset);
+      await ctx.append([message(seq++), message(seq++), usageRecord(seq)]);
     }
-    const offset = marks[seq % marks.length]!;
-    out(`rotating ${ctx.size} ${offset}`);
+    const offset = marks[round % marks.length]!;
+    // "op <kind> <size before> <size after>" ... "done": the current file must be wholly one or the other.
+    out(`op truncate ${ctx.size} ${offset}`);
     const rotation = await ctx.truncateAndRotate(offset);
-    out(`rotated ${rotation.n}`);
-    if (rotation.n % 3 === 0) {
-      const restored = await ctx.restoreRotation(rotation.n - 1);
-      out(`restored ${restored.restored.n} ${restored.savedAs?.n ?? 0}`);
+    out(`done ${rotation.n}`);
+    if (round % 3 === 0) {
+      const target = (await ctx.listRotations()).at(-2)!;
+      out(`op restore ${ctx.size} ${target.size}`);
+      await ctx.restoreRotation(target.n);
+      out("done");
     }
   }
 }
