@@ -25,6 +25,13 @@ export interface StepOptions {
    * still cancels the tools that are running.
    */
   signal?: AbortSignal;
+  /**
+   * How long a cancelled tool may take to settle after its signal aborted,
+   * in ms (default 5000). `step` waits for cancelled tools to finish so that
+   * nothing still runs once it has rejected; a tool that ignores its signal
+   * is abandoned after this grace period.
+   */
+  cancelGraceMs?: number;
 }
 
 /** The outcome of {@link step}. */
@@ -56,6 +63,7 @@ export async function step(
   options: StepOptions = {},
 ): Promise<StepResult> {
   const { onMessagePart, onToolResult, signal } = options;
+  const grace = options.cancelGraceMs ?? 5000;
   if (signal?.aborted) throw abortError(signal);
 
   const controller = new AbortController();
@@ -78,7 +86,7 @@ export async function step(
   };
   const onToolCall = (call: ToolCall): void => {
     toolCalls.push(call);
-    results.push(dispatch(toolset, call, controller.signal).then(report));
+    results.push(dispatch(toolset, call, controller.signal, grace).then(report));
   };
 
   let generated: GenerateResult;
@@ -99,11 +107,12 @@ export async function step(
 }
 
 /**
- * Hands one call to the toolset and settles with its result, or with a
- * cancelled error result as soon as `signal` aborts (a tool that ignores its
- * signal never makes the step hang). Never rejects.
+ * Hands one call to the toolset and settles with its result. Once `signal`
+ * aborts, the result is a cancelled error result, delivered when the tool has
+ * settled or after `graceMs` (a tool that ignores its signal never makes the
+ * step hang). Never rejects.
  */
-function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal, graceMs: number): Promise<ToolResult> {
   const id = call.id;
   if (signal.aborted) return Promise.resolve(cancelled(id));
   let handled: Promise<ToolResult>;
@@ -113,17 +122,19 @@ function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal): Promis
     return Promise.resolve({ tool_call_id: id, return_value: new ToolRuntimeError(thrownMessage(error)) });
   }
   return new Promise<ToolResult>((resolve) => {
-    const onAbort = (): void => resolve(cancelled(id));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = (): void => {
+      timer = setTimeout(() => resolve(cancelled(id)), graceMs);
+    };
     signal.addEventListener("abort", onAbort, { once: true });
+    const settle = (result: () => ToolResult): void => {
+      signal.removeEventListener("abort", onAbort);
+      clearTimeout(timer);
+      resolve(signal.aborted ? cancelled(id) : result());
+    };
     Promise.resolve(handled).then(
-      (result) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(signal.aborted ? cancelled(id) : { tool_call_id: id, return_value: new ToolRuntimeError(thrownMessage(error)) });
-      },
+      (result) => settle(() => result),
+      (error: unknown) => settle(() => ({ tool_call_id: id, return_value: new ToolRuntimeError(thrownMessage(error)) })),
     );
   });
 }

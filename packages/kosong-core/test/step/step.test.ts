@@ -131,13 +131,12 @@ describe("step", () => {
     const error = await rejection(done);
     expect(isAbortError(error)).toBe(true);
     expect(toolSignal.aborted).toBe(true);
-    expect(a.events.slice(0, 2)).toEqual(["start", "abort"]);
-    await flush();
+    // The tool has finished its own cleanup before step rejected.
     expect(a.events).toEqual(["start", "abort", "end:aborted"]);
     expect(results).toEqual([]);
   });
 
-  it("never hangs on a tool that ignores its signal", async () => {
+  it("never hangs on a tool that ignores its signal: it is abandoned after the grace period", async () => {
     const started = gate();
     const stubborn = defineTool({
       name: "stubborn",
@@ -154,7 +153,7 @@ describe("step", () => {
       await new Promise(() => {});
     });
     const controller = new AbortController();
-    const done = step(provider, "", new SimpleToolset([stubborn]), [], { signal: controller.signal });
+    const done = step(provider, "", new SimpleToolset([stubborn]), [], { signal: controller.signal, cancelGraceMs: 20 });
     await started.promise;
     controller.abort();
     expect(isAbortError(await rejection(done))).toBe(true);
