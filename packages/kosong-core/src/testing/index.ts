@@ -1,4 +1,3 @@
-export {};
 export * from "./fake-provider-server.js";
 export * from "./echo-dsl.js";
 export { ScriptedStreamedMessage, type ScriptedStreamInit, type StreamingOptions } from "./scripted-streamed-message.js";
