@@ -19,13 +19,17 @@ export class ByteQueue {
     return this.#length;
   }
 
-  /** Encodes `text` as UTF-8 at the back; returns its byte length. */
-  push(text: string): number {
+  /**
+   * Encodes `line` as UTF-8 at the back, followed by a newline; returns the
+   * byte length written. (Writing the newline as a byte, rather than
+   * encoding `line + "\n"`, spares flattening a concatenated string.)
+   */
+  pushLine(line: string): number {
     const chunks = this.#chunks;
     let last = chunks[chunks.length - 1];
     const room = last === undefined ? 0 : last.length - this.#tail;
-    if (last === undefined || room < text.length * 3) {
-      const exact = Buffer.byteLength(text, "utf8");
+    if (last === undefined || room <= line.length * 3) {
+      const exact = Buffer.byteLength(line, "utf8") + 1;
       if (last === undefined || room < exact) {
         if (last !== undefined) {
           if (this.#tail === this.#head && chunks.length === 1) chunks.pop();
@@ -37,8 +41,9 @@ export class ByteQueue {
         this.#tail = 0;
       }
     }
-    const written = last.write(text, this.#tail, "utf8");
+    const written = last.write(line, this.#tail, "utf8") + 1;
     this.#tail += written;
+    last[this.#tail - 1] = 10;
     this.#length += written;
     return written;
   }

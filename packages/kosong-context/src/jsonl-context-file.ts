@@ -91,8 +91,8 @@ const NEWLINE = Buffer.from("\n");
 const durabilities: ReadonlySet<string> = new Set<Durability>(["none", "batch", "always"]);
 
 /**
- * Package-internal: appends already encoded and validated lines (each ending
- * in a newline). Used by `JsonlLinearStorage`, which validates messages
+ * Package-internal: appends already encoded and validated lines (without
+ * their newlines). Used by `JsonlLinearStorage`, which validates messages
  * itself to keep the validated copies.
  */
 export const appendEncoded: unique symbol = Symbol("appendEncoded");
@@ -240,25 +240,25 @@ export class JsonlContextFile {
    * which case none of these records is in the file.
    */
   append(records: readonly ContextRecord[]): Promise<AppendReceipt> {
-    let text: string;
+    let lines: string[];
     try {
       this.#assertWritable();
-      text = "";
-      for (const record of records) text += `${encodeRecord(record)}\n`;
+      lines = records.map(encodeRecord);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this[appendEncoded](text);
+    return this[appendEncoded](lines);
   }
 
   /** @internal */
-  [appendEncoded](text: string): Promise<AppendReceipt> {
+  [appendEncoded](lines: readonly string[]): Promise<AppendReceipt> {
     try {
       this.#assertWritable();
     } catch (error) {
       return Promise.reject(error);
     }
-    const bytes = this.#bytes.push(text);
+    let bytes = 0;
+    for (const line of lines) bytes += this.#bytes.pushLine(line);
     return new Promise<AppendReceipt>((resolve, reject) => {
       this.#queue.push({ op: null, bytes, resolve, reject });
       this.#schedule();
@@ -341,9 +341,7 @@ export class JsonlContextFile {
     let prefix: Buffer;
     try {
       this.#assertWritable();
-      let text = "";
-      for (const record of records) text += `${encodeRecord(record)}\n`;
-      prefix = Buffer.from(text, "utf8");
+      prefix = Buffer.from(records.map((record) => `${encodeRecord(record)}\n`).join(""), "utf8");
     } catch (error) {
       return Promise.reject(error);
     }

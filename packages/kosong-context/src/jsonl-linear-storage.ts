@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import type { Message } from "@kosong/core";
-import { assertTokenCount, encodeMessage } from "./context-record.js";
+import { assertTokenCount, encodeMessage, encodeRecord } from "./context-record.js";
 import { StorageAlreadyModifiedError, StorageClosedError } from "./errors.js";
 import { appendEncoded, JsonlContextFile, type ContextFileOptions } from "./jsonl-context-file.js";
 import type { LinearStorage } from "./linear-storage.js";
@@ -97,20 +97,20 @@ export class JsonlLinearStorage implements LinearStorage {
   }
 
   appendMessages(messages: readonly Message[]): Promise<void> {
-    let text = "";
+    const lines: string[] = [];
     const copies: Message[] = [];
     try {
       this.#assertOpen();
       for (const message of messages) {
         const encoded = encodeMessage(message);
-        text += `${encoded.line}\n`;
+        lines.push(encoded.line);
         copies.push(encoded.message);
       }
     } catch (error) {
       return Promise.reject(error);
     }
     if (copies.length === 0) return Promise.resolve();
-    return this.#append(text, () => {
+    return this.#append(lines, () => {
       for (const copy of copies) this.#messages.push(copy);
     });
   }
@@ -122,7 +122,7 @@ export class JsonlLinearStorage implements LinearStorage {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#append(`{"role": "_usage", "token_count": ${tokenCount}}\n`, () => {
+    return this.#append([encodeRecord({ kind: "usage", tokenCount })], () => {
       this.#tokenCount = tokenCount;
     });
   }
@@ -136,7 +136,7 @@ export class JsonlLinearStorage implements LinearStorage {
     return this.#closing;
   }
 
-  #append(text: string, commit: () => void): Promise<void> {
+  #append(lines: readonly string[], commit: () => void): Promise<void> {
     this.#touched = true;
     if (this.#file === null) {
       const opening = JsonlContextFile.open(this.path, this.#options);
@@ -148,7 +148,7 @@ export class JsonlLinearStorage implements LinearStorage {
         this.#touched = false;
       });
     }
-    return this.#file.then((file) => file[appendEncoded](text)).then(commit);
+    return this.#file.then((file) => file[appendEncoded](lines)).then(commit);
   }
 
   #assertOpen(): void {

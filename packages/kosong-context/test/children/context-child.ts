@@ -10,7 +10,7 @@
 import { JsonlContextFile, checkpointRecord, messageRecord, usageRecord, type Durability } from "@kosong/context";
 
 const [command, file, arg] = process.argv.slice(2);
-const out = (text: string) => process.stdout.write(`${text}\n`);
+const out = (text: string): void => void process.stdout.write(`${text}\n`);
 
 function message(seq: number, large = false) {
   if (large) return messageRecord({ role: "user", content: [{ type: "text", text: `seq ${seq} ${"y".repeat(256 * 1024)}` }] });
