@@ -192,10 +192,11 @@ export class JsonlContextFile {
 
   /**
    * Opens `file` for writing (the file itself is created by the first
-   * write). Takes the lock unless `lock: false`, removes temp files left by
-   * an interrupted operation, and, if a crash interrupted a rotation so that
-   * the file still shares its inode with the new rotation, gives the file a
-   * fresh copy of itself so that appends cannot alter the rotation.
+   * write). Takes the lock unless `lock: false`; then, under the lock,
+   * removes temp files left by an interrupted operation and, if a crash
+   * interrupted a rotation so that the file still shares its inode with the
+   * new rotation, gives the file a fresh copy of itself so that appends
+   * cannot alter the rotation.
    */
   static async open(file: string, options: ContextFileOptions = {}): Promise<JsonlContextFile> {
     const durability = options.durability ?? "batch";
@@ -203,9 +204,10 @@ export class JsonlContextFile {
     const absolute = path.resolve(file);
     const lock = options.lock === false ? null : await SessionLock.acquire(absolute);
     try {
-      await removeStaleTempFiles(absolute);
+      // Recovery touches files another writer could be using: only under the lock.
+      if (lock !== null) await removeStaleTempFiles(absolute);
       let facts = await inspect(absolute);
-      if (facts.links > 1) {
+      if (lock !== null && facts.links > 1) {
         await replaceWithCopy(absolute);
         facts = await inspect(absolute);
       }

@@ -13,6 +13,9 @@ import { assertDistIsFresh, startChild } from "./helpers/child.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const seed = Number(process.env.KOSONG_CRASH_SEED ?? Date.now() % 1_000_000);
+/** Kills per durability mode (3 modes) and kills of the rotating child. */
+const APPEND_TRIALS = 20;
+const ROTATION_TRIALS = 50;
 
 function random(seedValue: number): () => number {
   let state = seedValue >>> 0 || 1;
@@ -70,7 +73,7 @@ describe(`crash safety (seed ${seed})`, () => {
     it(`appends under "${durability}": every acknowledged append survives SIGKILL, only a torn last line is lost`, async () => {
       const rand = random(seed + durability.length);
       let tornTails = 0;
-      await inPairs(20, async (trial) => {
+      await inPairs(APPEND_TRIALS, async (trial) => {
         const context = `durability ${durability}, trial ${trial}, seed ${seed}`;
         const file = path.join(await tempDir(), "context.jsonl");
         const child = startChild(["append", file, durability]);
@@ -90,14 +93,14 @@ describe(`crash safety (seed ${seed})`, () => {
         await expectReopensForWriting(file, context);
       });
       // Informational: how many kills tore a line (not asserted: it depends on timing).
-      console.info(`crash/${durability}: 20 kills, ${tornTails} torn last lines`);
-    });
+      console.info(`crash/${durability}: ${APPEND_TRIALS} kills, ${tornTails} torn last lines`);
+    }, 120_000);
   }
 
   it("truncate-with-rotation and restoring rotations: the current file is wholly old or wholly new, rotations complete", async () => {
     const rand = random(seed + 7);
     let insideOps = 0;
-    await inPairs(24, async (trial) => {
+    await inPairs(ROTATION_TRIALS, async (trial) => {
       const context = `rotation trial ${trial}, seed ${seed}`;
       const file = path.join(await tempDir(), "context.jsonl");
       const child = startChild(["rotate", file]);
@@ -140,6 +143,6 @@ describe(`crash safety (seed ${seed})`, () => {
       // Writing to the current file never changes a rotation.
       expect(await Promise.all(rotations.map((r) => readFile(r.path))), context).toEqual(rotationBytes);
     });
-    console.info(`crash/rotation: 24 kills, ${insideOps} inside a whole-file operation`);
-  });
+    console.info(`crash/rotation: ${ROTATION_TRIALS} kills, ${insideOps} inside a whole-file operation`);
+  }, 180_000);
 });
