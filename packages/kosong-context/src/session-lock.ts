@@ -101,8 +101,6 @@ export class SessionLock {
         } finally {
           await handle.close();
         }
-        // A concurrent acquire in this process may have won the same race.
-        if (held.has(lockPath)) throw new SessionLockedError(file, lockPath, content, "another open handle in this process");
         held.add(lockPath);
         if (!exitHookInstalled) {
           exitHookInstalled = true;

@@ -26,6 +26,15 @@ describe("one writer per session file", () => {
     await second.close();
   });
 
+  it("of two concurrent opens in the same process, exactly one wins", async () => {
+    const file = await sessionFile();
+    const results = await Promise.allSettled([JsonlContextFile.open(file), JsonlContextFile.open(file), JsonlContextFile.open(file)]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    expect(won).toHaveLength(1);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(SessionLockedError);
+    await (won[0] as PromiseFulfilledResult<JsonlContextFile>).value.close();
+  });
+
   it("a live process holding the session gives a clear error naming its pid; released when it closes", async () => {
     const file = await sessionFile();
     const child = startChild(["hold", file]);
