@@ -1,6 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { AnthropicProvider, type AnthropicProviderOptions } from "@kosong/core/anthropic";
-import type { StreamedMessage, StreamedMessagePart } from "@kosong/core";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
 
@@ -19,12 +18,7 @@ export function anthropicFixture(name: string): string {
   return fixture(`provider-streams/anthropic-messages/${name}`);
 }
 
-/** Every raw part of a stream, in order. */
-export async function collectParts(stream: StreamedMessage): Promise<StreamedMessagePart[]> {
-  const parts: StreamedMessagePart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
+export { collectParts } from "../helpers/collect.js";
 
 /** A client of a subclass of `Anthropic`: the provider then iterates the SDK's own parsed stream instead of its raw SSE events. */
 export function subclassedClient(server: FakeProviderServer): Anthropic {

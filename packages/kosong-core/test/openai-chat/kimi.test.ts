@@ -15,7 +15,7 @@ import {
 } from "@kosong/core";
 import { KIMI_DEFAULT_BASE_URL, KimiChatProvider, type KimiChatProviderOptions } from "@kosong/core/openai";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
-import { collect } from "./collect.js";
+import { collect } from "../helpers/collect.js";
 
 let server: FakeProviderServer;
 beforeAll(async () => {

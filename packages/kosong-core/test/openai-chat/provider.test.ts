@@ -20,7 +20,7 @@ import {
 } from "@kosong/core";
 import { OpenAIChatProvider, type OpenAIChatProviderOptions } from "@kosong/core/openai";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
-import { collect } from "./collect.js";
+import { collect } from "../helpers/collect.js";
 
 let server: FakeProviderServer;
 beforeAll(async () => {

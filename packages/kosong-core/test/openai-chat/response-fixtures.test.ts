@@ -11,7 +11,7 @@ import { tokenUsage, userMessage } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
-import { collect } from "./collect.js";
+import { collect } from "../helpers/collect.js";
 
 const dir = "provider-streams/openai-chat-completions";
 

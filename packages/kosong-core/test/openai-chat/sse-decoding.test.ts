@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { APIStatusError, ChatProviderError, textPart, tokenUsage, userMessage, type StreamedMessage } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
 import { startFakeProviderServer, type FakeProviderServer, type FakeResponse } from "@kosong/core/testing";
-import { collect } from "./collect.js";
+import { collect } from "../helpers/collect.js";
 
 let server: FakeProviderServer;
 beforeAll(async () => {

@@ -19,7 +19,7 @@ import {
 import { OpenAIResponsesProvider, type OpenAIResponsesProviderOptions } from "@kosong/core/openai";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
-import { collect } from "./collect.js";
+import { collect } from "../helpers/collect.js";
 
 const dir = "provider-streams/openai-responses";
 const covered = new Set<string>();

@@ -18,7 +18,7 @@ import {
 } from "@kosong/core";
 import { OpenAIResponsesProvider, type OpenAIResponsesProviderOptions } from "@kosong/core/openai";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
-import { collect } from "./collect.js";
+import { collect } from "../helpers/collect.js";
 
 type Event = { [key: string]: JsonValue };
 

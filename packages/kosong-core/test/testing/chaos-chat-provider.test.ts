@@ -19,7 +19,7 @@ import {
   ScriptedChatProvider,
 } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
-import { collect, collectUntilError, merge } from "./collect.js";
+import { collectParts, collectUntilError, mergeParts } from "../helpers/collect.js";
 
 const history = [userMessage("hi")];
 const reply: StreamedMessagePart[] = [textPart("one"), textPart("two"), textPart("three"), textPart("four"), textPart("five")];
@@ -43,7 +43,7 @@ async function outcome(provider: ChatProvider): Promise<string> {
     return `rejected ${(error as Error).name}${status}`;
   }
   try {
-    const parts = await collect(stream);
+    const parts = await collectParts(stream);
     return `streamed ${parts.length}`;
   } catch (error) {
     return `failed ${(error as Error).name}`;
@@ -91,7 +91,7 @@ describe("ChaosChatProvider", () => {
     for (let i = 0; i < 10; i++) {
       const stream = await chaos.generate("", [], history);
       expect(stream.id).toBe("inner");
-      expect(await collect(stream)).toEqual(reply);
+      expect(await collectParts(stream)).toEqual(reply);
     }
     expect(chaos.faults).toEqual([]);
     expect(chaos.calls).toBe(10);
@@ -146,7 +146,7 @@ describe("ChaosChatProvider", () => {
       expect(isRetryable(error)).toBe(true);
       expect(chaos.faults).toEqual([{ call: 1, kind: "rate_limit", error }]);
       expect(inner.calls).toHaveLength(0);
-      expect(await collect(await chaos.generate("", [], history))).toEqual([textPart("kept for the retry")]);
+      expect(await collectParts(await chaos.generate("", [], history))).toEqual([textPart("kept for the retry")]);
     });
 
     it("takes the retry hint from the options (null for none)", async () => {
@@ -212,7 +212,7 @@ describe("ChaosChatProvider", () => {
       const inner = new ScriptedChatProvider(["text: later"]);
       const chaos = new ChaosChatProvider(inner, { schedule: ["empty_response"] });
       const stream = await chaos.generate("", [], history);
-      expect(await collect(stream)).toEqual([]);
+      expect(await collectParts(stream)).toEqual([]);
       expect(stream.finishReason).toBe("stop");
       expect(inner.remaining).toBe(1);
       expect(chaos.faults).toEqual([{ call: 1, kind: "empty_response" }]);
@@ -231,8 +231,8 @@ describe("ChaosChatProvider", () => {
     ] as const)("corrupts the arguments of the first tool call (%s, chunkSize %i)", async (corruption, chunkSize) => {
       const inner = new EchoChatProvider(chunkSize ? { chunkSize } : {});
       const chaos = new ChaosChatProvider(inner, { schedule: ["corrupt_tool_call"], corruption });
-      const parts = await collect(await chaos.generate("", [], [userMessage(twoCalls)]));
-      const [first, second] = merge(parts).toolCalls;
+      const parts = await collectParts(await chaos.generate("", [], [userMessage(twoCalls)]));
+      const [first, second] = mergeParts(parts).tool_calls!;
       const expected = corruption === "truncate" ? '{"path": "a.txt"' : '{"path": "a.txt""}';
       expect(first!.function.arguments).toBe(expected);
       expect(() => JSON.parse(first!.function.arguments!)).toThrow(SyntaxError);
@@ -250,7 +250,7 @@ describe("ChaosChatProvider", () => {
         "text: done",
       ].join("\n");
       const chaos = new ChaosChatProvider(new EchoChatProvider(), { schedule: ["corrupt_tool_call"] });
-      const parts = await collect(await chaos.generate("", [], [userMessage(script)]));
+      const parts = await collectParts(await chaos.generate("", [], [userMessage(script)]));
       expect(parts).toEqual([
         textPart("calling"),
         toolCall("c1", "f", ""),
@@ -262,16 +262,16 @@ describe("ChaosChatProvider", () => {
 
     it("leaves a response without tool-call arguments alone and logs that nothing was corrupted", async () => {
       const chaos = new ChaosChatProvider(new EchoChatProvider(), { schedule: ["corrupt_tool_call", "corrupt_tool_call"] });
-      expect(await collect(await chaos.generate("", [], [userMessage("text: no tools")]))).toEqual([textPart("no tools")]);
+      expect(await collectParts(await chaos.generate("", [], [userMessage("text: no tools")]))).toEqual([textPart("no tools")]);
       const noArgs = 'tool_call: {"id": "c1", "name": "now"}';
-      expect(await collect(await chaos.generate("", [], [userMessage(noArgs)]))).toEqual([toolCall("c1", "now")]);
+      expect(await collectParts(await chaos.generate("", [], [userMessage(noArgs)]))).toEqual([toolCall("c1", "now")]);
       expect(chaos.faults.map((f) => f.kind === "corrupt_tool_call" && f.toolCallId)).toEqual([null, null]);
     });
 
     it("keeps the id, usage and finish reason of the wrapped stream", async () => {
       const chaos = new ChaosChatProvider(new EchoChatProvider(), { schedule: ["corrupt_tool_call"] });
       const stream = await chaos.generate("", [], [userMessage('id: r1\nusage: output=4\ntool_call: {"id": "c", "name": "f", "arguments": "{}"}')]);
-      await collect(stream);
+      await collectParts(stream);
       expect(stream.id).toBe("r1");
       expect(stream.usage?.output).toBe(4);
       expect(stream.finishReason).toBe("tool_calls");

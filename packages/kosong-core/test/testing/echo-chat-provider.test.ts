@@ -12,7 +12,7 @@ import {
 } from "@kosong/core";
 import { EchoChatProvider } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
-import { collect, collectUntilError, merge } from "./collect.js";
+import { collectParts, collectUntilError, mergeParts } from "../helpers/collect.js";
 
 const tools: Tool[] = [{ name: "search", description: "Search the web", parameters: { type: "object", properties: {} } }];
 
@@ -37,7 +37,7 @@ describe("EchoChatProvider", () => {
     expect(stream.id).toBe("e-1");
     expect(stream.usage).toEqual({ input_other: 3, output: 1, input_cache_read: 0, input_cache_creation: 0 });
     expect(stream.finishReason).toBeNull();
-    expect(await collect(stream)).toEqual([
+    expect(await collectParts(stream)).toEqual([
       { type: "text", text: "Hello" },
       { type: "think", think: "hm", encrypted: null },
     ]);
@@ -47,7 +47,7 @@ describe("EchoChatProvider", () => {
   it("joins the text parts of the last message into one script", async () => {
     const provider = new EchoChatProvider();
     const history = [userMessage([textPart("text: a\n"), { type: "image_url", image_url: { url: "u" } }, textPart("text: b")])];
-    expect(await collect(await provider.generate("", [], history))).toEqual([
+    expect(await collectParts(await provider.generate("", [], history))).toEqual([
       { type: "text", text: "a" },
       { type: "text", text: "b" },
     ]);
@@ -56,11 +56,11 @@ describe("EchoChatProvider", () => {
   it("reports tool_calls as the finish reason when the script calls a tool, or the script's own", async () => {
     const provider = new EchoChatProvider();
     const withCall = await provider.generate("", [], [userMessage('tool_call: {"id": "c1", "name": "search", "arguments": "{}"}')]);
-    await collect(withCall);
+    await collectParts(withCall);
     expect(withCall.finishReason).toBe("tool_calls");
     expect(withCall.rawFinishReason).toBe("tool_calls");
     const cut = await provider.generate("", [], [userMessage("text: cut\nfinish_reason: max_tokens")]);
-    await collect(cut);
+    await collectParts(cut);
     expect(cut.finishReason).toBe("max_tokens");
   });
 
@@ -122,8 +122,8 @@ describe("EchoChatProvider", () => {
 
   it("can be iterated only once", async () => {
     const stream = await new EchoChatProvider().generate("", [], [userMessage("text: once")]);
-    await collect(stream);
-    await expect(collect(stream)).rejects.toThrow("already been iterated");
+    await collectParts(stream);
+    await expect(collectParts(stream)).rejects.toThrow("already been iterated");
   });
 
   it("rejects invalid streaming options", () => {
@@ -145,21 +145,21 @@ describe("streaming in chunks", () => {
   ].join("\n");
 
   it("splits text, think and arguments into pieces of at most chunkSize that merge back to the same message", async () => {
-    const whole = await collect(await new EchoChatProvider().generate("", [], [userMessage(script)]));
+    const whole = await collectParts(await new EchoChatProvider().generate("", [], [userMessage(script)]));
     const chunkedStream = await new EchoChatProvider({ chunkSize: 4 }).generate("", [], [userMessage(script)]);
-    const chunked = await collect(chunkedStream);
+    const chunked = await collectParts(chunkedStream);
     expect(chunked.length).toBeGreaterThan(whole.length * 3);
     for (const part of chunked) {
       const text = part.type === "text" ? part.text : part.type === "think" ? part.think : part.type === "tool_call_part" ? part.arguments_part : null;
       if (text !== null) expect(text.length).toBeLessThanOrEqual(5); // 4, or 5 to keep a surrogate pair whole
     }
-    expect(merge(chunked)).toEqual(merge(whole));
+    expect(mergeParts(chunked)).toEqual(mergeParts(whole));
     expect(chunkedStream.id).toBe("chunky");
     expect(chunkedStream.finishReason).toBe("tool_calls");
   });
 
   it("never splits a surrogate pair", async () => {
-    const parts = await collect(await new EchoChatProvider({ chunkSize: 1 }).generate("", [], [userMessage("text: a😀b")]));
+    const parts = await collectParts(await new EchoChatProvider({ chunkSize: 1 }).generate("", [], [userMessage("text: a😀b")]));
     expect(parts).toEqual([
       { type: "text", text: "a" },
       { type: "text", text: "😀" },
@@ -168,7 +168,7 @@ describe("streaming in chunks", () => {
   });
 
   it("streams a tool call as the call with its first argument piece, then fragments", async () => {
-    const parts = await collect(
+    const parts = await collectParts(
       await new EchoChatProvider({ chunkSize: 3 }).generate("", [], [userMessage(String.raw`tool_call: {"id": "c", "name": "f", "arguments": "{\"a\":1}"}`)]),
     );
     expect(parts).toEqual([
@@ -180,9 +180,9 @@ describe("streaming in chunks", () => {
 
   it("delivers every piece when a delay is set", async () => {
     const stream = await new EchoChatProvider({ chunkSize: 4, delayMs: 2 }).generate("", [], [userMessage("text: one two three")]);
-    const parts = await collect(stream);
+    const parts = await collectParts(stream);
     expect(parts).toHaveLength(4);
-    expect(merge(parts).content).toEqual([{ type: "text", text: "one two three" }]);
+    expect(mergeParts(parts).content).toEqual([{ type: "text", text: "one two three" }]);
   });
 
   it("ends with an AbortError as soon as the signal aborts in the middle of a delay", async () => {
@@ -190,7 +190,7 @@ describe("streaming in chunks", () => {
     // Ten minutes per piece: only the abort can end this stream within the test's timeout.
     const provider = new EchoChatProvider({ delayMs: 600_000 });
     const stream = await provider.generate("", [], [userMessage("text: a\ntext: b")], { signal: controller.signal });
-    const pending = collect(stream);
+    const pending = collectParts(stream);
     setImmediate(() => controller.abort());
     const error = await rejection(pending);
     expect(isAbortError(error)).toBe(true);

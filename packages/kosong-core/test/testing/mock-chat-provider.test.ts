@@ -1,7 +1,7 @@
 import { isAbortError, type StreamedMessagePart, textPart, thinkPart, tokenUsage, toolCall, toolCallPart, userMessage } from "@kosong/core";
 import { MockChatProvider } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
-import { collect, merge } from "./collect.js";
+import { collectParts, mergeParts } from "../helpers/collect.js";
 
 const parts: StreamedMessagePart[] = [thinkPart("hmm"), textPart("Hello"), toolCall("c1", "f", '{"a":'), toolCallPart("1}")];
 
@@ -13,7 +13,7 @@ describe("MockChatProvider", () => {
       const stream = await provider.generate("", [], [userMessage("anything")]);
       expect(stream.id).toBe("mock");
       expect(stream.usage).toBeNull();
-      expect(await collect(stream)).toEqual(parts);
+      expect(await collectParts(stream)).toEqual(parts);
       expect(stream.finishReason).toBe("tool_calls");
     }
     expect(provider.calls).toHaveLength(2);
@@ -23,31 +23,31 @@ describe("MockChatProvider", () => {
     const usage = tokenUsage({ input_other: 5, output: 2 });
     const provider = new MockChatProvider([textPart("x")], { id: "resp-1", usage, finishReason: "max_tokens" });
     const stream = await provider.generate("", [], []);
-    await collect(stream);
+    await collectParts(stream);
     expect([stream.id, stream.usage, stream.finishReason]).toEqual(["resp-1", usage, "max_tokens"]);
   });
 
   it("streams copies, so that merging into a received part in place does not change the next response", async () => {
     const provider = new MockChatProvider(parts);
-    const first = await collect(await provider.generate("", [], []));
+    const first = await collectParts(await provider.generate("", [], []));
     (first[1] as { text: string }).text += " mutated";
     const call = first[2] as { function: { arguments: string } };
     call.function.arguments += "tampered";
-    expect(await collect(await provider.generate("", [], []))).toEqual(parts);
+    expect(await collectParts(await provider.generate("", [], []))).toEqual(parts);
   });
 
   it("is not affected by later changes to the list it was given", async () => {
     const given = [textPart("a")];
     const provider = new MockChatProvider(given);
     given.push(textPart("b"));
-    expect(await collect(await provider.generate("", [], []))).toEqual([textPart("a")]);
+    expect(await collectParts(await provider.generate("", [], []))).toEqual([textPart("a")]);
   });
 
   it("streams in chunks when asked, and honours abort", async () => {
     const provider = new MockChatProvider(parts, { chunkSize: 2 });
-    const chunked = await collect(await provider.generate("", [], []));
+    const chunked = await collectParts(await provider.generate("", [], []));
     expect(chunked.length).toBeGreaterThan(parts.length);
-    expect(merge(chunked)).toEqual(merge(parts));
+    expect(mergeParts(chunked)).toEqual(mergeParts(parts));
     const controller = new AbortController();
     controller.abort();
     await expect(provider.generate("", [], [], { signal: controller.signal })).rejects.toSatisfy(isAbortError);
@@ -58,7 +58,7 @@ describe("MockChatProvider", () => {
     const copy = provider.withThinking("medium");
     expect(copy.thinkingEffort).toBe("medium");
     expect(provider.thinkingEffort).toBeNull();
-    await collect(await copy.generate("sys", [], []));
+    await collectParts(await copy.generate("sys", [], []));
     expect(provider.calls.map((c) => [c.systemPrompt, c.thinkingEffort])).toEqual([["sys", "medium"]]);
   });
 });

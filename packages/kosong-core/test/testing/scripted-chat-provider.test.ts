@@ -11,7 +11,7 @@ import {
 } from "@kosong/core";
 import { type ScriptCallInfo, ScriptedChatProvider } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
-import { collect, merge } from "./collect.js";
+import { collectParts, mergeParts } from "../helpers/collect.js";
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -29,11 +29,11 @@ describe("ScriptedChatProvider", () => {
     const provider = new ScriptedChatProvider(["text: first", "id: r2\ntext: second"]);
     expect([provider.name, provider.modelName, provider.thinkingEffort]).toEqual(["scripted_echo", "scripted_echo", null]);
     expect(provider.remaining).toBe(2);
-    expect(await collect(await provider.generate("", [], history))).toEqual([{ type: "text", text: "first" }]);
+    expect(await collectParts(await provider.generate("", [], history))).toEqual([{ type: "text", text: "first" }]);
     expect(provider.remaining).toBe(1);
     const second = await provider.generate("", [], [assistantMessage("text: ignored"), userMessage("mystery: ignored too")]);
     expect(second.id).toBe("r2");
-    expect(await collect(second)).toEqual([{ type: "text", text: "second" }]);
+    expect(await collectParts(second)).toEqual([{ type: "text", text: "second" }]);
     expect(provider.remaining).toBe(0);
   });
 
@@ -47,9 +47,9 @@ describe("ScriptedChatProvider", () => {
         return `text: the tool said ${extractText(messages.at(-1)!)}`;
       },
     ]);
-    await collect(await provider.generate("sys", tools, history));
+    await collectParts(await provider.generate("sys", tools, history));
     const later = [...history, assistantMessage("", [{ type: "function", id: "c1", function: { name: "add", arguments: null } }]), toolMessage("c1", "3")];
-    const reply = await collect(await provider.withThinking("high").generate("sys", tools, later));
+    const reply = await collectParts(await provider.withThinking("high").generate("sys", tools, later));
     expect(reply).toEqual([{ type: "text", text: "the tool said 3" }]);
     expect(seen).toHaveLength(1);
     expect(seen[0]![0]).toBe(later);
@@ -85,7 +85,7 @@ describe("ScriptedChatProvider", () => {
     const provider = new ScriptedChatProvider([]);
     provider.push("text: late", () => "text: later");
     expect(provider.remaining).toBe(2);
-    expect(await collect(await provider.generate("", [], history))).toEqual([{ type: "text", text: "late" }]);
+    expect(await collectParts(await provider.generate("", [], history))).toEqual([{ type: "text", text: "late" }]);
   });
 
   it("shares its queue with the copies made for a thinking effort", async () => {
@@ -102,7 +102,7 @@ describe("ScriptedChatProvider", () => {
     const provider = new ScriptedChatProvider(["error: 503", "text: recovered"]);
     const error = await rejection(provider.generate("", [], history));
     expect(APIStatusError.isInstance(error) && error.statusCode).toBe(503);
-    expect(await collect(await provider.generate("", [], history))).toEqual([{ type: "text", text: "recovered" }]);
+    expect(await collectParts(await provider.generate("", [], history))).toEqual([{ type: "text", text: "recovered" }]);
   });
 
   it("consumes an invalid script and reports kosong's DSL error, or that it has no part", async () => {
@@ -111,7 +111,7 @@ describe("ScriptedChatProvider", () => {
     expect((await rejection(provider.generate("", [], history))).message).toBe(
       "ScriptedChatProvider DSL produced no streamable parts at turn 2.",
     );
-    expect(await collect(await provider.generate("", [], history))).toEqual([{ type: "text", text: "fine" }]);
+    expect(await collectParts(await provider.generate("", [], history))).toEqual([{ type: "text", text: "fine" }]);
   });
 
   it("turns a script function's failure into a ChatProviderError (keeping provider errors and aborts as they are)", async () => {
@@ -137,9 +137,9 @@ describe("ScriptedChatProvider", () => {
 
   it("streams in chunks when asked, and honours abort without consuming a script", async () => {
     const provider = new ScriptedChatProvider(["text: streamed in pieces", "text: next"], { chunkSize: 3 });
-    const parts = await collect(await provider.generate("", [], history));
+    const parts = await collectParts(await provider.generate("", [], history));
     expect(parts.length).toBe(6);
-    expect(merge(parts).content).toEqual([{ type: "text", text: "streamed in pieces" }]);
+    expect(mergeParts(parts).content).toEqual([{ type: "text", text: "streamed in pieces" }]);
     const controller = new AbortController();
     controller.abort();
     expect(isAbortError(await rejection(provider.generate("", [], history, { signal: controller.signal })))).toBe(true);
