@@ -2,21 +2,14 @@
  * Error classes of @kosong/context.
  *
  * Like @kosong/core's errors, each class carries a marker under a global
- * symbol and its static `isInstance(value)` checks that marker, so an error
- * from one installed copy of the package is recognised by another.
+ * symbol (core's `createErrorMarker`) and its static `isInstance(value)`
+ * checks that marker, so an error from one installed copy of the package is
+ * recognised by another.
  */
-import { KosongError, type KosongErrorOptions } from "@kosong/core";
+import { createErrorMarker, KosongError, type ErrorMarker, type KosongErrorOptions } from "@kosong/core";
 
-function markerFor(name: string): symbol {
-  return Symbol.for(`@kosong/context.error.${name}`);
-}
-
-function isMarked(value: unknown, marker: symbol): boolean {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
-}
-
-function mark(target: object, marker: symbol): void {
-  Object.defineProperty(target, marker, { value: true, enumerable: false });
+function markerFor(name: string): ErrorMarker {
+  return createErrorMarker(`@kosong/context.error.${name}`);
 }
 
 const storageMarker = markerFor("ContextStorageError");
@@ -25,11 +18,11 @@ const storageMarker = markerFor("ContextStorageError");
 export class ContextStorageError extends KosongError {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, storageMarker);
+    storageMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is ContextStorageError {
-    return isMarked(value, storageMarker);
+    return storageMarker.is(value);
   }
 }
 
@@ -39,11 +32,11 @@ const modifiedMarker = markerFor("StorageAlreadyModifiedError");
 export class StorageAlreadyModifiedError extends ContextStorageError {
   constructor(message = "The storage is already modified", options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, modifiedMarker);
+    modifiedMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is StorageAlreadyModifiedError {
-    return isMarked(value, modifiedMarker);
+    return modifiedMarker.is(value);
   }
 }
 
@@ -53,11 +46,11 @@ const closedMarker = markerFor("StorageClosedError");
 export class StorageClosedError extends ContextStorageError {
   constructor(message = "The storage is closed", options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, closedMarker);
+    closedMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is StorageClosedError {
-    return isMarked(value, closedMarker);
+    return closedMarker.is(value);
   }
 }
 
@@ -83,11 +76,11 @@ export class SessionLockedError extends ContextStorageError {
     this.path = path;
     this.lockPath = lockPath;
     this.owner = owner;
-    mark(this, lockedMarker);
+    lockedMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is SessionLockedError {
-    return isMarked(value, lockedMarker);
+    return lockedMarker.is(value);
   }
 }
 
@@ -103,11 +96,11 @@ const invalidRecordMarker = markerFor("InvalidRecordError");
 export class InvalidRecordError extends ContextStorageError {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, invalidRecordMarker);
+    invalidRecordMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is InvalidRecordError {
-    return isMarked(value, invalidRecordMarker);
+    return invalidRecordMarker.is(value);
   }
 }
 
@@ -120,11 +113,11 @@ export class InvalidOffsetError extends ContextStorageError {
   constructor(offset: number, problem: string) {
     super(`invalid truncation offset ${offset}: ${problem}`);
     this.offset = offset;
-    mark(this, offsetMarker);
+    offsetMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is InvalidOffsetError {
-    return isMarked(value, offsetMarker);
+    return offsetMarker.is(value);
   }
 }
 
@@ -137,11 +130,11 @@ export class RotationNotFoundError extends ContextStorageError {
   constructor(path: string, n: number) {
     super(`no rotation ${n} of ${path}`);
     this.n = n;
-    mark(this, rotationMarker);
+    rotationMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is RotationNotFoundError {
-    return isMarked(value, rotationMarker);
+    return rotationMarker.is(value);
   }
 }
 
@@ -157,10 +150,10 @@ const writeMarker = markerFor("StorageWriteError");
 export class StorageWriteError extends ContextStorageError {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, writeMarker);
+    writeMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is StorageWriteError {
-    return isMarked(value, writeMarker);
+    return writeMarker.is(value);
   }
 }

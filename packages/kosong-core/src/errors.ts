@@ -4,21 +4,16 @@
  * Every class carries a marker under a global symbol (`Symbol.for`), and its
  * static `isInstance(value)` checks that marker rather than the prototype
  * chain: an error thrown by one installed copy of @kosong/core is recognised
- * by another copy (duplicate installs, bundled and unbundled code).
+ * by another copy (duplicate installs, bundled and unbundled code). Other
+ * packages brand their own error classes the same way with
+ * {@link createErrorMarker}.
  */
+import { createErrorMarker, type ErrorMarker } from "./error-marker.js";
 
-const kosongMarker = Symbol.for("@kosong/core.error");
+const kosongMarker = createErrorMarker("@kosong/core.error");
 
-function markerFor(name: string): symbol {
-  return Symbol.for(`@kosong/core.error.${name}`);
-}
-
-function isMarked(value: unknown, marker: symbol): boolean {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
-}
-
-function mark(target: object, ...markers: symbol[]): void {
-  for (const m of markers) Object.defineProperty(target, m, { value: true, enumerable: false });
+function markerFor(name: string): ErrorMarker {
+  return createErrorMarker(`@kosong/core.error.${name}`);
 }
 
 /** Options shared by every kosong error. */
@@ -31,12 +26,12 @@ export class KosongError extends Error {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    mark(this, kosongMarker);
+    kosongMarker.mark(this);
   }
 
   /** True when `value` is a KosongError from any copy of this package. */
   static isInstance(value: unknown): value is KosongError {
-    return isMarked(value, kosongMarker);
+    return kosongMarker.is(value);
   }
 }
 
@@ -46,11 +41,11 @@ const chatProviderMarker = markerFor("ChatProviderError");
 export class ChatProviderError extends KosongError {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, chatProviderMarker);
+    chatProviderMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is ChatProviderError {
-    return isMarked(value, chatProviderMarker);
+    return chatProviderMarker.is(value);
   }
 }
 
@@ -60,11 +55,11 @@ const connectionMarker = markerFor("APIConnectionError");
 export class APIConnectionError extends ChatProviderError {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, connectionMarker);
+    connectionMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is APIConnectionError {
-    return isMarked(value, connectionMarker);
+    return connectionMarker.is(value);
   }
 }
 
@@ -74,11 +69,11 @@ const timeoutMarker = markerFor("APITimeoutError");
 export class APITimeoutError extends ChatProviderError {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, timeoutMarker);
+    timeoutMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is APITimeoutError {
-    return isMarked(value, timeoutMarker);
+    return timeoutMarker.is(value);
   }
 }
 
@@ -115,11 +110,11 @@ export class APIStatusError extends ChatProviderError {
     this.retryAfterMs = options.retryAfterMs ?? null;
     this.errorType = options.errorType ?? null;
     this.errorCode = options.errorCode ?? null;
-    mark(this, statusMarker);
+    statusMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is APIStatusError {
-    return isMarked(value, statusMarker);
+    return statusMarker.is(value);
   }
 }
 
@@ -133,11 +128,11 @@ const overflowMarker = markerFor("APIContextOverflowError");
 export class APIContextOverflowError extends APIStatusError {
   constructor(statusCode: number, message: string, options: APIStatusErrorOptions = {}) {
     super(statusCode, message, options);
-    mark(this, overflowMarker);
+    overflowMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is APIContextOverflowError {
-    return isMarked(value, overflowMarker);
+    return overflowMarker.is(value);
   }
 }
 
@@ -151,11 +146,11 @@ const quotaMarker = markerFor("APIQuotaExhaustedError");
 export class APIQuotaExhaustedError extends APIStatusError {
   constructor(statusCode: number, message: string, options: APIStatusErrorOptions = {}) {
     super(statusCode, message, options);
-    mark(this, quotaMarker);
+    quotaMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is APIQuotaExhaustedError {
-    return isMarked(value, quotaMarker);
+    return quotaMarker.is(value);
   }
 }
 
@@ -165,11 +160,11 @@ const emptyMarker = markerFor("APIEmptyResponseError");
 export class APIEmptyResponseError extends ChatProviderError {
   constructor(message = "The API returned an empty response.", options: KosongErrorOptions = {}) {
     super(message, options);
-    mark(this, emptyMarker);
+    emptyMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is APIEmptyResponseError {
-    return isMarked(value, emptyMarker);
+    return emptyMarker.is(value);
   }
 }
 
@@ -182,11 +177,11 @@ export class MessageParseError extends KosongError {
   constructor(path: string, problem: string, options: KosongErrorOptions = {}) {
     super(path ? `invalid message at ${path}: ${problem}` : `invalid message: ${problem}`, options);
     this.path = path;
-    mark(this, parseMarker);
+    parseMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is MessageParseError {
-    return isMarked(value, parseMarker);
+    return parseMarker.is(value);
   }
 }
 

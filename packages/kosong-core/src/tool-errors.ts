@@ -6,19 +6,12 @@
  * Like the error classes of errors.ts, each class has a static `isInstance`
  * that works across duplicate installs of @kosong/core.
  */
+import { createErrorMarker, type ErrorMarker } from "./error-marker.js";
 import type { ContentPart, JsonValue } from "./message.js";
 import { briefDisplay, normalizeToolOutput, type DisplayBlock, type ToolErrorOptions, type ToolReturnValue } from "./tool-return-value.js";
 
-function marker(name: string): symbol {
-  return Symbol.for(`@kosong/core.tool-error.${name}`);
-}
-
-function mark(target: object, m: symbol): void {
-  Object.defineProperty(target, m, { value: true, enumerable: false });
-}
-
-function isMarked(value: unknown, m: symbol): boolean {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[m] === true;
+function marker(name: string): ErrorMarker {
+  return createErrorMarker(`@kosong/core.tool-error.${name}`);
 }
 
 const toolErrorMarker = marker("ToolError");
@@ -37,12 +30,12 @@ export class ToolError implements ToolReturnValue {
     this.message = options.message;
     this.display = briefDisplay(options.brief);
     this.extras = options.extras ?? null;
-    mark(this, toolErrorMarker);
+    toolErrorMarker.mark(this);
   }
 
   /** True when `value` is a ToolError (or subclass) from any copy of this package. */
   static isInstance(value: unknown): value is ToolError {
-    return isMarked(value, toolErrorMarker);
+    return toolErrorMarker.is(value);
   }
 }
 
@@ -60,11 +53,11 @@ export class ToolNotFoundError extends ToolError {
     let message = `Tool \`${toolName}\` not found`;
     if (suggestions.length > 0) message += ` - did you mean ${suggestions.map((s) => `\`${s}\``).join(", ")}?`;
     super({ message, brief: message });
-    mark(this, notFoundMarker);
+    notFoundMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is ToolNotFoundError {
-    return isMarked(value, notFoundMarker);
+    return notFoundMarker.is(value);
   }
 }
 
@@ -74,11 +67,11 @@ const parseMarker = marker("ToolParseError");
 export class ToolParseError extends ToolError {
   constructor(message: string) {
     super({ message: `Error parsing JSON arguments: ${message}`, brief: "Invalid arguments" });
-    mark(this, parseMarker);
+    parseMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is ToolParseError {
-    return isMarked(value, parseMarker);
+    return parseMarker.is(value);
   }
 }
 
@@ -88,11 +81,11 @@ const validateMarker = marker("ToolValidateError");
 export class ToolValidateError extends ToolError {
   constructor(message: string) {
     super({ message: `Error validating JSON arguments: ${message}`, brief: "Invalid arguments" });
-    mark(this, validateMarker);
+    validateMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is ToolValidateError {
-    return isMarked(value, validateMarker);
+    return validateMarker.is(value);
   }
 }
 
@@ -102,11 +95,11 @@ const runtimeMarker = marker("ToolRuntimeError");
 export class ToolRuntimeError extends ToolError {
   constructor(message: string) {
     super({ message: `Error running tool: ${message}`, brief: "Tool runtime error" });
-    mark(this, runtimeMarker);
+    runtimeMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is ToolRuntimeError {
-    return isMarked(value, runtimeMarker);
+    return runtimeMarker.is(value);
   }
 }
 
@@ -116,10 +109,10 @@ const cancelledMarker = marker("ToolCancelledError");
 export class ToolCancelledError extends ToolError {
   constructor() {
     super({ message: "The tool call was cancelled before it finished.", brief: "Cancelled" });
-    mark(this, cancelledMarker);
+    cancelledMarker.mark(this);
   }
 
   static override isInstance(value: unknown): value is ToolCancelledError {
-    return isMarked(value, cancelledMarker);
+    return cancelledMarker.is(value);
   }
 }
