@@ -29,7 +29,8 @@ export interface StepOptions {
    * How long a cancelled tool may take to settle after its signal aborted,
    * in ms (default 5000). `step` waits for cancelled tools to finish so that
    * nothing still runs once it has rejected; a tool that ignores its signal
-   * is abandoned after this grace period.
+   * is abandoned after this grace period. `Infinity` waits for every
+   * cancelled tool however long it takes.
    */
   cancelGraceMs?: number;
 }
@@ -64,6 +65,7 @@ export async function step(
 ): Promise<StepResult> {
   const { onMessagePart, onToolResult, signal } = options;
   const grace = options.cancelGraceMs ?? 5000;
+  if (!(grace >= 0)) throw new RangeError(`cancelGraceMs must be a non-negative number, got ${String(grace)}`);
   if (signal?.aborted) throw abortError(signal);
 
   const controller = new AbortController();
@@ -110,7 +112,7 @@ export async function step(
  * Hands one call to the toolset and settles with its result. Once `signal`
  * aborts, the result is a cancelled error result, delivered when the tool has
  * settled or after `graceMs` (a tool that ignores its signal never makes the
- * step hang). Never rejects.
+ * step hang, unless `graceMs` is infinite). Never rejects.
  */
 function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal, graceMs: number): Promise<ToolResult> {
   const id = call.id;
@@ -123,8 +125,9 @@ function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal, graceMs
   }
   return new Promise<ToolResult>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // setTimeout would turn a delay beyond 2^31-1 ms (Infinity included) into 1 ms.
     const onAbort = (): void => {
-      timer = setTimeout(() => resolve(cancelled(id)), graceMs);
+      if (graceMs <= maxTimerMs) timer = setTimeout(() => resolve(cancelled(id)), graceMs);
     };
     signal.addEventListener("abort", onAbort, { once: true });
     const settle = (result: () => ToolResult): void => {
@@ -138,6 +141,8 @@ function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal, graceMs
     );
   });
 }
+
+const maxTimerMs = 2 ** 31 - 1;
 
 function cancelled(id: string): ToolResult {
   return { tool_call_id: id, return_value: new ToolCancelledError() };

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { getEventListeners } from "node:events";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   APIConnectionError,
@@ -170,7 +171,8 @@ describe("step", () => {
     });
     const error = await rejection(step(provider, "", new SimpleToolset([a.tool]), []));
     expect(error).toBe(cut);
-    expect(a.events).toContain("abort");
+    // The started tool saw its signal abort and had finished before step rejected.
+    expect(a.events).toEqual(["start", "abort", "end:aborted"]);
   });
 
   it("keeps kosong's partial result when the stream breaks after complete calls, running the last call too", async () => {
@@ -269,5 +271,106 @@ describe("step", () => {
       "<system>ERROR: Error running tool: kaboom\nThis is an unexpected error and the tool is probably not working.</system>",
     );
     expect(texts[4]).toBe("3");
+  });
+
+  describe("cleanup", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("leaves no listener on the caller's signal or the tools' signal once the tools have finished", async () => {
+      const signals: AbortSignal[] = [];
+      const quick = defineTool({
+        name: "quick",
+        description: "d",
+        parameters: z.object({}),
+        execute: (_params, { signal }) => {
+          signals.push(signal);
+          return "done";
+        },
+      });
+      const controller = new AbortController();
+      const result = await step(partsProvider([toolCall("c1", "quick", "{}"), toolCall("c2", "quick", "{}")]), "", new SimpleToolset([quick]), [], {
+        signal: controller.signal,
+      });
+      await result.toolResults();
+      await flush();
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+      expect(signals).toHaveLength(2);
+      for (const signal of signals) expect(getEventListeners(signal, "abort")).toHaveLength(0);
+
+      const plain = await step(partsProvider([textPart("no tools")]), "", new EmptyToolset(), [], { signal: controller.signal });
+      await plain.toolResults();
+      await flush();
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    });
+
+    it("leaves no grace timer and no listener behind once cancelled tools have settled", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      const a = controlledTool("a");
+      const b = controlledTool("b");
+      const provider = new StreamProvider(async function* (signal) {
+        yield toolCall("c1", "a", "{}");
+        yield toolCall("c2", "b", "{}");
+        yield textPart("x");
+        await whenAborted(signal!);
+        throw new APIConnectionError("aborted");
+      });
+      const controller = new AbortController();
+      const done = step(provider, "", new SimpleToolset([a.tool, b.tool]), [], { signal: controller.signal });
+      await Promise.all([a.started.promise, b.started.promise]);
+      controller.abort();
+      expect(isAbortError(await rejection(done))).toBe(true);
+      expect([a.events, b.events]).toEqual([
+        ["start", "abort", "end:aborted"],
+        ["start", "abort", "end:aborted"],
+      ]);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    });
+
+    it("with cancelGraceMs Infinity, waits for a slow cancelled tool however long it takes (no timer at all)", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      const started = gate<AbortSignal>();
+      const release = gate();
+      let finished = false;
+      const slow = defineTool({
+        name: "slow",
+        description: "d",
+        parameters: z.object({}),
+        execute: async (_params, { signal }) => {
+          started.open(signal);
+          await release.promise;
+          finished = true;
+          return "late";
+        },
+      });
+      const provider = new StreamProvider(async function* (signal) {
+        yield toolCall("c1", "slow", "{}");
+        yield textPart("x");
+        await whenAborted(signal!);
+        throw new APIConnectionError("aborted");
+      });
+      const controller = new AbortController();
+      let settled = false;
+      const done = step(provider, "", new SimpleToolset([slow]), [], { signal: controller.signal, cancelGraceMs: Infinity });
+      done.catch(() => {}).finally(() => (settled = true));
+      await started.promise;
+      controller.abort();
+      await flush();
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(settled).toBe(false);
+      release.open();
+      expect(isAbortError(await rejection(done))).toBe(true);
+      expect(finished).toBe(true);
+    });
+
+    it("rejects a cancelGraceMs that is negative or not a number", async () => {
+      for (const cancelGraceMs of [-1, Number.NaN]) {
+        const error = await rejection(step(partsProvider([textPart("x")]), "", new EmptyToolset(), [], { cancelGraceMs }));
+        expect(error).toBeInstanceOf(RangeError);
+      }
+    });
   });
 });
