@@ -112,7 +112,7 @@ function parsePart(value: unknown, path: string): ContentPart {
   }
 }
 
-function parseToolCall(value: unknown, path: string): ToolCall {
+function parseToolCall(value: unknown, path: string, owned: boolean): ToolCall {
   if (!isObject(value)) fail(path, `expected a tool call object, got ${describe(value)}`);
   const p = `${path}.`;
   if (value.type != null && value.type !== "function") fail(`${p}type`, `expected "function", got ${describe(value.type)}`);
@@ -126,7 +126,8 @@ function parseToolCall(value: unknown, path: string): ToolCall {
   const extras = value.extras;
   if (extras != null) {
     if (!isObject(extras)) fail(`${p}extras`, `expected an object or null, got ${describe(extras)}`);
-    call.extras = extras as Record<string, JsonValue>;
+    // Freshly parsed JSON text is ours to keep; a caller's value is copied.
+    call.extras = (owned ? extras : structuredClone(extras)) as Record<string, JsonValue>;
   }
   return call;
 }
@@ -141,7 +142,8 @@ const roles: ReadonlySet<string> = new Set<Role>(["system", "user", "assistant",
  */
 export function parseMessage(input: string | unknown): Message {
   let value: unknown = input;
-  if (typeof input === "string") {
+  const owned = typeof input === "string";
+  if (owned) {
     try {
       value = JSON.parse(input);
     } catch (error) {
@@ -165,7 +167,7 @@ export function parseMessage(input: string | unknown): Message {
   const calls = value.tool_calls;
   if (calls != null) {
     if (!Array.isArray(calls)) fail("tool_calls", `expected a list, got ${describe(calls)}`);
-    message.tool_calls = calls.map((c, i) => parseToolCall(c, `tool_calls[${i}]`));
+    message.tool_calls = calls.map((c, i) => parseToolCall(c, `tool_calls[${i}]`, owned));
   }
   const toolCallId = optStr(value, "tool_call_id", "");
   if (toolCallId !== null) message.tool_call_id = toolCallId;

@@ -74,6 +74,10 @@ describe("parseMessage: tolerant reading", () => {
     const message = parseMessage(input);
     (input.content[0]!.image_url as { url: string }).url = "changed";
     expect(message.content[0]).toEqual({ type: "image_url", image_url: { url: "u", id: null } });
+    const extras = { thought_signature: { v: "sig" } };
+    const withCall = parseMessage({ role: "assistant", content: [], tool_calls: [{ id: "c", function: { name: "f" }, extras }] });
+    extras.thought_signature.v = "changed";
+    expect(withCall.tool_calls![0]!.extras).toEqual({ thought_signature: { v: "sig" } });
   });
 });
 
