@@ -1,33 +1,46 @@
 /**
  * Runs the benchmarks and prints a table of ratios against their baselines.
  *
- *   node src/run.ts [--quick] [name-filter ...]
+ *   node src/run.ts [--quick] [--out FILE] [name-filter ...]
  *
  * Every file in src/benchmarks/ is a benchmark; a filter keeps those whose
- * name or file name contains it. Results go to results/latest.json too.
+ * name or file name contains it. Results go to results/latest.json too (or
+ * to FILE).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchRow } from "./bench-types.ts";
 import { loadBenchmarks } from "./discover.ts";
 
 type ResultRow = BenchRow & { benchmark: string; pass: boolean | null };
 
-function parseArgs(argv: readonly string[]): { quick: boolean; filters: string[] } {
+const usage = "usage: node src/run.ts [--quick] [--out FILE] [name-filter ...]";
+
+function parseArgs(argv: readonly string[]): { quick: boolean; out: string; filters: string[] } {
   let quick = false;
+  let out = fileURLToPath(new URL("../results/latest.json", import.meta.url));
   const filters: string[] = [];
-  for (const arg of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
     if (arg === "--") continue;
     if (arg === "--quick" || arg === "-q") quick = true;
-    else if (arg === "--help" || arg === "-h") {
-      console.log("usage: node src/run.ts [--quick] [name-filter ...]");
+    else if (arg === "--out" || arg.startsWith("--out=")) {
+      const value = arg === "--out" ? argv[++i] : arg.slice("--out=".length);
+      if (!value) {
+        console.error(`--out needs a file\n${usage}`);
+        process.exit(2);
+      }
+      out = path.resolve(value);
+    } else if (arg === "--help" || arg === "-h") {
+      console.log(usage);
       process.exit(0);
     } else if (arg.startsWith("-")) {
-      console.error(`unknown option ${arg}`);
+      console.error(`unknown option ${arg}\n${usage}`);
       process.exit(2);
     } else filters.push(arg);
   }
-  return { quick, filters };
+  return { quick, out, filters };
 }
 
 function fmt(ms: number): string {
@@ -56,7 +69,7 @@ function printTable(rows: readonly ResultRow[]): void {
 }
 
 async function main(): Promise<void> {
-  const { quick, filters } = parseArgs(process.argv.slice(2));
+  const { quick, out, filters } = parseArgs(process.argv.slice(2));
   const benchmarks = await loadBenchmarks(filters);
   if (benchmarks.length === 0) {
     console.error(filters.length > 0 ? `no benchmark matches ${filters.join(", ")}` : "no benchmarks found");
@@ -76,11 +89,10 @@ async function main(): Promise<void> {
     }
   }
   printTable(rows);
-  const resultsDir = fileURLToPath(new URL("../results/", import.meta.url));
-  mkdirSync(resultsDir, { recursive: true });
+  mkdirSync(path.dirname(out), { recursive: true });
   const report = { date: new Date().toISOString(), node: process.version, quick, filters, rows };
-  writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwrote ${resultsDir}latest.json`);
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${out}`);
   if (failures > 0) process.exit(1);
 }
 
