@@ -17,6 +17,7 @@ import {
   type ToolCall,
 } from "@kosong/core";
 import { flush, gate, partsProvider, StreamProvider, whenAborted } from "../helpers/stream-provider.js";
+import { rejection } from "../helpers/rejection.js";
 
 function describePart(part: StreamedMessagePart): string {
   switch (part.type) {
@@ -33,14 +34,6 @@ function describePart(part: StreamedMessagePart): string {
   }
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("generate", () => {
   it("returns the merged message with the stream's id, usage and finish reason", async () => {

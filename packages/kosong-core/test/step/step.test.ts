@@ -20,15 +20,8 @@ import {
   type Toolset,
 } from "@kosong/core";
 import { flush, gate, partsProvider, StreamProvider, whenAborted } from "../helpers/stream-provider.js";
+import { rejection } from "../helpers/rejection.js";
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** A tool that records its lifecycle and finishes when the test says so (or when cancelled). */
 function controlledTool(name: string) {

@@ -20,18 +20,11 @@ import {
 } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
 import { collectParts, collectUntilError, mergeParts } from "../helpers/collect.js";
+import { rejection } from "../helpers/rejection.js";
 
 const history = [userMessage("hi")];
 const reply: StreamedMessagePart[] = [textPart("one"), textPart("two"), textPart("three"), textPart("four"), textPart("five")];
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** What a call did: its fault (or "ok") and the details a test can see. */
 async function outcome(provider: ChatProvider): Promise<string> {

@@ -13,17 +13,10 @@ import {
 import { EchoChatProvider } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
 import { collectParts, collectUntilError, mergeParts } from "../helpers/collect.js";
+import { rejection } from "../helpers/rejection.js";
 
 const tools: Tool[] = [{ name: "search", description: "Search the web", parameters: { type: "object", properties: {} } }];
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("EchoChatProvider", () => {
   it("streams the script found in the last user message", async () => {

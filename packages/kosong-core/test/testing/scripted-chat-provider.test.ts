@@ -12,15 +12,8 @@ import {
 import { type ScriptCallInfo, ScriptedChatProvider } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
 import { collectParts, mergeParts } from "../helpers/collect.js";
+import { rejection } from "../helpers/rejection.js";
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 const history: Message[] = [userMessage("What is 1 + 2?")];
 
