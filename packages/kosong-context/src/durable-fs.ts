@@ -32,6 +32,16 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** Flushes the data of the file at `file` to disk. */
+export async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 let tempCounter = 0;
 
 /** A fresh temp-file path beside `file`: `.<name>.tmp-<pid>-<n>` in the same directory. */
@@ -40,7 +50,8 @@ export function tempPathFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}-${tempCounter}`);
 }
 
-function escapeRegExp(text: string): string {
+/** `text` as a literal inside a regular expression. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 

@@ -14,6 +14,7 @@ import {
   fsyncDirectory,
   hasCode,
   removeStaleTempFiles,
+  syncFile,
   tempPathFor,
   unlinkQuietly,
   writeAll,
@@ -90,6 +91,13 @@ type QueueItem = AppendItem | OpItem;
 const NEWLINE = Buffer.from("\n");
 const durabilities: ReadonlySet<string> = new Set<Durability>(["none", "batch", "always"]);
 
+/** `durability` or the default `"batch"`; a TypeError for anything else. */
+export function checkDurability(durability: Durability | undefined): Durability {
+  if (durability === undefined) return "batch";
+  if (!durabilities.has(durability)) throw new TypeError(`durability must be "none", "batch" or "always", got ${String(durability)}`);
+  return durability;
+}
+
 /**
  * Package-internal: appends already encoded and validated lines (without
  * their newlines). Used by `JsonlLinearStorage`, which validates messages
@@ -121,15 +129,6 @@ async function inspect(file: string): Promise<FileFacts> {
       endsWithNewline = last[0] === 10;
     }
     return { exists: true, size: info.size, endsWithNewline, links: info.nlink };
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, "r+");
-  try {
-    await handle.sync();
   } finally {
     await handle.close();
   }
@@ -199,8 +198,7 @@ export class JsonlContextFile {
    * cannot alter the rotation.
    */
   static async open(file: string, options: ContextFileOptions = {}): Promise<JsonlContextFile> {
-    const durability = options.durability ?? "batch";
-    if (!durabilities.has(durability)) throw new TypeError(`durability must be "none", "batch" or "always", got ${String(durability)}`);
+    const durability = checkDurability(options.durability);
     const absolute = path.resolve(file);
     const lock = options.lock === false ? null : await SessionLock.acquire(absolute);
     try {
@@ -301,7 +299,7 @@ export class JsonlContextFile {
       await this.#ensureExists();
       const source = await open(this.path, "r");
       const temp = tempPathFor(this.path);
-      let rotation: Rotation | null = null;
+      let rotation: Rotation | null;
       try {
         if (offset > 0) {
           const before = Buffer.alloc(1);
@@ -315,21 +313,14 @@ export class JsonlContextFile {
         } finally {
           await target.close();
         }
-        rotation = await linkNextRotation(this.path);
-        await this.#closeHandle();
-        await rename(temp, this.path);
-        await fsyncDirectory(this.#dir);
-      } catch (error) {
-        // Nothing replaced the current file: a rotation that still shares its inode is dropped again.
-        if (rotation !== null && (await sameFile(rotation.path, this.path))) await unlinkQuietly(rotation.path);
-        throw error;
+        rotation = await this.#replaceWith(temp, true);
       } finally {
         await source.close();
         await unlinkQuietly(temp);
       }
       this.#size = offset;
       this.#needsNewline = false;
-      return rotation;
+      return rotation!;
     });
   }
 
@@ -365,9 +356,7 @@ export class JsonlContextFile {
         } finally {
           await target.close();
         }
-        await this.#closeHandle();
-        await rename(temp, this.path);
-        await fsyncDirectory(this.#dir);
+        await this.#replaceWith(temp, false);
       } finally {
         await unlinkQuietly(temp);
       }
@@ -398,17 +387,11 @@ export class JsonlContextFile {
         throw error;
       }
       const temp = tempPathFor(this.path);
-      let savedAs: Rotation | null = null;
+      let savedAs: Rotation | null;
       try {
         await copyFile(source, temp);
         await syncFile(temp);
-        if (this.#exists) savedAs = await linkNextRotation(this.path);
-        await this.#closeHandle();
-        await rename(temp, this.path);
-        await fsyncDirectory(this.#dir);
-      } catch (error) {
-        if (savedAs !== null && (await sameFile(savedAs.path, this.path))) await unlinkQuietly(savedAs.path);
-        throw error;
+        savedAs = await this.#replaceWith(temp, this.#exists);
       } finally {
         await unlinkQuietly(temp);
       }
@@ -440,6 +423,25 @@ export class JsonlContextFile {
         }
       });
     return this.#closing;
+  }
+
+  /**
+   * Renames the synced file `temp` over the current file and syncs the
+   * directory; with `keepOld`, first links the current file as its next
+   * rotation (dropped again if the rename does not happen).
+   */
+  async #replaceWith(temp: string, keepOld: boolean): Promise<Rotation | null> {
+    const rotation = keepOld ? await linkNextRotation(this.path) : null;
+    try {
+      await this.#closeHandle();
+      await rename(temp, this.path);
+      await fsyncDirectory(this.#dir);
+    } catch (error) {
+      // Unless the rename happened, the rotation still shares the current file's inode: drop it again.
+      if (rotation !== null && (await sameFile(rotation.path, this.path))) await unlinkQuietly(rotation.path);
+      throw error;
+    }
+    return rotation;
   }
 
   #assertWritable(): void {

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { assertTokenCount, encodeMessage, encodeRecord } from "./context-record.js";
 import { StorageAlreadyModifiedError, StorageClosedError } from "./errors.js";
-import { appendEncoded, JsonlContextFile, type ContextFileOptions } from "./jsonl-context-file.js";
+import { appendEncoded, checkDurability, JsonlContextFile, type ContextFileOptions } from "./jsonl-context-file.js";
 import type { LinearStorage } from "./linear-storage.js";
 import type { RestoreReport } from "./restore-report.js";
 
@@ -37,10 +37,7 @@ export class JsonlLinearStorage implements LinearStorage {
   #closing: Promise<void> | null = null;
 
   constructor(file: string, options: JsonlLinearStorageOptions = {}) {
-    const durability = options.durability ?? "batch";
-    if (durability !== "none" && durability !== "batch" && durability !== "always") {
-      throw new TypeError(`durability must be "none", "batch" or "always", got ${String(durability)}`);
-    }
+    const durability = checkDurability(options.durability);
     this.path = path.resolve(file);
     this.#options = { ...options, durability };
   }

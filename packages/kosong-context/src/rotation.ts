@@ -6,7 +6,7 @@
  */
 import { copyFile, link, open, readdir, rename, stat } from "node:fs/promises";
 import path from "node:path";
-import { fsyncDirectory, hasCode, tempPathFor, unlinkQuietly } from "./durable-fs.js";
+import { escapeRegExp, fsyncDirectory, hasCode, syncFile, tempPathFor, unlinkQuietly } from "./durable-fs.js";
 
 /** One rotation of a context file. */
 export interface Rotation {
@@ -33,10 +33,6 @@ export function rotationPath(file: string, n: number): string {
   return path.join(dir, `${stem}_${n}${ext}`);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 async function rotationNumbers(file: string): Promise<number[]> {
   const { dir, stem, ext } = nameParts(file);
   const pattern = new RegExp(`^${escapeRegExp(stem)}_(\\d+)${escapeRegExp(ext)}$`);
@@ -49,8 +45,11 @@ async function rotationNumbers(file: string): Promise<number[]> {
   }
   const numbers: number[] = [];
   for (const name of names) {
-    const match = pattern.exec(name);
-    if (match) numbers.push(Number(match[1]));
+    const digits = pattern.exec(name)?.[1];
+    if (digits === undefined) continue;
+    const n = Number(digits);
+    // Only names that rotationPath(n) gives back, with room for n + 1: `_01` or a 30-digit number is not a rotation.
+    if (String(n) === digits && n < Number.MAX_SAFE_INTEGER) numbers.push(n);
   }
   return numbers.sort((a, b) => a - b);
 }
@@ -105,12 +104,7 @@ async function copyToNextRotation(file: string, first: number): Promise<Rotation
   const temp = tempPathFor(file);
   try {
     await copyFile(file, temp);
-    const handle = await open(temp, "r+");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await syncFile(temp);
     for (let n = first; ; n += 1) {
       const target = rotationPath(file, n);
       try {

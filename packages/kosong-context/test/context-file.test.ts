@@ -171,6 +171,18 @@ describe("truncate-with-rotation", () => {
     await ctx.close();
   });
 
+  it("ignores names that are not rotations it could number after: leading zeros, numbers too large to count on", async () => {
+    const { dir, ctx } = await seeded();
+    await writeFile(path.join(dir, "context_07.jsonl"), "");
+    await writeFile(path.join(dir, "context_99999999999999999999.jsonl"), "");
+    await writeFile(path.join(dir, "context_9007199254740991.jsonl"), "");
+    expect(await ctx.listRotations()).toEqual([]);
+    // Before, the huge number made the next number unreachable (n + 1 === n) and the search never ended.
+    expect((await ctx.truncateAndRotate(0)).n).toBe(1);
+    expect((await ctx.listRotations()).map((r) => r.path)).toEqual([path.join(dir, "context_1.jsonl")]);
+    await ctx.close();
+  });
+
   it("rejects an offset that is not the start of a line", async () => {
     const { ctx, marks } = await seeded();
     await expect(ctx.truncateAndRotate(marks[1]! + 3)).rejects.toBeInstanceOf(InvalidOffsetError);
