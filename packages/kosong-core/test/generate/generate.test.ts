@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
@@ -175,6 +176,14 @@ describe("generate", () => {
     const error = await rejection(generate(provider, "", [], [], { signal: controller.signal }));
     expect(isAbortError(error)).toBe(true);
     expect(provider.calls).toHaveLength(0);
+  });
+
+  it("leaves no listener on the signal once it has resolved or rejected", async () => {
+    const controller = new AbortController();
+    await generate(partsProvider([textPart("x")]), "", [], [], { signal: controller.signal });
+    await rejection(generate(partsProvider([textPart("x")], { error: new TypeError("bug") }), "", [], [], { signal: controller.signal }));
+    await rejection(generate(partsProvider([]), "", [], [], { signal: controller.signal }));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("passes the signal to the provider", async () => {
