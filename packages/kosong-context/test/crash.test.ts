@@ -10,22 +10,13 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JsonlContextFile, listRotations, messageRecord, readContextFile, type Durability } from "@kosong/context";
 import { assertDistIsFresh, startChild } from "./helpers/child.js";
+import { seededRandom as random } from "./helpers/random.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const seed = Number(process.env.KOSONG_CRASH_SEED ?? Date.now() % 1_000_000);
 /** Kills per durability mode (3 modes) and kills of the rotating child. */
 const APPEND_TRIALS = 20;
 const ROTATION_TRIALS = 50;
-
-function random(seedValue: number): () => number {
-  let state = seedValue >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -24,20 +24,11 @@ import {
   type ScannedRecord,
   type SkippedLine,
 } from "@kosong/context";
+import { seededRandom as random } from "./helpers/random.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const seed = Number(process.env.KOSONG_FUZZ_SEED ?? Date.now() % 1_000_000);
 const TRIALS = 3000;
-
-function random(seedValue: number): () => number {
-  let state = seedValue >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
-}
 
 const base: ContextRecord[] = [
   systemPromptRecord("You are Kimi. 你好。"),
@@ -102,6 +93,15 @@ function damage(lines: Buffer[], rand: () => number): Buffer {
   return bytes;
 }
 
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /** The lines of `bytes` at byte level: [start, end) without the newline, and whether a newline ends it. */
 function splitLines(bytes: Buffer): Array<{ start: number; end: number; newline: boolean }> {
   const out: Array<{ start: number; end: number; newline: boolean }> = [];
@@ -153,9 +153,13 @@ describe(`restore fuzzing (seed ${seed})`, () => {
           const decoded = decodeRecordLine(raw.toString("utf8"));
           expect(decoded.ok && isUtf8(raw), `${context}, line ${i + 1} kept but not valid`).toBe(true);
           expect(entry.record, context).toEqual((decoded as { record: ContextRecord }).record);
+          // An intact line is kept as exactly the record it was written from: writing it again gives its bytes.
+          if (intact) expect(encodeRecord(entry.record), `${context}, line ${i + 1}`).toBe(raw.toString("utf8"));
         } else {
           expect(intact, `${context}, intact line ${i + 1} was skipped: ${JSON.stringify(entry)}`).toBe(false);
         }
+        // Independently of the reader: a line that is not UTF-8, or not a JSON object, is never kept.
+        if (!isUtf8(raw) || !isJsonObject(raw.toString("utf8"))) expect("record" in entry!, `${context}, line ${i + 1}`).toBe(false);
       });
 
       if (trial % 20 === 0) {
