@@ -18,7 +18,11 @@ export interface AnthropicStreamSource<T = AnthropicWireEvent> {
   items: AsyncIterable<T>;
   /** The event an item carries, or null to skip it; may throw (an in-stream error). Default: the item is the event. */
   toEvent?: (item: T) => AnthropicWireEvent | null;
-  /** Called once when the stream has ended, failed or was abandoned by its consumer (`abandoned` true). */
+  /**
+   * Called once when the stream has ended (`abandoned` false), or when it
+   * failed or its consumer stopped early (`abandoned` true: the response
+   * must be released).
+   */
   close?: (abandoned: boolean) => void;
 }
 
@@ -68,7 +72,11 @@ export class AnthropicStreamedMessage<T = AnthropicWireEvent> implements Streame
       close?.(abandoned);
     };
     const fail = (error: unknown): never => {
-      finish(false);
+      // A bad event or an error event leaves the response open: stop reading it.
+      Promise.resolve()
+        .then(() => inner.return?.())
+        .catch(() => undefined);
+      finish(true);
       throw convertAnthropicError(error, signal);
     };
     // Promise chaining rather than an async function: one hop less per event on the hot path.

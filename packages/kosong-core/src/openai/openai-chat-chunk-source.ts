@@ -51,7 +51,11 @@ export class IterableChunkSource implements ChatChunkSource {
   }
 
   async cancel(): Promise<void> {
-    await this.#iterator.return?.().catch(() => undefined);
+    try {
+      await this.#iterator.return?.();
+    } catch {
+      // Stopping a stream that already failed: nothing left to release.
+    }
   }
 }
 
@@ -63,8 +67,10 @@ const LF = "\n";
  * `data:` lines of one event are joined with LF; an event ends at a blank
  * line (or at the end of the body). The stream ends at `data: [DONE]`. An
  * error inside the stream (`event: error`, or a payload with an `error`
- * object) ends it with the matching typed error (see
- * `errorFromOpenAIErrorObject`), after the chunks that preceded it.
+ * object or message) ends it with the matching typed error (see
+ * `errorFromOpenAIErrorObject`), after the chunks that preceded it; a frame
+ * that is not JSON ends it with a {@link ChatProviderError}. Either way the
+ * response is released at once.
  */
 export class SSEChunkSource implements ChatChunkSource {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -167,16 +173,22 @@ export class SSEChunkSource implements ChatChunkSource {
     try {
       payload = JSON.parse(data);
     } catch {
-      this.#failure = new ChatProviderError(`Malformed server-sent event in the response stream: ${data.slice(0, 200)}`);
-      return;
+      // An error event may carry plain text; any other frame must be JSON.
+      if (event === "error") return this.#fail(errorFromOpenAIErrorObject({ message: data }, { headers: this.#headers }));
+      return this.#fail(new ChatProviderError(`Malformed server-sent event in the response stream: ${data.slice(0, 200)}`));
     }
     const error = typeof payload === "object" && payload !== null ? (payload as { error?: unknown }).error : undefined;
-    if (event === "error" || (typeof error === "object" && error !== null)) {
-      const details = (typeof error === "object" && error !== null ? error : payload) as OpenAIErrorObject;
-      this.#failure = errorFromOpenAIErrorObject(details, { headers: this.#headers });
-      void this.#reader.cancel().catch(() => undefined);
-      return;
+    if (event === "error" || error) {
+      // The error object of `{"error": {...}}` (or a bare message string), else the event's payload itself.
+      const details = typeof error === "object" && error !== null ? error : typeof error === "string" ? { message: error } : payload;
+      return this.#fail(errorFromOpenAIErrorObject(details as OpenAIErrorObject, { headers: this.#headers }));
     }
     this.#queue.push(payload as ChatWireChunk);
+  }
+
+  /** Ends the stream with `error` (after the chunks already queued) and releases the response. */
+  #fail(error: Error): void {
+    this.#failure = error;
+    void this.#reader.cancel().catch(() => undefined);
   }
 }

@@ -108,7 +108,11 @@ class ChatPartIterator implements AsyncIterator<StreamedMessagePart, undefined> 
       this.#index = 0;
       const chunk = this.#source.shift();
       if (chunk === undefined) return this.#read();
-      this.#mapper.push(chunk, parts);
+      try {
+        this.#mapper.push(chunk, parts);
+      } catch (error) {
+        return this.#fail(new ChatProviderError(`Unexpected chunk in the response stream: ${String(error)}`, { cause: error }));
+      }
     }
   }
 
@@ -117,8 +121,7 @@ class ChatPartIterator implements AsyncIterator<StreamedMessagePart, undefined> 
     try {
       more = await this.#source.fill();
     } catch (error) {
-      this.#finished = true;
-      throw convertOpenAIError(error, this.#signal);
+      return this.#fail(error);
     }
     if (!more) {
       this.#finished = true;
@@ -126,6 +129,14 @@ class ChatPartIterator implements AsyncIterator<StreamedMessagePart, undefined> 
       return iterationDone;
     }
     return this.next();
+  }
+
+  /** Ends the iteration with the kosong error for `error`, releasing the response. */
+  #fail(error: unknown): Promise<never> {
+    this.#finished = true;
+    this.#parts.length = 0;
+    this.#source.cancel().catch(() => undefined);
+    return Promise.reject(convertOpenAIError(error, this.#signal));
   }
 
   /** The consumer stopped early: release the response. */
