@@ -52,7 +52,7 @@ export interface AnthropicGenerationOptions {
 
 /** Options of {@link AnthropicProvider}. */
 export interface AnthropicProviderOptions extends AnthropicGenerationOptions {
-  /** The model, e.g. `claude-sonnet-4-5`. */
+  /** The model, e.g. `claude-sonnet-4-6`. */
   model: string;
   /** API key; default `ANTHROPIC_API_KEY`. Ignored when `client` is given. */
   apiKey?: string;
