@@ -100,6 +100,17 @@ describe("event-stream decoding", () => {
     expect((error as Error).message).toMatch(/Malformed server-sent event.*\{not json/);
   });
 
+  it("a chunk of the wrong shape is a clear ChatProviderError after the parts before it, not a raw TypeError", async () => {
+    const s = await stream({ sse: [`data: ${chunk("a")}\n\n`, 'data: {"choices":[{"index":0,"delta":{"tool_calls":{"index":0}}}]}\n\n'] });
+    const parts: unknown[] = [];
+    const error = await (async () => {
+      for await (const part of s) parts.push(part);
+    })().catch((e: unknown) => e);
+    expect(parts).toEqual([textPart("a")]);
+    expect(ChatProviderError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^Unexpected chunk in the response stream: TypeError/);
+  });
+
   it("a complete JSON body answering a stream request (servers that ignore `stream`) is read as a completion", async () => {
     const s = await stream({
       status: 200,
