@@ -14,6 +14,7 @@ import {
   isAbortError,
 } from "../errors.js";
 import { type HeaderSource, createStatusError, getHeader, retryAfterMsFromHeaders } from "../status-error.js";
+import { transportError } from "../transport-error.js";
 
 /** The HTTP status each Anthropic error type is served with (used for errors inside a 200 stream). */
 export const anthropicErrorStatuses: Readonly<Record<string, number>> = {
@@ -103,7 +104,8 @@ function streamError(err: SdkErrorShape): ChatProviderError {
  *
  * - an abort (of `signal`, or the SDK's `APIUserAbortError`) -> the AbortError, unwrapped;
  * - `APIConnectionTimeoutError` -> {@link APITimeoutError};
- * - `APIConnectionError`, or a transport failure mid-stream (socket cut) -> {@link APIConnectionError};
+ * - `APIConnectionError`, or a transport failure mid-stream (socket cut) -> {@link APIConnectionError},
+ *   the transport's own timeouts (undici `bodyTimeout` on a stalled stream) -> {@link APITimeoutError};
  * - an HTTP error status -> `APIStatusError` (or its context-overflow / quota
  *   subclasses) with `statusCode`, `requestId` (`request-id`), `retryAfterMs`,
  *   `errorType`;
@@ -127,8 +129,7 @@ export function convertAnthropicError(error: unknown, signal?: AbortSignal | nul
   if (error instanceof SyntaxError) {
     return new ChatProviderError(`Anthropic stream carried invalid JSON: ${message}`, { cause: error });
   }
-  if (error instanceof TypeError || /terminated|socket|ECONNRESET|EPIPE|other side closed/i.test(message)) {
-    return new APIConnectionError(`Connection to the Anthropic API failed: ${message}`, { cause: error });
-  }
+  const transport = transportError(error);
+  if (transport) return transport;
   return new ChatProviderError(`Anthropic error: ${message}`, { cause: error });
 }

@@ -19,6 +19,7 @@ import {
   type APIStatusError,
 } from "../errors.js";
 import { createStatusError, getHeader, retryAfterMsFromHeaders, type HeaderSource } from "../status-error.js";
+import { transportError } from "../transport-error.js";
 
 /** The `error` object of an OpenAI error body or stream event: `{message, type, code, param}`. */
 export interface OpenAIErrorObject {
@@ -103,26 +104,6 @@ export function errorFromOpenAIErrorObject(error: OpenAIErrorObject | null | und
   });
 }
 
-function errorCode(error: Error): string | null {
-  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" ? code : null;
-}
-
-function isTransportTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = errorCode(error);
-  // undici's own inactivity limits (`bodyTimeout`, `headersTimeout`), e.g. a stream that stalls.
-  return code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "ETIMEDOUT";
-}
-
-function isConnectionFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  // undici: `TypeError: terminated` when the socket closes mid-body, `fetch failed` before it.
-  if (error instanceof TypeError && (error.message === "terminated" || error.message === "fetch failed")) return true;
-  const code = errorCode(error);
-  return code !== null && /^(?:E[A-Z]+|UND_ERR_[A-Z_]+|ERR_STREAM_PREMATURE_CLOSE)$/.test(code);
-}
-
 /**
  * Converts anything the `openai` SDK (or the transport under it) threw into
  * a kosong error:
@@ -158,10 +139,8 @@ export function convertOpenAIError(error: unknown, signal?: AbortSignal): Error 
       cause: error,
     });
   }
-  if (isTransportTimeout(error)) return new APITimeoutError(`timed out: ${(error as Error).message}`, { cause: error });
-  if (isConnectionFailure(error)) {
-    return new APIConnectionError(`connection lost: ${(error as Error).message}`, { cause: error });
-  }
+  const transport = transportError(error);
+  if (transport) return transport;
   const message = error instanceof Error ? error.message : String(error);
   return new ChatProviderError(`OpenAI request failed: ${message}`, { cause: error });
 }

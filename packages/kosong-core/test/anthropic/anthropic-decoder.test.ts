@@ -101,6 +101,20 @@ describe("convertAnthropicError with the SDK's own error classes", () => {
     expect(isAbortError(convertAnthropicError(new Anthropic.APIUserAbortError()))).toBe(true);
   });
 
+  it("maps transport failures under the SDK like the OpenAI providers do: a stalled body is a timeout, a cut socket a connection error", () => {
+    // undici reports a stalled body as `TypeError: terminated` caused by UND_ERR_BODY_TIMEOUT (not provokable
+    // here without undici's dispatcher), and a socket closed mid-body as `TypeError: terminated` caused by
+    // UND_ERR_SOCKET.
+    const stalled = new TypeError("terminated", { cause: Object.assign(new Error("Body Timeout Error"), { code: "UND_ERR_BODY_TIMEOUT" }) });
+    expect(APITimeoutError.isInstance(convertAnthropicError(stalled))).toBe(true);
+    const cut = new TypeError("terminated", { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) });
+    const connection = convertAnthropicError(cut);
+    expect(APIConnectionError.isInstance(connection) && !APITimeoutError.isInstance(connection)).toBe(true);
+    // A TypeError that is no transport failure (a bug, a bad value) is not passed off as a retryable connection error.
+    const bug = convertAnthropicError(new TypeError("Cannot read properties of undefined (reading 'type')"));
+    expect(ChatProviderError.isInstance(bug) && !APIConnectionError.isInstance(bug)).toBe(true);
+  });
+
   it("prefers the signal's abort over anything else", () => {
     const controller = new AbortController();
     controller.abort();
