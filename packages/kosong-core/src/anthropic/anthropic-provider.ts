@@ -7,6 +7,7 @@ import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
 import { abortError } from "../errors.js";
 import type { Message } from "../message.js";
+import { readEnv } from "../read-env.js";
 import { convertAnthropicError } from "./anthropic-errors.js";
 import { type AnthropicServerSentEvent, anthropicEventOfSse } from "./anthropic-response.js";
 import { type AnthropicToolMessageConversion, convertAnthropicRequest } from "./anthropic-request.js";
@@ -101,11 +102,6 @@ function linkAbort(signal: AbortSignal | undefined, controller: AbortController)
 
 interface MessagesApi {
   create(body: Record<string, unknown>, options: Record<string, unknown>): Promise<unknown> & { asResponse(): Promise<Response> };
-}
-
-function readEnv(name: string): string | undefined {
-  const value = globalThis.process?.env?.[name];
-  return value ? value : undefined;
 }
 
 /**

@@ -5,12 +5,9 @@
 import type { ThinkingEffort, Tool } from "../chat-provider.js";
 import type { JsonValue, Message } from "../message.js";
 import type { ChatDialect, OpenAIReasoningEffort } from "./openai-chat-request.js";
-import {
-  OpenAIChatProvider,
-  type OpenAIChatGenerationOptions,
-  type OpenAIChatProviderOptions,
-  type ResolvedEndpoint,
-} from "./openai-chat-provider.js";
+import { readEnv } from "../read-env.js";
+import { OpenAIChatProvider, type OpenAIChatGenerationOptions, type OpenAIChatProviderOptions } from "./openai-chat-provider.js";
+import type { ResolvedEndpoint } from "./openai-client.js";
 
 /** Moonshot's default endpoint. */
 export const KIMI_DEFAULT_BASE_URL = "https://api.moonshot.ai/v1";
@@ -46,11 +43,6 @@ export interface KimiChatProviderOptions
   /** Base URL; defaults to `KIMI_BASE_URL`, then `https://api.moonshot.ai/v1`. */
   baseURL?: string;
   generation?: KimiGenerationOptions;
-}
-
-function env(name: string): string | undefined {
-  const value = typeof process === "undefined" ? undefined : process.env[name];
-  return value === "" ? undefined : value;
 }
 
 function clampKimiEffort(effort: ThinkingEffort): ThinkingEffort {
@@ -101,7 +93,7 @@ export class KimiChatProvider extends OpenAIChatProvider {
   }
 
   protected override resolveEndpoint(options: OpenAIChatProviderOptions): ResolvedEndpoint {
-    return { apiKey: options.apiKey ?? env("KIMI_API_KEY"), baseURL: options.baseURL ?? env("KIMI_BASE_URL") ?? KIMI_DEFAULT_BASE_URL };
+    return { apiKey: options.apiKey ?? readEnv("KIMI_API_KEY"), baseURL: options.baseURL ?? readEnv("KIMI_BASE_URL") ?? KIMI_DEFAULT_BASE_URL };
   }
 
   protected override missingKeyMessage(): string {

@@ -3,7 +3,7 @@
  * that speaks it (Kimi/Moonshot, DeepSeek, vLLM, llama.cpp, Ollama, ...),
  * through the official `openai` SDK.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 
 import type {
   ChatProvider,
@@ -12,7 +12,7 @@ import type {
   ThinkingEffort,
   Tool,
 } from "../chat-provider.js";
-import { abortError, ChatProviderError } from "../errors.js";
+import { abortError } from "../errors.js";
 import type { JsonValue, Message } from "../message.js";
 import { ChatCompletionMessage, streamedMessageFromChunks, streamedMessageFromResponse } from "./openai-chat-streamed-message.js";
 import {
@@ -26,6 +26,7 @@ import {
   type OpenAIReasoningEffort,
 } from "./openai-chat-request.js";
 import type { ChatWireChunk, ChatWireCompletion } from "./openai-chat-response.js";
+import { createOpenAIClient, missingOpenAIKey, openAIEndpoint, type OpenAIClientOptions, type ResolvedEndpoint } from "./openai-client.js";
 import { convertOpenAIError } from "./openai-errors.js";
 
 /**
@@ -49,23 +50,9 @@ export interface OpenAIChatGenerationOptions {
 }
 
 /** Options of {@link OpenAIChatProvider}. */
-export interface OpenAIChatProviderOptions {
+export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
   /** The model, e.g. `gpt-4.1`, `deepseek-reasoner`, `qwen3:8b`. */
   model: string;
-  /** API key; defaults to `OPENAI_API_KEY`. Servers that ignore keys accept any non-empty value. */
-  apiKey?: string;
-  /** Base URL (with `/v1`); defaults to `OPENAI_BASE_URL`, then OpenAI's. */
-  baseURL?: string;
-  /** Request timeout in milliseconds, up to the response headers (the SDK's default: 10 minutes). */
-  timeout?: number;
-  /** Headers sent with every request (control characters are stripped from the values). */
-  defaultHeaders?: Record<string, string>;
-  /**
-   * A client to use instead of building one (then `apiKey`, `baseURL` and
-   * `defaultHeaders` are ignored). Build it with `maxRetries: 0`: retrying is
-   * the caller's job (the soul's), done once.
-   */
-  client?: OpenAI;
   /** Stream the response (default true). Non-stream responses map to the same parts. */
   stream?: boolean;
   /**
@@ -79,42 +66,10 @@ export interface OpenAIChatProviderOptions {
   toolMessageConversion?: "extract_text" | null;
   /** Further dialect rules (see {@link ChatDialect}); `reasoningKey` and `toolMessageConversion` above win. */
   dialect?: Partial<ChatDialect>;
-  /** Generation options sent with every request (see {@link withGenerationOptions}). */
+  /** Generation options sent with every request (see {@link OpenAIChatProvider.withGenerationOptions}). */
   generation?: OpenAIChatGenerationOptions;
   /** The provider's name (default `openai`). */
   name?: string;
-}
-
-function env(name: string): string | undefined {
-  const value = typeof process === "undefined" ? undefined : process.env[name];
-  return value === "" ? undefined : value;
-}
-
-function sanitizeHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
-  if (!headers) return undefined;
-  const out: Record<string, string> = {};
-  // eslint-disable-next-line no-control-regex
-  for (const [key, value] of Object.entries(headers)) out[key] = value.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, "").trim();
-  return out;
-}
-
-/** The API key and base URL a provider was built with, after environment defaults. */
-export interface ResolvedEndpoint {
-  apiKey: string | undefined;
-  baseURL: string | undefined;
-}
-
-/** Builds the SDK client for `options` (with `maxRetries: 0`), or returns the caller's. */
-export function createOpenAIClient(options: OpenAIChatProviderOptions, endpoint: ResolvedEndpoint, missingKey: string): OpenAI {
-  if (options.client) return options.client;
-  if (!endpoint.apiKey) throw new ChatProviderError(missingKey);
-  return new OpenAI({
-    apiKey: endpoint.apiKey,
-    baseURL: endpoint.baseURL ?? null,
-    maxRetries: 0,
-    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    ...(options.defaultHeaders ? { defaultHeaders: sanitizeHeaders(options.defaultHeaders) } : {}),
-  });
 }
 
 /**
@@ -172,15 +127,12 @@ export class OpenAIChatProvider implements ChatProvider {
 
   /** The error message when no API key is configured. */
   protected missingKeyMessage(): string {
-    return (
-      "OpenAIChatProvider needs an API key: pass `apiKey` or set OPENAI_API_KEY " +
-      '(servers that ignore keys accept any value, e.g. "local").'
-    );
+    return missingOpenAIKey("OpenAIChatProvider");
   }
 
   /** The API key and base URL to use: the options, then the environment. */
   protected resolveEndpoint(options: OpenAIChatProviderOptions): ResolvedEndpoint {
-    return { apiKey: options.apiKey ?? env("OPENAI_API_KEY"), baseURL: options.baseURL ?? env("OPENAI_BASE_URL") };
+    return openAIEndpoint(options);
   }
 
   /** The effort set with {@link withThinking} (`max` reads back as `xhigh`), or null. */

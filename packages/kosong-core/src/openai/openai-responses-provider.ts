@@ -2,12 +2,12 @@
  * `OpenAIResponsesProvider`: the OpenAI Responses API (`POST /v1/responses`)
  * through the official `openai` SDK, as upstream kosong's `OpenAIResponses`.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ResponseCreateParams, ResponseInput, ResponseStreamEvent, Tool as SDKTool } from "openai/resources/responses/responses";
 import type { Stream } from "openai/core/streaming";
 import type { ChatProvider, ProviderGenerateOptions, ThinkingEffort, Tool } from "../chat-provider.js";
 import type { Message } from "../message.js";
-import { createOpenAIClient } from "./openai-chat-provider.js";
+import { createOpenAIClient, missingOpenAIKey, openAIEndpoint, type OpenAIClientOptions } from "./openai-client.js";
 import { fromReasoningEffort, toReasoningEffort, type OpenAIReasoningEffort } from "./openai-chat-request.js";
 import { convertOpenAIError } from "./openai-errors.js";
 import {
@@ -34,22 +34,9 @@ export interface OpenAIResponsesGenerationOptions {
 }
 
 /** Options of {@link OpenAIResponsesProvider}. */
-export interface OpenAIResponsesProviderOptions {
+export interface OpenAIResponsesProviderOptions extends OpenAIClientOptions {
   /** The model, e.g. `gpt-5.1-codex-max`. */
   model: string;
-  /** API key; defaults to `OPENAI_API_KEY`. Ignored when `client` is given. */
-  apiKey?: string;
-  /** Base URL (e.g. `http://127.0.0.1:8000/v1`); defaults to `OPENAI_BASE_URL`, then OpenAI. Ignored when `client` is given. */
-  baseURL?: string;
-  /** Request timeout in milliseconds (the SDK's default when absent). Ignored when `client` is given. */
-  timeout?: number;
-  /** Headers sent with every request. Ignored when `client` is given. */
-  defaultHeaders?: Record<string, string>;
-  /**
-   * A ready SDK client to use instead of building one. Build it with
-   * `maxRetries: 0`: retrying is the caller's job (the soul), done once.
-   */
-  client?: OpenAI;
   /** Stream the response (default) or ask for it whole. */
   stream?: boolean;
   /**
@@ -84,12 +71,7 @@ export class OpenAIResponsesProvider implements ChatProvider {
   constructor(options: OpenAIResponsesProviderOptions) {
     this.modelName = options.model;
     this.#options = { ...options, generation: { ...options.generation } };
-    const endpoint = {
-      apiKey: options.apiKey ?? env("OPENAI_API_KEY"),
-      baseURL: options.baseURL ?? env("OPENAI_BASE_URL"),
-    };
-    const { model, client, timeout, defaultHeaders } = options;
-    this.client = createOpenAIClient({ model, client, timeout, defaultHeaders }, endpoint, missingKey);
+    this.client = createOpenAIClient(options, openAIEndpoint(options), missingOpenAIKey("OpenAIResponsesProvider"));
   }
 
   /**
@@ -129,7 +111,9 @@ export class OpenAIResponsesProvider implements ChatProvider {
     const { signal } = options;
     const body = this.#requestBody(systemPrompt, tools, history);
     try {
-      const { data, response } = await this.client.responses.create(body, { signal }).withResponse();
+      const timeout = this.#options.timeout;
+      const requestOptions = { ...(signal ? { signal } : {}), ...(timeout === undefined ? {} : { timeout }) };
+      const { data, response } = await this.client.responses.create(body, requestOptions).withResponse();
       const source = body.stream ? (data as Stream<ResponseStreamEvent>) : (data as OpenAI.Responses.Response);
       return new ResponsesStreamedMessage(source, { headers: response.headers, signal });
     } catch (error) {
@@ -158,13 +142,4 @@ export class OpenAIResponsesProvider implements ChatProvider {
     }
     return body;
   }
-}
-
-const missingKey =
-  "OpenAIResponsesProvider needs an API key: pass `apiKey` or set OPENAI_API_KEY " +
-  '(servers that ignore keys accept any value, e.g. "local").';
-
-function env(name: string): string | undefined {
-  const value = typeof process === "undefined" ? undefined : process.env[name];
-  return value === "" ? undefined : value;
 }

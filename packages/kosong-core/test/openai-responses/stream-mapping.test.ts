@@ -4,6 +4,7 @@
  * parts, truncation, failures inside a 200 stream, cuts, aborts, timeouts),
  * served by the fake server in the Responses wire framing to the official SDK.
  */
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   APIConnectionError,
@@ -292,5 +293,14 @@ describe("transport", () => {
     const error = await failure(provider({ timeout: 100 }).generate("", [], [userMessage("hi")]));
     expect(APITimeoutError.isInstance(error)).toBe(true);
     expect(isRetryable(error)).toBe(true);
+  });
+
+  it("`timeout` applies to a caller-supplied client too", async () => {
+    server.reset();
+    server.enqueue({ chunks: longStream, delayMs: 3000 });
+    const client = new OpenAI({ apiKey: "test-key", baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const error = await failure(provider({ client, timeout: 100 }).generate("", [], [userMessage("hi")]));
+    expect(APITimeoutError.isInstance(error)).toBe(true);
+    server.reset();
   });
 });
