@@ -5,7 +5,7 @@
  * stream, a connection cut, a timeout, an abort, a refused connection.
  */
 import { getEventListeners } from "node:events";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import {
   APIConnectionError,
   APIContextOverflowError,
@@ -85,6 +85,11 @@ describe("HTTP error statuses", () => {
     else expect(status.retryAfterMs).toBeNull();
     // Retries belong to the soul: exactly one request, even for retryable statuses.
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("covers every error fixture of provider-streams/anthropic-messages", () => {
+    const files = readdirSync(fixture("provider-streams/anthropic-messages")).filter((f) => f.startsWith("error-"));
+    expect(files.sort()).toEqual(["error-400-invalid-request.json", "error-404-not-found.json"]);
   });
 
   it("maps the recorded 404 not_found_error (request id from the body when no header carries it)", async () => {

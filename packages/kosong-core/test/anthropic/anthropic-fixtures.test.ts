@@ -20,10 +20,19 @@ import {
   type ToolCall,
 } from "@kosong/core";
 import type { FakeProviderServer } from "@kosong/core/testing";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { anthropicFixture, anthropicProvider, startServer, streamPaths } from "./helpers.js";
+import { fixture } from "../helpers/fixtures.js";
+import { anthropicFixture as fixturePath, anthropicProvider, startServer, streamPaths } from "./helpers.js";
 import { recordedBlocks } from "./recorded-events.js";
+
+/** The fixture files replayed by this file's tests. */
+const covered = new Set<string>();
+
+function anthropicFixture(name: string): string {
+  covered.add(name);
+  return fixturePath(name);
+}
 
 let server: FakeProviderServer;
 beforeAll(async () => {
@@ -186,4 +195,11 @@ describe("recorded complete (non-stream) messages", () => {
     const result = await generate(anthropicProvider(server, { stream: false }), "", [], [userMessage("hi")]);
     expect(result.message.tool_calls![0]!.function.arguments).toBe("{}");
   });
+});
+
+it("covers every response fixture of provider-streams/anthropic-messages (error bodies: anthropic-errors.test.ts, the nock recording: anthropic-multiturn.test.ts)", () => {
+  const files = readdirSync(fixture("provider-streams/anthropic-messages")).filter(
+    (f) => !f.startsWith("_") && !f.startsWith("error-") && !f.endsWith(".nock.json"),
+  );
+  expect([...covered].sort()).toEqual(files.sort());
 });

@@ -5,7 +5,7 @@
  * connection, a graceful close before the end, a timeout, a refused
  * connection and aborts.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -55,6 +55,14 @@ async function run(
   return { parts, error: null };
 }
 
+/** The error fixtures of provider-streams/openai-chat-completions replayed by this file's tests. */
+const coveredErrors = new Set<string>();
+
+function errorFixture(name: string): string {
+  coveredErrors.add(name);
+  return fixture(`provider-streams/openai-chat-completions/${name}`);
+}
+
 interface ErrorEntry {
   api: string;
   status: number;
@@ -70,7 +78,7 @@ const referenceErrors = (
 describe("HTTP error bodies", () => {
   it("error-404-model-not-found.json: APIStatusError 404 with the body's type, code and message, not retryable", async () => {
     const before = server.requests.length;
-    const { error } = await run({ fixture: fixture("provider-streams/openai-chat-completions/error-404-model-not-found.json") });
+    const { error } = await run({ fixture: errorFixture("error-404-model-not-found.json") });
     expect(APIStatusError.isInstance(error)).toBe(true);
     expect(APIContextOverflowError.isInstance(error)).toBe(false);
     const e = error as APIStatusError;
@@ -83,13 +91,18 @@ describe("HTTP error bodies", () => {
   });
 
   it("error-400-unsupported-parameter.json: APIStatusError 400 unsupported_parameter", async () => {
-    const { error } = await run({ fixture: fixture("provider-streams/openai-chat-completions/error-400-unsupported-parameter.json") });
+    const { error } = await run({ fixture: errorFixture("error-400-unsupported-parameter.json") });
     const e = error as APIStatusError;
     expect(APIStatusError.isInstance(e)).toBe(true);
     expect(e.statusCode).toBe(400);
     expect(e.errorCode).toBe("unsupported_parameter");
     expect(e.message).toMatch(/^Unsupported parameter: 'max_tokens'/);
     expect(isRetryable(e)).toBe(false);
+  });
+
+  it("covers every error fixture of provider-streams/openai-chat-completions", () => {
+    const files = readdirSync(fixture("provider-streams/openai-chat-completions")).filter((f) => f.startsWith("error-"));
+    expect([...coveredErrors].sort()).toEqual(files.sort());
   });
 
   it("covers the 4 OpenAI entries of errors-reference", () => {

@@ -5,7 +5,7 @@
  * usage (cached and cache-write tokens included), the id and the finish
  * reason. Error bodies are in errors.test.ts.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenUsage, userMessage } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
@@ -14,6 +14,8 @@ import { fixture } from "../helpers/fixtures.js";
 import { collect } from "../helpers/collect.js";
 
 const dir = "provider-streams/openai-chat-completions";
+/** The fixture files replayed by this file's tests. */
+const covered = new Set<string>();
 
 let server: FakeProviderServer;
 beforeAll(async () => {
@@ -28,6 +30,7 @@ function provider(stream = true): OpenAIChatProvider {
 }
 
 async function replay(file: string, stream = true) {
+  covered.add(file);
   server.enqueue({ fixture: fixture(`${dir}/${file}`) });
   const streamed = await provider(stream).generate("", [], [userMessage("hi")]);
   const collected = await collect(streamed);
@@ -149,4 +152,9 @@ describe("non-stream responses", () => {
     expect(streamed.usage).toEqual(tokenUsage({ input_other: 7, output: 87 }));
     expect(streamed.id).toBe("chatcmpl-Dr3KNfXKBS1oDOrhqYDuLYdjX9PM4");
   });
+});
+
+it("covers every response fixture of provider-streams/openai-chat-completions (error bodies: errors.test.ts)", () => {
+  const files = readdirSync(fixture(dir)).filter((f) => !f.startsWith("_") && !f.startsWith("error-"));
+  expect([...covered].sort()).toEqual(files.sort());
 });
