@@ -40,7 +40,10 @@ export type { FakeStreamError, FakeWireFormat } from "./wire/wire-format.js";
 
 /** Options every queued response accepts. */
 export interface FakeResponseBase {
-  /** Extra response headers, e.g. `{ "retry-after-ms": "1", "x-request-id": "req_1" }`. */
+  /**
+   * Extra response headers, e.g. `{ "retry-after-ms": "1", "x-request-id": "req_1" }`; they win over
+   * the defaults (`content-type: application/json` or `text/event-stream`), not over `content-length`.
+   */
   headers?: Record<string, string>;
   /** Wait this long before sending the status line (to provoke client timeouts). */
   delayMs?: number;
@@ -331,7 +334,7 @@ async function send(res: ServerResponse, prepared: Prepared): Promise<void> {
   if (!(await wait(res, prepared.delayMs))) return;
   if (prepared.json !== undefined) {
     const body = Buffer.from(prepared.json, "utf8");
-    res.writeHead(prepared.status, { ...prepared.headers, "content-type": jsonContentType, "content-length": body.length });
+    res.writeHead(prepared.status, { "content-type": jsonContentType, ...prepared.headers, "content-length": body.length });
     res.end(body);
     return;
   }
@@ -340,15 +343,15 @@ async function send(res: ServerResponse, prepared: Prepared): Promise<void> {
   if (cutAfter === undefined && chunkDelayMs <= 0) {
     const body = Buffer.from(frames.join(""), "utf8");
     res.writeHead(prepared.status, {
-      ...prepared.headers,
       "content-type": sseContentType,
       "cache-control": "no-cache",
+      ...prepared.headers,
       "content-length": body.length,
     });
     res.end(body);
     return;
   }
-  res.writeHead(prepared.status, { ...prepared.headers, "content-type": sseContentType, "cache-control": "no-cache" });
+  res.writeHead(prepared.status, { "content-type": sseContentType, "cache-control": "no-cache", ...prepared.headers });
   res.flushHeaders();
   const count = cutAfter === undefined ? frames.length : Math.min(cutAfter, frames.length);
   for (let i = 0; i < count; i++) {

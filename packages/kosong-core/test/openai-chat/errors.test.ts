@@ -178,8 +178,8 @@ describe("HTTP error bodies", () => {
     expect(isRetryable(e)).toBe(true);
   });
 
-  it("an error status without a JSON body is still an APIStatusError", async () => {
-    const { error } = await run({ status: 502, body: "<html>Bad gateway</html>" });
+  it("an error status without a JSON body (a gateway's HTML page) is still an APIStatusError", async () => {
+    const { error } = await run({ status: 502, body: "<html>Bad gateway</html>", headers: { "content-type": "text/html" } });
     expect(APIStatusError.isInstance(error)).toBe(true);
     expect((error as APIStatusError).statusCode).toBe(502);
     expect(isRetryable(error)).toBe(true);

@@ -172,6 +172,12 @@ describe("queue and recording", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("lets the given headers replace the default content-type (a gateway's HTML error page)", async () => {
+    server.enqueue({ status: 502, body: "<html>Bad gateway</html>", headers: { "Content-Type": "text/html" } });
+    const res = await post("/v1/chat/completions", {});
+    expect([res.status, res.headers.get("content-type"), await res.text()]).toEqual([502, "text/html", "<html>Bad gateway</html>"]);
+  });
+
   it("reports an unknown wire format for a scripted message instead of guessing", async () => {
     server.enqueue(reply);
     const res = await post("/v1/completions", { stream: true });
