@@ -198,7 +198,9 @@ export class OpenAIChatProvider implements ChatProvider {
     const signal = options.signal;
     if (signal?.aborted) throw abortError(signal);
     const body = this.requestBody(systemPrompt, tools, history);
+    // Retries belong to the caller (the soul), also with a caller-supplied client.
     const requestOptions = {
+      maxRetries: 0,
       ...(signal ? { signal } : {}),
       ...(this.timeout === undefined ? {} : { timeout: this.timeout }),
     };

@@ -23,8 +23,9 @@ export interface OpenAIClientOptions {
   defaultHeaders?: Record<string, string>;
   /**
    * A client to use instead of building one (then `apiKey`, `baseURL` and
-   * `defaultHeaders` are ignored). Build it with `maxRetries: 0`: retrying is
-   * the caller's job (the soul's), done once.
+   * `defaultHeaders` are ignored). Requests go out with `maxRetries: 0`
+   * whatever the client's own setting: retrying is the caller's job (the
+   * soul's), done once.
    */
   client?: OpenAI;
 }

@@ -112,7 +112,8 @@ export class OpenAIResponsesProvider implements ChatProvider {
     const body = this.#requestBody(systemPrompt, tools, history);
     try {
       const timeout = this.#options.timeout;
-      const requestOptions = { ...(signal ? { signal } : {}), ...(timeout === undefined ? {} : { timeout }) };
+      // Retries belong to the caller (the soul), also with a caller-supplied client.
+      const requestOptions = { maxRetries: 0, ...(signal ? { signal } : {}), ...(timeout === undefined ? {} : { timeout }) };
       const { data, response } = await this.client.responses.create(body, requestOptions).withResponse();
       const source = body.stream ? (data as Stream<ResponseStreamEvent>) : (data as OpenAI.Responses.Response);
       return new ResponsesStreamedMessage(source, { headers: response.headers, signal });

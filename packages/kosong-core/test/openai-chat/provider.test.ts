@@ -7,6 +7,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  APIStatusError,
   assistantMessage,
   imageURLPart,
   textPart,
@@ -177,6 +178,19 @@ describe("request options", () => {
     const request = server.requests.at(-1)!;
     expect(request.headers.authorization).toBe("Bearer client-key");
     expect(request.headers["x-from"]).toBe("client");
+  });
+
+  it("sends one request with a caller-supplied client that would retry itself", async () => {
+    const client = new OpenAI({ apiKey: "k", baseURL: `${server.url}/v1`, maxRetries: 3 });
+    server.reset();
+    server.enqueue(
+      { status: 503, body: { error: { message: "busy", type: "server_error", code: null } }, headers: { "retry-after-ms": "1" } },
+      { message: assistantMessage("late") },
+    );
+    const error = await new OpenAIChatProvider({ model: "gpt-4o", client }).generate("", [], [userMessage("hi")]).catch((e: unknown) => e);
+    expect((error as APIStatusError).statusCode).toBe(503);
+    expect(server.requests).toHaveLength(1);
+    server.reset();
   });
 
   it("takes the API key and base URL from OPENAI_API_KEY and OPENAI_BASE_URL", async () => {

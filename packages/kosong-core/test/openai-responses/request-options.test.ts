@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import OpenAI from "openai";
 import {
+  APIStatusError,
   assistantMessage,
   audioURLPart,
   ChatProviderError,
@@ -171,6 +172,19 @@ describe("client", () => {
     vi.stubEnv("OPENAI_API_KEY", "");
     expect(() => new OpenAIResponsesProvider({ model: "gpt-5" })).toThrow(ChatProviderError);
     expect(() => new OpenAIResponsesProvider({ model: "gpt-5" })).toThrow(/OPENAI_API_KEY/);
+  });
+
+  it("sends one request with a caller-supplied client that would retry itself", async () => {
+    const client = new OpenAI({ apiKey: "k", baseURL: `${server.url}/v1`, maxRetries: 3 });
+    server.reset();
+    server.enqueue(
+      { status: 503, body: { error: { message: "busy", type: "server_error", code: null } }, headers: { "retry-after-ms": "1" } },
+      { message: assistantMessage("late") },
+    );
+    const error = await new OpenAIResponsesProvider({ model: "gpt-5", client }).generate("", [], [userMessage("hi")]).catch((e: unknown) => e);
+    expect((error as APIStatusError).statusCode).toBe(503);
+    expect(server.requests).toHaveLength(1);
+    server.reset();
   });
 
   it("uses a caller-supplied client", async () => {
