@@ -112,7 +112,7 @@ export class SessionLock {
       }
       await takeOverIfStale(file, lockPath);
     }
-    throw new SessionLockedError(file, lockPath, { pid: 0, hostname: null }, "writers that keep re-creating the lock");
+    throw new SessionLockedError(file, lockPath, { pid: 0, hostname: null }, "another writer (its lock file kept changing or could not be read)");
   }
 
   /** Removes the lock file. Idempotent. */

@@ -70,7 +70,25 @@ describe("one writer per session file", () => {
     await ctx.close();
   });
 
-  it("takes over an unreadable lock file once it is old, and waits for a fresh one", async () => {
+  it.runIf(process.platform === "linux")("takes over a lock whose pid now belongs to another, younger process", async () => {
+    const file = await sessionFile();
+    // The parent process is alive, but it is not the process that wrote this lock (another start time).
+    await writeFile(`${file}.lock`, JSON.stringify({ pid: process.ppid, hostname: os.hostname(), startTime: "1" }));
+    const ctx = await JsonlContextFile.open(file);
+    expect(JSON.parse(await readFile(`${file}.lock`, "utf8"))).toMatchObject({ pid: process.pid });
+    await ctx.close();
+  });
+
+  it("keeps a lock held on another host (its pid cannot be checked from here)", async () => {
+    const file = await sessionFile();
+    await writeFile(`${file}.lock`, JSON.stringify({ pid: 999_999_999, hostname: "some-other-host", startTime: null }));
+    const error = await JsonlContextFile.open(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionLockedError);
+    expect((error as SessionLockedError).owner).toEqual({ pid: 999_999_999, hostname: "some-other-host" });
+    expect((error as Error).message).toContain("process 999999999 on some-other-host");
+  });
+
+  it("takes over an unreadable lock file once it is old", async () => {
     const file = await sessionFile();
     await writeFile(`${file}.lock`, "");
     const past = new Date(Date.now() - 60_000);
