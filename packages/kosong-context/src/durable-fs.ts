@@ -79,7 +79,8 @@ export async function removeStaleTempFiles(file: string): Promise<void> {
   }
 }
 
-const COPY_CHUNK = 4 * 1024 * 1024;
+/** 1 MiB: measured faster than larger buffers (fresh pages, cache misses) and than smaller ones (more calls). */
+const COPY_CHUNK = 1024 * 1024;
 
 /** Copies bytes `[start, end)` of `source` to the current position of `target`. */
 export async function copyRange(source: FileHandle, target: FileHandle, start: number, end: number): Promise<void> {
