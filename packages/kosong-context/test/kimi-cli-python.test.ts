@@ -33,6 +33,7 @@ import {
   JsonlContextFile,
   checkpointRecord,
   messageRecord,
+  otherRecord,
   readContextFile,
   systemPromptRecord,
   usageRecord,
@@ -139,14 +140,18 @@ describe.skipIf(!available)("kimi-cli restores files written here to the same st
     for (const [i, message] of session().entries()) {
       if (i % 4 === 0) await ctx.append([checkpointRecord(id++)]);
       if (i === 6) await ctx.append([systemPromptRecord("a later system prompt wins")]);
+      if (i === 9) await ctx.append([otherRecord({ role: "_meta", note: "kept here, ignored by the state" })]);
       await ctx.append([messageRecord(message), usageRecord(100 + i)]);
     }
     await ctx.close();
     const [{ ours, kimi }] = (await expectSameStateInKimi(file)) as [{ ours: ContextFileState; kimi: KimiState }];
     expect(ours.messages).toHaveLength(session().length);
     expect(kimi.history).toHaveLength(session().length - 1);
+    // kimi-cli has no other `_` records: it reads one as a message that does not validate, and drops it.
     const lines = (await readFile(file, "utf8")).split("\n");
-    expect(kimi.dropped).toEqual([lines.findIndex((l) => l.includes('"name":"Think"}')) + 1]);
+    const lineOf = (text: string) => lines.findIndex((l) => l.includes(text)) + 1;
+    expect(kimi.dropped).toEqual([lineOf('"role": "_meta"'), lineOf('"name":"Think"}')]);
+    expect(ours.otherRecords).toBe(1);
   });
 
   it("after a revert, a prepended system prompt, a clear and a restored rotation, every file restores the same in kimi-cli", async () => {
