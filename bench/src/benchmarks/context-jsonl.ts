@@ -19,8 +19,10 @@
  *   kept as context_1.jsonl, fsyncs of the copy and the directory). Floor:
  *   reading the kept prefix and writing it to a new file (no fsync).
  *
- * The restore row's note also reports the heap that the restored W holds
- * (after GC) and the peak heap during the restore, against the file size.
+ * The append and truncate notes say where the time goes, from pieces of
+ * the work timed in the same rounds. The restore row's note also reports
+ * the heap that the restored W holds (after GC) and the peak heap during
+ * the restore, against the file size.
  */
 import { createReadStream } from "node:fs";
 import { copyFile, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
@@ -79,15 +81,23 @@ function workload(): ContextRecord[] {
   return records;
 }
 
-/** Interleaved rounds with untimed per-sample setup; median times and median per-round ratio. */
-async function measure(
+type Step = { setup: () => Promise<void>; run: () => Promise<unknown> };
+
+/**
+ * Interleaved rounds with untimed per-sample setup; median times and median per-round ratio.
+ * `parts` (pieces of ours' work, for the note) are timed in the same rounds, after both sides.
+ */
+async function measure<K extends string = never>(
   rounds: number,
-  ours: { setup: () => Promise<void>; run: () => Promise<unknown> },
-  floor: { setup: () => Promise<void>; run: () => Promise<unknown> },
-): Promise<{ ours_ms: number; baseline_ms: number; ratio: number }> {
+  ours: Step,
+  floor: Step,
+  parts: Record<K, Step> = {} as Record<K, Step>,
+): Promise<{ ours_ms: number; baseline_ms: number; ratio: number; parts: Record<K, number> }> {
   const a: number[] = [];
   const b: number[] = [];
-  const sample = async (side: typeof ours, into: number[]) => {
+  const partKeys = Object.keys(parts) as K[];
+  const partTimes = new Map<K, number[]>(partKeys.map((k) => [k, []]));
+  const sample = async (side: Step, into: number[]) => {
     await side.setup();
     into.push(await timeOnce(side.run));
   };
@@ -101,9 +111,14 @@ async function measure(
       await sample(floor, b);
       await sample(ours, a);
     }
+    for (const key of partKeys) await sample(parts[key], partTimes.get(key)!);
   }
-  return { ours_ms: median(a), baseline_ms: median(b), ratio: median(a.map((t, i) => t / b[i]!)) };
+  const partMedians = Object.fromEntries(partKeys.map((k) => [k, median(partTimes.get(k)!)])) as Record<K, number>;
+  return { ours_ms: median(a), baseline_ms: median(b), ratio: median(a.map((t, i) => t / b[i]!)), parts: partMedians };
 }
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const timing = ({ ours_ms, baseline_ms, ratio }: { ours_ms: number; baseline_ms: number; ratio: number }) => ({ ours_ms, baseline_ms, ratio });
 
 function gcFunction(): () => void {
   setFlagsFromString("--expose-gc");
@@ -163,15 +178,27 @@ const benchmark: Benchmark = {
       await clean();
       await appendW();
       if (!(await readFile(file)).equals(bytes)) throw new Error("append wrote different bytes");
-      const append = await measure(rounds, { setup: clean, run: appendW }, { setup: clean, run: () => writeFile(floorFile, bytes) });
-      // The least work of any durable writer of these records: serialize each (core's serializeMessage), one write, one fsync.
-      const serializeWriteSync = async () => {
-        const text = records.map((r) => (r.kind === "message" ? `${serializeMessage(r.message)}\n` : `${encodeRecord(r)}\n`)).join("");
+      // Where ours goes, timed in the same rounds: what append() does to each record before queueing it
+      // (validate with parseMessage, serialize with serializeMessage or the internal-record writer), and the
+      // I/O that "batch" owes for the bytes (one write and one fdatasync of a new file).
+      const writeSync = async (data: string | Buffer) => {
         const handle = await open(floorFile, "w");
-        await handle.writeFile(text);
+        await handle.writeFile(data);
         await handle.datasync();
         await handle.close();
       };
+      const append = await measure(
+        rounds,
+        { setup: clean, run: appendW },
+        { setup: clean, run: () => writeFile(floorFile, bytes) },
+        {
+          encode: { setup: async () => undefined, run: async () => records.map(encodeRecord) },
+          writeSync: { setup: clean, run: () => writeSync(bytes) },
+        },
+      );
+      // The least work of any durable writer of these records: serialize each (core's serializeMessage), one write, one fsync.
+      const serializeWriteSync = () =>
+        writeSync(records.map((r) => (r.kind === "message" ? `${serializeMessage(r.message)}\n` : `${encodeRecord(r)}\n`)).join(""));
       const appendVsSerialize = await measure(rounds, { setup: clean, run: appendW }, { setup: clean, run: serializeWriteSync });
 
       // restore W
@@ -196,6 +223,13 @@ const benchmark: Benchmark = {
         await handle.close();
       };
       const middle = (await readContextFile(master)).checkpoints[Math.floor(MESSAGES / 6)]!.offset;
+      const readPrefix = async () => {
+        const source = await open(file, "r");
+        const prefix = Buffer.allocUnsafe(middle);
+        await source.read(prefix, 0, middle, 0);
+        await source.close();
+        return prefix;
+      };
       let ctx: JsonlContextFile | null = null;
       const truncate = await measure(
         rounds,
@@ -207,16 +241,9 @@ const benchmark: Benchmark = {
           },
           run: () => ctx!.truncateAndRotate(middle),
         },
-        {
-          setup: freshCopy,
-          run: async () => {
-            const source = await open(file, "r");
-            const prefix = Buffer.allocUnsafe(middle);
-            await source.read(prefix, 0, middle, 0);
-            await source.close();
-            await writeFile(floorFile, prefix);
-          },
-        },
+        { setup: freshCopy, run: async () => writeFile(floorFile, await readPrefix()) },
+        // The floor made durable: the kept prefix must be on disk before it may replace the current file.
+        { copySync: { setup: freshCopy, run: async () => writeSync(await readPrefix()) } },
       );
       await (ctx as JsonlContextFile | null)?.close();
 
@@ -225,30 +252,38 @@ const benchmark: Benchmark = {
       return [
         {
           name: `append W (${lines} lines, ${mb} MB), batch`,
-          ...append,
+          ...timing(append),
           baseline: "one writeFile of the same bytes",
           goal: 3,
-          note: "ours: one append() per record, all in one tick -> one write + one fsync; open, lock, close included; the floor does no fsync. kimi-cli's Python Context: 21.5 s",
+          note:
+            "ours: one append() per record, all in one tick -> one write + one fsync; open, lock, close included; the floor does no fsync. " +
+            `Where ours goes: validating + serializing the records ${ms(append.parts.encode)}, one write + fdatasync of the bytes ${ms(append.parts.writeSync)}, ` +
+            `the rest (per-call promises, queueing and receipts, UTF-8 into the write buffer, the garbage collection all that causes, open/lock/close) ${ms(Math.max(0, append.ours_ms - append.parts.encode - append.parts.writeSync))}. ` +
+            `Validating + serializing alone is ${(append.parts.encode / append.baseline_ms).toFixed(1)}x the floor and serializing + writing + syncing ` +
+            `${((append.parts.encode + append.parts.writeSync) / append.baseline_ms).toFixed(1)}x: the 3x goal is out of reach for any durable JSONL writer here. ` +
+            "kimi-cli's Python Context: 21.5 s",
         },
         {
           name: `append W (${lines} lines), batch`,
-          ...appendVsSerialize,
+          ...timing(appendVsSerialize),
           baseline: "serializeMessage all + one write + fdatasync",
           note: "informational: the same serialization and durability done in one go, without validation, ordering or receipts",
         },
         {
           name: `restore W (${lines} lines)`,
-          ...restore,
+          ...timing(restore),
           baseline: "readline + JSON.parse per line",
           goal: 1.5,
           note: `ours validates every message and folds checkpoints; ${heap}. kimi-cli: 7.4 s`,
         },
         {
           name: "truncate-with-rotation to the middle",
-          ...truncate,
+          ...timing(truncate),
           baseline: "copy the kept prefix",
           goal: 2,
-          note: "ours: prefix copy + fsync, hard-link rotation, rename, directory fsyncs; the floor does no fsync. kimi-cli: 7.2 s",
+          note:
+            "ours: prefix copy + fsync, hard-link rotation, rename, directory fsyncs; the floor does no fsync. " +
+            `The floor with an fsync of its copy takes ${ms(truncate.parts.copySync)} (${(truncate.parts.copySync / truncate.baseline_ms).toFixed(1)}x the floor). kimi-cli: 7.2 s`,
         },
       ];
     } finally {
