@@ -8,7 +8,7 @@ import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEf
 import { abortError } from "../errors.js";
 import type { Message } from "../message.js";
 import { readEnv } from "../read-env.js";
-import { convertAnthropicError } from "./anthropic-errors.js";
+import { anthropicStreamError, convertAnthropicError } from "./anthropic-errors.js";
 import { type AnthropicServerSentEvent, anthropicEventOfSse } from "./anthropic-response.js";
 import { type AnthropicToolMessageConversion, convertAnthropicRequest } from "./anthropic-request.js";
 import { AnthropicCompleteMessage, AnthropicStreamedMessage } from "./anthropic-streamed-message.js";
@@ -270,6 +270,7 @@ export class AnthropicProvider implements ChatProvider {
       throw convertAnthropicError(error, signal);
     }
     const headers = response.headers;
+    if ((headers.get("content-type") ?? "").includes("application/json")) return this.wholeAnswer(response, signal, unlink);
     return new AnthropicStreamedMessage(
       {
         items: rawEvents!(response, controller),
@@ -281,5 +282,22 @@ export class AnthropicProvider implements ChatProvider {
       },
       signal,
     );
+  }
+
+  /**
+   * A JSON body answering a stream request (compatible servers that ignore
+   * `stream`): the complete message it holds, or the typed error of an
+   * error body.
+   */
+  private async wholeAnswer(response: Response, signal: AbortSignal | undefined, unlink: () => void): Promise<StreamedMessage> {
+    try {
+      const body = (await response.json()) as AnthropicWireMessage & { type?: unknown };
+      if (body.type === "error") throw anthropicStreamError(body, response.headers);
+      return new AnthropicCompleteMessage(body);
+    } catch (error) {
+      throw convertAnthropicError(error, signal);
+    } finally {
+      unlink();
+    }
   }
 }
