@@ -3,7 +3,7 @@
  * echo DSL) asks for a calculator, the tool runs while the reply streams, and
  * the model answers with the tool's result. Swap the provider for
  * `new OpenAIChatProvider({ model: "gpt-4.1" })` (from `@kosong/core/openai`)
- * or `new AnthropicProvider({ model: "claude-sonnet-4-5" })` to run it for real.
+ * or `new AnthropicProvider({ model: "claude-sonnet-4-6" })` to run it for real.
  *
  * Run: pnpm example   (or, after `pnpm build`: node packages/kosong-core/examples/quickstart.ts)
  */
