@@ -13,6 +13,7 @@
  */
 import { execFile, spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -42,11 +43,15 @@ import {
 import { KIMI_SESSION_NAMES, asKosongJson, kimiSession, withUpstreamDefect, type ExpectedState } from "./helpers/kimi-sessions.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
-const python = process.env.KOSONG_PYTHON ?? "python3";
 const script = fileURLToPath(new URL("./python/kimi_context_restore.py", import.meta.url));
-const probe = spawnSync(python, ["-c", "import pydantic, sys; sys.exit(0 if pydantic.VERSION.startswith('2') else 1)"]);
-const available = probe.status === 0;
-if (!available) console.warn(`kimi-cli-python: skipped, ${python} with pydantic 2 is not available`);
+// The first interpreter with pydantic 2: KOSONG_PYTHON, python3 on PATH, then pyenv's shim
+// (a stripped PATH may miss it, and the system python3 has no pydantic).
+const candidates = process.env.KOSONG_PYTHON ? [process.env.KOSONG_PYTHON] : ["python3", path.join(os.homedir(), ".pyenv/shims/python3")];
+const python = candidates.find(
+  (candidate) => spawnSync(candidate, ["-c", "import pydantic, sys; sys.exit(0 if pydantic.VERSION.startswith('2') else 1)"]).status === 0,
+);
+const available = python !== undefined;
+if (!available) console.warn(`kimi-cli-python: skipped, no Python with pydantic 2 among ${candidates.join(", ")}`);
 
 interface KimiState {
   history: unknown[];
@@ -60,7 +65,7 @@ interface KimiState {
 }
 
 async function kimiRestore(...files: string[]): Promise<KimiState[]> {
-  const { stdout } = await promisify(execFile)(python, [script, ...files]);
+  const { stdout } = await promisify(execFile)(python!, [script, ...files]);
   return stdout
     .trim()
     .split("\n")
