@@ -30,3 +30,30 @@ export function transportError(error: unknown): APIConnectionError | APITimeoutE
   }
   return null;
 }
+
+const maxCauseDepth = 6;
+
+function ownMessage(error: Error): string {
+  if (error.message !== "") return error.message;
+  const inner = (error as { errors?: unknown }).errors;
+  if (!Array.isArray(inner)) return "";
+  return inner.map((e) => (e instanceof Error ? e.message : String(e))).filter((m) => m !== "").join("; ");
+}
+
+/**
+ * The message of an SDK connection error followed by what caused it, e.g.
+ * `Connection error: fetch failed: getaddrinfo ENOTFOUND api.example.com`:
+ * the SDKs' own message ("Connection error.") names neither the host nor
+ * the reason, which sit in the `cause` chain.
+ */
+export function connectionErrorMessage(error: Error): string {
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < maxCauseDepth; depth += 1) {
+    const message = ownMessage(current).replace(/\.$/, "");
+    if (message !== "" && !messages.includes(message)) messages.push(message);
+    current = current.cause;
+  }
+  if (error.message === "") messages.unshift("Connection error");
+  return messages.join(": ");
+}

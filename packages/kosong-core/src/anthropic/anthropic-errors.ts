@@ -14,7 +14,7 @@ import {
   isAbortError,
 } from "../errors.js";
 import { type HeaderSource, createStatusError, getHeader, retryAfterMsFromHeaders } from "../status-error.js";
-import { transportError } from "../transport-error.js";
+import { connectionErrorMessage, transportError } from "../transport-error.js";
 
 /** The HTTP status each Anthropic error type is served with (used for errors inside a 200 stream). */
 export const anthropicErrorStatuses: Readonly<Record<string, number>> = {
@@ -123,7 +123,9 @@ export function convertAnthropicError(error: unknown, signal?: AbortSignal | nul
   const message = String(err.message ?? "");
   if (name === "APIUserAbortError") return abortError(signal ?? undefined);
   if (name === "APIConnectionTimeoutError") return new APITimeoutError(message || "Request timed out.", { cause: error });
-  if (name === "APIConnectionError") return new APIConnectionError(message || "Connection error.", { cause: error });
+  if (name === "APIConnectionError") {
+    return new APIConnectionError(error instanceof Error ? connectionErrorMessage(error) : message || "Connection error", { cause: error });
+  }
   if (typeof err.status === "number") return statusError(err.status, err);
   if (name === "APIError" || (err.status === undefined && isObject(err.error))) return streamError(err);
   if (error instanceof SyntaxError) {

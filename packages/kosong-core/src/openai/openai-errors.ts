@@ -19,7 +19,7 @@ import {
   type APIStatusError,
 } from "../errors.js";
 import { createStatusError, getHeader, retryAfterMsFromHeaders, type HeaderSource } from "../status-error.js";
-import { transportError } from "../transport-error.js";
+import { connectionErrorMessage, transportError } from "../transport-error.js";
 
 /** The `error` object of an OpenAI error body or stream event: `{message, type, code, param}`. */
 export interface OpenAIErrorObject {
@@ -128,10 +128,7 @@ export function convertOpenAIError(error: unknown, signal?: AbortSignal): Error 
   if (signal?.aborted || error instanceof SDKUserAbortError || isAbortError(error)) return abortError(signal);
   if (KosongError.isInstance(error)) return error;
   if (error instanceof SDKTimeoutError) return new APITimeoutError(error.message, { cause: error });
-  if (error instanceof SDKConnectionError) {
-    const detail = error.cause instanceof Error && error.cause.message ? `: ${error.cause.message}` : "";
-    return new APIConnectionError(`${error.message}${detail}`, { cause: error });
-  }
+  if (error instanceof SDKConnectionError) return new APIConnectionError(connectionErrorMessage(error), { cause: error });
   if (error instanceof SDKAPIError) {
     return errorFromOpenAIErrorObject((error.error as OpenAIErrorObject | undefined) ?? { message: error.message }, {
       status: error.status ?? null,
