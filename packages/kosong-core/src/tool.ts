@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { JsonSchema, Tool } from "./chat-provider.js";
+import { KosongError } from "./errors.js";
 import { thrownMessage } from "./thrown-message.js";
 import { ToolCancelledError, ToolError, ToolRuntimeError, ToolValidateError } from "./tool-errors.js";
 import { isToolReturnValue, toolOk, type ToolReturnValue } from "./tool-return-value.js";
@@ -53,7 +54,9 @@ export interface DefinedTool<S extends z.ZodType> extends CallableTool {
 /**
  * Builds a callable tool from a zod schema. The JSON Schema for the model is
  * `z.toJSONSchema(parameters)` of the input side (defaults make a field
- * optional), without the `$schema` and `title` keys.
+ * optional), without the `$schema` and `title` keys. A schema with no JSON
+ * Schema form (`z.date()`, `z.bigint()`, ...) is a {@link KosongError} here,
+ * naming the tool.
  *
  * Arguments that fail validation are retried with the failing values that
  * are JSON strings of an object or array decoded (some models double-encode
@@ -63,7 +66,7 @@ export interface DefinedTool<S extends z.ZodType> extends CallableTool {
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): DefinedTool<S> {
   const { name, description, parameters } = spec;
-  const definition: Tool = { name, description, parameters: toParametersSchema(parameters) };
+  const definition: Tool = { name, description, parameters: toParametersSchema(name, parameters) };
   return {
     name,
     definition,
@@ -93,8 +96,13 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): DefinedTool<
 
 const maxDecodeRounds = 4;
 
-function toParametersSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+function toParametersSchema(name: string, schema: z.ZodType): JsonSchema {
+  let json: Record<string, unknown>;
+  try {
+    json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  } catch (error) {
+    throw new KosongError(`Tool \`${name}\`: its parameters have no JSON Schema for the model: ${thrownMessage(error)}`, { cause: error });
+  }
   delete json.$schema;
   delete json.title;
   return json as JsonSchema;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   defineTool,
+  KosongError,
   textPart,
   ToolCancelledError,
   ToolError,
@@ -50,6 +51,13 @@ describe("defineTool", () => {
     expect(titled.definition.parameters).not.toHaveProperty("title");
     expect(titled.definition.parameters).not.toHaveProperty("$schema");
     expect(titled.definition.parameters.properties).toEqual({ title: { type: "string" } });
+  });
+
+  it("rejects parameters without a JSON Schema form with a KosongError naming the tool", () => {
+    const define = () =>
+      defineTool({ name: "remind", description: "Set a reminder.", parameters: z.object({ at: z.date() }), execute: () => "ok" });
+    expect(define).toThrow(KosongError);
+    expect(define).toThrow(/^Tool `remind`: its parameters have no JSON Schema for the model: Date cannot be represented/);
   });
 
   it("runs with validated, defaulted parameters", async () => {
