@@ -85,16 +85,19 @@ export interface OpenAIErrorContext {
 /**
  * The typed error for an OpenAI error object (`{message, type, code}`), from
  * an error body or from an error inside a 200 stream (Chat `data: {"error":
- * ...}`, Responses `error` / `response.failed`). Context overflow and quota
- * exhaustion become {@link APIContextOverflowError} and
+ * ...}`, Responses `error` / `response.failed`). Its message names the
+ * status and the kind (the code, else the type) before the API's text, as
+ * the Anthropic provider's do: `429 rate_limit_exceeded: slow down`. Context
+ * overflow and quota exhaustion become {@link APIContextOverflowError} and
  * {@link APIQuotaExhaustedError}.
  */
 export function errorFromOpenAIErrorObject(error: OpenAIErrorObject | null | undefined, context: OpenAIErrorContext = {}): APIStatusError {
   const errorType = str(error?.type);
   const errorCode = str(error?.code);
   const status = context.status ?? statusForErrorKind(errorType, errorCode);
-  const message =
-    str(error?.message) ?? (errorType || errorCode ? `${errorCode ?? errorType}` : `HTTP ${status} from the OpenAI API`);
+  const text = str(error?.message);
+  const kind = errorCode ?? errorType ?? "error";
+  const message = text ? `${status} ${kind}: ${text}` : `${status} ${kind} (no message from the OpenAI API)`;
   return createStatusError(status, message, {
     requestId: getHeader(context.headers, "x-request-id"),
     retryAfterMs: retryAfterMsFromHeaders(context.headers),
@@ -102,6 +105,18 @@ export function errorFromOpenAIErrorObject(error: OpenAIErrorObject | null | und
     errorCode,
     cause: context.cause,
   });
+}
+
+/**
+ * The text of an SDK error without a JSON error object (a plain-text or HTML
+ * body): the SDK's message without the status it puts in front, or null when
+ * the response had no body.
+ */
+function sdkText(error: InstanceType<typeof SDKAPIError>): string | null {
+  if (error.status === undefined) return error.message;
+  const prefix = `${error.status} `;
+  const text = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return text === "status code (no body)" ? null : text;
 }
 
 /**
@@ -130,7 +145,8 @@ export function convertOpenAIError(error: unknown, signal?: AbortSignal): Error 
   if (error instanceof SDKTimeoutError) return new APITimeoutError(error.message, { cause: error });
   if (error instanceof SDKConnectionError) return new APIConnectionError(connectionErrorMessage(error), { cause: error });
   if (error instanceof SDKAPIError) {
-    return errorFromOpenAIErrorObject((error.error as OpenAIErrorObject | undefined) ?? { message: error.message }, {
+    const body = typeof error.error === "object" && error.error !== null ? (error.error as OpenAIErrorObject) : { message: sdkText(error) };
+    return errorFromOpenAIErrorObject(body, {
       status: error.status ?? null,
       headers: error.headers,
       cause: error,

@@ -85,7 +85,7 @@ describe("HTTP error bodies", () => {
     expect(e.statusCode).toBe(404);
     expect(e.errorType).toBe("invalid_request_error");
     expect(e.errorCode).toBe("model_not_found");
-    expect(e.message).toBe("The model `gpt-5.2-proo` does not exist or you do not have access to it.");
+    expect(e.message).toBe("404 model_not_found: The model `gpt-5.2-proo` does not exist or you do not have access to it.");
     expect(isRetryable(e)).toBe(false);
     expect(server.requests.length - before).toBe(1);
   });
@@ -96,7 +96,7 @@ describe("HTTP error bodies", () => {
     expect(APIStatusError.isInstance(e)).toBe(true);
     expect(e.statusCode).toBe(400);
     expect(e.errorCode).toBe("unsupported_parameter");
-    expect(e.message).toMatch(/^Unsupported parameter: 'max_tokens'/);
+    expect(e.message).toMatch(/^400 unsupported_parameter: Unsupported parameter: 'max_tokens'/);
     expect(isRetryable(e)).toBe(false);
   });
 
@@ -123,7 +123,7 @@ describe("HTTP error bodies", () => {
     expect(e.requestId).toBe(entry.headers["x-request-id"]);
     expect(e.errorType).toBe(entry.body.error.type);
     expect(e.errorCode).toBe(entry.body.error.code);
-    expect(e.message).toBe(entry.body.error.message);
+    expect(e.message).toBe(`${entry.status} ${entry.body.error.code ?? entry.body.error.type}: ${entry.body.error.message}`);
     // The SDK client never retries: retrying is the soul's job.
     expect(server.requests.length - before).toBe(1);
     switch (entry.body.error.type) {
@@ -182,7 +182,14 @@ describe("HTTP error bodies", () => {
     const { error } = await run({ status: 502, body: "<html>Bad gateway</html>", headers: { "content-type": "text/html" } });
     expect(APIStatusError.isInstance(error)).toBe(true);
     expect((error as APIStatusError).statusCode).toBe(502);
+    expect((error as APIStatusError).message).toBe("502 error: <html>Bad gateway</html>");
     expect(isRetryable(error)).toBe(true);
+  });
+
+  it("an error status with an empty body says so once, with its status", async () => {
+    const { error } = await run({ status: 503, body: "" });
+    expect(APIStatusError.isInstance(error)).toBe(true);
+    expect((error as APIStatusError).message).toBe("503 error (no message from the OpenAI API)");
   });
 });
 
@@ -198,7 +205,7 @@ describe("errors inside a 200 stream", () => {
     expect(e.statusCode).toBe(500);
     expect(e.errorType).toBe("server_error");
     expect(e.requestId).toBe("req_mid");
-    expect(e.message).toMatch(/^The server experienced an error/);
+    expect(e.message).toMatch(/^500 server_error: The server experienced an error/);
     expect(isRetryable(e)).toBe(true);
   });
 

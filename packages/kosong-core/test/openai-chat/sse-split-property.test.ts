@@ -173,7 +173,7 @@ describe("Chat Completions SSE decoding under arbitrary network splits", () => {
       parts: [textPart("part")],
       usage: null,
       finishReason: null,
-      error: { name: "APIStatusError", message: "Überlastet 😵, bitte später", statusCode: 500 },
+      error: { name: "APIStatusError", message: "500 server_error: Überlastet 😵, bitte später", statusCode: 500 },
     };
     expect(await run([new TextEncoder().encode(errorBody)])).toEqual(expected);
     await expectSameEverywhere(errorBody, expected, 50);
@@ -184,7 +184,7 @@ describe("Chat Completions SSE decoding under arbitrary network splits", () => {
       parts: [textPart("part")],
       usage: null,
       finishReason: null,
-      error: { name: "APIStatusError", message: "upstream gateway:\nZeitüberschreitung 😵", statusCode: 500 },
+      error: { name: "APIStatusError", message: "500 error: upstream gateway:\nZeitüberschreitung 😵", statusCode: 500 },
     };
     expect(await run([new TextEncoder().encode(plainTextErrorBody)])).toEqual(expected);
     await expectSameEverywhere(plainTextErrorBody, expected, 50);
@@ -196,7 +196,7 @@ describe("Chat Completions SSE decoding under arbitrary network splits", () => {
       parts: [textPart("part")],
       usage: null,
       finishReason: null,
-      error: { name: "APIStatusError", message: "model overloaded, try again", statusCode: 500 },
+      error: { name: "APIStatusError", message: "500 error: model overloaded, try again", statusCode: 500 },
     });
   });
 });

@@ -65,7 +65,8 @@ it.each(entries.map((e) => [e.name, e] as const))("%s", async (name, entry) => {
   expect(e.requestId).toBe(entry.headers["x-request-id"]);
   expect(e.retryAfterMs).toBe(expected.retryAfterMs);
   expect(e.errorCode).toBe(expected.errorCode);
-  expect(e.message).toContain((entry.body as { error: { message: string } }).error.message);
+  const body = (entry.body as { error: { message: string; type: string; code: string | null } }).error;
+  expect(e.message).toBe(`${entry.status} ${body.code ?? body.type}: ${body.message}`);
   expect(APIQuotaExhaustedError.isInstance(e)).toBe(expected.quota);
   expect(APIContextOverflowError.isInstance(e)).toBe(false);
   expect(isRetryable(e)).toBe(expected.retryable);

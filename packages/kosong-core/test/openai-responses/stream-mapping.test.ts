@@ -204,7 +204,7 @@ describe("failures inside a 200 stream", () => {
     );
     expect(APIStatusError.isInstance(error)).toBe(true);
     const e = error as APIStatusError;
-    expect([e.statusCode, e.errorCode, e.requestId, e.message]).toEqual([500, "server_error", "req_failed", "The server had an error."]);
+    expect([e.statusCode, e.errorCode, e.requestId, e.message]).toEqual([500, "server_error", "req_failed", "500 server_error: The server had an error."]);
     expect(isRetryable(e)).toBe(true);
   });
 
