@@ -5,7 +5,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
-import { abortError } from "../errors.js";
+import { abortError, ChatProviderError } from "../errors.js";
 import type { Message } from "../message.js";
 import { readEnv } from "../read-env.js";
 import { anthropicStreamError, convertAnthropicError } from "./anthropic-errors.js";
@@ -55,7 +55,12 @@ export interface AnthropicGenerationOptions {
 export interface AnthropicProviderOptions extends AnthropicGenerationOptions {
   /** The model, e.g. `claude-sonnet-4-6`. */
   model: string;
-  /** API key; default `ANTHROPIC_API_KEY`. Ignored when `client` is given. */
+  /**
+   * API key; default `ANTHROPIC_API_KEY`. Without either, the SDK's bearer
+   * token `ANTHROPIC_AUTH_TOKEN` is used; with none of them (and no
+   * `client`) the constructor throws a {@link ChatProviderError}. Ignored
+   * when `client` is given.
+   */
   apiKey?: string;
   /** Base URL; default `ANTHROPIC_BASE_URL`, then the SDK's default. Ignored when `client` is given. */
   baseURL?: string;
@@ -116,12 +121,20 @@ export class AnthropicProvider implements ChatProvider {
   readonly name = "anthropic";
   private readonly state: ProviderState;
 
+  /** @throws {ChatProviderError} without a `client`, an API key or `ANTHROPIC_AUTH_TOKEN`. */
   constructor(options: AnthropicProviderOptions) {
     const baseURL = options.baseURL ?? readEnv("ANTHROPIC_BASE_URL");
+    const apiKey = options.apiKey ?? readEnv("ANTHROPIC_API_KEY");
+    if (!options.client && !apiKey && !readEnv("ANTHROPIC_AUTH_TOKEN")) {
+      throw new ChatProviderError(
+        "AnthropicProvider needs an API key: pass `apiKey` or set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token), or pass a ready `client`.",
+      );
+    }
     const client =
       options.client ??
       new Anthropic({
-        apiKey: options.apiKey ?? readEnv("ANTHROPIC_API_KEY") ?? null,
+        // null leaves the SDK to its bearer token, ANTHROPIC_AUTH_TOKEN.
+        apiKey: apiKey || null,
         ...(baseURL ? { baseURL } : {}),
         ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
         ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),

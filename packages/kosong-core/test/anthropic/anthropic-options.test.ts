@@ -3,7 +3,8 @@
  * model (as upstream kosong maps them), generation options, beta and custom
  * headers, metadata, environment defaults.
  */
-import { userMessage, type ThinkingEffort } from "@kosong/core";
+import Anthropic from "@anthropic-ai/sdk";
+import { ChatProviderError, userMessage, type ThinkingEffort } from "@kosong/core";
 import { AnthropicProvider, DEFAULT_ANTHROPIC_MAX_TOKENS } from "@kosong/core/anthropic";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -132,6 +133,31 @@ describe("headers", () => {
     vi.stubEnv("ANTHROPIC_BASE_URL", server.url);
     const { headers } = await send(new AnthropicProvider({ model: "claude-haiku-4-5" }));
     expect(credential(headers)).toBe("sk-from-env");
+  });
+
+  it("without an API key, auth token or client, fails at construction with a message naming the options", () => {
+    vi.stubEnv("ANTHROPIC_API_KEY", "");
+    vi.stubEnv("ANTHROPIC_AUTH_TOKEN", "");
+    const construct = (): AnthropicProvider => new AnthropicProvider({ model: "claude-haiku-4-5", baseURL: server.url });
+    expect(construct).toThrow(ChatProviderError);
+    expect(construct).toThrow(/needs an API key: pass `apiKey` or set ANTHROPIC_API_KEY/);
+    expect(() => new AnthropicProvider({ model: "claude-haiku-4-5", apiKey: "", baseURL: server.url })).toThrow(ChatProviderError);
+  });
+
+  it("without an API key, sends ANTHROPIC_AUTH_TOKEN as a bearer token", async () => {
+    vi.stubEnv("ANTHROPIC_API_KEY", "");
+    vi.stubEnv("ANTHROPIC_AUTH_TOKEN", "tok-from-env");
+    const { headers } = await send(new AnthropicProvider({ model: "claude-haiku-4-5", baseURL: server.url }));
+    expect(headers.authorization).toBe("Bearer tok-from-env");
+    expect(headers).not.toHaveProperty("x-api-key");
+  });
+
+  it("a caller-supplied client needs no API key of the provider", async () => {
+    vi.stubEnv("ANTHROPIC_API_KEY", "");
+    vi.stubEnv("ANTHROPIC_AUTH_TOKEN", "");
+    const client = new Anthropic({ authToken: "tok-of-client", baseURL: server.url, maxRetries: 0 });
+    const { headers } = await send(new AnthropicProvider({ model: "claude-haiku-4-5", client }));
+    expect(headers.authorization).toBe("Bearer tok-of-client");
   });
 });
 
