@@ -54,6 +54,29 @@ export class StorageClosedError extends ContextStorageError {
   }
 }
 
+const openMarker = markerFor("StorageOpenError");
+
+/**
+ * A context file cannot be opened: its folder does not exist, the path is a
+ * directory, permission is denied, ... The message names the file and the
+ * problem; `cause` is the underlying file-system error where there is one.
+ * Opening never creates folders: create the session folder first.
+ */
+export class StorageOpenError extends ContextStorageError {
+  /** The file that was to be opened (absolute). */
+  readonly path: string;
+
+  constructor(path: string, problem: string, options: KosongErrorOptions = {}) {
+    super(`cannot open ${path}: ${problem}`, options);
+    this.path = path;
+    openMarker.mark(this);
+  }
+
+  static override isInstance(value: unknown): value is StorageOpenError {
+    return openMarker.is(value);
+  }
+}
+
 /** Who holds a session lock, as written in the lock file. */
 export interface LockOwner {
   pid: number;

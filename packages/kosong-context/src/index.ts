@@ -45,6 +45,7 @@ export {
   SessionLockedError,
   StorageAlreadyModifiedError,
   StorageClosedError,
+  StorageOpenError,
   StorageWriteError,
   type LockOwner,
 } from "./errors.js";

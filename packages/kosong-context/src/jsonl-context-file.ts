@@ -19,7 +19,14 @@ import {
   unlinkQuietly,
   writeAll,
 } from "./durable-fs.js";
-import { InvalidOffsetError, RotationNotFoundError, StorageClosedError, StorageWriteError } from "./errors.js";
+import {
+  ContextStorageError,
+  InvalidOffsetError,
+  RotationNotFoundError,
+  StorageClosedError,
+  StorageOpenError,
+  StorageWriteError,
+} from "./errors.js";
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
 import { linkNextRotation, listRotations, rotationPath, type Rotation, type RotationInfo } from "./rotation.js";
@@ -134,6 +141,27 @@ async function inspect(file: string): Promise<FileFacts> {
   }
 }
 
+/**
+ * Throws `StorageOpenError` when `file` is a directory or its folder does
+ * not exist (or is not a folder): checked before the lock file is made
+ * beside it, so the error names the user's file rather than the lock.
+ */
+async function assertOpenable(file: string): Promise<void> {
+  let missing: unknown;
+  try {
+    if (!(await stat(file)).isDirectory()) return;
+  } catch (error) {
+    if (!hasCode(error, "ENOENT", "ENOTDIR")) throw error;
+    missing = error;
+  }
+  if (missing === undefined) throw new StorageOpenError(file, "it is a directory");
+  const folder = path.dirname(file);
+  const parent = await stat(folder).catch(() => null);
+  if (parent?.isDirectory()) return;
+  const problem = parent === null ? `its folder ${folder} does not exist (opening does not create folders)` : `${folder} is not a folder`;
+  throw new StorageOpenError(file, problem, { cause: missing });
+}
+
 /** Replaces `file` by a synced copy of itself: a fresh inode with the same bytes. */
 async function replaceWithCopy(file: string): Promise<void> {
   const temp = tempPathFor(file);
@@ -191,17 +219,25 @@ export class JsonlContextFile {
 
   /**
    * Opens `file` for writing (the file itself is created by the first
-   * write). Takes the lock unless `lock: false`; then, under the lock,
+   * write). Its folder must exist: opening does not create folders, so a
+   * mistyped path fails here instead of starting a conversation somewhere
+   * unexpected. Takes the lock unless `lock: false`; then, under the lock,
    * removes temp files left by an interrupted operation and, if a crash
    * interrupted a rotation so that the file still shares its inode with the
    * new rotation, gives the file a fresh copy of itself so that appends
    * cannot alter the rotation.
+   *
+   * Throws `StorageOpenError` naming the file when its folder does not
+   * exist, it is a directory, or the file system refuses (the original
+   * error as `cause`), and `SessionLockedError` when another writer holds it.
    */
   static async open(file: string, options: ContextFileOptions = {}): Promise<JsonlContextFile> {
     const durability = checkDurability(options.durability);
     const absolute = path.resolve(file);
-    const lock = options.lock === false ? null : await SessionLock.acquire(absolute);
+    let lock: SessionLock | null = null;
     try {
+      await assertOpenable(absolute);
+      if (options.lock !== false) lock = await SessionLock.acquire(absolute);
       // Recovery touches files another writer could be using: only under the lock.
       if (lock !== null) await removeStaleTempFiles(absolute);
       let facts = await inspect(absolute);
@@ -212,7 +248,8 @@ export class JsonlContextFile {
       return new JsonlContextFile(absolute, durability, lock, facts);
     } catch (error) {
       await lock?.release();
-      throw error;
+      if (ContextStorageError.isInstance(error)) throw error;
+      throw new StorageOpenError(absolute, error instanceof Error ? error.message : String(error), { cause: error });
     }
   }
 

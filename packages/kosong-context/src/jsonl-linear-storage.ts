@@ -20,7 +20,9 @@ export type JsonlLinearStorageOptions = ContextFileOptions;
  * Call `restore()` first to continue an existing file; appending without it
  * starts writing right away (to a new or existing file). The file is opened
  * (and locked: a second writer gets `SessionLockedError`) by `restore()` or
- * the first append, and released by `close()`. `messages` and `tokenCount`
+ * the first append, and released by `close()`. Its folder must exist:
+ * opening does not create folders, and fails with `StorageOpenError` (as
+ * does a path that is a directory); the next call tries again. `messages` and `tokenCount`
  * reflect what is committed to the file: an append shows there once its
  * promise resolves.
  */

@@ -22,5 +22,9 @@ describe("error classes across duplicate installs", () => {
     expect(context.RotationNotFoundError.isInstance(new other.RotationNotFoundError("/s/context.jsonl", 2))).toBe(true);
     expect(context.InvalidRecordError.isInstance(new other.InvalidRecordError("bad"))).toBe(true);
     expect(context.StorageAlreadyModifiedError.isInstance(new other.StorageAlreadyModifiedError())).toBe(true);
+    const open = new other.StorageOpenError("/s/context.jsonl", "it is a directory");
+    expect(context.StorageOpenError.isInstance(open)).toBe(true);
+    expect(context.StorageWriteError.isInstance(open)).toBe(false);
+    expect(open.path).toBe("/s/context.jsonl");
   });
 });
