@@ -54,7 +54,9 @@ export interface DefinedTool<S extends z.ZodType> extends CallableTool {
 /**
  * Builds a callable tool from a zod schema. The JSON Schema for the model is
  * `z.toJSONSchema(parameters)` of the input side (defaults make a field
- * optional), without the `$schema` and `title` keys. A schema with no JSON
+ * optional), without the `$schema` and `title` keys and without the safe
+ * integer bounds zod puts on every integer (`{"type": "integer"}`, as kosong
+ * sends it; bounds set by the schema stay). A schema with no JSON
  * Schema form (`z.date()`, `z.bigint()`, ...) is a {@link KosongError} here,
  * naming the tool.
  *
@@ -99,13 +101,25 @@ const maxDecodeRounds = 4;
 function toParametersSchema(name: string, schema: z.ZodType): JsonSchema {
   let json: Record<string, unknown>;
   try {
-    json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+    json = z.toJSONSchema(schema, { io: "input", override: dropSafeIntegerBounds }) as Record<string, unknown>;
   } catch (error) {
     throw new KosongError(`Tool \`${name}\`: its parameters have no JSON Schema for the model: ${thrownMessage(error)}`, { cause: error });
   }
   delete json.$schema;
   delete json.title;
   return json as JsonSchema;
+}
+
+/**
+ * Removes the bounds zod gives every integer (`z.int()`, `.int()`): the safe
+ * integer range, which says nothing to a model. A bound set to anything else
+ * (`.min(0)`, `z.int32()`) stays.
+ */
+function dropSafeIntegerBounds(ctx: { jsonSchema: { type?: unknown; minimum?: unknown; maximum?: unknown } }): void {
+  const json = ctx.jsonSchema;
+  if (json.type !== "integer") return;
+  if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
+  if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
 }
 
 function typeName(value: unknown): string {

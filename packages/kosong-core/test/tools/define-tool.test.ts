@@ -35,8 +35,8 @@ describe("defineTool", () => {
       parameters: {
         type: "object",
         properties: {
-          a: { type: "integer", description: "first addend", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
-          b: { type: "integer", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+          a: { type: "integer", description: "first addend" },
+          b: { type: "integer" },
           label: { type: "string", default: "sum" },
         },
         required: ["a", "b"],
@@ -51,6 +51,32 @@ describe("defineTool", () => {
     expect(titled.definition.parameters).not.toHaveProperty("title");
     expect(titled.definition.parameters).not.toHaveProperty("$schema");
     expect(titled.definition.parameters.properties).toEqual({ title: { type: "string" } });
+  });
+
+  it("sends integers as {type: integer}, without zod's safe-integer bounds, keeping bounds the schema sets", () => {
+    const tool = defineTool({
+      name: "page",
+      description: "d",
+      parameters: z.object({
+        plain: z.int(),
+        list: z.array(z.number().int()),
+        either: z.union([z.int(), z.string()]).optional(),
+        from: z.int().min(0),
+        positive: z.int().positive(),
+        upTo: z.int().max(10),
+        small: z.int32(),
+      }),
+      execute: () => "ok",
+    });
+    expect(tool.definition.parameters.properties).toEqual({
+      plain: { type: "integer" },
+      list: { type: "array", items: { type: "integer" } },
+      either: { type: ["integer", "string"] },
+      from: { type: "integer", minimum: 0 },
+      positive: { type: "integer", exclusiveMinimum: 0 },
+      upTo: { type: "integer", maximum: 10 },
+      small: { type: "integer", minimum: -2147483648, maximum: 2147483647 },
+    });
   });
 
   it("rejects parameters without a JSON Schema form with a KosongError naming the tool", () => {
