@@ -462,6 +462,11 @@ export class JsonlContextFile {
     return this.#closing;
   }
 
+  /** `close()`, for `await using file = await JsonlContextFile.open(...)`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   /**
    * Renames the synced file `temp` over the current file and syncs the
    * directory; with `keepOld`, first links the current file as its next

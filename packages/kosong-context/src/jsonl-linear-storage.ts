@@ -135,6 +135,11 @@ export class JsonlLinearStorage implements LinearStorage {
     return this.#closing;
   }
 
+  /** `close()`, for `await using storage = new JsonlLinearStorage(...)`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   #append(lines: readonly string[], commit: () => void): Promise<void> {
     this.#touched = true;
     if (this.#file === null) {
