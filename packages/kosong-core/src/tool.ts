@@ -30,11 +30,19 @@ export interface CallableTool {
   call(args: unknown, context: ToolContext): Promise<ToolReturnValue>;
 }
 
-/** The specification of a tool built by {@link defineTool}. */
-export interface ToolSpec<S extends z.ZodType> {
+/**
+ * The specification of a tool built by {@link defineTool}. `S` is a zod
+ * schema whose input is an object (`z.object({...})`, `z.record(...)`, or
+ * one of them with refinements, defaults or transforms): the model calls a
+ * tool with one object of named arguments.
+ */
+export interface ToolSpec<S extends z.ZodType<unknown, Record<string, unknown>>> {
   name: string;
   description: string;
-  /** The parameters; the model sees `z.toJSONSchema(parameters)`, the arguments are validated with it. */
+  /**
+   * The parameters; the model sees `z.toJSONSchema(parameters)`, the
+   * arguments are validated with it. Its JSON Schema must be `type: "object"`.
+   */
   parameters: S;
   /**
    * The implementation, called with validated (and zod-transformed)
@@ -47,7 +55,7 @@ export interface ToolSpec<S extends z.ZodType> {
 }
 
 /** A tool built by {@link defineTool}; also exposes its zod schema. */
-export interface DefinedTool<S extends z.ZodType> extends CallableTool {
+export interface DefinedTool<S extends z.ZodType<unknown, Record<string, unknown>>> extends CallableTool {
   readonly parameters: S;
 }
 
@@ -57,8 +65,9 @@ export interface DefinedTool<S extends z.ZodType> extends CallableTool {
  * optional), without the `$schema` and `title` keys and without the safe
  * integer bounds zod puts on every integer (`{"type": "integer"}`, as kosong
  * sends it; bounds set by the schema stay). A schema with no JSON
- * Schema form (`z.date()`, `z.bigint()`, ...) is a {@link KosongError} here,
- * naming the tool.
+ * Schema form (`z.date()`, `z.bigint()`, ...), or whose JSON Schema is not
+ * `type: "object"` (which every provider rejects), is a
+ * {@link KosongError} here, naming the tool.
  *
  * Arguments that fail validation are retried with the failing values that
  * are JSON strings of an object or array decoded (some models double-encode
@@ -66,7 +75,7 @@ export interface DefinedTool<S extends z.ZodType> extends CallableTool {
  * too); if they still fail, the result is a `ToolValidateError` carrying
  * zod's description of the original problem.
  */
-export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): DefinedTool<S> {
+export function defineTool<S extends z.ZodType<unknown, Record<string, unknown>>>(spec: ToolSpec<S>): DefinedTool<S> {
   const { name, description, parameters } = spec;
   const definition: Tool = { name, description, parameters: toParametersSchema(name, parameters) };
   return {
@@ -107,6 +116,11 @@ function toParametersSchema(name: string, schema: z.ZodType): JsonSchema {
   }
   delete json.$schema;
   delete json.title;
+  if (json.type !== "object") {
+    throw new KosongError(
+      `Tool \`${name}\`: its parameters must be a JSON Schema of type "object" (one object of named arguments, e.g. z.object({...})), got ${JSON.stringify(json).slice(0, 200)}`,
+    );
+  }
   return json as JsonSchema;
 }
 

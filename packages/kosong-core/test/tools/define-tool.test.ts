@@ -79,6 +79,39 @@ describe("defineTool", () => {
     });
   });
 
+  it("rejects parameters whose JSON Schema is not an object with a KosongError naming the tool", () => {
+    // Schemas whose input is no object do not typecheck; these casts stand for untyped callers.
+    const define = (parameters: z.ZodType) => () =>
+      defineTool({ name: "shout", description: "d", parameters: parameters as z.ZodObject, execute: () => "ok" });
+    for (const parameters of [z.string(), z.array(z.string()), z.object({ a: z.string() }).nullable(), z.unknown(), z.any()]) {
+      expect(define(parameters)).toThrow(KosongError);
+    }
+    expect(define(z.string())).toThrow('Tool `shout`: its parameters must be a JSON Schema of type "object"');
+    expect(define(z.string())).toThrow(/got \{"type":"string"\}$/);
+    const union = z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]);
+    expect(define(union)).toThrow(/^Tool `shout`: .* got \{"anyOf":/);
+  });
+
+  it("accepts object-shaped schemas: records, refined, transformed and strict objects", () => {
+    const shapes = [
+      z.record(z.string(), z.int()),
+      z.object({ a: z.string() }).refine((v) => v.a !== ""),
+      z.object({ a: z.string() }).transform((v) => v.a),
+      z.strictObject({ a: z.string() }),
+    ];
+    for (const parameters of shapes) {
+      const tool = defineTool({ name: "t", description: "d", parameters, execute: () => "ok" });
+      expect(tool.definition.parameters.type).toBe("object");
+    }
+  });
+
+  it("types parameters as object schemas", () => {
+    // @ts-expect-error a string schema is no object of named arguments
+    expect(() => defineTool({ name: "s", description: "d", parameters: z.string(), execute: () => "ok" })).toThrow(KosongError);
+    // @ts-expect-error nor is an array
+    expect(() => defineTool({ name: "s", description: "d", parameters: z.array(z.int()), execute: () => "ok" })).toThrow(KosongError);
+  });
+
   it("rejects parameters without a JSON Schema form with a KosongError naming the tool", () => {
     const define = () =>
       defineTool({ name: "remind", description: "Set a reminder.", parameters: z.object({ at: z.date() }), execute: () => "ok" });
