@@ -165,7 +165,7 @@ export class AnthropicStreamDecoder {
       case "text_delta":
         return { type: "text", text: delta.text ?? "" };
       case "thinking_delta":
-        return { type: "think", think: delta.thinking ?? "" };
+        return { type: "think", think: delta.thinking ?? "", encrypted: null };
       case "input_json_delta": {
         const fragment = delta.partial_json ?? "";
         if (!fragment) return null;

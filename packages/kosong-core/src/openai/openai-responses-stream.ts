@@ -168,11 +168,11 @@ export class ResponsesStreamedMessage implements StreamedMessage {
             break;
           case "response.reasoning_summary_text.delta":
           case "response.reasoning_text.delta":
-            yield { type: "think", think: event.delta };
+            yield { type: "think", think: event.delta, encrypted: null };
             break;
           case "response.reasoning_summary_part.added":
             if (event.summary_index > 0 && event.summary_index !== lastSummary) {
-              yield { type: "think", think: "\n\n" };
+              yield { type: "think", think: "\n\n", encrypted: null };
             }
             lastSummary = event.summary_index;
             break;

@@ -68,7 +68,13 @@ export class MockChatProvider implements ChatProvider {
   }
 }
 
-/** A copy of a part deep enough that merging into it (text, think, arguments) leaves the original alone. */
+/**
+ * A copy of a part deep enough that merging into it (text, think, arguments)
+ * leaves the original alone; a think part gets its explicit `encrypted`
+ * (null when unsigned), as every provider emits it.
+ */
 function copyPart(part: StreamedMessagePart): StreamedMessagePart {
-  return part.type === "function" ? { ...part, function: { ...part.function } } : { ...part };
+  if (part.type === "function") return { ...part, function: { ...part.function } };
+  if (part.type === "think") return { ...part, encrypted: part.encrypted ?? null };
+  return { ...part };
 }

@@ -184,7 +184,7 @@ describe("text and reasoning", () => {
       completed,
     ]);
     expect(message.content).toEqual([
-      { type: "think", think: "Let me think." },
+      { type: "think", think: "Let me think.", encrypted: null },
       { type: "text", text: "42" },
     ]);
   });
