@@ -123,22 +123,30 @@ export function parseToolCallInput(args: string | null | undefined): Record<stri
   return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
+/**
+ * The block for a text, image or video part, shared by chat messages and tool
+ * results: null when the part is dropped (empty text, video not allowed),
+ * undefined for any other kind of part.
+ */
+function mediaOrTextBlock(part: ContentPart, allowVideoURL: boolean): AnthropicToolResultContentBlock | null | undefined {
+  switch (part.type) {
+    case "text":
+      return part.text ? { type: "text", text: part.text } : null;
+    case "image_url":
+      return anthropicImageBlock(part);
+    case "video_url":
+      return allowVideoURL ? videoBlock(part) : null;
+    default:
+      return undefined;
+  }
+}
+
 function toolResultContent(parts: ContentPart[], allowVideoURL: boolean): AnthropicToolResultContentBlock[] {
   const blocks: AnthropicToolResultContentBlock[] = [];
   for (const part of parts) {
-    switch (part.type) {
-      case "text":
-        if (part.text) blocks.push({ type: "text", text: part.text });
-        break;
-      case "image_url":
-        blocks.push(anthropicImageBlock(part));
-        break;
-      case "video_url":
-        if (allowVideoURL) blocks.push(videoBlock(part));
-        break;
-      default:
-        throw new ChatProviderError(`Anthropic API does not support ${part.type} parts in tool results`);
-    }
+    const block = mediaOrTextBlock(part, allowVideoURL);
+    if (block === undefined) throw new ChatProviderError(`Anthropic API does not support ${part.type} parts in tool results`);
+    if (block !== null) blocks.push(block);
   }
   return blocks;
 }
@@ -155,23 +163,13 @@ function toolResultBlock(message: Message, options: AnthropicConversionOptions):
 function chatBlocks(message: Message, allowVideoURL: boolean): AnthropicContentBlock[] {
   const blocks: AnthropicContentBlock[] = [];
   for (const part of message.content) {
-    switch (part.type) {
-      case "text":
-        if (part.text) blocks.push({ type: "text", text: part.text });
-        break;
-      case "image_url":
-        blocks.push(anthropicImageBlock(part));
-        break;
-      case "video_url":
-        if (allowVideoURL) blocks.push(videoBlock(part));
-        break;
-      case "think":
-        // Unsigned thinking cannot be verified by the API: drop it.
-        if (part.encrypted != null) blocks.push({ type: "thinking", thinking: part.think, signature: part.encrypted });
-        break;
-      default:
-        break;
+    if (part.type === "think") {
+      // Unsigned thinking cannot be verified by the API: drop it.
+      if (part.encrypted != null) blocks.push({ type: "thinking", thinking: part.think, signature: part.encrypted });
+      continue;
     }
+    const block = mediaOrTextBlock(part, allowVideoURL);
+    if (block != null) blocks.push(block);
   }
   for (const call of message.tool_calls ?? []) {
     blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseToolCallInput(call.function.arguments) });
