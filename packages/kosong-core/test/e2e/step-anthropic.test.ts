@@ -4,21 +4,13 @@
  * arrive as `tool_use` blocks with streamed `input_json_delta` fragments; the
  * results go back as `tool_result` blocks, grouped in one user message.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { extractText, toolCall } from "@kosong/core";
 import { AnthropicProvider } from "@kosong/core/anthropic";
-import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { ANSWER, calls, converse, QUESTION, roundOne, roundTwo, SYSTEM_PROMPT } from "./calculator.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-
-beforeEach(async () => {
-  server = await startFakeProviderServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer({ perTest: true });
 
 describe("step() with AnthropicProvider", () => {
   it("calls the tool, sends its results back as grouped tool_result blocks, and gets the answer", async () => {

@@ -3,21 +3,13 @@
  * the official openai SDK and the fake provider server: round one streams two
  * parallel tool calls, the tools run, round two answers from their results.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { extractText, toolCall } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
-import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { ANSWER, calls, converse, QUESTION, roundOne, roundTwo, SYSTEM_PROMPT } from "./calculator.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-
-beforeEach(async () => {
-  server = await startFakeProviderServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer({ perTest: true });
 
 describe("step() with OpenAIChatProvider", () => {
   it("calls the tool, sends its results back as tool messages, and gets the answer", async () => {

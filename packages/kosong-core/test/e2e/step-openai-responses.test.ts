@@ -5,21 +5,13 @@
  * `call_...`); the results go back as `function_call_output` items that
  * reference the call ids.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { extractText, toolCall } from "@kosong/core";
 import { OpenAIResponsesProvider } from "@kosong/core/openai";
-import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { ANSWER, calls, converse, QUESTION, roundOne, roundTwo, SYSTEM_PROMPT } from "./calculator.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-
-beforeEach(async () => {
-  server = await startFakeProviderServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer({ perTest: true });
 
 describe("step() with OpenAIResponsesProvider", () => {
   it("calls the tool, sends its results back as function_call_output items, and gets the answer", async () => {

@@ -4,7 +4,7 @@
  * and `parseMessage` give, so that a streamed part, a merged message and a
  * restored message compare equal with `toEqual`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   assistantMessage,
   generate,
@@ -19,23 +19,11 @@ import {
 } from "@kosong/core";
 import { AnthropicProvider } from "@kosong/core/anthropic";
 import { OpenAIChatProvider, OpenAIResponsesProvider } from "@kosong/core/openai";
-import {
-  ChaosChatProvider,
-  EchoChatProvider,
-  MockChatProvider,
-  ScriptedChatProvider,
-  startFakeProviderServer,
-  type FakeProviderServer,
-} from "@kosong/core/testing";
+import { ChaosChatProvider, EchoChatProvider, MockChatProvider, ScriptedChatProvider } from "@kosong/core/testing";
 import { collectParts } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 /** Unsigned reasoning, then the answer; signed reasoning, then the answer. */
 const reply = assistantMessage([thinkPart("Let me think."), textPart("42")]);

@@ -6,7 +6,7 @@
  * recorded parallel calls through `generate()`.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { z } from "zod";
 import {
   defineTool,
@@ -22,18 +22,12 @@ import {
   type StreamedMessagePart,
 } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 const dir = "provider-streams/openai-chat-completions";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 const capitals: Record<string, string> = { UK: "London", France: "Paris" };
 const asked: string[] = [];

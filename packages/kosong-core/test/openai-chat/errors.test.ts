@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   APIContextOverflowError,
@@ -23,16 +23,11 @@ import {
   type StreamedMessagePart,
 } from "@kosong/core";
 import { convertOpenAIError, OpenAIChatProvider, type OpenAIChatProviderOptions } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer, type FakeResponse } from "@kosong/core/testing";
+import { type FakeResponse } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 function provider(options: Partial<OpenAIChatProviderOptions> = {}): OpenAIChatProvider {
   return new OpenAIChatProvider({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, ...options });

@@ -2,7 +2,7 @@
  * KimiChatProvider, the Kimi preset of the Chat Completions provider, with
  * kosong's `kimi` rules, through the official SDK against the fake server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   assistantMessage,
   ChatProviderError,
@@ -14,17 +14,10 @@ import {
   type Tool,
 } from "@kosong/core";
 import { KIMI_DEFAULT_BASE_URL, KimiChatProvider, type KimiChatProviderOptions } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { collect } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 
 function kimi(options: Partial<KimiChatProviderOptions> = {}): KimiChatProvider {
   return new KimiChatProvider({ model: "kimi-k2-turbo-preview", apiKey: "test-key", baseURL: `${server.url}/v1`, ...options });

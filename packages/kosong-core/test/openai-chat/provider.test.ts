@@ -5,7 +5,7 @@
  * of OpenAI-compatible streams.
  */
 import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIStatusError,
   assistantMessage,
@@ -20,17 +20,10 @@ import {
   type Tool,
 } from "@kosong/core";
 import { OpenAIChatProvider, type OpenAIChatProviderOptions } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { collect } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 
 function provider(options: Partial<OpenAIChatProviderOptions> = {}): OpenAIChatProvider {
   return new OpenAIChatProvider({ model: "deepseek-reasoner", apiKey: "test-key", baseURL: `${server.url}/v1`, ...options });

@@ -12,11 +12,11 @@
  * snapshot says `[]`.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assistantMessage, parseMessage, type Tool } from "@kosong/core";
 import { KimiChatProvider, OpenAIChatProvider } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 interface SnapshotInput {
   system: string;
@@ -32,13 +32,7 @@ const snapshots = JSON.parse(readFileSync(fixture("kosong-request-snapshots/prov
   expected: Record<Provider, Record<string, Record<string, unknown>>>;
 };
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 function build(provider: Provider): OpenAIChatProvider {
   // As upstream's setup: OpenAILegacy(model='gpt-4.1', ..., stream=False) and

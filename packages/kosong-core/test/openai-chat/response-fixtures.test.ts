@@ -6,24 +6,18 @@
  * reason. Error bodies are in errors.test.ts.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tokenUsage, userMessage } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
 import { collect } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 const dir = "provider-streams/openai-chat-completions";
 /** The fixture files replayed by this file's tests. */
 const covered = new Set<string>();
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 function provider(stream = true): OpenAIChatProvider {
   return new OpenAIChatProvider({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, stream });

@@ -7,20 +7,14 @@
  * with a complete JSON body.
  */
 import type OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APIStatusError, ChatProviderError, textPart, tokenUsage, userMessage, type StreamedMessage } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer, type FakeResponse } from "@kosong/core/testing";
+import { type FakeResponse } from "@kosong/core/testing";
 import { collect } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 
 const chunk = (content: string | null, finish: string | null = null) =>
   JSON.stringify({ id: "chatcmpl-sse", object: "chat.completion.chunk", choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }] });

@@ -4,20 +4,14 @@
  * OpenAIResponsesProvider and the official SDK, each tool result appended,
  * until the model answers in text.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, SimpleToolset, step, toolResultToMessage, userMessage, type Message } from "@kosong/core";
 import { OpenAIResponsesProvider } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 const calculator = defineTool({
   name: "calculator",

@@ -4,7 +4,7 @@
  * becomes the typed error a caller (the soul) decides retries with.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   APIContextOverflowError,
   APIQuotaExhaustedError,
@@ -14,8 +14,8 @@ import {
   type JsonValue,
 } from "@kosong/core";
 import { OpenAIResponsesProvider } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 interface ErrorEntry {
   api: string;
@@ -37,13 +37,7 @@ const expectations: Record<string, { quota: boolean; retryable: boolean; retryAf
   server_error: { quota: false, retryable: true, retryAfterMs: null, errorCode: null },
 };
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 it("has an expectation for every OpenAI entry", () => {
   expect(entries.map((e) => e.name).sort()).toEqual(Object.keys(expectations).sort());

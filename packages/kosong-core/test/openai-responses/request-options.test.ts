@@ -4,7 +4,7 @@
  * result conversion, client options. Captured by the fake server from the
  * official SDK.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import OpenAI from "openai";
 import {
   APIStatusError,
@@ -21,16 +21,10 @@ import {
   type ThinkingEffort,
 } from "@kosong/core";
 import { OpenAIResponsesProvider, type OpenAIResponsesProviderOptions } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { collect } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 afterEach(() => {
   vi.unstubAllEnvs();
 });

@@ -4,11 +4,11 @@
  * server, and the captured `input` and `tools` must equal upstream's.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assistantMessage, parseMessage, type Tool } from "@kosong/core";
 import { OpenAIResponsesProvider } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 interface SnapshotInput {
   system: string;
@@ -24,13 +24,7 @@ const snapshots = JSON.parse(readFileSync(fixture("kosong-request-snapshots/prov
 const setup = snapshots._provider_setup.openai_responses;
 const cases = Object.keys(snapshots.inputs.openai_responses);
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 describe("OpenAIResponsesProvider request conversion (upstream snapshots)", () => {
   it("covers all 9 upstream cases", () => {

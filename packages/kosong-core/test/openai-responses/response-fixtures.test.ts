@@ -4,7 +4,7 @@
  * (cached tokens included), finish reason and errors.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIContextOverflowError,
   APIQuotaExhaustedError,
@@ -17,9 +17,9 @@ import {
   type Tool,
 } from "@kosong/core";
 import { OpenAIResponsesProvider, type OpenAIResponsesProviderOptions } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
 import { collect } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 const dir = "provider-streams/openai-responses";
 const covered = new Set<string>();
@@ -47,13 +47,7 @@ function recordedItems(file: string): RecordedItem[] {
   return events.filter((e) => e.type === "response.output_item.done").map((e) => e.item!);
 }
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 function provider(options: Partial<OpenAIResponsesProviderOptions> = {}): OpenAIResponsesProvider {
   return new OpenAIResponsesProvider({ model: "gpt-5.1-codex-max", apiKey: "test-key", baseURL: `${server.url}/v1`, ...options });

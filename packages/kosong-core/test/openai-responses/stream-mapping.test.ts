@@ -5,7 +5,7 @@
  * served by the fake server in the Responses wire framing to the official SDK.
  */
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   APIContextOverflowError,
@@ -18,8 +18,8 @@ import {
   type JsonValue,
 } from "@kosong/core";
 import { OpenAIResponsesProvider, type OpenAIResponsesProviderOptions } from "@kosong/core/openai";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { collect } from "../helpers/collect.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 type Event = { [key: string]: JsonValue };
 
@@ -50,13 +50,7 @@ function callDone(index: number, callId: string, name: string, args: string): Ev
   };
 }
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startFakeProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 function provider(options: Partial<OpenAIResponsesProviderOptions> = {}): OpenAIResponsesProvider {
   return new OpenAIResponsesProvider({ model: "gpt-5", apiKey: "test-key", baseURL: `${server.url}/v1`, ...options });

@@ -1,19 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assistantMessage, textPart, thinkPart, tokenUsage, toolCall } from "@kosong/core";
-import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { fixture } from "../helpers/fixtures.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-
-beforeEach(async () => {
-  server = await startFakeProviderServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer({ perTest: true });
 
 function post(path: string, body: unknown, init: RequestInit = {}): Promise<Response> {
   return fetch(`${server.url}${path}`, {
