@@ -20,10 +20,10 @@ import {
   type StreamedMessagePart,
 } from "@kosong/core";
 import Anthropic from "@anthropic-ai/sdk";
-import type { FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixture } from "../helpers/fixtures.js";
 import { anthropicFixture, anthropicProvider, collectParts, startServer, streamPaths } from "./helpers.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 interface ErrorReference {
   api: string;
@@ -39,14 +39,7 @@ const references = (
 
 const history = [userMessage("Hi")];
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 
 /** The error `generate` + iteration throws. */
 async function failure(run: () => Promise<unknown>): Promise<unknown> {

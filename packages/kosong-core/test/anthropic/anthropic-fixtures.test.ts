@@ -19,12 +19,12 @@ import {
   type TokenUsage,
   type ToolCall,
 } from "@kosong/core";
-import type { FakeProviderServer } from "@kosong/core/testing";
 import { readdirSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixture } from "../helpers/fixtures.js";
-import { anthropicFixture as fixturePath, anthropicProvider, startServer, streamPaths } from "./helpers.js";
+import { anthropicFixture as fixturePath, anthropicProvider, streamPaths } from "./helpers.js";
 import { recordedBlocks } from "./recorded-events.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 /** The fixture files replayed by this file's tests. */
 const covered = new Set<string>();
@@ -34,14 +34,7 @@ function anthropicFixture(name: string): string {
   return fixturePath(name);
 }
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 
 /** The assistant message a recorded stream amounts to, built from its blocks. */
 function expectedFromRecording(file: string): { content: ContentPart[]; toolCalls: ToolCall[] } {

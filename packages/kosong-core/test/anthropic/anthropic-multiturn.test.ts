@@ -25,11 +25,11 @@ import {
   type Message,
   type Tool,
 } from "@kosong/core";
-import type { FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { anthropicFixture, anthropicProvider, startServer } from "./helpers.js";
+import { anthropicFixture, anthropicProvider } from "./helpers.js";
 import { recordedBlocks } from "./recorded-events.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 type Json = Record<string, unknown>;
 
@@ -52,14 +52,7 @@ function normalize(value: unknown): unknown {
   return out;
 }
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 
 describe("llm-anthropic recordings continued by kosong", () => {
   it("sends the signed thinking block back verbatim with the tool result", async () => {

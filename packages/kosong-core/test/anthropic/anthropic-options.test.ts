@@ -6,18 +6,11 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { ChatProviderError, userMessage, type ThinkingEffort } from "@kosong/core";
 import { AnthropicProvider, DEFAULT_ANTHROPIC_MAX_TOKENS } from "@kosong/core/anthropic";
-import type { FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { anthropicFixture, anthropicProvider, collectParts, startServer } from "./helpers.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { anthropicFixture, anthropicProvider, collectParts } from "./helpers.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 afterEach(() => vi.unstubAllEnvs());
 
 /** Sends one request and returns what the server received. */

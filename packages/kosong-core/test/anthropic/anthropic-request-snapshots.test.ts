@@ -6,10 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { assistantMessage, parseMessage, type JsonSchema, type Message, type Tool } from "@kosong/core";
-import type { FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixture } from "../helpers/fixtures.js";
-import { anthropicProvider, collectParts, startServer } from "./helpers.js";
+import { anthropicProvider, collectParts } from "./helpers.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 interface SnapshotCase {
   system: string;
@@ -27,13 +27,7 @@ const snapshots = JSON.parse(readFileSync(fixture("kosong-request-snapshots/prov
 const keys = snapshots._provider_setup.anthropic.keys;
 const cases = Object.entries(snapshots.inputs.anthropic);
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFakeProviderServer();
 
 describe("anthropic request snapshots (upstream kosong)", () => {
   it("covers the 12 upstream cases", () => {

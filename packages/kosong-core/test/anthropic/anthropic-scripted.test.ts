@@ -16,18 +16,11 @@ import {
   userMessage,
   type Message,
 } from "@kosong/core";
-import type { FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { anthropicProvider, startServer } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { anthropicProvider } from "./helpers.js";
+import { useFakeProviderServer } from "../helpers/fake-server.js";
 
-let server: FakeProviderServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeProviderServer({ resetBeforeEach: true });
 
 const usage = tokenUsage({ input_other: 3, output: 5, input_cache_read: 70, input_cache_creation: 20 });
 
