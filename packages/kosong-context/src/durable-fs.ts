@@ -82,17 +82,57 @@ export async function removeStaleTempFiles(file: string): Promise<void> {
 /** 1 MiB: measured faster than larger buffers (fresh pages, cache misses) and than smaller ones (more calls). */
 const COPY_CHUNK = 1024 * 1024;
 
-/** Copies bytes `[start, end)` of `source` to the current position of `target`. */
-export async function copyRange(source: FileHandle, target: FileHandle, start: number, end: number): Promise<void> {
+/**
+ * Copies bytes `[start, end)` of `source` to the current position of
+ * `target`, reading the next chunk while the previous one is written.
+ * `check`, if given, sees each chunk as read (with its offset in `source`)
+ * before it is written, and may throw to stop the copy.
+ */
+export async function copyRange(
+  source: FileHandle,
+  target: FileHandle,
+  start: number,
+  end: number,
+  check?: (chunk: Buffer, position: number) => void,
+): Promise<void> {
   if (end <= start) return;
-  const buffer = Buffer.allocUnsafeSlow(Math.min(COPY_CHUNK, end - start));
-  let position = start;
-  while (position < end) {
-    const want = Math.min(buffer.length, end - position);
-    const { bytesRead } = await source.read(buffer, 0, want, position);
-    if (bytesRead === 0) throw new Error(`unexpected end of file at byte ${position} (expected ${end})`);
-    await writeAll(target, [buffer.subarray(0, bytesRead)]);
-    position += bytesRead;
+  const size = Math.min(COPY_CHUNK, end - start);
+  const memory = Buffer.allocUnsafeSlow(end - start > size ? 2 * size : size);
+  const buffers = [memory.subarray(0, size), memory.subarray(memory.length - size)];
+  let writing: Promise<void> = Promise.resolve();
+  try {
+    for (let position = start, i = 0; position < end; i ^= 1) {
+      const buffer = buffers[i]!;
+      const { bytesRead } = await source.read(buffer, 0, Math.min(size, end - position), position);
+      if (bytesRead === 0) throw new Error(`unexpected end of file at byte ${position} (expected ${end})`);
+      const chunk = buffer.subarray(0, bytesRead);
+      check?.(chunk, position);
+      // The other buffer is free once its write is done: read into it while this one is written.
+      await writing;
+      writing = writeAll(target, [chunk]);
+      position += bytesRead;
+    }
+  } catch (error) {
+    await writing.catch(() => undefined);
+    throw error;
+  }
+  await writing;
+}
+
+/**
+ * Creates `file` (it must not exist), lets `fill` write its content, then
+ * flushes it to disk with fdatasync and closes it. fdatasync suffices for a
+ * new file: it flushes the data and the metadata needed to read it back
+ * (size, allocated blocks); the name is made durable by the caller's sync
+ * of the directory.
+ */
+export async function writeNewFile(file: string, fill: (handle: FileHandle) => Promise<void>): Promise<void> {
+  const handle = await open(file, "wx");
+  try {
+    await fill(handle);
+    await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }
 

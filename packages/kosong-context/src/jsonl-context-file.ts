@@ -4,7 +4,7 @@
  * checkpointed Context (in @kosong/soul) and `JsonlLinearStorage` are built
  * on it.
  */
-import { copyFile, open, rename, stat, type FileHandle } from "node:fs/promises";
+import { constants, copyFile, open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ByteQueue } from "./byte-queue.js";
 import { encodeRecord, type ContextRecord } from "./context-record.js";
@@ -18,6 +18,7 @@ import {
   tempPathFor,
   unlinkQuietly,
   writeAll,
+  writeNewFile,
 } from "./durable-fs.js";
 import {
   ContextStorageError,
@@ -334,27 +335,22 @@ export class JsonlContextFile {
       if (!Number.isSafeInteger(offset) || offset < 0) throw new InvalidOffsetError(offset, "not a non-negative integer");
       if (offset > this.#size) throw new InvalidOffsetError(offset, `past the end of the file (${this.#size} bytes)`);
       await this.#ensureExists();
-      const source = await open(this.path, "r");
+      // The byte before `offset` comes with the last chunk the copy reads: checked there, before the old file is linked.
+      const atLineStart = (chunk: Buffer, position: number) => {
+        if (position + chunk.length === offset && chunk[chunk.length - 1] !== 10) throw new InvalidOffsetError(offset, "not at the start of a line");
+      };
       const temp = tempPathFor(this.path);
-      let rotation: Rotation | null;
-      try {
-        if (offset > 0) {
-          const before = Buffer.alloc(1);
-          await source.read(before, 0, 1, offset - 1);
-          if (before[0] !== 10) throw new InvalidOffsetError(offset, "not at the start of a line");
-        }
-        const target = await open(temp, "wx");
-        try {
-          await copyRange(source, target, 0, offset);
-          await target.sync();
-        } finally {
-          await target.close();
-        }
-        rotation = await this.#replaceWith(temp, true);
-      } finally {
-        await source.close();
-        await unlinkQuietly(temp);
-      }
+      const rotation = await this.#replaceWith(temp, true, (copied) =>
+        writeNewFile(temp, async (target) => {
+          const source = await open(this.path, "r");
+          try {
+            await copyRange(source, target, 0, offset, atLineStart);
+          } finally {
+            await source.close();
+          }
+          copied();
+        }),
+      );
       this.#size = offset;
       this.#needsNewline = false;
       return rotation!;
@@ -377,26 +373,18 @@ export class JsonlContextFile {
     }
     return this.#enqueue(async () => {
       const temp = tempPathFor(this.path);
-      try {
-        const target = await open(temp, "wx");
-        try {
+      await this.#replaceWith(temp, false, () =>
+        writeNewFile(temp, async (target) => {
           await writeAll(target, [prefix]);
-          if (this.#exists) {
-            const source = await open(this.path, "r");
-            try {
-              await copyRange(source, target, 0, this.#size);
-            } finally {
-              await source.close();
-            }
+          if (!this.#exists) return;
+          const source = await open(this.path, "r");
+          try {
+            await copyRange(source, target, 0, this.#size);
+          } finally {
+            await source.close();
           }
-          await target.sync();
-        } finally {
-          await target.close();
-        }
-        await this.#replaceWith(temp, false);
-      } finally {
-        await unlinkQuietly(temp);
-      }
+        }),
+      );
       this.#exists = true;
       this.#size += prefix.length;
       return { bytes: prefix.length };
@@ -410,8 +398,8 @@ export class JsonlContextFile {
 
   /**
    * Makes rotation `n` the current file again (undoing a revert or a clear):
-   * the current file is first kept as the next rotation, then a synced copy
-   * of rotation `n` is renamed over it. Rotation `n` itself stays, so this
+   * the current file is kept as the next rotation and a synced copy of
+   * rotation `n` is renamed over it. Rotation `n` itself stays, so this
    * too can be undone. Read the file again afterwards to get its state.
    */
   restoreRotation(n: number): Promise<RotationRestore> {
@@ -424,14 +412,12 @@ export class JsonlContextFile {
         throw error;
       }
       const temp = tempPathFor(this.path);
-      let savedAs: Rotation | null;
-      try {
-        await copyFile(source, temp);
+      // The current file is linked as a rotation while rotation n is copied.
+      const savedAs = await this.#replaceWith(temp, this.#exists, async (copied) => {
+        copied();
+        await copyFile(source, temp, constants.COPYFILE_EXCL);
         await syncFile(temp);
-        savedAs = await this.#replaceWith(temp, this.#exists);
-      } finally {
-        await unlinkQuietly(temp);
-      }
+      });
       const facts = await inspect(this.path);
       this.#exists = true;
       this.#size = facts.size;
@@ -468,17 +454,31 @@ export class JsonlContextFile {
   }
 
   /**
-   * Renames the synced file `temp` over the current file and syncs the
-   * directory; with `keepOld`, first links the current file as its next
-   * rotation (dropped again if the rename does not happen).
+   * Replaces the current file by the new file `temp`, which `write` creates,
+   * writes and syncs: renames it over the current file and syncs the
+   * directory. With `keepOld`, the current file is linked as its next
+   * rotation meanwhile, at the latest once `write` calls `copied` (the
+   * link's own directory sync makes the rotation durable before the rename).
+   * If the rename does not happen, the rotation is dropped again and the
+   * temp file deleted.
    */
-  async #replaceWith(temp: string, keepOld: boolean): Promise<Rotation | null> {
-    const rotation = keepOld ? await linkNextRotation(this.path) : null;
+  async #replaceWith(temp: string, keepOld: boolean, write: (copied: () => void) => Promise<void>): Promise<Rotation | null> {
+    let linking: Promise<Settled<Rotation>> | undefined;
+    const link = () => {
+      if (keepOld) linking ??= settle(linkNextRotation(this.path));
+    };
+    const written = await settle(write(link));
+    if (written.ok) link();
+    const linked = await linking;
+    const rotation = linked?.ok ? linked.value : null;
     try {
+      if (!written.ok) throw written.error;
+      if (linked?.ok === false) throw linked.error;
       await this.#closeHandle();
       await rename(temp, this.path);
       await fsyncDirectory(this.#dir);
     } catch (error) {
+      await unlinkQuietly(temp);
       // Unless the rename happened, the rotation still shares the current file's inode: drop it again.
       if (rotation !== null && (await sameFile(rotation.path, this.path))) await unlinkQuietly(rotation.path);
       throw error;
@@ -613,6 +613,16 @@ export class JsonlContextFile {
     this.#handle = null;
     await handle?.close();
   }
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** The outcome of `promise`, which then never rejects. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
 }
 
 async function sameFile(a: string, b: string): Promise<boolean> {

@@ -192,6 +192,27 @@ describe("truncate-with-rotation", () => {
     await ctx.close();
   });
 
+  it("copies a prefix of several MiB byte for byte and checks the line start in its last chunk", async () => {
+    const { dir, file, ctx } = await fresh();
+    const marks: number[] = [];
+    // ~3 MB: the copy takes several chunks.
+    for (let i = 0; i < 30; i += 1) {
+      marks.push((await ctx.append([checkpointRecord(i)])).offset);
+      await ctx.append([msg(`${i} ${"abc ".repeat(25_000)}`)]);
+    }
+    const old = await readFile(file);
+    await expect(ctx.truncateAndRotate(marks[25]! - 1)).rejects.toBeInstanceOf(InvalidOffsetError);
+    await expect(ctx.truncateAndRotate(marks[25]! + 1)).rejects.toBeInstanceOf(InvalidOffsetError);
+    expect((await readdir(dir)).sort()).toEqual(["context.jsonl", "context.jsonl.lock"]);
+    expect(await readFile(file)).toEqual(old);
+    const rotation = await ctx.truncateAndRotate(marks[25]!);
+    expect(marks[25]!).toBeGreaterThan(2 * 1024 * 1024);
+    expect(await readFile(file)).toEqual(old.subarray(0, marks[25]));
+    expect(await readFile(rotation.path)).toEqual(old);
+    expect((await ctx.read()).messages).toHaveLength(25);
+    await ctx.close();
+  });
+
   it("orders with appends: appends before it are rotated, appends after it land in the new file", async () => {
     const { file, ctx, marks } = await seeded();
     const before = ctx.append([msg("before")]);

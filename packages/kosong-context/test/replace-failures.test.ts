@@ -1,0 +1,101 @@
+/**
+ * Failures inside a whole-file operation, after the old file may already be
+ * linked as a rotation and before the new file is renamed over it. A real
+ * disk cannot be made to fail a rename or a link on cue, so these two calls
+ * are wrapped to fail once; everything else is the real file system.
+ */
+import * as fs from "node:fs/promises";
+import { readFile, readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { userMessage } from "@kosong/core";
+import { InvalidOffsetError, JsonlContextFile, checkpointRecord, messageRecord } from "@kosong/context";
+import { tempDir } from "./helpers/temp-dir.js";
+
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:fs/promises")>();
+  return { ...actual, link: vi.fn(actual.link), rename: vi.fn(actual.rename) };
+});
+
+const eio = () => Object.assign(new Error("EIO: i/o error (injected)"), { code: "EIO" });
+
+afterEach(() => {
+  vi.mocked(fs.link).mockReset();
+  vi.mocked(fs.rename).mockReset();
+});
+
+async function seeded(): Promise<{ dir: string; file: string; ctx: JsonlContextFile; marks: number[] }> {
+  const dir = await tempDir();
+  const file = path.join(dir, "context.jsonl");
+  const ctx = await JsonlContextFile.open(file);
+  const marks: number[] = [];
+  for (let i = 0; i < 4; i += 1) {
+    marks.push((await ctx.append([checkpointRecord(i)])).offset);
+    await ctx.append([messageRecord(userMessage(`turn ${i} ${"x".repeat(400_000)}`))]);
+  }
+  return { dir, file, ctx, marks };
+}
+
+/** The file is as it was: same bytes, its own inode, no rotation and no temp file beside it. */
+async function expectUntouched(dir: string, file: string, old: Buffer): Promise<void> {
+  expect((await readdir(dir)).sort()).toEqual(["context.jsonl", "context.jsonl.lock"]);
+  expect(await readFile(file)).toEqual(old);
+  expect((await stat(file)).nlink).toBe(1);
+}
+
+describe("a whole-file operation that fails before its rename", () => {
+  it("truncate: a failed rename after the link drops the rotation and the temp file; the next truncate works", async () => {
+    const { dir, file, ctx, marks } = await seeded();
+    const old = await readFile(file);
+    const actual = await vi.importActual<typeof import("node:fs/promises")>("node:fs/promises");
+    vi.mocked(fs.rename).mockImplementationOnce(async () => {
+      // The rotation is linked by now: the failure comes between the link and the rename.
+      expect(await readdir(dir)).toContain("context_1.jsonl");
+      throw eio();
+    });
+    await expect(ctx.truncateAndRotate(marks[2]!)).rejects.toThrow("injected");
+    await expectUntouched(dir, file, old);
+    expect(ctx.size).toBe(old.length);
+    vi.mocked(fs.rename).mockImplementation(actual.rename);
+
+    const rotation = await ctx.truncateAndRotate(marks[2]!);
+    expect(rotation.n).toBe(1);
+    expect(await readFile(rotation.path)).toEqual(old);
+    expect(await readFile(file)).toEqual(old.subarray(0, marks[2]));
+    await ctx.close();
+  });
+
+  it("truncate: a failed link, while the prefix is copied, leaves no temp file and no rotation", async () => {
+    const { dir, file, ctx, marks } = await seeded();
+    const old = await readFile(file);
+    vi.mocked(fs.link).mockRejectedValueOnce(eio());
+    await expect(ctx.truncateAndRotate(marks[3]!)).rejects.toThrow("injected");
+    await expectUntouched(dir, file, old);
+    await ctx.append([messageRecord(userMessage("still appendable"))]);
+    expect((await ctx.read()).messages).toHaveLength(5);
+    await ctx.close();
+  });
+
+  it("truncate: an offset that is not a line start is rejected before anything is linked", async () => {
+    const { dir, file, ctx, marks } = await seeded();
+    const old = await readFile(file);
+    await expect(ctx.truncateAndRotate(marks[3]! - 7)).rejects.toBeInstanceOf(InvalidOffsetError);
+    expect(fs.link).not.toHaveBeenCalled();
+    await expectUntouched(dir, file, old);
+    await ctx.close();
+  });
+
+  it("restoreRotation: a failed rename keeps the current file and drops the rotation it had linked", async () => {
+    const { dir, file, ctx, marks } = await seeded();
+    const old = await readFile(file);
+    const cleared = await ctx.truncateAndRotate(marks[1]!);
+    const current = await readFile(file);
+    vi.mocked(fs.rename).mockRejectedValueOnce(eio());
+    await expect(ctx.restoreRotation(cleared.n)).rejects.toThrow("injected");
+    expect((await readdir(dir)).sort()).toEqual(["context.jsonl", "context.jsonl.lock", "context_1.jsonl"]);
+    expect(await readFile(file)).toEqual(current);
+    expect(await readFile(cleared.path)).toEqual(old);
+    expect((await stat(file)).nlink).toBe(1);
+    await ctx.close();
+  });
+});
