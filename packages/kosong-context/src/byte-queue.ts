@@ -1,6 +1,7 @@
 /**
  * A FIFO of UTF-8 bytes: appended lines are encoded once, straight into
- * fixed-size chunks, and taken from the front as buffer views for one
+ * fixed-size chunks (or pushed as bytes already encoded, which are copied
+ * in), and taken from the front as buffer views for one
  * `writev`. Bytes already taken are never written to again, so views handed
  * to an in-flight write stay valid while new lines are pushed behind them.
  */
@@ -46,6 +47,43 @@ export class ByteQueue {
     last[this.#tail - 1] = 10;
     this.#length += written;
     return written;
+  }
+
+  /**
+   * Copies `bytes` to the back (across chunks when they do not fit in the
+   * current one). The view is not kept: it may point into memory that its
+   * owner reuses after the call (such as an encoder's scratch memory).
+   * Returns nothing: the caller knows the length it pushed.
+   */
+  pushBytes(bytes: Uint8Array): void {
+    let count = bytes.length;
+    if (count === 0) return;
+    this.#length += count;
+    const chunks = this.#chunks;
+    let last = chunks[chunks.length - 1];
+    let from = 0;
+    for (;;) {
+      if (last !== undefined) {
+        const room = last.length - this.#tail;
+        if (count <= room) {
+          last.set(from === 0 ? bytes : bytes.subarray(from), this.#tail);
+          this.#tail += count;
+          return;
+        }
+        if (room > 0) {
+          last.set(bytes.subarray(from, from + room), this.#tail);
+          this.#tail = last.length;
+          from += room;
+          count -= room;
+        }
+        // The last chunk is full; a new one follows (replacing it when all of it was taken already).
+        if (this.#head === this.#tail && chunks.length === 1) chunks.pop();
+      }
+      last = Buffer.allocUnsafeSlow(CHUNK_SIZE);
+      if (chunks.length === 0) this.#head = 0;
+      chunks.push(last);
+      this.#tail = 0;
+    }
   }
 
   /** Removes `count` bytes from the front and returns them as buffer views (in order). */
