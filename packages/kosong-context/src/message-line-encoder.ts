@@ -1,10 +1,13 @@
 /**
  * Encodes a message's JSONL line straight to UTF-8 bytes, byte-identical to
  * `serializeMessage(message)` (@kosong/core) encoded as UTF-8, without
- * building the JSON string: the keys are constant bytes and every string
- * value is written as UTF-8 by Node (simdutf) and escaped as JSON by a small
- * WebAssembly SIMD routine (src/wasm/json-escape.wat), several times faster
- * than JSON.stringify's string escaping.
+ * building the JSON string: the keys are constant bytes, short ASCII values
+ * are copied by a JS loop, and other string values are copied into
+ * WebAssembly memory as UTF-16 (a plain copy in Node) and turned into
+ * escaped UTF-8 by a small WebAssembly SIMD routine
+ * (src/wasm/json-escape.wat), several times faster than JSON.stringify's
+ * string escaping plus UTF-8 encoding. Lone surrogates come out as
+ * JSON.stringify writes them (`\udxxx`).
  *
  * The bytes go to a {@link ByteSink} (`ByteQueue` is one). The encoder works
  * in a fixed WebAssembly memory of {@link ENCODER_MEMORY_BYTES} that never
@@ -19,7 +22,7 @@
 import { serializeMessage, type ContentPart, type Message, type ToolCall } from "@kosong/core";
 import { jsonEscapeWasm } from "./json-escape-wasm.js";
 
-// The package's lib (ES2023, no DOM) declares neither of these; Node >= 20 has both.
+// The package's lib (ES2023, no DOM) does not declare WebAssembly.
 /** The part of the WebAssembly JS API used here. */
 declare const WebAssembly: {
   validate(bytes: Uint8Array): boolean;
@@ -27,8 +30,6 @@ declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
 };
-/** ES2024 `String.prototype.isWellFormed`: false when `s` holds a lone surrogate. */
-const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** Where an encoder puts bytes. */
 export interface ByteSink {
@@ -62,16 +63,17 @@ export const STRING_SLICE = 64 * 1024;
 /** Strings up to this length are first tried as printable ASCII, copied by a JS loop (cheaper than a call into Node). */
 const SHORT_STRING = 32;
 
-// Memory layout: [SOURCE, SOURCE + 3 * STRING_SLICE + 16) holds the UTF-8 of one string
-// (or slice) and 16 bytes the escaper reads past it; the output scratch follows. The output
-// never passes OUTPUT_LIMIT, leaving 16 bytes of slack the escaper may overwrite.
+// Memory layout: [SOURCE, SOURCE + 2 * STRING_SLICE) holds the UTF-16 of one string (or
+// slice), followed by the 32 bytes the escaper may read past it; the output scratch follows.
+// The output never passes OUTPUT_LIMIT, leaving 32 bytes the escaper may overwrite, and has
+// room for the largest slice (6 bytes a unit) and then some.
 const SOURCE = 0;
-const OUTPUT = 3 * STRING_SLICE + 64;
+const OUTPUT = SOURCE + 2 * STRING_SLICE + 64;
 const PAGE = 64 * 1024;
-const PAGES = Math.ceil((OUTPUT + 8 * STRING_SLICE + 16) / PAGE);
+const PAGES = Math.ceil((OUTPUT + 7 * STRING_SLICE + 32) / PAGE);
 /** Bytes of WebAssembly memory a "wasm" encoder holds, whatever it encodes. */
 export const ENCODER_MEMORY_BYTES = PAGES * PAGE;
-const OUTPUT_LIMIT = ENCODER_MEMORY_BYTES - 16;
+const OUTPUT_LIMIT = ENCODER_MEMORY_BYTES - 32;
 
 const constant = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "latin1"));
 
@@ -144,7 +146,7 @@ function pushUtf8(line: string, newline: boolean, sink: ByteSink): number {
 function wasmEncoder(): MessageLineEncoder | undefined {
   if (typeof WebAssembly !== "object" || !WebAssembly.validate(jsonEscapeWasm)) return undefined;
   let memory: { readonly buffer: ArrayBuffer };
-  let escape: (source: number, length: number, target: number) => number;
+  let escape: (source: number, units: number, target: number) => number;
   try {
     // A maximum equal to the initial size: the memory can never grow, so views of it never detach.
     memory = new WebAssembly.Memory({ initial: PAGES, maximum: PAGES });
@@ -154,7 +156,8 @@ function wasmEncoder(): MessageLineEncoder | undefined {
     return undefined;
   }
   const mem = new Uint8Array(memory.buffer);
-  const utf8 = Buffer.from(memory.buffer);
+  /** The same memory, for Node's string writes. */
+  const buffer = Buffer.from(memory.buffer);
 
   /** End of the output in `mem` (the output starts at OUTPUT). */
   let pos = OUTPUT;
@@ -202,36 +205,34 @@ function wasmEncoder(): MessageLineEncoder | undefined {
     const length = s.length;
     if (length > STRING_SLICE) return long(s);
     if (pos + 6 * length + 2 > OUTPUT_LIMIT) flush();
-    const n = utf8.write(s, SOURCE);
-    // Not all ASCII: lone surrogates would be U+FFFD in UTF-8, where JSON.stringify writes \udxxx.
-    if (n !== length && !isWellFormed(s)) return text(JSON.stringify(s));
+    buffer.write(s, SOURCE, "utf16le");
     mem[pos] = QUOTE;
-    pos = escape(SOURCE, n, pos + 1);
+    pos = escape(SOURCE, length, pos + 1);
     mem[pos++] = QUOTE;
   }
 
   function long(s: string): void {
-    if (!isWellFormed(s)) return text(JSON.stringify(s));
     byte(QUOTE);
     for (let start = 0, end = 0; start < s.length; start = end) {
       end = sliceEnd(s, start);
       if (pos + 6 * (end - start) > OUTPUT_LIMIT) flush();
-      pos = escape(SOURCE, utf8.write(s.slice(start, end), SOURCE), pos);
+      buffer.write(s.slice(start, end), SOURCE, "utf16le");
+      pos = escape(SOURCE, end - start, pos);
     }
     byte(QUOTE);
   }
 
-  /** Well-formed text (JSON already) as UTF-8. */
+  /** Text that is JSON already (well-formed: JSON.stringify escapes lone surrogates), as UTF-8. */
   function text(s: string): void {
     if (s.length <= STRING_SLICE) {
       if (pos + 3 * s.length > OUTPUT_LIMIT) flush();
-      pos += utf8.write(s, pos);
+      pos += buffer.write(s, pos);
       return;
     }
     for (let start = 0, end = 0; start < s.length; start = end) {
       end = sliceEnd(s, start);
       if (pos + 3 * (end - start) > OUTPUT_LIMIT) flush();
-      pos += utf8.write(s.slice(start, end), pos);
+      pos += buffer.write(s.slice(start, end), pos);
     }
   }
 
@@ -374,7 +375,12 @@ function wasmEncoder(): MessageLineEncoder | undefined {
   };
 }
 
-/** The end of the slice of `s` from `start`: STRING_SLICE units on, one less rather than split a surrogate pair. */
+/**
+ * The end of the slice of `s` from `start`: STRING_SLICE units on, or one
+ * less where that would end on a high surrogate (the escaper would take it
+ * for a lone one; a pair is never split, a lone high surrogate goes with
+ * the next slice).
+ */
 function sliceEnd(s: string, start: number): number {
   const end = start + STRING_SLICE;
   if (end >= s.length) return s.length;

@@ -1,7 +1,7 @@
 /**
  * The message line encoder: the UTF-8 bytes of `serializeMessage(message)`,
- * written without building the string (WebAssembly SIMD escaping), and its
- * fallback.
+ * written without building the string (WebAssembly SIMD escaping and UTF-8
+ * encoding), and its fallback.
  *
  * White-box exception: the encoder is internal (not exported from
  * @kosong/context), so this file, and only this file, imports package
@@ -117,25 +117,36 @@ describe.each(encoders.map((e) => [e.kind, e] as const))("%s encoder", (_, encod
 });
 
 describe("block and slice edges", () => {
-  it("escapes a special character at every position of strings of 0 to 48 units, after ASCII or a 2-, 3- or 4-byte character", () => {
-    const content: ContentPart[] = [];
-    for (const lead of ["", "\u00e9", "\u4e2d", "\u{1f600}"]) {
+  it("writes any character at every position of strings of 0 to 48 units of ASCII, 2-byte or 3-byte characters or pairs", () => {
+    const odd = ['"', "\\", "\n", "\u0001", "\u001f", "\u007f", "\u0080", "\u00ff", "\u07ff", "\u0800", "\u4e2d", "\ud7ff", "\ue000", "\uffff", "\u{1f600}", "\ud800", "\udfff", "a"];
+    for (const fill of ["a", "\u00e9", "\u4e2d", "\u{1f600}"]) {
+      const content: ContentPart[] = [];
       for (let length = 0; length <= 48; length += 1) {
-        for (let at = 0; at < length; at += 1) {
-          for (const special of ['"', "\\", "\n", "\u0001", "\u001f", "\u00ff"]) {
-            content.push({ type: "text", text: `${lead}${"a".repeat(at)}${special}${"b".repeat(length - at - 1)}` });
-          }
+        const before = fill.repeat(length);
+        content.push({ type: "text", text: before });
+        for (let at = 0; at < length; at += fill.length) {
+          for (const char of odd) content.push({ type: "text", text: `${before.slice(0, at)}${char}${before.slice(at + fill.length)}` });
         }
-        content.push({ type: "text", text: `${lead}${"c".repeat(length)}` });
       }
+      for (const encoder of encoders) expectEncodesLikeSerialize(encoder, { role: "user", content }, `${encoder.kind}, in ${fill}`);
     }
-    for (const encoder of encoders) expectEncodesLikeSerialize(encoder, { role: "user", content }, encoder.kind);
   });
 
   it("slices long strings without splitting a surrogate pair, whatever side of the slice boundary it falls on", () => {
     for (const offset of [-2, -1, 0, 1]) {
       const text = `${"a".repeat(STRING_SLICE + offset)}\u{1f600}\n${"\u4e2d".repeat(STRING_SLICE)}"`;
       expectEncodesLikeSerialize(wasm, { role: "tool", content: [{ type: "text", text }], tool_call_id: "c" }, `pair at ${STRING_SLICE + offset}`);
+    }
+  });
+
+  it("escapes lone surrogates of long strings at the slice boundary and at the end as JSON.stringify does", () => {
+    for (const [what, text] of [
+      ["high, then not low, across the boundary", `${"a".repeat(STRING_SLICE - 1)}\ud83dx${"b".repeat(100)}`],
+      ["low at the start of a slice", `${"a".repeat(STRING_SLICE)}\ude00${"b".repeat(100)}`],
+      ["high as the last unit", `${"\u4e2d".repeat(STRING_SLICE + 5)}\ud83d`],
+      ["low as the last unit", `${"\u00e9".repeat(2 * STRING_SLICE)}\udfff`],
+    ] as const) {
+      expectEncodesLikeSerialize(wasm, { role: "user", content: [{ type: "text", text }] }, what);
     }
   });
 });
@@ -148,23 +159,25 @@ function messageGenerator(rand: () => number) {
   const int = (n: number) => Math.floor(rand() * n);
   const controls = Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c));
   const specials = [...controls, '"', "\\", "/", "\x7f"];
+  const threeBytes = () => String.fromCharCode(pick([0x800, 0xd7ff, 0xe000, 0xffff, 0x4e00 + int(0x5000), 0x800 + int(0xd000), 0xe000 + int(0x2000)]));
   const units = [
     () => String.fromCharCode(0x20 + int(0x5f)), // printable ASCII
     () => pick(specials),
     () => String.fromCharCode(0x80 + int(0x80)), // Latin-1
-    () => String.fromCharCode(0x4e00 + int(0x5000)), // CJK
-    () => String.fromCodePoint(0x1f300 + int(0x300)), // astral: a surrogate pair
+    () => String.fromCharCode(0x100 + int(0x700)), // other 2-byte characters
+    () => Array.from({ length: 1 + int(20) }, threeBytes).join(""), // a run of 3-byte characters (CJK, ...)
+    () => String.fromCodePoint(0x10000 + int(0x100000)), // astral: a surrogate pair
     () => String.fromCharCode(0xd800 + int(0x400)), // lone high surrogate
     () => String.fromCharCode(0xdc00 + int(0x400)), // lone low surrogate
   ];
-  const weights = [40, 8, 3, 3, 3, 1, 1];
+  const weights = [40, 8, 3, 2, 4, 3, 1, 1];
   const total = weights.reduce((a, b) => a + b, 0);
   const unit = (loneSurrogates: boolean) => {
     for (;;) {
       let r = int(total);
       let i = 0;
       while (r >= weights[i]!) r -= weights[i++]!;
-      if (!loneSurrogates && i >= 5) continue;
+      if (!loneSurrogates && i >= 6) continue;
       return units[i]!();
     }
   };
@@ -280,8 +293,8 @@ describe("memory", () => {
     expect(encoder.memoryBytes).toBeLessThanOrEqual(1024 * 1024);
     const block = `line "one"\tand\\two\n${"é中😀".repeat(5)}${"x".repeat(300)}\u0001`;
     const big = block.repeat(Math.ceil(40_000_000 / block.length));
-    // A lone surrogate sends a long string through JSON.stringify; its output is sliced the same way.
-    const lone = `${"y\u{1f600}".repeat(STRING_SLICE)}\ud800`;
+    // Long strings with lone surrogates, in the middle and at the very end.
+    const lone = `${"y\u{1f600}".repeat(STRING_SLICE)}\udc00${"z\u4e2d".repeat(STRING_SLICE)}\ud800`;
     const message: Message = { role: "assistant", content: [{ type: "think", think: big, encrypted: lone }, { type: "text", text: "after" }] };
     const sink = recordingSink();
     const count = encoder.encodeLine(message, sink);
