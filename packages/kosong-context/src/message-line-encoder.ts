@@ -158,6 +158,11 @@ function wasmEncoder(): MessageLineEncoder | undefined {
   const mem = new Uint8Array(memory.buffer);
   /** The same memory, for Node's string writes. */
   const buffer = Buffer.from(memory.buffer);
+  // Buffer#ucs2Write is what buffer.write(s, offset, "utf16le") calls after parsing its
+  // arguments (~5% of the encoding time here); undocumented, so only when Node has it.
+  const ucs2Write = (buffer as Buffer & { ucs2Write?: (s: string, offset: number) => number }).ucs2Write;
+  const writeUtf16: (s: string, offset: number) => number =
+    typeof ucs2Write === "function" ? ucs2Write.bind(buffer) : (s, offset) => buffer.write(s, offset, "utf16le");
 
   /** End of the output in `mem` (the output starts at OUTPUT). */
   let pos = OUTPUT;
@@ -205,7 +210,7 @@ function wasmEncoder(): MessageLineEncoder | undefined {
     const length = s.length;
     if (length > STRING_SLICE) return long(s);
     if (pos + 6 * length + 2 > OUTPUT_LIMIT) flush();
-    buffer.write(s, SOURCE, "utf16le");
+    writeUtf16(s, SOURCE);
     mem[pos] = QUOTE;
     pos = escape(SOURCE, length, pos + 1);
     mem[pos++] = QUOTE;
@@ -216,7 +221,7 @@ function wasmEncoder(): MessageLineEncoder | undefined {
     for (let start = 0, end = 0; start < s.length; start = end) {
       end = sliceEnd(s, start);
       if (pos + 6 * (end - start) > OUTPUT_LIMIT) flush();
-      buffer.write(s.slice(start, end), SOURCE, "utf16le");
+      writeUtf16(s.slice(start, end), SOURCE);
       pos = escape(SOURCE, end - start, pos);
     }
     byte(QUOTE);
