@@ -28,10 +28,11 @@
 ;;     between the two units of a pair).
 ;;
 ;; Each step takes the next 16 units:
-;; - all printable ASCII (narrowed to 16 bytes: a unit above U+00FF becomes
-;;   0x00 or 0xff, so it is never taken for ASCII): the bytes are stored
-;;   whole and both pointers advance by a constant, so consecutive clean
-;;   blocks do not wait on each other's data;
+;; - all printable ASCII (narrowed to 16 bytes with unsigned saturation: a
+;;   unit from U+0080 becomes 0x00 or a byte from 0x80, so it is never taken
+;;   for printable ASCII): the bytes are stored whole and both pointers
+;;   advance by a constant, so consecutive clean blocks do not wait on each
+;;   other's data;
 ;; - else, the first 8 units all taking 3 UTF-8 bytes (U+0800..U+FFFF, no
 ;;   surrogates: CJK and most other scripts of Asia): 24 bytes by shuffles;
 ;; - else the clean ASCII prefix is already in place: both pointers advance
@@ -42,7 +43,7 @@
 (module
   (import "env" "memory" (memory 1))
 
-  ;; How many of the 8 units lead with 3-byte units (U+0800..U+FFFF minus surrogates): 0 to 8.
+  ;; How many of the 8 units, from the first, take 3 UTF-8 bytes (U+0800..U+FFFF but surrogates): 0 to 8.
   (func $threeByteRun (param $units v128) (result i32)
     (i32.ctz
       (i32.xor
