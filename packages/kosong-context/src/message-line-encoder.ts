@@ -44,7 +44,9 @@ export interface ByteSink {
 /**
  * Writes messages as the UTF-8 bytes of their JSON line. The message must be
  * valid (as `parseMessage` returns it): other values give unspecified bytes
- * or a TypeError, possibly after part of a long line reached the sink.
+ * or a TypeError, possibly after part of a long line reached the sink. Like
+ * `serializeMessage`, it throws when a tool call's `extras` is not JSON
+ * (a BigInt, a cycle), and then before any byte reaches the sink.
  */
 export interface MessageLineEncoder {
   /** "wasm" (WebAssembly SIMD escaping) or "fallback" (`serializeMessage` + UTF-8). */
@@ -283,7 +285,7 @@ function wasmEncoder(): MessageLineEncoder | undefined {
     byte(CLOSE_OBJECT);
   }
 
-  function toolCall(call: ToolCall): void {
+  function toolCall(call: ToolCall, extras: string | undefined): void {
     put(CALL);
     string(call.id);
     put(FUNCTION_NAME);
@@ -292,7 +294,6 @@ function wasmEncoder(): MessageLineEncoder | undefined {
       put(ARGUMENTS);
       string(call.function.arguments);
     }
-    const extras = call.extras == null ? undefined : JSON.stringify(call.extras);
     if (extras !== undefined) {
       put(EXTRAS);
       text(extras);
@@ -303,6 +304,16 @@ function wasmEncoder(): MessageLineEncoder | undefined {
   }
 
   function message(m: Message): void {
+    // Tool call extras go through JSON.stringify, which throws on values JSON cannot hold
+    // (BigInt, cycles): first, so that such a throw comes before any byte reaches the sink.
+    const calls = m.tool_calls;
+    let extras: (string | undefined)[] | undefined;
+    if (calls != null) {
+      for (let i = 0; i < calls.length; i++) {
+        const value = calls[i]!.extras;
+        if (value != null) (extras ??= [])[i] = JSON.stringify(value);
+      }
+    }
     switch (m.role) {
       case "user":
         put(ROLE_USER);
@@ -337,12 +348,11 @@ function wasmEncoder(): MessageLineEncoder | undefined {
       }
       byte(CLOSE_LIST);
     }
-    const calls = m.tool_calls;
     if (calls != null) {
       put(TOOL_CALLS);
       for (let i = 0; i < calls.length; i++) {
         if (i > 0) byte(COMMA);
-        toolCall(calls[i]!);
+        toolCall(calls[i]!, extras?.[i]);
       }
       byte(CLOSE_LIST);
     }

@@ -325,6 +325,18 @@ describe("misuse", () => {
     expectEncodesLikeSerialize(wasm, message, "after the error");
   });
 
+  it("extras that JSON cannot hold throw as in serializeMessage, before any byte of the line reaches the sink", () => {
+    const message: Message = {
+      role: "assistant",
+      content: [{ type: "text", text: "x".repeat(2 * ENCODER_MEMORY_BYTES) }],
+      tool_calls: [{ type: "function", id: "c", function: { name: "f", arguments: null }, extras: { n: 1n } as unknown as Record<string, JsonValue> }],
+    };
+    expect(() => serializeMessage(message)).toThrow(TypeError);
+    const sink = recordingSink();
+    expect(() => wasm.encodeLine(message, sink)).toThrow(TypeError);
+    expect(sink.pushes).toHaveLength(0);
+  });
+
   it("an invalid message throws a TypeError; the encoder keeps working", () => {
     expect(() => wasm.encode({ role: "user" } as Message, new ByteQueue())).toThrow(TypeError);
     expectEncodesLikeSerialize(wasm, { role: "user", content: [{ type: "text", text: "ok" }] }, "after the error");
