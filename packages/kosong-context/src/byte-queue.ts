@@ -86,6 +86,27 @@ export class ByteQueue {
     }
   }
 
+  /**
+   * Drops bytes from the back until `length` remain: undoes pushes made
+   * since `length` was read (nothing may have been taken in between).
+   */
+  rewind(length: number): void {
+    let drop = this.#length - length;
+    if (drop < 0) throw new RangeError(`cannot rewind ${this.#length} bytes to ${length}`);
+    this.#length = length;
+    const chunks = this.#chunks;
+    while (drop > 0) {
+      const filled = this.#tail - (chunks.length === 1 ? this.#head : 0);
+      if (drop <= filled || chunks.length === 1) {
+        this.#tail -= drop;
+        return;
+      }
+      chunks.pop();
+      drop -= filled;
+      this.#tail = chunks[chunks.length - 1]!.length;
+    }
+  }
+
   /** Removes `count` bytes from the front and returns them as buffer views (in order). */
   take(count: number): Buffer[] {
     if (count > this.#length) throw new RangeError(`cannot take ${count} of ${this.#length} bytes`);

@@ -99,6 +99,17 @@ export function encodeMessage(message: Message): { line: string; message: Messag
 }
 
 /**
+ * A record validated for appending: a message as its validated copy (the
+ * writer encodes it straight into bytes), any other record as its line.
+ */
+export type PreparedRecord = Message | string;
+
+/** Validates `record` as {@link encodeRecord} does and returns it prepared for the writer. */
+export function prepareRecord(record: ContextRecord): PreparedRecord {
+  return record.kind === "message" ? parseMessage(record.message) : encodeRecord(record);
+}
+
+/**
  * The JSONL line (no newline) of a record, validating it first: an invalid
  * message throws `MessageParseError`, any other invalid record
  * {@link InvalidRecordError}.

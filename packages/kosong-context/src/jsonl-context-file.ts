@@ -7,7 +7,7 @@
 import { constants, copyFile, open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ByteQueue } from "./byte-queue.js";
-import { encodeRecord, type ContextRecord } from "./context-record.js";
+import { encodeRecord, prepareRecord, type ContextRecord, type PreparedRecord } from "./context-record.js";
 import { readContextFile, type ContextFileState } from "./context-state.js";
 import {
   copyRange,
@@ -30,6 +30,7 @@ import {
 } from "./errors.js";
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
+import { messageLineEncoder } from "./message-line-encoder.js";
 import { linkNextRotation, listRotations, rotationPath, type Rotation, type RotationInfo } from "./rotation.js";
 import { SessionLock } from "./session-lock.js";
 
@@ -107,11 +108,11 @@ export function checkDurability(durability: Durability | undefined): Durability 
 }
 
 /**
- * Package-internal: appends already encoded and validated lines (without
- * their newlines). Used by `JsonlLinearStorage`, which validates messages
- * itself to keep the validated copies.
+ * Package-internal: appends records already validated by `prepareRecord`.
+ * Used by `JsonlLinearStorage`, which validates messages itself to keep the
+ * validated copies.
  */
-export const appendEncoded: unique symbol = Symbol("appendEncoded");
+export const appendPrepared: unique symbol = Symbol("appendPrepared");
 
 interface FileFacts {
   exists: boolean;
@@ -278,25 +279,29 @@ export class JsonlContextFile {
    * which case none of these records is in the file.
    */
   append(records: readonly ContextRecord[]): Promise<AppendReceipt> {
-    let lines: string[];
+    let prepared: PreparedRecord[];
     try {
       this.#assertWritable();
-      lines = records.map(encodeRecord);
+      prepared = records.map(prepareRecord);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this[appendEncoded](lines);
+    return this[appendPrepared](prepared);
   }
 
   /** @internal */
-  [appendEncoded](lines: readonly string[]): Promise<AppendReceipt> {
+  [appendPrepared](records: readonly PreparedRecord[]): Promise<AppendReceipt> {
+    const queue = this.#bytes;
+    const before = queue.length;
+    let bytes = 0;
     try {
       this.#assertWritable();
+      const encoder = messageLineEncoder();
+      for (const record of records) bytes += typeof record === "string" ? queue.pushLine(record) : encoder.encodeLine(record, queue);
     } catch (error) {
+      queue.rewind(before);
       return Promise.reject(error);
     }
-    let bytes = 0;
-    for (const line of lines) bytes += this.#bytes.pushLine(line);
     return new Promise<AppendReceipt>((resolve, reject) => {
       this.#queue.push({ op: null, bytes, resolve, reject });
       this.#schedule();

@@ -3,10 +3,10 @@
  * reading kimi-cli's `context.jsonl` too (one reader for both formats).
  */
 import path from "node:path";
-import type { Message } from "@kosong/core";
-import { assertTokenCount, encodeMessage, encodeRecord } from "./context-record.js";
+import { parseMessage, type Message } from "@kosong/core";
+import { assertTokenCount, encodeRecord, type PreparedRecord } from "./context-record.js";
 import { StorageAlreadyModifiedError, StorageClosedError } from "./errors.js";
-import { appendEncoded, checkDurability, JsonlContextFile, type ContextFileOptions } from "./jsonl-context-file.js";
+import { appendPrepared, checkDurability, JsonlContextFile, type ContextFileOptions } from "./jsonl-context-file.js";
 import type { LinearStorage } from "./linear-storage.js";
 import type { RestoreReport } from "./restore-report.js";
 
@@ -96,20 +96,15 @@ export class JsonlLinearStorage implements LinearStorage {
   }
 
   appendMessages(messages: readonly Message[]): Promise<void> {
-    const lines: string[] = [];
-    const copies: Message[] = [];
+    let copies: Message[];
     try {
       this.#assertOpen();
-      for (const message of messages) {
-        const encoded = encodeMessage(message);
-        lines.push(encoded.line);
-        copies.push(encoded.message);
-      }
+      copies = messages.map((message) => parseMessage(message));
     } catch (error) {
       return Promise.reject(error);
     }
     if (copies.length === 0) return Promise.resolve();
-    return this.#append(lines, () => {
+    return this.#append(copies, () => {
       for (const copy of copies) this.#messages.push(copy);
     });
   }
@@ -140,7 +135,7 @@ export class JsonlLinearStorage implements LinearStorage {
     return this.close();
   }
 
-  #append(lines: readonly string[], commit: () => void): Promise<void> {
+  #append(records: readonly PreparedRecord[], commit: () => void): Promise<void> {
     this.#touched = true;
     if (this.#file === null) {
       const opening = JsonlContextFile.open(this.path, this.#options);
@@ -152,7 +147,7 @@ export class JsonlLinearStorage implements LinearStorage {
         this.#touched = false;
       });
     }
-    return this.#file.then((file) => file[appendEncoded](lines)).then(commit);
+    return this.#file.then((file) => file[appendPrepared](records)).then(commit);
   }
 
   #assertOpen(): void {

@@ -91,6 +91,18 @@ describe("JsonlContextFile appends", () => {
     await ctx.close();
   });
 
+  it("takes back the bytes of earlier records of a call when a later one cannot be written (extras JSON cannot hold)", async () => {
+    const { file, ctx } = await fresh();
+    await ctx.append([msg("kept")]);
+    const big = msg("x".repeat(700_000)); // spans several of the writer's buffers
+    const call = { type: "function" as const, id: "c1", function: { name: "f", arguments: "{}" }, extras: { n: 1n as unknown as number } };
+    const bad = messageRecord({ role: "assistant", content: [], tool_calls: [call] });
+    await expect(ctx.append([big, checkpointRecord(0), bad])).rejects.toThrow(/BigInt/);
+    await ctx.append([msg("after")]);
+    expect(await readFile(file, "utf8")).toBe(line(msg("kept")) + line(msg("after")));
+    await ctx.close();
+  });
+
   it("starts a new line after a torn last line, leaving the torn bytes in place", async () => {
     const dir = await tempDir();
     const file = path.join(dir, "context.jsonl");
