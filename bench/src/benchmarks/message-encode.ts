@@ -1,8 +1,8 @@
 /**
  * Encoding messages to the bytes of their JSONL lines, as append() queues
  * them for writing. Ours: @kosong/context's internal message line encoder
- * (WebAssembly SIMD escaping) into a ByteQueue. Baseline: what append does
- * today, `serializeMessage` (JSON.stringify) and `ByteQueue.pushLine` (UTF-8).
+ * (WebAssembly SIMD escaping) into a ByteQueue. Baseline: what append did
+ * before the encoder, `serializeMessage` (JSON.stringify) and `ByteQueue.pushLine` (UTF-8).
  * Both produce the same bytes (checked before timing). Informational, no
  * goal.
  *
