@@ -32,7 +32,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { parseMessage, serializeMessage, type Message } from "@kosong/core";
+import { parseMessage, serializeMessage } from "@kosong/core";
 import {
   JsonlContextFile,
   checkpointRecord,
@@ -46,35 +46,13 @@ import {
 } from "@kosong/context";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { median, timeOnce } from "../measure.ts";
+import { W_MESSAGES, workMessage } from "../workload-w.ts";
 
-const MESSAGES = 20_000;
-
-const words = "the quick brown fox jumps over the lazy dog while reading files and running tools ".repeat(8);
-
-function workMessage(i: number): Message {
-  switch (i % 3) {
-    case 0:
-      return { role: "user", content: [{ type: "text", text: `Request ${i}: ${words.slice(0, 960)}` }] };
-    case 1:
-      return {
-        role: "assistant",
-        content: [
-          { type: "think", think: `Step ${i}: ${words.slice(0, 420)}`, encrypted: null },
-          { type: "text", text: `I will look. ${words.slice(0, 300)}` },
-        ],
-        tool_calls: [
-          { type: "function", id: `call_${i}`, function: { name: "Shell", arguments: JSON.stringify({ command: `grep -rn ${i} ${words.slice(0, 120)}` }) } },
-        ],
-      };
-    default:
-      return { role: "tool", content: [{ type: "text", text: `Output ${i}: ${words.slice(0, 940)}` }], tool_call_id: `call_${i - 1}` };
-  }
-}
 
 function workload(): ContextRecord[] {
   const records: ContextRecord[] = [];
   let checkpoint = 0;
-  for (let i = 0; i < MESSAGES; i += 1) {
+  for (let i = 0; i < W_MESSAGES; i += 1) {
     if (i % 3 === 0) records.push(checkpointRecord(checkpoint++));
     records.push(messageRecord(workMessage(i)));
     if (i % 3 === 2) records.push(usageRecord(1000 + i * 300));
@@ -140,7 +118,7 @@ async function heapFigures(file: string, fileBytes: number): Promise<string> {
   const state = builder.finish(report);
   gc();
   const retained = process.memoryUsage().heapUsed - before;
-  if (state.messages.length !== MESSAGES) throw new Error("restore lost messages");
+  if (state.messages.length !== W_MESSAGES) throw new Error("restore lost messages");
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
   return `heap held by the restored W: ${mb(retained)} MB = ${(retained / fileBytes).toFixed(2)}x the ${mb(fileBytes)} MB file (peak during restore ${(((peak - before) / fileBytes) || 0).toFixed(2)}x)`;
 }
@@ -214,7 +192,7 @@ const benchmark: Benchmark = {
         { setup: async () => undefined, run: async () => (restored = (await readContextFile(file)).messages.length) },
         { setup: async () => undefined, run: async () => (parsed = (await readlineParse(file)).length) },
       );
-      if (restored !== MESSAGES || parsed !== records.length) throw new Error("restore read the wrong number of records");
+      if (restored !== W_MESSAGES || parsed !== records.length) throw new Error("restore read the wrong number of records");
       const heap = await heapFigures(file, bytes.length);
 
       // truncate-with-rotation to the middle. The setup's copy is synced, so that its dirty pages are
@@ -226,7 +204,7 @@ const benchmark: Benchmark = {
         await handle.sync();
         await handle.close();
       };
-      const middle = (await readContextFile(master)).checkpoints[Math.floor(MESSAGES / 6)]!.offset;
+      const middle = (await readContextFile(master)).checkpoints[Math.floor(W_MESSAGES / 6)]!.offset;
       const readPrefix = async () => {
         const source = await open(file, "r");
         const prefix = Buffer.allocUnsafe(middle);

@@ -17,9 +17,10 @@
  * stripping runs TypeScript but does not remap extensions).
  */
 import { registerHooks } from "node:module";
-import { serializeMessage, type Message } from "@kosong/core";
+import { serializeMessage } from "@kosong/core";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { compare, toRow } from "../measure.ts";
+import { W_MESSAGES, W_WORDS, workMessage } from "../workload-w.ts";
 
 const contextSources = new URL("../../../packages/kosong-context/src/", import.meta.url).href;
 
@@ -35,31 +36,7 @@ registerHooks({
 const { createMessageLineEncoder } = await import("../../../packages/kosong-context/src/message-line-encoder.ts");
 const { ByteQueue } = await import("../../../packages/kosong-context/src/byte-queue.ts");
 
-const MESSAGES = 20_000;
-
-const words = "the quick brown fox jumps over the lazy dog while reading files and running tools ".repeat(8);
 const chinese = "我们先读取配置文件，然后运行测试，看看哪些用例失败了。\n".repeat(40);
-
-/** W's message i (as in context-jsonl.ts), its text taken from `text`. */
-function workMessage(i: number, text: string): Message {
-  switch (i % 3) {
-    case 0:
-      return { role: "user", content: [{ type: "text", text: `Request ${i}: ${text.slice(0, 960)}` }] };
-    case 1:
-      return {
-        role: "assistant",
-        content: [
-          { type: "think", think: `Step ${i}: ${text.slice(0, 420)}`, encrypted: null },
-          { type: "text", text: `I will look. ${text.slice(0, 300)}` },
-        ],
-        tool_calls: [
-          { type: "function", id: `call_${i}`, function: { name: "Shell", arguments: JSON.stringify({ command: `grep -rn ${i} ${text.slice(0, 120)}` }) } },
-        ],
-      };
-    default:
-      return { role: "tool", content: [{ type: "text", text: `Output ${i}: ${text.slice(0, 940)}` }], tool_call_id: `call_${i - 1}` };
-  }
-}
 
 const benchmark: Benchmark = {
   name: "message-encode",
@@ -68,10 +45,10 @@ const benchmark: Benchmark = {
     if (encoder.kind !== "wasm") throw new Error("WebAssembly SIMD is unavailable: the encoder fell back to serializeMessage");
     const rows: BenchRow[] = [];
     for (const [label, text] of [
-      ["W", words],
+      ["W", W_WORDS],
       ["W in Chinese", chinese],
     ] as const) {
-      const messages = Array.from({ length: MESSAGES }, (_, i) => workMessage(i, text));
+      const messages = Array.from({ length: W_MESSAGES }, (_, i) => workMessage(i, text));
       const ours = () => {
         const queue = new ByteQueue();
         let bytes = 0;
@@ -89,7 +66,7 @@ const benchmark: Benchmark = {
       const result = await compare(ours, baseline, quick ? { warmup: 3, rounds: 7 } : { warmup: 10, rounds: 41 });
       const mb = (encoded.length / 1024 / 1024).toFixed(1);
       rows.push(
-        toRow(`encode ${label} (${MESSAGES.toLocaleString("en-US")} messages, ${mb} MB) into a ByteQueue`, "serializeMessage + ByteQueue.pushLine", result, {
+        toRow(`encode ${label} (${W_MESSAGES.toLocaleString("en-US")} messages, ${mb} MB) into a ByteQueue`, "serializeMessage + ByteQueue.pushLine", result, {
           note: `informational; ours: the internal message line encoder (WebAssembly SIMD escaping, ${encoder.memoryBytes / 1024} KiB of wasm memory)`,
         }),
       );
