@@ -4,13 +4,13 @@
  * checkpointed Context (in @kosong/soul) and `JsonlLinearStorage` are built
  * on it.
  */
-import { constants, copyFile, open, rename, stat, type FileHandle } from "node:fs/promises";
+import { copyFile, open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ByteQueue } from "./byte-queue.js";
 import { encodeRecord, prepareRecord, type ContextRecord, type PreparedRecord } from "./context-record.js";
 import { readContextFile, type ContextFileState } from "./context-state.js";
 import {
-  copyRange,
+  copyToNewFile,
   fsyncDirectory,
   hasCode,
   removeStaleTempFiles,
@@ -18,7 +18,7 @@ import {
   tempPathFor,
   unlinkQuietly,
   writeAll,
-  writeNewFile,
+  writeNewFileFrom,
 } from "./durable-fs.js";
 import {
   ContextStorageError,
@@ -345,17 +345,14 @@ export class JsonlContextFile {
         if (position + chunk.length === offset && chunk[chunk.length - 1] !== 10) throw new InvalidOffsetError(offset, "not at the start of a line");
       };
       const temp = tempPathFor(this.path);
-      const rotation = await this.#replaceWith(temp, true, (copied) =>
-        writeNewFile(temp, async (target) => {
-          const source = await open(this.path, "r");
-          try {
-            await copyRange(source, target, 0, offset, atLineStart);
-          } finally {
-            await source.close();
-          }
-          copied();
-        }),
-      );
+      const rotation = await this.#replaceWith(temp, true, async (copied) => {
+        const source = await open(this.path, "r");
+        try {
+          await writeNewFileFrom(temp, source, 0, offset, { check: atLineStart, written: copied });
+        } finally {
+          await source.close();
+        }
+      });
       this.#size = offset;
       this.#needsNewline = false;
       return rotation!;
@@ -378,18 +375,14 @@ export class JsonlContextFile {
     }
     return this.#enqueue(async () => {
       const temp = tempPathFor(this.path);
-      await this.#replaceWith(temp, false, () =>
-        writeNewFile(temp, async (target) => {
-          await writeAll(target, [prefix]);
-          if (!this.#exists) return;
-          const source = await open(this.path, "r");
-          try {
-            await copyRange(source, target, 0, this.#size);
-          } finally {
-            await source.close();
-          }
-        }),
-      );
+      await this.#replaceWith(temp, false, async () => {
+        const source = this.#exists ? await open(this.path, "r") : null;
+        try {
+          await writeNewFileFrom(temp, source, 0, this.#size, { head: prefix });
+        } finally {
+          await source?.close();
+        }
+      });
       this.#exists = true;
       this.#size += prefix.length;
       return { bytes: prefix.length };
@@ -420,8 +413,7 @@ export class JsonlContextFile {
       // The current file is linked as a rotation while rotation n is copied.
       const savedAs = await this.#replaceWith(temp, this.#exists, async (copied) => {
         copied();
-        await copyFile(source, temp, constants.COPYFILE_EXCL);
-        await syncFile(temp);
+        await copyToNewFile(source, temp);
       });
       const facts = await inspect(this.path);
       this.#exists = true;
