@@ -5,7 +5,8 @@
  *   hold <file>                   open and lock, print "ready", close when stdin ends
  *   exit-without-close <file>     open, append, print "ready", process.exit(0)
  *   append <file> <durability>    append numbered records forever, printing "ack <seq>" per acknowledged record
- *   rotate <file>                 append, truncate-with-rotation and restore rotations forever, printing its steps
+ *   rotate <file> [large]         append, truncate-with-rotation and restore rotations forever, printing its steps
+ *                                 (large: every other message has 256 KiB of text, so kept prefixes are MiBs)
  */
 import { JsonlContextFile, checkpointRecord, messageRecord, usageRecord, type Durability } from "@kosong/context";
 
@@ -63,7 +64,7 @@ async function rotate(): Promise<void> {
     const marks: number[] = [];
     for (let i = 0; i < 24; i += 1) {
       if (i % 6 === 0) marks.push((await ctx.append([checkpointRecord(id++)])).offset);
-      await ctx.append([message(seq++), message(seq++), usageRecord(seq)]);
+      await ctx.append([message(seq++, arg === "large" && i % 2 === 0), message(seq++), usageRecord(seq)]);
     }
     const offset = marks[round % marks.length]!;
     // "op <kind> <size before> <size after>" ... "done": the current file must be wholly one or the other.
