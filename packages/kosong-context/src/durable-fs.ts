@@ -6,6 +6,7 @@
 import { constants } from "node:fs";
 import { copyFile, open, readdir, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
+import { settle, type Settled } from "./settle.js";
 
 /** True for a Node file-system error with this `code`. */
 export function hasCode(error: unknown, ...codes: string[]): boolean {
@@ -350,7 +351,7 @@ async function pipeDirect(
   bulk: number,
   check: NewFileOptions["check"],
 ): Promise<void> {
-  const writes: Promise<Settled>[] = [];
+  const writes: Promise<Settled<void>>[] = [];
   const writeDone = async (slot: number) => {
     const outcome = await writes[slot];
     if (outcome !== undefined && !outcome.ok) throw outcome.error;
@@ -407,15 +408,6 @@ async function writeAllAt(handle: FileHandle, buffer: Buffer, position: number):
     if (bytesWritten <= 0) throw new Error("write made no progress");
     done += bytesWritten;
   }
-}
-
-type Settled = { ok: true } | { ok: false; error: unknown };
-
-function settle(promise: Promise<void>): Promise<Settled> {
-  return promise.then(
-    () => ({ ok: true }),
-    (error: unknown) => ({ ok: false, error }),
-  );
 }
 
 /** Writes every byte of `buffers` at the handle's position, retrying short writes. */

@@ -33,6 +33,7 @@ import type { RestoreReport } from "./restore-report.js";
 import { messageLineEncoder } from "./message-line-encoder.js";
 import { linkNextRotation, listRotations, rotationPath, type Rotation, type RotationInfo } from "./rotation.js";
 import { SessionLock } from "./session-lock.js";
+import { settle, type Settled } from "./settle.js";
 
 /**
  * When an append is acknowledged:
@@ -610,16 +611,6 @@ export class JsonlContextFile {
     this.#handle = null;
     await handle?.close();
   }
-}
-
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-/** The outcome of `promise`, which then never rejects. */
-function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
-  return promise.then(
-    (value) => ({ ok: true, value }),
-    (error: unknown) => ({ ok: false, error }),
-  );
 }
 
 async function sameFile(a: string, b: string): Promise<boolean> {
