@@ -35,16 +35,6 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Flushes the data of the file at `file` to disk. */
-export async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, "r+");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 let tempCounter = 0;
 
 /** A fresh temp-file path beside `file`: `.<name>.tmp-<pid>-<n>` in the same directory. */
@@ -91,7 +81,7 @@ const COPY_CHUNK = 1024 * 1024;
  * `check`, if given, sees each chunk as read (with its offset in `source`)
  * before it is written, and may throw to stop the copy.
  */
-export async function copyRange(
+async function copyRange(
   source: FileHandle,
   target: FileHandle,
   start: number,

@@ -4,7 +4,7 @@
  * checkpointed Context (in @kosong/soul) and `JsonlLinearStorage` are built
  * on it.
  */
-import { copyFile, open, rename, stat, type FileHandle } from "node:fs/promises";
+import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ByteQueue } from "./byte-queue.js";
 import { encodeRecord, prepareRecord, type ContextRecord, type PreparedRecord } from "./context-record.js";
@@ -14,7 +14,6 @@ import {
   fsyncDirectory,
   hasCode,
   removeStaleTempFiles,
-  syncFile,
   tempPathFor,
   unlinkQuietly,
   writeAll,
@@ -169,8 +168,7 @@ async function assertOpenable(file: string): Promise<void> {
 async function replaceWithCopy(file: string): Promise<void> {
   const temp = tempPathFor(file);
   try {
-    await copyFile(file, temp);
-    await syncFile(temp);
+    await copyToNewFile(file, temp);
     await rename(temp, file);
     await fsyncDirectory(path.dirname(file));
   } finally {

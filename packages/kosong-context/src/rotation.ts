@@ -4,9 +4,9 @@
  * kimi-cli names them. A new rotation takes the number after the highest
  * existing one and is created exclusively, so two writers never share one.
  */
-import { copyFile, link, open, readdir, rename, stat } from "node:fs/promises";
+import { link, open, readdir, rename, stat } from "node:fs/promises";
 import path from "node:path";
-import { escapeRegExp, fsyncDirectory, hasCode, syncFile, tempPathFor, unlinkQuietly } from "./durable-fs.js";
+import { copyToNewFile, escapeRegExp, fsyncDirectory, hasCode, tempPathFor, unlinkQuietly } from "./durable-fs.js";
 
 /** One rotation of a context file. */
 export interface Rotation {
@@ -103,8 +103,7 @@ export async function linkNextRotation(file: string): Promise<Rotation> {
 async function copyToNextRotation(file: string, first: number): Promise<Rotation> {
   const temp = tempPathFor(file);
   try {
-    await copyFile(file, temp);
-    await syncFile(temp);
+    await copyToNewFile(file, temp);
     for (let n = first; ; n += 1) {
       const target = rotationPath(file, n);
       try {
