@@ -4,8 +4,8 @@
  * encoding), and its fallback.
  *
  * White-box exception: the encoder is internal (not exported from
- * @kosong/context), so this file, and only this file, imports package
- * internals by relative path: ../src/message-line-encoder.js,
+ * @kosong/context), so this file imports package internals by relative path
+ * (as does direct-copy.test.ts, for the direct copy): ../src/message-line-encoder.js,
  * ../src/byte-queue.js, the generated ../src/json-escape-wasm.js and the
  * build script ../scripts/build-wasm.js that compiles the .wat.
  *
