@@ -3,6 +3,16 @@
  * `context.jsonl` format, with the record-level reader and writer of that
  * format that @kosong/soul builds its checkpointed Context on.
  */
+export type {
+  ContextLog,
+  ContextLogState,
+  LogAppendReceipt,
+  LogCheckpoint,
+  LogPosition,
+  LogRotation,
+  LogRotationInfo,
+  LogRotationRestore,
+} from "./context-log.js";
 export type { LinearStorage } from "./linear-storage.js";
 export { LinearContext } from "./linear-context.js";
 export { MemoryLinearStorage, type MemoryLinearStorageInit } from "./memory-linear-storage.js";

@@ -1,0 +1,60 @@
+/**
+ * The compaction contract: a strategy takes the conversation (without the
+ * system prompt) and returns a shorter one that is still a valid
+ * conversation for every provider. The soul calls it when the context nears
+ * its limit, after a context-overflow error, and on `soul.compact()`, then
+ * replaces the context with the result (through `clear()`, so the old
+ * conversation stays as a rotation that `restoreRotation` brings back).
+ *
+ * Strategies are pure over their input apart from the LLM call that some of
+ * them make: all I/O (the context, the file registry's reads) happens in the
+ * soul or in what the caller passes in.
+ */
+import type { ChatProvider, Message, TokenUsage } from "@kosong/core";
+import type { FileRegistry } from "./file-registry.js";
+
+/** What a strategy is given besides the history. */
+export interface CompactionOptions {
+  /** The agent's model, for strategies that summarise with an LLM; absent when none is available. */
+  provider?: ChatProvider;
+  /** Aborts the compaction (and its LLM call). */
+  signal?: AbortSignal;
+  /** The user's extra instruction (`/compact <instruction>`), for LLM-backed strategies. */
+  instruction?: string;
+  /** The session's record of files read and written, for strategies that recover files. */
+  files?: FileRegistry;
+}
+
+/** What a compaction kept, dropped and made, for `CompactionEnd` and status lines. */
+export interface CompactionDetails {
+  /** Messages of the input that survive unchanged in the output. */
+  kept: number;
+  /** Messages of the input that are gone (summarised or dropped). */
+  dropped: number;
+  /** Tool outputs replaced by a stub. */
+  stubs: number;
+  /** Paths of the files whose contents were recovered into the output. */
+  filesRecovered: string[];
+  /** True when the output holds a summary (LLM-written or extractive) of what was dropped. */
+  summarized: boolean;
+  /** Notes for people: a fallback taken, a budget that could not be met. */
+  notes: string[];
+}
+
+/** The outcome of a compaction. */
+export interface CompactionResult {
+  /** The new conversation (no system prompt), valid for every provider. */
+  messages: Message[];
+  /** Tokens the strategy's own LLM calls used, null when it made none. */
+  usage: TokenUsage | null;
+  /** What happened, when the strategy reports it. */
+  details?: CompactionDetails;
+}
+
+/** A compaction strategy. */
+export interface Compaction {
+  /** A short name for status lines and events, e.g. `simple`, `preserve-recent`. */
+  readonly name: string;
+  /** Compacts `history` (the conversation without the system prompt). Never mutates it. */
+  compact(history: readonly Message[], options?: CompactionOptions): Promise<CompactionResult>;
+}
