@@ -1,0 +1,2 @@
+/** Public exports of this area of @kosong/soul (see ../index.ts). */
+export {};
