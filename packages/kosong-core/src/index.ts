@@ -16,6 +16,7 @@ export * from "./generate.js";
 export * from "./step.js";
 export * from "./tool-return-value.js";
 export * from "./tool-errors.js";
+export type * from "./tool-context.js";
 export * from "./tool.js";
 export * from "./toolset.js";
 export * from "./tool-result-message.js";

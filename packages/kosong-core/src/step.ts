@@ -7,7 +7,8 @@ import { generate, type GenerateResult, type MaybeAsync } from "./generate.js";
 import type { Message, StreamedMessagePart, ToolCall } from "./message.js";
 import { thrownMessage } from "./thrown-message.js";
 import { ToolCancelledError, ToolRuntimeError } from "./tool-errors.js";
-import type { ToolResult, Toolset } from "./toolset.js";
+import type { ToolContextExtensions } from "./tool-context.js";
+import type { ToolHandleOptions, ToolResult, Toolset } from "./toolset.js";
 
 /** Options of {@link step}. */
 export interface StepOptions {
@@ -33,6 +34,12 @@ export interface StepOptions {
    * cancelled tool however long it takes.
    */
   cancelGraceMs?: number;
+  /**
+   * Members added to every tool call's context (the augmented
+   * {@link ToolContextExtensions}, e.g. an agent loop's approval and
+   * session), handed to the toolset as `handle(call, { signal, context })`.
+   */
+  toolContext?: Partial<ToolContextExtensions>;
 }
 
 /** The outcome of {@link step}. */
@@ -63,7 +70,7 @@ export async function step(
   history: readonly Message[],
   options: StepOptions = {},
 ): Promise<StepResult> {
-  const { onMessagePart, onToolResult, signal } = options;
+  const { onMessagePart, onToolResult, signal, toolContext } = options;
   const grace = options.cancelGraceMs ?? 5000;
   if (!(grace >= 0)) throw new RangeError(`cancelGraceMs must be a non-negative number, got ${String(grace)}`);
   if (signal?.aborted) throw abortError(signal);
@@ -88,7 +95,7 @@ export async function step(
   };
   const onToolCall = (call: ToolCall): void => {
     toolCalls.push(call);
-    results.push(dispatch(toolset, call, controller.signal, grace).then(report));
+    results.push(dispatch(toolset, call, { signal: controller.signal, context: toolContext }, grace).then(report));
   };
 
   let generated: GenerateResult;
@@ -114,12 +121,13 @@ export async function step(
  * settled or after `graceMs` (a tool that ignores its signal never makes the
  * step hang, unless `graceMs` is infinite). Never rejects.
  */
-function dispatch(toolset: Toolset, call: ToolCall, signal: AbortSignal, graceMs: number): Promise<ToolResult> {
+function dispatch(toolset: Toolset, call: ToolCall, options: ToolHandleOptions & { signal: AbortSignal }, graceMs: number): Promise<ToolResult> {
+  const { signal } = options;
   const id = call.id;
   if (signal.aborted) return Promise.resolve(cancelled(id));
   let handled: Promise<ToolResult>;
   try {
-    handled = toolset.handle(call, { signal });
+    handled = toolset.handle(call, options);
   } catch (error) {
     return Promise.resolve({ tool_call_id: id, return_value: new ToolRuntimeError(thrownMessage(error)) });
   }

@@ -7,16 +7,9 @@ import { z } from "zod";
 import type { JsonSchema, Tool } from "./chat-provider.js";
 import { KosongError } from "./errors.js";
 import { thrownMessage } from "./thrown-message.js";
+import type { ToolContext } from "./tool-context.js";
 import { ToolCancelledError, ToolError, ToolRuntimeError, ToolValidateError } from "./tool-errors.js";
 import { isToolReturnValue, toolOk, type ToolReturnValue } from "./tool-return-value.js";
-
-/** What a running tool gets besides its arguments. */
-export interface ToolContext {
-  /** The id of the tool call being answered. */
-  toolCallId: string;
-  /** Aborted when the call is cancelled (the step was aborted): stop work and return. */
-  signal: AbortSignal;
-}
 
 /** A tool that can be called: its definition and an implementation that never throws. */
 export interface CallableTool {

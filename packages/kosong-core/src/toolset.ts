@@ -6,6 +6,7 @@ import { KosongError } from "./errors.js";
 import type { ToolCall } from "./message.js";
 import { thrownMessage } from "./thrown-message.js";
 import type { CallableTool } from "./tool.js";
+import type { ToolContext, ToolContextExtensions } from "./tool-context.js";
 import { ToolCancelledError, ToolNotFoundError, ToolParseError, ToolRuntimeError } from "./tool-errors.js";
 import type { ToolReturnValue } from "./tool-return-value.js";
 
@@ -19,6 +20,8 @@ export interface ToolResult {
 export interface ToolHandleOptions {
   /** Aborted when the call must be cancelled. */
   signal?: AbortSignal;
+  /** Extra members of the tool's {@link ToolContext} (see {@link ToolContextExtensions}). */
+  context?: Partial<ToolContextExtensions>;
 }
 
 /** The tools the model may call, and how their calls are handled. */
@@ -98,15 +101,16 @@ export class SimpleToolset implements Toolset {
     }
     const signal = options.signal ?? new AbortController().signal;
     if (signal.aborted) return Promise.resolve({ tool_call_id: id, return_value: new ToolCancelledError() });
-    return callTool(tool, id, args, signal);
+    return callTool(tool, args, { ...options.context, toolCallId: id, signal });
   }
 }
 
-async function callTool(tool: CallableTool, id: string, args: unknown, signal: AbortSignal): Promise<ToolResult> {
+async function callTool(tool: CallableTool, args: unknown, context: ToolContext): Promise<ToolResult> {
+  const id = context.toolCallId;
   try {
-    return { tool_call_id: id, return_value: await tool.call(args, { toolCallId: id, signal }) };
+    return { tool_call_id: id, return_value: await tool.call(args, context) };
   } catch (error) {
-    const value = signal.aborted ? new ToolCancelledError() : new ToolRuntimeError(thrownMessage(error));
+    const value = context.signal.aborted ? new ToolCancelledError() : new ToolRuntimeError(thrownMessage(error));
     return { tool_call_id: id, return_value: value };
   }
 }
