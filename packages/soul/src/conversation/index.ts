@@ -1,2 +1,15 @@
-/** Public exports of this area of @kosong/soul (see ../index.ts). */
-export {};
+/** Public exports of the conversation area of @kosong/soul: what makes a conversation valid for providers, and repairs. */
+export {
+  type ConversationRules,
+  type ConversationViolation,
+  type ConversationViolationKind,
+  isEmptyMessage,
+  validateConversation,
+} from "./validate-conversation.js";
+export {
+  CONTINUED_CONVERSATION_TEXT,
+  type ConversationRepair,
+  MISSING_TOOL_RESULT_TEXT,
+  repairConversation,
+} from "./repair-conversation.js";
+export { type ConversationBlock, conversationBlocks } from "./conversation-blocks.js";
