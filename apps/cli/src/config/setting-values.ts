@@ -1,0 +1,22 @@
+/**
+ * The value sets of the settings that take one of a few names, shared by the
+ * argument parser, the config-file schema and the environment.
+ */
+
+/** The providers `--provider` accepts. */
+export const providerNames = ["openai", "openai-responses", "anthropic", "kimi", "scripted"] as const;
+/** A provider name of {@link providerNames}. */
+export type ProviderName = (typeof providerNames)[number];
+
+/** The compaction strategies `--compaction` and `/strategy` accept. */
+export const compactionNames = ["simple", "preserve-recent", "preserve-important", "smart", "auto"] as const;
+/** A strategy name of {@link compactionNames}. */
+export type CompactionName = (typeof compactionNames)[number];
+
+/** The thinking efforts `--thinking` accepts (core's `ThinkingEffort`). */
+export const thinkingEfforts = ["off", "low", "medium", "high", "xhigh", "max"] as const;
+
+/** The output formats of print mode. */
+export const outputFormats = ["text", "stream-json"] as const;
+/** An output format of {@link outputFormats}. */
+export type OutputFormat = (typeof outputFormats)[number];

@@ -1,0 +1,123 @@
+/**
+ * The resolved settings of one `kosong` run: flags win over `KOSONG_*`
+ * environment variables, which win over the config file, which wins over the
+ * defaults. Provider-specific environment (`OPENAI_API_KEY`, ...) fills in
+ * what none of them set.
+ */
+import os from "node:os";
+import path from "node:path";
+import type { ThinkingEffort } from "@kosong/core";
+import { UsageError } from "../cli-error.js";
+import { type ConfigFile, loadConfigFile } from "./config-file.js";
+import {
+  type CompactionName,
+  compactionNames,
+  type OutputFormat,
+  outputFormats,
+  type ProviderName,
+  providerNames,
+  thinkingEfforts,
+} from "./setting-values.js";
+
+/** The flags that shape settings, as the argument parser hands them over (all optional strings or booleans). */
+export interface SettingFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  maxContextSize?: string;
+  thinking?: string;
+  compaction?: string;
+  compactModel?: string;
+  script?: string;
+  yolo?: boolean;
+  dmail?: boolean;
+  projectContext?: boolean;
+  outputFormat?: string;
+}
+
+/** Everything a run needs to build its provider and agent. */
+export interface Settings {
+  /** `$KOSONG_HOME` (default `~/.kosong`): config and sessions. */
+  home: string;
+  /** The config file that was read, or null. */
+  configPath: string | null;
+  provider: ProviderName;
+  /** The model name; null means the provider's default. */
+  model: string | null;
+  baseUrl: string | null;
+  /** The API key; never written to session files or logs. */
+  apiKey: string | null;
+  /** The context window in tokens; null means the default for the provider. */
+  maxContextSize: number | null;
+  thinking: ThinkingEffort | null;
+  compaction: CompactionName | null;
+  compactModel: string | null;
+  /** The scripts file of `--provider scripted`. */
+  script: string | null;
+  yolo: boolean;
+  dmail: boolean;
+  projectContext: boolean;
+  outputFormat: OutputFormat;
+}
+
+/** The default `$KOSONG_HOME`. */
+export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.KOSONG_HOME ? path.resolve(env.KOSONG_HOME) : path.join(os.homedir(), ".kosong");
+}
+
+/** Resolves the settings from flags, environment and the config file of `$KOSONG_HOME`. */
+export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<Settings> {
+  const home = defaultHome(env);
+  const { path: configPath, config } = await loadConfigFile(home);
+  const pick = <K extends keyof ConfigFile>(flag: string | undefined, envName: string, key: K): string | undefined =>
+    flag ?? nonEmpty(env[envName]) ?? (config[key] === undefined ? undefined : String(config[key]));
+
+  const provider = oneOf("--provider", pick(flags.provider, "KOSONG_PROVIDER", "provider"), providerNames) ?? inferProvider(env);
+  const maxContext = pick(flags.maxContextSize, "KOSONG_MAX_CONTEXT_SIZE", "max_context_size");
+  return {
+    home,
+    configPath,
+    provider,
+    model: pick(flags.model, "KOSONG_MODEL", "model") ?? null,
+    baseUrl: pick(flags.baseUrl, "KOSONG_BASE_URL", "base_url") ?? null,
+    apiKey: nonEmpty(env.KOSONG_API_KEY) ?? config.api_key ?? null,
+    maxContextSize: maxContext === undefined ? null : positiveInt("--max-context-size", maxContext),
+    thinking: oneOf("--thinking", pick(flags.thinking, "KOSONG_THINKING", "thinking"), thinkingEfforts) ?? null,
+    compaction: oneOf("--compaction", pick(flags.compaction, "KOSONG_COMPACTION", "compaction"), compactionNames) ?? null,
+    compactModel: pick(flags.compactModel, "KOSONG_COMPACT_MODEL", "compact_model") ?? null,
+    script: flags.script ?? nonEmpty(env.KOSONG_SCRIPT) ?? null,
+    yolo: flags.yolo ?? envFlag(env.KOSONG_YOLO) ?? config.yolo ?? false,
+    dmail: flags.dmail ?? envFlag(env.KOSONG_DMAIL) ?? config.dmail ?? false,
+    projectContext: flags.projectContext === false ? false : (config.project_context ?? true),
+    outputFormat: oneOf("--output-format", flags.outputFormat, outputFormats) ?? "text",
+  };
+}
+
+/** Without a configured provider: Anthropic when only its key is set, Kimi when only its key is set, else OpenAI. */
+function inferProvider(env: NodeJS.ProcessEnv): ProviderName {
+  if (nonEmpty(env.OPENAI_API_KEY) || nonEmpty(env.OPENAI_BASE_URL)) return "openai";
+  if (nonEmpty(env.ANTHROPIC_API_KEY)) return "anthropic";
+  if (nonEmpty(env.KIMI_API_KEY)) return "kimi";
+  return "openai";
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value ? value : undefined;
+}
+
+function envFlag(value: string | undefined): boolean | undefined {
+  if (!value) return undefined;
+  return !["0", "false", "no", "off"].includes(value.toLowerCase());
+}
+
+function oneOf<T extends string>(what: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${what}: unknown value "${value}" (one of: ${allowed.join(", ")})`);
+}
+
+function positiveInt(what: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what}: expected a positive whole number of tokens, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,110 @@
+/**
+ * The command line of `kosong`: every flag, command and environment variable
+ * (documented in `--help`), parsed with commander. The modes behind it are
+ * imported only when they run, so `--version` and `--help` load nothing else.
+ */
+import { Command, Option } from "commander";
+import packageJson from "../package.json" with { type: "json" };
+import { ExitCode } from "./cli-error.js";
+import { compactionNames, outputFormats, providerNames, thinkingEfforts } from "./config/setting-values.js";
+import type { SettingFlags } from "./config/settings.js";
+
+/** The options of the main command, as commander parses them. */
+export interface MainOptions extends SettingFlags {
+  print?: string;
+  continue?: boolean;
+  resume?: string;
+  resumeFile?: string;
+}
+
+const environmentHelp = `
+Environment:
+  OPENAI_API_KEY        key of the openai and openai-responses providers
+  OPENAI_BASE_URL       base URL of an OpenAI-compatible server (with /v1)
+  ANTHROPIC_API_KEY     key of the anthropic provider (ANTHROPIC_BASE_URL: its base URL)
+  KIMI_API_KEY          key of the kimi provider (KIMI_BASE_URL: its base URL)
+  KOSONG_HOME           where config and sessions live (default ~/.kosong)
+  KOSONG_PROVIDER, KOSONG_MODEL, KOSONG_BASE_URL, KOSONG_API_KEY, KOSONG_MAX_CONTEXT_SIZE,
+  KOSONG_THINKING, KOSONG_COMPACTION, KOSONG_COMPACT_MODEL, KOSONG_SCRIPT
+                        defaults for the flags of the same names (KOSONG_API_KEY: any provider's key)
+  KOSONG_YOLO, KOSONG_DMAIL
+                        1/true to turn on --yolo / --dmail
+  NO_COLOR              plain output without colours (also when output is not a terminal)
+
+Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
+  provider, model, base_url, api_key, max_context_size, thinking, compaction,
+  compact_model, yolo, dmail, project_context
+  Precedence: flags > KOSONG_* environment > config file > defaults.
+
+Local servers (no key needed with a localhost base URL):
+  kosong --base-url http://localhost:11434/v1 --model llama3.2     (Ollama)
+  kosong --base-url http://localhost:8080/v1 --model local         (llama.cpp)
+  kosong --base-url http://localhost:8000/v1 --model <model>       (vLLM)
+
+Exit codes:
+  0 done · 1 error (message on stderr) · 2 usage, config or missing credentials · 130 aborted
+
+Examples:
+  kosong                                  interactive session in this directory
+  kosong -p "summarise README.md"         one turn, answer on stdout
+  echo "list the files" | kosong -p - --output-format stream-json
+  kosong --continue                       pick up the latest session of this directory
+  kosong demo                             an offline, scripted tour (no key needed)`;
+
+/** Builds the `kosong` program. `run` receives the work to do once parsing succeeded. */
+export function buildProgram(): Command {
+  const program = new Command("kosong")
+    .description("kosong: a coding agent in your terminal, built on @kosong/soul.\nWithout -p it starts an interactive session (an optional first prompt may follow).")
+    .version(`kosong ${packageJson.version}`, "-V, --version", "print the version and exit")
+    .helpOption("-h, --help", "show this help")
+    .argument("[prompt...]", "first prompt of an interactive session")
+    .option("-p, --print <prompt>", 'run one turn with this prompt, print the answer and exit ("-" reads the prompt from stdin)')
+    .addOption(new Option("--output-format <format>", "print mode output: the answer as text, or every event as a JSON line").choices(outputFormats))
+    .addOption(new Option("--provider <name>", "the model API (default: openai, or the one whose key is set)").choices(providerNames))
+    .option("-m, --model <name>", "model name (default per provider, e.g. gpt-4.1, claude-sonnet-4-5)")
+    .option("--base-url <url>", "API base URL, e.g. a local OpenAI-compatible server")
+    .option("--max-context-size <tokens>", "the model's context window in tokens (drives compaction and the status bar)")
+    .addOption(new Option("--thinking <effort>", "thinking effort").choices(thinkingEfforts))
+    .addOption(new Option("--compaction <strategy>", "compaction strategy (default: simple)").choices(compactionNames))
+    .option("--compact-model <name>", "a model of the same provider for compaction (used by --compaction auto)")
+    .option("--script <file>", "echo-DSL responses for --provider scripted (JSON array, or responses separated by --- lines)")
+    .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it)")
+    .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
+    .option("-c, --continue", "continue the most recent session of this directory")
+    .option("-r, --resume <id>", "resume a session by id (or a unique id prefix); see `kosong sessions`")
+    .option("--resume-file <path>", "resume a kimi-cli context.jsonl file (written to in place)")
+    .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
+    .addHelpText("after", environmentHelp)
+    .showHelpAfterError("(kosong --help lists every flag)")
+    .exitOverride()
+    .action(async (words: string[], options: MainOptions) => {
+      const { runMain } = await import("./run-main.js");
+      process.exitCode = await runMain(words.join(" "), options);
+    });
+
+  program
+    .command("demo")
+    .description("an offline, scripted session on the real agent loop, files and tools in a temporary folder (no key needed)")
+    .option("--fast", "no pauses (for scripts and tests)")
+    .exitOverride()
+    .action(async (options: { fast?: boolean }) => {
+      const { runDemo } = await import("./demo/run-demo.js");
+      process.exitCode = await runDemo({ fast: options.fast ?? false });
+    });
+
+  program
+    .command("sessions")
+    .description("list the saved sessions: id, directory, first prompt, size, last used")
+    .exitOverride()
+    .action(async () => {
+      const { printSessions } = await import("./sessions/print-sessions.js");
+      process.exitCode = await printSessions();
+    });
+
+  return program;
+}
+
+/** The exit code for a commander parse outcome (help and version are success). */
+export function commanderExitCode(code: string): number {
+  return code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help" ? ExitCode.ok : ExitCode.usage;
+}

@@ -1,0 +1,66 @@
+/**
+ * The project context of the system prompt (seed 004, sections 7-8): the
+ * AGENTS.md files from the repository root down to the working directory and
+ * a short environment block, each as a `<context name="...">` block. It is
+ * built once per working directory and cached for the process, so a session
+ * loads it once.
+ */
+import os from "node:os";
+import path from "node:path";
+import { findAgentsFiles, findRepoRoot } from "./agents-files.js";
+import { gitSummary } from "./git-summary.js";
+
+/** One block of the project context. */
+export interface ContextBlock {
+  /** The block's name, e.g. `AGENTS.md` or `environment`. */
+  name: string;
+  /** Where it came from (a file path, or a description). */
+  source: string;
+  content: string;
+}
+
+/** What the system prompt's project context was built from. */
+export interface ProjectContext {
+  cwd: string;
+  repoRoot: string | null;
+  blocks: ContextBlock[];
+}
+
+const cache = new Map<string, Promise<ProjectContext>>();
+
+/** The project context of `cwd`, loaded on the first call and cached for the process. */
+export function loadProjectContext(cwd: string, now: Date = new Date()): Promise<ProjectContext> {
+  const key = path.resolve(cwd);
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = buildProjectContext(key, now);
+    cache.set(key, pending);
+  }
+  return pending;
+}
+
+async function buildProjectContext(cwd: string, now: Date): Promise<ProjectContext> {
+  const repoRoot = await findRepoRoot(cwd);
+  const [agents, git] = await Promise.all([findAgentsFiles(cwd, repoRoot), gitSummary(cwd)]);
+  const blocks: ContextBlock[] = agents.map((file) => ({
+    name: path.relative(repoRoot ?? cwd, file.path) || "AGENTS.md",
+    source: file.path,
+    content: file.content,
+  }));
+  const environment = [
+    `Working directory: ${cwd}`,
+    `Date: ${now.toISOString().slice(0, 10)}`,
+    `Platform: ${os.platform()} ${os.release()} (${os.arch()})`,
+  ];
+  if (git) {
+    environment.push(`Git branch: ${git.branch}`);
+    environment.push(git.status.length ? `Git status:\n${git.status.join("\n")}` : "Git status: clean");
+  }
+  blocks.push({ name: "environment", source: "working directory, date, platform and git", content: environment.join("\n") });
+  return { cwd, repoRoot, blocks };
+}
+
+/** `blocks` as the system prompt's `<context name="...">...</context>` sections. */
+export function formatContextBlocks(blocks: readonly ContextBlock[]): string {
+  return blocks.map((block) => `<context name="${block.name}">\n${block.content}\n</context>`).join("\n\n");
+}

@@ -1,0 +1,100 @@
+/**
+ * Builds the chat provider (and the optional compact model) from the
+ * settings. The SDK-backed providers are imported lazily, so `--version`,
+ * `--help` and the scripted provider never load an SDK.
+ */
+import type { ChatProvider } from "@kosong/core";
+import { UsageError } from "../cli-error.js";
+import type { ProviderName } from "../config/setting-values.js";
+import type { Settings } from "../config/settings.js";
+import { missingCredentialsMessage } from "./missing-credentials.js";
+import { readScriptsFile } from "./scripts-file.js";
+
+/** Default models per provider. */
+export const defaultModels: Record<ProviderName, string> = {
+  openai: "gpt-4.1",
+  "openai-responses": "gpt-4.1",
+  anthropic: "claude-sonnet-4-5",
+  kimi: "kimi-k2-turbo-preview",
+  scripted: "scripted_echo",
+};
+
+/** Default context windows per provider, in tokens (`--max-context-size` overrides). */
+export const defaultContextSizes: Record<ProviderName, number> = {
+  openai: 128_000,
+  "openai-responses": 128_000,
+  anthropic: 200_000,
+  kimi: 256_000,
+  scripted: 128_000,
+};
+
+/** The providers of a run. */
+export interface Providers {
+  /** The agent's model. */
+  main: ChatProvider;
+  /** The compact model (`--compact-model`), null when not set. */
+  compact: ChatProvider | null;
+  /** The context window in tokens. */
+  maxContextSize: number;
+}
+
+type Env = NodeJS.ProcessEnv;
+
+/**
+ * Builds the providers of `settings`. Missing credentials are a
+ * {@link UsageError} whose message explains how to set them.
+ */
+export async function createProviders(settings: Settings, env: Env = process.env): Promise<Providers> {
+  const model = settings.model ?? defaultModels[settings.provider];
+  let main = await createProvider(settings, model, env);
+  if (settings.thinking) main = main.withThinking(settings.thinking);
+  const compact = settings.compactModel && settings.provider !== "scripted" ? await createProvider(settings, settings.compactModel, env) : null;
+  return { main, compact, maxContextSize: settings.maxContextSize ?? defaultContextSizes[settings.provider] };
+}
+
+async function createProvider(settings: Settings, model: string, env: Env): Promise<ChatProvider> {
+  const baseURL = settings.baseUrl ?? undefined;
+  switch (settings.provider) {
+    case "scripted": {
+      if (!settings.script) throw new UsageError("--provider scripted needs --script <file> (a JSON array of echo-DSL responses, or responses separated by --- lines)");
+      const { ScriptedChatProvider } = await import("@kosong/core/testing");
+      return new ScriptedChatProvider(await readScriptsFile(settings.script), { chunkSize: 8, delayMs: 5 });
+    }
+    case "anthropic": {
+      const apiKey = settings.apiKey ?? env.ANTHROPIC_API_KEY ?? (env.ANTHROPIC_AUTH_TOKEN ? undefined : localKey(baseURL));
+      if (!apiKey && !env.ANTHROPIC_AUTH_TOKEN) throw new UsageError(missingCredentialsMessage("anthropic"));
+      const { AnthropicProvider } = await import("@kosong/core/anthropic");
+      return new AnthropicProvider({ model, apiKey, baseURL });
+    }
+    case "kimi": {
+      const apiKey = settings.apiKey ?? env.KIMI_API_KEY ?? localKey(baseURL);
+      if (!apiKey) throw new UsageError(missingCredentialsMessage("kimi"));
+      const { KimiChatProvider } = await import("@kosong/core/openai");
+      return new KimiChatProvider({ model, apiKey, baseURL });
+    }
+    case "openai":
+    case "openai-responses": {
+      const url = baseURL ?? (env.OPENAI_BASE_URL || undefined);
+      const apiKey = settings.apiKey ?? (env.OPENAI_API_KEY || undefined) ?? localKey(url);
+      if (!apiKey) throw new UsageError(missingCredentialsMessage(settings.provider));
+      const openai = await import("@kosong/core/openai");
+      return settings.provider === "openai"
+        ? new openai.OpenAIChatProvider({ model, apiKey, baseURL: url })
+        : new openai.OpenAIResponsesProvider({ model, apiKey, baseURL: url });
+    }
+  }
+}
+
+/**
+ * Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM) ignore the key:
+ * with a base URL on this machine, a placeholder stands in for it.
+ */
+function localKey(baseURL: string | undefined): string | undefined {
+  if (!baseURL) return undefined;
+  try {
+    const host = new URL(baseURL).hostname;
+    return host === "localhost" || host === "127.0.0.1" || host === "::1" || host === "[::1]" ? "local" : undefined;
+  } catch {
+    throw new UsageError(`--base-url: not a URL: "${baseURL}"`);
+  }
+}

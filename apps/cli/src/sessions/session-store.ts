@@ -1,0 +1,133 @@
+/**
+ * Sessions on disk: `$KOSONG_HOME/sessions/<id>/` holds the conversation,
+ * `context.jsonl` (kimi-cli's format, with its rotations `context_N.jsonl`),
+ * and `session.json` (the working directory, the first prompt, when it
+ * started). The folder is private to the user (0700) and its files 0600:
+ * conversations can hold secrets the user typed. API keys are never written.
+ */
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { CliError } from "../cli-error.js";
+
+/** A session's folder and metadata. */
+export interface SessionInfo {
+  id: string;
+  /** The session folder. */
+  dir: string;
+  /** The conversation file. */
+  contextFile: string;
+  /** The working directory the session ran in. */
+  cwd: string;
+  /** The first prompt, or null before one was given. */
+  firstPrompt: string | null;
+  createdAt: string;
+}
+
+/** A listed session with what `kosong sessions` shows. */
+export interface ListedSession extends SessionInfo {
+  /** Bytes of the conversation file. */
+  size: number;
+  /** When the conversation last changed (ms since the epoch). */
+  lastUsed: number;
+}
+
+const metadataSchema = z.object({
+  id: z.string(),
+  cwd: z.string(),
+  first_prompt: z.string().nullable().default(null),
+  created_at: z.string(),
+});
+
+/** The folder holding all sessions under `home`. */
+export function sessionsDir(home: string): string {
+  return path.join(home, "sessions");
+}
+
+/** A new, sortable session id: `YYYYMMDD-HHMMSS-xxxx`. */
+export function newSessionId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${randomBytes(2).toString("hex")}`;
+}
+
+/** Creates a session for `cwd` (folder 0700, files 0600). */
+export async function createSession(home: string, cwd: string, now: Date = new Date()): Promise<SessionInfo> {
+  const id = newSessionId(now);
+  const dir = path.join(sessionsDir(home), id);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString() };
+  await writeFile(info.contextFile, "", { mode: 0o600, flag: "a" });
+  await writeMetadata(info);
+  return info;
+}
+
+/** Records the session's first prompt (once). */
+export async function recordFirstPrompt(info: SessionInfo, prompt: string): Promise<void> {
+  if (info.firstPrompt !== null) return;
+  info.firstPrompt = prompt.length > 200 ? `${prompt.slice(0, 197)}...` : prompt;
+  await writeMetadata(info);
+}
+
+/** Every session under `home`, most recently used first. Folders without readable metadata are skipped. */
+export async function listSessions(home: string): Promise<ListedSession[]> {
+  let names: string[];
+  try {
+    names = await readdir(sessionsDir(home));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const sessions = await Promise.all(names.map((name) => readSession(path.join(sessionsDir(home), name))));
+  return sessions.filter((s): s is ListedSession => s !== null).sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+}
+
+/** The session whose id is `id` or starts with it; a {@link CliError} when none or several match. */
+export async function findSession(home: string, id: string): Promise<ListedSession> {
+  const sessions = await listSessions(home);
+  const exact = sessions.find((s) => s.id === id);
+  if (exact) return exact;
+  const matches = sessions.filter((s) => s.id.startsWith(id));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new CliError(`No session "${id}" in ${sessionsDir(home)} (see \`kosong sessions\`).`);
+  throw new CliError(`"${id}" matches ${matches.length} sessions: ${matches.map((s) => s.id).join(", ")}`);
+}
+
+/** The most recently used session of `cwd`, or a {@link CliError} when it has none. */
+export async function latestSession(home: string, cwd: string): Promise<ListedSession> {
+  const latest = (await listSessions(home)).find((s) => s.cwd === cwd);
+  if (!latest) throw new CliError(`No session to continue in ${cwd} (see \`kosong sessions\`).`);
+  return latest;
+}
+
+/** Sets 0600 on every file of the session folder (rotations written by the context log included). */
+export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promise<void> {
+  const names = await readdir(info.dir).catch(() => [] as string[]);
+  await Promise.all(names.map((name) => chmod(path.join(info.dir, name), 0o600).catch(() => undefined)));
+}
+
+async function writeMetadata(info: SessionInfo): Promise<void> {
+  const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt };
+  await writeFile(path.join(info.dir, "session.json"), `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600 });
+}
+
+async function readSession(dir: string): Promise<ListedSession | null> {
+  try {
+    const metadata = metadataSchema.parse(JSON.parse(await readFile(path.join(dir, "session.json"), "utf8")));
+    const contextFile = path.join(dir, "context.jsonl");
+    const info = await stat(contextFile);
+    return {
+      id: metadata.id,
+      dir,
+      contextFile,
+      cwd: metadata.cwd,
+      firstPrompt: metadata.first_prompt,
+      createdAt: metadata.created_at,
+      size: info.size,
+      lastUsed: info.mtimeMs,
+    };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,26 @@
+/** The agent's tools, confined to one workspace. */
+import type { CallableTool } from "@kosong/core";
+import { editFileTool } from "./edit-file.js";
+import { globTool } from "./glob.js";
+import { grepTool } from "./grep.js";
+import { listDirTool } from "./list-dir.js";
+import { readFileTool } from "./read-file.js";
+import { shellTool } from "./shell.js";
+import type { Workspace } from "./workspace.js";
+import { writeFileTool } from "./write-file.js";
+
+/** Names of the tools that ask for approval before they act. */
+export const approvalTools = ["WriteFile", "EditFile", "Shell"] as const;
+
+/** ReadFile, WriteFile, EditFile, Shell, ListDir, Glob and Grep for `workspace`. */
+export function createAgentTools(workspace: Workspace): CallableTool[] {
+  return [
+    readFileTool(workspace),
+    writeFileTool(workspace),
+    editFileTool(workspace),
+    shellTool(workspace),
+    listDirTool(workspace),
+    globTool(workspace),
+    grepTool(workspace),
+  ];
+}

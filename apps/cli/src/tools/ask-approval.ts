@@ -1,0 +1,17 @@
+/**
+ * The mutating tools (WriteFile, EditFile, Shell) ask the user before they
+ * act, through the soul's approval in their `ToolContext`. Outside a soul
+ * (no approval in the context) they act without asking.
+ */
+import type { ToolContext, ToolReturnValue } from "@kosong/core";
+import "@kosong/soul";
+
+/**
+ * Asks approval for `action` (the key `approve for session` remembers, e.g.
+ * the tool name) described by `description`. Returns null when approved,
+ * else the rejection to return as the tool's result.
+ */
+export async function askApproval(context: ToolContext, action: string, description: string): Promise<ToolReturnValue | null> {
+  const answer = await context.approval?.request(action, description);
+  return answer && !answer.approved ? answer.rejection : null;
+}

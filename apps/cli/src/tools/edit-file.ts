@@ -1,0 +1,50 @@
+/** The `EditFile` tool: an exact string replacement in a file of the workspace, after approval. */
+import { readFile, writeFile } from "node:fs/promises";
+import { defineTool, toolError, toolOk } from "@kosong/core";
+import { z } from "zod";
+import { askApproval } from "./ask-approval.js";
+import { fileToolFailure } from "./tool-failure.js";
+import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
+
+const parameters = z.object({
+  path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
+  old_string: z.string().min(1).describe("The exact text to replace (whitespace included). Must occur once unless replace_all."),
+  new_string: z.string().describe("The text to put in its place."),
+  replace_all: z.boolean().default(false).describe("Replace every occurrence instead of exactly one."),
+});
+
+/** Builds `EditFile` for `workspace`. */
+export function editFileTool(workspace: Workspace) {
+  return defineTool({
+    name: "EditFile",
+    description: "Edit a file of the working directory by replacing an exact string (old_string must match once, or set replace_all). Needs the user's approval.",
+    parameters,
+    async execute({ path: requested, old_string, new_string, replace_all }, context) {
+      let file: string;
+      let text: string;
+      try {
+        file = await resolveInside(workspace, requested);
+        text = await readFile(file, "utf8");
+      } catch (error) {
+        return fileToolFailure(error, requested);
+      }
+      workspace.files.recordRead(file);
+      const count = text.split(old_string).length - 1;
+      if (count === 0) return toolError({ message: `old_string was not found in \`${requested}\`; read the file and copy the text exactly.`, brief: "Text not found" });
+      if (count > 1 && !replace_all) {
+        return toolError({ message: `old_string occurs ${count} times in \`${requested}\`; give more surrounding text to make it unique, or set replace_all.`, brief: "Text not unique" });
+      }
+      const shown = relativeToRoot(workspace, file);
+      const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count} occurrence${count > 1 ? "s" : ""}`);
+      if (rejected) return rejected;
+      const edited = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+      try {
+        await writeFile(file, edited);
+      } catch (error) {
+        return fileToolFailure(error, requested);
+      }
+      workspace.files.recordWrite(file);
+      return toolOk({ output: `Edited ${shown}: ${count} replacement${count > 1 ? "s" : ""}.`, brief: `${shown} (${count} replacement${count > 1 ? "s" : ""})` });
+    },
+  });
+}

@@ -1,0 +1,36 @@
+/** The `Glob` tool: files of the workspace whose paths match a glob pattern. */
+import { defineTool, toolError, toolOk } from "@kosong/core";
+import { z } from "zod";
+import { capOutput } from "./cap-output.js";
+import { findFiles, unsafePattern } from "./find-files.js";
+import { fileToolFailure } from "./tool-failure.js";
+import { resolveInside, type Workspace } from "./workspace.js";
+
+/** Paths returned at most. */
+export const maxGlobResults = 1_000;
+
+const parameters = z.object({
+  pattern: z.string().min(1).describe("A glob pattern relative to `path`, e.g. `**/*.ts` or `src/*.{js,json}`."),
+  path: z.string().min(1).default(".").describe("The folder to search from (default: the working directory)."),
+});
+
+/** Builds `Glob` for `workspace`. */
+export function globTool(workspace: Workspace) {
+  return defineTool({
+    name: "Glob",
+    description: "Find files of the working directory by glob pattern (node_modules and .git are skipped). Returns paths relative to the working directory, sorted.",
+    parameters,
+    async execute({ pattern, path: requested }) {
+      if (unsafePattern(pattern)) return toolError({ message: `Pattern \`${pattern}\` leaves the search folder; use a relative pattern without \`..\`.`, brief: "Path outside the working directory" });
+      try {
+        const dir = await resolveInside(workspace, requested);
+        const files = await findFiles(workspace, dir, pattern);
+        const shown = files.slice(0, maxGlobResults);
+        if (files.length > shown.length) shown.push(`[${files.length - shown.length} more paths not shown]`);
+        return toolOk({ output: capOutput(shown.join("\n") || "(no match)"), brief: `${files.length} file${files.length === 1 ? "" : "s"}` });
+      } catch (error) {
+        return fileToolFailure(error, requested);
+      }
+    },
+  });
+}

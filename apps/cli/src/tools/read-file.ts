@@ -1,0 +1,46 @@
+/** The `ReadFile` tool: a text file of the workspace, with line numbers, a window of lines at a time. */
+import { readFile } from "node:fs/promises";
+import { defineTool, toolError, toolOk } from "@kosong/core";
+import { z } from "zod";
+import { capLine, capOutput } from "./cap-output.js";
+import { fileToolFailure } from "./tool-failure.js";
+import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
+
+/** Lines returned by one call when `n_lines` is not given. */
+export const defaultReadLines = 1_000;
+
+const parameters = z.object({
+  path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
+  line_offset: z.int().min(1).default(1).describe("The first line to read (1-based)."),
+  n_lines: z.int().min(1).max(defaultReadLines).default(defaultReadLines).describe(`How many lines to read (at most ${defaultReadLines}).`),
+});
+
+/** Builds `ReadFile` for `workspace`. */
+export function readFileTool(workspace: Workspace) {
+  return defineTool({
+    name: "ReadFile",
+    description: `Read a text file of the working directory. Lines are numbered; long files come ${defaultReadLines} lines at a time (use line_offset to go on).`,
+    parameters,
+    async execute({ path: requested, line_offset, n_lines }) {
+      let text: string;
+      let file: string;
+      try {
+        file = await resolveInside(workspace, requested);
+        text = await readFile(file, "utf8");
+      } catch (error) {
+        return fileToolFailure(error, requested);
+      }
+      if (text.includes("\u0000")) return toolError({ message: `\`${requested}\` looks like a binary file; only text files can be read.`, brief: "Binary file" });
+      workspace.files.recordRead(file);
+      const lines = text.split("\n");
+      if (lines.at(-1) === "") lines.pop();
+      const first = line_offset - 1;
+      const window = lines.slice(first, first + n_lines);
+      const width = String(first + window.length).length;
+      const numbered = window.map((line, i) => `${String(first + i + 1).padStart(width)}\t${capLine(line)}`).join("\n");
+      const remaining = lines.length - first - window.length;
+      const message = remaining > 0 ? `Lines ${line_offset}-${first + window.length} of ${lines.length}; ${remaining} more (read on with line_offset=${first + window.length + 1}).` : "";
+      return toolOk({ output: capOutput(numbered), message, brief: `${relativeToRoot(workspace, file)} (${window.length} lines)` });
+    },
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * The `Shell` tool: runs a command with bash in the working directory, after
+ * approval. Output (stdout and stderr, interleaved as they arrive) is capped;
+ * a timeout or an abort kills the command's whole process group.
+ *
+ * A shell command is not confined to the working directory as the file tools
+ * are: the approval prompt is the guard.
+ */
+import { spawn } from "node:child_process";
+import { defineTool, toolError, toolOk } from "@kosong/core";
+import { z } from "zod";
+import { askApproval } from "./ask-approval.js";
+import { capOutput, defaultOutputCap } from "./cap-output.js";
+import type { Workspace } from "./workspace.js";
+
+const parameters = z.object({
+  command: z.string().min(1).describe("The bash command to run in the working directory."),
+  timeout: z.int().min(1).max(600).default(60).describe("Seconds before the command is killed (default 60, at most 600)."),
+});
+
+/** Builds `Shell` for `workspace`. */
+export function shellTool(workspace: Workspace) {
+  return defineTool({
+    name: "Shell",
+    description: "Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.",
+    parameters,
+    async execute({ command, timeout }, context) {
+      const rejected = await askApproval(context, "Shell", `Run: ${command}`);
+      if (rejected) return rejected;
+      const run = await runCommand(command, workspace.root, timeout * 1000, context.signal);
+      const output = capOutput(run.output || "(no output)");
+      if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
+      if (run.code !== 0) return toolError({ message: `The command exited with code ${run.code ?? run.signal}.`, output, brief: `Exit code ${run.code ?? run.signal}` });
+      return toolOk({ output, brief: firstLine(run.output) });
+    },
+  });
+}
+
+interface CommandRun {
+  output: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+}
+
+function runCommand(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", command], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let output = "";
+    let timedOut = false;
+    const collect = (chunk: Buffer) => {
+      if (output.length <= defaultOutputCap * 2) output += chunk.toString("utf8");
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const kill = () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    signal.addEventListener("abort", kill, { once: true });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code, exitSignal) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", kill);
+      resolve({ output, code, signal: exitSignal, timedOut });
+    });
+  });
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}

@@ -1,0 +1,52 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadProjectContext } from "../src/project/project-context.js";
+import { buildSystemPrompt } from "../src/project/system-prompt.js";
+import { useTempDirs } from "./temp-dir.js";
+
+const tempDir = useTempDirs();
+
+describe("project context", () => {
+  it("puts AGENTS.md from the repository root down to the working directory and the environment in context blocks", async () => {
+    const repo = await tempDir();
+    execFileSync("git", ["init", "-q", "-b", "feature-x", repo]);
+    await mkdir(path.join(repo, "pkg/app"), { recursive: true });
+    await writeFile(path.join(repo, "AGENTS.md"), "Root rules.\n");
+    await writeFile(path.join(repo, "pkg/app/AGENTS.md"), "App rules.\n");
+    await writeFile(path.join(repo, "pkg/changed.txt"), "x");
+    const cwd = path.join(repo, "pkg/app");
+    const context = await loadProjectContext(cwd, new Date("2026-01-02T03:04:05Z"));
+    expect(context.repoRoot).toBe(repo);
+    expect(context.blocks.map((b) => b.name)).toEqual(["AGENTS.md", "pkg/app/AGENTS.md", "environment"]);
+    const prompt = buildSystemPrompt(context);
+    expect(prompt).toContain('<context name="AGENTS.md">\nRoot rules.\n</context>');
+    expect(prompt.indexOf("Root rules.")).toBeLessThan(prompt.indexOf("App rules."));
+    const environment = context.blocks.at(-1)!.content;
+    expect(environment).toContain(`Working directory: ${cwd}`);
+    expect(environment).toContain("Date: 2026-01-02");
+    expect(environment).toContain("Git branch: feature-x");
+    expect(environment).toMatch(/Git status:\n\?\? /);
+    expect(await loadProjectContext(cwd)).toBe(context);
+  });
+
+  it("bounds the git status and works outside a repository", async () => {
+    const repo = await tempDir();
+    execFileSync("git", ["init", "-q", repo]);
+    for (let i = 0; i < 50; i++) await writeFile(path.join(repo, `f${i}.txt`), "x");
+    const environment = (await loadProjectContext(repo)).blocks.at(-1)!.content;
+    expect(environment.split("\n").filter((l) => l.startsWith("?? "))).toHaveLength(20);
+    expect(environment).toContain("... and 30 more changed files");
+    const plain = await tempDir();
+    await writeFile(path.join(plain, "AGENTS.md"), "Plain.");
+    const context = await loadProjectContext(plain);
+    expect(context.repoRoot).toBeNull();
+    expect(context.blocks.map((b) => b.name)).toEqual(["AGENTS.md", "environment"]);
+    expect(context.blocks[1]!.content).not.toContain("Git branch");
+  });
+
+  it("is only the agent's instructions without project context", () => {
+    expect(buildSystemPrompt(null)).not.toContain("<context");
+  });
+});

@@ -1,0 +1,58 @@
+import { stat, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { printSessions } from "../src/sessions/print-sessions.js";
+import { createSession, findSession, latestSession, listSessions, recordFirstPrompt, secureSessionFiles } from "../src/sessions/session-store.js";
+import { useTempDirs } from "./temp-dir.js";
+
+const tempDir = useTempDirs();
+
+describe("session store", () => {
+  it("creates private session folders and finds them by id prefix and by directory", async () => {
+    const home = await tempDir();
+    const a = await createSession(home, "/work/a", new Date("2026-01-01T10:00:00Z"));
+    const b = await createSession(home, "/work/b", new Date("2026-01-02T10:00:00Z"));
+    expect(a.id).toMatch(/^20260101-100000-[0-9a-f]{4}$/);
+    expect((await stat(a.dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(a.contextFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(a.dir, "session.json"))).mode & 0o777).toBe(0o600);
+    await recordFirstPrompt(a, "fix the tests");
+    const line = '{"role":"user","content":"fix the tests"}\n';
+    await writeFile(a.contextFile, line);
+    await utimes(b.contextFile, new Date("2020-01-01"), new Date("2020-01-01"));
+    const listed = await listSessions(home);
+    expect(listed.map((s) => s.id)).toEqual([a.id, b.id]);
+    expect(listed[0]).toMatchObject({ cwd: "/work/a", firstPrompt: "fix the tests", size: Buffer.byteLength(line) });
+    expect((await findSession(home, a.id.slice(0, 10))).id).toBe(a.id);
+    await expect(findSession(home, "2026")).rejects.toThrow(/matches 2 sessions/);
+    await expect(findSession(home, "nope")).rejects.toThrow(/No session "nope"/);
+    expect((await latestSession(home, "/work/b")).id).toBe(b.id);
+    await expect(latestSession(home, "/elsewhere")).rejects.toThrow(/No session to continue/);
+  });
+
+  it("keeps rotations private too", async () => {
+    const home = await tempDir();
+    const s = await createSession(home, "/w");
+    await writeFile(path.join(s.dir, "context_1.jsonl"), "", { mode: 0o644 });
+    await secureSessionFiles(s);
+    expect((await stat(path.join(s.dir, "context_1.jsonl"))).mode & 0o777).toBe(0o600);
+  });
+
+  it("lists sessions as a table", async () => {
+    const home = await tempDir();
+    let out = "";
+    const sink = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
+    await printSessions(home, sink);
+    expect(out).toContain("No sessions yet");
+    const s = await createSession(home, "/work/project");
+    await recordFirstPrompt(s, "explain\nthis   repo");
+    out = "";
+    await printSessions(home, sink);
+    const [header, row] = out.trim().split("\n");
+    expect(header).toMatch(/^ID\s+DIRECTORY\s+SIZE\s+LAST USED\s+FIRST PROMPT$/);
+    expect(row).toContain(s.id);
+    expect(row).toContain("/work/project");
+    expect(row).toContain("0 B");
+    expect(row).toMatch(/explain this repo$/);
+  });
+});

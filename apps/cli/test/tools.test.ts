@@ -1,0 +1,103 @@
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { CallableTool, ToolReturnValue } from "@kosong/core";
+import { FileRegistry } from "@kosong/soul";
+import { describe, expect, it } from "vitest";
+import { createAgentTools } from "../src/tools/agent-tools.js";
+import { defaultOutputCap } from "../src/tools/cap-output.js";
+import { openWorkspace } from "../src/tools/workspace.js";
+import { useTempDirs } from "./temp-dir.js";
+
+const tempDir = useTempDirs();
+
+async function setup() {
+  const root = await tempDir();
+  const outside = await tempDir();
+  await writeFile(path.join(outside, "secret.txt"), "top secret\n");
+  const files = new FileRegistry();
+  const tools = new Map(createAgentTools(await openWorkspace(root, files)).map((tool) => [tool.name, tool]));
+  const call = (name: string, args: Record<string, unknown>): Promise<ToolReturnValue> =>
+    (tools.get(name) as CallableTool).call(args, { toolCallId: "t1", signal: new AbortController().signal });
+  return { root, outside, files, call };
+}
+
+const text = (result: ToolReturnValue) => (typeof result.output === "string" ? result.output : JSON.stringify(result.output));
+
+describe("the agent's file tools", () => {
+  it("write, read with line numbers, edit, list, glob and grep inside the working directory", async () => {
+    const { root, files, call } = await setup();
+    expect((await call("WriteFile", { path: "src/app.ts", content: "const a = 1;\nconst b = 2;\n" })).is_error).toBe(false);
+    expect(await readFile(path.join(root, "src/app.ts"), "utf8")).toBe("const a = 1;\nconst b = 2;\n");
+    expect(text(await call("ReadFile", { path: "src/app.ts" }))).toBe("1\tconst a = 1;\n2\tconst b = 2;");
+    expect((await call("EditFile", { path: "src/app.ts", old_string: "b = 2", new_string: "b = 3" })).is_error).toBe(false);
+    expect(await readFile(path.join(root, "src/app.ts"), "utf8")).toContain("const b = 3;");
+    expect(text(await call("ListDir", {}))).toBe("src/");
+    expect(text(await call("Glob", { pattern: "**/*.ts" }))).toBe("src/app.ts");
+    expect(text(await call("Grep", { pattern: "b = \\d" }))).toBe("src/app.ts:2: const b = 3;");
+    expect(files.recent().map((f) => [path.relative(root, f.path), f.kind])).toEqual([["src/app.ts", "write"]]);
+  });
+
+  it("refuses paths that escape through .. or an absolute path", async () => {
+    const { outside, call } = await setup();
+    const escapes = [
+      ["ReadFile", { path: "../secret.txt" }],
+      ["ReadFile", { path: path.join(outside, "secret.txt") }],
+      ["WriteFile", { path: "../evil.txt", content: "x" }],
+      ["EditFile", { path: `../${path.basename(outside)}/secret.txt`, old_string: "top", new_string: "no" }],
+      ["ListDir", { path: ".." }],
+      ["Glob", { pattern: "../**/*.txt" }],
+      ["Grep", { pattern: "secret", path: outside }],
+    ] as const;
+    for (const [name, args] of escapes) {
+      const result = await call(name, args);
+      expect(result.is_error, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(result.message).toMatch(/outside the working directory|leaves the search folder/);
+    }
+    expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("top secret\n");
+  });
+
+  it("refuses symlinks that lead outside, and leaves them out of Glob and Grep", async () => {
+    const { root, outside, call } = await setup();
+    await symlink(path.join(outside, "secret.txt"), path.join(root, "link.txt"));
+    await symlink(outside, path.join(root, "linkdir"));
+    expect((await call("ReadFile", { path: "link.txt" })).message).toMatch(/outside the working directory/);
+    expect((await call("ReadFile", { path: "linkdir/secret.txt" })).message).toMatch(/outside the working directory/);
+    expect((await call("WriteFile", { path: "linkdir/new.txt", content: "x" })).message).toMatch(/outside the working directory/);
+    expect(text(await call("Grep", { pattern: "secret" }))).toBe("(no match)");
+    expect(text(await call("Glob", { pattern: "**/*.txt" }))).toBe("(no match)");
+  });
+
+  it("caps long outputs with a truncation marker and pages long files", async () => {
+    const { call } = await setup();
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n");
+    await call("WriteFile", { path: "big.txt", content: lines });
+    const first = await call("ReadFile", { path: "big.txt" });
+    expect(text(first).length).toBeLessThanOrEqual(defaultOutputCap + 200);
+    expect(text(first)).toMatch(/\[output truncated: \d+ more characters, \d+ more lines not shown\]$/);
+    expect(first.message).toContain("read on with line_offset=1001");
+    const shell = await call("Shell", { command: "seq 1 100000" });
+    expect(text(shell)).toMatch(/\[output truncated/);
+  });
+
+  it("reports EditFile misses and ambiguities to the model without writing", async () => {
+    const { root, call } = await setup();
+    await writeFile(path.join(root, "a.txt"), "x x\n");
+    expect((await call("EditFile", { path: "a.txt", old_string: "y", new_string: "z" })).message).toMatch(/not found/);
+    expect((await call("EditFile", { path: "a.txt", old_string: "x", new_string: "z" })).message).toMatch(/occurs 2 times/);
+    expect((await call("EditFile", { path: "a.txt", old_string: "x", new_string: "z", replace_all: true })).is_error).toBe(false);
+    expect(await readFile(path.join(root, "a.txt"), "utf8")).toBe("z z\n");
+    expect((await call("ReadFile", { path: "missing.txt" })).message).toMatch(/not found/);
+  });
+
+  it("runs shell commands in the working directory and reports failures", async () => {
+    const { root, call } = await setup();
+    await mkdir(path.join(root, "sub"));
+    expect(text(await call("Shell", { command: "pwd && ls" }))).toBe(`${root}\nsub\n`);
+    const failed = await call("Shell", { command: "echo oops >&2; exit 3" });
+    expect(failed.is_error).toBe(true);
+    expect(failed.message).toContain("code 3");
+    expect(text(failed)).toBe("oops\n");
+    const slow = await call("Shell", { command: "sleep 5", timeout: 1 });
+    expect(slow.message).toContain("killed after 1 s");
+  });
+});
