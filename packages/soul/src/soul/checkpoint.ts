@@ -1,0 +1,14 @@
+/**
+ * Making a checkpoint as the loop does: visible to the model when D-Mail is
+ * on, announced with `CheckpointCreated`, and known to the D-Mail switchboard.
+ */
+import type { ContextCheckpoint } from "../context/index.js";
+import type { Emit, SoulRuntime } from "./runtime.js";
+
+/** Makes the next checkpoint (visible when `visible`, default: when D-Mail is enabled). */
+export async function makeCheckpoint(rt: SoulRuntime, emit: Emit, options: { label?: string; visible?: boolean } = {}): Promise<ContextCheckpoint> {
+  const checkpoint = await rt.context.checkpoint({ addUserMessage: options.visible ?? rt.dmailEnabled, label: options.label });
+  rt.session.denwaRenji.setNCheckpoints(rt.context.nCheckpoints);
+  emit({ type: "CheckpointCreated", payload: { id: checkpoint.id, label: checkpoint.label ?? null } });
+  return checkpoint;
+}

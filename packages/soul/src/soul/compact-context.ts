@@ -1,0 +1,53 @@
+/**
+ * Compaction as the loop runs it: when to, and how the result replaces the
+ * context (through `clear()`, so `restoreRotation` can undo it).
+ */
+import type { SoulConfig } from "./config.js";
+import { callWithRetries } from "./call-with-retries.js";
+import { makeCheckpoint } from "./checkpoint.js";
+import { SoulError } from "./errors.js";
+import type { CompactionReason } from "./events.js";
+import type { Emit, SoulRuntime } from "./runtime.js";
+import type { CompactionOutcome } from "./turn.js";
+
+/** True when a context of `tokens` must be compacted before the next call. */
+export function needsCompaction(tokens: number, config: SoulConfig): boolean {
+  const max = config.maxContextSize;
+  if (max === null) return false;
+  return tokens >= max * config.compactionTriggerRatio || tokens + config.reservedContextSize >= max;
+}
+
+/** Options of {@link compactContext}. */
+export interface CompactContextOptions {
+  reason: CompactionReason;
+  /** The step number for `StepRetry` events of the strategy's LLM call (0 outside a turn). */
+  step: number;
+  instruction?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Compacts the context with the soul's strategy (its LLM call retried like a
+ * step's) and replaces the context with the result: `clear()` (the old
+ * conversation becomes a rotation), the system prompt, a checkpoint, the
+ * compacted messages. Emits `CompactionBegin` and `CompactionEnd`.
+ * @throws SoulError when the soul has no compaction strategy.
+ */
+export async function compactContext(rt: SoulRuntime, emit: Emit, options: CompactContextOptions): Promise<CompactionOutcome> {
+  const strategy = rt.compaction;
+  if (strategy === null) throw new SoulError("This soul has no compaction strategy (pass `compaction` to the Soul).");
+  const { context } = rt;
+  const tokensBefore = context.tokenCountWithPending;
+  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategy.name } });
+  const history = [...context.history];
+  const compactOptions = { provider: rt.provider, signal: options.signal, instruction: options.instruction, files: rt.session.files };
+  const result = await callWithRetries(() => strategy.compact(history, compactOptions), options.step, rt.config, emit, options.signal);
+  const prompt = context.systemPrompt ?? rt.agent.systemPrompt;
+  await context.clear();
+  await context.writeSystemPrompt(prompt);
+  await makeCheckpoint(rt, emit);
+  await context.appendMessage(result.messages);
+  const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };
+  emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
+  return outcome;
+}

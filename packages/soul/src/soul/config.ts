@@ -1,0 +1,92 @@
+/**
+ * The soul's loop settings and their defaults (kimi-cli's `loop_control`
+ * and reserved context size), plus the retry timing.
+ */
+import type { ChatProvider, ThinkingEffort } from "@kosong/core";
+
+/** Timing of the retries of a failed LLM call. */
+export interface RetryTiming {
+  /** The first backoff delay, in ms (default 300); each later one doubles. */
+  initialDelayMs: number;
+  /** The cap of the backoff delay, in ms (default 5,000). */
+  maxDelayMs: number;
+  /** Up to this much random jitter is added to each backoff delay, in ms (default 500, as kimi-cli). */
+  jitterMs: number;
+  /** A server's `retry-after` is honoured up to this many ms (default 60,000). */
+  maxRetryAfterMs: number;
+}
+
+/** The soul's settings. Every field has a default (see {@link defaultSoulConfig}). */
+export interface SoulConfig {
+  /** A turn ends with `max_steps` after this many steps (default 1000). */
+  maxStepsPerTurn: number;
+  /** A failed LLM call is retried this many times when its error is retryable (default 3). */
+  maxRetriesPerStep: number;
+  /** Tokens kept free for the model's answer: compaction runs when `tokens + reserved >= max` (default 50,000). */
+  reservedContextSize: number;
+  /** Compaction also runs when `tokens >= max * ratio` (default 0.85). */
+  compactionTriggerRatio: number;
+  /**
+   * The model's context window in tokens. Default: the provider's
+   * `maxContextSize` when it has one, else null (then only a context-overflow
+   * error or `soul.compact()` compacts, and `StatusUpdate` has no usage).
+   */
+  maxContextSize: number | null;
+  /** The thinking effort of the agent's LLM calls; null keeps the provider's (default null). */
+  thinkingEffort: ThinkingEffort | null;
+  /** How long cancelled tools may take to stop after an abort, in ms (core's `cancelGraceMs`, default 5,000). */
+  cancelGraceMs: number;
+  /** Retry timing (defaults as kimi-cli: 0.3 s doubling to 5 s, 0.5 s jitter; `retry-after` up to 60 s). */
+  retry: RetryTiming;
+}
+
+/** Settings given to the soul: any subset, `retry` also partly. */
+export type SoulConfigInput = Partial<Omit<SoulConfig, "retry">> & { retry?: Partial<RetryTiming> };
+
+/** The defaults. */
+export const defaultSoulConfig: Readonly<SoulConfig> = Object.freeze({
+  maxStepsPerTurn: 1000,
+  maxRetriesPerStep: 3,
+  reservedContextSize: 50_000,
+  compactionTriggerRatio: 0.85,
+  maxContextSize: null,
+  thinkingEffort: null,
+  cancelGraceMs: 5000,
+  retry: Object.freeze({ initialDelayMs: 300, maxDelayMs: 5000, jitterMs: 500, maxRetryAfterMs: 60_000 }),
+});
+
+/**
+ * The settings with defaults filled in; `maxContextSize` falls back to the
+ * provider's own `maxContextSize` property when it has a positive one.
+ * @throws RangeError naming the first setting that makes no sense.
+ */
+export function resolveSoulConfig(input: SoulConfigInput = {}, provider?: ChatProvider): SoulConfig {
+  const { retry, ...rest } = input;
+  const config: SoulConfig = {
+    ...defaultSoulConfig,
+    ...definedOnly(rest),
+    retry: { ...defaultSoulConfig.retry, ...definedOnly(retry ?? {}) },
+  };
+  if (config.maxContextSize === null) config.maxContextSize = providerContextSize(provider);
+  check("maxStepsPerTurn", config.maxStepsPerTurn, Number.isInteger(config.maxStepsPerTurn) && config.maxStepsPerTurn >= 1);
+  check("maxRetriesPerStep", config.maxRetriesPerStep, Number.isInteger(config.maxRetriesPerStep) && config.maxRetriesPerStep >= 0);
+  check("reservedContextSize", config.reservedContextSize, config.reservedContextSize >= 0);
+  check("compactionTriggerRatio", config.compactionTriggerRatio, config.compactionTriggerRatio > 0 && config.compactionTriggerRatio <= 1);
+  check("maxContextSize", config.maxContextSize, config.maxContextSize === null || config.maxContextSize > 0);
+  check("cancelGraceMs", config.cancelGraceMs, config.cancelGraceMs >= 0);
+  for (const [key, value] of Object.entries(config.retry)) check(`retry.${key}`, value, value >= 0);
+  return config;
+}
+
+function providerContextSize(provider: ChatProvider | undefined): number | null {
+  const size = (provider as { maxContextSize?: unknown } | undefined)?.maxContextSize;
+  return typeof size === "number" && size > 0 ? size : null;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function check(name: string, value: unknown, ok: boolean): void {
+  if (!ok) throw new RangeError(`SoulConfig.${name} is invalid: ${String(value)}`);
+}

@@ -1,0 +1,30 @@
+/**
+ * The model's D-Mail as the loop delivers it: back to the checkpoint, a
+ * fresh checkpoint, and the message from the future self.
+ */
+import type { Message } from "@kosong/core";
+import type { DMail } from "../tools/denwa-renji.js";
+import { makeCheckpoint } from "./checkpoint.js";
+import type { Emit, SoulRuntime } from "./runtime.js";
+
+/** The user message that carries a D-Mail to the past self. */
+export function dmailMessage(dmail: DMail): Message {
+  const text =
+    "You just got a D-Mail from your future self. Your future self may already have changed things " +
+    "(files in the working directory, for instance) that this conversation does not show. Read the D-Mail " +
+    "and decide what to do next. Never mention this D-Mail to the user. The D-Mail says:\n\n" +
+    dmail.message.trim();
+  return { role: "user", content: [{ type: "text", text: `<system>${text}</system>` }] };
+}
+
+/**
+ * Reverts the context to the D-Mail's checkpoint (the reverted conversation
+ * stays a rotation), makes a fresh checkpoint and appends the D-Mail.
+ * Emits `Reverted`.
+ */
+export async function deliverDMail(rt: SoulRuntime, emit: Emit, dmail: DMail): Promise<void> {
+  await rt.context.revertTo(dmail.checkpoint_id);
+  emit({ type: "Reverted", payload: { checkpoint_id: dmail.checkpoint_id, reason: "dmail" } });
+  await makeCheckpoint(rt, emit);
+  await rt.context.appendMessage(dmailMessage(dmail));
+}

@@ -1,0 +1,104 @@
+/**
+ * One step of a turn: prepare (compaction check, checkpoint), call (the LLM
+ * with retries, tools dispatched by core's `step`), act (grow the context in
+ * one batch), finalize (rejection, D-Mail, steered input, whether to go on).
+ */
+import {
+  abortError,
+  APIContextOverflowError,
+  inputTokens,
+  step,
+  sumTokenUsage,
+  type StepResult,
+  type TokenUsage,
+  type ToolResult,
+} from "@kosong/core";
+import { approvingToolset } from "./approving-toolset.js";
+import { callWithRetries } from "./call-with-retries.js";
+import { makeCheckpoint } from "./checkpoint.js";
+import { compactContext, needsCompaction } from "./compact-context.js";
+import { deliverDMail } from "./dmail.js";
+import type { Emit, SoulRuntime } from "./runtime.js";
+import { stepMessages } from "./step-messages.js";
+import { partEvent, toolResultEvent } from "./stream-events.js";
+import { ToolRejectedError } from "./tool-rejected-error.js";
+
+/** What the turn does after a step. */
+export type StepOutcome = "continue" | "no_tool_calls" | "tool_rejected";
+
+/**
+ * Runs step `n`. Adds the usage of its LLM calls to `usage`. Rejects with an
+ * AbortError when `signal` aborted (after the context grew, when the abort
+ * came while tools ran), or with the error that ended the step.
+ */
+export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepOutcome> {
+  if (signal?.aborted) throw abortError(signal);
+  emit({ type: "StepBegin", payload: { n } });
+  const { context } = rt;
+  if (rt.compaction !== null && context.history.length > 0 && needsCompaction(context.tokenCountWithPending, rt.config)) {
+    addUsage(usage, (await compactContext(rt, emit, { reason: "auto", step: n, signal })).usage);
+  }
+  await makeCheckpoint(rt, emit);
+  const result = await callStep(rt, emit, n, usage, signal);
+  addUsage(usage, result.usage);
+  if (result.usage !== null) await context.updateTokenCount(inputTokens(result.usage));
+  const results = await result.toolResults();
+  await context.appendMessage(stepMessages(result.message, results));
+  emitStatus(rt, emit, result);
+  if (signal?.aborted) throw abortError(signal);
+  return finishStep(rt, emit, result, results);
+}
+
+/** The LLM call with retries; a context overflow compacts once and calls once more. */
+async function callStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
+  const toolset = approvingToolset(rt.agent.toolset, rt.approval);
+  const attempt = (): Promise<StepResult> =>
+    step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, rt.context.history, {
+      onMessagePart: (part) => emit(partEvent(part)),
+      onToolResult: (result) => emit(toolResultEvent(result)),
+      signal,
+      toolContext: { session: rt.session },
+      cancelGraceMs: rt.config.cancelGraceMs,
+    });
+  try {
+    return await callWithRetries(attempt, n, rt.config, emit, signal);
+  } catch (error) {
+    if (rt.compaction === null || !APIContextOverflowError.isInstance(error) || signal?.aborted) throw error;
+    addUsage(usage, (await compactContext(rt, emit, { reason: "overflow", step: n, signal })).usage);
+    return callWithRetries(attempt, n, rt.config, emit, signal);
+  }
+}
+
+/** Rejection, D-Mail, steered input: decides whether the turn goes on. */
+async function finishStep(rt: SoulRuntime, emit: Emit, result: StepResult, results: readonly ToolResult[]): Promise<StepOutcome> {
+  const rejections = results.flatMap((r) => (ToolRejectedError.isInstance(r.return_value) ? [r.return_value] : []));
+  const dmail = rt.session.denwaRenji.fetchPendingDMail();
+  const travel = dmail !== null && rejections.length === 0;
+  if (travel) await deliverDMail(rt, emit, dmail);
+  const steered = await appendSteered(rt, emit);
+  if (rejections.some((r) => r.feedback === "")) return "tool_rejected";
+  return travel || steered || result.toolCalls.length > 0 ? "continue" : "no_tool_calls";
+}
+
+/** Appends the input steered in during the step, each as a user message with a `SteerInput` event. */
+async function appendSteered(rt: SoulRuntime, emit: Emit): Promise<boolean> {
+  const inputs = rt.takeSteered();
+  for (const input of inputs) {
+    await rt.context.appendMessage({ role: "user", content: typeof input === "string" ? [{ type: "text", text: input }] : input });
+    emit({ type: "SteerInput", payload: { user_input: input } });
+  }
+  return inputs.length > 0;
+}
+
+function emitStatus(rt: SoulRuntime, emit: Emit, result: StepResult): void {
+  const tokens = rt.context.tokenCountWithPending;
+  const max = rt.config.maxContextSize;
+  emit({
+    type: "StatusUpdate",
+    payload: { context_usage: max === null ? null : tokens / max, context_tokens: tokens, max_context_tokens: max, token_usage: result.usage, message_id: result.id },
+  });
+}
+
+function addUsage(into: TokenUsage, usage: TokenUsage | null): void {
+  if (usage !== null) Object.assign(into, sumTokenUsage(into, usage));
+}

@@ -1,0 +1,27 @@
+/**
+ * The session a soul runs in, as its tools see it (`context.session`).
+ */
+import { FileRegistry } from "../compaction/index.js";
+import type { DenwaRenji } from "../tools/denwa-renji.js";
+
+/** What a tool learns about the session it runs in. */
+export interface SoulSession {
+  /** The session id (given to the soul, or a random UUID). */
+  readonly id: string;
+  /** The working directory the agent works in, when the host said so. */
+  readonly workDir: string | null;
+  /** The files the session's tools read and wrote (tools record into it; compaction reads it). */
+  readonly files: FileRegistry;
+  /** Where the `SendDMail` tool leaves its D-Mail. */
+  readonly denwaRenji: DenwaRenji;
+}
+
+/** The session-related options of a soul. */
+export interface SoulSessionOptions {
+  /** The session id (default: a random UUID). */
+  id?: string;
+  /** The working directory (default: none). */
+  workDir?: string;
+  /** The file registry to share (default: a new one). */
+  files?: FileRegistry;
+}

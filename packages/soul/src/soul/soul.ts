@@ -1,0 +1,210 @@
+/**
+ * `Soul`: the stateful owner of an agent's session. It holds the runtime
+ * (agent, provider, context, settings, approval, session) and runs one
+ * operation at a time: a turn (`run`), a rewrite of the history followed by a
+ * turn (`rewrite`), or a compaction (`compact`). The loop itself is plain
+ * functions (run-turn.ts, run-step.ts).
+ */
+import { randomUUID } from "node:crypto";
+import type { ChatProvider, ContentPart } from "@kosong/core";
+import { FileRegistry, type Compaction } from "../compaction/index.js";
+import type { Context } from "../context/index.js";
+import { DenwaRenji } from "../tools/denwa-renji.js";
+import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
+import { Approval } from "./approval.js";
+import { makeCheckpoint } from "./checkpoint.js";
+import { compactContext } from "./compact-context.js";
+import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
+import { SoulBusyError } from "./errors.js";
+import type { SoulEvent, UserInput } from "./events.js";
+import { EventStream } from "./event-stream.js";
+import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
+import { runTurn, type TurnStart } from "./run-turn.js";
+import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
+import type { SoulSession, SoulSessionOptions } from "./session.js";
+import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
+import "./tool-context.js";
+
+/** Options of {@link Soul}. */
+export interface SoulOptions {
+  /** The agent: its name, system prompt and tools. Add `SendDMail` to the tools to enable the model's D-Mail. */
+  agent: AgentSpec;
+  /** The model. */
+  provider: ChatProvider;
+  /** The conversation (restore it first when resuming a session). */
+  context: Context;
+  /** Loop settings (see {@link SoulConfig} for the defaults). */
+  config?: SoulConfigInput;
+  /** The compaction strategy, used on the trigger, on a context overflow and by `compact()`. Without one, none of those compacts. */
+  compaction?: Compaction;
+  /** The approval state (default: a new `Approval`, asking for everything). */
+  approval?: Approval;
+  /** The session id, working directory and file registry the tools see. */
+  session?: SoulSessionOptions;
+}
+
+/** Options of an operation. */
+export interface RunOptions {
+  /** Aborts the operation; a turn then ends with `stopReason: "aborted"`. */
+  signal?: AbortSignal;
+}
+
+/** Context usage now, as the last `StatusUpdate` would report it. */
+export interface SoulStatus {
+  contextTokens: number;
+  maxContextTokens: number | null;
+  /** `contextTokens / maxContextTokens` (0..1), null when the window size is unknown. */
+  contextUsage: number | null;
+}
+
+/**
+ * An agent loop over a checkpointed context.
+ *
+ * ```ts
+ * const soul = new Soul({ agent: { name: "demo", systemPrompt: "You help.", toolset }, provider, context });
+ * const turn = soul.run("Add 2 and 3");
+ * for await (const event of turn) if (event.type === "TextPart") process.stdout.write(event.payload.text);
+ * console.log((await turn.result).stopReason);
+ * ```
+ */
+export class Soul {
+  /** Who answers the tools' approval requests: `soul.approval.respond(id, "approve")`, `soul.approval.yolo = true`. */
+  readonly approval: Approval;
+  /** The session the tools see. */
+  readonly session: SoulSession;
+  /** The settings in effect. */
+  readonly config: SoulConfig;
+  readonly #runtime: SoulRuntime;
+  #steered: UserInput[] = [];
+  #current: { kind: "turn" | "compaction"; emit: Emit } | null = null;
+
+  constructor(options: SoulOptions) {
+    this.config = resolveSoulConfig(options.config, options.provider);
+    this.approval = options.approval ?? new Approval();
+    const { id = randomUUID(), workDir = null, files = new FileRegistry() } = options.session ?? {};
+    this.session = { id, workDir, files, denwaRenji: new DenwaRenji() };
+    const effort = this.config.thinkingEffort;
+    this.#runtime = {
+      agent: options.agent,
+      provider: effort === null ? options.provider : options.provider.withThinking(effort),
+      context: options.context,
+      config: this.config,
+      compaction: options.compaction ?? null,
+      approval: this.approval,
+      session: this.session,
+      dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),
+      takeSteered: () => this.#steered.splice(0),
+    };
+    this.approval.subscribe((event) => this.#current?.emit(event));
+  }
+
+  /** The agent. */
+  get agent(): AgentSpec {
+    return this.#runtime.agent;
+  }
+
+  /** The conversation. */
+  get context(): Context {
+    return this.#runtime.context;
+  }
+
+  /** True while a turn or a compaction runs. */
+  get running(): boolean {
+    return this.#current !== null;
+  }
+
+  /** Context usage now. */
+  get status(): SoulStatus {
+    const tokens = this.context.tokenCountWithPending;
+    const max = this.config.maxContextSize;
+    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max };
+  }
+
+  /**
+   * Runs a turn: a checkpoint, the user's message, then steps until the
+   * model stops calling tools, a tool is rejected without feedback, or
+   * `maxStepsPerTurn`.
+   * @throws SoulBusyError when a turn or a compaction already runs.
+   */
+  run(input: UserInput, options: RunOptions = {}): Turn {
+    const rt = this.#runtime;
+    return this.#turn("run a turn", (emit) => ({
+      input,
+      prepare: async () => {
+        if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
+        await makeCheckpoint(rt, emit);
+        await rt.context.appendMessage({ role: "user", content: toParts(input) });
+      },
+    }), options.signal);
+  }
+
+  /**
+   * The host's D-Mail: replaces the user message or tool result at
+   * `messageIndex` of the history (with a message of the same role, or new
+   * content for it), drops everything after it (kept as a rotation, so
+   * `context.restoreRotation` undoes it), and runs the loop from there. When
+   * the message is one result of a parallel call, the call's other results
+   * stay.
+   * @throws RewriteTargetError for an index outside the history, an assistant or system message, or a replacement of another role.
+   * @throws SoulBusyError when a turn or a compaction already runs.
+   */
+  rewrite(messageIndex: number, replacement: Replacement, options: RunOptions = {}): Turn {
+    if (this.#current !== null) throw new SoulBusyError("rewrite the history");
+    const tail = rewrittenTail(this.context.history, messageIndex, replacement);
+    const rt = this.#runtime;
+    return this.#turn("rewrite the history", (emit) => ({
+      input: tail[0]!.content,
+      prepare: () => applyRewrite(rt, emit, messageIndex, tail),
+    }), options.signal);
+  }
+
+  /**
+   * Queues input for the running turn: it is appended as a user message
+   * after the current step (with a `SteerInput` event), and the turn goes on
+   * with it. Returns false, queuing nothing, when no turn runs.
+   */
+  steer(input: UserInput): boolean {
+    if (this.#current?.kind !== "turn") return false;
+    this.#steered.push(input);
+    return true;
+  }
+
+  /**
+   * Compacts the context now with the soul's strategy (`instruction` is
+   * handed to it), replacing the context through `clear()`.
+   * @throws SoulBusyError when a turn or a compaction already runs.
+   */
+  compact(instruction?: string, options: RunOptions = {}): SoulStream<CompactionOutcome> {
+    return this.#operate("compact", "compaction", (emit) => compactContext(this.#runtime, emit, { reason: "manual", step: 0, instruction, signal: options.signal }));
+  }
+
+  #turn(what: string, start: (emit: Emit) => TurnStart, signal?: AbortSignal): Turn {
+    return this.#operate(what, "turn", (emit) => runTurn(this.#runtime, emit, start(emit), signal));
+  }
+
+  #operate<R>(what: string, kind: "turn" | "compaction", body: (emit: Emit) => Promise<R>): SoulStream<R> {
+    if (this.#current !== null) throw new SoulBusyError(what);
+    const stream = new EventStream<SoulEvent, R>();
+    const current = { kind, emit: (event: SoulEvent) => stream.push(event) };
+    this.#current = current;
+    const settle = (): void => {
+      this.#current = null;
+      this.#steered = [];
+    };
+    body(current.emit).then(
+      (result) => {
+        settle();
+        stream.end(result);
+      },
+      (error: unknown) => {
+        settle();
+        stream.fail(error);
+      },
+    );
+    return stream;
+  }
+}
+
+function toParts(input: UserInput): ContentPart[] {
+  return typeof input === "string" ? [{ type: "text", text: input }] : input;
+}
