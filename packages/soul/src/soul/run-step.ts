@@ -32,7 +32,6 @@ export type StepOutcome = "continue" | "no_tool_calls" | "tool_rejected";
  * came while tools ran), or with the error that ended the step.
  */
 export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepOutcome> {
-  if (signal?.aborted) throw abortError(signal);
   emit({ type: "StepBegin", payload: { n } });
   const { context } = rt;
   if (rt.compaction !== null && context.history.length > 0 && needsCompaction(context.tokenCountWithPending, rt.config)) {

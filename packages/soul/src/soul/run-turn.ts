@@ -4,9 +4,9 @@
  * tool is rejected without feedback, or `maxStepsPerTurn`. It always ends
  * with `TurnEnd`, also after an error or an abort.
  */
-import { tokenUsage } from "@kosong/core";
-import type { UserInput } from "./events.js";
-import { runStep } from "./run-step.js";
+import { abortError, tokenUsage } from "@kosong/core";
+import type { StopReason, UserInput } from "./events.js";
+import { runStep, type StepOutcome } from "./run-step.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { TurnResult } from "./turn.js";
 
@@ -26,12 +26,14 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
   let result: TurnResult;
   try {
     await start.prepare();
-    let outcome = "continue";
+    let outcome: StepOutcome = "continue";
     while (outcome === "continue" && steps < rt.config.maxStepsPerTurn) {
+      if (signal?.aborted) throw abortError(signal);
       steps++;
       outcome = await runStep(rt, emit, steps, usage, signal);
     }
-    result = { stopReason: outcome === "continue" ? "max_steps" : (outcome as TurnResult["stopReason"]), steps, usage };
+    const stopReason: StopReason = outcome === "continue" ? "max_steps" : outcome;
+    result = { stopReason, steps, usage };
   } catch (thrown) {
     const aborted = signal?.aborted === true;
     const error = aborted ? null : toError(thrown);
