@@ -1,0 +1,157 @@
+/**
+ * Approval as a tool and a host use it: the tool asks through its
+ * ToolContext, the host answers the ApprovalRequest event; session-wide
+ * approval, yolo, rejection with and without feedback. Also the session the
+ * tool sees.
+ */
+import { defineTool, toolOk, type ToolContext } from "@kosong/core";
+import { Approval, ApprovalRequestNotFoundError, ToolRejectedError, type ApprovalKind, type Soul, type SoulEvent } from "@kosong/soul";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { call, collect, ofType, outline, script, testSoul } from "./helpers.js";
+
+const ran: string[] = [];
+
+/** Asks before "running" a command; records what it ran. */
+const shell = defineTool({
+  name: "Shell",
+  description: "Runs a command.",
+  parameters: z.object({ command: z.string() }),
+  async execute({ command }, { approval }) {
+    expectTypeOf(approval).toEqualTypeOf<ToolContext["approval"]>();
+    const answer = await approval!.request("run command", command);
+    if (!answer.approved) return answer.rejection;
+    ran.push(command);
+    return toolOk(`ran ${command}`);
+  },
+});
+
+/** Iterates a turn, answering each approval request with the next answer. */
+async function answering(soul: Soul, input: string, answers: Array<[ApprovalKind, string?]>) {
+  const turn = soul.run(input);
+  const events: SoulEvent[] = [];
+  for await (const event of turn) {
+    events.push(event);
+    if (event.type === "ApprovalRequest") {
+      const [kind, feedback] = answers.shift()!;
+      soul.approval.respond(event.payload.id, kind, feedback);
+    }
+  }
+  return { events, result: await turn.result };
+}
+
+describe("approval", () => {
+  it("runs the tool once approved, and says so in events", async () => {
+    ran.length = 0;
+    const { soul, context } = await testSoul({ tools: [shell], scripts: [call("c1", "Shell", { command: "ls" }), "text: listed"] });
+    const { events, result } = await answering(soul, "list", [["approve"]]);
+    expect(result.stopReason).toBe("no_tool_calls");
+    expect(ran).toEqual(["ls"]);
+    const request = ofType(events, "ApprovalRequest")[0]!.payload;
+    expect(request).toEqual({ id: request.id, tool_call_id: "c1", sender: "Shell", action: "run command", description: "ls" });
+    expect(ofType(events, "ApprovalResponse").map((e) => e.payload)).toEqual([{ request_id: request.id, response: "approve", feedback: "" }]);
+    expect(outline(context)).toContain("tool[c1]:ran ls");
+  });
+
+  it("ends the turn when a call is rejected without feedback", async () => {
+    ran.length = 0;
+    const { soul, context, provider } = await testSoul({ tools: [shell], scripts: [call("c1", "Shell", { command: "rm -rf /" }), "text: never"] });
+    const { result } = await answering(soul, "clean up", [["reject"]]);
+    expect(result.stopReason).toBe("tool_rejected");
+    expect(ran).toEqual([]);
+    expect(provider.calls).toHaveLength(1);
+    const last = context.history.at(-1)!;
+    expect(last.role).toBe("tool");
+    expect(last.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("rejected by the user") });
+  });
+
+  it("lets the model read the feedback of a rejection and go on", async () => {
+    ran.length = 0;
+    const { soul, provider } = await testSoul({ tools: [shell], scripts: [call("c1", "Shell", { command: "rm -rf /" }), "text: understood"] });
+    const { result } = await answering(soul, "clean up", [["reject", "only delete the build folder"]]);
+    expect(result.stopReason).toBe("no_tool_calls");
+    const seen = provider.calls[1]!.history.at(-1)!;
+    expect(seen.content[0]).toMatchObject({ text: expect.stringContaining("only delete the build folder") });
+  });
+
+  it("approves an action for the rest of the session", async () => {
+    ran.length = 0;
+    const { soul } = await testSoul({
+      tools: [shell],
+      scripts: [call("c1", "Shell", { command: "a" }), script(call("c2", "Shell", { command: "b" }), call("c3", "Shell", { command: "c" })), "text: done"],
+    });
+    const { events, result } = await answering(soul, "go", [["approve_for_session"]]);
+    expect(result.stopReason).toBe("no_tool_calls");
+    expect(ran.sort()).toEqual(["a", "b", "c"]);
+    expect(ofType(events, "ApprovalRequest")).toHaveLength(1);
+    expect(soul.approval.sessionApproved).toEqual(new Set(["run command"]));
+  });
+
+  it("asks nothing in yolo mode", async () => {
+    ran.length = 0;
+    const { soul } = await testSoul({ tools: [shell], approval: new Approval({ yolo: true }), scripts: [call("c1", "Shell", { command: "x" }), "text: ok"] });
+    const { events } = await collect(soul.run("go"));
+    expect(ran).toEqual(["x"]);
+    expect(ofType(events, "ApprovalRequest")).toEqual([]);
+  });
+
+  it("cancels a pending request when the turn is aborted", async () => {
+    // Asks after a macrotask, when the model's (in-memory) stream has ended: the abort then lands while tools run.
+    const later = defineTool({
+      name: "later",
+      description: "Asks a little later.",
+      parameters: z.object({}),
+      async execute(_params, { approval }) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const answer = await approval!.request("act", "later");
+        return answer.approved ? "done" : answer.rejection;
+      },
+    });
+    const { soul, context } = await testSoul({ tools: [later], scripts: [call("c1", "later")] });
+    const controller = new AbortController();
+    const turn = soul.run("go", { signal: controller.signal });
+    for await (const event of turn) if (event.type === "ApprovalRequest") controller.abort();
+    expect((await turn.result).stopReason).toBe("aborted");
+    expect(soul.approval.pending()).toEqual([]);
+    expect(context.history.at(-1)).toMatchObject({ role: "tool", tool_call_id: "c1" });
+    expect(outline(context).at(-1)).toContain("interrupted");
+  });
+
+  it("rejects an answer to an unknown request with a typed error", () => {
+    const approval = new Approval();
+    expect(() => approval.respond("nope", "approve")).toThrowError(ApprovalRequestNotFoundError);
+  });
+
+  it("gives the rejection as a ToolRejectedError carrying the feedback", async () => {
+    const approval = new Approval();
+    approval.subscribe((event) => {
+      if (event.type === "ApprovalRequest") approval.respond(event.payload.id, "reject", "no");
+    });
+    const answer = await approval.forCall("c1", "Shell").request("act", "desc");
+    expect(answer.approved).toBe(false);
+    if (!answer.approved) {
+      expect(ToolRejectedError.isInstance(answer.rejection)).toBe(true);
+      expect(answer.rejection.feedback).toBe("no");
+    }
+  });
+});
+
+describe("the session a tool sees", () => {
+  it("has the session id, working dir and file registry", async () => {
+    const seen: unknown[] = [];
+    const probe = defineTool({
+      name: "probe",
+      description: "Looks at its session.",
+      parameters: z.object({}),
+      execute: (_params, { session }) => {
+        session!.files.recordRead("/work/a.txt");
+        seen.push({ id: session!.id, workDir: session!.workDir });
+        return "ok";
+      },
+    });
+    const { soul } = await testSoul({ tools: [probe], session: { id: "s-42", workDir: "/work" }, scripts: [call("c1", "probe"), "text: ok"] });
+    await soul.run("look").result;
+    expect(seen).toEqual([{ id: "s-42", workDir: "/work" }]);
+    expect(soul.session.files.recent().map((f) => f.path)).toEqual(["/work/a.txt"]);
+  });
+});
