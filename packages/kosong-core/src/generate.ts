@@ -18,9 +18,11 @@ export interface GenerateOptions {
    */
   onMessagePart?: MaybeAsync<StreamedMessagePart>;
   /**
-   * Receives each tool call as soon as it is complete: when the next part
-   * that does not merge into it arrives, or when the stream ends. The call
-   * is the object stored in the result message.
+   * Receives each tool call as soon as it is complete: when a part that does
+   * not merge into it arrives (for a call with a stream index, once its
+   * arguments are also a whole JSON object), or when the stream ends. Never
+   * for a call cut short by a broken stream. The call is the object stored
+   * in the result message.
    */
   onToolCall?: MaybeAsync<ToolCall>;
   /** Aborts the call; `generate` then rejects with an AbortError and calls no callback anymore. */
@@ -44,11 +46,14 @@ export interface GenerateResult {
  * `onMessagePart` and complete tool calls to `onToolCall`.
  *
  * Callbacks run in stream order and are awaited when they return a promise.
- * If the stream breaks with a {@link ChatProviderError} after at least one
- * tool call, and every tool call received so far has arguments that are
- * null, empty or valid JSON, the partial message is returned (the call
- * that was still open is then reported to `onToolCall`), as kosong does;
- * otherwise the error is thrown.
+ * A tool call is reported to `onToolCall` once it can no longer grow (see
+ * {@link MessageMerger}), and the rest at the end of the stream.
+ *
+ * If the stream breaks with a {@link ChatProviderError}, a call not
+ * reported yet is never reported (its arguments may be cut short, so it
+ * never runs) and the error is thrown. Only when every call of the message
+ * was already complete (a part that is not a call followed them) is the
+ * partial message returned instead, as kosong does.
  *
  * @throws ChatProviderError (and subclasses) from the provider, or for a
  *   malformed stream (an argument fragment for an already completed call).
@@ -114,13 +119,15 @@ async function run(
     streamError = error;
   }
 
-  const last = merger.finish();
   const message = merger.message;
-  if (streamError !== undefined && !hasCompleteToolCalls(message)) throw streamError;
-  if (last !== null && onToolCall !== undefined) {
-    const pending = onToolCall(last);
-    if (pending != null) await pending;
-    if (state.aborted) throw abortError(signal);
+  if (streamError !== undefined) {
+    if (merger.abandon() > 0 || !message.tool_calls?.length) throw streamError;
+  } else if (onToolCall !== undefined) {
+    for (const call of merger.finish()) {
+      const pending = onToolCall(call);
+      if (pending != null) await pending;
+      if (state.aborted) throw abortError(signal);
+    }
   }
   if (isEmpty(message)) throw new APIEmptyResponseError("The API returned an empty response.");
   return { id: stream.id, message, usage: stream.usage, finishReason: stream.finishReason ?? null };
@@ -142,27 +149,13 @@ async function consume(stream: StreamedMessage, merger: MessageMerger, options: 
     }
     const done = merger.push(part);
     if (done !== null && onToolCall !== undefined) {
-      const pending = onToolCall(done);
-      if (pending != null) await pending;
-      if (state.aborted) throw abortError();
+      for (const call of done) {
+        const pending = onToolCall(call);
+        if (pending != null) await pending;
+        if (state.aborted) throw abortError();
+      }
     }
   }
-}
-
-/** At least one tool call, and every call's arguments null, empty or valid JSON (kosong's recovery rule). */
-function hasCompleteToolCalls(message: Message): boolean {
-  const calls = message.tool_calls;
-  if (calls === undefined || calls.length === 0) return false;
-  for (const call of calls) {
-    const args = call.function.arguments;
-    if (args === null || args === "") continue;
-    try {
-      JSON.parse(args);
-    } catch {
-      return false;
-    }
-  }
-  return true;
 }
 
 function isEmpty(message: Message): boolean {

@@ -132,15 +132,25 @@ describe("generate", () => {
     expect(error).toBe(cut);
   });
 
-  it("keeps the partial result when the stream breaks after complete tool calls (kosong's recovery)", async () => {
+  it("keeps the partial result when the stream breaks after every tool call was complete (kosong's recovery)", async () => {
     const calls: string[] = [];
-    const provider = partsProvider([textPart("running"), toolCall("A", "f", '{"a":1}'), toolCall("B", "g", null), toolCallPart('{"b":2}')], {
-      error: new APIConnectionError("connection reset"),
-    });
+    const provider = partsProvider(
+      [textPart("running"), toolCall("A", "f", '{"a":1}'), toolCall("B", "g", null), toolCallPart('{"b":2}'), textPart("done")],
+      { error: new APIConnectionError("connection reset") },
+    );
     const result = await generate(provider, "", [], [], { onToolCall: (c) => void calls.push(c.id) });
     expect(result.message.tool_calls).toEqual([toolCall("A", "f", '{"a":1}'), toolCall("B", "g", '{"b":2}')]);
-    expect(result.message.content).toEqual([textPart("running")]);
+    expect(result.message.content).toEqual([textPart("running"), textPart("done")]);
     expect(calls).toEqual(["A", "B"]);
+  });
+
+  it("rethrows a stream error that comes while the last call could still grow, never reporting that call", async () => {
+    const calls: string[] = [];
+    const cut = new APIConnectionError("connection reset");
+    const provider = partsProvider([toolCall("A", "f", '{"a":1}'), toolCall("B", "g", null), toolCallPart('{"b":2}')], { error: cut });
+    const error = await rejection(generate(provider, "", [], [], { onToolCall: (c) => void calls.push(c.id) }));
+    expect(error).toBe(cut);
+    expect(calls).toEqual(["A"]);
   });
 
   it("rethrows the stream error when the open tool call's arguments are truncated, without reporting that call", async () => {

@@ -73,10 +73,46 @@ describe("merging streamed parts", () => {
 
   it("rejects a fragment for an indexed call that is already complete as a malformed stream", () => {
     const merger = new MessageMerger();
-    merger.push(indexedCall(0, "c0", "a", "{"));
+    merger.push(indexedCall(0, "c0", "a", "{}"));
     merger.push(indexedCall(1, "c1", "b", "{}"));
     expect(() => merger.push(toolCallPart("}", 0))).toThrow(ChatProviderError);
     expect(() => merger.push(toolCallPart("}", 0))).toThrow(/malformed stream.*#0 \(c0\)/);
+  });
+
+  it("merges interleaved fragments of parallel calls by index, reporting each call only when its arguments are whole", () => {
+    const merger = new MessageMerger();
+    const reported: string[] = [];
+    const push = (part: StreamedMessagePart): void => void merger.push(part)?.forEach((c) => reported.push(`${c.id}:${c.function.arguments}`));
+    push(indexedCall(0, "c0", "read", ""));
+    push(toolCallPart('{"path": "a', 0));
+    push(indexedCall(1, "c1", "read", ""));
+    push(toolCallPart('{"path": "b.txt"}', 1));
+    expect(reported).toEqual([]);
+    push(toolCallPart('.txt"}', 0));
+    expect(reported).toEqual(['c1:{"path": "b.txt"}']);
+    push(textPart("done"));
+    expect(reported).toEqual(['c1:{"path": "b.txt"}', 'c0:{"path": "a.txt"}']);
+    expect(merger.message.tool_calls).toEqual([toolCall("c0", "read", '{"path": "a.txt"}'), toolCall("c1", "read", '{"path": "b.txt"}')]);
+  });
+
+  it("keeps a call whose arguments are not whole JSON open until the stream ends, and drops it when the stream breaks", () => {
+    const ended = new MessageMerger();
+    expect(ended.push(indexedCall(0, "c0", "f", '{"a": '))).toBeNull();
+    expect(ended.push(indexedCall(1, "c1", "g", "{}"))).toBeNull();
+    expect(ended.push(textPart("x"))?.map((c) => c.id)).toEqual(["c1"]);
+    expect(ended.finish().map((c) => c.id)).toEqual(["c0"]);
+    const broken = new MessageMerger();
+    broken.push(indexedCall(0, "c0", "f", "{}"));
+    broken.push(indexedCall(1, "c1", "g", '{"a": 1}'));
+    expect(broken.abandon()).toBe(1);
+    expect(broken.message.tool_calls).toEqual([toolCall("c0", "f", "{}")]);
+  });
+
+  it("completes a pending call when a new call starts at its index (servers that reuse index 0)", () => {
+    const merger = new MessageMerger();
+    merger.push(indexedCall(0, "c0", "f", ""));
+    expect(merger.push(indexedCall(0, "c1", "g", "{}"))?.map((c) => c.id)).toEqual(["c0"]);
+    expect(merger.finish().map((c) => c.id)).toEqual(["c1"]);
   });
 
   it("sends an indexed fragment to an open call streamed without index, but not to another indexed call", () => {
@@ -102,12 +138,12 @@ describe("merging streamed parts", () => {
     expect(merger.push(toolCall("c1", "f", "{}"))).toBeNull();
     expect(merger.push(toolCallPart(""))).toBeNull();
     const second = toolCall("c2", "g", "{}");
-    expect(merger.push(second)?.id).toBe("c1");
-    expect(merger.push(textPart("x"))?.id).toBe("c2");
-    expect(merger.finish()).toBeNull();
+    expect(merger.push(second)?.map((c) => c.id)).toEqual(["c1"]);
+    expect(merger.push(textPart("x"))?.map((c) => c.id)).toEqual(["c2"]);
+    expect(merger.finish()).toEqual([]);
     const other = new MessageMerger();
     other.push(toolCall("c3", "h"));
-    expect(other.finish()?.id).toBe("c3");
+    expect(other.finish().map((c) => c.id)).toEqual(["c3"]);
   });
 
   it("never mutates the parts it receives (frozen parts merge fine)", async () => {

@@ -168,13 +168,25 @@ describe("step", () => {
     expect(a.events).toEqual(["start", "abort", "end:aborted"]);
   });
 
-  it("keeps kosong's partial result when the stream breaks after complete calls, running the last call too", async () => {
+  it("keeps kosong's partial result when the stream breaks after every call was complete", async () => {
     const echo = defineTool({ name: "echo", description: "d", parameters: z.object({ n: z.number() }), execute: ({ n }) => `n=${n}` });
-    const provider = partsProvider([toolCall("c1", "echo", '{"n":1}'), toolCall("c2", "echo", '{"n":2}')], {
+    const provider = partsProvider([toolCall("c1", "echo", '{"n":1}'), toolCall("c2", "echo", '{"n":2}'), textPart("and then")], {
       error: new APIConnectionError("cut"),
     });
     const result = await step(provider, "", new SimpleToolset([echo]), []);
     expect((await result.toolResults()).map((r) => r.return_value.output)).toEqual(["n=1", "n=2"]);
+  });
+
+  it("never runs the call a broken stream left open, and rejects with the stream's error", async () => {
+    const ran: number[] = [];
+    const echo = defineTool({ name: "echo", description: "d", parameters: z.object({ n: z.number().optional() }), execute: ({ n }) => {
+      ran.push(n ?? -1);
+      return "ok";
+    } });
+    const cut = new APIConnectionError("cut");
+    const provider = partsProvider([toolCall("c1", "echo", '{"n":1}'), toolCall("c2", "echo", null)], { error: cut });
+    expect(await rejection(step(provider, "", new SimpleToolset([echo]), []))).toBe(cut);
+    expect(ran).not.toContain(-1);
   });
 
   it("rejects an empty response after settling nothing", async () => {
