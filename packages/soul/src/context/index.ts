@@ -1,2 +1,13 @@
-/** Public exports of this area of @kosong/soul (see ../index.ts). */
-export {};
+/** Public exports of the checkpointed-context area of @kosong/soul (see ../index.ts). */
+export {
+  Context,
+  type CheckpointOptions,
+  type ContextCheckpoint,
+  type ContextOptions,
+  type ContextRestoreReport,
+  type ContextRevert,
+  type InterruptedToolCall,
+} from "./context.js";
+export { CheckpointNotFoundError, type CheckpointName } from "./checkpoint-not-found-error.js";
+export { estimateTextTokens } from "./estimate-text-tokens.js";
+export { TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult } from "./interrupted-tool-result.js";

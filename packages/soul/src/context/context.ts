@@ -1,0 +1,457 @@
+/**
+ * The checkpointed conversation context of an agent, kimi-cli's `Context`
+ * on the record-log contract of @kosong/context: a `context.jsonl` file
+ * (kimi-cli's format, byte for byte), memory, or any other `ContextLog`.
+ *
+ * The history, token count, system prompt and checkpoints live in memory and
+ * are changed only after the log has taken the change, so what a getter says
+ * is what a restore of the log gives back. Operations run one at a time, in
+ * call order.
+ */
+import { parseMessage, type Message } from "@kosong/core";
+import {
+  JsonlContextFile,
+  StorageAlreadyModifiedError,
+  StorageClosedError,
+  type ContextFileOptions,
+  type ContextLog,
+  type ContextLogState,
+  type LogCheckpoint,
+  type LogRotation,
+  type LogRotationInfo,
+  type LogRotationRestore,
+  type RestoreReport,
+} from "@kosong/context";
+import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
+import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
+import { estimateTextTokens } from "./estimate-text-tokens.js";
+import { findUnansweredToolCalls } from "./unanswered-tool-calls.js";
+
+/** Options of a {@link Context}. */
+export interface ContextOptions {
+  /** How a `context.jsonl` path is opened (durability, ...); unused when a log is given. */
+  file?: ContextFileOptions;
+  /**
+   * Estimates the tokens of messages appended after the last token count
+   * (see {@link Context.tokenCountWithPending}). Default: kimi-cli's
+   * {@link estimateTextTokens}, text characters / 4.
+   */
+  estimateTokens?: (messages: readonly Message[]) => number;
+}
+
+/** A checkpoint of the context: reverting to it restores the first `messageCount` messages. */
+export interface ContextCheckpoint {
+  id: number;
+  label?: string;
+  /** Messages before the checkpoint. */
+  messageCount: number;
+}
+
+/** Options of {@link Context.checkpoint}. */
+export interface CheckpointOptions {
+  /**
+   * Also append the visible user message `<system>CHECKPOINT n</system>`, so
+   * the model knows the checkpoint (kimi-cli does this when D-Mail is on).
+   */
+  addUserMessage?: boolean;
+  /** A name to revert to; stored as an extra key of the `_checkpoint` record, which kimi-cli ignores. */
+  label?: string;
+}
+
+/** A tool call that had no result when the context was read, now answered as interrupted. */
+export interface InterruptedToolCall {
+  toolCallId: string;
+  /**
+   * True when its result was appended to the log (the call was at the end of
+   * the history); false when the result is only in memory, inserted right
+   * after the call, because the history goes on after it and a record
+   * appended at the end would not answer it. A later restore inserts the
+   * same result again.
+   */
+  appended: boolean;
+}
+
+/** What {@link Context.restore} read, and what it repaired. */
+export interface ContextRestoreReport extends RestoreReport {
+  /** Tool calls without a result (a crash between a call and its result), each answered as interrupted. */
+  interruptedToolCalls: InterruptedToolCall[];
+}
+
+/** The outcome of {@link Context.revertTo}. */
+export interface ContextRevert {
+  /** The checkpoint reverted to; it and everything after it are gone from the context. */
+  checkpoint: ContextCheckpoint;
+  /** Where the whole log before the revert was kept. */
+  rotation: LogRotation;
+}
+
+/** A checkpoint with the state just before it: what reverting to it restores. */
+type Mark = LogCheckpoint;
+
+function publicCheckpoint(mark: Mark): ContextCheckpoint {
+  return mark.label === undefined
+    ? { id: mark.id, messageCount: mark.messageCount }
+    : { id: mark.id, label: mark.label, messageCount: mark.messageCount };
+}
+
+function checkpointMessage(id: number): Message {
+  return { role: "user", content: [{ type: "text", text: `<system>CHECKPOINT ${id}</system>` }] };
+}
+
+/**
+ * kimi-cli's checkpointed context (`soul/context.py`), on a {@link ContextLog}.
+ *
+ * ```ts
+ * const context = new Context("/sessions/abc/context.jsonl");
+ * await context.restore();
+ * await context.checkpoint();
+ * await context.appendMessage(userMessage("Hello"));
+ * await context.revertTo(0); // the old file is kept as context_1.jsonl
+ * await context.close();
+ * ```
+ */
+export class Context implements AsyncDisposable {
+  readonly #estimate: (messages: readonly Message[]) => number;
+  readonly #open: () => Promise<ContextLog>;
+  readonly #location: string;
+  #log: Promise<ContextLog> | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #loaded = false;
+  #closed = false;
+
+  #history: Message[] = [];
+  #tokenCount = 0;
+  /** How many messages preceded the last `_usage` record. */
+  #usageAt = 0;
+  #pending = 0;
+  #systemPrompt: string | null = null;
+  #nextCheckpointId = 0;
+  #marks: Mark[] = [];
+  /** True when the log holds no record. */
+  #empty = true;
+
+  /**
+   * @param pathOrLog a `context.jsonl` path, opened as a `JsonlContextFile`
+   *   (kimi-cli's format; rotations beside it as `context_N.jsonl`) on first
+   *   use, or any open {@link ContextLog}. The context owns the log:
+   *   {@link close} closes it.
+   */
+  constructor(pathOrLog: string | ContextLog, options: ContextOptions = {}) {
+    this.#estimate = options.estimateTokens ?? estimateTextTokens;
+    if (typeof pathOrLog === "string") {
+      this.#location = pathOrLog;
+      this.#open = () => JsonlContextFile.open(pathOrLog, options.file);
+    } else {
+      this.#location = pathOrLog.location;
+      this.#open = () => Promise.resolve(pathOrLog);
+    }
+  }
+
+  /** Where the log lives: the file path, or the log's name. */
+  get location(): string {
+    return this.#location;
+  }
+
+  /** The conversation, oldest first (a live view: it changes with the context). */
+  get history(): readonly Message[] {
+    return this.#history;
+  }
+
+  /** The last token count reported with {@link updateTokenCount} (0 without one). */
+  get tokenCount(): number {
+    return this.#tokenCount;
+  }
+
+  /** {@link tokenCount} plus the estimated tokens of the messages appended after it. */
+  get tokenCountWithPending(): number {
+    return this.#tokenCount + this.#pending;
+  }
+
+  /** The id the next checkpoint gets: the last checkpoint's id + 1 (kimi-cli's `n_checkpoints`). */
+  get nCheckpoints(): number {
+    return this.#nextCheckpointId;
+  }
+
+  /** The checkpoints that can be reverted to, oldest first. */
+  get checkpoints(): ContextCheckpoint[] {
+    return this.#marks.map(publicCheckpoint);
+  }
+
+  /**
+   * The system prompt stored in the log, null without one. A stored prompt
+   * wins over the agent's (as in kimi-cli): a session keeps the prompt it
+   * started with.
+   */
+  get systemPrompt(): string | null {
+    return this.#systemPrompt;
+  }
+
+  /**
+   * Reads the log into the context; call it once, before anything else (the
+   * other operations restore first if it was not called). A tool call left
+   * without a result (a crash between the call and its result) gets the
+   * interrupted result (`interruptedToolMessage`), so every request made
+   * from the history is valid: appended to the log when the call ends the
+   * history, otherwise inserted in memory only (see
+   * {@link InterruptedToolCall}). The log is never rewritten.
+   *
+   * @throws StorageAlreadyModifiedError when the context was already restored or changed.
+   */
+  restore(): Promise<ContextRestoreReport> {
+    return this.#run(async (log) => {
+      if (this.#loaded) throw new StorageAlreadyModifiedError("the context was already restored or changed: restore() runs once, first");
+      return this.#load(log, await log.read());
+    });
+  }
+
+  /**
+   * Stores the system prompt. In a log without records it is the first
+   * record; in one without a stored prompt (a session started without one)
+   * it is written before everything else, as kimi-cli does; when a prompt is
+   * already stored the new one is appended and holds from here on (reverting
+   * to an earlier checkpoint brings the old one back).
+   */
+  writeSystemPrompt(prompt: string): Promise<void> {
+    return this.#change(async (log) => {
+      const record = systemPromptRecord(prompt);
+      if (this.#empty || this.#systemPrompt !== null) {
+        await log.append([record]);
+      } else {
+        await log.prepend([record]);
+        await this.#refreshPositions(log, prompt);
+      }
+      this.#systemPrompt = prompt;
+      this.#empty = false;
+    });
+  }
+
+  /** Appends one message or a batch of messages, in one append (a batch is never torn apart). */
+  appendMessage(message: Message | readonly Message[]): Promise<void> {
+    const batch = isMessageList(message) ? message : [message];
+    return this.#change(async (log) => {
+      if (batch.length === 0) return;
+      const copies = batch.map((m) => parseMessage(m));
+      await log.append(copies.map(messageRecord));
+      this.#push(copies);
+    });
+  }
+
+  /** Records the context's token count as the provider reported it (a `_usage` record). */
+  updateTokenCount(tokenCount: number): Promise<void> {
+    return this.#change(async (log) => {
+      await log.append([usageRecord(tokenCount)]);
+      this.#tokenCount = tokenCount;
+      this.#usageAt = this.#history.length;
+      this.#pending = 0;
+      this.#empty = false;
+    });
+  }
+
+  /**
+   * Makes a checkpoint with the next id (ids count up from 0, and are used
+   * again after a revert, as in kimi-cli). Returns it.
+   */
+  checkpoint(options: CheckpointOptions = {}): Promise<ContextCheckpoint> {
+    return this.#change(async (log) => {
+      const id = this.#nextCheckpointId;
+      const message = options.addUserMessage === true ? checkpointMessage(id) : null;
+      const records: ContextRecord[] = [checkpointRecord(id, options.label)];
+      if (message !== null) records.push(messageRecord(message));
+      const receipt = await log.append(records);
+      const mark: Mark = {
+        id,
+        position: receipt.position,
+        messageCount: this.#history.length,
+        tokenCount: this.#tokenCount,
+        systemPrompt: this.#systemPrompt,
+        nextCheckpointId: id,
+        messagesBeforeLastUsage: this.#usageAt,
+      };
+      if (options.label !== undefined) mark.label = options.label;
+      this.#marks.push(mark);
+      this.#nextCheckpointId = id + 1;
+      this.#empty = false;
+      if (message !== null) this.#push([message]);
+      return publicCheckpoint(mark);
+    });
+  }
+
+  /**
+   * Reverts to a checkpoint, by id or by label (a label names its most
+   * recent checkpoint): that checkpoint and everything after it are removed,
+   * and the whole log before the revert is kept as a rotation
+   * ({@link restoreRotation} undoes the revert). The next checkpoint takes
+   * the reverted one's id again.
+   *
+   * @throws CheckpointNotFoundError naming the checkpoints that exist; nothing is changed.
+   */
+  revertTo(idOrLabel: number | string): Promise<ContextRevert> {
+    return this.#change(async (log) => {
+      const index = this.#findMark(idOrLabel);
+      const mark = this.#marks[index]!;
+      const rotation = await log.truncateAndRotate(mark.position);
+      this.#history.length = mark.messageCount;
+      this.#tokenCount = mark.tokenCount;
+      this.#usageAt = mark.messagesBeforeLastUsage;
+      this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
+      this.#systemPrompt = mark.systemPrompt;
+      this.#nextCheckpointId = mark.nextCheckpointId;
+      this.#marks.length = index;
+      this.#empty = mark.position === 0;
+      await this.#answerUnfinishedCalls(log);
+      return { checkpoint: publicCheckpoint(mark), rotation };
+    });
+  }
+
+  /**
+   * Empties the context (kimi-cli's `clear`): the whole log is kept as a
+   * rotation and the current log starts empty, without a system prompt.
+   */
+  clear(): Promise<LogRotation> {
+    return this.#change(async (log) => {
+      const rotation = await log.truncateAndRotate(0);
+      this.#reset();
+      return rotation;
+    });
+  }
+
+  /** The rotations of the log (earlier versions kept by reverts, clears and compactions), oldest first. */
+  rotations(): Promise<LogRotationInfo[]> {
+    return this.#run((log) => log.listRotations());
+  }
+
+  /**
+   * Makes rotation `n` the current log again and reads it (undoing a revert,
+   * a clear or a compaction); the replaced log is kept as the next rotation.
+   * Unanswered tool calls are answered as in {@link restore}.
+   *
+   * @throws RotationNotFoundError (from @kosong/context) for an unknown `n`; nothing is changed.
+   */
+  restoreRotation(n: number): Promise<LogRotationRestore> {
+    return this.#run(async (log) => {
+      const restored = await log.restoreRotation(n);
+      this.#reset();
+      await this.#load(log, await log.read());
+      return restored;
+    });
+  }
+
+  /** Finishes pending writes and closes the log. Idempotent; every other method then rejects. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#queue = this.#queue
+        .catch(() => undefined)
+        .then(async () => {
+          if (this.#log !== null) await (await this.#log).close();
+        });
+    }
+    return this.#queue.then(() => undefined);
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** Runs `op` after every earlier operation, on the opened log. */
+  #run<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new StorageClosedError(`the context ${this.#location} is closed`));
+    const next = this.#queue.catch(() => undefined).then(async () => op(await this.#connect()));
+    this.#queue = next;
+    return next;
+  }
+
+  /** Like {@link #run}, restoring the log first if that has not happened. */
+  #change<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
+    return this.#run(async (log) => {
+      if (!this.#loaded) await this.#load(log, await log.read());
+      return op(log);
+    });
+  }
+
+  /** The log, opened on first use (a failed open is tried again by the next operation). */
+  async #connect(): Promise<ContextLog> {
+    this.#log ??= this.#open();
+    try {
+      return await this.#log;
+    } catch (error) {
+      this.#log = null;
+      throw error;
+    }
+  }
+
+  async #load(log: ContextLog, state: ContextLogState): Promise<ContextRestoreReport> {
+    this.#loaded = true;
+    this.#history = state.messages.slice();
+    this.#tokenCount = state.tokenCount;
+    this.#usageAt = state.messagesBeforeLastUsage;
+    this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
+    this.#systemPrompt = state.systemPrompt;
+    this.#nextCheckpointId = state.nextCheckpointId;
+    this.#marks = state.checkpoints.map((c) => ({ ...c }));
+    this.#empty = state.report.records === 0;
+    const interruptedToolCalls = await this.#answerUnfinishedCalls(log);
+    return { ...state.report, interruptedToolCalls };
+  }
+
+  #reset(): void {
+    this.#history = [];
+    this.#tokenCount = 0;
+    this.#usageAt = 0;
+    this.#pending = 0;
+    this.#systemPrompt = null;
+    this.#nextCheckpointId = 0;
+    this.#marks = [];
+    this.#empty = true;
+  }
+
+  #push(messages: readonly Message[]): void {
+    for (const message of messages) this.#history.push(message);
+    this.#pending += this.#estimate(messages);
+    this.#empty = false;
+  }
+
+  #findMark(idOrLabel: number | string): number {
+    const index =
+      typeof idOrLabel === "number" ? this.#marks.findIndex((m) => m.id === idOrLabel) : this.#marks.findLastIndex((m) => m.label === idOrLabel);
+    if (index < 0) throw new CheckpointNotFoundError(idOrLabel, this.#marks.map(publicCheckpoint).map(({ id, label }) => (label === undefined ? { id } : { id, label })));
+    return index;
+  }
+
+  /**
+   * Answers every tool call without a result as interrupted: the calls at
+   * the end of the history in the log, the others in memory, shifting the
+   * checkpoints after them so that a revert keeps each call with its result.
+   */
+  async #answerUnfinishedCalls(log: ContextLog): Promise<InterruptedToolCall[]> {
+    const found = findUnansweredToolCalls(this.#history);
+    const tail = found.at(-1)?.index === this.#history.length ? found.pop()! : null;
+    for (const { index, results } of found.toReversed()) {
+      this.#history.splice(index, 0, ...results);
+      if (this.#usageAt >= index) this.#usageAt += results.length;
+      for (const mark of this.#marks) {
+        if (mark.messageCount >= index) mark.messageCount += results.length;
+        if (mark.messagesBeforeLastUsage >= index) mark.messagesBeforeLastUsage += results.length;
+      }
+    }
+    if (tail !== null) {
+      await log.append(tail.results.map(messageRecord));
+      this.#push(tail.results);
+    }
+    const ids = (results: readonly Message[], appended: boolean) => results.map((m) => ({ toolCallId: m.tool_call_id!, appended }));
+    return [...found.flatMap((f) => ids(f.results, false)), ...(tail === null ? [] : ids(tail.results, true))];
+  }
+
+  /** After a prepend: the checkpoints' positions moved, and they now all follow the system prompt. */
+  async #refreshPositions(log: ContextLog, prompt: string): Promise<void> {
+    const moved = (await log.read()).checkpoints;
+    this.#marks.forEach((mark, i) => {
+      mark.position = moved[i]!.position;
+      mark.systemPrompt ??= prompt;
+    });
+  }
+}
+
+function isMessageList(value: Message | readonly Message[]): value is readonly Message[] {
+  return Array.isArray(value);
+}
