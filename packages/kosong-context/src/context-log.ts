@@ -33,6 +33,8 @@ export interface LogCheckpoint {
   messageCount: number;
   /** Token count before the checkpoint. */
   tokenCount: number;
+  /** Messages before the last `_usage` record before the checkpoint (0 without one). */
+  messagesBeforeLastUsage: number;
   /** System prompt before the checkpoint. */
   systemPrompt: string | null;
   /** Next checkpoint id before the checkpoint. */
