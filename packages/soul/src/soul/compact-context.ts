@@ -2,6 +2,7 @@
  * Compaction as the loop runs it: when to, and how the result replaces the
  * context (through `clear()`, so `restoreRotation` can undo it).
  */
+import type { Message } from "@kosong/core";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { makeCheckpoint } from "./checkpoint.js";
@@ -30,7 +31,9 @@ export interface CompactContextOptions {
  * Compacts the context with the soul's strategy (its LLM call retried like a
  * step's) and replaces the context with the result: `clear()` (the old
  * conversation becomes a rotation), the system prompt, a checkpoint, the
- * compacted messages. Emits `CompactionBegin` and `CompactionEnd`.
+ * compacted messages. A strategy that returned the history unchanged
+ * (nothing to compact) changes nothing. Emits `CompactionBegin` and
+ * `CompactionEnd`.
  * @throws SoulError when the soul has no compaction strategy.
  */
 export async function compactContext(rt: SoulRuntime, emit: Emit, options: CompactContextOptions): Promise<CompactionOutcome> {
@@ -42,12 +45,18 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   const history = [...context.history];
   const compactOptions = { provider: rt.provider, signal: options.signal, instruction: options.instruction, files: rt.session.files };
   const result = await callWithRetries(() => strategy.compact(history, compactOptions), options.step, rt.config, emit, options.signal);
-  const prompt = context.systemPrompt ?? rt.agent.systemPrompt;
-  await context.clear();
-  await context.writeSystemPrompt(prompt);
-  await makeCheckpoint(rt, emit);
-  await context.appendMessage(result.messages);
+  if (!sameMessages(result.messages, history)) {
+    const prompt = context.systemPrompt ?? rt.agent.systemPrompt;
+    await context.clear();
+    await context.writeSystemPrompt(prompt);
+    await makeCheckpoint(rt, emit);
+    await context.appendMessage(result.messages);
+  }
   const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };
   emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
   return outcome;
+}
+
+function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
+  return a.length === b.length && a.every((message, i) => message === b[i]);
 }

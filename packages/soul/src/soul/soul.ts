@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ChatProvider, ContentPart } from "@kosong/core";
-import { FileRegistry, type Compaction } from "../compaction/index.js";
+import { FileRegistry, SimpleCompaction, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import { DenwaRenji } from "../tools/denwa-renji.js";
 import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
@@ -35,8 +35,12 @@ export interface SoulOptions {
   context: Context;
   /** Loop settings (see {@link SoulConfig} for the defaults). */
   config?: SoulConfigInput;
-  /** The compaction strategy, used on the trigger, on a context overflow and by `compact()`. Without one, none of those compacts. */
-  compaction?: Compaction;
+  /**
+   * The compaction strategy, used on the trigger, on a context overflow and
+   * by `compact()` (default: kimi-cli's `SimpleCompaction`). With null
+   * nothing compacts: an overflow ends the turn with an error.
+   */
+  compaction?: Compaction | null;
   /** The approval state (default: a new `Approval`, asking for everything). */
   approval?: Approval;
   /** The session id, working directory and file registry the tools see. */
@@ -89,7 +93,7 @@ export class Soul {
       provider: effort === null ? options.provider : options.provider.withThinking(effort),
       context: options.context,
       config: this.config,
-      compaction: options.compaction ?? null,
+      compaction: options.compaction === undefined ? new SimpleCompaction() : options.compaction,
       approval: this.approval,
       session: this.session,
       dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),

@@ -1,0 +1,127 @@
+/**
+ * The compaction hook: on the trigger, on a context overflow (compact once,
+ * call once more) and on demand; the result replaces the context through
+ * clear(), so restoreRotation undoes it.
+ */
+import { extractText, type Message } from "@kosong/core";
+import { COMPACTION_OUTPUT_PREFIX, COMPACTION_SYSTEM_PROMPT, SimpleCompaction, SoulBusyError, SoulError, type Compaction, type CompactionOptions } from "@kosong/soul";
+import { describe, expect, it } from "vitest";
+import { collect, ofType, outline, testSoul } from "./helpers.js";
+
+/** A strategy without an LLM: keeps the last `keep` messages, remembers what it was given. */
+function keepLast(keep: number) {
+  const seen: Array<{ history: readonly Message[]; options: CompactionOptions | undefined }> = [];
+  const strategy: Compaction = {
+    name: "keep-last",
+    compact: async (history, options) => {
+      seen.push({ history, options });
+      return { messages: history.slice(-keep), usage: null, details: { kept: keep, dropped: history.length - keep, stubs: 0, filesRecovered: [], summarized: false, notes: [] } };
+    },
+  };
+  return { strategy, seen };
+}
+
+const usage = (input: number) => `usage: {"input_other": ${input}, "output": 1}`;
+
+describe("compaction in the loop", () => {
+  it("compacts with SimpleCompaction when the context reaches the trigger", async () => {
+    const { soul, context, provider } = await testSoul({
+      onDisk: true,
+      config: { maxContextSize: 10_000, reservedContextSize: 1000, compactionTriggerRatio: 0.5 },
+      scripts: [`text: first answer\n${usage(2000)}`, `text: second answer\n${usage(6000)}`, "text: SUMMARY of the start", `text: third answer\n${usage(900)}`],
+    });
+    await collect(soul.run("one"));
+    const { events: second } = await collect(soul.run("two"));
+    expect(ofType(second, "CompactionBegin")).toEqual([]);
+    const before = outline(context);
+
+    const { events, result } = await collect(soul.run("three"));
+    expect(result.stopReason).toBe("no_tool_calls");
+    expect(ofType(events, "CompactionBegin").map((e) => e.payload)).toEqual([{ reason: "auto", strategy: "simple" }]);
+    const end = ofType(events, "CompactionEnd")[0]!.payload;
+    expect(end.tokens_before).toBeGreaterThanOrEqual(6000);
+    expect(end.tokens_after).toBeLessThan(100);
+    expect(end.details).toMatchObject({ summarized: true });
+    expect(provider.calls[2]!.systemPrompt).toBe(COMPACTION_SYSTEM_PROMPT);
+    const compacted = outline(context);
+    expect(compacted[0]).toContain(COMPACTION_OUTPUT_PREFIX.trim());
+    expect(compacted[0]).toContain("SUMMARY of the start");
+    expect(compacted.slice(1)).toEqual(["assistant:second answer", "user:three", "assistant:third answer"]);
+    expect(provider.calls[3]!.history[0]).toEqual(context.history[0]);
+    expect(context.systemPrompt).toBe("You are a test agent.");
+
+    const rotations = await context.rotations();
+    await context.restoreRotation(rotations.at(-1)!.n);
+    expect(outline(context).slice(0, before.length)).toEqual(before);
+  });
+
+  it("compacts once and calls again after a context overflow", async () => {
+    const { strategy, seen } = keepLast(1);
+    const { soul, context, provider } = await testSoul({ compaction: strategy, scripts: ["text: a", "error: 400 prompt is too long", "text: fits now"] });
+    await collect(soul.run("first"));
+    const { events, result } = await collect(soul.run("second"));
+    expect(result.stopReason).toBe("no_tool_calls");
+    expect(ofType(events, "CompactionBegin").map((e) => e.payload.reason)).toEqual(["overflow"]);
+    expect(seen).toHaveLength(1);
+    expect(outline(context)).toEqual(["user:second", "assistant:fits now"]);
+    expect(provider.calls[2]!.history.map((m) => extractText(m))).toEqual(["second"]);
+  });
+
+  it("ends the turn with the error when the call overflows again after compacting", async () => {
+    const { strategy } = keepLast(1);
+    const { soul } = await testSoul({ compaction: strategy, scripts: ["error: 400 prompt is too long", "error: 400 prompt is too long", "text: never"] });
+    const { events, result } = await collect(soul.run("big"));
+    expect(result.stopReason).toBe("error");
+    expect(result.error?.message).toContain("prompt is too long");
+    expect(ofType(events, "CompactionBegin")).toHaveLength(1);
+  });
+
+  it("ends the turn with the overflow error when the soul has no strategy", async () => {
+    const { soul } = await testSoul({ compaction: null, scripts: ["error: 400 prompt is too long"] });
+    const { result, events } = await collect(soul.run("big"));
+    expect(result.stopReason).toBe("error");
+    expect(ofType(events, "CompactionBegin")).toEqual([]);
+  });
+
+  it("compacts on demand with the user's instruction", async () => {
+    const { strategy, seen } = keepLast(2);
+    const { soul, context } = await testSoul({ compaction: strategy, scripts: ["text: one", "text: two"] });
+    await collect(soul.run("a"));
+    await collect(soul.run("b"));
+    const tokensBefore = soul.status.contextTokens;
+    const { events, result } = await collect(soul.compact("keep the file names"));
+    expect(seen[0]!.options).toMatchObject({ instruction: "keep the file names" });
+    expect(seen[0]!.options?.files).toBe(soul.session.files);
+    expect(events.map((e) => e.type)).toEqual(["CompactionBegin", "CheckpointCreated", "CompactionEnd"]);
+    expect(result).toMatchObject({ usage: null, details: { dropped: 2 } });
+    expect(result.tokensBefore).toBe(tokensBefore);
+    expect(result.tokensAfter).toBe(soul.status.contextTokens);
+    expect(outline(context)).toEqual(["user:b", "assistant:two"]);
+    expect(context.checkpoints.map((c) => c.id)).toEqual([0]);
+  });
+
+  it("retries the strategy's LLM call on a retryable error", async () => {
+    const { soul, context } = await testSoul({ compaction: new SimpleCompaction({ keepRecent: 1 }), scripts: ["text: one", "error: 503 busy", "text: the summary"] });
+    await collect(soul.run("a"));
+    const { events } = await collect(soul.compact());
+    expect(ofType(events, "StepRetry").map((e) => e.payload.n)).toEqual([0]);
+    expect(extractText(context.history[0]!)).toContain("the summary");
+  });
+
+  it("changes nothing when there is nothing to compact", async () => {
+    const { soul, context } = await testSoul({ scripts: ["text: one"] });
+    await collect(soul.run("a"));
+    const { result } = await collect(soul.compact());
+    expect(result.details).toMatchObject({ summarized: false, dropped: 0 });
+    expect(outline(context)).toEqual(["user:a", "assistant:one"]);
+    expect(await context.rotations()).toEqual([]);
+  });
+
+  it("fails compact() with a typed error when there is no strategy or a turn runs", async () => {
+    const { soul } = await testSoul({ compaction: null, scripts: ["text: one"] });
+    await expect(soul.compact().result).rejects.toThrowError(SoulError);
+    const turn = soul.run("a");
+    expect(() => soul.compact()).toThrowError(SoulBusyError);
+    await turn.result;
+  });
+});
