@@ -152,7 +152,11 @@ export class Context implements AsyncDisposable {
     return this.#location;
   }
 
-  /** The conversation, oldest first (a live view: it changes with the context). */
+  /**
+   * The conversation, oldest first. The array is the context's own, not a
+   * copy (reading it costs nothing): do not change it, and copy it to keep a
+   * snapshot, as later operations change or replace it.
+   */
   get history(): readonly Message[] {
     return this.#history;
   }
@@ -349,6 +353,7 @@ export class Context implements AsyncDisposable {
     return this.#queue.then(() => undefined);
   }
 
+  /** {@link close}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
@@ -414,7 +419,7 @@ export class Context implements AsyncDisposable {
   #findMark(idOrLabel: number | string): number {
     const index =
       typeof idOrLabel === "number" ? this.#marks.findIndex((m) => m.id === idOrLabel) : this.#marks.findLastIndex((m) => m.label === idOrLabel);
-    if (index < 0) throw new CheckpointNotFoundError(idOrLabel, this.#marks.map(publicCheckpoint).map(({ id, label }) => (label === undefined ? { id } : { id, label })));
+    if (index < 0) throw new CheckpointNotFoundError(idOrLabel, this.#marks.map(({ id, label }) => (label === undefined ? { id } : { id, label })));
     return index;
   }
 
