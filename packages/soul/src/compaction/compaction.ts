@@ -39,6 +39,10 @@ export interface CompactionDetails {
   summarized: boolean;
   /** Notes for people: a fallback taken, a budget that could not be met. */
   notes: string[];
+  /** Tokens of the output as the strategy counted them, for strategies with a budget. */
+  tokensAfter?: number;
+  /** False when the strategy could not meet its budget (the output is then the smallest it could make). */
+  withinBudget?: boolean;
 }
 
 /** The outcome of a compaction. */

@@ -16,3 +16,21 @@ export {
   type SimpleCompactionOptions,
   type SimpleCompactionPlan,
 } from "./simple-compaction.js";
+export type { BudgetOptions } from "./budget-options.js";
+export { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
+export { truncateText } from "./truncate-text.js";
+export { IMPORTANT_WORDS, isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
+export { extractiveSummary, type ExtractiveSummaryOptions } from "./extractive-summary.js";
+export { PreserveRecentCompaction, type PreserveRecentCompactionOptions } from "./preserve-recent-compaction.js";
+export { PreserveImportantCompaction, type PreserveImportantCompactionOptions } from "./preserve-important-compaction.js";
+export { SmartCompaction, type SmartCompactionOptions } from "./smart-compaction.js";
+export { AUTO_SUMMARY_PROMPT, AUTO_SUMMARY_SECTIONS, checkSummary, type SummaryRejection } from "./auto-summary-prompt.js";
+export { type FileReader, type FileRecoveryOptions, type RecoveredFiles, recoverFiles, withLineNumbers } from "./file-recovery.js";
+export { AutoCompaction, type AutoCompactionOptions, type CompactModel } from "./auto-compaction.js";
+export {
+  createRetentionStrategy,
+  defaultCompaction,
+  type DefaultCompactionOptions,
+  type RetentionPreference,
+  type RetentionStrategyOptions,
+} from "./retention-strategy.js";

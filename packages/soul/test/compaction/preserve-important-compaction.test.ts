@@ -1,0 +1,94 @@
+import { assistantMessage, systemMessage, toolMessage, toolCall, userMessage, type Message } from "@kosong/core";
+import { droppedNotice, estimateTokens, isImportantMessage, isToolOutputStub, PreserveImportantCompaction } from "@kosong/soul";
+import { describe, expect, it } from "vitest";
+import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
+
+/** Three user turns, each with a bulky tool round and a plain answer; an error and a decision in between. */
+function history(): Message[] {
+  return [
+    systemMessage("Project rules: tabs, never commit."),
+    userMessage("Use pnpm, never npm."),
+    ...toolRound("c1", "Read", "/src/a.ts", prose(900, "alpha")),
+    assistantMessage("I looked at the tissue of the code and the terrorist module."),
+    userMessage("Now fix the build."),
+    ...toolRound("c2", "Shell", "/", "<system>ERROR: tsc exited with 2: TS2304 cannot find name 'foo'</system>"),
+    assistantMessage("The build failed because foo is undefined. I decided to import it from util."),
+    ...toolRound("c3", "Read", "/src/b.ts", prose(900, "beta")),
+    assistantMessage("Chatty filler without anything notable."),
+    userMessage("Run the tests."),
+    ...toolRound("c4", "Shell", "/", prose(60, "test")),
+    assistantMessage("All tests pass."),
+  ];
+}
+
+describe("isImportantMessage", () => {
+  it("matches whole words only, and only what the user typed", () => {
+    expect(isImportantMessage(assistantMessage("The build failed."))).toBe(true);
+    expect(isImportantMessage(assistantMessage("Warning: deprecated API"))).toBe(true);
+    expect(isImportantMessage(assistantMessage("We decided on zod."))).toBe(true);
+    expect(isImportantMessage(assistantMessage("errorless terrorist tissue"))).toBe(false);
+    expect(isImportantMessage(userMessage("anything"))).toBe(true);
+    expect(isImportantMessage(userMessage("<system>CHECKPOINT 3</system>"))).toBe(false);
+    expect(isImportantMessage(toolMessage("c", "error everywhere"))).toBe(false);
+    expect(isImportantMessage(systemMessage("rules"))).toBe(true);
+  });
+});
+
+describe("PreserveImportantCompaction", () => {
+  it("stubs bulky old tool outputs before dropping any message", async () => {
+    const input = history();
+    const maxTokens = estimateTokens(input) - 800;
+    const result = await new PreserveImportantCompaction({ maxTokens }).compact(input);
+    expectValidWithin(result, maxTokens);
+    expect(result.details).toMatchObject({ dropped: 0, stubs: 1 });
+    expect(result.messages).toHaveLength(input.length);
+    expect(isToolOutputStub(result.messages[3]!)).toBe(true);
+    expect(result.messages[3]!.tool_call_id).toBe("c1");
+  });
+
+  it("then drops unimportant messages first, keeping user messages, errors, decisions and the system prompt", async () => {
+    const input = history();
+    const [system, user1, , , tissue, user2, c2, c2Result, decided, , , chatty, user3, c4, c4Result, pass] = input;
+    const expected = [system!, droppedNotice(6), user1!, user2!, c2!, c2Result!, decided!, user3!, c4!, c4Result!, pass!];
+    const maxTokens = estimateTokens(expected);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    expect(result.messages).toEqual(expected);
+    expect([tissue, chatty].some((m) => result.messages.includes(m!))).toBe(false);
+    const text = allText(result.messages);
+    for (const kept of ["Project rules", "Use pnpm, never npm.", "Now fix the build.", "TS2304", "decided to import it from util", "Run the tests.", "All tests pass."]) {
+      expect(text).toContain(kept);
+    }
+    expect(text).not.toContain("terrorist");
+    expect(text).not.toContain("Chatty filler");
+    expect(text).toMatch(/<system>\d+ earlier messages were removed/);
+    expect(result.messages[0]!.role).toBe("system");
+    expect(result.messages[1]!.role).toBe("user");
+    expect(result.details!.dropped).toBeGreaterThan(0);
+  });
+
+  it("keeps a tool pair together when its call is kept and its bulky output is stubbed (the pair across the cut)", async () => {
+    const input = [userMessage("read both"), assistantMessage("", [toolCall("a", "Read", { path: "/a" }), toolCall("b", "Read", { path: "/b" })]), toolMessage("b", prose(2000)), toolMessage("a", prose(2000)), assistantMessage("I read both files."), userMessage("thanks")];
+    const result = await new PreserveImportantCompaction({ maxTokens: 200, keepRecent: 2 }).compact(input);
+    expectValidWithin(result, 200);
+  });
+
+  it("fits a history of only tool rounds, and one with fewer messages than keepRecent", async () => {
+    const rounds = [userMessage("go"), ...Array.from({ length: 15 }, (_, i) => toolRound(`c${i}`, "Shell", "/", prose(100, `r${i}`))).flat()];
+    const result = await new PreserveImportantCompaction({ maxTokens: 400 }).compact(rounds);
+    expectValidWithin(result, 400);
+    expect(allText(result.messages)).toContain("go");
+
+    const short = [userMessage(prose(2000, "huge")), assistantMessage("ok")];
+    const shortResult = await new PreserveImportantCompaction({ maxTokens: 300, keepRecent: 50 }).compact(short);
+    expectValidWithin(shortResult, 300);
+  });
+
+  it("keeps a CJK-only conversation within a budget in real tokens", async () => {
+    const input: Message[] = [];
+    for (let i = 0; i < 30; i++) input.push(userMessage(`请修复第${i}个错误并保持代码风格。`), ...toolRound(`c${i}`, "Read", `/源码/${i}.ts`, "函数定义和注释内容。".repeat(80)), assistantMessage("已经完成修复。"));
+    const result = await new PreserveImportantCompaction({ maxTokens: 1500 }).compact(input);
+    expectValidWithin(result, 1500);
+    expect(allText(result.messages)).toContain("请修复第29个错误");
+  });
+});

@@ -1,0 +1,93 @@
+import { assistantMessage, extractText, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
+import { MockChatProvider, ScriptedChatProvider } from "@kosong/core/testing";
+import { estimateTokens, FileRegistry, SmartCompaction, extractiveSummary, o200kTokenizer } from "@kosong/soul";
+import { describe, expect, it } from "vitest";
+import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
+
+function session(): Message[] {
+  return [
+    userMessage("Add retries to the HTTP client. Constraint: keep the public API unchanged."),
+    ...toolRound("c1", "Read", "/repo/src/http-client.ts", prose(800, "src")),
+    assistantMessage("", [toolCall("c2", "Shell", { command: "pnpm test" })]),
+    toolMessage("c2", "<system>ERROR: Command failed: TypeError: fetch is not a function at http-client.ts:42</system>"),
+    assistantMessage("The tests failed because fetch is undefined in Node 16. Fixed by importing undici's fetch."),
+    ...toolRound("c3", "Edit", "/repo/src/http-client.ts", "ok"),
+    assistantMessage("I decided to use p-retry instead of a hand-written loop. The tests pass now."),
+    userMessage("Also log every retry."),
+    ...toolRound("c4", "Write", "/repo/src/retry-log.ts", "written"),
+    assistantMessage("Retries are logged."),
+  ];
+}
+
+describe("extractiveSummary", () => {
+  it("keeps requests verbatim, files read and written, errors with how they ended, and decisions", () => {
+    const files = new FileRegistry();
+    files.recordRead("/repo/README.md");
+    const summary = extractiveSummary(session(), { maxTokens: 2000, tokenizer: o200kTokenizer, files: files.recent() });
+    expect(summary).toContain("- Add retries to the HTTP client. Constraint: keep the public API unchanged.");
+    expect(summary).toContain("- Also log every retry.");
+    expect(summary).toMatch(/## Files written\n- \/repo\/src\/http-client.ts\n- \/repo\/src\/retry-log.ts/);
+    expect(summary).toMatch(/## Files read\n- \/repo\/README.md/);
+    expect(summary).toContain("Shell: Command failed: TypeError: fetch is not a function at http-client.ts:42");
+    expect(summary).toContain("Fixed by importing undici's fetch.");
+    expect(summary).toContain("- I decided to use p-retry instead of a hand-written loop.");
+    expect(summary).not.toContain("src0 src1");
+  });
+
+  it("stays within its budget by cutting long items first", () => {
+    const messages = [userMessage(prose(3000, "req")), userMessage("short constraint: use tabs")];
+    const summary = extractiveSummary(messages, { maxTokens: 300, tokenizer: o200kTokenizer });
+    expect(o200kTokenizer.count(summary)).toBeLessThanOrEqual(300);
+    expect(summary).toContain("short constraint: use tabs");
+  });
+});
+
+describe("SmartCompaction", () => {
+  it("without a provider: recent messages verbatim plus an extractive summary, within budget", async () => {
+    const input = session();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new SmartCompaction({ maxTokens }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const [summary, ...tail] = result.messages;
+    expect(summary!.role).toBe("user");
+    expect(extractText(summary!)).toContain("Previous context has been compacted");
+    expect(extractText(summary!)).toContain("keep the public API unchanged");
+    expect(tail).toEqual(input.slice(-tail.length));
+    expect(result.details).toMatchObject({ summarized: true, kept: tail.length, dropped: input.length - tail.length });
+    expect(result.usage).toBeNull();
+  });
+
+  it("with a provider: the LLM writes the summary", async () => {
+    const provider = new ScriptedChatProvider(['usage: {"input_other": 900, "output": 40}\ntext: LLM summary: retries via p-retry.']);
+    const input = session();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new SmartCompaction({ maxTokens }).compact(input, { provider, instruction: "focus on retries" });
+    expectValidWithin(result, maxTokens);
+    expect(extractText(result.messages[0]!)).toContain("LLM summary: retries via p-retry.");
+    expect(result.usage?.output).toBe(40);
+    expect(extractText(provider.calls[0]!.history[0]!)).toContain("focus on retries");
+  });
+
+  it("cuts an LLM summary that runs over its share of the budget", async () => {
+    const provider = new MockChatProvider([{ type: "text", text: prose(5000, "verbose") }]);
+    const input = session();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new SmartCompaction({ maxTokens }).compact(input, { provider });
+    expectValidWithin(result, maxTokens);
+    expect(allText(result.messages)).toContain("tokens cut ...]");
+  });
+
+  it("fits a single huge tool output and a conversation shorter than the recent count", async () => {
+    const huge = [userMessage("read the log"), ...toolRound("c1", "Read", "/var/log/big.log", prose(30_000, "line"))];
+    const result = await new SmartCompaction({ maxTokens: 400 }).compact(huge);
+    expectValidWithin(result, 400);
+    expect(allText(result.messages)).toContain("read the log");
+  });
+
+  it("returns a conversation that fits unchanged", async () => {
+    const input = session();
+    const result = await new SmartCompaction({ maxTokens: 100_000 }).compact(input);
+    expect(result.messages).toEqual(input);
+    expect(result.details).toMatchObject({ dropped: 0, summarized: false });
+  });
+});
