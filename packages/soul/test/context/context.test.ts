@@ -2,11 +2,14 @@
  * Context on every log kind: each method, what it keeps in memory, and that
  * a fresh Context restoring the same log comes back to the same state.
  */
+import { mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MessageParseError, assistantMessage, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
-import { InvalidRecordError, RotationNotFoundError, StorageAlreadyModifiedError, StorageClosedError } from "@kosong/context";
+import { InvalidRecordError, RotationNotFoundError, StorageAlreadyModifiedError, StorageClosedError, StorageOpenError } from "@kosong/context";
 import { CheckpointNotFoundError, Context, estimateTextTokens } from "@kosong/soul";
 import { LOG_KINDS } from "./helpers/logs.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 /** Everything a Context shows, for comparing two contexts. */
 function snapshot(context: Context) {
@@ -318,6 +321,20 @@ describe.each(LOG_KINDS)("Context on $name", (kind) => {
     const third = await again(fresh);
     expect(third.history).toEqual(fresh.history);
     await third.close();
+  });
+});
+
+describe("Context on a context.jsonl path", () => {
+  it("opens the file on first use: a folder that does not exist is a StorageOpenError, and the next call tries again", async () => {
+    const dir = path.join(await tempDir(), "later");
+    const context = new Context(path.join(dir, "context.jsonl"));
+    expect(context.location).toBe(path.join(dir, "context.jsonl"));
+    await expect(context.restore()).rejects.toSatisfy((e: unknown) => StorageOpenError.isInstance(e));
+    await mkdir(dir);
+    await context.restore();
+    await context.appendMessage(userMessage("now"));
+    await context.close();
+    expect(await readFile(path.join(dir, "context.jsonl"), "utf8")).toBe('{"role":"user","content":"now"}\n');
   });
 });
 
