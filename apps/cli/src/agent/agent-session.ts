@@ -1,0 +1,117 @@
+/**
+ * One agent session of the CLI: the saved session it runs in (new,
+ * continued, resumed, or a kimi-cli file), its checkpointed Context, the
+ * project context of its system prompt, its tools and the Soul over them.
+ */
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import { SimpleToolset } from "@kosong/core";
+import { Approval, Context, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
+import type { Settings } from "../config/settings.js";
+import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
+import { buildSystemPrompt } from "../project/system-prompt.js";
+import type { Providers } from "../providers/create-provider.js";
+import { createSession, findSession, latestSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createAgentTools } from "../tools/agent-tools.js";
+import { openWorkspace } from "../tools/workspace.js";
+import { createCompaction } from "./create-compaction.js";
+import { SwitchableCompaction } from "./switchable-compaction.js";
+
+/** Which conversation to run in. */
+export type SessionChoice =
+  | { kind: "new" }
+  | { kind: "continue" }
+  | { kind: "resume"; id: string }
+  | { kind: "resume-file"; file: string };
+
+/** A running session. */
+export interface AgentSession {
+  soul: Soul;
+  context: Context;
+  /** The saved session, or null for `--resume-file` (then the file is written in place). */
+  session: SessionInfo | null;
+  /** The session id shown to the user (the saved session's, or the resumed file's name). */
+  displayId: string;
+  /** The conversation file. */
+  contextFile: string;
+  /** The working directory. */
+  cwd: string;
+  /** What the system prompt was built from (null with `--no-project-context`). */
+  projectContext: ProjectContext | null;
+  /** What restoring the conversation found (damaged lines, interrupted tool calls). */
+  restoreReport: ContextRestoreReport;
+  /** The strategy in use, switchable with `/strategy`. */
+  compaction: SwitchableCompaction;
+  providers: Providers;
+  settings: Settings;
+  /** Closes the context and makes the session files private. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openAgentSession}. */
+export interface OpenSessionOptions {
+  settings: Settings;
+  providers: Providers;
+  choice: SessionChoice;
+  /** The working directory (default: the process's). */
+  cwd?: string;
+}
+
+/** Opens the session, restores its conversation and builds the Soul. */
+export async function openAgentSession(options: OpenSessionOptions): Promise<AgentSession> {
+  const { settings, providers, choice } = options;
+  const cwd = await realpath(options.cwd ?? process.cwd());
+  const session = await chooseSession(settings.home, cwd, choice);
+  const contextFile = session?.contextFile ?? path.resolve((choice as { file: string }).file);
+  const context = new Context(contextFile);
+  const restoreReport = await context.restore();
+  const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
+  const files = new FileRegistry();
+  const tools = createAgentTools(await openWorkspace(cwd, files));
+  const compaction = new SwitchableCompaction(settings.compaction ?? "simple", (name) => createCompaction(name, providers));
+  const displayId = session?.id ?? path.basename(contextFile);
+  const soul = new Soul({
+    agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset: new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools) },
+    provider: providers.main,
+    context,
+    config: { maxContextSize: providers.maxContextSize, reservedContextSize: reservedTokens(providers.maxContextSize) },
+    compaction,
+    approval: new Approval({ yolo: settings.yolo }),
+    session: { id: displayId, workDir: cwd, files },
+  });
+  return {
+    soul,
+    context,
+    session,
+    displayId,
+    contextFile,
+    cwd,
+    projectContext,
+    restoreReport,
+    compaction,
+    providers,
+    settings,
+    async close() {
+      await context.close();
+      if (session) await secureSessionFiles(session);
+    },
+  };
+}
+
+/** Tokens kept free for the answer: kimi-cli's 50k, or a quarter of a smaller window. */
+export function reservedTokens(maxContextSize: number): number {
+  return Math.min(50_000, Math.floor(maxContextSize / 4));
+}
+
+async function chooseSession(home: string, cwd: string, choice: SessionChoice): Promise<SessionInfo | null> {
+  switch (choice.kind) {
+    case "new":
+      return createSession(home, cwd);
+    case "continue":
+      return latestSession(home, cwd);
+    case "resume":
+      return findSession(home, choice.id);
+    case "resume-file":
+      return null;
+  }
+}

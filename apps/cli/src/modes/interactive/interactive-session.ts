@@ -1,0 +1,134 @@
+/**
+ * The interactive mode's state and its operations: reading prompts, running
+ * turns, rewrites and compactions with their events rendered, approval
+ * prompts, and the status line. Slash commands act through it.
+ */
+import type { SoulEvent, SoulStream } from "@kosong/soul";
+import type { AgentSession } from "../../agent/agent-session.js";
+import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
+import { statusLine } from "../../render/status-line.js";
+import type { Style } from "../../render/terminal-style.js";
+import { recordFirstPrompt } from "../../sessions/session-store.js";
+import type { LineInput } from "./terminal-input.js";
+
+/** The prompt shown for input. */
+export const promptText = "› ";
+
+/** What an operation ended with. */
+export type OperationEnd = "done" | "aborted";
+
+/** One interactive session. */
+export class InteractiveSession {
+  /** Show think parts (toggled by `/thinking`). */
+  showThinking = false;
+  /** Set by `/exit`. */
+  exitRequested = false;
+
+  constructor(
+    readonly agent: AgentSession,
+    readonly input: LineInput,
+    readonly out: NodeJS.WriteStream,
+    readonly style: Style,
+  ) {}
+
+  /** Writes a line (or lines). */
+  print(text = ""): void {
+    this.out.write(`${text}\n`);
+  }
+
+  /** The status line: model, context bar, strategy, session id. */
+  status(): string {
+    const { soul, providers, compaction, displayId } = this.agent;
+    const status = soul.status;
+    return statusLine(
+      {
+        model: providers.main.modelName,
+        contextTokens: status.contextTokens,
+        maxContextTokens: status.maxContextTokens,
+        sessionId: displayId,
+        strategy: compaction.choice,
+        yolo: soul.approval.yolo,
+      },
+      this.style,
+    );
+  }
+
+  /** Runs a turn for `prompt`. */
+  async runPrompt(prompt: string): Promise<OperationEnd> {
+    if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
+    return this.drive((signal) => this.agent.soul.run(prompt, { signal }));
+  }
+
+  /**
+   * Runs an operation of the soul (a turn, a rewrite, a compaction) with
+   * its events rendered; Ctrl-C or Esc aborts it. Prints the status line after.
+   */
+  async drive(start: (signal: AbortSignal) => SoulStream<unknown>): Promise<OperationEnd> {
+    const controller = new AbortController();
+    let stopWatching: (() => void) | null = null;
+    const watch = (): void => {
+      stopWatching = this.input.watchInterrupt(() => controller.abort());
+    };
+    const unwatch = (): void => {
+      stopWatching?.();
+      stopWatching = null;
+    };
+    const renderer = new TurnRenderer({
+      out: this.out,
+      style: this.style,
+      width: this.out.columns ?? 80,
+      showThinking: () => this.showThinking,
+      spinner: Boolean(this.out.isTTY),
+      askApproval: async (question) => {
+        unwatch();
+        try {
+          return await this.askApproval(question, controller);
+        } finally {
+          if (!controller.signal.aborted) watch();
+        }
+      },
+      contextTokens: () => this.agent.soul.status.contextTokens,
+      respond: (id, reply) => {
+        try {
+          this.agent.soul.approval.respond(id, reply.kind, reply.feedback);
+        } catch {
+          // The request was already settled (the turn was aborted meanwhile).
+        }
+      },
+    });
+    watch();
+    try {
+      const stream = start(controller.signal);
+      for await (const event of stream as AsyncIterable<SoulEvent>) await renderer.render(event);
+      await stream.result.catch((error: unknown) => this.print(`${this.style.red("error:")} ${(error as Error).message}`));
+    } catch (error) {
+      this.print(`${this.style.red("error:")} ${(error as Error).message}`);
+    } finally {
+      unwatch();
+      await renderer.finish();
+    }
+    this.print(this.status());
+    return controller.signal.aborted ? "aborted" : "done";
+  }
+
+  /** Asks about an approval request; Ctrl-C there rejects and aborts the turn. */
+  async askApproval(question: ApprovalQuestion, controller: AbortController): Promise<ApprovalReply> {
+    const s = this.style;
+    this.print(`${s.yellow("?")} ${s.bold(question.sender)} wants to: ${question.description}`);
+    this.print(s.dim("  [y] approve   [a] approve for this session   [n] reject   or type feedback to reject with it"));
+    for (;;) {
+      const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
+      if (answer.kind !== "line") {
+        controller.abort();
+        return { kind: "reject" };
+      }
+      const text = answer.text.trim();
+      const lower = text.toLowerCase();
+      if (lower === "y" || lower === "yes") return { kind: "approve" };
+      if (lower === "a" || lower === "always") return { kind: "approve_for_session" };
+      if (lower === "n" || lower === "no") return { kind: "reject" };
+      if (text.length > 1) return { kind: "reject", feedback: text };
+      this.print(s.dim("  answer y, a, n, or type feedback"));
+    }
+  }
+}

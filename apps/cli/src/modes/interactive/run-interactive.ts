@@ -1,0 +1,89 @@
+/**
+ * Interactive mode (`kosong`): a prompt with line editing and history, turns
+ * rendered as they stream, approvals asked inline, slash commands, and a
+ * status line after each turn. Built on node:readline rather than a React
+ * terminal UI: ink + react take ~0.45 s to import here (measured against
+ * ~0.07 s for `node -e 0`), and the scrollback stays plain terminal text.
+ */
+import path from "node:path";
+import packageJson from "../../../package.json" with { type: "json" };
+import { openAgentSession, type SessionChoice } from "../../agent/agent-session.js";
+import { ExitCode, UsageError } from "../../cli-error.js";
+import type { Settings } from "../../config/settings.js";
+import type { Providers } from "../../providers/create-provider.js";
+import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
+import { styleFor } from "../../render/terminal-style.js";
+import { InteractiveSession, promptText } from "./interactive-session.js";
+import { runSlashCommand } from "./slash-commands.js";
+import { TerminalInput } from "./terminal-input.js";
+
+/** What the interactive mode runs. */
+export interface InteractiveOptions {
+  settings: Settings;
+  providers: Providers;
+  choice: SessionChoice;
+  /** A prompt to run first (the command line's words). */
+  firstPrompt: string;
+}
+
+/** Runs the interactive session; returns the exit code. */
+export async function runInteractive(options: InteractiveOptions): Promise<number> {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  if (!stdin.isTTY) throw new UsageError("Interactive mode needs a terminal; use -p PROMPT (or -p - to read the prompt from stdin).");
+  const agent = await openAgentSession(options);
+  const style = styleFor(stdout);
+  const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
+  const session = new InteractiveSession(agent, input, stdout, style);
+  try {
+    await input.loadHistory();
+    printBanner(session);
+    void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+    await runLoop(session, options.firstPrompt);
+    session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
+    return ExitCode.ok;
+  } finally {
+    await agent.close();
+  }
+}
+
+/**
+ * The read-eval loop: a first prompt if given, then prompts and slash
+ * commands until `/exit`, Ctrl-D, or Ctrl-C twice at an empty prompt.
+ */
+export async function runLoop(session: InteractiveSession, firstPrompt = ""): Promise<void> {
+  const { input, style } = session;
+  if (firstPrompt.trim()) await session.runPrompt(firstPrompt);
+  let interruptedOnce = false;
+  while (!session.exitRequested) {
+    const read = await input.readLine(style.cyan(promptText));
+    if (read.kind === "eof") break;
+    if (read.kind === "interrupt") {
+      if (read.hadText) {
+        interruptedOnce = false;
+        continue;
+      }
+      if (interruptedOnce) break;
+      interruptedOnce = true;
+      session.print(style.dim("(Ctrl-C again or Ctrl-D to exit)"));
+      continue;
+    }
+    interruptedOnce = false;
+    const line = read.text.trim();
+    if (!line) continue;
+    if (line.startsWith("/")) await runSlashCommand(session, line);
+    else await session.runPrompt(line);
+  }
+}
+
+/** Prints the version, the working directory, what was resumed and the status line. */
+export function printBanner(session: InteractiveSession): void {
+  const { agent, style } = session;
+  session.print(`${style.bold("kosong")} ${packageJson.version} · ${agent.cwd}`);
+  const restored = agent.context.history.length;
+  if (restored > 0) session.print(style.dim(`Resumed ${agent.displayId}: ${restored} messages.`));
+  const skipped = agent.restoreReport.skipped.length;
+  if (skipped > 0) session.print(style.yellow(`${skipped} damaged line${skipped > 1 ? "s" : ""} of ${agent.contextFile} skipped (the file is left as it is).`));
+  session.print(style.dim("/help for commands · Ctrl-C aborts a turn · Ctrl-D exits"));
+  session.print(session.status());
+}

@@ -1,0 +1,200 @@
+/**
+ * The slash commands of the interactive mode: each a name, a usage line, a
+ * one-line help and what it does to the session.
+ */
+import { extractText } from "@kosong/core";
+import { compactionNames, type CompactionName } from "../../config/setting-values.js";
+import { printSessions } from "../../sessions/print-sessions.js";
+import type { InteractiveSession } from "./interactive-session.js";
+
+/** One slash command. */
+export interface SlashCommand {
+  name: string;
+  /** Arguments, as shown in `/help`, e.g. `<id|label>`. */
+  args?: string;
+  help: string;
+  run(session: InteractiveSession, args: string): Promise<void>;
+}
+
+/** Every slash command, in `/help` order. */
+export const slashCommands: SlashCommand[] = [
+  { name: "help", help: "list the commands and keys", run: async (s) => s.print(helpText(s)) },
+  {
+    name: "status",
+    help: "model, context usage, session and settings",
+    run: async (s) => {
+      const { agent } = s;
+      s.print(s.status());
+      s.print(`provider ${agent.providers.main.name} · model ${agent.providers.main.modelName} · thinking ${agent.providers.main.thinkingEffort ?? "default"}`);
+      s.print(`messages ${agent.context.history.length} · checkpoints ${agent.context.nCheckpoints} · working directory ${agent.cwd}`);
+      s.print(`conversation file ${agent.contextFile}`);
+    },
+  },
+  {
+    name: "context",
+    help: "what the system prompt was built from",
+    run: async (s) => {
+      const { projectContext, context, soul } = s.agent;
+      if (!projectContext) s.print("Project context is off (--no-project-context): the agent's instructions only.");
+      else for (const block of projectContext.blocks) s.print(`<context name="${block.name}">  ${s.style.dim(`${block.content.length} characters from ${block.source}`)}`);
+      if (context.systemPrompt !== null && context.systemPrompt !== soul.agent.systemPrompt) {
+        s.print(s.style.dim("This session keeps the system prompt stored when it started (it wins over a newly built one)."));
+      }
+      s.print(s.style.dim(`system prompt: ${(context.systemPrompt ?? soul.agent.systemPrompt).length} characters`));
+    },
+  },
+  {
+    name: "compact",
+    args: "[instruction]",
+    help: "compact the conversation now (the instruction guides the summary)",
+    run: async (s, args) => {
+      await s.drive((signal) => s.agent.soul.compact(args || undefined, { signal }));
+    },
+  },
+  {
+    name: "strategy",
+    args: `<${compactionNames.join("|")}>`,
+    help: "choose the compaction strategy",
+    run: async (s, args) => {
+      if (!(compactionNames as readonly string[]).includes(args)) {
+        s.print(`Strategy now: ${s.agent.compaction.choice}. Choose one of: ${compactionNames.join(", ")}.`);
+        return;
+      }
+      s.agent.compaction.use(args as CompactionName);
+      s.print(`Compaction strategy: ${args}`);
+    },
+  },
+  {
+    name: "checkpoints",
+    help: "list the checkpoints of the conversation",
+    run: async (s) => {
+      const checkpoints = s.agent.context.checkpoints;
+      if (checkpoints.length === 0) s.print("No checkpoints yet.");
+      for (const c of checkpoints) s.print(`checkpoint ${c.id}${c.label ? ` "${c.label}"` : ""} · ${c.messageCount} messages before it`);
+    },
+  },
+  {
+    name: "revert",
+    args: "<id|label>",
+    help: "go back to a checkpoint (undo with /restore)",
+    run: async (s, args) => {
+      if (!args) return s.print("Usage: /revert <id|label> (see /checkpoints)");
+      const target = /^\d+$/.test(args) ? Number(args) : args;
+      const revert = await s.agent.context.revertTo(target);
+      s.print(`Reverted to checkpoint ${revert.checkpoint.id}; ${s.agent.context.history.length} messages remain. /restore ${revert.rotation.n} undoes it.`);
+      s.print(s.status());
+    },
+  },
+  {
+    name: "edit",
+    args: "<message#>",
+    help: "rewrite a past user message and rerun from there",
+    run: async (s, args) => {
+      const history = s.agent.context.history;
+      const users = history.flatMap((m, i) => (m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m)) ? [i] : []));
+      if (!/^\d+$/.test(args) || !users.includes(Number(args))) {
+        if (users.length === 0) return s.print("No user message to edit yet.");
+        s.print("Usage: /edit <message#>. Your messages:");
+        for (const i of users) s.print(`  #${i}  ${oneLine(extractText(history[i]!))}`);
+        return;
+      }
+      const index = Number(args);
+      s.print(s.style.dim("Edit the message and press Enter (Ctrl-C cancels):"));
+      const edited = await s.input.readLine("edit› ", { initial: extractText(history[index]!), remember: false });
+      if (edited.kind !== "line" || !edited.text.trim()) return s.print("Edit cancelled.");
+      await s.drive((signal) => s.agent.soul.rewrite(index, edited.text, { signal }));
+    },
+  },
+  {
+    name: "clear",
+    help: "start the conversation afresh (undo with /restore)",
+    run: async (s) => {
+      const rotation = await s.agent.context.clear();
+      s.print(`Conversation cleared. /restore ${rotation.n} brings it back.`);
+    },
+  },
+  {
+    name: "rotations",
+    help: "earlier versions kept by reverts, clears, edits and compactions",
+    run: async (s) => {
+      const rotations = await s.agent.context.rotations();
+      if (rotations.length === 0) s.print("No rotations yet.");
+      for (const r of rotations) s.print(`${r.n}  ${new Date(r.mtimeMs).toISOString().slice(0, 19).replace("T", " ")}  ${r.size} bytes  ${s.style.dim(r.location)}`);
+    },
+  },
+  {
+    name: "restore",
+    args: "<n>",
+    help: "make rotation n the conversation again (the current one is kept too)",
+    run: async (s, args) => {
+      if (!/^\d+$/.test(args)) return s.print("Usage: /restore <n> (see /rotations)");
+      const restore = await s.agent.context.restoreRotation(Number(args));
+      s.print(`Restored rotation ${restore.restored.n}${restore.savedAs ? `; the replaced conversation is rotation ${restore.savedAs.n}` : ""}. ${s.agent.context.history.length} messages.`);
+      s.print(s.status());
+    },
+  },
+  {
+    name: "sessions",
+    help: "list the saved sessions",
+    run: async (s) => {
+      await printSessions(s.agent.settings.home, s.out);
+    },
+  },
+  {
+    name: "yolo",
+    help: "toggle approving every tool call without asking",
+    run: async (s) => {
+      s.agent.soul.approval.yolo = !s.agent.soul.approval.yolo;
+      s.print(`yolo ${s.agent.soul.approval.yolo ? "on: tools run without asking" : "off: mutating tools ask first"}`);
+    },
+  },
+  {
+    name: "thinking",
+    help: "toggle showing the model's thinking",
+    run: async (s) => {
+      s.showThinking = !s.showThinking;
+      s.print(`thinking ${s.showThinking ? "shown" : "hidden"}`);
+    },
+  },
+  {
+    name: "exit",
+    help: "end the session (also Ctrl-D on an empty prompt, or Ctrl-C twice)",
+    run: async (s) => {
+      s.exitRequested = true;
+    },
+  },
+];
+
+/** Runs the slash command on `line` (which starts with `/`). */
+export async function runSlashCommand(session: InteractiveSession, line: string): Promise<void> {
+  const [, name = "", args = ""] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
+  const command = slashCommands.find((c) => c.name === name);
+  if (!command) {
+    const close = slashCommands.filter((c) => c.name.startsWith(name.slice(0, 2)) && name.length > 0).map((c) => `/${c.name}`);
+    session.print(`Unknown command /${name}.${close.length ? ` Did you mean ${close.join(" or ")}?` : ""} /help lists the commands.`);
+    return;
+  }
+  try {
+    await command.run(session, args.trim());
+  } catch (error) {
+    session.print(`${session.style.red("error:")} ${(error as Error).message}`);
+  }
+}
+
+function helpText(s: InteractiveSession): string {
+  const width = Math.max(...slashCommands.map((c) => `/${c.name} ${c.args ?? ""}`.length));
+  const lines = slashCommands.map((c) => `  ${`/${c.name} ${c.args ?? ""}`.padEnd(width)}  ${s.style.dim(c.help)}`);
+  return [
+    "Commands:",
+    ...lines,
+    "Keys:",
+    `  ${"Enter".padEnd(width)}  ${s.style.dim("send the prompt (↑/↓ browse the input history)")}`,
+    `  ${"Ctrl-C / Esc".padEnd(width)}  ${s.style.dim("abort the running turn (the conversation stays valid)")}`,
+    `  ${"Ctrl-C twice, Ctrl-D".padEnd(width)}  ${s.style.dim("exit at an empty prompt")}`,
+  ].join("\n");
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 70 ? `${line.slice(0, 69)}…` : line;
+}

@@ -1,0 +1,91 @@
+/**
+ * Print mode (`kosong -p PROMPT`): one turn, then exit. A small subscriber
+ * to the turn's events: in `text` format the assistant's text streams to
+ * stdout; in `stream-json` every event is one wire-envelope JSON line.
+ * Tools that need approval are refused (the model reads why) unless
+ * `--yolo`. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
+ */
+import { serializeEvent, type SoulEvent, type TurnResult } from "@kosong/soul";
+import { openAgentSession, type SessionChoice } from "../agent/agent-session.js";
+import { ExitCode } from "../cli-error.js";
+import type { Settings } from "../config/settings.js";
+import type { Providers } from "../providers/create-provider.js";
+import { recordFirstPrompt } from "../sessions/session-store.js";
+
+/** What print mode runs. */
+export interface PrintModeOptions {
+  settings: Settings;
+  providers: Providers;
+  choice: SessionChoice;
+  prompt: string;
+  out?: NodeJS.WritableStream;
+  err?: NodeJS.WritableStream;
+}
+
+/** The feedback a refused tool call gives the model in print mode. */
+export const printModeRefusal = "Tools that need approval are refused in print mode (kosong -p) unless --yolo is given. Do without this action, or say what the user should run.";
+
+/** Runs one turn and returns the exit code. */
+export async function runPrintMode(options: PrintModeOptions): Promise<number> {
+  const { settings, prompt } = options;
+  const out = options.out ?? process.stdout;
+  const err = options.err ?? process.stderr;
+  const agent = await openAgentSession({ settings: options.settings, providers: options.providers, choice: options.choice });
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    if (agent.session) await recordFirstPrompt(agent.session, prompt);
+    agent.soul.approval.subscribe((event) => {
+      if (event.type === "ApprovalRequest") agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
+    });
+    const turn = agent.soul.run(prompt, { signal: controller.signal });
+    const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out);
+    for await (const event of turn) print(event);
+    const result = await turn.result;
+    if (settings.outputFormat === "text") out.write("\n");
+    return exitCodeOf(result, err);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await agent.close();
+  }
+}
+
+function jsonPrinter(out: NodeJS.WritableStream): (event: SoulEvent) => void {
+  return (event) => out.write(`${serializeEvent(event)}\n`);
+}
+
+/** Streams the assistant's text; a step's text starts on a new paragraph after an earlier step's. */
+function textPrinter(out: NodeJS.WritableStream): (event: SoulEvent) => void {
+  let wroteText = false;
+  let newStep = false;
+  return (event) => {
+    if (event.type === "StepBegin" || event.type === "StepRetry") newStep = wroteText;
+    if (event.type !== "TextPart" || !event.payload.text) return;
+    if (newStep) out.write("\n\n");
+    newStep = false;
+    wroteText = true;
+    out.write(event.payload.text);
+  };
+}
+
+function exitCodeOf(result: TurnResult, err: NodeJS.WritableStream): number {
+  switch (result.stopReason) {
+    case "aborted":
+      err.write("kosong: aborted\n");
+      return ExitCode.aborted;
+    case "error":
+      err.write(`kosong: ${result.error?.message ?? "the turn failed"}\n`);
+      return ExitCode.error;
+    case "tool_rejected":
+      err.write("kosong: a tool call was rejected; the turn stopped\n");
+      return ExitCode.error;
+    case "max_steps":
+      err.write("kosong: the turn reached the step limit\n");
+      return ExitCode.error;
+    case "no_tool_calls":
+      return ExitCode.ok;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * One-line views of tool calls and results: the tool's name with its key
+ * argument, and a short result (the tool's brief, or its error).
+ */
+import type { ToolReturnValue } from "@kosong/core";
+
+const keyArguments = ["path", "command", "pattern", "message", "query", "url"];
+
+/** `Name(key argument)`, from the call's JSON arguments (shortened to `max` characters). */
+export function toolCallLabel(name: string, argumentsJson: string | null, max = 70): string {
+  let key = "";
+  try {
+    const args = JSON.parse(argumentsJson || "{}") as Record<string, unknown>;
+    const field = keyArguments.find((k) => typeof args[k] === "string") ?? Object.keys(args).find((k) => typeof args[k] === "string");
+    if (field) key = String(args[field]);
+  } catch {
+    key = argumentsJson ?? "";
+  }
+  key = key.replace(/\s+/g, " ").trim();
+  if (key.length > max) key = `${key.slice(0, max - 1)}…`;
+  return key ? `${name}(${key})` : name;
+}
+
+/** The result's one-line summary: its brief, else the start of its message or output. */
+export function toolResultBrief(result: ToolReturnValue, max = 100): string {
+  const brief = result.display.find((block) => block.type === "brief")?.text;
+  const text = typeof brief === "string" && brief ? brief : result.message || (typeof result.output === "string" ? result.output : "");
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -1,0 +1,198 @@
+/**
+ * Renders a turn's events in the terminal: Markdown text as it streams,
+ * thinking dimmed (or hidden), tool calls and results as one line each,
+ * retries, compactions, D-Mail reverts, a spinner while the model is
+ * waited for, and the turn's outcome. Approval requests are handed to the
+ * caller's prompt. The interactive mode and the demo both use it.
+ */
+import type { ApprovalKind, SoulEvent } from "@kosong/soul";
+import yoctoSpinner from "yocto-spinner";
+import { MarkdownStream } from "./markdown-stream.js";
+import { formatTokens } from "./status-line.js";
+import type { Style } from "./terminal-style.js";
+import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
+
+/** An approval request as the renderer hands it to the prompt. */
+export interface ApprovalQuestion {
+  id: string;
+  sender: string;
+  action: string;
+  description: string;
+}
+
+/** The user's answer to an approval request. */
+export interface ApprovalReply {
+  kind: ApprovalKind;
+  feedback?: string;
+}
+
+/** Options of {@link TurnRenderer}. */
+export interface TurnRendererOptions {
+  out: NodeJS.WritableStream;
+  style: Style;
+  /** Terminal width for Markdown. */
+  width: number;
+  /** Show think parts (dimmed) instead of a one-line note. */
+  showThinking: () => boolean;
+  /** Animate a spinner while waiting (only on a TTY). */
+  spinner: boolean;
+  /** Asks the user about an approval request. */
+  askApproval: (question: ApprovalQuestion) => Promise<ApprovalReply>;
+  /** Sends the answer to the soul. */
+  respond: (id: string, reply: ApprovalReply) => void;
+  /** The context's token count now (shown when a D-Mail or a rewrite shrinks it). */
+  contextTokens: () => number;
+}
+
+interface OpenCall {
+  name: string;
+  args: string;
+}
+
+/** Renders the events of one operation (a turn or a compaction). */
+export class TurnRenderer {
+  readonly #o: TurnRendererOptions;
+  readonly #markdown: MarkdownStream;
+  readonly #calls = new Map<string, OpenCall>();
+  #lastCallId: string | null = null;
+  #spinner: ReturnType<typeof yoctoSpinner> | null = null;
+  #thinking: "none" | "shown" | "noted" = "none";
+  #lastTokens = 0;
+
+  constructor(options: TurnRendererOptions) {
+    this.#o = options;
+    this.#lastTokens = options.contextTokens();
+    this.#markdown = new MarkdownStream((text) => this.#write(text), options.style, options.width);
+  }
+
+  /** Renders one event (awaits an approval answer when it is an `ApprovalRequest`). */
+  async render(event: SoulEvent): Promise<void> {
+    const s = this.#o.style;
+    switch (event.type) {
+      case "StepBegin":
+        this.#startSpinner("thinking");
+        return;
+      case "TextPart":
+        await this.#endThinking();
+        this.#stopSpinner();
+        await this.#markdown.push(event.payload.text);
+        return;
+      case "ThinkPart":
+        this.#stopSpinner();
+        if (this.#o.showThinking()) {
+          if (this.#thinking !== "shown") this.#write(s.dim(s.italic("thinking: ")));
+          this.#thinking = "shown";
+          this.#write(s.dim(s.italic(event.payload.think)));
+        } else if (this.#thinking === "none") {
+          this.#thinking = "noted";
+          this.#write(`${s.dim("(thinking… /thinking shows it)")}\n`);
+        }
+        return;
+      case "ToolCall":
+        await this.#flushText();
+        this.#calls.set(event.payload.id, { name: event.payload.function.name, args: event.payload.function.arguments ?? "" });
+        this.#lastCallId = event.payload.id;
+        return;
+      case "ToolCallPart": {
+        const open = this.#lastCallId ? this.#calls.get(this.#lastCallId) : undefined;
+        if (open) open.args += event.payload.arguments_part ?? "";
+        return;
+      }
+      case "ToolResult": {
+        this.#stopSpinner();
+        const call = this.#calls.get(event.payload.tool_call_id);
+        const label = call ? toolCallLabel(call.name, call.args) : event.payload.tool_call_id;
+        const result = event.payload.return_value;
+        if (call?.name === "SendDMail" && result.is_error && /not sent successfully|D-Mail not delivered/i.test(`${result.message} ${toolResultBrief(result)}`)) {
+          this.#write(`${s.magenta("✉")} ${s.bold(label)}\n`);
+          return;
+        }
+        const mark = result.is_error ? s.red("✗") : s.green("✓");
+        const brief = toolResultBrief(result);
+        this.#write(`${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}\n`);
+        return;
+      }
+      case "ApprovalRequest": {
+        await this.#flushText();
+        this.#stopSpinner();
+        const reply = await this.#o.askApproval(event.payload);
+        this.#o.respond(event.payload.id, reply);
+        return;
+      }
+      case "StepRetry":
+        await this.#flushText();
+        this.#stopSpinner();
+        this.#write(`${s.yellow("↻")} ${s.dim(`retrying in ${(event.payload.delay_ms / 1000).toFixed(1)} s (attempt ${event.payload.attempt}): ${event.payload.error}`)}\n`);
+        return;
+      case "CompactionBegin":
+        await this.#flushText();
+        this.#startSpinner(`compacting (${event.payload.strategy}, ${event.payload.reason})`);
+        return;
+      case "CompactionEnd": {
+        this.#stopSpinner();
+        const d = event.payload.details;
+        const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${d.stubs} stubs` : ""}${d.filesRecovered.length ? `, ${d.filesRecovered.length} files recovered` : ""}` : "";
+        this.#write(`${s.cyan("⇣")} compacted: ${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}\n`);
+        return;
+      }
+      case "Reverted":
+        await this.#flushText();
+        this.#write(
+          `${s.magenta("⟲")} ${event.payload.reason === "dmail" ? "D-Mail" : "rewrite"}: back to ${event.payload.checkpoint_id === null ? "the start" : `checkpoint ${event.payload.checkpoint_id}`}${s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`)}\n`,
+        );
+        return;
+      case "StatusUpdate":
+        this.#lastTokens = event.payload.context_tokens;
+        return;
+      case "SteerInput":
+        this.#write(`${s.dim("» steered:")} ${typeof event.payload.user_input === "string" ? event.payload.user_input : "(content)"}\n`);
+        return;
+      case "StepInterrupted":
+        this.#stopSpinner();
+        await this.#flushText();
+        if (event.payload.reason === "aborted") this.#write(`${s.yellow("■ interrupted")}\n`);
+        return;
+      case "TurnEnd":
+        this.#stopSpinner();
+        await this.#flushText();
+        if (event.payload.stop_reason === "error") this.#write(`${s.red("error:")} ${event.payload.error ?? "the turn failed"}\n`);
+        else if (event.payload.stop_reason === "tool_rejected") this.#write(`${s.yellow("rejected:")} the turn stopped; tell the agent how to go on\n`);
+        else if (event.payload.stop_reason === "max_steps") this.#write(`${s.yellow("stopped:")} the step limit was reached\n`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Stops the spinner and writes pending text (after the last event, or before other output). */
+  async finish(): Promise<void> {
+    this.#stopSpinner();
+    await this.#flushText();
+  }
+
+  async #flushText(): Promise<void> {
+    await this.#endThinking();
+    await this.#markdown.end();
+  }
+
+  async #endThinking(): Promise<void> {
+    if (this.#thinking === "shown") this.#write("\n\n");
+    this.#thinking = "none";
+  }
+
+  #startSpinner(text: string): void {
+    if (!this.#o.spinner) return;
+    this.#stopSpinner();
+    this.#spinner = yoctoSpinner({ text: this.#o.style.dim(text), stream: this.#o.out as NodeJS.WriteStream }).start();
+  }
+
+  #stopSpinner(): void {
+    this.#spinner?.stop();
+    this.#spinner = null;
+  }
+
+  #write(text: string): void {
+    this.#stopSpinner();
+    this.#o.out.write(text);
+  }
+}

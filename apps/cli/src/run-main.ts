@@ -1,0 +1,44 @@
+/**
+ * The main command: resolves settings and providers, opens the session and
+ * runs print mode (`-p`) or the interactive mode.
+ */
+import { stat } from "node:fs/promises";
+import type { SessionChoice } from "./agent/agent-session.js";
+import { UsageError } from "./cli-error.js";
+import { resolveSettings } from "./config/settings.js";
+import type { MainOptions } from "./program.js";
+import { createProviders } from "./providers/create-provider.js";
+
+/** Runs `kosong [prompt]` / `kosong -p PROMPT`; returns the exit code. */
+export async function runMain(firstPrompt: string, options: MainOptions): Promise<number> {
+  const choice = await sessionChoice(options);
+  if (options.print !== undefined && firstPrompt) throw new UsageError("Give the prompt either with -p or as arguments, not both.");
+  const settings = await resolveSettings(options);
+  const providers = await createProviders(settings);
+  if (options.print !== undefined) {
+    const prompt = options.print === "-" ? await readStdin() : options.print;
+    if (!prompt.trim()) throw new UsageError("-p: the prompt is empty.");
+    const { runPrintMode } = await import("./modes/print-mode.js");
+    return runPrintMode({ settings, providers, choice, prompt });
+  }
+  const { runInteractive } = await import("./modes/interactive/run-interactive.js");
+  return runInteractive({ settings, providers, choice, firstPrompt });
+}
+
+async function sessionChoice(options: MainOptions): Promise<SessionChoice> {
+  const given = [options.continue && "--continue", options.resume && "--resume", options.resumeFile && "--resume-file"].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`${given.join(" and ")} cannot be used together.`);
+  if (options.resumeFile) {
+    const isFile = await stat(options.resumeFile).then((s) => s.isFile(), () => false);
+    if (!isFile) throw new UsageError(`--resume-file: no such file: ${options.resumeFile}`);
+    return { kind: "resume-file", file: options.resumeFile };
+  }
+  if (options.resume) return { kind: "resume", id: options.resume };
+  return options.continue ? { kind: "continue" } : { kind: "new" };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
