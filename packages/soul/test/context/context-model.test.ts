@@ -11,21 +11,10 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, serializeMessage, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
 import { CheckpointNotFoundError, type Context } from "@kosong/soul";
+import { seededRandom } from "../compaction/helpers/random-history.js";
 import { LOG_KINDS } from "./helpers/logs.js";
 
 type Rec = { role: string; [key: string]: unknown };
-
-/** mulberry32: a small seeded PRNG. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** kimi-cli's restore fold over records; pending counted as messages after the last usage (the test's estimator). */
 function fold(records: readonly Rec[]) {
@@ -64,7 +53,7 @@ const OPS = 120;
 describe.each(LOG_KINDS)("Context on $name against kimi-cli's algorithm", (kind) => {
   it.each(SEEDS)("seed %i", async (seed) => {
     console.log(`context model test on ${kind.name}: seed ${seed} (replay with KOSONG_SEED=${seed})`);
-    const next = random(seed);
+    const next = seededRandom(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const setup = await kind.make({ estimateTokens: (messages) => messages.length });
     let context = setup.context;
