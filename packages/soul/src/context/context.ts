@@ -334,7 +334,6 @@ export class Context implements AsyncDisposable {
   restoreRotation(n: number): Promise<LogRotationRestore> {
     return this.#run(async (log) => {
       const restored = await log.restoreRotation(n);
-      this.#reset();
       await this.#load(log, await log.read());
       return restored;
     });
