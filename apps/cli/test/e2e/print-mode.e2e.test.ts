@@ -1,0 +1,220 @@
+import type { ChildProcess } from "node:child_process";
+import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Message } from "@kosong/core";
+import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
+import { parseEvent, type SoulEvent } from "@kosong/soul";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { ensureBuilt, fixturesDir, runKosong } from "./kosong-binary.js";
+
+const tempDir = useTempDirs();
+let server: FakeProviderServer;
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startFakeProviderServer();
+}, 300_000);
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const assistant = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+const callTool = (id: string, name: string, args: object): Message => ({
+  role: "assistant",
+  content: [],
+  tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }],
+});
+const usage = { input_other: 120, output: 8, input_cache_read: 0, input_cache_creation: 0 };
+
+async function setup() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  const openai = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const run = (args: string[], env: Record<string, string> = openai, stdin?: string) => runKosong(args, { cwd, home, env, stdin });
+  return { home, cwd, run, openai };
+}
+
+/** The messages of the `n`th request the server received (OpenAI chat format). */
+function requestMessages(n: number): { role: string; content?: unknown; tool_call_id?: string }[] {
+  return server.requests[n]!.body!.messages as { role: string; content?: unknown; tool_call_id?: string }[];
+}
+
+describe("kosong -p (print mode), the built binary against the fake provider server", () => {
+  it("prints the streamed answer as text and exits 0", async () => {
+    const { run } = await setup();
+    server.enqueue({ message: assistant("Hello from the model."), usage });
+    const result = await run(["-p", "say hello", "--model", "test-model"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Hello from the model.\n");
+    expect(server.requests[0]!.path).toBe("/v1/chat/completions");
+    expect(server.requests[0]!.body!.model).toBe("test-model");
+    expect(requestMessages(0).at(-1)).toMatchObject({ role: "user", content: "say hello" });
+  });
+
+  it("reads the prompt from stdin with -p -, and talks to Anthropic with the real SDK", async () => {
+    const { run } = await setup();
+    server.enqueue({ message: assistant("Bonjour."), usage });
+    const result = await run(["-p", "-", "--provider", "anthropic", "--base-url", server.url], { ANTHROPIC_API_KEY: "sk-ant-test" }, "greet me in French\n");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Bonjour.\n");
+    expect(server.requests[0]!.path).toBe("/v1/messages");
+  });
+
+  it("prints every event as a wire-envelope JSON line with --output-format stream-json", async () => {
+    const { run } = await setup();
+    server.enqueue({ message: assistant("Streamed answer."), usage });
+    const result = await run(["-p", "hi", "--output-format", "stream-json"]);
+    expect(result.code).toBe(0);
+    const events: SoulEvent[] = result.stdout.trim().split("\n").map((line) => parseEvent(line));
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("TurnBegin");
+    expect(types.at(-1)).toBe("TurnEnd");
+    expect(types.indexOf("StepBegin")).toBeLessThan(types.indexOf("TextPart"));
+    expect(types.indexOf("TextPart")).toBeLessThan(types.indexOf("StatusUpdate"));
+    expect(events.filter((e) => e.type === "TextPart").map((e) => (e.payload as { text: string }).text).join("")).toBe("Streamed answer.");
+    expect(events.at(-1)!.payload).toMatchObject({ stop_reason: "no_tool_calls", steps: 1 });
+    for (const line of result.stdout.trim().split("\n")) expect(Object.keys(JSON.parse(line))).toEqual(["type", "payload"]);
+  });
+
+  it("runs an approval-needing tool with --yolo", async () => {
+    const { cwd, run } = await setup();
+    server.enqueue({ message: callTool("c1", "WriteFile", { path: "notes/todo.txt", content: "buy milk\n" }), usage }, { message: assistant("Written."), usage });
+    const result = await run(["-p", "write my todo", "--yolo"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Written.\n");
+    expect(await readFile(path.join(cwd, "notes/todo.txt"), "utf8")).toBe("buy milk\n");
+    expect(requestMessages(1).at(-1)).toMatchObject({ role: "tool", tool_call_id: "c1" });
+  });
+
+  it("refuses approval-needing tools without --yolo, and the model reads why", async () => {
+    const { cwd, run } = await setup();
+    server.enqueue({ message: callTool("c1", "Shell", { command: "touch pwned" }), usage }, { message: assistant("I could not run it."), usage });
+    const result = await run(["-p", "run something"]);
+    expect(result.code).toBe(0);
+    expect(await readdir(cwd)).not.toContain("pwned");
+    const toolResult = requestMessages(1).find((m) => m.role === "tool");
+    expect(JSON.stringify(toolResult)).toContain("refused in print mode");
+    expect(JSON.stringify(toolResult)).toContain("--yolo");
+  });
+
+  it("refuses paths that escape the working directory through .. and a symlink", async () => {
+    const { home, cwd, run } = await setup();
+    await writeFile(path.join(home, "secret.txt"), "the secret");
+    await symlink(path.join(home, "secret.txt"), path.join(cwd, "link.txt"));
+    server.enqueue(
+      {
+        message: {
+          role: "assistant",
+          content: [],
+          tool_calls: [
+            { type: "function", id: "c1", function: { name: "ReadFile", arguments: JSON.stringify({ path: "../secret.txt" }) } },
+            { type: "function", id: "c2", function: { name: "ReadFile", arguments: JSON.stringify({ path: "link.txt" }) } },
+          ],
+        },
+        usage,
+      },
+      { message: assistant("Both refused."), usage },
+    );
+    const result = await run(["-p", "read the secret", "--yolo"]);
+    expect(result.code).toBe(0);
+    const results = requestMessages(1).filter((m) => m.role === "tool");
+    expect(results).toHaveLength(2);
+    for (const r of results) {
+      expect(JSON.stringify(r)).toContain("outside the working directory");
+      expect(JSON.stringify(r)).not.toContain("the secret");
+    }
+  });
+
+  it("continues and resumes a saved session", async () => {
+    const { home, run } = await setup();
+    server.enqueue({ message: assistant("First answer."), usage }, { message: assistant("Second answer."), usage }, { message: assistant("Third answer."), usage });
+    expect((await run(["-p", "first question"])).code).toBe(0);
+    expect((await run(["-p", "second question", "--continue"])).code).toBe(0);
+    const texts = (n: number) => requestMessages(n).map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+    expect(texts(1)).toEqual(expect.arrayContaining(["first question", "First answer.", "second question"]));
+    const [id] = await readdir(path.join(home, ".kosong/sessions"));
+    const listed = await run(["sessions"]);
+    expect(listed.stdout).toContain(id!);
+    expect(listed.stdout).toContain("first question");
+    expect((await run(["-p", "third question", "--resume", id!.slice(0, 17)])).code).toBe(0);
+    expect(texts(2)).toEqual(expect.arrayContaining(["first question", "second question", "Second answer.", "third question"]));
+    const sessionFile = await readFile(path.join(home, ".kosong/sessions", id!, "context.jsonl"), "utf8");
+    expect(sessionFile).not.toContain("sk-test");
+  });
+
+  it("resumes a kimi-cli context.jsonl with --resume-file and appends to it", async () => {
+    const { home, run } = await setup();
+    const file = path.join(home, "kimi-context.jsonl");
+    await copyFile(path.join(fixturesDir, "kimi-cli-sessions/basic/context.jsonl"), file);
+    const expected = JSON.parse(await readFile(path.join(fixturesDir, "kimi-cli-sessions/basic/expected.json"), "utf8")) as {
+      restored: { history: { role: string }[]; system_prompt: string };
+    };
+    const before = await readFile(file, "utf8");
+    server.enqueue({ message: assistant("Continuing the kimi-cli session."), usage });
+    const result = await run(["-p", "go on", "--resume-file", file]);
+    expect(result.code).toBe(0);
+    const sent = requestMessages(0);
+    expect(sent[0]).toMatchObject({ role: "system", content: expected.restored.system_prompt });
+    expect(sent.length).toBe(1 + expected.restored.history.length + 1);
+    const after = await readFile(file, "utf8");
+    expect(after.startsWith(before)).toBe(true);
+    expect(after).toContain('"Continuing the kimi-cli session."');
+  });
+
+  it("explains missing credentials and exits 2", async () => {
+    const { run } = await setup();
+    const result = await run(["-p", "hello"], {});
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("export OPENAI_API_KEY=");
+    expect(result.stderr).toContain("Ollama");
+    expect(result.stderr).toContain("kosong demo");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("names a wrong key of the config file and exits 2", async () => {
+    const { home, run, openai } = await setup();
+    await mkdir(path.join(home, ".kosong"), { recursive: true });
+    await writeFile(path.join(home, ".kosong/config.toml"), 'model = "m"\ntemprature = 0.2\n');
+    const result = await run(["-p", "hello"], openai);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("config.toml");
+    expect(result.stderr).toContain("unknown key `temprature`");
+  });
+
+  it("reports a provider error on stderr with exit 1, and a bad flag with exit 2", async () => {
+    const { run } = await setup();
+    server.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } } });
+    const failed = await run(["-p", "hello"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/Incorrect API key/);
+    const usageError = await run(["-p", "hello", "--provider", "gemini"]);
+    expect(usageError.code).toBe(2);
+    expect(usageError.stderr).toMatch(/gemini/);
+  });
+
+  it("exits 130 when interrupted mid-stream, leaving a session that resumes", async () => {
+    const { home, cwd } = await setup();
+    server.enqueue({ message: assistant("slow ".repeat(200)), usage, chunkDelayMs: 50 }, { message: assistant("Resumed fine."), usage });
+    let running: ChildProcess | undefined;
+    let signalled = false;
+    const result = await runKosong(["-p", "tell me a long story"], {
+      cwd,
+      home,
+      env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` },
+      onSpawn: (c) => (running = c),
+      onStdout: () => {
+        if (signalled) return;
+        signalled = true;
+        setTimeout(() => running?.kill("SIGINT"), 100);
+      },
+    });
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain("aborted");
+    const resumed = await runKosong(["-p", "again", "--continue"], { cwd, home, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe("Resumed fine.\n");
+  });
+});
