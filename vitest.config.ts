@@ -15,6 +15,7 @@ const alias = [
   { find: /^@kosong\/core\/openai$/, replacement: here("packages/kosong-core/src/openai/index.ts") },
   { find: /^@kosong\/core\/anthropic$/, replacement: here("packages/kosong-core/src/anthropic/index.ts") },
   { find: /^@kosong\/context$/, replacement: here("packages/kosong-context/src/index.ts") },
+  { find: /^@kosong\/context\/records$/, replacement: here("packages/kosong-context/src/records/index.ts") },
   { find: /^@kosong\/context\/testing$/, replacement: here("packages/kosong-context/src/testing/index.ts") },
   { find: /^@kosong\/soul$/, replacement: here("packages/soul/src/index.ts") },
 ];

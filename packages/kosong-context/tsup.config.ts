@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: {
     index: "src/index.ts",
+    "records/index": "src/records/index.ts",
     "testing/index": "src/testing/index.ts",
   },
   format: ["esm"],

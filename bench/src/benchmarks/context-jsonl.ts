@@ -34,17 +34,8 @@ import { createInterface } from "node:readline";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parseMessage, serializeMessage } from "@kosong/core";
-import {
-  JsonlContextFile,
-  checkpointRecord,
-  encodeRecord,
-  messageRecord,
-  readContextFile,
-  scanContextFile,
-  ContextStateBuilder,
-  usageRecord,
-  type ContextRecord,
-} from "@kosong/context";
+import { JsonlContextFile } from "@kosong/context";
+import { checkpointRecord, encodeRecord, messageRecord, readContextFile, scanContextFile, ContextStateBuilder, usageRecord, type ContextRecord } from "@kosong/context/records";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { median, timeOnce } from "../measure.ts";
 import { W_MESSAGES, workMessage } from "../workload-w.ts";
@@ -113,7 +104,7 @@ async function heapFigures(file: string, fileBytes: number): Promise<string> {
   const builder = new ContextStateBuilder();
   let n = 0;
   const report = await scanContextFile(file, (scanned) => {
-    builder.apply(scanned);
+    builder.apply(scanned.record, scanned.offset);
     if (++n % 500 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
   });
   const state = builder.finish(report);
@@ -205,7 +196,7 @@ const benchmark: Benchmark = {
         await handle.sync();
         await handle.close();
       };
-      const middle = (await readContextFile(master)).checkpoints[Math.floor(W_MESSAGES / 6)]!.offset;
+      const middle = (await readContextFile(master)).checkpoints[Math.floor(W_MESSAGES / 6)]!.position;
       const readPrefix = async () => {
         const source = await open(file, "r");
         const prefix = Buffer.allocUnsafe(middle);

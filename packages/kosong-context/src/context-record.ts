@@ -26,10 +26,15 @@ export interface UsageRecord {
   tokenCount: number;
 }
 
-/** `{"role": "_checkpoint", "id": N}`: kimi-cli's checkpoint marker (ids count up from 0). */
+/**
+ * `{"role": "_checkpoint", "id": N}`: kimi-cli's checkpoint marker (ids count
+ * up from 0). An optional `label` is stored as an extra key,
+ * `{"role": "_checkpoint", "id": 3, "label": "x"}`, which kimi-cli ignores.
+ */
 export interface CheckpointRecord {
   kind: "checkpoint";
   id: number;
+  label?: string;
 }
 
 /** `{"role": "_system_prompt", "content": "..."}`: the system prompt of the session. */
@@ -62,9 +67,9 @@ export function usageRecord(tokenCount: number): UsageRecord {
   return { kind: "usage", tokenCount };
 }
 
-/** A `_checkpoint` record. */
-export function checkpointRecord(id: number): CheckpointRecord {
-  return { kind: "checkpoint", id };
+/** A `_checkpoint` record, with an optional label. */
+export function checkpointRecord(id: number, label?: string): CheckpointRecord {
+  return label === undefined ? { kind: "checkpoint", id } : { kind: "checkpoint", id, label };
 }
 
 /** A `_system_prompt` record. */
@@ -122,8 +127,7 @@ export function encodeRecord(record: ContextRecord): string {
       assertTokenCount(record.tokenCount);
       return `{"role": "_usage", "token_count": ${record.tokenCount}}`;
     case "checkpoint":
-      if (!isCount(record.id)) throw new InvalidRecordError(`checkpoint id must be a non-negative integer, got ${String(record.id)}`);
-      return `{"role": "_checkpoint", "id": ${record.id}}`;
+      return encodeCheckpoint(record);
     case "system_prompt":
       if (typeof record.content !== "string") throw new InvalidRecordError("system prompt content must be a string");
       return `{"role": "_system_prompt", "content": ${pythonJsonString(record.content)}}`;
@@ -132,6 +136,13 @@ export function encodeRecord(record: ContextRecord): string {
     default:
       throw new InvalidRecordError(`unknown record kind ${JSON.stringify((record as { kind?: unknown }).kind)}`);
   }
+}
+
+function encodeCheckpoint({ id, label }: CheckpointRecord): string {
+  if (!isCount(id)) throw new InvalidRecordError(`checkpoint id must be a non-negative integer, got ${String(id)}`);
+  if (label === undefined) return `{"role": "_checkpoint", "id": ${id}}`;
+  if (typeof label !== "string") throw new InvalidRecordError(`checkpoint label must be a string, got ${describe(label)}`);
+  return `{"role": "_checkpoint", "id": ${id}, "label": ${pythonJsonString(label)}}`;
 }
 
 function encodeOther(record: OtherRecord): string {
@@ -191,7 +202,9 @@ export function decodeRecord(value: unknown): DecodedLine {
     case "_checkpoint": {
       const id = obj.id;
       if (!isCount(id)) return { ok: false, kind: "invalid-record", reason: `_checkpoint id is ${describe(id)}` };
-      return { ok: true, record: { kind: "checkpoint", id } };
+      // A label that is not a string is ignored, as kimi-cli ignores every label: the checkpoint itself stays.
+      const label = obj.label;
+      return { ok: true, record: checkpointRecord(id, typeof label === "string" ? label : undefined) };
     }
     case "_system_prompt": {
       const content = obj.content;

@@ -1,69 +1,29 @@
 /**
- * The state a context file restores to, folded from its records exactly as
+ * The state a context log restores to, folded from its records exactly as
  * kimi-cli's `Context.restore()` folds them: messages in order, the last
  * `_usage` token count, the last `_system_prompt`, and the next checkpoint id
- * (the last `_checkpoint` id + 1). Other `_` records are kept in the file and
+ * (the last `_checkpoint` id + 1). Other `_` records are kept in the log and
  * ignored. kosong's plain linear files (messages and `_usage` only) restore
  * through the same fold.
  */
 import type { Message } from "@kosong/core";
-import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
+import type { ContextRecord } from "./context-record.js";
+import type { ContextLogState, LogCheckpoint, LogPosition } from "./context-log.js";
+import { scanContextFile, type ScanOptions } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
 
-/**
- * A `_checkpoint` record and the state just before it: what reverting to
- * this checkpoint restores (kimi-cli's `revert_to(id)` keeps everything
- * before the first `_checkpoint` record with that id).
- */
-export interface CheckpointMark {
-  id: number;
-  /** Byte offset of the `_checkpoint` line: truncate here to revert to it. */
-  offset: number;
-  /** 1-based line number. */
-  line: number;
-  /** Messages before the checkpoint. */
-  messageCount: number;
-  /** Token count before the checkpoint. */
-  tokenCount: number;
-  /** System prompt before the checkpoint. */
-  systemPrompt: string | null;
-  /** Next checkpoint id before the checkpoint. */
-  nextCheckpointId: number;
-}
-
-/** Everything a context file restores to. */
-export interface ContextFileState {
-  /** Messages in file order (validated; invalid lines are in `report.skipped`). */
-  messages: Message[];
-  /** The last `_usage` token count, 0 without one. */
-  tokenCount: number;
-  /** How many messages preceded the last `_usage` record (0 without one). */
-  messagesBeforeLastUsage: number;
-  /** The last `_system_prompt`, null without one. */
-  systemPrompt: string | null;
-  /** The last `_checkpoint` id + 1 (kimi-cli's `n_checkpoints`), 0 without one. */
-  nextCheckpointId: number;
-  /** Every `_checkpoint` record in file order. */
-  checkpoints: CheckpointMark[];
-  /** How many other `_` records were seen (kept in the file, ignored here). */
-  otherRecords: number;
-  /** Lines read and lines skipped. */
-  report: RestoreReport;
-}
-
-/** Folds records into a {@link ContextFileState} as they are scanned. */
+/** Folds records into a {@link ContextLogState} as they are read. */
 export class ContextStateBuilder {
   readonly messages: Message[] = [];
   tokenCount = 0;
   messagesBeforeLastUsage = 0;
   systemPrompt: string | null = null;
   nextCheckpointId = 0;
-  readonly checkpoints: CheckpointMark[] = [];
+  readonly checkpoints: LogCheckpoint[] = [];
   otherRecords = 0;
 
-  /** Applies one scanned record. */
-  apply(scanned: ScannedRecord): void {
-    const record = scanned.record;
+  /** Applies one record, which starts at `position` in its log. */
+  apply(record: ContextRecord, position: LogPosition): void {
     switch (record.kind) {
       case "message":
         this.messages.push(record.message);
@@ -75,10 +35,11 @@ export class ContextStateBuilder {
       case "checkpoint":
         this.checkpoints.push({
           id: record.id,
-          offset: scanned.offset,
-          line: scanned.line,
+          ...(record.label === undefined ? {} : { label: record.label }),
+          position,
           messageCount: this.messages.length,
           tokenCount: this.tokenCount,
+          messagesBeforeLastUsage: this.messagesBeforeLastUsage,
           systemPrompt: this.systemPrompt,
           nextCheckpointId: this.nextCheckpointId,
         });
@@ -94,7 +55,7 @@ export class ContextStateBuilder {
   }
 
   /** The state with `report` attached. */
-  finish(report: RestoreReport): ContextFileState {
+  finish(report: RestoreReport): ContextLogState {
     return {
       messages: this.messages,
       tokenCount: this.tokenCount,
@@ -110,11 +71,12 @@ export class ContextStateBuilder {
 
 /**
  * Reads a context file (kimi-cli's `context.jsonl` or kosong's linear JSONL)
- * into its state, skipping and reporting damaged lines. Does not lock or
- * modify the file; a missing file restores to the empty state.
+ * into its state, skipping and reporting damaged lines; checkpoint positions
+ * are byte offsets. Does not lock or modify the file; a missing file
+ * restores to the empty state.
  */
-export async function readContextFile(file: string, options: ScanOptions = {}): Promise<ContextFileState> {
+export async function readContextFile(file: string, options: ScanOptions = {}): Promise<ContextLogState> {
   const builder = new ContextStateBuilder();
-  const report = await scanContextFile(file, (scanned) => builder.apply(scanned), options);
+  const report = await scanContextFile(file, (scanned) => builder.apply(scanned.record, scanned.offset), options);
   return builder.finish(report);
 }

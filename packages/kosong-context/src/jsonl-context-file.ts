@@ -8,7 +8,8 @@ import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ByteQueue } from "./byte-queue.js";
 import { encodeRecord, prepareRecord, type ContextRecord, type PreparedRecord } from "./context-record.js";
-import { readContextFile, type ContextFileState } from "./context-state.js";
+import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore } from "./context-log.js";
+import { readContextFile } from "./context-state.js";
 import {
   copyToNewFile,
   fsyncDirectory,
@@ -30,7 +31,7 @@ import {
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
 import { messageLineEncoder } from "./message-line-encoder.js";
-import { linkNextRotation, listRotations, rotationPath, type Rotation, type RotationInfo } from "./rotation.js";
+import { linkNextRotation, listRotations, rotationPath } from "./rotation.js";
 import { SessionLock } from "./session-lock.js";
 import { settle, type Settled } from "./settle.js";
 
@@ -56,22 +57,6 @@ export interface ContextFileOptions {
   lock?: boolean;
 }
 
-/** Where an append landed. */
-export interface AppendReceipt {
-  /** Byte offset of the first appended line (truncate here to undo the append). */
-  offset: number;
-  /** Byte offset just past the last appended line. */
-  end: number;
-}
-
-/** The outcome of {@link JsonlContextFile.restoreRotation}. */
-export interface RotationRestore {
-  /** The rotation whose content is now the current file (it is kept too). */
-  restored: Rotation;
-  /** Where the replaced current file was kept, null if there was none. */
-  savedAs: Rotation | null;
-}
-
 /** Counters of the I/O a context file has done since it was opened. */
 export interface ContextFileStats {
   /** Append writes (one per committed batch). */
@@ -85,7 +70,7 @@ export interface ContextFileStats {
 interface AppendItem {
   op: null;
   bytes: number;
-  resolve: (receipt: AppendReceipt) => void;
+  resolve: (receipt: LogAppendReceipt) => void;
   reject: (error: unknown) => void;
 }
 
@@ -188,8 +173,11 @@ async function replaceWithCopy(file: string): Promise<void> {
  * in a temp file, fsync it, rename it over the current file and fsync the
  * directory, so after a crash the current file is wholly old or wholly new
  * and every rotation is complete.
+ *
+ * As a {@link ContextLog}, positions are byte offsets and rotations are
+ * files `<stem>_<N><ext>` beside the file (their path is their `location`).
  */
-export class JsonlContextFile {
+export class JsonlContextFile implements ContextLog {
   /** The file's absolute path. */
   readonly path: string;
   readonly durability: Durability;
@@ -254,6 +242,11 @@ export class JsonlContextFile {
     }
   }
 
+  /** The file's absolute path (the {@link ContextLog} name for `path`). */
+  get location(): string {
+    return this.path;
+  }
+
   /** Bytes in the file: everything acknowledged so far. */
   get size(): number {
     return this.#size;
@@ -277,7 +270,7 @@ export class JsonlContextFile {
    * durability; rejects with `StorageWriteError` if the write failed, in
    * which case none of these records is in the file.
    */
-  append(records: readonly ContextRecord[]): Promise<AppendReceipt> {
+  append(records: readonly ContextRecord[]): Promise<LogAppendReceipt> {
     let prepared: PreparedRecord[];
     try {
       this.#assertWritable();
@@ -289,7 +282,7 @@ export class JsonlContextFile {
   }
 
   /** @internal */
-  [appendPrepared](records: readonly PreparedRecord[]): Promise<AppendReceipt> {
+  [appendPrepared](records: readonly PreparedRecord[]): Promise<LogAppendReceipt> {
     const queue = this.#bytes;
     const before = queue.length;
     let bytes = 0;
@@ -301,7 +294,7 @@ export class JsonlContextFile {
       queue.rewind(before);
       return Promise.reject(error);
     }
-    return new Promise<AppendReceipt>((resolve, reject) => {
+    return new Promise<LogAppendReceipt>((resolve, reject) => {
       this.#queue.push({ op: null, bytes, resolve, reject });
       this.#schedule();
     });
@@ -320,39 +313,43 @@ export class JsonlContextFile {
     return this.#enqueue(() => scanContextFile(this.path, visit, { ...options, end: this.#size }));
   }
 
-  /** Reads the file into its state (see `readContextFile`) after every earlier append is committed. */
-  read(options: Omit<ScanOptions, "end"> = {}): Promise<ContextFileState> {
+  /**
+   * Reads the file into its state after every earlier append is committed:
+   * damaged lines are skipped and listed in the report, checkpoint positions
+   * are byte offsets.
+   */
+  read(options: Omit<ScanOptions, "end"> = {}): Promise<ContextLogState> {
     return this.#enqueue(() => readContextFile(this.path, { ...options, end: this.#size }));
   }
 
   /**
-   * Truncate-with-rotation: keeps bytes `[0, offset)` as the current file
+   * Truncate-with-rotation: keeps bytes `[0, position)` as the current file
    * and the whole old file as its next rotation `<stem>_<N><ext>`. The kept
    * prefix is copied byte for byte, never re-parsed or re-serialized.
-   * `offset` must be the start of a line (0, or just after a newline) within
-   * the file, else `InvalidOffsetError`. This is kimi-cli's `revert_to`
-   * (offset of the checkpoint record) and `clear` (offset 0). A missing
-   * file is created empty first, so there is always a rotation.
+   * `position` must be the start of a line (0, or just after a newline)
+   * within the file, else `InvalidOffsetError`. This is kimi-cli's
+   * `revert_to` (the checkpoint record's position) and `clear` (0). A
+   * missing file is created empty first, so there is always a rotation.
    */
-  truncateAndRotate(offset: number): Promise<Rotation> {
+  truncateAndRotate(position: LogPosition): Promise<LogRotation> {
     return this.#enqueue(async () => {
-      if (!Number.isSafeInteger(offset) || offset < 0) throw new InvalidOffsetError(offset, "not a non-negative integer");
-      if (offset > this.#size) throw new InvalidOffsetError(offset, `past the end of the file (${this.#size} bytes)`);
+      if (!Number.isSafeInteger(position) || position < 0) throw new InvalidOffsetError(position, "not a non-negative integer");
+      if (position > this.#size) throw new InvalidOffsetError(position, `past the end of the file (${this.#size} bytes)`);
       await this.#ensureExists();
-      // The byte before `offset` comes with the last chunk the copy reads: checked there, before the old file is linked.
-      const atLineStart = (chunk: Buffer, position: number) => {
-        if (position + chunk.length === offset && chunk[chunk.length - 1] !== 10) throw new InvalidOffsetError(offset, "not at the start of a line");
+      // The byte before `position` comes with the last chunk the copy reads: checked there, before the old file is linked.
+      const atLineStart = (chunk: Buffer, at: number) => {
+        if (at + chunk.length === position && chunk[chunk.length - 1] !== 10) throw new InvalidOffsetError(position, "not at the start of a line");
       };
       const temp = tempPathFor(this.path);
       const rotation = await this.#replaceWith(temp, true, async (copied) => {
         const source = await open(this.path, "r");
         try {
-          await writeNewFileFrom(temp, source, 0, offset, { check: atLineStart, written: copied });
+          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart, written: copied });
         } finally {
           await source.close();
         }
       });
-      this.#size = offset;
+      this.#size = position;
       this.#needsNewline = false;
       return rotation!;
     });
@@ -361,10 +358,10 @@ export class JsonlContextFile {
   /**
    * Writes `records` before the current content (kimi-cli writes a late
    * system prompt this way): a temp file with the new lines and a byte copy
-   * of the file, fsynced and renamed over it. Every byte offset in the file
-   * moves by the returned number of bytes.
+   * of the file, fsynced and renamed over it. Every position in the file
+   * moves by the byte length of the new lines: read again afterwards.
    */
-  prepend(records: readonly ContextRecord[]): Promise<{ bytes: number }> {
+  prepend(records: readonly ContextRecord[]): Promise<void> {
     let prefix: Buffer;
     try {
       this.#assertWritable();
@@ -384,13 +381,12 @@ export class JsonlContextFile {
       });
       this.#exists = true;
       this.#size += prefix.length;
-      return { bytes: prefix.length };
     });
   }
 
   /** The rotations of this file, lowest number first. */
-  listRotations(): Promise<RotationInfo[]> {
-    return listRotations(this.path);
+  listRotations(): Promise<LogRotationInfo[]> {
+    return this.#enqueue(() => listRotations(this.path));
   }
 
   /**
@@ -399,7 +395,7 @@ export class JsonlContextFile {
    * rotation `n` is renamed over it. Rotation `n` itself stays, so this
    * too can be undone. Read the file again afterwards to get its state.
    */
-  restoreRotation(n: number): Promise<RotationRestore> {
+  restoreRotation(n: number): Promise<LogRotationRestore> {
     return this.#enqueue(async () => {
       const source = rotationPath(this.path, n);
       try {
@@ -418,7 +414,7 @@ export class JsonlContextFile {
       this.#exists = true;
       this.#size = facts.size;
       this.#needsNewline = !facts.endsWithNewline;
-      return { restored: { n, path: source }, savedAs };
+      return { restored: { n, location: source }, savedAs };
     });
   }
 
@@ -458,8 +454,8 @@ export class JsonlContextFile {
    * If the rename does not happen, the rotation is dropped again and the
    * temp file deleted.
    */
-  async #replaceWith(temp: string, keepOld: boolean, write: (copied: () => void) => Promise<void>): Promise<Rotation | null> {
-    let linking: Promise<Settled<Rotation>> | undefined;
+  async #replaceWith(temp: string, keepOld: boolean, write: (copied: () => void) => Promise<void>): Promise<LogRotation | null> {
+    let linking: Promise<Settled<LogRotation>> | undefined;
     const link = () => {
       if (keepOld) linking ??= settle(linkNextRotation(this.path));
     };
@@ -476,7 +472,7 @@ export class JsonlContextFile {
     } catch (error) {
       await unlinkQuietly(temp);
       // Unless the rename happened, the rotation still shares the current file's inode: drop it again.
-      if (rotation !== null && (await sameFile(rotation.path, this.path))) await unlinkQuietly(rotation.path);
+      if (rotation !== null && (await sameFile(rotation.location, this.path))) await unlinkQuietly(rotation.location);
       throw error;
     }
     return rotation;
@@ -571,11 +567,11 @@ export class JsonlContextFile {
       this.#size = start + lead + bytes;
       this.#stats.bytes += bytes;
     }
-    let offset = start + lead;
+    let position = start + lead;
     for (const item of batch) {
-      const end = offset + item.bytes;
-      item.resolve({ offset, end });
-      offset = end;
+      const end = position + item.bytes;
+      item.resolve({ position, end });
+      position = end;
     }
   }
 

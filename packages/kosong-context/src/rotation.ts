@@ -4,23 +4,10 @@
  * kimi-cli names them. A new rotation takes the number after the highest
  * existing one and is created exclusively, so two writers never share one.
  */
-import { link, open, readdir, rename, stat } from "node:fs/promises";
+import { link, lstat, readdir, rename, stat } from "node:fs/promises";
 import path from "node:path";
+import type { LogRotation, LogRotationInfo } from "./context-log.js";
 import { copyToNewFile, escapeRegExp, fsyncDirectory, hasCode, tempPathFor, unlinkQuietly } from "./durable-fs.js";
-
-/** One rotation of a context file. */
-export interface Rotation {
-  /** Its number (1, 2, ...). */
-  n: number;
-  /** Its absolute path. */
-  path: string;
-}
-
-/** A rotation with its size and modification time, as listed. */
-export interface RotationInfo extends Rotation {
-  size: number;
-  mtimeMs: number;
-}
 
 function nameParts(file: string): { dir: string; stem: string; ext: string } {
   const parsed = path.parse(file);
@@ -55,14 +42,14 @@ async function rotationNumbers(file: string): Promise<number[]> {
 }
 
 /** The rotations of `file`, oldest number first. */
-export async function listRotations(file: string): Promise<RotationInfo[]> {
+export async function listRotations(file: string): Promise<LogRotationInfo[]> {
   const absolute = path.resolve(file);
-  const out: RotationInfo[] = [];
+  const out: LogRotationInfo[] = [];
   for (const n of await rotationNumbers(absolute)) {
     const p = rotationPath(absolute, n);
     try {
       const info = await stat(p);
-      if (info.isFile()) out.push({ n, path: p, size: info.size, mtimeMs: info.mtimeMs });
+      if (info.isFile()) out.push({ n, location: p, size: info.size, mtimeMs: info.mtimeMs });
     } catch (error) {
       if (!hasCode(error, "ENOENT")) throw error;
     }
@@ -74,13 +61,13 @@ export async function listRotations(file: string): Promise<RotationInfo[]> {
  * Makes the current content of `file` its next rotation, without copying:
  * a hard link, created exclusively (the number after the highest existing
  * one, then the next free one). Where hard links are unsupported, a complete
- * copy is written to a temp file, synced, and renamed onto an exclusively
- * reserved name. The directory is synced before returning.
+ * copy is written to a temp file, synced, and renamed onto the next free
+ * name. The directory is synced before returning.
  *
  * Until the caller replaces `file` with a new inode, `file` and the rotation
  * share one: the caller must not append to `file` in between.
  */
-export async function linkNextRotation(file: string): Promise<Rotation> {
+export async function linkNextRotation(file: string): Promise<LogRotation> {
   const numbers = await rotationNumbers(file);
   let n = (numbers[numbers.length - 1] ?? 0) + 1;
   for (;;) {
@@ -88,7 +75,7 @@ export async function linkNextRotation(file: string): Promise<Rotation> {
     try {
       await link(file, target);
       await fsyncDirectory(path.dirname(file));
-      return { n, path: target };
+      return { n, location: target };
     } catch (error) {
       if (hasCode(error, "EEXIST")) {
         n += 1;
@@ -100,24 +87,34 @@ export async function linkNextRotation(file: string): Promise<Rotation> {
   }
 }
 
-async function copyToNextRotation(file: string, first: number): Promise<Rotation> {
+/**
+ * The copy fallback: a complete copy written under a temp name and synced,
+ * then renamed onto the first free rotation name, so a crash leaves no
+ * rotation or a complete one, never an empty or partial one (the next open
+ * removes the temp file). The name is free because the writer holds the
+ * file's lock.
+ */
+async function copyToNextRotation(file: string, first: number): Promise<LogRotation> {
   const temp = tempPathFor(file);
   try {
     await copyToNewFile(file, temp);
-    for (let n = first; ; n += 1) {
-      const target = rotationPath(file, n);
-      try {
-        const reservation = await open(target, "wx");
-        await reservation.close();
-      } catch (error) {
-        if (hasCode(error, "EEXIST")) continue;
-        throw error;
-      }
-      await rename(temp, target);
-      await fsyncDirectory(path.dirname(file));
-      return { n, path: target };
-    }
+    let n = first;
+    while (await exists(rotationPath(file, n))) n += 1;
+    const target = rotationPath(file, n);
+    await rename(temp, target);
+    await fsyncDirectory(path.dirname(file));
+    return { n, location: target };
   } finally {
     await unlinkQuietly(temp);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if (hasCode(error, "ENOENT")) return false;
+    throw error;
   }
 }

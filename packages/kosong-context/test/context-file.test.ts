@@ -2,22 +2,8 @@ import { link, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
-import {
-  InvalidOffsetError,
-  InvalidRecordError,
-  JsonlContextFile,
-  RotationNotFoundError,
-  StorageClosedError,
-  checkpointRecord,
-  encodeRecord,
-  messageRecord,
-  otherRecord,
-  readContextFile,
-  systemPromptRecord,
-  usageRecord,
-  type ContextRecord,
-  type Durability,
-} from "@kosong/context";
+import { InvalidOffsetError, InvalidRecordError, JsonlContextFile, RotationNotFoundError, StorageClosedError, type Durability } from "@kosong/context";
+import { checkpointRecord, encodeRecord, messageRecord, otherRecord, readContextFile, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const line = (record: ContextRecord) => `${encodeRecord(record)}\n`;
@@ -47,11 +33,11 @@ describe("JsonlContextFile appends", () => {
     const c = ctx.append([usageRecord(5)]);
     const [ra, rb, rc] = await Promise.all([a, b, c]);
     const bytes = await readFile(file);
-    expect(ra.offset).toBe(0);
-    expect(rb.offset).toBe(ra.end);
-    expect(rc.offset).toBe(rb.end);
+    expect(ra.position).toBe(0);
+    expect(rb.position).toBe(ra.end);
+    expect(rc.position).toBe(rb.end);
     expect(rc.end).toBe(bytes.length);
-    expect(bytes.subarray(rb.offset, rb.end).toString()).toBe(line(checkpointRecord(0)) + line(msg("é")));
+    expect(bytes.subarray(rb.position, rb.end).toString()).toBe(line(checkpointRecord(0)) + line(msg("é")));
     expect(ctx.size).toBe(bytes.length);
     await ctx.close();
   });
@@ -113,7 +99,7 @@ describe("JsonlContextFile appends", () => {
     expect(state.report.endsWithNewline).toBe(false);
     expect(state.report.skipped).toMatchObject([{ line: 2, kind: "torn" }]);
     const receipt = await ctx.append([msg("next")]);
-    expect(receipt.offset).toBe(Buffer.byteLength(torn) + 1);
+    expect(receipt.position).toBe(Buffer.byteLength(torn) + 1);
     expect(await readFile(file, "utf8")).toBe(`${torn}\n${line(msg("next"))}`);
     const after = await ctx.read();
     expect(after.messages.map((m) => m.content)).toEqual([[{ type: "text", text: "ok" }], [{ type: "text", text: "next" }]]);
@@ -135,7 +121,7 @@ describe("JsonlContextFile appends", () => {
     const { ctx } = await fresh();
     const pending = ctx.append([msg("a")]);
     await ctx.close();
-    await expect(pending).resolves.toMatchObject({ offset: 0 });
+    await expect(pending).resolves.toMatchObject({ position: 0 });
     await expect(ctx.append([msg("b")])).rejects.toBeInstanceOf(StorageClosedError);
     await expect(ctx.truncateAndRotate(0)).rejects.toBeInstanceOf(StorageClosedError);
     await expect(ctx.read()).rejects.toBeInstanceOf(StorageClosedError);
@@ -148,7 +134,7 @@ describe("truncate-with-rotation", () => {
     const { dir, file, ctx } = await fresh();
     const marks: number[] = [];
     for (let id = 0; id < 3; id += 1) {
-      marks.push((await ctx.append([checkpointRecord(id)])).offset);
+      marks.push((await ctx.append([checkpointRecord(id)])).position);
       await ctx.append([msg(`turn ${id}`), usageRecord(10 * (id + 1))]);
     }
     return { dir, file, ctx, marks };
@@ -158,8 +144,8 @@ describe("truncate-with-rotation", () => {
     const { dir, file, ctx, marks } = await seeded();
     const old = await readFile(file);
     const rotation = await ctx.truncateAndRotate(marks[2]!);
-    expect(rotation).toEqual({ n: 1, path: path.join(dir, "context_1.jsonl") });
-    expect(await readFile(rotation.path)).toEqual(old);
+    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl") });
+    expect(await readFile(rotation.location)).toEqual(old);
     expect(await readFile(file)).toEqual(old.subarray(0, marks[2]));
     expect(ctx.size).toBe(marks[2]);
     const state = await ctx.read();
@@ -167,7 +153,7 @@ describe("truncate-with-rotation", () => {
     expect(state.tokenCount).toBe(20);
     // The rotation is its own inode: appending to the current file leaves it alone.
     await ctx.append([msg("new branch")]);
-    expect(await readFile(rotation.path)).toEqual(old);
+    expect(await readFile(rotation.location)).toEqual(old);
     expect((await stat(file)).nlink).toBe(1);
     await ctx.close();
   });
@@ -191,7 +177,7 @@ describe("truncate-with-rotation", () => {
     expect(await ctx.listRotations()).toEqual([]);
     // Before, the huge number made the next number unreachable (n + 1 === n) and the search never ended.
     expect((await ctx.truncateAndRotate(0)).n).toBe(1);
-    expect((await ctx.listRotations()).map((r) => r.path)).toEqual([path.join(dir, "context_1.jsonl")]);
+    expect((await ctx.listRotations()).map((r) => r.location)).toEqual([path.join(dir, "context_1.jsonl")]);
     await ctx.close();
   });
 
@@ -209,7 +195,7 @@ describe("truncate-with-rotation", () => {
     const marks: number[] = [];
     // ~3 MB: the copy takes several chunks.
     for (let i = 0; i < 30; i += 1) {
-      marks.push((await ctx.append([checkpointRecord(i)])).offset);
+      marks.push((await ctx.append([checkpointRecord(i)])).position);
       await ctx.append([msg(`${i} ${"abc ".repeat(25_000)}`)]);
     }
     const old = await readFile(file);
@@ -220,7 +206,7 @@ describe("truncate-with-rotation", () => {
     const rotation = await ctx.truncateAndRotate(marks[25]!);
     expect(marks[25]!).toBeGreaterThan(2 * 1024 * 1024);
     expect(await readFile(file)).toEqual(old.subarray(0, marks[25]));
-    expect(await readFile(rotation.path)).toEqual(old);
+    expect(await readFile(rotation.location)).toEqual(old);
     expect((await ctx.read()).messages).toHaveLength(25);
     await ctx.close();
   });
@@ -231,7 +217,7 @@ describe("truncate-with-rotation", () => {
     const rotated = ctx.truncateAndRotate(marks[1]!);
     const after = ctx.append([msg("after")]);
     const [, rotation] = await Promise.all([before, rotated, after]);
-    expect(await readFile(rotation.path, "utf8")).toContain("before");
+    expect(await readFile(rotation.location, "utf8")).toContain("before");
     const current = await readFile(file, "utf8");
     expect(current).not.toContain("before");
     expect(current.endsWith(line(msg("after")))).toBe(true);
@@ -241,7 +227,7 @@ describe("truncate-with-rotation", () => {
   it("rotates a file that does not exist yet as an empty one", async () => {
     const { dir, file, ctx } = await fresh();
     const rotation = await ctx.truncateAndRotate(0);
-    expect(await readFile(rotation.path, "utf8")).toBe("");
+    expect(await readFile(rotation.location, "utf8")).toBe("");
     expect(await readFile(file, "utf8")).toBe("");
     expect((await readdir(dir)).sort()).toEqual(["context.jsonl", "context.jsonl.lock", "context_1.jsonl"]);
     await ctx.close();
@@ -261,8 +247,8 @@ describe("rotations", () => {
     expect(restore.restored).toEqual(cleared);
     expect(restore.savedAs?.n).toBe(2);
     expect(await readFile(file)).toEqual(original);
-    expect(await readFile(restore.savedAs!.path)).toEqual(replaced);
-    expect(await readFile(cleared.path)).toEqual(original);
+    expect(await readFile(restore.savedAs!.location)).toEqual(replaced);
+    expect(await readFile(cleared.location)).toEqual(original);
     expect(ctx.size).toBe(original.length);
     const state = await ctx.read();
     expect(state.messages).toHaveLength(1);
@@ -275,16 +261,16 @@ describe("rotations", () => {
 });
 
 describe("prepend", () => {
-  it("writes records before the content atomically and reports the shift", async () => {
+  it("writes records before the content atomically; positions move by the new lines' bytes", async () => {
     const { file, ctx } = await fresh();
     const receipt = await ctx.append([checkpointRecord(0), msg("hi")]);
-    const { bytes } = await ctx.prepend([systemPromptRecord("late prompt")]);
-    expect(bytes).toBe(Buffer.byteLength(line(systemPromptRecord("late prompt"))));
+    await ctx.prepend([systemPromptRecord("late prompt")]);
+    const bytes = Buffer.byteLength(line(systemPromptRecord("late prompt")));
     expect(await readFile(file, "utf8")).toBe(line(systemPromptRecord("late prompt")) + line(checkpointRecord(0)) + line(msg("hi")));
     expect(ctx.size).toBe(receipt.end + bytes);
     const state = await ctx.read();
     expect(state.systemPrompt).toBe("late prompt");
-    expect(state.checkpoints[0]!.offset).toBe(receipt.offset + bytes);
+    expect(state.checkpoints[0]!.position).toBe(receipt.position + bytes);
     await ctx.append([msg("more")]);
     expect((await ctx.read()).messages).toHaveLength(2);
     await ctx.close();

@@ -3,15 +3,8 @@ import { readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serializeMessage, userMessage } from "@kosong/core";
-import {
-  JsonlContextFile,
-  JsonlLinearStorage,
-  StorageAlreadyModifiedError,
-  StorageWriteError,
-  messageRecord,
-  readContextFile,
-  scanContextFile,
-} from "@kosong/context";
+import { JsonlContextFile, JsonlLinearStorage, StorageAlreadyModifiedError, StorageWriteError } from "@kosong/context";
+import { messageRecord, readContextFile, scanContextFile } from "@kosong/context/records";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const ok = (text: string) => serializeMessage(userMessage(text));

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
-import { JsonlContextFile, JsonlLinearStorage, StorageClosedError, encodeRecord, messageRecord } from "@kosong/context";
+import { JsonlContextFile, JsonlLinearStorage, StorageClosedError } from "@kosong/context";
+import { encodeRecord, messageRecord } from "@kosong/context/records";
 import { tempDir } from "./helpers/temp-dir.js";
 
 describe("await using", () => {
@@ -16,7 +17,7 @@ describe("await using", () => {
       pending = opened.append([record]);
     }
     expect(kept.closed).toBe(true);
-    await expect(pending).resolves.toEqual({ offset: 0, end: Buffer.byteLength(`${encodeRecord(record)}\n`) });
+    await expect(pending).resolves.toEqual({ position: 0, end: Buffer.byteLength(`${encodeRecord(record)}\n`) });
     await expect(kept.append([messageRecord(userMessage("late"))])).rejects.toThrow(StorageClosedError);
     const again = await JsonlContextFile.open(file);
     expect((await again.read()).messages).toEqual([userMessage("not awaited")]);

@@ -10,20 +10,8 @@ import { isUtf8 } from "node:buffer";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, imageURLPart, textPart, thinkPart, toolCall, toolMessage, userMessage } from "@kosong/core";
-import {
-  JsonlLinearStorage,
-  checkpointRecord,
-  decodeRecordLine,
-  encodeRecord,
-  messageRecord,
-  otherRecord,
-  scanContextFile,
-  systemPromptRecord,
-  usageRecord,
-  type ContextRecord,
-  type ScannedRecord,
-  type SkippedLine,
-} from "@kosong/context";
+import { JsonlLinearStorage, type SkippedLine } from "@kosong/context";
+import { checkpointRecord, decodeRecordLine, encodeRecord, messageRecord, otherRecord, scanContextFile, systemPromptRecord, usageRecord, type ContextRecord, type ScannedRecord } from "@kosong/context/records";
 import { seededRandom as random } from "./helpers/random.js";
 import { tempDir } from "./helpers/temp-dir.js";
 

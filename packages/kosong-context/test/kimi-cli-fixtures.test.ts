@@ -9,23 +9,14 @@ import { copyFile, readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
-import {
-  JsonlContextFile,
-  JsonlLinearStorage,
-  checkpointRecord,
-  messageRecord,
-  readContextFile,
-  scanContextFile,
-  systemPromptRecord,
-  type ContextFileState,
-  type ContextRecord,
-} from "@kosong/context";
+import { JsonlContextFile, JsonlLinearStorage, type ContextLogState } from "@kosong/context";
+import { checkpointRecord, messageRecord, readContextFile, scanContextFile, systemPromptRecord, type ContextRecord } from "@kosong/context/records";
 import { fixture } from "./helpers/fixtures.js";
 import { KIMI_SESSION_NAMES, asKosongJson, kimiSession, textChars, withUpstreamDefect, type ExpectedState } from "./helpers/kimi-sessions.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 /** Asserts the part of an upstream state that the storage layer owns. */
-function expectState(state: ContextFileState, expected: ExpectedState): void {
+function expectState(state: ContextLogState, expected: ExpectedState): void {
   expect(asKosongJson(withUpstreamDefect(state.messages))).toEqual(expected.history);
   expect(state.tokenCount).toBe(expected.token_count);
   expect(state.nextCheckpointId).toBe(expected.n_checkpoints);
@@ -99,8 +90,8 @@ describe("kimi-cli session fixtures", () => {
     expectState(before, session.expected.restored);
 
     const mark = before.checkpoints.find((c) => c.id === 2)!;
-    const rotation = await file.truncateAndRotate(mark.offset);
-    expect(rotation).toEqual({ n: 1, path: path.join(dir, "context_1.jsonl") });
+    const rotation = await file.truncateAndRotate(mark.position);
+    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl") });
     const reverted = await file.read();
     expectState(reverted, session.expected.after_revert_to_2 as ExpectedState);
     expect(reverted.messages).toHaveLength(mark.messageCount);

@@ -30,16 +30,8 @@ import {
   videoURLPart,
   type Message,
 } from "@kosong/core";
-import {
-  JsonlContextFile,
-  checkpointRecord,
-  messageRecord,
-  otherRecord,
-  readContextFile,
-  systemPromptRecord,
-  usageRecord,
-  type ContextFileState,
-} from "@kosong/context";
+import { JsonlContextFile, type ContextLogState } from "@kosong/context";
+import { checkpointRecord, messageRecord, otherRecord, readContextFile, systemPromptRecord, usageRecord } from "@kosong/context/records";
 import { KIMI_SESSION_NAMES, asKosongJson, kimiSession, withUpstreamDefect, type ExpectedState } from "./helpers/kimi-sessions.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
@@ -76,7 +68,7 @@ async function kimiRestore(...files: string[]): Promise<KimiState[]> {
  * kimi-cli restores each file to our state (but for the messages it cannot
  * validate, which it drops) and would write each message line as it is.
  */
-async function expectSameStateInKimi(...files: string[]): Promise<Array<{ ours: ContextFileState; kimi: KimiState }>> {
+async function expectSameStateInKimi(...files: string[]): Promise<Array<{ ours: ContextLogState; kimi: KimiState }>> {
   const states = await kimiRestore(...files);
   return Promise.all(
     files.map(async (file, i) => {
@@ -149,7 +141,7 @@ describe.skipIf(!available)("kimi-cli restores files written here to the same st
       await ctx.append([messageRecord(message), usageRecord(100 + i)]);
     }
     await ctx.close();
-    const [{ ours, kimi }] = (await expectSameStateInKimi(file)) as [{ ours: ContextFileState; kimi: KimiState }];
+    const [{ ours, kimi }] = (await expectSameStateInKimi(file)) as [{ ours: ContextLogState; kimi: KimiState }];
     expect(ours.messages).toHaveLength(session().length);
     expect(kimi.history).toHaveLength(session().length - 1);
     // kimi-cli has no other `_` records: it reads one as a message that does not validate, and drops it.
@@ -168,15 +160,16 @@ describe.skipIf(!available)("kimi-cli restores files written here to the same st
       await ctx.append([checkpointRecord(i), messageRecord(message), usageRecord(10 * i)]);
     }
     const mark = (await ctx.read()).checkpoints.find((c) => c.id === 5)!;
-    await ctx.truncateAndRotate(mark.offset);
+    await ctx.truncateAndRotate(mark.position);
     await ctx.append([checkpointRecord(5), messageRecord(userMessage(`<system>CHECKPOINT 5</system> ${tricky}`))]);
     await ctx.prepend([systemPromptRecord("late prompt 😀")]);
     const cleared = await ctx.truncateAndRotate(0);
     await ctx.append([systemPromptRecord("New prompt")]);
     await ctx.restoreRotation(cleared.n);
+    const rotations = await ctx.listRotations();
     await ctx.close();
 
-    const files = [file, ...(await ctx.listRotations()).map((r) => r.path)];
+    const files = [file, ...rotations.map((r) => r.location)];
     expect(files.map((f) => path.basename(f))).toEqual(["context.jsonl", "context_1.jsonl", "context_2.jsonl", "context_3.jsonl"]);
     const [current] = await expectSameStateInKimi(...files);
     // The current file is the cleared one restored: the revert to checkpoint 5, its new checkpoint and the late prompt.

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
-import { JsonlContextFile, JsonlLinearStorage, SessionLockedError, messageRecord } from "@kosong/context";
+import { JsonlContextFile, JsonlLinearStorage, SessionLockedError } from "@kosong/context";
+import { messageRecord } from "@kosong/context/records";
 import { assertDistIsFresh, startChild } from "./helpers/child.js";
 import { tempDir } from "./helpers/temp-dir.js";
 

@@ -15,7 +15,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serializeMessage, type ContentPart, type JsonValue, type Message, type Role, type ToolCall } from "@kosong/core";
-import { decodeRecordLine } from "@kosong/context";
+import { decodeRecordLine } from "@kosong/context/records";
 import { compileJsonEscapeWat } from "../scripts/build-wasm.js";
 import { ByteQueue } from "../src/byte-queue.js";
 import { jsonEscapeWasm } from "../src/json-escape-wasm.js";

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MessageParseError, assistantMessage, thinkPart, textPart, toolCall, userMessage } from "@kosong/core";
-import {
-  InvalidRecordError,
-  checkpointRecord,
-  decodeRecordLine,
-  encodeRecord,
-  messageRecord,
-  otherRecord,
-  systemPromptRecord,
-  usageRecord,
-} from "@kosong/context";
+import { InvalidRecordError } from "@kosong/context";
+import { checkpointRecord, decodeRecordLine, encodeRecord, messageRecord, otherRecord, systemPromptRecord, usageRecord } from "@kosong/context/records";
 
 describe("encodeRecord", () => {
   it("writes internal records in kimi-cli's style (Python json.dumps defaults)", () => {

@@ -9,7 +9,8 @@ import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userMessage } from "@kosong/core";
-import { InvalidOffsetError, JsonlContextFile, checkpointRecord, messageRecord } from "@kosong/context";
+import { InvalidOffsetError, JsonlContextFile } from "@kosong/context";
+import { checkpointRecord, messageRecord } from "@kosong/context/records";
 import { tempDir } from "./helpers/temp-dir.js";
 
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -30,7 +31,7 @@ async function seeded(): Promise<{ dir: string; file: string; ctx: JsonlContextF
   const ctx = await JsonlContextFile.open(file);
   const marks: number[] = [];
   for (let i = 0; i < 4; i += 1) {
-    marks.push((await ctx.append([checkpointRecord(i)])).offset);
+    marks.push((await ctx.append([checkpointRecord(i)])).position);
     await ctx.append([messageRecord(userMessage(`turn ${i} ${"x".repeat(400_000)}`))]);
   }
   return { dir, file, ctx, marks };
@@ -60,7 +61,7 @@ describe("a whole-file operation that fails before its rename", () => {
 
     const rotation = await ctx.truncateAndRotate(marks[2]!);
     expect(rotation.n).toBe(1);
-    expect(await readFile(rotation.path)).toEqual(old);
+    expect(await readFile(rotation.location)).toEqual(old);
     expect(await readFile(file)).toEqual(old.subarray(0, marks[2]));
     await ctx.close();
   });
@@ -94,7 +95,7 @@ describe("a whole-file operation that fails before its rename", () => {
     await expect(ctx.restoreRotation(cleared.n)).rejects.toThrow("injected");
     expect((await readdir(dir)).sort()).toEqual(["context.jsonl", "context.jsonl.lock", "context_1.jsonl"]);
     expect(await readFile(file)).toEqual(current);
-    expect(await readFile(cleared.path)).toEqual(old);
+    expect(await readFile(cleared.location)).toEqual(old);
     expect((await stat(file)).nlink).toBe(1);
     await ctx.close();
   });

@@ -3,9 +3,10 @@
  * suite that any implementation can run against itself.
  */
 import { describe, expect, it } from "vitest";
-import { MessageParseError, serializeMessage, type Message } from "@kosong/core";
+import { MessageParseError, type Message } from "@kosong/core";
 import { InvalidRecordError, StorageClosedError } from "../errors.js";
 import type { LinearStorage } from "../linear-storage.js";
+import { assistant, lines, tool, user } from "./sample-messages.js";
 
 /** A storage under test, and how to get it back after closing it. */
 export interface LinearStorageHarness {
@@ -19,29 +20,6 @@ export interface LinearStorageHarness {
   reopen: () => Promise<LinearStorage>;
   /** Releases what the harness created (files, directories). */
   cleanup?: () => Promise<void>;
-}
-
-function user(text: string): Message {
-  return { role: "user", content: [{ type: "text", text }] };
-}
-
-function assistant(i: number): Message {
-  return {
-    role: "assistant",
-    content: [
-      { type: "think", think: `thinking ${i}`, encrypted: i % 2 === 0 ? null : `sig-${i}` },
-      { type: "text", text: `answer ${i} 你好 😀` },
-    ],
-    tool_calls: [{ type: "function", id: `call_${i}`, function: { name: "Shell", arguments: `{"n": ${i}}` } }],
-  };
-}
-
-function tool(i: number): Message {
-  return { role: "tool", content: [{ type: "text", text: `result ${i}` }], tool_call_id: `call_${i}` };
-}
-
-function lines(messages: readonly Message[]): string[] {
-  return messages.map((m) => serializeMessage(m));
 }
 
 /**

@@ -8,7 +8,8 @@
  *   rotate <file> [large]         append, truncate-with-rotation and restore rotations forever, printing its steps
  *                                 (large: every other message has 256 KiB of text, so kept prefixes are MiBs)
  */
-import { JsonlContextFile, checkpointRecord, messageRecord, usageRecord, type Durability } from "@kosong/context";
+import { JsonlContextFile, type Durability } from "@kosong/context";
+import { checkpointRecord, messageRecord, usageRecord } from "@kosong/context/records";
 
 const [command, file, arg] = process.argv.slice(2);
 const out = (text: string): void => void process.stdout.write(`${text}\n`);
@@ -63,7 +64,7 @@ async function rotate(): Promise<void> {
   for (let round = 1; ; round += 1) {
     const marks: number[] = [];
     for (let i = 0; i < 24; i += 1) {
-      if (i % 6 === 0) marks.push((await ctx.append([checkpointRecord(id++)])).offset);
+      if (i % 6 === 0) marks.push((await ctx.append([checkpointRecord(id++)])).position);
       await ctx.append([message(seq++, arg === "large" && i % 2 === 0), message(seq++), usageRecord(seq)]);
     }
     const offset = marks[round % marks.length]!;
