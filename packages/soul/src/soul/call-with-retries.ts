@@ -21,8 +21,10 @@ export function callWithRetries<T>(attempt: () => Promise<T>, n: number, config:
   return pRetry(attempt, {
     retries: config.maxRetriesPerStep,
     minTimeout: 0,
-    signal,
-    shouldRetry: ({ error }) => isRetryable(error),
+    // Not p-retry's `signal`: p-retry would then discard an attempt that succeeded just as the
+    // signal aborted, and a step that finished must reach the context. An aborted attempt throws
+    // an AbortError itself, which is never retryable.
+    shouldRetry: ({ error }) => isRetryable(error) && signal?.aborted !== true,
     onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
       if (retriesLeft === 0 || !isRetryable(error) || signal?.aborted) return;
       const delay = retryDelay(error, attemptNumber, config.retry);

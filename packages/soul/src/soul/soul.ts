@@ -175,7 +175,10 @@ export class Soul {
 
   /**
    * Compacts the context now with the soul's strategy (`instruction` is
-   * handed to it), replacing the context through `clear()`.
+   * handed to it), replacing the context through `clear()`. The stream's
+   * `result` rejects with the error when the compaction fails (no strategy,
+   * the strategy's call failed, an abort); a strategy that fails leaves the
+   * context unchanged.
    * @throws SoulBusyError when a turn or a compaction already runs.
    */
   compact(instruction?: string, options: RunOptions = {}): SoulStream<CompactionOutcome> {

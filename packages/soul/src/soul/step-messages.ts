@@ -3,17 +3,18 @@
  * result per tool call, appended as one batch.
  */
 import { ToolCancelledError, toolResultToMessage, type Message, type ToolResult } from "@kosong/core";
-import { interruptedToolMessage } from "../context/index.js";
+import { interruptedToolResult } from "../context/index.js";
 
 /**
- * `[assistant, ...results]` in call order. A call that was cancelled (the
- * turn was aborted while it ran) is answered with the interrupted result,
- * the same one `Context.restore()` gives a call a crash left unanswered.
+ * The result as the model reads it: a call cancelled because the turn was
+ * aborted while it ran gets the interrupted result, the same one
+ * `Context.restore()` gives a call a crash left unanswered.
  */
+export function settledResult(result: ToolResult): ToolResult {
+  return ToolCancelledError.isInstance(result.return_value) ? interruptedToolResult(result.tool_call_id) : result;
+}
+
+/** `[assistant, ...results]`, the results in call order (see {@link settledResult}). */
 export function stepMessages(message: Message, results: readonly ToolResult[]): Message[] {
-  const batch = [message];
-  for (const result of results) {
-    batch.push(ToolCancelledError.isInstance(result.return_value) ? interruptedToolMessage(result.tool_call_id) : toolResultToMessage(result));
-  }
-  return batch;
+  return [message, ...results.map((result) => toolResultToMessage(settledResult(result)))];
 }

@@ -3,6 +3,7 @@
  */
 import type { StreamedMessagePart, ToolResult } from "@kosong/core";
 import { partEventTypes, type SoulEvent } from "./events.js";
+import { settledResult } from "./step-messages.js";
 
 /** The event of a streamed part: a content part by its type, a `ToolCall`, or a `ToolCallPart`. */
 export function partEvent(part: StreamedMessagePart): SoulEvent {
@@ -16,7 +17,8 @@ export function partEvent(part: StreamedMessagePart): SoulEvent {
   }
 }
 
-/** The `ToolResult` event of a result. */
+/** The `ToolResult` event of a result, as the model will read it (a cancelled call is interrupted). */
 export function toolResultEvent(result: ToolResult): SoulEvent {
-  return { type: "ToolResult", payload: { tool_call_id: result.tool_call_id, return_value: result.return_value } };
+  const settled = settledResult(result);
+  return { type: "ToolResult", payload: { tool_call_id: settled.tool_call_id, return_value: settled.return_value } };
 }

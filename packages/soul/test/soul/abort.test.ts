@@ -64,10 +64,15 @@ describe("aborting a turn", () => {
     const controller = new AbortController();
     const turn = soul.run("go", { signal: controller.signal });
     const seen: string[] = [];
+    const results: Record<string, string> = {};
     for await (const event of turn) {
       seen.push(event.type);
-      if (event.type === "ToolResult" && event.payload.tool_call_id === "c1") controller.abort();
+      if (event.type !== "ToolResult") continue;
+      results[event.payload.tool_call_id] = event.payload.return_value.message || String(event.payload.return_value.output);
+      if (event.payload.tool_call_id === "c1") controller.abort();
     }
+    // The events say what the model will read.
+    expect(results).toEqual({ c1: "quick done", c2: TOOL_INTERRUPTED_MESSAGE });
     expect((await turn.result).stopReason).toBe("aborted");
     expect(seen).toContain("StatusUpdate");
     expect(outline(context)).toEqual([
