@@ -6,13 +6,12 @@
  * SmartCompaction (extractive) -> plain truncation with a notice.
  */
 import { type ChatProvider, extractText, generate, isAbortError, type Message, sumTokenUsage, type TokenUsage } from "@kosong/core";
-import { conversationBlocks } from "../conversation/index.js";
 import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
 import type { Compaction, CompactionDetails, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { AUTO_SUMMARY_PROMPT, checkSummary } from "./auto-summary-prompt.js";
 import { type FileReader, recoverFiles } from "./file-recovery.js";
-import { fitToBudget } from "./fit-to-budget.js";
+import { fitCompacted } from "./fit-to-budget.js";
 import { PreserveRecentCompaction } from "./preserve-recent-compaction.js";
 import { recentTailStart } from "./recent-blocks.js";
 import { SmartCompaction } from "./smart-compaction.js";
@@ -169,18 +168,8 @@ export class AutoCompaction implements Compaction {
       paths = files.paths;
       notes.push(...files.skipped.map((why) => `File not recovered: ${why}.`));
     }
-    const compacted = [...head, ...recovered, ...tail];
-    const firstTail = head.length + recovered.length;
-    const fit = fitToBudget(compacted, { stubOrder: [], dropOrder: tailBlocks(compacted, firstTail) }, this.#budget);
-    const input = new Set(history);
-    const details: CompactionDetails = {
-      ...fit.details,
-      kept: fit.messages.filter((m) => input.has(m)).length,
-      dropped: summarised + fit.details.dropped,
-      filesRecovered: paths.filter((_, i) => fit.messages.includes(recovered[i]!)),
-      summarized: true,
-      notes: [...notes, ...fit.details.notes],
-    };
+    const fit = fitCompacted(history, [...head, ...recovered, ...tail], head.length + recovered.length, summarised, notes, this.#budget);
+    const details: CompactionDetails = { ...fit.details, filesRecovered: paths.filter((_, i) => fit.messages.includes(recovered[i]!)) };
     return { messages: fit.messages, usage, details };
   }
 
@@ -202,10 +191,4 @@ export class AutoCompaction implements Compaction {
     }
     throw new CompactionError("AutoCompaction: every rung failed and no fallback is configured.");
   }
-}
-
-/** Indices of the blocks of `messages` from message `from` on, all but the last (the order in which they may be dropped). */
-function tailBlocks(messages: readonly Message[], from: number): number[] {
-  const blocks = conversationBlocks(messages);
-  return blocks.flatMap((block, index) => (block.start >= from && index < blocks.length - 1 ? [index] : []));
 }

@@ -157,3 +157,32 @@ export function withNotice(messages: readonly Message[], notice: Message): Messa
   while (at < messages.length && messages[at]!.role === "system") at++;
   return [...messages.slice(0, at), notice, ...messages.slice(at)];
 }
+
+/**
+ * Fits a compacted conversation: the messages before `tailFrom` (system
+ * messages, a summary, recovered files) stay while the verbatim tail from
+ * `tailFrom` on gives up its oldest blocks (never its last); then the last
+ * resorts of {@link fitToBudget}. Details are reported against the
+ * original `history`, with `summarised` messages counted as dropped.
+ */
+export function fitCompacted(
+  history: readonly Message[],
+  compacted: Message[],
+  tailFrom: number,
+  summarised: number,
+  notes: readonly string[],
+  budget: Budget,
+): FitResult {
+  const blocks = conversationBlocks(compacted);
+  const dropOrder = blocks.flatMap((block, index) => (block.start >= tailFrom && index < blocks.length - 1 ? [index] : []));
+  const fit = fitToBudget(compacted, { stubOrder: [], dropOrder }, budget);
+  const input = new Set(history);
+  const details: CompactionDetails = {
+    ...fit.details,
+    kept: fit.messages.filter((m) => input.has(m)).length,
+    dropped: summarised + fit.details.dropped,
+    summarized: summarised > 0,
+    notes: [...notes, ...fit.details.notes],
+  };
+  return { ...fit, details };
+}

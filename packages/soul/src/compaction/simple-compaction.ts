@@ -5,8 +5,11 @@
  * messages kept).
  */
 import { generate, type Message } from "@kosong/core";
+import type { Tokenizer } from "../tokens/index.js";
+import { type Budget, budgetOf } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
+import { fitCompacted } from "./fit-to-budget.js";
 import { COMPACTION_SYSTEM_PROMPT, SIMPLE_SUMMARY_PROMPT, summaryMessage, summaryRequest } from "./summary-request.js";
 
 /** Options of {@link SimpleCompaction}. */
@@ -24,6 +27,15 @@ export interface SimpleCompactionOptions {
   keepSystemMessages?: boolean;
   /** The summary instructions appended to the transcript (default {@link SIMPLE_SUMMARY_PROMPT}). */
   prompt?: string;
+  /**
+   * An optional budget in tokens: when the summary and the kept messages
+   * exceed it, the oldest kept messages go first, then what is left is cut
+   * (as {@link PreserveRecentCompaction} does). Without it, as in kimi-cli,
+   * only message counts matter.
+   */
+  maxTokens?: number;
+  /** How the budget's tokens are counted (default o200k_base). */
+  tokenizer?: Tokenizer;
 }
 
 /** How {@link prepareSimpleCompaction} splits a history. */
@@ -78,6 +90,7 @@ function hasSomethingToSummarise(message: Message): boolean {
 export class SimpleCompaction implements Compaction {
   readonly name = "simple";
   readonly #options: SimpleCompactionOptions;
+  readonly #budget: Budget | null;
 
   constructor(options: SimpleCompactionOptions = {}) {
     for (const key of ["keepRecent", "compactAbove"] as const) {
@@ -87,31 +100,23 @@ export class SimpleCompaction implements Compaction {
       }
     }
     this.#options = { ...options };
+    this.#budget = options.maxTokens === undefined ? null : budgetOf("SimpleCompaction", { maxTokens: options.maxTokens, tokenizer: options.tokenizer });
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
     const plan = prepareSimpleCompaction(history, this.#options);
     if (plan.toCompact.length === 0) {
-      return {
-        messages: plan.toPreserve,
-        usage: null,
-        details: { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: ["Nothing to compact."] },
-      };
+      const notes = ["Nothing to summarise."];
+      if (this.#budget !== null) return { ...fitCompacted(history, plan.toPreserve, 0, 0, notes, this.#budget), usage: null };
+      return { messages: plan.toPreserve, usage: null, details: { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes } };
     }
     if (options.provider === undefined) throw new CompactionError("SimpleCompaction needs a provider to write its summary.");
     const request = summaryRequest(plan.toCompact, this.#options.prompt ?? SIMPLE_SUMMARY_PROMPT, options.instruction);
     const result = await generate(options.provider, COMPACTION_SYSTEM_PROMPT, [], [request], { signal: options.signal });
-    return {
-      messages: [...plan.system, summaryMessage(result.message.content), ...plan.toPreserve],
-      usage: result.usage,
-      details: {
-        kept: plan.system.length + plan.toPreserve.length,
-        dropped: plan.toCompact.length,
-        stubs: 0,
-        filesRecovered: [],
-        summarized: true,
-        notes: [],
-      },
-    };
+    const messages = [...plan.system, summaryMessage(result.message.content), ...plan.toPreserve];
+    const details = { kept: plan.system.length + plan.toPreserve.length, dropped: plan.toCompact.length, stubs: 0, filesRecovered: [], summarized: true, notes: [] };
+    if (this.#budget === null) return { messages, usage: result.usage, details };
+    const fit = fitCompacted(history, messages, plan.system.length + 1, plan.toCompact.length, [], this.#budget);
+    return { messages: fit.messages, usage: result.usage, details: fit.details };
   }
 }

@@ -6,12 +6,11 @@
  * an LLM writes it.
  */
 import { generate, type Message, type TokenUsage } from "@kosong/core";
-import { conversationBlocks } from "../conversation/index.js";
 import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { extractiveSummary } from "./extractive-summary.js";
-import { fitToBudget } from "./fit-to-budget.js";
+import { fitCompacted } from "./fit-to-budget.js";
 import { recentTailStart } from "./recent-blocks.js";
 import { COMPACTION_SYSTEM_PROMPT, SIMPLE_SUMMARY_PROMPT, summaryMessage, summaryRequest } from "./summary-request.js";
 import { truncateText } from "./truncate-text.js";
@@ -60,7 +59,7 @@ export class SmartCompaction implements Compaction {
       return { messages: [...history], usage: null, details };
     }
     const start = recentTailStart(history, counter, maxTokens * this.#recentShare, this.#keepRecent);
-    if (start === 0) return this.#fit(history, [...history], 0, null, []);
+    if (start === 0) return { ...fitCompacted(history, [...history], 0, 0, [], this.#budget), usage: null };
     const older = history.slice(0, start);
     const system = older.filter((m) => m.role === "system");
     const toSummarise = older.filter((m) => m.role !== "system");
@@ -85,26 +84,7 @@ export class SmartCompaction implements Compaction {
       notes.push("Extractive summary (no provider).");
     }
     const summary = summaryMessage([{ type: "text", text: text === "" ? "(nothing to keep)" : text }]);
-    return this.#fit(history, [...system, summary, ...tail], toSummarise.length, usage, notes);
-  }
-
-  /** Fits `compacted` (dropping its oldest verbatim blocks first, never the summary before them) and reports. */
-  #fit(history: readonly Message[], compacted: Message[], summarised: number, usage: TokenUsage | null, notes: string[]): CompactionResult {
-    const blocks = conversationBlocks(compacted);
-    const firstVerbatim = summarised === 0 ? 0 : blocks.findIndex((block) => block.role === "user");
-    const dropOrder = blocks.map((_, index) => index).slice(firstVerbatim + (summarised === 0 ? 0 : 1), -1);
-    const fit = fitToBudget(compacted, { stubOrder: [], dropOrder }, this.#budget);
-    const input = new Set(history);
-    return {
-      messages: fit.messages,
-      usage,
-      details: {
-        ...fit.details,
-        kept: fit.messages.filter((m) => input.has(m)).length,
-        dropped: summarised + fit.details.dropped,
-        summarized: summarised > 0,
-        notes: [...notes, ...fit.details.notes],
-      },
-    };
+    const fit = fitCompacted(history, [...system, summary, ...tail], system.length + 1, toSummarise.length, notes, this.#budget);
+    return { messages: fit.messages, usage, details: fit.details };
   }
 }
