@@ -10,6 +10,7 @@ export * from "./error-marker.js";
 export * from "./errors.js";
 export type * from "./chat-provider.js";
 export * from "./status-error.js";
+export * from "./context-overflow.js";
 export * from "./message-schema.js";
 export * from "./merge-parts.js";
 export * from "./generate.js";

@@ -9,6 +9,7 @@ import {
   APIStatusError,
   type APIStatusErrorOptions,
 } from "./errors.js";
+import { isContextOverflowMessage } from "./context-overflow.js";
 
 /** Headers as a fetch `Headers`, a plain record, or absent. */
 export type HeaderSource = Headers | Record<string, string | string[] | undefined> | null | undefined;
@@ -44,35 +45,24 @@ export function retryAfterMsFromHeaders(headers: HeaderSource, now: number = Dat
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-const overflowPatterns = [
-  /context[_ ]length[_ ]exceeded/i,
-  /prompt is too long/i,
-  /maximum context length/i,
-  /context window/i,
-  /too many tokens/i,
-  /input is too long/i,
-  /exceeds the (?:model'?s? )?(?:maximum )?context/i,
-];
-
-/** True when an error code or message says the conversation does not fit the context window. */
-export function isContextOverflowMessage(code: string | null | undefined, message: string): boolean {
-  if (code === "context_length_exceeded" || code === "string_above_max_length") return true;
-  return overflowPatterns.some((p) => p.test(message));
-}
-
-/** True when an error type/code says the account's quota or credit is used up. */
-export function isQuotaExhausted(type: string | null | undefined, code: string | null | undefined): boolean {
-  return type === "insufficient_quota" || code === "insufficient_quota" || type === "billing_error";
+/**
+ * True when an error says the account's quota or credit is used up:
+ * `insufficient_quota` (OpenAI), `billing_error` (Anthropic), or the status
+ * 402 Payment Required (OpenRouter's "insufficient credits").
+ */
+export function isQuotaExhausted(type: string | null | undefined, code: string | null | undefined, statusCode?: number): boolean {
+  return type === "insufficient_quota" || code === "insufficient_quota" || type === "billing_error" || statusCode === 402;
 }
 
 /**
  * The typed error for an HTTP error status: {@link APIContextOverflowError}
- * for a context overflow (4xx), {@link APIQuotaExhaustedError} for quota
- * exhaustion, otherwise {@link APIStatusError}.
+ * for a context overflow (4xx, see `contextOverflowPatterns`),
+ * {@link APIQuotaExhaustedError} for quota exhaustion (402 included),
+ * otherwise {@link APIStatusError}.
  */
 export function createStatusError(statusCode: number, message: string, options: APIStatusErrorOptions = {}): APIStatusError {
-  if (isQuotaExhausted(options.errorType, options.errorCode)) return new APIQuotaExhaustedError(statusCode, message, options);
-  if (statusCode >= 400 && statusCode < 500 && statusCode !== 429 && isContextOverflowMessage(options.errorCode, message)) {
+  if (isQuotaExhausted(options.errorType, options.errorCode, statusCode)) return new APIQuotaExhaustedError(statusCode, message, options);
+  if (statusCode >= 400 && statusCode < 500 && statusCode !== 429 && isContextOverflowMessage(options.errorCode, message, options.errorType)) {
     return new APIContextOverflowError(statusCode, message, options);
   }
   return new APIStatusError(statusCode, message, options);

@@ -7,6 +7,8 @@
  */
 import type { FinishReason } from "../chat-provider.js";
 import type { StreamedMessagePart, StreamedToolCall, ThinkPart } from "../message.js";
+import type { APIStatusError } from "../errors.js";
+import { createStatusError } from "../status-error.js";
 import type { TokenUsage } from "../token-usage.js";
 import type { ChatDialect } from "./openai-chat-request.js";
 
@@ -107,6 +109,14 @@ export function chatFinishReason(raw: string | null | undefined): FinishReason |
   }
 }
 
+/**
+ * `finish_reason: "error"` with no error object (OpenRouter ends a failed
+ * generation so): a server error, never a normal end of the message.
+ */
+function finishedWithError(): APIStatusError {
+  return createStatusError(500, '500 server_error: the server ended the response with finish_reason "error"', { errorType: "server_error" });
+}
+
 function think(text: string): ThinkPart {
   return { type: "think", think: text, encrypted: null };
 }
@@ -144,14 +154,17 @@ export class ChatChunkMapper {
     this.#keepEmptyReasoning = dialect.keepEmptyReasoning;
   }
 
-  /** Appends the parts of `chunk` to `out`. */
+  /** Appends the parts of `chunk` to `out`. Throws the server error that `finish_reason: "error"` stands for. */
   push(chunk: ChatWireChunk, out: StreamedMessagePart[]): void {
     if (chunk.id) this.id = chunk.id;
     if (chunk.usage) this.usage = chatTokenUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
     if (choice.usage) this.usage = chatTokenUsage(choice.usage);
-    if (choice.finish_reason) this.rawFinishReason = choice.finish_reason;
+    if (choice.finish_reason) {
+      if (choice.finish_reason === "error") throw finishedWithError();
+      this.rawFinishReason = choice.finish_reason;
+    }
     const delta = choice.delta;
     if (!delta) return;
 
@@ -216,6 +229,7 @@ export function mapChatCompletion(
   dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">,
 ): MappedChatCompletion {
   const choice = completion.choices?.[0];
+  if (choice?.finish_reason === "error") throw finishedWithError();
   const message = choice?.message;
   const parts: StreamedMessagePart[] = [];
   if (message) {

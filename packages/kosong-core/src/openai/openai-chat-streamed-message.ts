@@ -4,7 +4,7 @@
  * (its parts served as a stream).
  */
 import type { FinishReason, StreamedMessage } from "../chat-provider.js";
-import { abortError, APIConnectionError, ChatProviderError } from "../errors.js";
+import { abortError, APIConnectionError, ChatProviderError, KosongError } from "../errors.js";
 import type { StreamedMessagePart } from "../message.js";
 import type { TokenUsage } from "../token-usage.js";
 import { IterableChunkSource, SSEChunkSource, type ChatChunkSource } from "./openai-chat-chunk-source.js";
@@ -111,7 +111,8 @@ class ChatPartIterator implements AsyncIterator<StreamedMessagePart, undefined> 
       try {
         this.#mapper.push(chunk, parts);
       } catch (error) {
-        return this.#fail(new ChatProviderError(`Unexpected chunk in the response stream: ${String(error)}`, { cause: error }));
+        const failure = KosongError.isInstance(error) ? error : new ChatProviderError(`Unexpected chunk in the response stream: ${String(error)}`, { cause: error });
+        return this.#fail(failure);
       }
     }
   }

@@ -60,6 +60,10 @@ const statusByKind: Record<string, number> = {
   timeout_error: 504,
   timeout: 504,
   overloaded_error: 529,
+  // vLLM names its error types after the exception (and sends the status as `code`).
+  BadRequestError: 400,
+  NotFoundError: 404,
+  InternalServerError: 500,
 };
 
 /**
@@ -71,6 +75,16 @@ const statusByKind: Record<string, number> = {
  */
 export function statusForErrorKind(type: string | null | undefined, code: string | null | undefined): number {
   return (code ? statusByKind[code] : undefined) ?? (type ? statusByKind[type] : undefined) ?? 500;
+}
+
+/**
+ * An error `code` that is a number is the HTTP status the error stands for
+ * (OpenRouter, vLLM and llama.cpp send `{"code": 400, ...}`, also inside a 200
+ * stream); null otherwise.
+ */
+function httpStatusCode(code: unknown): number | null {
+  const value = typeof code === "string" && /^\d{3}$/.test(code) ? Number(code) : code;
+  return typeof value === "number" && Number.isInteger(value) && value >= 400 && value <= 599 ? value : null;
 }
 
 /** Details for {@link errorFromOpenAIErrorObject}. */
@@ -85,7 +99,9 @@ export interface OpenAIErrorContext {
 /**
  * The typed error for an OpenAI error object (`{message, type, code}`), from
  * an error body or from an error inside a 200 stream (Chat `data: {"error":
- * ...}`, Responses `error` / `response.failed`). Its message names the
+ * ...}`, Responses `error` / `response.failed`). Without an HTTP status, a
+ * numeric `code` (OpenRouter, vLLM, llama.cpp) is the status, else the kind
+ * says it (see {@link statusForErrorKind}). Its message names the
  * status and the kind (the code, else the type) before the API's text, as
  * the Anthropic provider's do: `429 rate_limit_exceeded: slow down`. Context
  * overflow and quota exhaustion become {@link APIContextOverflowError} and
@@ -94,7 +110,7 @@ export interface OpenAIErrorContext {
 export function errorFromOpenAIErrorObject(error: OpenAIErrorObject | null | undefined, context: OpenAIErrorContext = {}): APIStatusError {
   const errorType = str(error?.type);
   const errorCode = str(error?.code);
-  const status = context.status ?? statusForErrorKind(errorType, errorCode);
+  const status = context.status ?? httpStatusCode(error?.code) ?? statusForErrorKind(errorType, errorCode);
   const text = str(error?.message);
   const kind = errorCode ?? errorType ?? "error";
   const message = text ? `${status} ${kind}: ${text}` : `${status} ${kind} (no message from the OpenAI API)`;
