@@ -1,0 +1,140 @@
+/**
+ * The agent the property tests interrupt: a seeded model (a script function
+ * of the history, so any turn can be replayed or continued after a crash)
+ * whose turns take 1 to 3 steps of 1 to 4 parallel tool calls, to tools
+ * that honour cancellation (`work`), ignore it (`stubborn`), or wait for an
+ * approval that a host answers a few ms later (`ask`).
+ *
+ * The property tests import the workload; run as a script it is the child
+ * process of the SIGKILL test, on the built packages (`@kosong/soul`
+ * resolves to dist):
+ *
+ *     node turn-child.ts <context.jsonl> <seed> <turns>
+ *
+ * It restores the context, prints "ready", runs turns "turn 1" ..
+ * "turn <turns>" printing "event <type>" per event, then prints "done".
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { defineTool, extractText, SimpleToolset, toolOk, type Message } from "@kosong/core";
+import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
+import { Context, Soul } from "@kosong/soul";
+import { z } from "zod";
+
+/** A seeded pseudo-random generator in [0, 1) (mulberry32). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The generator for one use of a seed (mixing the parts into one 32-bit seed). */
+export function randomFor(...parts: number[]): () => number {
+  let h = 0x811c9dc5;
+  for (const part of parts) h = Math.imul(h ^ (part >>> 0), 0x01000193) ^ Math.floor(part / 2 ** 32);
+  return seededRandom(h);
+}
+
+const toolNames = ["work", "stubborn", "ask"] as const;
+
+/** The turn number of a "turn N" input. */
+function turnOf(message: Message): number {
+  return Number(/^turn (\d+)$/.exec(extractText(message))?.[1] ?? "0");
+}
+
+/**
+ * The model: in turn N (the last user message says "turn N") it takes a
+ * seeded number of steps, each calling tools in parallel with call ids
+ * unique to the turn and step, and then answers "turn N done".
+ */
+export function plannedModel(seed: number): ChatScript {
+  return (history) => {
+    const start = history.findLastIndex((m) => m.role === "user");
+    const turn = turnOf(history[start]!);
+    const step = history.slice(start + 1).filter((m) => m.role === "assistant").length;
+    const steps = 1 + Math.floor(randomFor(seed, turn)() * 3);
+    const usage = `usage: input_other=${10 * history.length + 10} output=5`;
+    if (step >= steps) return `text: turn ${turn} done\n${usage}`;
+    const random = randomFor(seed, turn, step);
+    const lines = [`text: turn ${turn}, step ${step + 1} of ${steps}: calling tools`, usage];
+    const calls = 1 + Math.floor(random() * 4);
+    for (let i = 0; i < calls; i++) {
+      const name = toolNames[Math.floor(random() * toolNames.length)]!;
+      const args = JSON.stringify({ ms: Math.floor(random() * 15) });
+      lines.push(`tool_call: ${JSON.stringify({ id: `t${turn}s${step}c${i}`, name, arguments: args })}`);
+    }
+    return lines.join("\n");
+  };
+}
+
+const delay = z.object({ ms: z.int().min(0) });
+
+const work = defineTool({
+  name: "work",
+  description: "Works for ms milliseconds; stops when cancelled.",
+  parameters: delay,
+  async execute({ ms }, { signal }) {
+    await sleep(ms, undefined, { signal });
+    return toolOk(`worked ${ms} ms`);
+  },
+});
+
+const stubborn = defineTool({
+  name: "stubborn",
+  description: "Works for ms milliseconds, cancelled or not.",
+  parameters: delay,
+  async execute({ ms }) {
+    await sleep(ms);
+    return toolOk(`insisted ${ms} ms`);
+  },
+});
+
+const ask = defineTool({
+  name: "ask",
+  description: "Asks for approval, then returns.",
+  parameters: delay,
+  async execute({ ms }, { approval }) {
+    const answer = await approval!.request("ask", `wait ${ms} ms`);
+    return answer.approved ? toolOk("allowed") : answer.rejection;
+  },
+});
+
+/**
+ * A soul over `context` running the planned model, streaming in small
+ * delayed chunks, with a host that approves each request `ms` after it.
+ */
+export function workloadSoul(context: Context, seed: number): Soul {
+  const model = plannedModel(seed);
+  const provider = new ScriptedChatProvider(Array.from({ length: 10_000 }, () => model), { chunkSize: 12, delayMs: 1 });
+  const soul = new Soul({
+    agent: { name: "property", systemPrompt: "You are interrupted a lot.", toolset: new SimpleToolset([work, stubborn, ask]) },
+    provider,
+    context,
+    config: { cancelGraceMs: 20, retry: { initialDelayMs: 0, maxDelayMs: 0, jitterMs: 0, maxRetryAfterMs: 0 } },
+  });
+  soul.approval.subscribe((event) => {
+    if (event.type !== "ApprovalRequest") return;
+    const { id, description } = event.payload;
+    setTimeout(() => {
+      if (soul.approval.pending().some((p) => p.id === id)) soul.approval.respond(id, "approve");
+    }, Number(/\d+/.exec(description)?.[0] ?? 0));
+  });
+  return soul;
+}
+
+if (import.meta.main) {
+  const [file, seedText, turnsText] = process.argv.slice(2);
+  const context = new Context(file!);
+  await context.restore();
+  const soul = workloadSoul(context, Number(seedText));
+  process.stdout.write("ready\n");
+  for (let turn = 1; turn <= Number(turnsText); turn++) {
+    for await (const event of soul.run(`turn ${turn}`)) process.stdout.write(`event ${event.type}\n`);
+  }
+  await context.close();
+  process.stdout.write("done\n");
+}
