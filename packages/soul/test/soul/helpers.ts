@@ -3,14 +3,14 @@
  * or on a temp JSONL file) with a ScriptedChatProvider, and small builders
  * for echo-DSL scripts.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { SimpleToolset, type CallableTool } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript, type ScriptedChatProviderOptions } from "@kosong/core/testing";
 import { MemoryContextLog } from "@kosong/context";
 import { Context, Soul, type SoulEvent, type SoulOptions, type SoulStream } from "@kosong/soul";
-import { afterAll } from "vitest";
+import { tempDir } from "../context/helpers/temp-dir.js";
+
+export { tempDir };
 
 /** Retries without waiting, so tests never sleep. */
 export const noWait = { initialDelayMs: 0, maxDelayMs: 0, jitterMs: 0, maxRetryAfterMs: 0 };
@@ -71,16 +71,4 @@ export function outline(context: Context): string[] {
     const calls = m.tool_calls?.length ? `+calls(${m.tool_calls.map((c) => c.id).join(",")})` : "";
     return `${m.role}:${text}${calls}`;
   });
-}
-
-const made: string[] = [];
-afterAll(async () => {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-/** A fresh temp directory, removed after the test file. */
-export async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-soul-loop-"));
-  made.push(dir);
-  return dir;
 }
