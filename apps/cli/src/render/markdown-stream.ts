@@ -1,10 +1,13 @@
 /**
  * Streamed assistant text rendered as Markdown. Text arrives in small
- * pieces; a block is rendered (marked + marked-terminal) as soon as it is
- * complete: a paragraph at its blank line, a fenced code block at its
- * closing fence. The open block is rendered when the text ends. Without
- * colours the text is written as it comes, unchanged.
+ * pieces and is shown at once as it comes (a live preview); as soon as a
+ * block is complete (a paragraph at its blank line, a fenced code block at
+ * its closing fence), its preview is erased and the block is rendered with
+ * marked + marked-terminal. A preview taller than the screen stays as it is
+ * (it can no longer be erased). Without colours (NO_COLOR, not a TTY) the
+ * text is written as it comes, unchanged.
  */
+import stringWidth from "string-width";
 import type { Style } from "./terminal-style.js";
 
 type Render = (markdown: string) => string;
@@ -22,22 +25,32 @@ export function loadMarkdownRenderer(width: number): Promise<Render> {
   return rendererPromise;
 }
 
+/** Where the stream writes and how big the screen is. */
+export interface MarkdownTarget {
+  write: (text: string) => void;
+  style: Style;
+  /** Columns of the terminal. */
+  columns: number;
+  /** Rows of the terminal (a preview taller than this is not erased). */
+  rows: number;
+}
+
 /** Renders one stream of Markdown text, block by block. */
 export class MarkdownStream {
+  /** Text of the blocks not rendered yet. */
   #pending = "";
+  /** The part of #pending already shown as a raw preview. */
+  #previewed = "";
   #wroteRaw = false;
 
-  constructor(
-    private readonly write: (text: string) => void,
-    private readonly style: Style,
-    private readonly width: number,
-  ) {}
+  constructor(private readonly target: MarkdownTarget) {}
 
-  /** Adds streamed text; complete blocks are written. */
+  /** Adds streamed text: shown at once, complete blocks rendered. */
   async push(text: string): Promise<void> {
-    if (!this.style.isColorSupported) {
-      this.write(text);
-      this.#wroteRaw ||= text.length > 0;
+    if (!text) return;
+    if (!this.target.style.isColorSupported) {
+      this.target.write(text);
+      this.#wroteRaw = true;
       return;
     }
     this.#pending += text;
@@ -45,23 +58,59 @@ export class MarkdownStream {
     if (cut > 0) {
       const blocks = this.#pending.slice(0, cut);
       this.#pending = this.#pending.slice(cut);
-      await this.#render(blocks);
+      await this.#renderOverPreview(blocks);
     }
+    this.#preview();
   }
 
-  /** Writes what is left; the stream can then start again. */
+  /** Renders what is left; the stream can then start again. */
   async end(): Promise<void> {
-    if (this.#pending.trim()) await this.#render(this.#pending);
-    if (this.#wroteRaw) this.write("\n\n");
+    if (this.#pending.trim()) await this.#renderOverPreview(this.#pending);
+    else this.#erasePreview();
+    if (this.#wroteRaw) this.target.write("\n\n");
     this.#pending = "";
+    this.#previewed = "";
     this.#wroteRaw = false;
   }
 
-  async #render(markdown: string): Promise<void> {
-    if (!markdown.trim()) return;
-    const render = await loadMarkdownRenderer(this.width);
-    this.write(`${render(markdown)}\n\n`);
+  /** Shows the part of the pending text not shown yet. */
+  #preview(): void {
+    const fresh = this.#pending.slice(this.#previewed.length);
+    if (!fresh) return;
+    this.target.write(this.target.style.dim(fresh));
+    this.#previewed = this.#pending;
   }
+
+  async #renderOverPreview(markdown: string): Promise<void> {
+    const render = await loadMarkdownRenderer(this.target.columns);
+    const shown = this.#previewed;
+    this.#previewed = "";
+    if (!this.#erase(shown)) {
+      // The preview scrolled off: keep it, and only what it had not shown yet follows.
+      this.target.write(`${markdown.slice(shown.length)}\n`);
+      return;
+    }
+    if (markdown.trim()) this.target.write(`${render(markdown)}\n\n`);
+  }
+
+  #erasePreview(): void {
+    this.#erase(this.#previewed);
+    this.#previewed = "";
+  }
+
+  /** Moves the cursor back over `shown` and clears it; false when it is taller than the screen. */
+  #erase(shown: string): boolean {
+    if (!shown) return true;
+    const rows = rowsOf(shown, this.target.columns);
+    if (rows >= this.target.rows) return false;
+    this.target.write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[J`);
+    return true;
+  }
+}
+
+/** Terminal rows `text` takes when written from the start of a line, wrapping at `columns`. */
+export function rowsOf(text: string, columns: number): number {
+  return text.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(stringWidth(line) / columns)), 0);
 }
 
 /**

@@ -30,8 +30,9 @@ export interface ApprovalReply {
 export interface TurnRendererOptions {
   out: NodeJS.WritableStream;
   style: Style;
-  /** Terminal width for Markdown. */
-  width: number;
+  /** Terminal size, for Markdown and its live preview. */
+  columns: number;
+  rows: number;
   /** Show think parts (dimmed) instead of a one-line note. */
   showThinking: () => boolean;
   /** Animate a spinner while waiting (only on a TTY). */
@@ -62,7 +63,7 @@ export class TurnRenderer {
   constructor(options: TurnRendererOptions) {
     this.#o = options;
     this.#lastTokens = options.contextTokens();
-    this.#markdown = new MarkdownStream((text) => this.#write(text), options.style, options.width);
+    this.#markdown = new MarkdownStream({ write: (text) => this.#write(text), style: options.style, columns: options.columns, rows: options.rows });
   }
 
   /** Renders one event (awaits an approval answer when it is an `ApprovalRequest`). */
@@ -138,7 +139,7 @@ export class TurnRenderer {
       case "Reverted":
         await this.#flushText();
         this.#write(
-          `${s.magenta("⟲")} ${event.payload.reason === "dmail" ? "D-Mail" : "rewrite"}: back to ${event.payload.checkpoint_id === null ? "the start" : `checkpoint ${event.payload.checkpoint_id}`}${s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`)}\n`,
+          `${s.magenta("⟲")} ${event.payload.reason === "dmail" ? "D-Mail" : "rewrite"}: back to ${event.payload.checkpoint_id === null ? "the start" : `checkpoint ${event.payload.checkpoint_id}`}${event.payload.reason === "dmail" ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`) : ""}\n`,
         );
         return;
       case "StatusUpdate":

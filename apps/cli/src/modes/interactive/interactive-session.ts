@@ -76,7 +76,8 @@ export class InteractiveSession {
     const renderer = new TurnRenderer({
       out: this.out,
       style: this.style,
-      width: this.out.columns ?? 80,
+      columns: this.out.columns ?? 80,
+      rows: this.out.rows ?? 24,
       showThinking: () => this.showThinking,
       spinner: Boolean(this.out.isTTY),
       askApproval: async (question) => {

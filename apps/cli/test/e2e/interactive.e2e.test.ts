@@ -1,0 +1,137 @@
+import { mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Message } from "@kosong/core";
+import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { cleanEnv, ensureBuilt, kosongBin } from "./kosong-binary.js";
+import { ensureTmux, TmuxTerminal } from "./tmux-terminal.js";
+
+const tempDir = useTempDirs();
+let server: FakeProviderServer;
+const terminals: TmuxTerminal[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  ensureTmux();
+  server = await startFakeProviderServer();
+}, 300_000);
+afterAll(() => server.close());
+afterEach(() => {
+  for (const t of terminals.splice(0)) t.close();
+  server.reset();
+});
+
+const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
+const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+
+async function startKosong(extraEnv: Record<string, string> = {}) {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...extraEnv });
+  delete env.NO_COLOR;
+  Object.assign(env, extraEnv);
+  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env });
+  terminals.push(terminal);
+  await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model · [▰▱]{10} 0\/128k \(0%\)[\s\S]*›\s*$/m);
+  return { terminal, cwd, home };
+}
+
+/** The text of the last user message of the `n`th request (OpenAI format). */
+function lastUserText(n: number): string {
+  const messages = server.requests[n]!.body!.messages as { role: string; content: string }[];
+  return messages.findLast((m) => m.role === "user")!.content;
+}
+
+describe("kosong interactive mode in a real terminal (tmux)", () => {
+  it("streams Markdown, shows the status line, asks approval, compacts, reverts, edits, aborts with Ctrl-C and exits cleanly", async () => {
+    const { terminal, cwd, home } = await startKosong();
+
+    // A prompt, streamed Markdown, the status line.
+    server.enqueue({ message: say("Hello **bold** world.\n\n- first item\n- second item"), usage, chunkDelayMs: 20 });
+    terminal.line("say hello");
+    let screen = await terminal.waitFor(/test-model · [▰▱]{10} 1\.2k\/128k \(1%\)/, { from: "› say hello" });
+    expect(screen).toContain("Hello bold world.");
+    expect(screen).not.toContain("**bold**");
+    expect(screen).toMatch(/\* first item/);
+    expect(screen).toMatch(/session \d{8}-\d{6}-[0-9a-f]{4}/);
+    expect(terminal.screen(true)).toContain("\u001b[");
+
+    // A tool that needs approval.
+    server.enqueue(
+      { message: { role: "assistant", content: [], tool_calls: [{ type: "function", id: "w1", function: { name: "WriteFile", arguments: JSON.stringify({ path: "hello.txt", content: "hi\n" }) } }] }, usage },
+      { message: say("Wrote hello.txt."), usage },
+    );
+    terminal.line("write hello.txt");
+    screen = await terminal.waitFor(/approve\? $/m, { from: "› write hello.txt" });
+    expect(screen).toContain("WriteFile wants to: Write hello.txt (3 characters)");
+    expect(screen).toContain("[a] approve for this session");
+    terminal.line("y");
+    screen = await terminal.waitFor(/Wrote hello\.txt\.[\s\S]*›\s*$/, { from: "› write hello.txt" });
+    expect(screen).toMatch(/✓ WriteFile\(hello\.txt\) → hello\.txt \(2 lines\)/);
+    expect(await readFile(path.join(cwd, "hello.txt"), "utf8")).toBe("hi\n");
+
+    // /compact with the default strategy (an LLM summary).
+    server.enqueue({ message: say("Summary: said hello, wrote hello.txt."), usage });
+    terminal.line("/compact keep the file name");
+    screen = await terminal.waitFor(/compacted: [\d.k]+ → [\d.k]+ tokens[\s\S]*test-model ·/, { from: "› /compact" });
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("keep the file name");
+
+    // /checkpoints and /revert.
+    terminal.line("/checkpoints");
+    await terminal.waitFor(/checkpoint 0 ·/, { from: "› /checkpoints" });
+    terminal.line("/revert 0");
+    screen = await terminal.waitFor(/Reverted to checkpoint 0; 0 messages remain\. \/restore \d+ undoes it\./, { from: "› /revert 0" });
+
+    // /edit: rewrite a past prompt and rerun from there.
+    server.enqueue({ message: say("Answer one."), usage }, { message: say("Answer two."), usage });
+    terminal.line("first question");
+    await terminal.waitFor(/Answer one\./, { from: "› first question" });
+    terminal.line("/edit");
+    screen = await terminal.waitFor(/#(\d+)\s+first question/, { from: "› /edit" });
+    const number = /#(\d+)\s+first question/.exec(screen)![1]!;
+    terminal.line(`/edit ${number}`);
+    await terminal.waitFor(/edit› first question$/m, { from: `› /edit ${number}` });
+    terminal.keys("C-u");
+    terminal.line("edited question");
+    screen = await terminal.waitFor(/Answer two\.[\s\S]*test-model ·/, { from: `› /edit ${number}` });
+    expect(screen).toMatch(/⟲ rewrite: back to checkpoint \d+/);
+    expect(lastUserText(server.requests.length - 1)).toBe("edited question");
+    expect(JSON.stringify(server.requests.at(-1)!.body)).not.toContain("Answer one.");
+
+    // Ctrl-C aborts a running turn; the conversation stays usable.
+    const slow: Message = { role: "assistant", content: [...Array.from({ length: 300 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
+    server.enqueue({ message: slow, usage, chunkDelayMs: 40 }, { message: say("Still fine."), usage });
+    terminal.line("tell a long story");
+    await terminal.waitFor(/slowly/, { from: "› tell a long story" });
+    terminal.keys("C-c");
+    screen = await terminal.waitFor(/■ interrupted[\s\S]*›\s*$/, { from: "› tell a long story" });
+    expect(screen).not.toContain("END");
+    terminal.line("are you there?");
+    await terminal.waitFor(/Still fine\./, { from: "› are you there?" });
+
+    // Unknown commands get help; Ctrl-D at an empty prompt exits cleanly.
+    terminal.line("/frobnicate");
+    await terminal.waitFor(/Unknown command \/frobnicate\. .*\/help lists the commands\./, { from: "› /frobnicate" });
+    terminal.keys("C-d");
+    screen = await terminal.waitFor(/Session saved: \d{8}-\d{6}-[0-9a-f]{4}[\s\S]*\[exit 0\]/);
+    const id = /Session saved: (\S+)/.exec(screen)![1]!;
+    const saved = await readFile(path.join(home, ".kosong/sessions", id, "context.jsonl"), "utf8");
+    expect(saved).toContain("Still fine.");
+  }, 120_000);
+
+  it("exits on Ctrl-C twice, without colours under NO_COLOR", async () => {
+    const { terminal } = await startKosong({ NO_COLOR: "1" });
+    terminal.line("/help");
+    const screen = await terminal.waitFor(/\/restore <n>[\s\S]*Ctrl-C twice, Ctrl-D/, { from: "› /help" });
+    for (const command of ["/status", "/context", "/compact", "/strategy", "/checkpoints", "/revert", "/edit", "/clear", "/rotations", "/restore", "/sessions", "/yolo", "/exit"]) {
+      expect(screen).toContain(command);
+    }
+    terminal.keys("C-c");
+    await terminal.waitFor(/Ctrl-C again or Ctrl-D to exit/);
+    terminal.keys("C-c");
+    await terminal.waitFor(/\[exit 0\]/);
+    expect(terminal.screen(true)).not.toContain("\u001b[3");
+  }, 60_000);
+});

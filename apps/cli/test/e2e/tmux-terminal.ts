@@ -1,0 +1,99 @@
+/**
+ * A real terminal for the interactive tests: tmux runs the command in a
+ * detached session on its own socket; keys go in with `send-keys`, the
+ * screen comes out with `capture-pane`. Installs tmux with apt-get when the
+ * machine lacks it (CI machines may).
+ */
+import { execFileSync } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** Makes sure tmux is installed (apt-get install -y tmux when it is not). */
+export function ensureTmux(): void {
+  try {
+    execFileSync("tmux", ["-V"], { stdio: "ignore" });
+  } catch {
+    try {
+      execFileSync("apt-get", ["install", "-y", "tmux"], { stdio: "ignore" });
+    } catch {
+      execFileSync("apt-get", ["update"], { stdio: "ignore" });
+      execFileSync("apt-get", ["install", "-y", "tmux"], { stdio: "ignore" });
+    }
+  }
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** A command running in a tmux pane. */
+export class TmuxTerminal {
+  private constructor(
+    private readonly socket: string,
+    private readonly name: string,
+  ) {}
+
+  /**
+   * Starts `argv` in `cwd` with exactly `env` (plus TERM), in a pane of
+   * `width` x `height`. When the command ends, `[exit N]` is printed and the
+   * pane stays, so the last screen can still be read.
+   */
+  static start(argv: string[], options: { cwd: string; env: Record<string, string>; width?: number; height?: number }): TmuxTerminal {
+    const socket = `kosong-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const env = Object.entries({ TERM: "xterm-256color", ...options.env }).map(([k, v]) => quote(`${k}=${v}`));
+    const command = `cd ${quote(options.cwd)} && env -i ${env.join(" ")} ${argv.map(quote).join(" ")}; echo "[exit $?]"; sleep 600`;
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", String(options.width ?? 110), "-y", String(options.height ?? 40), command]);
+    execFileSync("tmux", ["-L", socket, "set-option", "-g", "history-limit", "5000"]);
+    return new TmuxTerminal(socket, "main");
+  }
+
+  /** Sends tmux key names (`Enter`, `C-c`, `C-d`, `C-u`). */
+  keys(...keys: string[]): void {
+    execFileSync("tmux", ["-L", this.socket, "send-keys", "-t", this.name, ...keys]);
+  }
+
+  /** Types `text` literally. */
+  type(text: string): void {
+    execFileSync("tmux", ["-L", this.socket, "send-keys", "-t", this.name, "-l", text]);
+  }
+
+  /** Types `text` and presses Enter. */
+  line(text: string): void {
+    this.type(text);
+    this.keys("Enter");
+  }
+
+  /** The whole screen and its scrollback as plain text (`escapes`: with colour codes). */
+  screen(escapes = false): string {
+    const args = ["-L", this.socket, "capture-pane", "-p", "-J", "-S", "-5000", "-t", this.name];
+    return execFileSync("tmux", escapes ? [...args, "-e"] : args, { encoding: "utf8" });
+  }
+
+  /** The screen after the last occurrence of `marker` (what a step printed). */
+  after(marker: string): string {
+    const screen = this.screen();
+    const at = screen.lastIndexOf(marker);
+    return at < 0 ? "" : screen.slice(at + marker.length);
+  }
+
+  /**
+   * Waits until the screen (after `from`, when given, else all of it)
+   * matches `pattern`; returns that screen. Throws with the screen after
+   * `timeoutMs`.
+   */
+  async waitFor(pattern: RegExp, options: { from?: string; timeoutMs?: number } = {}): Promise<string> {
+    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    for (;;) {
+      const screen = options.from === undefined ? this.screen() : this.after(options.from);
+      if (pattern.test(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`screen never matched ${pattern}:\n${this.screen()}`);
+      await sleep(100);
+    }
+  }
+
+  /** Stops the tmux server of this terminal. */
+  close(): void {
+    try {
+      execFileSync("tmux", ["-L", this.socket, "kill-server"], { stdio: "ignore" });
+    } catch {
+      // already gone
+    }
+  }
+}
