@@ -39,6 +39,8 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
     const error = aborted ? null : toError(thrown);
     emit({ type: "StepInterrupted", payload: { reason: aborted ? "aborted" : "error", error: error?.message ?? null } });
     result = error === null ? { stopReason: "aborted", steps, usage } : { stopReason: "error", steps, usage, error };
+    // A D-Mail sent in the interrupted step is not delivered, now or in a later turn.
+    rt.session.denwaRenji.fetchPendingDMail();
   }
   emit({ type: "TurnEnd", payload: { stop_reason: result.stopReason, steps, usage, error: result.error?.message ?? null } });
   return result;

@@ -89,6 +89,24 @@ describe("the model's D-Mail", () => {
     }
   });
 
+  it("is dropped when the turn is aborted before the step ends", async () => {
+    const wait = defineTool({
+      name: "Wait",
+      description: "Waits to be cancelled.",
+      parameters: z.object({}),
+      execute: (_params, { signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("cancelled")))),
+    });
+    const { soul, context } = await testSoul({ tools: [SendDMail, wait], scripts: [script(dmail(0, "back"), call("w1", "Wait")), "text: next turn"] });
+    const controller = new AbortController();
+    const turn = soul.run("go", { signal: controller.signal });
+    for await (const event of turn) if (event.type === "ToolResult" && event.payload.tool_call_id === "d1") setTimeout(() => controller.abort(), 10);
+    expect((await turn.result).stopReason).toBe("aborted");
+    expect(soul.session.denwaRenji.pending).toBeNull();
+    const { events } = await collect(soul.run("again"));
+    expect(ofType(events, "Reverted")).toEqual([]);
+    expect(outline(context).at(-1)).toBe("assistant:next turn");
+  });
+
   it("shows checkpoints to the model only when SendDMail is in the toolset", async () => {
     const { soul, context } = await testSoul({ scripts: ["text: hi"] });
     await collect(soul.run("go"));
