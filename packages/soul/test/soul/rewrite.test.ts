@@ -3,7 +3,7 @@
  * replaced, what followed is dropped (kept as a rotation, so it can be
  * undone), and the loop runs again from there.
  */
-import { defineTool, extractText, toolOk, type Message } from "@kosong/core";
+import { assistantMessage, defineTool, extractText, toolOk, userMessage, type Message } from "@kosong/core";
 import { RewriteTargetError, SendDMail } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -71,6 +71,18 @@ describe("soul.rewrite", () => {
       "assistant:second take",
     ]);
     expect(context.checkpoints.map((c) => c.id)).toEqual([0, 1]);
+  });
+
+  it("clears the context when no checkpoint comes before the message, keeping the system prompt", async () => {
+    const { soul, context, provider } = await testSoul({ onDisk: true, scripts: ["text: rewritten answer"] });
+    await context.writeSystemPrompt("stored prompt");
+    await context.appendMessage([userMessage("first question"), assistantMessage("first answer"), userMessage("second question")]);
+    const { events } = await collect(soul.rewrite(2, "better second question"));
+    expect(ofType(events, "Reverted").map((e) => e.payload)).toEqual([{ checkpoint_id: null, reason: "rewrite" }]);
+    expect(outline(context)).toEqual(["user:first question", "assistant:first answer", "user:better second question", "assistant:rewritten answer"]);
+    expect(context.systemPrompt).toBe("stored prompt");
+    expect(provider.calls[0]!.systemPrompt).toBe("stored prompt");
+    expect(await context.rotations()).toHaveLength(1);
   });
 
   it("refuses assistant and system messages, indexes outside the history and other roles", async () => {
