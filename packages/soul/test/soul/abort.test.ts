@@ -94,6 +94,16 @@ describe("aborting a turn", () => {
     expect(outline(context).at(-1)).toBe("assistant:recovered");
   });
 
+  it("does not wait past cancelGraceMs for a tool that ignores its signal, whatever the abort reason", async () => {
+    const stubborn = defineTool({ name: "stubborn", description: "Ignores cancellation.", parameters: z.object({}), execute: () => new Promise<string>(() => {}) });
+    const { soul, context } = await testSoul({ tools: [quick, stubborn], config: { cancelGraceMs: 10 }, scripts: [script(call("c1", "quick"), call("c2", "stubborn"))] });
+    const controller = new AbortController();
+    const turn = soul.run("go", { signal: controller.signal });
+    for await (const event of turn) if (event.type === "ToolResult") controller.abort("the user pressed Ctrl-C");
+    expect((await turn.result).stopReason).toBe("aborted");
+    expect(outline(context).slice(-2)).toEqual(["tool[c1]:quick done", `tool[c2]:<system>ERROR: ${TOOL_INTERRUPTED_MESSAGE}</system>`]);
+  });
+
   it("ends at once when aborted before it starts a step", async () => {
     const { soul, provider } = await testSoul({ scripts: ["text: never"] });
     const controller = new AbortController();
