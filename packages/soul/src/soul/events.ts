@@ -75,8 +75,9 @@ export interface SoulEventPayloads {
   StepBegin: { n: number };
   /**
    * The LLM call of step `n` failed with a retryable error and is tried again
-   * after `delay_ms`. Parts streamed since the step (or the last retry) began
-   * belong to the failed attempt: they never reach the context, discard them.
+   * after `delay_ms`. The parts and tool results since the step (or the last
+   * retry) began belong to the failed attempt: they never reach the context,
+   * discard them.
    */
   StepRetry: { n: number; attempt: number; delay_ms: number; error: string; error_type: string };
   /** The step ended early: the caller aborted, or an error ended the turn. */
