@@ -51,7 +51,13 @@ export function fitToBudget(
   let total = counter.count(history);
   let dropped = 0;
   let stubs = 0;
-  const noticeTokens = (n: number): number => (n === 0 ? 0 : counter.message(droppedNotice(n)));
+  const notices = new Map<number, number>();
+  const noticeTokens = (n: number): number => {
+    if (n === 0) return 0;
+    let tokens = notices.get(n);
+    if (tokens === undefined) notices.set(n, (tokens = counter.message(droppedNotice(n))));
+    return tokens;
+  };
   const over = (): boolean => total + noticeTokens(dropped) > maxTokens;
   const replace = (index: number, message: Message | null): void => {
     total += (message === null ? 0 : counter.message(message)) - counter.message(current[index]!);

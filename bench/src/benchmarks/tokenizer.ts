@@ -1,0 +1,87 @@
+/**
+ * The token estimate: how far chars/4 is from the o200k_base tokenizer on
+ * English, Chinese and code (o200k_base is exact for OpenAI's current
+ * models: GPT-4o, GPT-4.1, GPT-5, o-series), the tokenizer's speed, and the
+ * cost of a step's count with the incremental TokenCounter on a
+ * 200k-token history.
+ */
+import { assistantMessage, type Message, toolCall, toolMessage, userMessage } from "@kosong/core";
+import { charsPerTokenTokenizer, estimateTokens, o200kTokenizer, TokenCounter } from "@kosong/soul";
+import type { Benchmark, BenchRow } from "../bench-types.ts";
+import { chineseSample, codeFiles, englishSample } from "../context-quality/tokenizer-samples.ts";
+import { compare, timeOnce, toRow } from "../measure.ts";
+
+const signed = (x: number): string => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(0)} %`;
+
+/** A history of about `tokens` o200k tokens: code files read by a tool, between prose turns. */
+function history(tokens: number): Message[] {
+  const code = codeFiles();
+  const prose = englishSample().split("\n\n");
+  const messages: Message[] = [];
+  let total = 0;
+  for (let i = 0; total < tokens; i++) {
+    const turn = [
+      userMessage(prose[i % prose.length]!),
+      assistantMessage("Reading the file.", [toolCall(`c${i}`, "Read", { path: `/src/f${i}.ts` })]),
+      toolMessage(`c${i}`, code[i % code.length]!),
+    ];
+    messages.push(...turn);
+    total += estimateTokens(turn);
+  }
+  return messages;
+}
+
+const benchmark: Benchmark = {
+  name: "tokenizer",
+  async run({ quick }) {
+    const rounds = quick ? { warmup: 1, rounds: 3 } : { warmup: 3, rounds: 15 };
+    const rows: BenchRow[] = [];
+    const loadMs = await timeOnce(() => o200kTokenizer.count("load the tables"));
+    const samples: Array<[string, string]> = [
+      ["English (READMEs)", englishSample()],
+      ["Chinese", chineseSample],
+      ["TypeScript (sources)", codeFiles().join("\n")],
+    ];
+    for (const [name, text] of samples) {
+      const coldMs = await timeOnce(() => o200kTokenizer.count(text));
+      const exact = o200kTokenizer.count(text);
+      const cheap = charsPerTokenTokenizer.count(text);
+      const result = await compare(() => o200kTokenizer.count(text), () => charsPerTokenTokenizer.count(text), rounds);
+      const mbs = (ms: number): string => (Buffer.byteLength(text) / 1e6 / (ms / 1000)).toFixed(2);
+      rows.push(
+        toRow(`o200k count, ${name}: ${exact} tokens`, "chars/4", result, {
+          note: `chars/4 error vs o200k: ${signed(cheap / exact - 1)} (${cheap} tokens); o200k ${mbs(coldMs)} MB/s on first sight, ${mbs(result.ours_ms)} MB/s again (gpt-tokenizer caches merges); loading the tables took ${loadMs.toFixed(0)} ms (0 when an earlier benchmark loaded them)`,
+        }),
+      );
+    }
+
+    const big = history(quick ? 20_000 : 200_000);
+    const firstMs = await timeOnce(() => estimateTokens(big));
+    const tokens = estimateTokens(big);
+    const cold = await compare(() => estimateTokens(big), () => estimateTokens(big, { tokenizer: charsPerTokenTokenizer }), rounds);
+    rows.push(
+      toRow(`estimateTokens o200k, ${tokens}-token history (${big.length} messages), counted afresh`, "estimateTokens chars/4", cold, {
+        note: `first count ${firstMs.toFixed(0)} ms; a step should not pay this on every call, hence the incremental TokenCounter below`,
+      }),
+    );
+
+    // A step: the history grew by one assistant message and its tool result; the counter has seen the rest.
+    const counter = new TokenCounter();
+    counter.count(big);
+    let step = 0;
+    const grown = (): Message[] => {
+      step++;
+      return [...big, assistantMessage(`step ${step}`, [toolCall(`s${step}`, "Shell", { command: "pnpm test" })]), toolMessage(`s${step}`, `All ${step} tests passed.`)];
+    };
+    const incremental = await compare(() => counter.count(grown()), () => estimateTokens(grown(), { tokenizer: charsPerTokenTokenizer }), rounds);
+    rows.push(
+      toRow(`TokenCounter o200k, one step on the ${tokens}-token history`, "estimateTokens chars/4 of the whole history", incremental, {
+        goal: 2,
+        note: "a step tokenizes only its new messages; goal: a 200k-token history costs a step no more than 2x the cheap full scan",
+      }),
+    );
+    return rows;
+  },
+};
+
+export default benchmark;
