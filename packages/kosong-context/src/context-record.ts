@@ -94,27 +94,6 @@ export function assertTokenCount(tokenCount: number): void {
 }
 
 /**
- * Validates `message` (throws `MessageParseError` naming the bad field) and
- * returns its JSONL line and the validated copy that a storage keeps: later
- * changes to the caller's object do not alter what was stored.
- */
-export function encodeMessage(message: Message): { line: string; message: Message } {
-  const copy = parseMessage(message);
-  return { line: serializeMessage(copy), message: copy };
-}
-
-/**
- * A record validated for appending: a message as its validated copy (the
- * writer encodes it straight into bytes), any other record as its line.
- */
-export type PreparedRecord = Message | string;
-
-/** Validates `record` as {@link encodeRecord} does and returns it prepared for the writer. */
-export function prepareRecord(record: ContextRecord): PreparedRecord {
-  return record.kind === "message" ? parseMessage(record.message) : encodeRecord(record);
-}
-
-/**
  * The JSONL line (no newline) of a record, validating it first: an invalid
  * message throws `MessageParseError`, any other invalid record
  * {@link InvalidRecordError}.
@@ -122,7 +101,8 @@ export function prepareRecord(record: ContextRecord): PreparedRecord {
 export function encodeRecord(record: ContextRecord): string {
   switch (record.kind) {
     case "message":
-      return encodeMessage(record.message).line;
+      // The validated copy is serialized: a caller's later change cannot reach the line, and a bad field throws here.
+      return serializeMessage(parseMessage(record.message));
     case "usage":
       assertTokenCount(record.tokenCount);
       return `{"role": "_usage", "token_count": ${record.tokenCount}}`;

@@ -6,8 +6,7 @@
  */
 import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { ByteQueue } from "./byte-queue.js";
-import { encodeRecord, prepareRecord, type ContextRecord, type PreparedRecord } from "./context-record.js";
+import { encodeRecord, type ContextRecord } from "./context-record.js";
 import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore } from "./context-log.js";
 import { readContextFile } from "./context-state.js";
 import {
@@ -30,10 +29,8 @@ import {
 } from "./errors.js";
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
-import { messageLineEncoder } from "./message-line-encoder.js";
 import { linkNextRotation, listRotations, rotationPath } from "./rotation.js";
 import { SessionLock } from "./session-lock.js";
-import { settle, type Settled } from "./settle.js";
 
 /**
  * When an append is acknowledged:
@@ -69,6 +66,9 @@ export interface ContextFileStats {
 
 interface AppendItem {
   op: null;
+  /** The records' lines, each ending in a newline. */
+  text: string;
+  /** Their UTF-8 byte length. */
   bytes: number;
   resolve: (receipt: LogAppendReceipt) => void;
   reject: (error: unknown) => void;
@@ -82,7 +82,6 @@ interface OpItem {
 
 type QueueItem = AppendItem | OpItem;
 
-const NEWLINE = Buffer.from("\n");
 const durabilities: ReadonlySet<string> = new Set<Durability>(["none", "batch", "always"]);
 
 /** `durability` or the default `"batch"`; a TypeError for anything else. */
@@ -93,9 +92,9 @@ export function checkDurability(durability: Durability | undefined): Durability 
 }
 
 /**
- * Package-internal: appends records already validated by `prepareRecord`.
- * Used by `JsonlLinearStorage`, which validates messages itself to keep the
- * validated copies.
+ * Package-internal: appends lines already encoded (by `encodeRecord`, or
+ * `serializeMessage` of a validated copy). Used by `JsonlLinearStorage`,
+ * which validates messages itself to keep the validated copies.
  */
 export const appendPrepared: unique symbol = Symbol("appendPrepared");
 
@@ -187,7 +186,6 @@ export class JsonlContextFile implements ContextLog {
   #handle: FileHandle | null = null;
   #size: number;
   #needsNewline: boolean;
-  readonly #bytes = new ByteQueue();
   #queue: QueueItem[] = [];
   #scheduled = false;
   #draining = false;
@@ -271,31 +269,26 @@ export class JsonlContextFile implements ContextLog {
    * which case none of these records is in the file.
    */
   append(records: readonly ContextRecord[]): Promise<LogAppendReceipt> {
-    let prepared: PreparedRecord[];
+    let lines: string[];
     try {
       this.#assertWritable();
-      prepared = records.map(prepareRecord);
+      lines = records.map(encodeRecord);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this[appendPrepared](prepared);
+    return this[appendPrepared](lines);
   }
 
   /** @internal */
-  [appendPrepared](records: readonly PreparedRecord[]): Promise<LogAppendReceipt> {
-    const queue = this.#bytes;
-    const before = queue.length;
-    let bytes = 0;
+  [appendPrepared](lines: readonly string[]): Promise<LogAppendReceipt> {
     try {
       this.#assertWritable();
-      const encoder = messageLineEncoder();
-      for (const record of records) bytes += typeof record === "string" ? queue.pushLine(record) : encoder.encodeLine(record, queue);
     } catch (error) {
-      queue.rewind(before);
       return Promise.reject(error);
     }
+    const text = lines.length === 0 ? "" : `${lines.join("\n")}\n`;
     return new Promise<LogAppendReceipt>((resolve, reject) => {
-      this.#queue.push({ op: null, bytes, resolve, reject });
+      this.#queue.push({ op: null, text, bytes: Buffer.byteLength(text), resolve, reject });
       this.#schedule();
     });
   }
@@ -336,15 +329,15 @@ export class JsonlContextFile implements ContextLog {
       if (!Number.isSafeInteger(position) || position < 0) throw new InvalidOffsetError(position, "not a non-negative integer");
       if (position > this.#size) throw new InvalidOffsetError(position, `past the end of the file (${this.#size} bytes)`);
       await this.#ensureExists();
-      // The byte before `position` comes with the last chunk the copy reads: checked there, before the old file is linked.
+      // The byte before `position` comes with the last chunk the copy reads: checked there, before anything is linked or renamed.
       const atLineStart = (chunk: Buffer, at: number) => {
         if (at + chunk.length === position && chunk[chunk.length - 1] !== 10) throw new InvalidOffsetError(position, "not at the start of a line");
       };
       const temp = tempPathFor(this.path);
-      const rotation = await this.#replaceWith(temp, true, async (copied) => {
+      const rotation = await this.#replaceWith(temp, true, async () => {
         const source = await open(this.path, "r");
         try {
-          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart, written: copied });
+          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart });
         } finally {
           await source.close();
         }
@@ -405,11 +398,7 @@ export class JsonlContextFile implements ContextLog {
         throw error;
       }
       const temp = tempPathFor(this.path);
-      // The current file is linked as a rotation while rotation n is copied.
-      const savedAs = await this.#replaceWith(temp, this.#exists, async (copied) => {
-        copied();
-        await copyToNewFile(source, temp);
-      });
+      const savedAs = await this.#replaceWith(temp, this.#exists, () => copyToNewFile(source, temp));
       const facts = await inspect(this.path);
       this.#exists = true;
       this.#size = facts.size;
@@ -447,25 +436,17 @@ export class JsonlContextFile implements ContextLog {
 
   /**
    * Replaces the current file by the new file `temp`, which `write` creates,
-   * writes and syncs: renames it over the current file and syncs the
-   * directory. With `keepOld`, the current file is linked as its next
-   * rotation meanwhile, at the latest once `write` calls `copied` (the
-   * link's own directory sync makes the rotation durable before the rename).
-   * If the rename does not happen, the rotation is dropped again and the
-   * temp file deleted.
+   * writes and syncs. With `keepOld`, the current file is then linked as its
+   * next rotation (durable once the link's directory sync is done). Then
+   * `temp` is renamed over the current file and the directory synced. If the
+   * rename does not happen, the rotation is dropped again and the temp file
+   * deleted.
    */
-  async #replaceWith(temp: string, keepOld: boolean, write: (copied: () => void) => Promise<void>): Promise<LogRotation | null> {
-    let linking: Promise<Settled<LogRotation>> | undefined;
-    const link = () => {
-      if (keepOld) linking ??= settle(linkNextRotation(this.path));
-    };
-    const written = await settle(write(link));
-    if (written.ok) link();
-    const linked = await linking;
-    const rotation = linked?.ok ? linked.value : null;
+  async #replaceWith(temp: string, keepOld: boolean, write: () => Promise<void>): Promise<LogRotation | null> {
+    let rotation: LogRotation | null = null;
     try {
-      if (!written.ok) throw written.error;
-      if (linked?.ok === false) throw linked.error;
+      await write();
+      if (keepOld) rotation = await linkNextRotation(this.path);
       await this.#closeHandle();
       await rename(temp, this.path);
       await fsyncDirectory(this.#dir);
@@ -534,8 +515,8 @@ export class JsonlContextFile implements ContextLog {
     }
   }
 
+  /** Writes a batch of appends as one buffer (one write, one fsync per durability) and settles them. */
   async #commit(batch: AppendItem[], bytes: number): Promise<void> {
-    const buffers = this.#bytes.take(bytes);
     if (this.#broken) {
       for (const item of batch) item.reject(this.#broken);
       return;
@@ -543,15 +524,13 @@ export class JsonlContextFile implements ContextLog {
     const start = this.#size;
     let lead = 0;
     if (bytes > 0) {
-      if (this.#needsNewline) {
-        buffers.unshift(NEWLINE);
-        lead = 1;
-      }
+      lead = this.#needsNewline ? 1 : 0;
+      const buffer = Buffer.from((lead === 1 ? "\n" : "") + batch.map((item) => item.text).join(""));
       let opened = false;
       try {
         const handle = await this.#appendHandle();
         opened = true;
-        await writeAll(handle, buffers);
+        await writeAll(handle, [buffer]);
         this.#stats.writes += 1;
         if (this.durability !== "none") {
           await handle.datasync();

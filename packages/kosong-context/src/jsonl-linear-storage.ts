@@ -3,8 +3,8 @@
  * reading kimi-cli's `context.jsonl` too (one reader for both formats).
  */
 import path from "node:path";
-import { parseMessage, type Message } from "@kosong/core";
-import { assertTokenCount, encodeRecord, type PreparedRecord } from "./context-record.js";
+import { parseMessage, serializeMessage, type Message } from "@kosong/core";
+import { assertTokenCount, encodeRecord } from "./context-record.js";
 import { StorageAlreadyModifiedError, StorageClosedError } from "./errors.js";
 import { appendPrepared, checkDurability, JsonlContextFile, type ContextFileOptions } from "./jsonl-context-file.js";
 import type { LinearStorage } from "./linear-storage.js";
@@ -104,7 +104,7 @@ export class JsonlLinearStorage implements LinearStorage {
       return Promise.reject(error);
     }
     if (copies.length === 0) return Promise.resolve();
-    return this.#append(copies, () => {
+    return this.#append(copies.map((copy) => serializeMessage(copy)), () => {
       for (const copy of copies) this.#messages.push(copy);
     });
   }
@@ -135,7 +135,7 @@ export class JsonlLinearStorage implements LinearStorage {
     return this.close();
   }
 
-  #append(records: readonly PreparedRecord[], commit: () => void): Promise<void> {
+  #append(lines: readonly string[], commit: () => void): Promise<void> {
     this.#touched = true;
     if (this.#file === null) {
       const opening = JsonlContextFile.open(this.path, this.#options);
@@ -147,7 +147,7 @@ export class JsonlLinearStorage implements LinearStorage {
         this.#touched = false;
       });
     }
-    return this.#file.then((file) => file[appendPrepared](records)).then(commit);
+    return this.#file.then((file) => file[appendPrepared](lines)).then(commit);
   }
 
   #assertOpen(): void {

@@ -89,7 +89,7 @@ describe(`crash safety (seed ${seed})`, () => {
     }, 120_000);
   }
 
-  // Large: kept prefixes of MiBs, copied with O_DIRECT writes where the disk takes them.
+  // Large: kept prefixes of MiBs, so kills land inside the prefix copy.
   for (const records of ["small", "large"] as const) {
     it(`truncate-with-rotation and restoring rotations (${records} records): the current file is wholly old or wholly new, rotations complete`, async () => {
       const rand = random(seed + 7 + records.length);
