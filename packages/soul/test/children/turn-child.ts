@@ -15,9 +15,9 @@
  * "turn <turns>" printing "event <type>" per event, then prints "done".
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { defineTool, extractText, SimpleToolset, toolOk, type Message } from "@kosong/core";
-import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
-import { Context, Soul } from "@kosong/soul";
+import { defineTool, extractText, SimpleToolset, toolOk, type ChatProvider, type Message } from "@kosong/core";
+import { ScriptedChatProvider, type ChatScript, type ScriptedChatProviderOptions } from "@kosong/core/testing";
+import { Context, Soul, type SoulConfigInput } from "@kosong/soul";
 import { z } from "zod";
 
 /** A seeded pseudo-random generator in [0, 1) (mulberry32). */
@@ -103,18 +103,28 @@ const ask = defineTool({
   },
 });
 
+/** Options of {@link workloadSoul}. */
+export interface WorkloadOptions {
+  /** How the model streams (default: 12-character chunks, 1 ms apart). */
+  streaming?: ScriptedChatProviderOptions;
+  /** Wraps the scripted model (e.g. in a ChaosChatProvider). */
+  wrap?: (model: ScriptedChatProvider) => ChatProvider;
+  /** Loop settings (retries never wait). */
+  config?: Omit<SoulConfigInput, "retry">;
+}
+
 /**
  * A soul over `context` running the planned model, streaming in small
  * delayed chunks, with a host that approves each request `ms` after it.
  */
-export function workloadSoul(context: Context, seed: number): Soul {
+export function workloadSoul(context: Context, seed: number, options: WorkloadOptions = {}): Soul {
   const model = plannedModel(seed);
-  const provider = new ScriptedChatProvider(Array.from({ length: 10_000 }, () => model), { chunkSize: 12, delayMs: 1 });
+  const scripted = new ScriptedChatProvider(Array.from({ length: 10_000 }, () => model), options.streaming ?? { chunkSize: 12, delayMs: 1 });
   const soul = new Soul({
     agent: { name: "property", systemPrompt: "You are interrupted a lot.", toolset: new SimpleToolset([work, stubborn, ask]) },
-    provider,
+    provider: options.wrap?.(scripted) ?? scripted,
     context,
-    config: { cancelGraceMs: 20, retry: { initialDelayMs: 0, maxDelayMs: 0, jitterMs: 0, maxRetryAfterMs: 0 } },
+    config: { cancelGraceMs: 20, ...options.config, retry: { initialDelayMs: 0, maxDelayMs: 0, jitterMs: 0, maxRetryAfterMs: 0 } },
   });
   soul.approval.subscribe((event) => {
     if (event.type !== "ApprovalRequest") return;
