@@ -34,3 +34,5 @@ export {
   type RetentionPreference,
   type RetentionStrategyOptions,
 } from "./retention-strategy.js";
+export { type CheckedCompaction, checkCompaction } from "./checked-compaction.js";
+export { nodeFileReader } from "./node-file-reader.js";
