@@ -1,7 +1,7 @@
 /**
  * One step of a turn: prepare (compaction check, checkpoint), call (the LLM
  * with retries, tools dispatched by core's `step`), act (grow the context in
- * one batch), finalize (rejection, D-Mail, steered input, whether to go on).
+ * one batch), finalize (rejection, D-Mail, whether to go on).
  */
 import {
   abortError,
@@ -68,25 +68,16 @@ async function callStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsag
   }
 }
 
-/** Rejection, D-Mail, steered input: decides whether the turn goes on. */
+/** Rejection and D-Mail: decides whether the turn goes on. */
 async function finishStep(rt: SoulRuntime, emit: Emit, result: StepResult, results: readonly ToolResult[]): Promise<StepOutcome> {
   const rejections = results.flatMap((r) => (ToolRejectedError.isInstance(r.return_value) ? [r.return_value] : []));
   const dmail = rt.session.denwaRenji.fetchPendingDMail();
-  const travel = dmail !== null && rejections.length === 0;
-  if (travel) await deliverDMail(rt, emit, dmail);
-  const steered = await appendSteered(rt, emit);
   if (rejections.some((r) => r.feedback === "")) return "tool_rejected";
-  return travel || steered || result.toolCalls.length > 0 ? "continue" : "no_tool_calls";
-}
-
-/** Appends the input steered in during the step, each as a user message with a `SteerInput` event. */
-async function appendSteered(rt: SoulRuntime, emit: Emit): Promise<boolean> {
-  const inputs = rt.takeSteered();
-  for (const input of inputs) {
-    await rt.context.appendMessage({ role: "user", content: typeof input === "string" ? [{ type: "text", text: input }] : input });
-    emit({ type: "SteerInput", payload: { user_input: input } });
+  if (dmail !== null && rejections.length === 0) {
+    await deliverDMail(rt, emit, dmail);
+    return "continue";
   }
-  return inputs.length > 0;
+  return result.toolCalls.length > 0 ? "continue" : "no_tool_calls";
 }
 
 function emitStatus(rt: SoulRuntime, emit: Emit, result: StepResult): void {

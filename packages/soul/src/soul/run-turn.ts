@@ -1,8 +1,9 @@
 /**
  * The agent loop: one turn is a preparation (the user's message, or a
  * rewrite of the history), then steps until the model stops calling tools, a
- * tool is rejected without feedback, or `maxStepsPerTurn`. It always ends
- * with `TurnEnd`, also after an error or an abort.
+ * tool is rejected without feedback, or `maxStepsPerTurn`; input steered in
+ * during a step is appended after it, and the turn goes on with it. A turn
+ * always ends with `TurnEnd`, also after an error or an abort.
  */
 import { abortError, tokenUsage } from "@kosong/core";
 import type { StopReason, UserInput } from "./events.js";
@@ -26,15 +27,19 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
   let result: TurnResult;
   try {
     await start.prepare();
-    let outcome: StepOutcome = "continue";
-    while (outcome === "continue" && steps < rt.config.maxStepsPerTurn) {
+    let stop: StopReason | null = null;
+    while (stop === null) {
       if (signal?.aborted) throw abortError(signal);
       steps++;
-      outcome = await runStep(rt, emit, steps, usage, signal);
+      const outcome = await runStep(rt, emit, steps, usage, signal);
+      const steered = await appendSteered(rt, emit);
+      // No await between the empty take in appendSteered and closing: no steered input is left behind.
+      stop = stopReason(outcome, steered, steps >= rt.config.maxStepsPerTurn);
     }
-    const stopReason: StopReason = outcome === "continue" ? "max_steps" : outcome;
-    result = { stopReason, steps, usage };
+    rt.closeSteering();
+    result = { stopReason: stop, steps, usage };
   } catch (thrown) {
+    rt.closeSteering();
     const aborted = signal?.aborted === true;
     const error = aborted ? null : toError(thrown);
     emit({ type: "StepInterrupted", payload: { reason: aborted ? "aborted" : "error", error: error?.message ?? null } });
@@ -44,6 +49,29 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
   }
   emit({ type: "TurnEnd", payload: { stop_reason: result.stopReason, steps, usage, error: result.error?.message ?? null } });
   return result;
+}
+
+/** Why the turn stops after a step, or null to go on: steered input makes the model answer again. */
+function stopReason(outcome: StepOutcome, steered: boolean, lastStep: boolean): StopReason | null {
+  if (outcome === "tool_rejected") return outcome;
+  if (outcome === "no_tool_calls" && !steered) return outcome;
+  return lastStep ? "max_steps" : null;
+}
+
+/**
+ * Appends the input steered in so far, each as a user message with a
+ * `SteerInput` event, until none is left. Returns whether there was any.
+ */
+async function appendSteered(rt: SoulRuntime, emit: Emit): Promise<boolean> {
+  let any = false;
+  for (let inputs = rt.takeSteered(); inputs.length > 0; inputs = rt.takeSteered()) {
+    any = true;
+    for (const input of inputs) {
+      await rt.context.appendMessage({ role: "user", content: typeof input === "string" ? [{ type: "text", text: input }] : input });
+      emit({ type: "SteerInput", payload: { user_input: input } });
+    }
+  }
+  return any;
 }
 
 function toError(value: unknown): Error {

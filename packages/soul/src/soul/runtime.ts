@@ -42,4 +42,10 @@ export interface SoulRuntime {
    * none. Called after each step. Contract: never throws.
    */
   takeSteered(): UserInput[];
+  /**
+   * Ends steering for this turn: `soul.steer()` returns false from now on.
+   * Called in the same synchronous block as the `takeSteered()` that found
+   * nothing, so no accepted input can be left behind. Contract: never throws.
+   */
+  closeSteering(): void;
 }

@@ -80,6 +80,7 @@ export class Soul {
   readonly config: SoulConfig;
   readonly #runtime: SoulRuntime;
   #steered: UserInput[] = [];
+  #steering = false;
   #current: { kind: "turn" | "compaction"; emit: Emit } | null = null;
 
   constructor(options: SoulOptions) {
@@ -98,6 +99,9 @@ export class Soul {
       session: this.session,
       dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),
       takeSteered: () => this.#steered.splice(0),
+      closeSteering: () => {
+        this.#steering = false;
+      },
     };
     this.approval.subscribe((event) => this.#current?.emit(event));
   }
@@ -165,10 +169,12 @@ export class Soul {
   /**
    * Queues input for the running turn: it is appended as a user message
    * after the current step (with a `SteerInput` event), and the turn goes on
-   * with it. Returns false, queuing nothing, when no turn runs.
+   * with it. Returns false, queuing nothing, when no turn runs (or the
+   * running one has decided to end). Input queued when an abort or an error
+   * ends the turn is dropped.
    */
   steer(input: UserInput): boolean {
-    if (this.#current?.kind !== "turn") return false;
+    if (!this.#steering) return false;
     this.#steered.push(input);
     return true;
   }
@@ -194,8 +200,10 @@ export class Soul {
     const stream = new EventStream<SoulEvent, R>();
     const current = { kind, emit: (event: SoulEvent) => stream.push(event) };
     this.#current = current;
+    this.#steering = kind === "turn";
     const settle = (): void => {
       this.#current = null;
+      this.#steering = false;
       this.#steered = [];
     };
     body(current.emit).then(

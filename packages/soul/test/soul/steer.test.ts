@@ -51,6 +51,37 @@ describe("soul.steer", () => {
     expect(outline(context)).toEqual(["user:go", "assistant:working+calls(c1)", "tool[c1]:worked", "user:stop after this", "assistant:stopping"]);
   });
 
+  it("never drops input it accepted, even when the turn is about to end", async () => {
+    for (const trigger of ["StatusUpdate", "TextPart", "StepBegin"] as const) {
+      const { soul, context } = await testSoul({ scripts: ["text: first answer", "text: answer to more"] });
+      const turn = soul.run("go");
+      let accepted: boolean | null = null;
+      for await (const event of turn) if (event.type === trigger && accepted === null) accepted = soul.steer("more");
+      const result = await turn.result;
+      expect(accepted, trigger).toBe(true);
+      expect(result.steps).toBe(2);
+      expect(outline(context)).toEqual(["user:go", "assistant:first answer", "user:more", "assistant:answer to more"]);
+      expect(soul.steer("after the end")).toBe(false);
+    }
+  });
+
+  it("keeps input steered into the last allowed step in the context", async () => {
+    let soul!: Soul;
+    const { soul: made, context } = await testSoul({
+      config: { maxStepsPerTurn: 1 },
+      scripts: [
+        () => {
+          soul.steer("for later");
+          return script("text: busy", call("c1", "missing"));
+        },
+      ],
+    });
+    soul = made;
+    const { result } = await collect(soul.run("go"));
+    expect(result.stopReason).toBe("max_steps");
+    expect(outline(context).at(-1)).toBe("user:for later");
+  });
+
   it("starts nothing and says so when no turn runs", async () => {
     const { soul, context, provider } = await testSoul({ scripts: ["text: hi"] });
     expect(soul.steer("hello?")).toBe(false);
