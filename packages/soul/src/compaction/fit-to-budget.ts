@@ -15,13 +15,15 @@ import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, toolOutputStub } from "./compaction-notice.js";
 import { truncateText } from "./truncate-text.js";
 
-/** The order in which a strategy gives things up. */
-export interface FitPlan {
-  /** Indices of tool messages that may become stubs, in order, before anything is dropped. */
-  stubOrder: readonly number[];
-  /** Indices of blocks (of {@link conversationBlocks}) that may be dropped, in order. */
-  dropOrder: readonly number[];
-}
+/**
+ * One thing a strategy is willing to give up: turn the tool message at
+ * `index` into a stub, or drop the block at `index` (of
+ * {@link conversationBlocks}) whole.
+ */
+export type FitAction = { stub: number } | { drop: number };
+
+/** The things a strategy gives up, in the order it gives them up. */
+export type FitPlan = readonly FitAction[];
 
 /** What {@link fitToBudget} returns. */
 export interface FitResult {
@@ -32,9 +34,8 @@ export interface FitResult {
 }
 
 /**
- * Fits `history` into `maxTokens`: first the stubs of `plan.stubOrder`, then
- * the drops of `plan.dropOrder`, each only while the conversation is over
- * budget; then, over what is left, every tool output becomes a stub
+ * Fits `history` into `maxTokens`: the actions of `plan` in order, each
+ * only while the conversation is over budget; then, over what is left, every tool output becomes a stub
  * (largest first), think parts go and long texts are cut with a marker
  * (oldest block first), and as a last resort blocks are dropped (oldest
  * first). When even the notice alone does not fit, the
@@ -81,14 +82,11 @@ export function fitToBudget(
     }
   };
 
-  for (const index of plan.stubOrder) {
-    if (!over()) break;
-    stub(index);
-  }
   const blocks = conversationBlocks(history);
-  for (const block of plan.dropOrder) {
+  for (const action of plan) {
     if (!over()) break;
-    drop(blocks[block]!);
+    if ("stub" in action) stub(action.stub);
+    else drop(blocks[action.drop]!);
   }
   // Last resorts, each over what is left: stub every tool output (largest first), cut texts (oldest block first), drop blocks.
   const left = current.flatMap((message, index) => (message?.role === "tool" ? [index] : []));
@@ -180,8 +178,8 @@ export function fitCompacted(
   budget: Budget,
 ): FitResult {
   const blocks = conversationBlocks(compacted);
-  const dropOrder = blocks.flatMap((block, index) => (block.start >= tailFrom && index < blocks.length - 1 ? [index] : []));
-  const fit = fitToBudget(compacted, { stubOrder: [], dropOrder }, budget);
+  const plan = blocks.flatMap((block, index) => (block.start >= tailFrom && index < blocks.length - 1 ? [{ drop: index }] : []));
+  const fit = fitToBudget(compacted, plan, budget);
   const input = new Set(history);
   const details: CompactionDetails = {
     ...fit.details,

@@ -6,11 +6,11 @@
  * drops whole blocks in order of importance, and counts tokens.
  */
 import type { Message } from "@kosong/core";
-import { conversationBlocks } from "../conversation/index.js";
+import { type ConversationBlock, conversationBlocks } from "../conversation/index.js";
 import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
 import type { Compaction, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
-import { fitToBudget } from "./fit-to-budget.js";
+import { type FitAction, fitToBudget } from "./fit-to-budget.js";
 import { isErrorResult, isImportantMessage } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
 
@@ -18,7 +18,7 @@ import { recentBlockStart } from "./recent-blocks.js";
 export interface PreserveImportantCompactionOptions extends BudgetOptions {
   /** User and assistant messages at the end that are kept before anything important (default 5, as Kode-cli). */
   keepRecent?: number;
-  /** A tool output older than the recent part and larger than this many tokens becomes a stub first (default 200). */
+  /** A tool output larger than this many tokens is bulky: it becomes a stub before messages are dropped (default 200). */
   bulkyToolOutputTokens?: number;
 }
 
@@ -27,9 +27,10 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  *
  * 1. bulky tool outputs (not errors) before the recent part become `[tool output elided: N tokens]`, oldest first;
  * 2. unimportant blocks before the recent part are dropped, oldest first;
- * 3. recent blocks but the last are dropped, oldest first;
- * 4. important ones (see {@link isImportantMessage}; also a tool round with an error result) are dropped, oldest first;
- * 5. what is left is shrunk (stubs, cut texts), system messages first.
+ * 3. bulky tool outputs of the recent part become stubs, oldest first;
+ * 4. recent blocks but the last are dropped, oldest first;
+ * 5. important ones (see {@link isImportantMessage}; also a tool round with an error result) are dropped, oldest first;
+ * 6. what is left is shrunk (every tool output stubbed, texts cut), oldest first, and dropped as a last resort.
  *
  * Each step runs only while the conversation is over budget. Needs no provider.
  */
@@ -49,25 +50,26 @@ export class PreserveImportantCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[]): Promise<CompactionResult> {
-    const blocks = conversationBlocks(history);
+    const blocks = conversationBlocks(history).map((block, index) => ({ ...block, index }));
     const recent = recentBlockStart(blocks, Math.max(1, this.#keepRecent));
-    const important = (start: number, end: number): boolean =>
-      isImportantMessage(history[start]!) || history.slice(start + 1, end).some(isErrorResult);
-    const old = blocks.slice(0, recent).map((block, index) => ({ block, index, important: important(block.start, block.end) }));
-    const stubOrder: number[] = [];
-    for (const { block } of old) {
-      for (let index = block.start; index < block.end; index++) {
-        const message = history[index]!;
-        if (message.role === "tool" && !isErrorResult(message) && this.#budget.counter.message(message) > this.#bulky) stubOrder.push(index);
-      }
-    }
-    const droppable = old.filter(({ block }) => block.role !== "system");
-    const dropOrder = [
-      ...droppable.filter((b) => !b.important).map((b) => b.index),
-      ...blocks.slice(recent, -1).flatMap((block, i) => (block.role === "system" ? [] : [recent + i])),
-      ...droppable.filter((b) => b.important).map((b) => b.index),
+    const important = (b: ConversationBlock): boolean =>
+      isImportantMessage(history[b.start]!) || history.slice(b.start + 1, b.end).some(isErrorResult);
+    const bulkyOutputs = (part: ReadonlyArray<ConversationBlock>): FitAction[] =>
+      part.flatMap((b) =>
+        history.slice(b.start, b.end).flatMap((message, offset) =>
+          message.role === "tool" && !isErrorResult(message) && this.#budget.counter.message(message) > this.#bulky ? [{ stub: b.start + offset }] : [],
+        ),
+      );
+    const drops = (part: ReadonlyArray<{ index: number }>): FitAction[] => part.map((b) => ({ drop: b.index }));
+    const old = blocks.slice(0, recent).filter((b) => b.role !== "system");
+    const plan = [
+      ...bulkyOutputs(blocks.slice(0, recent)),
+      ...drops(old.filter((b) => !important(b))),
+      ...bulkyOutputs(blocks.slice(recent)),
+      ...drops(blocks.slice(recent, -1).filter((b) => b.role !== "system")),
+      ...drops(old.filter(important)),
     ];
-    const fit = fitToBudget(history, { stubOrder, dropOrder }, this.#budget);
+    const fit = fitToBudget(history, plan, this.#budget);
     return { messages: fit.messages, usage: null, details: fit.details };
   }
 }

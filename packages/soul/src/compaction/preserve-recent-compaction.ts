@@ -30,8 +30,7 @@ export class PreserveRecentCompaction implements Compaction {
 
   async compact(history: readonly Message[]): Promise<CompactionResult> {
     const blocks = conversationBlocks(history);
-    const dropOrder = blocks.slice(0, -1).map((_, index) => index);
-    const fit = fitToBudget(history, { stubOrder: [], dropOrder }, this.#budget);
+    const fit = fitToBudget(history, blocks.slice(0, -1).map((_, index) => ({ drop: index })), this.#budget);
     return { messages: fit.messages, usage: null, details: fit.details };
   }
 }

@@ -67,6 +67,18 @@ describe("PreserveImportantCompaction", () => {
     expect(result.details!.dropped).toBeGreaterThan(0);
   });
 
+  it("stubs a bulky recent tool output before dropping recent messages", async () => {
+    const input = [
+      userMessage("Fix the failing build. Keep the public API unchanged."),
+      ...toolRound("c1", "Read", "src/parser.ts", prose(3000, "code")),
+      assistantMessage("The build failed because parse() returned undefined; fixed it."),
+    ];
+    const result = await new PreserveImportantCompaction({ maxTokens: 1000 }).compact(input);
+    expectValidWithin(result, 1000);
+    expect(result.details).toMatchObject({ kept: 3, dropped: 0, stubs: 1 });
+    expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
+
   it("keeps a tool pair together when its call is kept and its bulky output is stubbed (the pair across the cut)", async () => {
     const input = [userMessage("read both"), assistantMessage("", [toolCall("a", "Read", { path: "/a" }), toolCall("b", "Read", { path: "/b" })]), toolMessage("b", prose(2000)), toolMessage("a", prose(2000)), assistantMessage("I read both files."), userMessage("thanks")];
     const result = await new PreserveImportantCompaction({ maxTokens: 200, keepRecent: 2 }).compact(input);
