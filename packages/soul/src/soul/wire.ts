@@ -105,7 +105,7 @@ const payloadSchemas: { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> } 
     type: z.literal("function"),
     id: z.string(),
     function: z.looseObject({ name: z.string(), arguments: z.string().nullable() }),
-    extras: z.record(z.string(), z.unknown()).optional(),
+    extras: z.record(z.string(), z.unknown()).nullish(),
     index: int.optional(),
   }),
   ToolCallPart: z.looseObject({

@@ -69,6 +69,17 @@ describe("the wire form of events", () => {
     for (const event of events) expect(parseEvent(serializeEvent(event))).toEqual(asJson(event));
   });
 
+  it("reads kimi-cli's streamed parts as pydantic writes them (nulls, extra keys)", () => {
+    const call = { type: "function", id: "c1", function: { name: "Shell", arguments: null }, extras: null };
+    expect(parseEvent({ type: "ToolCall", payload: call })).toEqual({ type: "ToolCall", payload: call });
+    expect(parseEvent({ type: "ToolCallPart", payload: { arguments_part: "{}" } })).toEqual({
+      type: "ToolCallPart",
+      payload: { type: "tool_call_part", arguments_part: "{}" },
+    });
+    const request = { id: "r1", tool_call_id: "c1", sender: "Shell", action: "run", description: "ls", source_kind: null, display: [] };
+    expect(parseEvent({ type: "ApprovalRequest", payload: request }).payload).toEqual(request);
+  });
+
   it("reads kimi-cli's older ApprovalRequestResolved as ApprovalResponse", () => {
     expect(parseEvent({ type: "ApprovalRequestResolved", payload: { request_id: "r", response: "reject" } })).toEqual({
       type: "ApprovalResponse",
