@@ -33,7 +33,7 @@ export const demoContextSize = 6_000;
 export async function runDemo(options: DemoOptions): Promise<number> {
   const out = options.out ?? process.stdout;
   const style = styleFor(out);
-  const pace = options.fast ? { perCharMs: 0, pauseMs: 0, streamMs: 0 } : { perCharMs: 22, pauseMs: 900, streamMs: 12 };
+  const pace = options.fast ? { perCharMs: 0, pauseMs: 0, streamMs: 0 } : { perCharMs: 18, pauseMs: 700, streamMs: 10 };
   const workspace = await createDemoWorkspace();
   const settings = demoSettings(path.join(workspace, ".kosong"));
   const providers = { main: new DemoChatProvider(pace.streamMs), compact: null, maxContextSize: demoContextSize };

@@ -1,0 +1,114 @@
+/**
+ * The CLI's cold start, measured as a user feels it: a fresh `node` process
+ * per sample, interleaved with the baseline in the same run.
+ *
+ * - `kosong --version` and `kosong --help` against `node -e 0` (goal: at
+ *   most 3x; only commander is loaded for them);
+ * - `kosong -p` to its first streamed character from the fake provider
+ *   server (real HTTP, the official openai SDK, a new session file each
+ *   time) against a bare script that streams the same response with the
+ *   openai SDK to its first character (informational: what the agent loop,
+ *   the session file, the tools and the project context add to a start).
+ *
+ * Needs the built CLI (`apps/cli/dist/kosong.js`); builds it when missing.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeProviderServer } from "@kosong/core/testing";
+import type { Benchmark, BenchRow } from "../bench-types.ts";
+import { compare, toRow } from "../measure.ts";
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const kosongBin = path.join(repoRoot, "apps/cli/dist/kosong.js");
+
+function ensureCliBuilt(): void {
+  if (!existsSync(kosongBin)) execFileSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@kosong/cli..."], { cwd: repoRoot, stdio: "ignore" });
+}
+
+/** Runs `node args` to its end; rejects on a non-zero exit. */
+function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(" ")} exited ${code}: ${stderr}`))));
+  });
+}
+
+/** Runs `node args` until its first byte on stdout (then lets it finish, untimed). */
+function untilFirstOutput(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    let first = true;
+    child.stdout.on("data", () => {
+      if (first) resolve();
+      first = false;
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (first) reject(new Error(`no output (exit ${code}): ${stderr}`));
+    });
+  });
+}
+
+/** The bare-SDK baseline: stream a completion with the openai SDK, exit at its first character. */
+const sdkScript = `
+import OpenAI from "openai";
+const client = new OpenAI({ apiKey: "sk-bench", baseURL: process.env.OPENAI_BASE_URL, maxRetries: 0 });
+const stream = await client.chat.completions.create({ model: "bench-model", stream: true, messages: [{ role: "user", content: "hi" }] });
+for await (const chunk of stream) {
+  const text = chunk.choices[0]?.delta?.content;
+  if (text) { process.stdout.write(text); }
+}
+`;
+
+const benchmark: Benchmark = {
+  name: "cli-startup",
+  async run({ quick }) {
+    ensureCliBuilt();
+    const options = quick ? { warmup: 1, rounds: 3 } : { warmup: 3, rounds: 21 };
+    const rows: BenchRow[] = [];
+    const nodeBaseline = () => runNode(["-e", "0"]);
+    const version = await compare(() => runNode([kosongBin, "--version"]), nodeBaseline, options);
+    rows.push(toRow("kosong --version, cold start", "node -e 0", version, { goal: 3 }));
+    const help = await compare(() => runNode([kosongBin, "--help"]), nodeBaseline, options);
+    rows.push(toRow("kosong --help, cold start", "node -e 0", help, { goal: 3 }));
+
+    const work = mkdtempSync(path.join(tmpdir(), "kosong-bench-cli-"));
+    const server = await startFakeProviderServer();
+    try {
+      const sdkFile = path.join(repoRoot, "bench", ".cli-startup-sdk.mjs");
+      writeFileSync(sdkFile, sdkScript);
+      const env = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, NO_COLOR: "1" };
+      const reply = { message: { role: "assistant" as const, content: [{ type: "text" as const, text: "Hello there." }] } };
+      try {
+        const firstChar = await compare(
+          () => {
+            server.enqueue(reply);
+            return untilFirstOutput([kosongBin, "-p", "hi", "--model", "bench-model", "--no-project-context"], env, work);
+          },
+          () => {
+            server.enqueue(reply);
+            return untilFirstOutput([sdkFile], env, path.join(repoRoot, "bench"));
+          },
+          options,
+        );
+        rows.push(toRow("kosong -p to the first streamed character (fake server, openai SDK)", "a bare openai SDK script streaming the same reply", firstChar, { note: "informational: start-up of the agent loop, session file and tools" }));
+      } finally {
+        rmSync(sdkFile, { force: true });
+      }
+    } finally {
+      await server.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+    return rows;
+  },
+};
+
+export default benchmark;
