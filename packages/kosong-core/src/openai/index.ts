@@ -11,5 +11,6 @@ export type { OpenAIChatGenerationOptions, OpenAIChatProviderOptions } from "./o
 export { KimiChatProvider, KIMI_DEFAULT_BASE_URL } from "./kimi-chat-provider.js";
 export type { KimiChatProviderOptions, KimiGenerationOptions } from "./kimi-chat-provider.js";
 export type { ChatDialect, OpenAIReasoningEffort } from "./openai-chat-request.js";
+export { reasoningFieldForHost, reasoningFields } from "./openai-chat-request.js";
 export { convertOpenAIError } from "./openai-errors.js";
 export type { OpenAIClientOptions, ResolvedEndpoint } from "./openai-client.js";

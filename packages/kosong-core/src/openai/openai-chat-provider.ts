@@ -19,6 +19,7 @@ import {
   fromReasoningEffort,
   historyHasThinking,
   openAIDialect,
+  reasoningFieldForHost,
   toChatMessages,
   toChatTool,
   toReasoningEffort,
@@ -56,10 +57,14 @@ export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
   /** Stream the response (default true). Non-stream responses map to the same parts. */
   stream?: boolean;
   /**
-   * The message field that carries reasoning on this server (e.g.
-   * `reasoning_content` for DeepSeek/vLLM, `reasoning` for OpenRouter):
-   * streamed reasoning is read into think parts and think parts are written
-   * back in that field, as kosong does.
+   * The message field that carries reasoning on this server. Unset (the
+   * default): reasoning is read from `reasoning_content` or `reasoning`,
+   * whichever the server sends, and think parts are written back in the
+   * field it used (before it has answered with reasoning: see
+   * `reasoningFieldForHost`). A field name reads and writes only that field
+   * and, as kosong does, sends `reasoning_effort: "medium"` when the history
+   * holds think parts and no effort was set. Null: reasoning is neither read
+   * nor sent.
    */
   reasoningKey?: string | null;
   /** `extract_text`: send tool results as one string, for servers that only accept text there. */
@@ -78,10 +83,10 @@ export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
  *
  * Requests are converted as kosong's `openai_legacy` provider converts them:
  * the system prompt first as a `system` message, think parts out of the
- * content (written back under `reasoningKey` when set), tool results as
+ * content (written back in the server's reasoning field), tool results as
  * `tool` messages, tools as `function` tools (omitted when there are none).
  * Responses stream by default (`stream_options.include_usage` on), and map
- * to text, think (with `reasoningKey`) and tool-call parts, parallel calls
+ * to text, think (`reasoning_content` or `reasoning`) and tool-call parts, parallel calls
  * routed by their stream `index`; usage counts cached prompt tokens apart.
  * The request goes through the SDK (authentication, headers, HTTP errors);
  * the event stream of a successful response is decoded here, at a third of
@@ -109,6 +114,8 @@ export class OpenAIChatProvider implements ChatProvider {
   /** The `reasoning_effort` set by {@link withThinking}; undefined when never set. */
   protected reasoningEffort: OpenAIReasoningEffort | undefined = undefined;
   protected readonly timeout: number | undefined;
+  /** The reasoning field this server has answered with, shared by copies (used when the dialect reads a list of fields). */
+  protected readonly reasoningSeen: { key: string | null } = { key: null };
 
   constructor(options: OpenAIChatProviderOptions) {
     this.name = options.name ?? "openai";
@@ -173,12 +180,30 @@ export class OpenAIChatProvider implements ChatProvider {
    */
   protected reasoningEffortFor(history: readonly Message[]): OpenAIReasoningEffort | undefined {
     if (this.reasoningEffort !== undefined) return this.reasoningEffort;
-    return this.dialect.reasoningKey && historyHasThinking(history) ? "medium" : undefined;
+    return typeof this.dialect.reasoningKey === "string" && historyHasThinking(history) ? "medium" : undefined;
   }
+
+  /**
+   * The dialect requests are written in: with a list of reasoning fields,
+   * think parts go back in the field the server answered with, else in
+   * {@link reasoningFieldForHost}'s, and an empty think part still sends the
+   * (empty) field.
+   */
+  protected requestDialect(): ChatDialect {
+    const key = this.dialect.reasoningKey;
+    if (key === null || typeof key === "string") return this.dialect;
+    const field = this.reasoningSeen.key ?? reasoningFieldForHost(this.client.baseURL);
+    return { ...this.dialect, reasoningKey: field, keepEmptyReasoning: true };
+  }
+
+  /** Remembers the field this server sends reasoning in. */
+  protected readonly learnReasoningKey = (key: string): void => {
+    this.reasoningSeen.key = key;
+  };
 
   /** The request body for one generation. */
   requestBody(systemPrompt: string, tools: readonly Tool[], history: readonly Message[]): Record<string, unknown> {
-    const body: Record<string, unknown> = { model: this.modelName, messages: toChatMessages(systemPrompt, history, this.dialect) };
+    const body: Record<string, unknown> = { model: this.modelName, messages: toChatMessages(systemPrompt, history, this.requestDialect()) };
     // Deliberate: no `tools: []` (OpenAI rejects an empty array); kosong does the same today.
     if (tools.length > 0) body.tools = tools.map((tool) => toChatTool(tool, this.dialect));
     body.stream = this.stream;
@@ -208,11 +233,12 @@ export class OpenAIChatProvider implements ChatProvider {
       const request = this.client.chat.completions.create(body as never, requestOptions) as unknown as PromiseLike<unknown> & {
         asResponse?: () => Promise<Response>;
       };
-      if (!this.stream) return new ChatCompletionMessage((await request) as ChatWireCompletion, this.dialect);
+      const learn = this.learnReasoningKey;
+      if (!this.stream) return new ChatCompletionMessage((await request) as ChatWireCompletion, this.dialect, learn);
       // The body is read by this package (see openai-chat-chunk-source.ts); a client
       // without `asResponse` hands back its own stream, which is iterated.
-      if (typeof request.asResponse === "function") return await streamedMessageFromResponse(await request.asResponse(), this.dialect, signal);
-      return streamedMessageFromChunks((await request) as AsyncIterable<ChatWireChunk>, this.dialect, signal);
+      if (typeof request.asResponse === "function") return await streamedMessageFromResponse(await request.asResponse(), this.dialect, signal, learn);
+      return streamedMessageFromChunks((await request) as AsyncIterable<ChatWireChunk>, this.dialect, signal, learn);
     } catch (error) {
       throw convertOpenAIError(error, signal);
     }

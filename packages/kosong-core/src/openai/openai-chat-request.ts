@@ -12,12 +12,16 @@ import type { ContentPart, JsonValue, Message } from "../message.js";
  */
 export interface ChatDialect {
   /**
-   * The message field carrying reasoning (e.g. `reasoning_content` for Kimi,
-   * DeepSeek and vLLM, `reasoning` for OpenRouter): read from responses into
-   * think parts and written back on assistant messages. Null: think parts are
-   * neither read nor sent.
+   * The message field carrying reasoning: read from responses into think
+   * parts and written back on assistant messages. A list (the default:
+   * `reasoning_content`, used by DeepSeek, Kimi, llama.cpp and older vLLM, and
+   * `reasoning`, used by current vLLM, Ollama, OpenRouter and Groq) reads
+   * whichever of them a response carries; the provider then writes think
+   * parts back in the field the server used (see {@link reasoningFieldForHost}
+   * before it has answered). A single name reads and writes only that field.
+   * Null: think parts are neither read nor sent.
    */
-  reasoningKey: string | null;
+  reasoningKey: string | readonly string[] | null;
   /**
    * Write the reasoning field whenever an assistant message has a think part,
    * even an empty one, and read an empty streamed reasoning as an empty think
@@ -33,9 +37,31 @@ export interface ChatDialect {
   normalizeToolSchemas: boolean;
 }
 
-/** The plain OpenAI dialect. */
+/** The reasoning fields OpenAI-compatible servers use, in the order they are looked for. */
+export const reasoningFields: readonly string[] = ["reasoning_content", "reasoning"];
+
+/**
+ * The field to write reasoning back in for a server that has not answered
+ * with reasoning yet: none for OpenAI's own API (it rejects unknown message
+ * fields and never reasons in Chat Completions), `reasoning` for the servers
+ * that name it so (OpenRouter, Groq, Ollama's default port), and
+ * `reasoning_content` for the rest (DeepSeek, Kimi, llama.cpp, vLLM).
+ */
+export function reasoningFieldForHost(baseURL: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return "reasoning_content";
+  }
+  if (url.hostname === "api.openai.com") return null;
+  if (url.hostname.endsWith("openrouter.ai") || url.hostname.endsWith("groq.com") || url.port === "11434") return "reasoning";
+  return "reasoning_content";
+}
+
+/** The plain OpenAI dialect: reasoning read from either field servers use (see {@link ChatDialect.reasoningKey}). */
 export const openAIDialect: ChatDialect = {
-  reasoningKey: null,
+  reasoningKey: reasoningFields,
   keepEmptyReasoning: false,
   toolMessageConversion: null,
   builtinFunctions: false,
@@ -71,7 +97,8 @@ function isBlank(parts: readonly ContentPart[]): boolean {
  * (`model_dump(exclude_none=True)`): `content` is a string when it is one
  * text part, otherwise a list of parts (media keep `id: null`); think parts
  * are removed from the content and, when the dialect has a reasoning key,
- * joined into that field.
+ * joined into that field (written only for a single field name: the
+ * provider resolves a list of candidates before converting).
  *
  * Deliberate differences from upstream: an assistant message with tool calls
  * and no visible content omits `content` for every dialect (upstream does it
@@ -113,16 +140,16 @@ export function toChatMessage(message: Message, dialect: ChatDialect = openAIDia
   }
 
   if (toolCalls && toolCalls.length > 0) {
-    out.tool_calls = toolCalls.map((call) => {
-      const fn: Record<string, unknown> = { name: call.function.name };
-      if (call.function.arguments != null) fn.arguments = call.function.arguments;
-      return { type: "function", id: call.id, function: fn };
-    });
+    // OpenAI requires `arguments`: a call whose arguments never arrived is sent with none, `{}`.
+    out.tool_calls = toolCalls.map((call) => ({
+      type: "function",
+      id: call.id,
+      function: { name: call.function.name, arguments: call.function.arguments || "{}" },
+    }));
   }
   if (message.tool_call_id != null) out.tool_call_id = message.tool_call_id;
-  if (dialect.reasoningKey && (reasoning !== "" || (hasThink && dialect.keepEmptyReasoning))) {
-    out[dialect.reasoningKey] = reasoning;
-  }
+  const key = dialect.reasoningKey;
+  if (typeof key === "string" && (reasoning !== "" || (hasThink && dialect.keepEmptyReasoning))) out[key] = reasoning;
   return out;
 }
 

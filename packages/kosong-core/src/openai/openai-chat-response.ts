@@ -121,15 +121,37 @@ function think(text: string): ThinkPart {
   return { type: "think", think: text, encrypted: null };
 }
 
+/** The reasoning fields to read, as a list. */
+function readKeys(key: ChatDialect["reasoningKey"]): readonly string[] {
+  return key === null ? [] : typeof key === "string" ? [key] : key;
+}
+
+/**
+ * The field of `source` that carries reasoning: the first of `keys` holding a
+ * non-empty string, else the first holding an empty one, else null.
+ */
+function reasoningField(source: Record<string, unknown>, keys: readonly string[]): string | null {
+  let empty: string | null = null;
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value !== "string") continue;
+    if (value !== "") return key;
+    empty ??= key;
+  }
+  return empty;
+}
+
 /**
  * Maps the chunks of one streamed chat completion to kosong parts, keeping
  * the id, usage and finish reason it has seen. Feed every chunk to
  * {@link push}; read the parts it appends.
  *
- * - reasoning (the dialect's reasoning key) becomes think parts; an empty
- *   reasoning string becomes one empty think part when the dialect keeps
- *   empty reasoning (Kimi) and nothing was said yet, and is skipped
- *   otherwise;
+ * - reasoning (the dialect's reasoning field, or whichever of its candidate
+ *   fields a chunk carries, reported once to `onReasoningKey`) becomes think
+ *   parts; an empty reasoning string becomes one empty think part when the
+ *   dialect keeps empty reasoning (Kimi) or reads candidates, and nothing was
+ *   said yet, and is skipped otherwise (so a server that reasons "" gets ""
+ *   back, as DeepSeek's thinking mode requires);
  * - content becomes text parts;
  * - a tool call starts when an entry brings a function name for a stream
  *   `index` not open yet (or a new id at that index); later entries at that
@@ -143,15 +165,18 @@ export class ChatChunkMapper {
   usage: TokenUsage | null = null;
   rawFinishReason: string | null = null;
 
-  readonly #reasoningKey: string | null;
+  readonly #reasoningKeys: readonly string[];
   readonly #keepEmptyReasoning: boolean;
+  readonly #onReasoningKey: ((key: string) => void) | undefined;
   readonly #openCalls = new Map<number, string>();
+  #reasoningKey: string | null = null;
   #sawThink = false;
   #sawText = false;
 
-  constructor(dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">) {
-    this.#reasoningKey = dialect.reasoningKey;
-    this.#keepEmptyReasoning = dialect.keepEmptyReasoning;
+  constructor(dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">, onReasoningKey?: (key: string) => void) {
+    this.#reasoningKeys = readKeys(dialect.reasoningKey);
+    this.#keepEmptyReasoning = dialect.keepEmptyReasoning || Array.isArray(dialect.reasoningKey);
+    this.#onReasoningKey = onReasoningKey;
   }
 
   /** Appends the parts of `chunk` to `out`. Throws the server error that `finish_reason: "error"` stands for. */
@@ -168,11 +193,16 @@ export class ChatChunkMapper {
     const delta = choice.delta;
     if (!delta) return;
 
-    if (this.#reasoningKey) {
-      const reasoning = delta[this.#reasoningKey];
-      if (typeof reasoning === "string" && (reasoning !== "" || (this.#keepEmptyReasoning && !this.#sawThink && !this.#sawText))) {
+    const key = reasoningField(delta, this.#reasoningKeys);
+    if (key !== null) {
+      const reasoning = delta[key] as string;
+      if (reasoning !== "" || (this.#keepEmptyReasoning && !this.#sawThink && !this.#sawText)) {
         this.#sawThink = true;
         out.push(think(reasoning));
+        if (key !== this.#reasoningKey) {
+          this.#reasoningKey = key;
+          this.#onReasoningKey?.(key);
+        }
       }
     }
     if (delta.content) {
@@ -221,21 +251,26 @@ export interface MappedChatCompletion {
 
 /**
  * Maps a complete chat completion (its first choice) to kosong parts: the
- * reasoning (dialect's key) as one think part, the content as one text part,
+ * reasoning (as {@link ChatChunkMapper} reads it) as one think part, the content as one text part,
  * then each function tool call.
  */
 export function mapChatCompletion(
   completion: ChatWireCompletion,
   dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">,
+  onReasoningKey?: (key: string) => void,
 ): MappedChatCompletion {
   const choice = completion.choices?.[0];
   if (choice?.finish_reason === "error") throw finishedWithError();
   const message = choice?.message;
   const parts: StreamedMessagePart[] = [];
   if (message) {
-    if (dialect.reasoningKey) {
-      const reasoning = message[dialect.reasoningKey];
-      if (typeof reasoning === "string" && (reasoning !== "" || dialect.keepEmptyReasoning)) parts.push(think(reasoning));
+    const key = reasoningField(message, readKeys(dialect.reasoningKey));
+    if (key !== null) {
+      const reasoning = message[key] as string;
+      if (reasoning !== "" || dialect.keepEmptyReasoning || Array.isArray(dialect.reasoningKey)) {
+        parts.push(think(reasoning));
+        onReasoningKey?.(key);
+      }
     }
     if (message.content) parts.push({ type: "text", text: message.content });
     for (const call of message.tool_calls ?? []) {

@@ -22,15 +22,16 @@ export async function streamedMessageFromResponse(
   response: Response,
   dialect: ChatDialect,
   signal: AbortSignal | undefined,
+  onReasoningKey?: (key: string) => void,
 ): Promise<StreamedMessage> {
   const type = response.headers.get("content-type") ?? "";
   if (type.includes("application/json")) {
     const body = (await response.json()) as ChatWireCompletion & { error?: OpenAIErrorObject };
     if (body.error && typeof body.error === "object") throw errorFromOpenAIErrorObject(body.error, { headers: response.headers });
-    return new ChatCompletionMessage(body, dialect);
+    return new ChatCompletionMessage(body, dialect, onReasoningKey);
   }
   if (!response.body) throw new ChatProviderError("The streaming response has no body.");
-  return new ChatStreamedMessage(new SSEChunkSource(response.body, response.headers), dialect, signal);
+  return new ChatStreamedMessage(new SSEChunkSource(response.body, response.headers), dialect, signal, onReasoningKey);
 }
 
 /** The message of an SDK stream (a client that returns its own stream rather than a raw response). */
@@ -38,8 +39,9 @@ export function streamedMessageFromChunks(
   chunks: AsyncIterable<ChatWireChunk>,
   dialect: ChatDialect,
   signal: AbortSignal | undefined,
+  onReasoningKey?: (key: string) => void,
 ): StreamedMessage {
-  return new ChatStreamedMessage(new IterableChunkSource(chunks), dialect, signal);
+  return new ChatStreamedMessage(new IterableChunkSource(chunks), dialect, signal, onReasoningKey);
 }
 
 /** A streamed chat completion. */
@@ -49,9 +51,10 @@ export class ChatStreamedMessage implements StreamedMessage {
   readonly #signal: AbortSignal | undefined;
   #consumed = false;
 
-  constructor(source: ChatChunkSource, dialect: ChatDialect, signal: AbortSignal | undefined) {
+  /** `onReasoningKey` learns the field the server sends its reasoning in (see {@link ChatChunkMapper}). */
+  constructor(source: ChatChunkSource, dialect: ChatDialect, signal: AbortSignal | undefined, onReasoningKey?: (key: string) => void) {
     this.#source = source;
-    this.#mapper = new ChatChunkMapper(dialect);
+    this.#mapper = new ChatChunkMapper(dialect, onReasoningKey);
     this.#signal = signal;
   }
 
@@ -166,8 +169,8 @@ export class ChatCompletionMessage implements StreamedMessage {
   readonly rawFinishReason: string | null;
   readonly #parts: StreamedMessagePart[];
 
-  constructor(completion: ChatWireCompletion, dialect: ChatDialect) {
-    const mapped = mapChatCompletion(completion, dialect);
+  constructor(completion: ChatWireCompletion, dialect: ChatDialect, onReasoningKey?: (key: string) => void) {
+    const mapped = mapChatCompletion(completion, dialect, onReasoningKey);
     this.id = mapped.id;
     this.usage = mapped.usage;
     this.rawFinishReason = mapped.rawFinishReason;

@@ -58,10 +58,13 @@ describe("reasoningKey (OpenAI-compatible reasoning dialects)", () => {
     expect(message.content).toEqual([thinkPart("Adding."), textPart("4")]);
   });
 
-  it("ignores reasoning fields without a reasoningKey", async () => {
-    server.enqueue({ message: assistantMessage([thinkPart("hidden"), textPart("4")]) });
+  it("reads reasoning with no configuration, and ignores it with reasoningKey: null", async () => {
+    server.enqueue({ message: assistantMessage([thinkPart("shown"), textPart("4")]) });
     const { message } = await collect(await provider().generate("", [], [userMessage("2+2?")]));
-    expect(message.content).toEqual([textPart("4")]);
+    expect(message.content).toEqual([thinkPart("shown"), textPart("4")]);
+    server.enqueue({ message: assistantMessage([thinkPart("hidden"), textPart("4")]) });
+    const off = await collect(await provider({ reasoningKey: null }).generate("", [], [userMessage("2+2?")]));
+    expect(off.message.content).toEqual([textPart("4")]);
   });
 
   it("writes think parts back under the key and sends reasoning_effort medium when none is set (as kosong)", async () => {
@@ -79,10 +82,12 @@ describe("reasoningKey (OpenAI-compatible reasoning dialects)", () => {
     expect(sent).not.toHaveProperty("reasoning_effort");
   });
 
-  it("without a reasoningKey, drops think parts from the request", async () => {
+  it("with no configuration, writes think parts back in reasoning_content (no reasoning_effort); reasoningKey: null drops them", async () => {
     const sent = await body(provider(), thoughtfulHistory);
-    expect((sent.messages as JsonValue[])[1]).toEqual({ role: "assistant", content: "4." });
+    expect((sent.messages as JsonValue[])[1]).toEqual({ role: "assistant", content: "4.", reasoning_content: "Adding." });
     expect(sent).not.toHaveProperty("reasoning_effort");
+    const off = await body(provider({ reasoningKey: null }), thoughtfulHistory);
+    expect((off.messages as JsonValue[])[1]).toEqual({ role: "assistant", content: "4." });
   });
 });
 
@@ -148,7 +153,7 @@ describe("request options", () => {
   it("an assistant message with tool calls and no visible text omits content; partial and extras are not sent", async () => {
     const call = { ...toolCall("c1", "see", '{"x":1}'), extras: { trace: "t" } };
     const history = [userMessage("look"), { ...assistantMessage([thinkPart("hmm"), textPart("  ")], [call]), partial: true }];
-    const sent = await body(provider(), history);
+    const sent = await body(provider({ reasoningKey: null }), history);
     expect((sent.messages as JsonValue[])[1]).toEqual({
       role: "assistant",
       tool_calls: [{ type: "function", id: "c1", function: { name: "see", arguments: '{"x":1}' } }],
