@@ -75,3 +75,17 @@ export class ApprovalRequestNotFoundError extends SoulError {
     return approvalMarker.is(value);
   }
 }
+
+const emptyMarker = marker("EmptyInputError");
+
+/** `run()` or `steer()` was given input with nothing in it (no part, or only blank text): providers reject empty messages. */
+export class EmptyInputError extends SoulError {
+  constructor(what: string) {
+    super(`Cannot ${what}: the input is empty (give text or another content part).`);
+    emptyMarker.mark(this);
+  }
+
+  static override isInstance(value: unknown): value is EmptyInputError {
+    return emptyMarker.is(value);
+  }
+}

@@ -4,6 +4,7 @@
  * dropped part kept as a rotation.
  */
 import type { ContentPart, Message } from "@kosong/core";
+import { isEmptyMessage } from "../conversation/index.js";
 import { makeCheckpoint } from "./checkpoint.js";
 import { RewriteTargetError } from "./errors.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
@@ -17,7 +18,8 @@ export type Replacement = Message | string | ContentPart[];
  * other results of that call that came after it (so every call keeps
  * exactly one result).
  * @throws RewriteTargetError for an index outside the history, an assistant
- *   or system message, or a replacement of another role or tool call.
+ *   or system message, or a replacement of another role or tool call, or an
+ *   empty user message.
  */
 export function rewrittenTail(history: readonly Message[], index: number, replacement: Replacement): Message[] {
   const target = history[index];
@@ -28,6 +30,7 @@ export function rewrittenTail(history: readonly Message[], index: number, replac
     throw new RewriteTargetError(index, `it is ${target.role === "assistant" ? "an assistant" : "a system"} message; only user messages and tool results can be rewritten`);
   }
   const message = replacementMessage(target, index, replacement);
+  if (isEmptyMessage(message)) throw new RewriteTargetError(index, "the replacement is empty");
   if (target.role === "user") return [message];
   const tail = [message];
   for (let i = index + 1; history[i]?.role === "tool"; i++) tail.push(history[i]!);

@@ -10,6 +10,7 @@ import type { StopReason, UserInput } from "./events.js";
 import { runStep, type StepOutcome } from "./run-step.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { TurnResult } from "./turn.js";
+import { userInputMessage } from "./user-input.js";
 
 /** How a turn starts. */
 export interface TurnStart {
@@ -67,7 +68,7 @@ async function appendSteered(rt: SoulRuntime, emit: Emit): Promise<boolean> {
   for (let inputs = rt.takeSteered(); inputs.length > 0; inputs = rt.takeSteered()) {
     any = true;
     for (const input of inputs) {
-      await rt.context.appendMessage({ role: "user", content: typeof input === "string" ? [{ type: "text", text: input }] : input });
+      await rt.context.appendMessage(userInputMessage(input, "steer"));
       emit({ type: "SteerInput", payload: { user_input: input } });
     }
   }

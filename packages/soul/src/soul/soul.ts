@@ -6,7 +6,7 @@
  * functions (run-turn.ts, run-step.ts).
  */
 import { randomUUID } from "node:crypto";
-import type { ChatProvider, ContentPart } from "@kosong/core";
+import type { ChatProvider } from "@kosong/core";
 import { FileRegistry, SimpleCompaction, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import { DenwaRenji } from "../tools/denwa-renji.js";
@@ -23,6 +23,7 @@ import { runTurn, type TurnStart } from "./run-turn.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
 import type { SoulSession, SoulSessionOptions } from "./session.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
+import { userInputMessage } from "./user-input.js";
 import "./tool-context.js";
 
 /** Options of {@link Soul}. */
@@ -132,16 +133,18 @@ export class Soul {
    * Runs a turn: a checkpoint, the user's message, then steps until the
    * model stops calling tools, a tool is rejected without feedback, or
    * `maxStepsPerTurn`.
+   * @throws EmptyInputError when `input` has nothing in it.
    * @throws SoulBusyError when a turn or a compaction already runs.
    */
   run(input: UserInput, options: RunOptions = {}): Turn {
+    const message = userInputMessage(input, "run a turn");
     const rt = this.#runtime;
     return this.#turn("run a turn", (emit) => ({
       input,
       prepare: async () => {
         if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
         await makeCheckpoint(rt, emit);
-        await rt.context.appendMessage({ role: "user", content: toParts(input) });
+        await rt.context.appendMessage(message);
       },
     }), options.signal);
   }
@@ -172,8 +175,10 @@ export class Soul {
    * with it. Returns false, queuing nothing, when no turn runs (or the
    * running one has decided to end). Input queued when an abort or an error
    * ends the turn is dropped.
+   * @throws EmptyInputError when `input` has nothing in it.
    */
   steer(input: UserInput): boolean {
+    userInputMessage(input, "steer");
     if (!this.#steering) return false;
     this.#steered.push(input);
     return true;
@@ -218,8 +223,4 @@ export class Soul {
     );
     return stream;
   }
-}
-
-function toParts(input: UserInput): ContentPart[] {
-  return typeof input === "string" ? [{ type: "text", text: input }] : input;
 }

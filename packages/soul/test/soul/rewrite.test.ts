@@ -94,6 +94,7 @@ describe("soul.rewrite", () => {
       [-1, "x", /indexes 0 to/],
       [0, { role: "assistant", content: [] }, /replacement is a assistant message/],
       [2, { role: "tool", content: [], tool_call_id: "c2" }, /answers tool call c2/],
+      [0, "  ", /replacement is empty/],
     ];
     for (const [index, replacement, message] of cases) {
       expect(() => soul.rewrite(index, replacement)).toThrowError(RewriteTargetError);

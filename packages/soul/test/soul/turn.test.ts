@@ -3,7 +3,7 @@
  * tools, what the context holds afterwards, the events in order, usage.
  */
 import { defineTool, toolOk, type Message } from "@kosong/core";
-import { Context } from "@kosong/soul";
+import { Context, EmptyInputError } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { call, collect, outline, script, testSoul, types } from "./helpers.js";
@@ -106,6 +106,17 @@ describe("a turn", () => {
     first.provider.push("text: two");
     await collect(first.soul.run("b"));
     expect(first.provider.calls[1]!.systemPrompt).toBe("stored prompt");
+  });
+
+  it("refuses empty input with a typed error, changing nothing", async () => {
+    const { soul, context, provider } = await testSoul({ scripts: ["text: never"] });
+    for (const input of ["", "   \n", []]) {
+      expect(() => soul.run(input)).toThrowError(EmptyInputError);
+      expect(() => soul.steer(input)).toThrowError(EmptyInputError);
+    }
+    expect(context.history).toEqual([]);
+    expect(provider.calls).toEqual([]);
+    expect(soul.running).toBe(false);
   });
 
   it("runs one operation at a time", async () => {
