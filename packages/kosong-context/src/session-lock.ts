@@ -1,11 +1,13 @@
 /**
  * One writer per context file: a lock file `<file>.lock`, created
  * exclusively, holding the owner's pid, hostname and (on Linux) process start
- * time. A lock whose owner is gone (no such pid on this host, or the pid now
- * belongs to a younger process) is stale and taken over.
+ * time, and a nonce. A lock whose owner is gone (no such pid on this host, or
+ * the pid now belongs to a younger process) is stale and taken over,
+ * atomically among the processes that find it so.
  */
+import { randomUUID } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { link, open, readFile, rename, stat, type FileHandle } from "node:fs/promises";
 import os from "node:os";
 import { SessionLockedError, type LockOwner } from "./errors.js";
 import { hasCode, unlinkQuietly } from "./durable-fs.js";
@@ -91,26 +93,18 @@ export class SessionLock {
     if (held.has(lockPath)) {
       throw new SessionLockedError(file, lockPath, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process");
     }
-    const content: LockContent = { pid: process.pid, hostname: os.hostname(), startTime: ownStartTime };
+    const content: LockContent & { nonce: string } = { pid: process.pid, hostname: os.hostname(), startTime: ownStartTime, nonce: randomUUID() };
     const text = `${JSON.stringify(content)}\n`;
-    for (let attempt = 0; attempt < 20; attempt += 1) {
-      try {
-        const handle = await open(lockPath, "wx");
-        try {
-          await handle.writeFile(text);
-        } finally {
-          await handle.close();
-        }
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      if (await createExclusive(lockPath, text)) {
         held.add(lockPath);
         if (!exitHookInstalled) {
           exitHookInstalled = true;
           process.once("exit", releaseAllOnExit);
         }
         return new SessionLock(lockPath);
-      } catch (error) {
-        if (!hasCode(error, "EEXIST")) throw error;
       }
-      await takeOverIfStale(file, lockPath);
+      await takeOverIfStale(file, lockPath, text);
     }
     throw new SessionLockedError(file, lockPath, { pid: 0, hostname: null }, "another writer (its lock file kept changing or could not be read)");
   }
@@ -124,51 +118,103 @@ export class SessionLock {
   }
 }
 
-/**
- * Throws if the lock at `lockPath` is live; removes it if stale. The stale
- * file is first renamed aside and checked to be the very file that was
- * judged stale, so a lock that another process took over in the meantime is
- * put back rather than deleted.
- */
-async function takeOverIfStale(file: string, lockPath: string): Promise<void> {
-  let text: string;
-  let ino: number;
+/** The text of `file`, null if it does not exist. */
+async function readText(file: string): Promise<string | null> {
   try {
-    text = await readFile(lockPath, "utf8");
-    ino = (await stat(lockPath)).ino;
+    return await readFile(file, "utf8");
   } catch (error) {
-    if (hasCode(error, "ENOENT")) return;
+    if (hasCode(error, "ENOENT")) return null;
     throw error;
   }
+}
+
+/** Creates `file` holding `text` if it does not exist; false if it does. */
+async function createExclusive(file: string, text: string): Promise<boolean> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, "wx");
+  } catch (error) {
+    if (hasCode(error, "EEXIST")) return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/**
+ * Whether the lock text `text` at `lockPath` is held: `"live"` (a live
+ * owner), `"stale"` (a dead one), or `"unknown"` (torn or foreign content
+ * younger than 2 s: an owner still writing it, or one that died while
+ * writing it).
+ */
+async function judge(lockPath: string, text: string): Promise<{ verdict: "live" | "stale" | "unknown"; owner: LockContent | null }> {
   const owner = parseLock(text);
   if (owner === null) {
-    // Torn or foreign content: an owner that died while writing it, or one still writing.
     const age = Date.now() - (await stat(lockPath).then((s) => s.mtimeMs, () => 0));
-    if (age < 2000) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return;
-    }
-  } else if (owner.pid === process.pid ? owner.startTime === ownStartTime : isAlive(owner)) {
-    const where = owner.hostname !== null && owner.hostname !== os.hostname() ? ` on ${owner.hostname}` : "";
-    throw new SessionLockedError(file, lockPath, { pid: owner.pid, hostname: owner.hostname }, `process ${owner.pid}${where}`);
+    return { verdict: age < 2000 ? "unknown" : "stale", owner };
   }
-  const aside = `${lockPath}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const live = owner.pid === process.pid ? owner.startTime === ownStartTime : isAlive(owner);
+  return { verdict: live ? "live" : "stale", owner };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Throws if the lock at `lockPath` is live; removes it if stale, so that the
+ * caller's next exclusive create can take it. The removal is atomic among
+ * processes: only the holder of the claim `<lock>.takeover` (created
+ * exclusively) removes a lock, and only while it still holds the very text
+ * judged stale (every lock text carries a fresh nonce). Two processes that
+ * find the same dead lock at the same instant therefore never both remove
+ * it, nor remove the lock that one of them made in its place.
+ */
+async function takeOverIfStale(file: string, lockPath: string, own: string): Promise<void> {
+  const text = await readText(lockPath);
+  if (text === null) return;
+  const { verdict, owner } = await judge(lockPath, text);
+  if (verdict === "live") {
+    const where = owner!.hostname !== null && owner!.hostname !== os.hostname() ? ` on ${owner!.hostname}` : "";
+    throw new SessionLockedError(file, lockPath, { pid: owner!.pid, hostname: owner!.hostname }, `process ${owner!.pid}${where}`);
+  }
+  if (verdict === "unknown") return void (await pause(50));
+  const claim = `${lockPath}.takeover`;
+  if (!(await createExclusive(claim, own))) return clearDeadClaim(claim);
   try {
-    await rename(lockPath, aside);
+    if ((await readText(lockPath)) === text) await unlinkQuietly(lockPath);
+  } finally {
+    await unlinkQuietly(claim);
+  }
+}
+
+/**
+ * Another process holds the takeover claim: waits briefly for it, or, if
+ * that process died during its takeover, removes its claim (renamed aside
+ * first and compared, so a claim made meanwhile is put back).
+ */
+async function clearDeadClaim(claim: string): Promise<void> {
+  const text = await readText(claim);
+  if (text === null) return;
+  if ((await judge(claim, text)).verdict !== "stale") return void (await pause(5));
+  const aside = `${claim}.stale-${process.pid}-${randomUUID()}`;
+  try {
+    await rename(claim, aside);
   } catch (error) {
     if (hasCode(error, "ENOENT")) return;
     throw error;
   }
   try {
-    if ((await stat(aside)).ino !== ino) {
-      // Not the stale lock any more: put the new owner's lock back.
+    if ((await readText(aside)) !== text) {
       try {
-        await link(aside, lockPath);
+        await link(aside, claim);
       } catch (error) {
         if (!hasCode(error, "EEXIST")) throw error;
       }
     }
   } finally {
-    await unlink(aside).catch(() => undefined);
+    await unlinkQuietly(aside);
   }
 }

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
 import { JsonlContextFile, JsonlLinearStorage, SessionLockedError } from "@kosong/context";
 import { messageRecord } from "@kosong/context/records";
-import { assertDistIsFresh, startChild } from "./helpers/child.js";
+import { assertDistIsFresh, startChild, type Child } from "./helpers/child.js";
+import { seededRandom } from "./helpers/random.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 async function sessionFile(): Promise<string> {
@@ -112,5 +113,38 @@ describe("one writer per session file", () => {
     const unlocked = await JsonlContextFile.open(file, { lock: false });
     await unlocked.close();
     await locked.close();
+  });
+
+  describe("two processes over one dead lock", () => {
+    const seed = Number(process.env.KOSONG_LOCK_SEED ?? Date.now() % 1_000_000);
+    const TRIALS = 150;
+
+    it(`exactly one takes it over, in every trial (seed ${seed})`, async () => {
+      const rand = seededRandom(seed);
+      const dir = await tempDir();
+      const racers = [startChild(["race", "-"]), startChild(["race", "-"])];
+      const reply = (child: Child, target: string) => child.waitFor((l) => l === `won ${target}` || l === `lost ${target}`);
+      try {
+        await Promise.all(racers.map((child) => child.waitFor((l) => l === "ready")));
+        for (let trial = 0; trial < TRIALS; trial += 1) {
+          const file = path.join(dir, `context-${trial}.jsonl`);
+          // A lock left by a process that no longer exists (a pid above any pid_max, this host).
+          await writeFile(`${file}.lock`, JSON.stringify({ pid: 4_194_304 + trial, hostname: os.hostname(), startTime: "1" }));
+          // Start offsets within ~1 ms of each other, so the takeovers overlap at every step.
+          for (const child of racers) child.process.stdin.write(`go ${file} ${Math.floor(rand() * 1000)}\n`);
+          const results = await Promise.all(racers.map((child) => reply(child, file)));
+          const winners = results.flatMap((line, i) => (line.startsWith("won ") ? [racers[i]!] : []));
+          expect(results, `trial ${trial}, seed ${seed}`).toHaveLength(2);
+          expect(winners, `trial ${trial}, seed ${seed}: ${results.join(", ")}`).toHaveLength(1);
+          const lock = JSON.parse(await readFile(`${file}.lock`, "utf8")) as { pid: number };
+          expect(lock.pid, `trial ${trial}`).toBe(winners[0]!.process.pid);
+          winners[0]!.process.stdin.write(`release ${file}\n`);
+          await winners[0]!.waitFor((l) => l === `released ${file}`);
+        }
+      } finally {
+        for (const child of racers) child.process.stdin.end();
+        await Promise.all(racers.map((child) => child.exited));
+      }
+    }, 120_000);
   });
 });

@@ -7,8 +7,11 @@
  *   append <file> <durability>    append numbered records forever, printing "ack <seq>" per acknowledged record
  *   rotate <file> [large]         append, truncate-with-rotation and restore rotations forever, printing its steps
  *                                 (large: every other message has 256 KiB of text, so kept prefixes are MiBs)
+ *   race -                        per stdin line "go <file> <µs>": spin that long, open <file>, print "won <file>" or
+ *                                 "lost <file>"; per "release <file>": close it, print "released <file>"
  */
-import { JsonlContextFile, type Durability } from "@kosong/context";
+import { createInterface } from "node:readline";
+import { JsonlContextFile, SessionLockedError, type Durability } from "@kosong/context";
 import { checkpointRecord, messageRecord, usageRecord } from "@kosong/context/records";
 
 const [command, file, arg] = process.argv.slice(2);
@@ -81,16 +84,40 @@ async function rotate(): Promise<void> {
   }
 }
 
+async function race(): Promise<void> {
+  const held = new Map<string, JsonlContextFile>();
+  out("ready");
+  for await (const line of createInterface({ input: process.stdin })) {
+    const [verb, target, micros] = line.split(" ");
+    if (verb === "release") {
+      await held.get(target!)?.close();
+      held.delete(target!);
+      out(`released ${target}`);
+      continue;
+    }
+    const until = process.hrtime.bigint() + BigInt(micros!) * 1000n;
+    while (process.hrtime.bigint() < until);
+    try {
+      held.set(target!, await JsonlContextFile.open(target!));
+      out(`won ${target}`);
+    } catch (error) {
+      if (!SessionLockedError.isInstance(error)) throw error;
+      out(`lost ${target}`);
+    }
+  }
+}
+
 const commands: Record<string, () => Promise<void>> = {
   hold,
   "exit-without-close": exitWithoutClose,
   append,
   rotate,
+  race,
 };
 
 const run = commands[command ?? ""];
 if (!run || !file) {
-  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate> <file> [arg]\n");
+  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate|race> <file> [arg]\n");
   process.exit(2);
 }
 run().catch((error: unknown) => {
