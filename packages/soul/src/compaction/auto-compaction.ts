@@ -16,6 +16,7 @@ import { PreserveRecentCompaction } from "./preserve-recent-compaction.js";
 import { recentTailStart } from "./recent-blocks.js";
 import { SmartCompaction } from "./smart-compaction.js";
 import { COMPACTION_SYSTEM_PROMPT, summaryMessage, summaryRequest } from "./summary-request.js";
+import { truncateText } from "./truncate-text.js";
 
 /** A model used only for summaries (Kode-cli's `compact` model pointer). */
 export interface CompactModel {
@@ -84,7 +85,10 @@ export class AutoCompaction implements Compaction {
       for (const [rung, provider] of this.#rungs(history, options.provider, notes)) {
         const summary = await this.#summarise(rung, provider, toSummarise, options, notes, usages);
         if (summary === null) continue;
-        const head = [...system, summaryMessage([{ type: "text", text: `Context compressed using the ${rung} (${provider.modelName}).\n\n${summary}` }])];
+        // A summary that leaves no room for the recent messages is cut (at a line boundary) rather than them.
+        const room = Math.max(maxTokens - counter.count(tail) - counter.count(system) - 50, Math.floor(maxTokens / 2));
+        const text = truncateText(`Context compressed using the ${rung} (${provider.modelName}).\n\n${summary}`, room, this.#budget.tokenizer);
+        const head = [...system, summaryMessage([{ type: "text", text }])];
         return this.#assemble(history, head, tail, toSummarise.length, options, notes, sumTokenUsage(...usages));
       }
     }

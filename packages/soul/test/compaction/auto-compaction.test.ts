@@ -110,6 +110,15 @@ describe("AutoCompaction", () => {
     expect(truncated.details!.notes.join("\n")).toMatch(/broken failed: disk on fire[\s\S]*Fell back to preserve-recent/);
   });
 
+  it("cuts a summary that would crowd out the recent messages", async () => {
+    const long = AUTO_SUMMARY_SECTIONS.map((section) => `## ${section}\n${prose(600, "detail")}`).join("\n\n");
+    const input = history();
+    const result = await new AutoCompaction({ maxTokens: 2000 }).compact(input, { provider: model(long) });
+    expectValidWithin(result, 2000);
+    expect(extractText(result.messages[0]!)).toMatch(/## Technical Context[\s\S]*tokens cut \.\.\.\]/);
+    expect(result.messages.at(-1)).toBe(input.at(-1));
+  });
+
   it("does not retry a failing model on every compaction", async () => {
     const compact = model("");
     const main = model(GOOD);
