@@ -99,10 +99,29 @@ export function average(values: number[]): number {
 - **Cause**: a hard-coded \`2\` was only right for two values.
 - **Check**: \`grep\` shows the new line in place.`;
 
-const summary = `Summary of the conversation so far:
-- The user asked to fix src/math.ts: \`average\` divided by 2; it now divides by values.length (approved edit, checked with grep).
-- Release date: moved from March 7 to March 14; Dana decided, to finish the CSV export.
-- Preference (AGENTS.md): explain every fix in one sentence.`;
+const summary = `## Technical Context
+TypeScript project "stats"; tools: ReadFile, EditFile, Shell, Grep.
+
+## Project Overview
+Small statistics helpers in src/math.ts; meeting notes in notes/meeting.md.
+
+## Code Changes
+src/math.ts: \`average\` divided by 2; it now divides by values.length (approved edit).
+
+## Debugging and Issues
+The hard-coded 2 was only right for two values; checked with grep.
+
+## Current Status
+The fix is in place.
+
+## Pending Tasks
+None.
+
+## User Preferences
+Explain every fix in one sentence (AGENTS.md).
+
+## Key Decisions
+The release moves from March 7 to March 14; Dana decided, to finish the CSV export.`;
 
 function textPart(text: string): StreamedMessagePart {
   return { type: "text", text };

@@ -63,7 +63,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     { text: "/edit" },
     { text: () => `/edit ${messageNumber(agent.context.history, demoPrompts.typo)}` },
     { text: demoPrompts.edited },
-    { narration: "5. Compaction with a chosen strategy (watch the bar)", text: "/strategy simple" },
+    { narration: "5. Compaction: choose a strategy (an LLM summary here) and watch the bar drop", text: "/strategy simple" },
     { text: "/compact keep the decisions" },
     { narration: "6. The session is saved as it goes; exit and resume it", text: "/exit" },
   ]);
@@ -81,7 +81,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       apiKey: null,
       maxContextSize: demoContextSize,
       thinking: null,
-      compaction: "simple",
+      compaction: "preserve-important",
       compactModel: null,
       script: null,
       yolo: false,
