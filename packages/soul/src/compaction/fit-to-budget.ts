@@ -35,23 +35,19 @@ export interface FitResult {
 
 /**
  * Fits `history` into `maxTokens`: the actions of `plan` in order, each
- * only while the conversation is over budget; then, over what is left, every tool output becomes a stub
- * (largest first), think parts go and long texts are cut with a marker
- * (oldest block first), and as a last resort blocks are dropped (oldest
- * first). When even the notice alone does not fit, the
- * result is the notice alone with `withinBudget: false`.
+ * only while the conversation is over budget; then, over what is left,
+ * every tool output becomes a stub (largest first), think parts go and long
+ * texts are cut with a marker (oldest block first), and as a last resort
+ * blocks are dropped (oldest first). When even the notice alone does not
+ * fit, the result is the notice alone with `withinBudget: false`.
  */
-export function fitToBudget(
-  history: readonly Message[],
-  plan: FitPlan,
-  budget: Budget,
-): FitResult {
+export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: Budget): FitResult {
   const { maxTokens, counter } = budget;
   const current: Array<Message | null> = [...history];
   const changed = new Set<number>();
   let total = counter.count(history);
   let dropped = 0;
-  let stubs = 0;
+  const stubbed = new Set<number>();
   const notices = new Map<number, number>();
   const noticeTokens = (n: number): number => {
     if (n === 0) return 0;
@@ -72,7 +68,7 @@ export function fitToBudget(
     const replacement = toolOutputStub(message, tokens);
     if (counter.message(replacement) >= tokens) return;
     replace(index, replacement);
-    stubs++;
+    stubbed.add(index);
   };
   const drop = (block: ConversationBlock): void => {
     for (let index = block.start; index < block.end; index++) {
@@ -110,6 +106,7 @@ export function fitToBudget(
   const messages = dropped === 0 ? kept : withNotice(kept, droppedNotice(dropped));
   const tokens = counter.count(messages);
   const unchanged = history.length - changed.size;
+  const stubs = [...stubbed].filter((index) => current[index] !== null).length;
   const notes: string[] = [];
   if (tokens > maxTokens) notes.push(`The budget of ${maxTokens} tokens cannot be met: even the notice alone takes ${tokens}.`);
   return {
