@@ -34,11 +34,12 @@ export interface CompactContextOptions {
  * compacted messages. A strategy that returned the history unchanged
  * (nothing to compact) changes nothing. Emits `CompactionBegin` and
  * `CompactionEnd`.
- * @throws SoulError when the soul has no compaction strategy.
+ * @throws SoulError when the soul has no compaction strategy; the strategy's
+ *   error when it fails (the context is then unchanged, and no `CompactionEnd` follows).
  */
 export async function compactContext(rt: SoulRuntime, emit: Emit, options: CompactContextOptions): Promise<CompactionOutcome> {
   const strategy = rt.compaction;
-  if (strategy === null) throw new SoulError("This soul has no compaction strategy (pass `compaction` to the Soul).");
+  if (strategy === null) throw new SoulError("Compaction is disabled for this soul (it was created with `compaction: null`).");
   const { context } = rt;
   const tokensBefore = context.tokenCountWithPending;
   emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategy.name } });

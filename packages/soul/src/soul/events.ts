@@ -82,7 +82,7 @@ export interface SoulEventPayloads {
   StepRetry: { n: number; attempt: number; delay_ms: number; error: string; error_type: string };
   /** The step ended early: the caller aborted, or an error ended the turn. */
   StepInterrupted: { reason: "aborted" | "error"; error: string | null };
-  /** A compaction began. */
+  /** A compaction began; `CompactionEnd` follows unless it fails (then the turn or `compact()` ends with the error). */
   CompactionBegin: { reason: CompactionReason; strategy: string };
   /** The compaction ended; tokens are the context's estimate before and after. */
   CompactionEnd: { tokens_before: number; tokens_after: number; details: CompactionDetails | null };
