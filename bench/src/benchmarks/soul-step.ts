@@ -1,0 +1,187 @@
+/**
+ * The Soul loop's cost per step as history grows: a zero-latency scripted
+ * model that calls one instant tool every step, on a real `context.jsonl`
+ * (durability "batch") holding 100 and 10,000 messages of workload W.
+ *
+ * A step is timed from one LLM call to the next (the model notes when it is
+ * called): streaming the reply, running the tool, the step's appends
+ * (`_usage`, the assistant message with its result), the events, the next
+ * step's compaction check and checkpoint. Each round runs a turn of
+ * `STEPS` steps per history size and takes the median step, then reverts
+ * the turn (untimed) so the history stays the same size.
+ *
+ * Baselines, same run, interleaved: what the step's append owes the disk,
+ * one awaited write + fdatasync of the same bytes (the step's lines); and,
+ * informational, three such writes of the step's three appends as the loop
+ * makes them now (the checkpoint, `_usage`, the batch). Goals: a step within
+ * 0.5 ms of its one write + fdatasync (the goal column is that as a ratio,
+ * from this run's baseline), and the step at 10,000 messages within 1.5x the
+ * step at 100. Rows with durability "none" show the loop's own cost without
+ * the disk. Quick mode: 1,000 messages instead of 10,000, 3 rounds.
+ */
+import { mkdtemp, open, readFile, rm, type FileHandle } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { toolOk, type ToolCall, type ToolResult, type Toolset } from "@kosong/core";
+import type { Durability } from "@kosong/context";
+import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
+import { Context, Soul } from "@kosong/soul";
+import type { Benchmark, BenchRow } from "../bench-types.ts";
+import { median } from "../measure.ts";
+import { workMessage } from "../workload-w.ts";
+
+/** Steps per timed turn (the median of their gaps is the round's sample). */
+const STEPS = 16;
+
+/** A toolset with one tool, `echo`, that answers at once with its arguments. */
+export function echoToolset(): Toolset {
+  return {
+    tools: [{ name: "echo", description: "Returns its arguments.", parameters: { type: "object", properties: { text: { type: "string" } } } }],
+    handle: (call: ToolCall): Promise<ToolResult> => Promise.resolve({ tool_call_id: call.id, return_value: toolOk(`echo: ${call.function.arguments ?? ""}`) }),
+  };
+}
+
+/** A soul over a context of `messages` W messages, whose model times the gaps between its calls. */
+async function rig(dir: string, messages: number, durability: Durability) {
+  const file = path.join(dir, `context-${messages}-${durability}.jsonl`);
+  const context = new Context(file, { file: { durability } });
+  await context.restore();
+  await context.writeSystemPrompt("You are a benchmark agent.");
+  await context.appendMessage(Array.from({ length: messages }, (_, i) => workMessage(i)));
+  const gaps: number[] = [];
+  let last: number | null = null;
+  let n = 0;
+  const model: ChatScript = (history) => {
+    const now = performance.now();
+    if (last !== null) gaps.push(now - last);
+    last = now;
+    n++;
+    const args = JSON.stringify({ text: `look at item ${n}` });
+    return `text: Looking at item ${n} of ${history.length}.\nusage: input_other=${1000 + n} output=20\ntool_call: ${JSON.stringify({ id: `call_step_${n}`, name: "echo", arguments: args })}`;
+  };
+  const agent = { name: "bench", systemPrompt: "You are a benchmark agent.", toolset: echoToolset() };
+  let lastStep: Buffer[] = [];
+  /**
+   * Runs a turn of STEPS steps, reverts it, and returns the median step (ms).
+   * A new provider (and so a new soul) each turn: ScriptedChatProvider keeps a
+   * copy of the history list per call, which over many turns would make the
+   * garbage collector's work grow with the history.
+   */
+  const turn = async (): Promise<number> => {
+    const provider = new ScriptedChatProvider(Array.from({ length: STEPS }, () => model));
+    const soul = new Soul({ agent, provider, context, config: { maxStepsPerTurn: STEPS } });
+    gaps.length = 0;
+    last = null;
+    const checkpoint = context.nCheckpoints;
+    const result = await soul.run("Look at the next items.").result;
+    if (result.stopReason !== "max_steps") throw new Error(`the turn ended with ${result.stopReason}: ${result.error?.message ?? ""}`);
+    const step = median(gaps);
+    lastStep = await lastStepAppends(file);
+    const { rotation } = await context.revertTo(checkpoint);
+    await rm(rotation.location, { force: true });
+    return step;
+  };
+  return { context, turn, lastStep: () => lastStep };
+}
+
+/** The appends of the last step in `file`: its checkpoint, `_usage`, and the assistant message with its result. */
+async function lastStepAppends(file: string): Promise<Buffer[]> {
+  const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
+  const start = lines.findLastIndex((line) => (JSON.parse(line) as { role: string }).role === "_checkpoint");
+  const [checkpoint, usage, ...batch] = lines.slice(start).map((line) => `${line}\n`);
+  return [checkpoint!, usage!, batch.join("")].map((text) => Buffer.from(text));
+}
+
+/** `writes` awaited write + fdatasync pairs, `times` times; returns the median time of one round of them. */
+async function durableWrites(handle: FileHandle, writes: readonly Buffer[], times: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    for (const bytes of writes) {
+      await handle.write(bytes);
+      await handle.datasync();
+    }
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+type Sampler = () => Promise<number>;
+
+/** Interleaved rounds (the order rotating), one sample of each side per round; per side the median, per pair the median per-round ratio. */
+async function rounds(count: number, sides: Record<string, Sampler>): Promise<Record<string, number[]>> {
+  const names = Object.keys(sides);
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < count; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + round) % names.length]!;
+      samples[name]!.push(await sides[name]!());
+    }
+  }
+  return samples;
+}
+
+function row(name: string, ours: number[], baseline: string, base: number[], extra: { goal?: number; note?: string } = {}): BenchRow {
+  const r: BenchRow = { name, ours_ms: median(ours), baseline, baseline_ms: median(base), ratio: median(ours.map((t, i) => t / base[i]!)) };
+  if (extra.goal !== undefined) r.goal = extra.goal;
+  if (extra.note !== undefined) r.note = extra.note;
+  return r;
+}
+
+const benchmark: Benchmark = {
+  name: "soul-step",
+  async run({ quick }): Promise<BenchRow[]> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-bench-step-"));
+    const contexts: Context[] = [];
+    let handle: FileHandle | null = null;
+    try {
+      const small = await rig(dir, 100, "batch");
+      const size = quick ? 1_000 : 10_000;
+      const many = size.toLocaleString("en-US");
+      const large = await rig(dir, size, "batch");
+      contexts.push(small.context, large.context);
+      await small.turn();
+      await large.turn();
+      const appends = small.lastStep();
+      const whole = Buffer.concat(appends);
+      handle = await open(path.join(dir, "baseline.bin"), "a");
+      const h = handle;
+      const count = quick ? 3 : 25;
+      const s = await rounds(count, {
+        small: small.turn,
+        large: large.turn,
+        one: () => durableWrites(h, [whole], 5),
+        three: () => durableWrites(h, appends, 5),
+      });
+      // Without the disk, in a phase of their own (their reverts leave dirty pages that would slow the fsyncs above).
+      const smallNone = await rig(dir, 100, "none");
+      const largeNone = await rig(dir, size, "none");
+      contexts.push(smallNone.context, largeNone.context);
+      await smallNone.turn();
+      await largeNone.turn();
+      Object.assign(s, await rounds(count, { smallNone: smallNone.turn, largeNone: largeNone.turn }));
+      const one = `one awaited write + fdatasync of the step's ${whole.length} bytes`;
+      const goal = (base: number[]) => Math.round(((median(base) + 0.5) / median(base)) * 100) / 100;
+      const overhead = (ours: number[]) => `overhead beyond it ${(median(ours) - median(s.one!)).toFixed(2)} ms (goal 0.5 ms)`;
+      return [
+        row("Soul step, 100 messages of history (batch)", s.small!, one, s.one!, { goal: goal(s.one!), note: overhead(s.small!) }),
+        row(`Soul step, ${many} messages of history (batch)`, s.large!, one, s.one!, { goal: goal(s.one!), note: overhead(s.large!) }),
+        row(`Soul step at ${many} messages vs at 100 (batch)`, s.large!, "the step at 100 messages", s.small!, { goal: 1.5 }),
+        row("Soul step, 100 messages (batch), vs its three appends", s.small!, "three awaited write + fdatasync: checkpoint, _usage, the batch", s.three!, {
+          note: "informational: the loop awaits three durable appends per step (Context runs them one after another)",
+        }),
+        row(`Soul step at ${many} messages vs at 100 (durability none)`, s.largeNone!, "the step at 100 messages (none)", s.smallNone!, {
+          goal: 1.5,
+          note: `informational: the loop without the disk, ${median(s.smallNone!).toFixed(3)} ms per step at 100 messages`,
+        }),
+      ];
+    } finally {
+      await handle?.close();
+      for (const context of contexts) await context.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default benchmark;
