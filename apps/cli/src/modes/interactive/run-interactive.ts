@@ -40,7 +40,6 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     printBanner(session);
     void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
     await runLoop(session, options.firstPrompt);
-    session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
     return ExitCode.ok;
   } finally {
     await agent.close();
@@ -74,6 +73,8 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     if (line.startsWith("/")) await runSlashCommand(session, line);
     else await session.runPrompt(line);
   }
+  const { agent } = session;
+  session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
 }
 
 /** Prints the version, the working directory, what was resumed and the status line. */

@@ -91,7 +91,7 @@ export const slashCommands: SlashCommand[] = [
     help: "rewrite a past user message and rerun from there",
     run: async (s, args) => {
       const history = s.agent.context.history;
-      const users = history.flatMap((m, i) => (m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m)) ? [i] : []));
+      const users = history.flatMap((m, i) => (m.role === "user" && !extractText(m).startsWith("<system>") ? [i] : []));
       if (!/^\d+$/.test(args) || !users.includes(Number(args))) {
         if (users.length === 0) return s.print("No user message to edit yet.");
         s.print("Usage: /edit <message#>. Your messages:");
