@@ -104,7 +104,6 @@ export class Soul {
         this.#steering = false;
       },
     };
-    this.approval.subscribe((event) => this.#current?.emit(event));
   }
 
   /** The agent. */
@@ -206,7 +205,10 @@ export class Soul {
     const current = { kind, emit: (event: SoulEvent) => stream.push(event) };
     this.#current = current;
     this.#steering = kind === "turn";
+    // Approval events reach the running operation only (no listener outlives it, even with a shared Approval).
+    const unsubscribe = this.approval.subscribe(current.emit);
     const settle = (): void => {
+      unsubscribe();
       this.#current = null;
       this.#steering = false;
       this.#steered = [];
