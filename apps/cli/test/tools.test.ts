@@ -101,3 +101,37 @@ describe("the agent's file tools", () => {
     expect(slow.message).toContain("killed after 1 s");
   });
 });
+
+describe("approval of the mutating tools", () => {
+  it("asks before WriteFile, EditFile and Shell act, and does nothing when rejected", async () => {
+    const { Approval } = await import("@kosong/soul");
+    const root = await tempDir();
+    const files = new FileRegistry();
+    const tools = new Map(createAgentTools(await openWorkspace(root, files)).map((tool) => [tool.name, tool]));
+    const approval = new Approval();
+    const asked: string[] = [];
+    let answer: "approve" | "reject" | "approve_for_session" = "reject";
+    approval.subscribe((event) => {
+      if (event.type !== "ApprovalRequest") return;
+      asked.push(`${event.payload.sender}: ${event.payload.description}`);
+      approval.respond(event.payload.id, answer, answer === "reject" ? "not now" : "");
+    });
+    const call = (name: string, args: Record<string, unknown>) => {
+      const signal = new AbortController().signal;
+      return tools.get(name)!.call(args, { toolCallId: name, signal, approval: approval.forCall(name, name, signal) });
+    };
+    const rejected = await call("WriteFile", { path: "a.txt", content: "x" });
+    expect(rejected.is_error).toBe(true);
+    expect(rejected.message).toContain("not now");
+    expect(await readFile(path.join(root, "a.txt"), "utf8").catch(() => null)).toBeNull();
+    expect(files.recent()).toEqual([]);
+    answer = "approve_for_session";
+    expect((await call("Shell", { command: "echo hi > b.txt" })).is_error).toBe(false);
+    answer = "reject";
+    expect((await call("Shell", { command: "echo again >> b.txt" })).is_error).toBe(false);
+    expect(await readFile(path.join(root, "b.txt"), "utf8")).toBe("hi\nagain\n");
+    expect((await call("EditFile", { path: "b.txt", old_string: "hi", new_string: "yo" })).is_error).toBe(true);
+    expect(asked).toEqual(["WriteFile: Write a.txt (1 character)", "Shell: Run: echo hi > b.txt", "EditFile: Edit b.txt: replace 1 occurrence"]);
+    expect((await call("ReadFile", { path: "b.txt" })).is_error).toBe(false);
+  });
+});

@@ -27,7 +27,7 @@ export function writeFileTool(workspace: Workspace) {
         return fileToolFailure(error, requested);
       }
       const shown = relativeToRoot(workspace, file);
-      const rejected = await askApproval(context, "WriteFile", `${mode === "append" ? "Append to" : "Write"} ${shown} (${content.length} characters)`);
+      const rejected = await askApproval(context, "WriteFile", `${mode === "append" ? "Append to" : "Write"} ${shown} (${content.length} character${content.length === 1 ? "" : "s"})`);
       if (rejected) return rejected;
       try {
         await mkdir(path.dirname(file), { recursive: true });
