@@ -87,6 +87,21 @@ describe("approval", () => {
     expect(soul.approval.sessionApproved).toEqual(new Set(["run command"]));
   });
 
+  it("approving an action for the session also answers the requests of that action already waiting", async () => {
+    const approval = new Approval();
+    const asked: string[] = [];
+    approval.subscribe((event) => event.type === "ApprovalRequest" && asked.push(event.payload.id));
+    const first = approval.forCall("c1", "Shell").request("run command", "a");
+    const second = approval.forCall("c2", "Shell").request("run command", "b");
+    const other = approval.forCall("c3", "Write").request("write file", "c");
+    approval.respond(asked[0]!, "approve_for_session");
+    expect(await first).toEqual({ approved: true });
+    expect(await second).toEqual({ approved: true });
+    expect(approval.pending().map((p) => p.action)).toEqual(["write file"]);
+    approval.respond(asked[2]!, "approve");
+    expect(await other).toEqual({ approved: true });
+  });
+
   it("asks nothing in yolo mode", async () => {
     ran.length = 0;
     const { soul } = await testSoul({ tools: [shell], approval: new Approval({ yolo: true }), scripts: [call("c1", "Shell", { command: "x" }), "text: ok"] });
