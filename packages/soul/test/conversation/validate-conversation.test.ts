@@ -1,5 +1,5 @@
 import { assistantMessage, systemMessage, thinkPart, toolCall, toolMessage, userMessage } from "@kosong/core";
-import { repairConversation, validateConversation } from "@kosong/soul";
+import { conversationBlocks, repairConversation, validateConversation } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 
 const call = (id: string) => toolCall(id, "Shell", { command: "ls" });
@@ -120,5 +120,29 @@ describe("repairConversation", () => {
     const copy = structuredClone(messages);
     repairConversation(messages, { requireAlternation: true });
     expect(messages).toEqual(copy);
+  });
+});
+
+describe("conversationBlocks", () => {
+  it("groups an assistant message with the tool results after it, everything else alone", () => {
+    const messages = [
+      systemMessage("s"),
+      userMessage("u"),
+      assistantMessage("", [call("a"), call("b")]),
+      toolMessage("b", "1"),
+      toolMessage("a", "2"),
+      assistantMessage("done"),
+      toolMessage("stray", "?"),
+    ];
+    expect(conversationBlocks(messages)).toEqual([
+      { start: 0, end: 1, role: "system" },
+      { start: 1, end: 2, role: "user" },
+      { start: 2, end: 5, role: "assistant" },
+      { start: 5, end: 7, role: "assistant" },
+    ]);
+    expect(conversationBlocks([toolMessage("x", "?"), userMessage("u")])).toEqual([
+      { start: 0, end: 1, role: "tool" },
+      { start: 1, end: 2, role: "user" },
+    ]);
   });
 });
