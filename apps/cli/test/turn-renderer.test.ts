@@ -1,0 +1,102 @@
+import type { SoulEvent } from "@kosong/soul";
+import pc from "picocolors";
+import { describe, expect, it } from "vitest";
+import { completeBlocksEnd, rowsOf } from "../src/render/markdown-stream.js";
+import { statusLine, usageBar } from "../src/render/status-line.js";
+import { type ApprovalReply, TurnRenderer } from "../src/render/turn-renderer.js";
+
+function renderer(options: { thinking?: boolean; reply?: ApprovalReply } = {}) {
+  let out = "";
+  const responses: [string, ApprovalReply][] = [];
+  const r = new TurnRenderer({
+    out: { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream,
+    style: pc.createColors(false),
+    columns: 80,
+    rows: 24,
+    showThinking: () => options.thinking ?? false,
+    spinner: false,
+    askApproval: async () => options.reply ?? { kind: "approve" },
+    respond: (id, reply) => responses.push([id, reply]),
+    contextTokens: () => 300,
+  });
+  return { r, output: () => out, responses };
+}
+
+const usage = { input_other: 0, output: 0, input_cache_read: 0, input_cache_creation: 0 };
+
+describe("TurnRenderer (plain output)", () => {
+  it("shows text, tool calls with their key argument and results, and ends cleanly", async () => {
+    const { r, output } = renderer();
+    const events: SoulEvent[] = [
+      { type: "TurnBegin", payload: { user_input: "hi" } },
+      { type: "StepBegin", payload: { n: 1 } },
+      { type: "TextPart", payload: { type: "text", text: "Looking" } },
+      { type: "TextPart", payload: { type: "text", text: " around." } },
+      { type: "ToolCall", payload: { type: "function", id: "c1", function: { name: "ReadFile", arguments: '{"pa' } } },
+      { type: "ToolCallPart", payload: { arguments_part: 'th": "src/a.ts"}' } },
+      { type: "ToolResult", payload: { tool_call_id: "c1", return_value: { is_error: false, output: "x", message: "", display: [{ type: "brief", text: "src/a.ts (3 lines)" }] } } },
+      { type: "ToolResult", payload: { tool_call_id: "c9", return_value: { is_error: true, output: "", message: "Path `../x` is outside the working directory", display: [] } } },
+      { type: "StepRetry", payload: { n: 2, attempt: 1, delay_ms: 1500, error: "429 slow down", error_type: "APIStatusError" } },
+      { type: "CompactionBegin", payload: { reason: "auto", strategy: "simple" } },
+      { type: "CompactionEnd", payload: { tokens_before: 12_000, tokens_after: 900, details: { kept: 2, dropped: 10, stubs: 1, filesRecovered: [], summarized: true, notes: [] } } },
+      { type: "StatusUpdate", payload: { context_usage: 0.1, context_tokens: 2_400, max_context_tokens: 24_000, token_usage: null, message_id: null } },
+      { type: "Reverted", payload: { checkpoint_id: 3, reason: "dmail" } },
+      { type: "TurnEnd", payload: { stop_reason: "error", steps: 2, usage, error: "boom" } },
+    ];
+    for (const event of events) await r.render(event);
+    await r.finish();
+    expect(output()).toBe(
+      [
+        "Looking around.",
+        "",
+        "✓ ReadFile(src/a.ts) → src/a.ts (3 lines)",
+        "✗ c9 → Path `../x` is outside the working directory",
+        "↻ retrying in 1.5 s (attempt 1): 429 slow down",
+        "⇣ compacted: 12k → 900 tokens, kept 2, dropped 10, 1 stubs",
+        "⟲ D-Mail: back to checkpoint 3 · context 2.4k → 300 tokens",
+        "error: boom",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("notes thinking once when hidden, shows it when toggled on", async () => {
+    const hidden = renderer();
+    await hidden.r.render({ type: "ThinkPart", payload: { type: "think", think: "secret plan", encrypted: null } });
+    await hidden.r.render({ type: "ThinkPart", payload: { type: "think", think: " more", encrypted: null } });
+    expect(hidden.output()).toBe("(thinking… /thinking shows it)\n");
+    const shown = renderer({ thinking: true });
+    await shown.r.render({ type: "ThinkPart", payload: { type: "think", think: "secret plan", encrypted: null } });
+    await shown.r.render({ type: "TextPart", payload: { type: "text", text: "Answer." } });
+    await shown.r.finish();
+    expect(shown.output()).toBe("thinking: secret plan\n\nAnswer.\n\n");
+  });
+
+  it("hands approval requests to the prompt and sends the answer to the soul", async () => {
+    const { r, responses } = renderer({ reply: { kind: "reject", feedback: "use git mv" } });
+    await r.render({ type: "ApprovalRequest", payload: { id: "approval-1", tool_call_id: "c1", sender: "Shell", action: "Shell", description: "Run: mv a b" } });
+    expect(responses).toEqual([["approval-1", { kind: "reject", feedback: "use git mv" }]]);
+  });
+});
+
+describe("Markdown streaming helpers and the status line", () => {
+  it("finds complete blocks outside code fences", () => {
+    expect(completeBlocksEnd("para one\n\npara two")).toBe("para one\n\n".length);
+    expect(completeBlocksEnd("```ts\nconst a = 1;\n\nconst b = 2;\n")).toBe(0);
+    expect(completeBlocksEnd("```ts\nconst a = 1;\n```\nafter")).toBe("```ts\nconst a = 1;\n```\n".length);
+    expect(completeBlocksEnd("no break yet")).toBe(0);
+  });
+
+  it("counts wrapped rows, wide characters included", () => {
+    expect(rowsOf("abc", 80)).toBe(1);
+    expect(rowsOf("a".repeat(81), 80)).toBe(2);
+    expect(rowsOf("一".repeat(41), 80)).toBe(2);
+    expect(rowsOf("a\nb\n", 80)).toBe(3);
+  });
+
+  it("shows the model, a usage bar with tokens and percent, the strategy and the session", () => {
+    expect(usageBar(0.34)).toBe("▰▰▰▱▱▱▱▱▱▱");
+    const line = statusLine({ model: "gpt-4.1", contextTokens: 43_500, maxContextTokens: 128_000, sessionId: "20260101-000000-abcd", strategy: "smart", yolo: true }, pc.createColors(false));
+    expect(line).toBe("gpt-4.1 · ▰▰▰▱▱▱▱▱▱▱ 44k/128k (34%) · compaction: smart · yolo · session 20260101-000000-abcd");
+  });
+});
