@@ -17,7 +17,7 @@ import { tempDir } from "./helpers/temp-dir.js";
 const seed = Number(process.env.KOSONG_CRASH_SEED ?? Date.now() % 1_000_000);
 /** Kills per durability mode (3 modes) and kills of the rotating child (small records, then large ones). */
 const APPEND_TRIALS = 20;
-const ROTATION_TRIALS = { small: 50, large: 20 };
+const ROTATION_TRIALS = { small: 50, large: 20, "large, no hard links": 20 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -89,15 +89,16 @@ describe(`crash safety (seed ${seed})`, () => {
     }, 120_000);
   }
 
-  // Large: kept prefixes of MiBs, so kills land inside the prefix copy.
-  for (const records of ["small", "large"] as const) {
+  // Large: kept prefixes of MiBs, so kills land inside the prefix copy. No hard links: rotations are copies
+  // (written under a temp name, then renamed), so kills land inside those copies too.
+  for (const records of ["small", "large", "large, no hard links"] as const) {
     it(`truncate-with-rotation and restoring rotations (${records} records): the current file is wholly old or wholly new, rotations complete`, async () => {
       const rand = random(seed + 7 + records.length);
       let insideOps = 0;
       await inPairs(ROTATION_TRIALS[records], async (trial) => {
         const context = `rotation trial ${trial} (${records}), seed ${seed}`;
         const file = path.join(await tempDir(), "context.jsonl");
-        const child = startChild(["rotate", file, ...(records === "large" ? ["large"] : [])]);
+        const child = startChild(["rotate", file, ...(records === "small" ? [] : ["large"])], { noHardLinks: records.endsWith("no hard links") });
         await child.waitFor((l) => l === "ready");
         if (trial % 2 === 0) {
           // Aim at an operation: kill shortly after the child announces one.
@@ -115,10 +116,13 @@ describe(`crash safety (seed ${seed})`, () => {
         await expectIntactButForTornTail(file, context);
         // Listed through a handle without the lock: opening it recovers nothing, so the crash's leftovers stay as they are.
         const rotations = await listRotationsOf(file);
+        // Every rotation is the whole file as it was when an operation began: never empty, never partial.
+        const sizesAtOps = new Set(child.lines.filter((l) => l.startsWith("op ")).map((l) => Number(l.split(" ")[2])));
         for (const rotation of rotations) {
           const state = await readContextFile(rotation.location);
           expect(state.report.skipped, `${context}: rotation ${rotation.n}`).toEqual([]);
           expect(state.report.endsWithNewline, `${context}: rotation ${rotation.n}`).toBe(true);
+          expect(sizesAtOps.has(rotation.size), `${context}: rotation ${rotation.n} has ${rotation.size} bytes`).toBe(true);
         }
         const lastOp = child.lines.findLast((l) => l.startsWith("op ") || l.startsWith("done"));
         if (lastOp?.startsWith("op ")) {

@@ -66,7 +66,7 @@ describe("a whole-file operation that fails before its rename", () => {
     await ctx.close();
   });
 
-  it("truncate: a failed link, while the prefix is copied, leaves no temp file and no rotation", async () => {
+  it("truncate: a failed link, after the prefix is copied, leaves no temp file and no rotation", async () => {
     const { dir, file, ctx, marks } = await seeded();
     const old = await readFile(file);
     vi.mocked(fs.link).mockRejectedValueOnce(eio());
@@ -97,6 +97,33 @@ describe("a whole-file operation that fails before its rename", () => {
     expect(await readFile(file)).toEqual(current);
     expect(await readFile(cleared.location)).toEqual(old);
     expect((await stat(file)).nlink).toBe(1);
+    await ctx.close();
+  });
+});
+
+describe("where hard links are unsupported (link fails with EPERM)", () => {
+  const eperm = () => Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" });
+
+  it("the rotation is a complete copy of the old file, renamed into place", async () => {
+    const { dir, file, ctx, marks } = await seeded();
+    const old = await readFile(file);
+    vi.mocked(fs.link).mockRejectedValue(eperm());
+    const rotation = await ctx.truncateAndRotate(marks[2]!);
+    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl") });
+    expect(await readFile(rotation.location)).toEqual(old);
+    expect(await readFile(file)).toEqual(old.subarray(0, marks[2]));
+    expect((await readdir(dir)).sort()).toEqual(["context.jsonl", "context.jsonl.lock", "context_1.jsonl"]);
+    await ctx.close();
+  });
+
+  it("a copy that cannot be renamed into place leaves no rotation at all (never an empty one) and no temp file", async () => {
+    const { dir, file, ctx, marks } = await seeded();
+    const old = await readFile(file);
+    vi.mocked(fs.link).mockRejectedValue(eperm());
+    // The first rename is the copied rotation's, from its temp name to context_1.jsonl.
+    vi.mocked(fs.rename).mockRejectedValueOnce(eio());
+    await expect(ctx.truncateAndRotate(marks[2]!)).rejects.toThrow("injected");
+    await expectUntouched(dir, file, old);
     await ctx.close();
   });
 });

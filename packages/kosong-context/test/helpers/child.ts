@@ -43,9 +43,16 @@ export interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `context-child.ts <args>` on the built package. */
-export function startChild(args: string[]): Child {
-  const child = spawn(process.execPath, [script, ...args], { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"] });
+/** Preloaded by {@link startChild} with `noHardLinks`: `link` fails with EPERM, as on file systems without hard links. */
+const noHardLinks = path.join(packageDir, "test/children/no-hard-links.ts");
+
+/**
+ * Starts `context-child.ts <args>` on the built package; with `noHardLinks`,
+ * in a process where hard links fail (so rotations take the copy fallback).
+ */
+export function startChild(args: string[], options: { noHardLinks?: boolean } = {}): Child {
+  const preload = options.noHardLinks ? ["--import", noHardLinks] : [];
+  const child = spawn(process.execPath, [...preload, script, ...args], { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"] });
   const lines: string[] = [];
   let partial = "";
   let errors = "";
