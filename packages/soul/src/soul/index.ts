@@ -1,7 +1,7 @@
 /** Public exports of the soul-loop area of @kosong/soul (see ../index.ts). */
 import "./tool-context.js";
 
-export { Soul, type RunOptions, type SoulOptions, type SoulStatus } from "./soul.js";
+export { Soul, type RunOptions, type SoulOptions, type SoulStatus, type TurnOptions } from "./soul.js";
 export type { AgentSpec } from "./runtime.js";
 export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./turn.js";
 export {

@@ -54,6 +54,12 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@link Soul.run}. */
+export interface TurnOptions extends RunOptions {
+  /** A label for the turn's checkpoint, to revert to it by name later (`context.revertTo(label)`). */
+  label?: string;
+}
+
 /** Context usage now, as the last `StatusUpdate` would report it. */
 export interface SoulStatus {
   contextTokens: number;
@@ -135,14 +141,14 @@ export class Soul {
    * @throws EmptyInputError when `input` has nothing in it.
    * @throws SoulBusyError when a turn or a compaction already runs.
    */
-  run(input: UserInput, options: RunOptions = {}): Turn {
+  run(input: UserInput, options: TurnOptions = {}): Turn {
     const message = userInputMessage(input, "run a turn");
     const rt = this.#runtime;
     return this.#turn("run a turn", (emit) => ({
       input,
       prepare: async () => {
         if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
-        await makeCheckpoint(rt, emit);
+        await makeCheckpoint(rt, emit, { label: options.label });
         await rt.context.appendMessage(message);
       },
     }), options.signal);

@@ -119,6 +119,15 @@ describe("a turn", () => {
     expect(soul.running).toBe(false);
   });
 
+  it("labels the turn's checkpoint, so the host can revert to the turn by name", async () => {
+    const { soul, context } = await testSoul({ scripts: ["text: one", "text: two"] });
+    await collect(soul.run("first"));
+    const { events } = await collect(soul.run("second", { label: "before-second" }));
+    expect(events.find((e) => e.type === "CheckpointCreated")?.payload).toEqual({ id: 2, label: "before-second" });
+    await context.revertTo("before-second");
+    expect(outline(context)).toEqual(["user:first", "assistant:one"]);
+  });
+
   it("runs one operation at a time", async () => {
     const { soul } = await testSoul({ scripts: ["text: one", "text: two"] });
     const turn = soul.run("first");
