@@ -3,10 +3,11 @@
  * waits (backoff, jitter, retry-after), that a failed attempt leaves nothing
  * in the context, and that an abort cuts a wait short.
  */
-import { APIConnectionError, APIStatusError } from "@kosong/core";
+import { APIConnectionError, APIStatusError, defineTool, toolOk } from "@kosong/core";
+import { z } from "zod";
 import { defaultSoulConfig, retryDelay } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
-import { collect, ofType, outline, testSoul, types } from "./helpers.js";
+import { call, collect, ofType, outline, script, testSoul, types } from "./helpers.js";
 
 describe("retries", () => {
   it("retries a 429 after the delay the server asked for, then succeeds", async () => {
@@ -29,6 +30,16 @@ describe("retries", () => {
     expect(result.stopReason).toBe("no_tool_calls");
     expect(types(events)).toEqual(["TurnBegin", "CheckpointCreated", "StepBegin", "CheckpointCreated", "TextPart", "StepRetry", "TextPart", "StatusUpdate", "TurnEnd"]);
     expect(outline(context)).toEqual(["user:hi", "assistant:the whole answer"]);
+  });
+
+  it("never writes the message or the tool results of an attempt cut in the middle of a tool call", async () => {
+    const echo = defineTool({ name: "echo", description: "Echoes.", parameters: z.object({ text: z.string() }), execute: ({ text }) => toolOk(text) });
+    const cut = script("text: first try", call("c1", "echo", { text: "one" }), 'tool_call: {"id": "c2", "name": "echo", "arguments": "{\\"text\\": \\"tw"}', "error: connection cut");
+    const { soul, context } = await testSoul({ tools: [echo], scripts: [cut, script("text: second try", call("c3", "echo", { text: "three" })), "text: done"] });
+    const { result, events } = await collect(soul.run("go"));
+    expect(result.stopReason).toBe("no_tool_calls");
+    expect(ofType(events, "StepRetry")).toHaveLength(1);
+    expect(outline(context)).toEqual(["user:go", "assistant:second try+calls(c3)", "tool[c3]:three", "assistant:done"]);
   });
 
   it("retries connection errors, timeouts, empty responses and 5xx/529", async () => {
