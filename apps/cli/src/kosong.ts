@@ -1,7 +1,8 @@
 /**
  * The `kosong` binary: parses the command line and runs the chosen mode.
  * Errors the user can fix print as one message with their exit code (see
- * `ExitCode`); anything else prints its stack and exits 1.
+ * `ExitCode`); any other error prints as `kosong: message` and exits 1
+ * (with its stack when `KOSONG_DEBUG` is set).
  */
 import { CommanderError } from "commander";
 import { CliError, ExitCode } from "./cli-error.js";
@@ -16,7 +17,8 @@ try {
     process.stderr.write(`${error.message}\n`);
     process.exitCode = error.exitCode;
   } else {
-    process.stderr.write(`kosong: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const detail = error instanceof Error ? (process.env.KOSONG_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
+    process.stderr.write(`kosong: ${detail}\n`);
     process.exitCode = ExitCode.error;
   }
 }

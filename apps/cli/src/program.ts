@@ -29,7 +29,8 @@ Environment:
                         defaults for the flags of the same names (KOSONG_API_KEY: any provider's key)
   KOSONG_YOLO, KOSONG_DMAIL
                         1/true to turn on --yolo / --dmail
-  NO_COLOR              plain output without colours (also when output is not a terminal)
+  NO_COLOR              plain output without colours (also when output is not a terminal; FORCE_COLOR forces them)
+  KOSONG_DEBUG          print the stack of unexpected errors
 
 Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,

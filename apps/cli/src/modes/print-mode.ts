@@ -36,6 +36,8 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
+    const skipped = agent.restoreReport.skipped.length;
+    if (skipped > 0) err.write(`kosong: ${skipped} damaged line${skipped > 1 ? "s" : ""} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
     agent.soul.approval.subscribe((event) => {
       if (event.type === "ApprovalRequest") agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);

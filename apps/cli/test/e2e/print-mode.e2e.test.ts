@@ -163,6 +163,35 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect(after).toContain('"Continuing the kimi-cli session."');
   });
 
+  it("warns about damaged lines of a resumed kimi-cli file and goes on", async () => {
+    const { home, run } = await setup();
+    const file = path.join(home, "corrupt.jsonl");
+    await copyFile(path.join(fixturesDir, "kimi-cli-sessions/corrupt-lines/context.jsonl"), file);
+    const before = await readFile(file, "utf8");
+    server.enqueue({ message: assistant("Still here."), usage });
+    const result = await run(["-p", "go on", "--resume-file", file]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Still here.\n");
+    expect(result.stderr).toMatch(/kosong: \d+ damaged lines? of .*corrupt\.jsonl skipped/);
+    expect((await readFile(file, "utf8")).startsWith(before)).toBe(true);
+  });
+
+  it("refuses a session another kosong is using, naming the lock", async () => {
+    const { cwd, home, run, openai } = await setup();
+    server.enqueue({ message: assistant("one"), usage });
+    expect((await run(["-p", "first"])).code).toBe(0);
+    const words: Message = { role: "assistant", content: Array.from({ length: 60 }, () => ({ type: "text" as const, text: "busy " })) };
+    server.enqueue({ message: words, usage, chunkDelayMs: 50 });
+    let busyStarted!: () => void;
+    const started = new Promise<void>((resolve) => (busyStarted = resolve));
+    const busy = runKosong(["-p", "long", "--continue"], { cwd, home, env: openai, onStdout: () => busyStarted() });
+    await started;
+    const second = await run(["-p", "meanwhile", "--continue"]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/is in use by/);
+    expect((await busy).code).toBe(0);
+  });
+
   it("explains missing credentials and exits 2", async () => {
     const { run } = await setup();
     const result = await run(["-p", "hello"], {});
