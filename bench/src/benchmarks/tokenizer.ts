@@ -31,6 +31,46 @@ function history(tokens: number): Message[] {
   return messages;
 }
 
+/**
+ * The choice of tokenizer: gpt-tokenizer (ours) against the other o200k
+ * implementations on npm, js-tiktoken (pure JS) and tiktoken (the WASM
+ * build of OpenAI's own), on files each side sees for the first time (every
+ * round counts the next source file): the counts must agree exactly.
+ */
+async function libraryRows(quick: boolean, rounds: { warmup: number; rounds: number }): Promise<BenchRow[]> {
+  const { Tiktoken } = await import("js-tiktoken/lite");
+  const ranks = (await import("js-tiktoken/ranks/o200k_base")).default;
+  const { get_encoding } = await import("tiktoken");
+  const jsTiktoken = new Tiktoken(ranks);
+  const wasm = get_encoding("o200k_base");
+  const files = codeFiles();
+  const english = englishSample().split(/\n(?=#)/);
+  const rows: BenchRow[] = [];
+  try {
+    const others: Array<[string, (text: string) => number]> = [
+      ["js-tiktoken", (text) => jsTiktoken.encode(text, [], []).length],
+      ["tiktoken (WASM)", (text) => wasm.encode(text, [], []).length],
+    ];
+    for (const [corpusName, corpus] of [["TypeScript files", files], ["README sections", english]] as const) {
+      for (const [name, count] of others) {
+        for (const text of corpus.slice(0, quick ? 3 : 20)) {
+          if (count(text) !== o200kTokenizer.count(text)) throw new Error(`tokenizer: ${name} and gpt-tokenizer disagree on a ${corpusName} sample`);
+        }
+        let ours = 0;
+        let theirs = 0;
+        const result = await compare(() => o200kTokenizer.count(corpus[ours++ % corpus.length]!), () => count(corpus[theirs++ % corpus.length]!), {
+          warmup: rounds.warmup,
+          rounds: quick ? 5 : Math.min(corpus.length, 101),
+        });
+        rows.push(toRow(`o200k count of ${corpusName}, each new to both (gpt-tokenizer)`, name, result, { note: "same counts on every sample checked" }));
+      }
+    }
+  } finally {
+    wasm.free();
+  }
+  return rows;
+}
+
 const benchmark: Benchmark = {
   name: "tokenizer",
   async run({ quick }) {
@@ -54,6 +94,8 @@ const benchmark: Benchmark = {
         }),
       );
     }
+
+    rows.push(...(await libraryRows(quick, rounds)));
 
     const big = history(quick ? 20_000 : 200_000);
     const firstMs = await timeOnce(() => estimateTokens(big));
