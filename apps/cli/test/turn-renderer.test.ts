@@ -33,7 +33,7 @@ describe("TurnRenderer (plain output)", () => {
       { type: "TextPart", payload: { type: "text", text: "Looking" } },
       { type: "TextPart", payload: { type: "text", text: " around." } },
       { type: "ToolCall", payload: { type: "function", id: "c1", function: { name: "ReadFile", arguments: '{"pa' } } },
-      { type: "ToolCallPart", payload: { arguments_part: 'th": "src/a.ts"}' } },
+      { type: "ToolCallPart", payload: { type: "tool_call_part", arguments_part: 'th": "src/a.ts"}' } },
       { type: "ToolResult", payload: { tool_call_id: "c1", return_value: { is_error: false, output: "x", message: "", display: [{ type: "brief", text: "src/a.ts (3 lines)" }] } } },
       { type: "ToolResult", payload: { tool_call_id: "c9", return_value: { is_error: true, output: "", message: "Path `../x` is outside the working directory", display: [] } } },
       { type: "StepRetry", payload: { n: 2, attempt: 1, delay_ms: 1500, error: "429 slow down", error_type: "APIStatusError" } },
