@@ -72,7 +72,7 @@ const benchmark: Benchmark = {
   name: "cli-startup",
   async run({ quick }) {
     ensureCliBuilt();
-    const options = quick ? { warmup: 1, rounds: 3 } : { warmup: 3, rounds: 21 };
+    const options = quick ? { warmup: 0, rounds: 2 } : { warmup: 3, rounds: 21 };
     const rows: BenchRow[] = [];
     const nodeBaseline = () => runNode(["-e", "0"]);
     const version = await compare(() => runNode([kosongBin, "--version"]), nodeBaseline, options);
