@@ -2,6 +2,7 @@
  * Making a checkpoint as the loop does: visible to the model when D-Mail is
  * on, announced with `CheckpointCreated`, and known to the D-Mail switchboard.
  */
+import type { Message } from "@kosong/core";
 import type { ContextCheckpoint } from "../context/index.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
@@ -11,4 +12,14 @@ export async function makeCheckpoint(rt: SoulRuntime, emit: Emit, options: { lab
   rt.session.denwaRenji.setNCheckpoints(rt.context.nCheckpoints);
   emit({ type: "CheckpointCreated", payload: { id: checkpoint.id, label: checkpoint.label ?? null } });
   return checkpoint;
+}
+
+const checkpointText = /^<system>CHECKPOINT (\d+)<\/system>$/;
+
+/** The id of a visible checkpoint message (`<system>CHECKPOINT n</system>`), null for any other message. */
+export function checkpointMessageId(message: Message | undefined): number | null {
+  const part = message?.content[0];
+  if (message?.role !== "user" || message.content.length !== 1 || part?.type !== "text") return null;
+  const match = checkpointText.exec(part.text);
+  return match === null ? null : Number(match[1]);
 }

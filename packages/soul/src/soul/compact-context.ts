@@ -5,7 +5,7 @@
 import type { Message } from "@kosong/core";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
-import { makeCheckpoint } from "./checkpoint.js";
+import { checkpointMessageId, makeCheckpoint } from "./checkpoint.js";
 import { SoulError } from "./errors.js";
 import type { CompactionReason } from "./events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
@@ -31,7 +31,9 @@ export interface CompactContextOptions {
  * Compacts the context with the soul's strategy (its LLM call retried like a
  * step's) and replaces the context with the result: `clear()` (the old
  * conversation becomes a rotation), the system prompt, a checkpoint, the
- * compacted messages. A strategy that returned the history unchanged
+ * compacted messages (with D-Mail on, without the visible checkpoint
+ * messages of the old conversation, whose ids start again; the fresh
+ * checkpoint's message leads). A strategy that returned the history unchanged
  * (nothing to compact) changes nothing. Emits `CompactionBegin` and
  * `CompactionEnd`.
  * @throws SoulError when the soul has no compaction strategy; the strategy's
@@ -51,7 +53,8 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     await context.clear();
     await context.writeSystemPrompt(prompt);
     await makeCheckpoint(rt, emit);
-    await context.appendMessage(result.messages);
+    // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed (their ids start again).
+    await context.appendMessage(rt.dmailEnabled ? result.messages.filter((m) => checkpointMessageId(m) === null) : result.messages);
   }
   const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };
   emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });

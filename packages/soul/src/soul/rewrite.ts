@@ -5,7 +5,7 @@
  */
 import type { ContentPart, Message } from "@kosong/core";
 import { isEmptyMessage } from "../conversation/index.js";
-import { makeCheckpoint } from "./checkpoint.js";
+import { checkpointMessageId, makeCheckpoint } from "./checkpoint.js";
 import { RewriteTargetError } from "./errors.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
@@ -72,14 +72,9 @@ export async function applyRewrite(rt: SoulRuntime, emit: Emit, index: number, t
   }
   emit({ type: "Reverted", payload: { checkpoint_id: checkpoint?.id ?? null, reason: "rewrite" } });
   if (checkpoint !== undefined) {
-    const visible = isCheckpointMessage(kept[0], checkpoint.id);
+    const visible = checkpointMessageId(kept[0]) === checkpoint.id;
     await makeCheckpoint(rt, emit, { label: checkpoint.label, visible });
     if (visible) kept.shift();
   }
   await context.appendMessage([...kept, ...tail]);
-}
-
-function isCheckpointMessage(message: Message | undefined, id: number): boolean {
-  const part = message?.content[0];
-  return message?.role === "user" && message.content.length === 1 && part?.type === "text" && part.text === `<system>CHECKPOINT ${id}</system>`;
 }

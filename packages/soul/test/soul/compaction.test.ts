@@ -4,7 +4,7 @@
  * clear(), so restoreRotation undoes it.
  */
 import { extractText, type Message } from "@kosong/core";
-import { COMPACTION_OUTPUT_PREFIX, COMPACTION_SYSTEM_PROMPT, SimpleCompaction, SoulBusyError, SoulError, type Compaction, type CompactionOptions } from "@kosong/soul";
+import { COMPACTION_OUTPUT_PREFIX, COMPACTION_SYSTEM_PROMPT, SendDMail, SimpleCompaction, SoulBusyError, SoulError, type Compaction, type CompactionOptions } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { collect, ofType, outline, testSoul } from "./helpers.js";
 
@@ -98,6 +98,17 @@ describe("compaction in the loop", () => {
     expect(result.tokensAfter).toBe(soul.status.contextTokens);
     expect(outline(context)).toEqual(["user:b", "assistant:two"]);
     expect(context.checkpoints.map((c) => c.id)).toEqual([0]);
+  });
+
+  it("drops the old conversation's checkpoint messages, whose ids start again after the clear", async () => {
+    const { strategy } = keepLast(4);
+    const { soul, context } = await testSoul({ compaction: strategy, tools: [SendDMail], scripts: ["text: one", "text: two"] });
+    await collect(soul.run("a"));
+    await collect(soul.run("b"));
+    expect(outline(context).slice(-4)).toEqual(["user:<system>CHECKPOINT 2</system>", "user:b", "user:<system>CHECKPOINT 3</system>", "assistant:two"]);
+    await collect(soul.compact());
+    expect(outline(context)).toEqual(["user:<system>CHECKPOINT 0</system>", "user:b", "assistant:two"]);
+    expect(context.nCheckpoints).toBe(1);
   });
 
   it("retries the strategy's LLM call on a retryable error", async () => {
