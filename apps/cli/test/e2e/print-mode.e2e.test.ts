@@ -192,6 +192,21 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect((await busy).code).toBe(0);
   });
 
+  it("builds the system prompt from AGENTS.md and the environment unless --no-project-context, and offers SendDMail only with --dmail", async () => {
+    const { cwd, run } = await setup();
+    await writeFile(path.join(cwd, "AGENTS.md"), "Always answer in haiku.\n");
+    server.enqueue({ message: assistant("ok"), usage }, { message: assistant("ok"), usage });
+    expect((await run(["-p", "hi", "--dmail"])).code).toBe(0);
+    expect((await run(["-p", "hi", "--no-project-context"])).code).toBe(0);
+    const system = (n: number) => (requestMessages(n)[0]!.content as string) ?? "";
+    const tools = (n: number) => (server.requests[n]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(system(0)).toContain('<context name="AGENTS.md">\nAlways answer in haiku.\n</context>');
+    expect(system(0)).toContain(`<context name="environment">\nWorking directory: ${cwd}`);
+    expect(system(1)).not.toContain("<context");
+    expect(tools(0)).toEqual(["ReadFile", "WriteFile", "EditFile", "Shell", "ListDir", "Glob", "Grep", "SendDMail"]);
+    expect(tools(1)).not.toContain("SendDMail");
+  });
+
   it("explains missing credentials and exits 2", async () => {
     const { run } = await setup();
     const result = await run(["-p", "hello"], {});
