@@ -22,8 +22,13 @@ export interface Tool {
   parameters: JsonSchema;
 }
 
-/** Why the model stopped, normalised across APIs (`raw` keeps the provider's own value). */
-export type FinishReason = "stop" | "tool_calls" | "max_tokens" | "content_filter" | "error" | "other";
+/**
+ * Why the model stopped, normalised across APIs (`raw` keeps the provider's
+ * own value). `refusal`: the model declined to answer (OpenAI's `refusal`,
+ * Anthropic's `stop_reason: "refusal"`); its message holds the refusal text
+ * or a marker saying so, never nothing.
+ */
+export type FinishReason = "stop" | "tool_calls" | "max_tokens" | "content_filter" | "refusal" | "error" | "other";
 
 /** Per-call options of {@link ChatProvider.generate}. */
 export interface ProviderGenerateOptions {

@@ -13,7 +13,10 @@
  *   stays empty ends with the arguments `{}`; a call cut short by
  *   `max_tokens` keeps its truncated arguments;
  * - usage: `message_delta` usage is cumulative, so its counters replace those
- *   of `message_start` one by one as they appear.
+ *   of `message_start` one by one as they appear;
+ * - `stop_reason: "refusal"` is the finish reason `refusal`; when nothing
+ *   visible came before it, a {@link refusalMarker} text part stands for the
+ *   refusal.
  */
 import type { FinishReason } from "../chat-provider.js";
 import type { StreamedMessagePart, StreamedToolCall } from "../message.js";
@@ -28,7 +31,7 @@ const finishReasons: Record<string, FinishReason> = {
   tool_use: "tool_calls",
   max_tokens: "max_tokens",
   model_context_window_exceeded: "max_tokens",
-  refusal: "content_filter",
+  refusal: "refusal",
   pause_turn: "other",
 };
 
@@ -81,8 +84,25 @@ function toolCall(block: AnthropicWireContentBlock, args: string | null, index?:
   return call;
 }
 
+/**
+ * The text that stands for a refusal that came without any text (Anthropic's
+ * `stop_reason: "refusal"` on an empty message), so the caller has an answer
+ * to show rather than an empty response.
+ */
+export const refusalMarker = "[The model declined to respond (stop_reason: refusal).]";
+
+function isVisible(part: StreamedMessagePart): boolean {
+  return part.type !== "think" && (part.type !== "text" || part.text !== "");
+}
+
 /** The parts of a complete (non-stream) response message, in block order. */
 export function anthropicMessageParts(message: AnthropicWireMessage): StreamedMessagePart[] {
+  const parts: StreamedMessagePart[] = anthropicBlockParts(message);
+  if (message.stop_reason === "refusal" && !parts.some(isVisible)) parts.push({ type: "text", text: refusalMarker });
+  return parts;
+}
+
+function anthropicBlockParts(message: AnthropicWireMessage): StreamedMessagePart[] {
   const parts: StreamedMessagePart[] = [];
   for (const block of message.content ?? []) {
     switch (block.type) {
@@ -122,6 +142,8 @@ export class AnthropicStreamDecoder {
   stopReason: string | null = null;
   /** True once `message_stop` (or a `message_delta` with a stop reason) arrived. */
   complete = false;
+  /** True once a part the caller can show (text, a tool call) was decoded. */
+  private visible = false;
   private counters: AnthropicWireUsage | null = null;
   /** Stream index -> whether that open tool_use block has received any argument text. */
   private readonly toolArgs = new Map<number, boolean>();
@@ -133,6 +155,12 @@ export class AnthropicStreamDecoder {
 
   /** The part one event carries, or null for events that carry none. */
   decode(event: AnthropicWireEvent): StreamedMessagePart | null {
+    const part = this.decodeEvent(event);
+    if (part !== null && !this.visible && isVisible(part)) this.visible = true;
+    return part;
+  }
+
+  private decodeEvent(event: AnthropicWireEvent): StreamedMessagePart | null {
     switch (event.type) {
       case "content_block_delta":
         return this.delta(event);
@@ -145,11 +173,13 @@ export class AnthropicStreamDecoder {
         this.counters = { ...event.message?.usage };
         return null;
       case "message_delta":
+        if (event.usage) this.mergeUsage(event.usage);
         if (event.delta?.stop_reason != null) {
           this.stopReason = event.delta.stop_reason;
           this.complete = true;
+          // A refusal with nothing said: a marker, so the caller has an answer to show.
+          if (this.stopReason === "refusal" && !this.visible) return { type: "text", text: refusalMarker };
         }
-        if (event.usage) this.mergeUsage(event.usage);
         return null;
       case "message_stop":
         this.complete = true;

@@ -24,6 +24,7 @@ export {
   AnthropicStreamDecoder,
   anthropicEventOfSse,
   anthropicFinishReason,
+  refusalMarker,
   anthropicMessageParts,
   anthropicTokenUsage,
   type AnthropicServerSentEvent,

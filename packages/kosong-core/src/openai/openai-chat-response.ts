@@ -152,7 +152,8 @@ function reasoningField(source: Record<string, unknown>, keys: readonly string[]
  *   dialect keeps empty reasoning (Kimi) or reads candidates, and nothing was
  *   said yet, and is skipped otherwise (so a server that reasons "" gets ""
  *   back, as DeepSeek's thinking mode requires);
- * - content becomes text parts;
+ * - content becomes text parts, and so does a refusal (`delta.refusal`), which
+ *   makes the finish reason `refusal`;
  * - a tool call starts when an entry brings a function name for a stream
  *   `index` not open yet (or a new id at that index); later entries at that
  *   index are argument fragments (`tool_call_part` with the same `index`), so
@@ -170,6 +171,7 @@ export class ChatChunkMapper {
   readonly #onReasoningKey: ((key: string) => void) | undefined;
   readonly #openCalls = new Map<number, string>();
   #reasoningKey: string | null = null;
+  #refused = false;
   #sawThink = false;
   #sawText = false;
 
@@ -209,6 +211,11 @@ export class ChatChunkMapper {
       this.#sawText = true;
       out.push({ type: "text", text: delta.content });
     }
+    const refusal = delta.refusal;
+    if (typeof refusal === "string" && refusal !== "") {
+      this.#sawText = this.#refused = true;
+      out.push({ type: "text", text: refusal });
+    }
 
     const calls = delta.tool_calls;
     if (!calls) return;
@@ -235,9 +242,9 @@ export class ChatChunkMapper {
     }
   }
 
-  /** The normalised finish reason seen so far. */
+  /** The normalised finish reason seen so far (`refusal` once the model streamed a refusal). */
   get finishReason(): FinishReason | null {
-    return chatFinishReason(this.rawFinishReason);
+    return this.#refused && this.rawFinishReason !== null ? "refusal" : chatFinishReason(this.rawFinishReason);
   }
 }
 
@@ -247,6 +254,8 @@ export interface MappedChatCompletion {
   parts: StreamedMessagePart[];
   usage: TokenUsage | null;
   rawFinishReason: string | null;
+  /** The normalised finish reason (`refusal` when the message is a refusal). */
+  finishReason: FinishReason | null;
 }
 
 /**
@@ -273,6 +282,7 @@ export function mapChatCompletion(
       }
     }
     if (message.content) parts.push({ type: "text", text: message.content });
+    if (typeof message.refusal === "string" && message.refusal !== "") parts.push({ type: "text", text: message.refusal });
     for (const call of message.tool_calls ?? []) {
       if (call.type !== undefined && call.type !== "function") continue;
       if (!call.function) continue;
@@ -288,5 +298,6 @@ export function mapChatCompletion(
     parts,
     usage: completion.usage ? chatTokenUsage(completion.usage) : null,
     rawFinishReason: choice?.finish_reason ?? null,
+    finishReason: typeof message?.refusal === "string" && message.refusal !== "" ? "refusal" : chatFinishReason(choice?.finish_reason),
   };
 }

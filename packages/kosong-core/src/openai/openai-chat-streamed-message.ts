@@ -9,7 +9,7 @@ import type { StreamedMessagePart } from "../message.js";
 import type { TokenUsage } from "../token-usage.js";
 import { IterableChunkSource, SSEChunkSource, type ChatChunkSource } from "./openai-chat-chunk-source.js";
 import type { ChatDialect } from "./openai-chat-request.js";
-import { ChatChunkMapper, chatFinishReason, mapChatCompletion, type ChatWireChunk, type ChatWireCompletion } from "./openai-chat-response.js";
+import { ChatChunkMapper, mapChatCompletion, type ChatWireChunk, type ChatWireCompletion } from "./openai-chat-response.js";
 import { convertOpenAIError, errorFromOpenAIErrorObject, type OpenAIErrorObject } from "./openai-errors.js";
 
 /**
@@ -167,6 +167,7 @@ export class ChatCompletionMessage implements StreamedMessage {
   readonly id: string | null;
   readonly usage: TokenUsage | null;
   readonly rawFinishReason: string | null;
+  readonly finishReason: FinishReason | null;
   readonly #parts: StreamedMessagePart[];
 
   constructor(completion: ChatWireCompletion, dialect: ChatDialect, onReasoningKey?: (key: string) => void) {
@@ -174,11 +175,8 @@ export class ChatCompletionMessage implements StreamedMessage {
     this.id = mapped.id;
     this.usage = mapped.usage;
     this.rawFinishReason = mapped.rawFinishReason;
+    this.finishReason = mapped.finishReason;
     this.#parts = mapped.parts;
-  }
-
-  get finishReason(): FinishReason | null {
-    return chatFinishReason(this.rawFinishReason);
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<StreamedMessagePart> {

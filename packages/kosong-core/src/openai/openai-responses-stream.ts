@@ -31,6 +31,7 @@ export function responsesTokenUsage(usage: ResponseUsage): TokenUsage {
 export function responsesFinishReason(
   response: Pick<ResponsesResponse, "status" | "incomplete_details">,
   sawToolCall: boolean,
+  sawRefusal = false,
 ): { finishReason: FinishReason; raw: string | null } {
   const status = response.status ?? null;
   if (status === "incomplete") {
@@ -39,7 +40,7 @@ export function responsesFinishReason(
       reason === "max_output_tokens" ? "max_tokens" : reason === "content_filter" ? "content_filter" : "other";
     return { finishReason, raw: reason ?? status };
   }
-  if (status === "completed") return { finishReason: sawToolCall ? "tool_calls" : "stop", raw: status };
+  if (status === "completed") return { finishReason: sawToolCall ? "tool_calls" : sawRefusal ? "refusal" : "stop", raw: status };
   return { finishReason: status === "failed" ? "error" : "other", raw: status };
 }
 
@@ -79,7 +80,8 @@ export interface ResponsesStreamOptions {
  * A Responses API result as a kosong {@link StreamedMessage}: from a stream of
  * events (the usual case) or from a whole non-stream response.
  *
- * - text: `response.output_text.delta` (and refusals) as text parts;
+ * - text: `response.output_text.delta` and refusals as text parts (a refusal
+ *   makes the finish reason `refusal`);
  * - reasoning: summary deltas (`\n\n` between the summaries of one item) and
  *   raw `reasoning_text` deltas as think parts; the item's `encrypted_content`
  *   arrives with `output_item.done` as a signature-only think part
@@ -102,6 +104,7 @@ export class ResponsesStreamedMessage implements StreamedMessage {
   readonly #source: AsyncIterable<ResponseStreamEvent> | ResponsesResponse;
   readonly #options: ResponsesStreamOptions;
   #sawToolCall = false;
+  #sawRefusal = false;
 
   constructor(source: AsyncIterable<ResponseStreamEvent> | ResponsesResponse, options: ResponsesStreamOptions) {
     this.#source = source;
@@ -116,7 +119,7 @@ export class ResponsesStreamedMessage implements StreamedMessage {
   #finish(response: ResponsesResponse): void {
     if (response.id) this.id = response.id;
     if (response.usage) this.usage = responsesTokenUsage(response.usage);
-    const { finishReason, raw } = responsesFinishReason(response, this.#sawToolCall);
+    const { finishReason, raw } = responsesFinishReason(response, this.#sawToolCall, this.#sawRefusal);
     this.finishReason = finishReason;
     this.rawFinishReason = raw;
   }
@@ -127,7 +130,10 @@ export class ResponsesStreamedMessage implements StreamedMessage {
       if (item.type === "message") {
         for (const content of item.content ?? []) {
           if (content.type === "output_text") yield { type: "text", text: content.text };
-          else if (content.type === "refusal") yield { type: "text", text: content.refusal };
+          else if (content.type === "refusal") {
+            this.#sawRefusal = true;
+            yield { type: "text", text: content.refusal };
+          }
         }
       } else if (item.type === "function_call") {
         this.#sawToolCall = true;
@@ -157,7 +163,10 @@ export class ResponsesStreamedMessage implements StreamedMessage {
       for await (const event of events) {
         switch (event.type) {
           case "response.output_text.delta":
+            yield { type: "text", text: event.delta };
+            break;
           case "response.refusal.delta":
+            this.#sawRefusal = true;
             yield { type: "text", text: event.delta };
             break;
           case "response.function_call_arguments.delta":

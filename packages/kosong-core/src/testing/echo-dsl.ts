@@ -56,7 +56,7 @@ const lineBreak = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 const errorOption = /^(retry_after_ms|retry_after|type|code|request_id)=(\S+)(?:\s+|$)/;
 
-const finishReasons: readonly FinishReason[] = ["stop", "tool_calls", "max_tokens", "content_filter", "error", "other"];
+const finishReasons: readonly FinishReason[] = ["stop", "tool_calls", "max_tokens", "content_filter", "refusal", "error", "other"];
 
 /**
  * Parses an echo script. Throws a {@link ChatProviderError} with kosong's

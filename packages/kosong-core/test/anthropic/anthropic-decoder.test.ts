@@ -62,7 +62,7 @@ describe("AnthropicStreamDecoder", () => {
       "stop",
       "tool_calls",
       "max_tokens",
-      "content_filter",
+      "refusal",
       "other",
       "max_tokens",
     ]);

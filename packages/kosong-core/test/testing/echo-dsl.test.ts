@@ -256,7 +256,7 @@ describe("echo DSL error messages (kosong's, word for word)", () => {
 
   it("rejects an unknown finish_reason and a bad retry hint", () => {
     expect(parseError("finish_reason: done").message).toBe(
-      "finish_reason must be one of stop, tool_calls, max_tokens, content_filter, error, other, got 'done'",
+      "finish_reason must be one of stop, tool_calls, max_tokens, content_filter, refusal, error, other, got 'done'",
     );
     expect(parseError("error: 429 retry_after=soon").message).toBe(
       "Invalid retry_after at line 1: expected a non-negative number, got 'soon'",

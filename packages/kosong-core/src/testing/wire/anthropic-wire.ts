@@ -16,6 +16,7 @@ const stopReasons: Record<FinishReason, string> = {
   tool_calls: "tool_use",
   max_tokens: "max_tokens",
   content_filter: "refusal",
+  refusal: "refusal",
   error: "end_turn",
   other: "stop_sequence",
 };

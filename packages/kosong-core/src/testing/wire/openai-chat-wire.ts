@@ -15,6 +15,7 @@ const finishReasons: Record<FinishReason, string> = {
   tool_calls: "tool_calls",
   max_tokens: "length",
   content_filter: "content_filter",
+  refusal: "stop",
   error: "stop",
   other: "stop",
 };
