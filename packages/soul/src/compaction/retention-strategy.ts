@@ -26,11 +26,12 @@ export interface RetentionStrategyOptions {
  * The strategy for a preference, with a budget of `budgetRatio` (0.7) x
  * `targetContextLength` tokens: aggressive -> {@link PreserveRecentCompaction},
  * balanced (the default) -> {@link PreserveImportantCompaction},
- * conservative -> {@link SmartCompaction}. As in Kode-cli, the recent part
- * of the balanced and aggressive strategies grows with the budget
- * (`maxTokens / 150` messages, at least 5). `currentTokens` is the context's
- * size now: when it is already within the budget the strategy returns the
- * conversation unchanged, so passing it only validates the call.
+ * conservative -> {@link SmartCompaction}. Kode-cli's message counts
+ * (`preserveCount`) have no use here: every strategy fills its budget in
+ * tokens, and the balanced one protects the last 5 messages as Kode-cli's
+ * does. `currentTokens` is the context's size now: when it is already within
+ * the budget the strategy returns the conversation unchanged, so passing it
+ * only validates the call.
  *
  * @throws CompactionError for a target that is not a positive number, or a ratio outside (0, 1].
  */
@@ -54,7 +55,7 @@ export function createRetentionStrategy(
     case "conservative":
       return new SmartCompaction(budget);
     case "balanced":
-      return new PreserveImportantCompaction({ ...budget, keepRecent: Math.max(5, Math.floor(maxTokens / 150)) });
+      return new PreserveImportantCompaction(budget);
     default:
       throw new CompactionError(`createRetentionStrategy: unknown preference ${JSON.stringify(preference)}.`);
   }
