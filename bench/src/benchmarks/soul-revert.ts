@@ -7,12 +7,16 @@
  * token counts and checkpoints cut back, and the unanswered-call check).
  * Baseline, same run, interleaved: the I/O a durable revert cannot avoid,
  * copying the kept prefix into a new file + one fdatasync. Each sample
- * starts from a fresh, synced copy of W (untimed), restored for ours.
+ * starts from a fresh, synced copy of W (untimed), restored for ours, and
+ * a collected heap.
  * Quick mode: the first quarter of W, 3 rounds.
  */
 import { copyFile, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { JsonlContextFile } from "@kosong/context";
 import { checkpointRecord, encodeRecord, messageRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
 import { Context } from "@kosong/soul";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
@@ -41,21 +45,31 @@ function workload(messages: number): { bytes: Buffer; checkpointOffsets: number[
 
 type Side = { setup: () => Promise<void>; run: () => Promise<unknown> };
 
-/** Interleaved rounds, each sample after its own untimed setup: median times and the median per-round ratio. */
-async function measure(rounds: number, ours: Side, baseline: Side): Promise<{ ours_ms: number; baseline_ms: number; ratio: number }> {
-  const a: number[] = [];
-  const b: number[] = [];
-  const sample = async (side: Side, into: number[]) => {
-    await side.setup();
-    into.push(await timeOnce(side.run));
+/** V8's gc(), so that each sample starts from a collected heap (ours holds the restored W; the baseline holds nothing). */
+function gcFunction(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
+/**
+ * Interleaved rounds, each sample after its own untimed setup (the order of
+ * the sides turns every round): each side's median time, and the median
+ * per-round ratio of the first side to the second.
+ */
+async function measure(rounds: number, sides: readonly Side[]): Promise<{ medians: number[]; ratio: number }> {
+  const times = sides.map((): number[] => []);
+  const gc = gcFunction();
+  const sample = async (i: number, keep: boolean) => {
+    await sides[i]!.setup();
+    gc();
+    const ms = await timeOnce(sides[i]!.run);
+    if (keep) times[i]!.push(ms);
   };
-  await sample(ours, []);
-  await sample(baseline, []);
+  for (let i = 0; i < sides.length; i += 1) await sample(i, false);
   for (let round = 0; round < rounds; round += 1) {
-    const order: Array<[Side, number[]]> = round % 2 === 0 ? [[ours, a], [baseline, b]] : [[baseline, b], [ours, a]];
-    for (const [side, into] of order) await sample(side, into);
+    for (let k = 0; k < sides.length; k += 1) await sample((round + k) % sides.length, true);
   }
-  return { ours_ms: median(a), baseline_ms: median(b), ratio: median(a.map((t, i) => t / b[i]!)) };
+  return { medians: times.map(median), ratio: median(times[0]!.map((t, i) => t / times[1]![i]!)) };
 }
 
 const benchmark: Benchmark = {
@@ -72,18 +86,20 @@ const benchmark: Benchmark = {
       const middle = Math.floor(checkpointOffsets.length / 2);
       const kept = checkpointOffsets[middle]!;
 
-      // A fresh, synced W each sample, so that neither side pays for flushing the setup's pages.
+      let context: Context | null = null;
+      let log: JsonlContextFile | null = null;
+      // A fresh, synced W each sample (the other sides' handles closed), so that no side pays for flushing the setup's pages.
       const fresh = async () => {
+        await context?.close();
+        await log?.close();
         for (const name of ["context.jsonl", "context_1.jsonl", "copy.jsonl"]) await rm(path.join(dir, name), { force: true });
         await copyFile(master, file);
         const handle = await open(file, "r+");
         await handle.sync();
         await handle.close();
       };
-      let context: Context | null = null;
       const ours: Side = {
         setup: async () => {
-          await context?.close();
           await fresh();
           context = new Context(file);
           await context.restore();
@@ -106,16 +122,31 @@ const benchmark: Benchmark = {
           await target.close();
         },
       };
-      const result = await measure(quick ? 3 : 15, ours, baseline);
+      // The log's own truncate-with-rotation, timed in the same rounds, for the note: what the Context adds is the rest.
+      const logAlone: Side = {
+        setup: async () => {
+          await fresh();
+          log = await JsonlContextFile.open(file);
+          await log.read();
+        },
+        run: () => log!.truncateAndRotate(kept),
+      };
+      const { medians, ratio } = await measure(quick ? 3 : 21, [ours, baseline, logAlone]);
       await (context as Context | null)?.close();
+      await (log as JsonlContextFile | null)?.close();
+      const [ours_ms, baseline_ms, log_ms] = medians as [number, number, number];
       const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
       return [
         {
           name: `Context.revertTo the middle of W (${messages.toLocaleString("en-US")} messages, ${mb(bytes.length)} MB; ${mb(kept)} MB kept)`,
-          ...result,
+          ours_ms,
+          baseline_ms,
+          ratio,
           baseline: "copy the kept prefix + one fdatasync",
           goal: 1.5,
-          note: "ours: the log's truncate-with-rotation (prefix copy + fsync, old file kept as context_1.jsonl, rename, directory fsyncs) and the in-memory cut; restore untimed",
+          note:
+            "ours: the log's truncate-with-rotation (prefix copy + fsync, old file kept as context_1.jsonl, rename, directory fsyncs) and the in-memory cut; restore untimed. " +
+            `The log's truncateAndRotate alone, same rounds: ${log_ms.toFixed(1)} ms (${(log_ms / baseline_ms).toFixed(2)}x the baseline's median)`,
         },
       ];
     } finally {
