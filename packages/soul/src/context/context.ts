@@ -25,7 +25,7 @@ import {
 import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
 import { estimateTextTokens } from "./estimate-text-tokens.js";
-import { findUnansweredToolCalls } from "./unanswered-tool-calls.js";
+import { findUnansweredTailCalls, findUnansweredToolCalls } from "./unanswered-tool-calls.js";
 
 /** Options of a {@link Context}. */
 export interface ContextOptions {
@@ -302,7 +302,7 @@ export class Context implements AsyncDisposable {
       this.#nextCheckpointId = mark.nextCheckpointId;
       this.#marks.length = index;
       this.#empty = mark.position === 0;
-      await this.#answerUnfinishedCalls(log);
+      await this.#answerUnfinishedCalls(log, findUnansweredTailCalls(this.#history));
       return { checkpoint: publicCheckpoint(mark), rotation };
     });
   }
@@ -427,8 +427,7 @@ export class Context implements AsyncDisposable {
    * the end of the history in the log, the others in memory, shifting the
    * checkpoints after them so that a revert keeps each call with its result.
    */
-  async #answerUnfinishedCalls(log: ContextLog): Promise<InterruptedToolCall[]> {
-    const found = findUnansweredToolCalls(this.#history);
+  async #answerUnfinishedCalls(log: ContextLog, found = findUnansweredToolCalls(this.#history)): Promise<InterruptedToolCall[]> {
     const tail = found.at(-1)?.index === this.#history.length ? found.pop()! : null;
     for (const { index, results } of found.toReversed()) {
       this.#history.splice(index, 0, ...results);

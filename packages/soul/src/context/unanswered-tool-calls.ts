@@ -30,3 +30,15 @@ export function findUnansweredToolCalls(messages: readonly Message[]): Unanswere
     return { index, results };
   });
 }
+
+/**
+ * {@link findUnansweredToolCalls} for the end of the history only: the last
+ * assistant message, when nothing but tool messages follows it. After a
+ * revert this is all there is to check (the rest was checked on restore).
+ */
+export function findUnansweredTailCalls(messages: readonly Message[]): UnansweredToolCalls[] {
+  let start = messages.length - 1;
+  while (start >= 0 && messages[start]!.role === "tool") start -= 1;
+  if (start < 0 || messages[start]!.role !== "assistant") return [];
+  return findUnansweredToolCalls(messages.slice(start)).map(({ index, results }) => ({ index: start + index, results }));
+}
