@@ -13,6 +13,7 @@ import { createProviders } from "./providers/create-provider.js";
 export async function runMain(firstPrompt: string, options: MainOptions): Promise<number> {
   const choice = await sessionChoice(options);
   if (options.print !== undefined && firstPrompt) throw new UsageError("Give the prompt either with -p or as arguments, not both.");
+  if (options.print === undefined && options.outputFormat) throw new UsageError("--output-format applies to print mode: add -p PROMPT.");
   const settings = await resolveSettings(options);
   const providers = await createProviders(settings);
   if (options.print !== undefined) {

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json" with { type: "json" };
@@ -37,6 +37,7 @@ describe("kosong demo (the built binary, no key, no network)", () => {
     expect(saved).toContain("What did we do in this session?");
     expect(await readFile(path.join(workspace, "src/math.ts"), "utf8")).toContain("sum(values) / values.length");
     expect(out).toContain("Demo done.");
+    await rm(workspace, { recursive: true, force: true });
   });
 });
 

@@ -237,6 +237,11 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const usageError = await run(["-p", "hello", "--provider", "gemini"]);
     expect(usageError.code).toBe(2);
     expect(usageError.stderr).toMatch(/gemini/);
+    for (const args of [["--frobnicate"], ["--output-format", "stream-json"], ["-p", "x", "--continue", "--resume", "abc"], ["-p", "x", "--resume-file", "/nonexistent/context.jsonl"]]) {
+      const bad = await run(args);
+      expect(bad.code, args.join(" ")).toBe(2);
+      expect(bad.stderr, args.join(" ")).not.toBe("");
+    }
   });
 
   it("exits 130 when interrupted mid-stream, leaving a session that resumes", async () => {
