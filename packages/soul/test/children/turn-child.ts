@@ -3,16 +3,18 @@
  * of the history, so any turn can be replayed or continued after a crash)
  * whose turns take 1 to 3 steps of 1 to 4 parallel tool calls, to tools
  * that honour cancellation (`work`), ignore it (`stubborn`), or wait for an
- * approval that a host answers a few ms later (`ask`).
+ * approval that a host answers a few ms later (`ask`), and, with big
+ * outputs, return megabytes (`dump`).
  *
  * The property tests import the workload; run as a script it is the child
  * process of the SIGKILL test, on the built packages (`@kosong/soul`
  * resolves to dist):
  *
- *     node turn-child.ts <context.jsonl> <seed> <turns>
+ *     node turn-child.ts <context.jsonl> <seed> <turns> [big]
  *
  * It restores the context, prints "ready", runs turns "turn 1" ..
- * "turn <turns>" printing "event <type>" per event, then prints "done".
+ * "turn <turns>" printing "event <type>" per event ("event ToolResult
+ * <output length>" for results), then prints "done".
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { defineTool, extractText, SimpleToolset, toolOk, type ChatProvider, type Message } from "@kosong/core";
@@ -40,6 +42,8 @@ export function randomFor(...parts: number[]): () => number {
 }
 
 const toolNames = ["work", "stubborn", "ask"] as const;
+/** With big outputs, `dump` too: results of 256 KiB to ~4 MB make the step's append a long write that a SIGKILL can cut. */
+const toolNamesWithDump = [...toolNames, "dump"] as const;
 
 /** The turn number of a "turn N" input. */
 function turnOf(message: Message): number {
@@ -51,7 +55,8 @@ function turnOf(message: Message): number {
  * seeded number of steps, each calling tools in parallel with call ids
  * unique to the turn and step, and then answers "turn N done".
  */
-export function plannedModel(seed: number): ChatScript {
+export function plannedModel(seed: number, bigOutputs = false): ChatScript {
+  const names = bigOutputs ? toolNamesWithDump : toolNames;
   return (history) => {
     const start = history.findLastIndex((m) => m.role === "user");
     const turn = turnOf(history[start]!);
@@ -63,7 +68,7 @@ export function plannedModel(seed: number): ChatScript {
     const lines = [`text: turn ${turn}, step ${step + 1} of ${steps}: calling tools`, usage];
     const calls = 1 + Math.floor(random() * 4);
     for (let i = 0; i < calls; i++) {
-      const name = toolNames[Math.floor(random() * toolNames.length)]!;
+      const name = names[Math.floor(random() * names.length)]!;
       const args = JSON.stringify({ ms: Math.floor(random() * 15) });
       lines.push(`tool_call: ${JSON.stringify({ id: `t${turn}s${step}c${i}`, name, arguments: args })}`);
     }
@@ -93,6 +98,13 @@ const stubborn = defineTool({
   },
 });
 
+const dump = defineTool({
+  name: "dump",
+  description: "Returns (ms + 1) * 256 KiB of text.",
+  parameters: delay,
+  execute: ({ ms }) => toolOk(`${ms}:`.padEnd((ms + 1) * 262_144, "log line ")),
+});
+
 const ask = defineTool({
   name: "ask",
   description: "Asks for approval, then returns.",
@@ -109,6 +121,8 @@ export interface WorkloadOptions {
   streaming?: ScriptedChatProviderOptions;
   /** Wraps the scripted model (e.g. in a ChaosChatProvider). */
   wrap?: (model: ScriptedChatProvider) => ChatProvider;
+  /** Let the model call `dump` (default false). */
+  bigOutputs?: boolean;
   /** Loop settings (retries never wait). */
   config?: Omit<SoulConfigInput, "retry">;
 }
@@ -118,10 +132,10 @@ export interface WorkloadOptions {
  * delayed chunks, with a host that approves each request `ms` after it.
  */
 export function workloadSoul(context: Context, seed: number, options: WorkloadOptions = {}): Soul {
-  const model = plannedModel(seed);
+  const model = plannedModel(seed, options.bigOutputs);
   const scripted = new ScriptedChatProvider(Array.from({ length: 10_000 }, () => model), options.streaming ?? { chunkSize: 12, delayMs: 1 });
   const soul = new Soul({
-    agent: { name: "property", systemPrompt: "You are interrupted a lot.", toolset: new SimpleToolset([work, stubborn, ask]) },
+    agent: { name: "property", systemPrompt: "You are interrupted a lot.", toolset: new SimpleToolset([work, stubborn, ask, dump]) },
     provider: options.wrap?.(scripted) ?? scripted,
     context,
     config: { cancelGraceMs: 20, ...options.config, retry: { initialDelayMs: 0, maxDelayMs: 0, jitterMs: 0, maxRetryAfterMs: 0 } },
@@ -137,13 +151,16 @@ export function workloadSoul(context: Context, seed: number, options: WorkloadOp
 }
 
 if (import.meta.main) {
-  const [file, seedText, turnsText] = process.argv.slice(2);
+  const [file, seedText, turnsText, big] = process.argv.slice(2);
   const context = new Context(file!);
   await context.restore();
-  const soul = workloadSoul(context, Number(seedText));
+  const soul = workloadSoul(context, Number(seedText), { bigOutputs: big === "big" });
   process.stdout.write("ready\n");
   for (let turn = 1; turn <= Number(turnsText); turn++) {
-    for await (const event of soul.run(`turn ${turn}`)) process.stdout.write(`event ${event.type}\n`);
+    for await (const event of soul.run(`turn ${turn}`)) {
+      const size = event.type === "ToolResult" ? ` ${event.payload.return_value.output.length}` : "";
+      process.stdout.write(`event ${event.type}${size}\n`);
+    }
   }
   await context.close();
   process.stdout.write("done\n");

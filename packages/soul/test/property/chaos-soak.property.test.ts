@@ -62,5 +62,5 @@ describe("chaos soak", () => {
     expect(callProblems(chaotic.history)).toEqual([]);
     expect(chaotic.history).toEqual(clean.history);
     expect(chaotic.bytes.equals(clean.bytes)).toBe(true);
-  });
+  }, 30_000 + turns * 1_000);
 });

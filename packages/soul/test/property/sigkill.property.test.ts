@@ -1,7 +1,9 @@
 /**
  * Property: a real `node` child running turns with parallel tool calls on a
  * real `context.jsonl` (children/turn-child.ts, on the built packages) is
- * SIGKILLed at a random moment (at a random event, or after a random delay).
+ * SIGKILLed at a random moment: at a random event, after a random delay, or
+ * (every other child, whose tools return megabytes now and then) while the
+ * file grows with a step's big append, which the kill can cut mid-write.
  * Restored through `Context`, every tool call has exactly one result (one
  * the crash left open is answered as interrupted by the restore), a second
  * restore gives the same history with nothing left to repair, and the next
@@ -11,6 +13,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Context } from "@kosong/soul";
@@ -25,15 +28,31 @@ const child = path.join(packageDir, "test/children/turn-child.ts");
 const TURNS = 6;
 
 /**
- * Runs the child on `file` and SIGKILLs it at the `event`-th event line, or
- * `ms` after it is ready. Resolves with whether it was killed before "done".
+ * When to kill: at the n-th event, `ms` after the child is ready, or, after
+ * its first megabyte tool result, as soon as its file has grown by `grownBy`
+ * bytes (inside the write of the step's batch, when it is that big).
  */
-async function runAndKill(file: string, seed: number, at: { event: number } | { ms: number }): Promise<{ killed: boolean; events: number }> {
-  const proc = spawn(process.execPath, [child, file, String(seed), String(TURNS)], { cwd: packageDir });
+type KillPoint = { event: number } | { ms: number } | { grownBy: number };
+
+/** Watches the size of `file` (busily: a write of megabytes takes only milliseconds) and calls `kill` once it grew by `bytes`, or after 3 s. */
+function killWhenGrown(file: string, bytes: number, kill: () => void): void {
+  const size = () => (existsSync(file) ? statSync(file).size : 0);
+  const start = size();
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline) {
+    if (size() >= start + bytes) break;
+  }
+  kill();
+}
+
+/** Runs the child on `file` and SIGKILLs it at `at`. Resolves with whether it was killed before "done". */
+async function runAndKill(file: string, seed: number, big: boolean, at: KillPoint): Promise<{ killed: boolean; events: number }> {
+  const proc = spawn(process.execPath, [child, file, String(seed), String(TURNS), ...(big ? ["big"] : [])], { cwd: packageDir });
   let out = "";
   let err = "";
   let events = 0;
   let finished = false;
+  let watched = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const kill = () => {
     if (!finished && proc.exitCode === null) proc.kill("SIGKILL");
@@ -47,6 +66,11 @@ async function runAndKill(file: string, seed: number, at: { event: number } | { 
       out = out.slice(newline + 1);
       if (line === "ready" && "ms" in at) timer = setTimeout(kill, at.ms);
       if (line.startsWith("event ") && ++events === ("event" in at ? at.event : -1)) kill();
+      // A megabyte result: the step's append (a long write) follows; kill it once the file has grown by `grownBy`.
+      if ("grownBy" in at && !watched && /^event ToolResult \d{6,}$/.test(line)) {
+        watched = true;
+        killWhenGrown(file, at.grownBy, kill);
+      }
       if (line === "done") finished = true;
     }
   });
@@ -66,10 +90,13 @@ describe("SIGKILLing a process that runs turns with parallel tools", () => {
     let calls = 0;
     for (let trial = 0; trial < trials; trial++) {
       const random = randomFor(seed, trial);
-      const at = random() < 0.75 ? { event: 1 + Math.floor(random() * 150) } : { ms: Math.floor(random() * 250) };
-      const where = `seed ${seed}, trial ${trial}, kill at ${JSON.stringify(at)}`;
+      // Every other child's tools return megabytes now and then: long appends, which a SIGKILL can cut mid-write.
+      const big = trial % 2 === 1;
+      const pick = random();
+      const at: KillPoint = big && pick < 0.6 ? { grownBy: 1 + Math.floor(random() * 262_144) } : pick < 0.8 ? { event: 1 + Math.floor(random() * 150) } : { ms: Math.floor(random() * 250) };
+      const where = `seed ${seed}, trial ${trial}, ${big ? "big outputs, " : ""}kill at ${JSON.stringify(at)}`;
       const file = path.join(dir, `context-${trial}.jsonl`);
-      const run = await runAndKill(file, seed + trial, at);
+      const run = await runAndKill(file, seed + trial, big, at);
       if (run.killed) killed++;
 
       // The first restore repairs what the crash left; a second one finds the same history and nothing to repair.
@@ -101,5 +128,5 @@ describe("SIGKILLing a process that runs turns with parallel tools", () => {
     }
     console.log(`[sigkill property] ${trials} runs, ${killed} killed mid-way; ${calls} tool calls restored, ${repaired} answered as interrupted by the restore, ${damaged} damaged lines skipped`);
     expect(killed).toBeGreaterThanOrEqual(trials / 2);
-  });
+  }, 30_000 + trials * 8_000);
 });
