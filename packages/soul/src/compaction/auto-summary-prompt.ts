@@ -49,6 +49,8 @@ Be specific: keep file paths, names, commands, error messages and numbers exactl
 export type SummaryRejection = "empty" | "error-like" | "acknowledgement" | "truncated" | "missing-sections";
 
 const ERROR_LIKE = /^\s*(error\b|sorry\b|i('m| am) (sorry|unable)|i can(no|')t\b|unable to\b|as an ai\b|\[?error\]?:)/i;
+/** A markdown heading; numbering (`1.`), bold markers and a trailing colon around its title are ignored. */
+const HEADING = /^#{1,6}[ \t]*(?:\d+[.)][ \t]*)?(?:\*\*)?(.+?)(?:\*\*)?:?[ \t]*#*[ \t]*$/gm;
 const ACKNOWLEDGEMENT = /^\s*(ok(ay)?|sure|got it|understood|done|will do|certainly|of course|yes|noted|acknowledged)\b[\s\S]{0,80}$/i;
 
 /**
@@ -62,7 +64,7 @@ export function checkSummary(text: string, finishReason: FinishReason | null): S
   if (finishReason === "max_tokens") return "truncated";
   if (ERROR_LIKE.test(text)) return "error-like";
   if (ACKNOWLEDGEMENT.test(text)) return "acknowledgement";
-  const headings = new Set([...text.matchAll(/^#{1,6}\s*(.+?)\s*#*\s*$/gm)].map((m) => m[1]!.toLowerCase().replace("&", "and")));
+  const headings = new Set([...text.matchAll(HEADING)].map((m) => m[1]!.toLowerCase().replace(/\s*&\s*/, " and ")));
   if (AUTO_SUMMARY_SECTIONS.some((section) => !headings.has(section.toLowerCase()))) return "missing-sections";
   return null;
 }

@@ -34,6 +34,8 @@ describe("checkSummary", () => {
     expect(checkSummary("Sure, here is the summary you asked for.", "stop")).toBe("acknowledgement");
     expect(checkSummary(GOOD, "max_tokens")).toBe("truncated");
     expect(checkSummary("## Technical Context\nTS\n\n## Current Status\nfine", "stop")).toBe("missing-sections");
+    const decorated = AUTO_SUMMARY_SECTIONS.map((section, i) => `### ${i + 1}. **${section.replace(" and ", " & ")}**:\nText.`).join("\n");
+    expect(checkSummary(decorated, "stop")).toBeNull();
   });
 });
 
