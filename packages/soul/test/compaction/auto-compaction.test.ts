@@ -31,6 +31,7 @@ describe("checkSummary", () => {
     expect(checkSummary("  \n", "stop")).toBe("empty");
     expect(checkSummary(`Error: the context is too long.\n${GOOD}`, "stop")).toBe("error-like");
     expect(checkSummary("I'm sorry, I cannot help with that.", "stop")).toBe("error-like");
+    expect(checkSummary(`Error handling moved to one module.\n${GOOD}`, "stop")).toBeNull();
     expect(checkSummary("Sure, here is the summary you asked for.", "stop")).toBe("acknowledgement");
     expect(checkSummary(GOOD, "max_tokens")).toBe("truncated");
     expect(checkSummary("## Technical Context\nTS\n\n## Current Status\nfine", "stop")).toBe("missing-sections");
