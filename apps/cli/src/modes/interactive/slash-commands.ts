@@ -170,7 +170,7 @@ export async function runSlashCommand(session: InteractiveSession, line: string)
   const [, name = "", args = ""] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
   const command = slashCommands.find((c) => c.name === name);
   if (!command) {
-    const close = slashCommands.filter((c) => c.name.startsWith(name.slice(0, 2)) && name.length > 0).map((c) => `/${c.name}`);
+    const close = suggestions(name).map((c) => `/${c}`);
     session.print(`Unknown command /${name}.${close.length ? ` Did you mean ${close.join(" or ")}?` : ""} /help lists the commands.`);
     return;
   }
@@ -179,6 +179,14 @@ export async function runSlashCommand(session: InteractiveSession, line: string)
   } catch (error) {
     session.print(`${session.style.red("error:")} ${(error as Error).message}`);
   }
+}
+
+/** Commands that start with `name`, else those that share its first two letters. */
+function suggestions(name: string): string[] {
+  if (!name) return [];
+  const names = slashCommands.map((c) => c.name);
+  const starting = names.filter((n) => n.startsWith(name));
+  return starting.length > 0 ? starting : names.filter((n) => n.startsWith(name.slice(0, 2)));
 }
 
 function helpText(s: InteractiveSession): string {
