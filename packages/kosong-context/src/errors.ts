@@ -164,11 +164,14 @@ export class RotationNotFoundError extends ContextStorageError {
 const writeMarker = markerFor("StorageWriteError");
 
 /**
- * Writing to the context file failed (disk full, I/O error, ...). The records
- * of the failed append are not in the file: the bytes of the failed batch are
- * cut off again, and earlier records are untouched. When even that cut fails,
- * the file is marked broken and every later operation fails with this error
- * too; reopen the file to continue (restore skips a torn last line).
+ * Writing to the context file failed (disk full, I/O error, ...); `cause` is
+ * the file system's error. The records of a failed append are not in the
+ * file: the bytes of the failed batch are cut off again, and earlier records
+ * are untouched. When even that cut fails, the file is marked broken and
+ * every later operation fails with this error too; reopen the file to
+ * continue (restore skips a torn last line). A failed whole-file operation
+ * (truncate-with-rotation, prepend, restoring a rotation) leaves the file
+ * and its rotations as they were.
  */
 export class StorageWriteError extends ContextStorageError {
   constructor(message: string, options: KosongErrorOptions = {}) {

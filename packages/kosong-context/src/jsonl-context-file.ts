@@ -8,6 +8,7 @@ import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { encodeRecord, type ContextRecord } from "./context-record.js";
 import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore } from "./context-log.js";
+import { inspectFile, replaceWithCopy, resolveContextFile, type FileFacts } from "./context-file-target.js";
 import { readContextFile } from "./context-state.js";
 import {
   copyToNewFile,
@@ -98,68 +99,6 @@ export function checkDurability(durability: Durability | undefined): Durability 
  */
 export const appendPrepared: unique symbol = Symbol("appendPrepared");
 
-interface FileFacts {
-  exists: boolean;
-  size: number;
-  endsWithNewline: boolean;
-  links: number;
-}
-
-async function inspect(file: string): Promise<FileFacts> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, "r");
-  } catch (error) {
-    if (hasCode(error, "ENOENT")) return { exists: false, size: 0, endsWithNewline: true, links: 0 };
-    throw error;
-  }
-  try {
-    const info = await handle.stat();
-    let endsWithNewline = true;
-    if (info.size > 0) {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, info.size - 1);
-      endsWithNewline = last[0] === 10;
-    }
-    return { exists: true, size: info.size, endsWithNewline, links: info.nlink };
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Throws `StorageOpenError` when `file` is a directory or its folder does
- * not exist (or is not a folder): checked before the lock file is made
- * beside it, so the error names the user's file rather than the lock.
- */
-async function assertOpenable(file: string): Promise<void> {
-  let missing: unknown;
-  try {
-    if (!(await stat(file)).isDirectory()) return;
-  } catch (error) {
-    if (!hasCode(error, "ENOENT", "ENOTDIR")) throw error;
-    missing = error;
-  }
-  if (missing === undefined) throw new StorageOpenError(file, "it is a directory");
-  const folder = path.dirname(file);
-  const parent = await stat(folder).catch(() => null);
-  if (parent?.isDirectory()) return;
-  const problem = parent === null ? `its folder ${folder} does not exist (opening does not create folders)` : `${folder} is not a folder`;
-  throw new StorageOpenError(file, problem, { cause: missing });
-}
-
-/** Replaces `file` by a synced copy of itself: a fresh inode with the same bytes. */
-async function replaceWithCopy(file: string): Promise<void> {
-  const temp = tempPathFor(file);
-  try {
-    await copyToNewFile(file, temp);
-    await rename(temp, file);
-    await fsyncDirectory(path.dirname(file));
-  } finally {
-    await unlinkQuietly(temp);
-  }
-}
-
 /**
  * A context file opened for writing: appends records in order with the
  * chosen durability, and performs the crash-safe whole-file operations
@@ -177,7 +116,7 @@ async function replaceWithCopy(file: string): Promise<void> {
  * files `<stem>_<N><ext>` beside the file (their path is their `location`).
  */
 export class JsonlContextFile implements ContextLog {
-  /** The file's absolute path. */
+  /** The file's absolute path (a symbolic link's target). */
   readonly path: string;
   readonly durability: Durability;
   readonly #lock: SessionLock | null;
@@ -214,8 +153,12 @@ export class JsonlContextFile implements ContextLog {
    * new rotation, gives the file a fresh copy of itself so that appends
    * cannot alter the rotation.
    *
+   * A symbolic link is followed: the writer works on its target (`path` is
+   * the target's; the lock and rotations sit beside it; the link stays).
+   *
    * Throws `StorageOpenError` naming the file when its folder does not
-   * exist, it is a directory, or the file system refuses (the original
+   * exist, it is a directory, a dangling link, not a regular file (a FIFO,
+   * a device), cannot be written, or the file system refuses (the original
    * error as `cause`), and `SessionLockedError` when another writer holds it.
    */
   static async open(file: string, options: ContextFileOptions = {}): Promise<JsonlContextFile> {
@@ -223,16 +166,16 @@ export class JsonlContextFile implements ContextLog {
     const absolute = path.resolve(file);
     let lock: SessionLock | null = null;
     try {
-      await assertOpenable(absolute);
-      if (options.lock !== false) lock = await SessionLock.acquire(absolute);
+      const target = await resolveContextFile(absolute);
+      if (options.lock !== false) lock = await SessionLock.acquire(target);
       // Recovery touches files another writer could be using: only under the lock.
-      if (lock !== null) await removeStaleTempFiles(absolute);
-      let facts = await inspect(absolute);
+      if (lock !== null) await removeStaleTempFiles(target);
+      let facts = await inspectFile(target);
       if (lock !== null && facts.links > 1) {
-        await replaceWithCopy(absolute);
-        facts = await inspect(absolute);
+        await replaceWithCopy(target);
+        facts = await inspectFile(target);
       }
-      return new JsonlContextFile(absolute, durability, lock, facts);
+      return new JsonlContextFile(target, durability, lock, facts);
     } catch (error) {
       await lock?.release();
       if (ContextStorageError.isInstance(error)) throw error;
@@ -334,7 +277,7 @@ export class JsonlContextFile implements ContextLog {
         if (at + chunk.length === position && chunk[chunk.length - 1] !== 10) throw new InvalidOffsetError(position, "not at the start of a line");
       };
       const temp = tempPathFor(this.path);
-      const rotation = await this.#replaceWith(temp, true, async () => {
+      const rotation = await this.#replaceWith("truncate-with-rotation", temp, true, async () => {
         const source = await open(this.path, "r");
         try {
           await writeNewFileFrom(temp, source, 0, position, { check: atLineStart });
@@ -364,16 +307,19 @@ export class JsonlContextFile implements ContextLog {
     }
     return this.#enqueue(async () => {
       const temp = tempPathFor(this.path);
-      await this.#replaceWith(temp, false, async () => {
+      let start = 0;
+      await this.#replaceWith("prepend", temp, false, async () => {
         const source = this.#exists ? await open(this.path, "r") : null;
         try {
-          await writeNewFileFrom(temp, source, 0, this.#size, { head: prefix });
+          // A UTF-8 byte-order mark would land mid-file, before the old first line, making it unreadable: it is dropped.
+          if (source !== null && (await startsWithBom(source))) start = UTF8_BOM.length;
+          await writeNewFileFrom(temp, source, start, this.#size, { head: prefix });
         } finally {
           await source?.close();
         }
       });
       this.#exists = true;
-      this.#size += prefix.length;
+      this.#size += prefix.length - start;
     });
   }
 
@@ -398,8 +344,8 @@ export class JsonlContextFile implements ContextLog {
         throw error;
       }
       const temp = tempPathFor(this.path);
-      const savedAs = await this.#replaceWith(temp, this.#exists, () => copyToNewFile(source, temp));
-      const facts = await inspect(this.path);
+      const savedAs = await this.#replaceWith(`restoring rotation ${n}`, temp, this.#exists, () => copyToNewFile(source, temp));
+      const facts = await inspectFile(this.path);
       this.#exists = true;
       this.#size = facts.size;
       this.#needsNewline = !facts.endsWithNewline;
@@ -440,9 +386,10 @@ export class JsonlContextFile implements ContextLog {
    * next rotation (durable once the link's directory sync is done). Then
    * `temp` is renamed over the current file and the directory synced. If the
    * rename does not happen, the rotation is dropped again and the temp file
-   * deleted.
+   * deleted, and a file-system error (a full disk) is a `StorageWriteError`
+   * naming the operation.
    */
-  async #replaceWith(temp: string, keepOld: boolean, write: () => Promise<void>): Promise<LogRotation | null> {
+  async #replaceWith(operation: string, temp: string, keepOld: boolean, write: () => Promise<void>): Promise<LogRotation | null> {
     let rotation: LogRotation | null = null;
     try {
       await write();
@@ -454,7 +401,8 @@ export class JsonlContextFile implements ContextLog {
       await unlinkQuietly(temp);
       // Unless the rename happened, the rotation still shares the current file's inode: drop it again.
       if (rotation !== null && (await sameFile(rotation.location, this.path))) await unlinkQuietly(rotation.location);
-      throw error;
+      if (ContextStorageError.isInstance(error)) throw error;
+      throw new StorageWriteError(`${operation} of ${this.path} failed, the file is unchanged: ${(error as Error).message}`, { cause: error });
     }
     return rotation;
   }
@@ -584,6 +532,14 @@ export class JsonlContextFile implements ContextLog {
     this.#handle = null;
     await handle?.close();
   }
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+async function startsWithBom(handle: FileHandle): Promise<boolean> {
+  const head = Buffer.alloc(UTF8_BOM.length);
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  return bytesRead === head.length && head.equals(UTF8_BOM);
 }
 
 async function sameFile(a: string, b: string): Promise<boolean> {

@@ -5,11 +5,13 @@
  * UTF-8, not JSON, not an object, no role, invalid message or record) are
  * skipped and reported; reading never throws for content and never writes.
  */
+import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import path from "node:path";
 import { decodeRecordLine, type ContextRecord, type DamageKind } from "./context-record.js";
 import { hasCode } from "./durable-fs.js";
+import { StorageOpenError } from "./errors.js";
 import { missingFileReport, type RestoreReport, type SkippedLine } from "./restore-report.js";
 
 /** A record and where it sits in the file. */
@@ -48,7 +50,9 @@ function isBlank(buffer: Buffer, start: number, end: number): boolean {
 /**
  * Reads the context file at `file`, calling `visit` for each record in file
  * order. Resolves to the report: line counts and every skipped line. A
- * missing file is not an error (`exists: false`).
+ * missing file is not an error (`exists: false`); a directory, a FIFO or
+ * any other file that is not a regular file, or one that cannot be opened
+ * for reading, is a `StorageOpenError`.
  */
 export async function scanContextFile(
   file: string,
@@ -58,12 +62,16 @@ export async function scanContextFile(
   const absolute = path.resolve(file);
   let handle: FileHandle;
   try {
-    handle = await open(absolute, "r");
+    // Non-blocking: opening a FIFO waits for a writer otherwise (it is refused below).
+    handle = await open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (hasCode(error, "ENOENT")) return missingFileReport(absolute);
-    throw error;
+    throw new StorageOpenError(absolute, `it cannot be read (${(error as Error).message})`, { cause: error });
   }
   try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new StorageOpenError(absolute, "it is a directory");
+    if (!info.isFile()) throw new StorageOpenError(absolute, "it is not a regular file (a FIFO, socket or device)");
     return await scanHandle(handle, absolute, visit, options);
   } finally {
     await handle.close();

@@ -7,12 +7,14 @@
  *   append <file> <durability>    append numbered records forever, printing "ack <seq>" per acknowledged record
  *   rotate <file> [large]         append, truncate-with-rotation and restore rotations forever, printing its steps
  *                                 (large: every other message has 256 KiB of text, so kept prefixes are MiBs)
+ *   open <file>                   open for writing and close; print "opened", or the error's name and message
+ *   read <file>                   readContextFile; print "read <records>", or the error's name and message
  *   race -                        per stdin line "go <file> <µs>": spin that long, open <file>, print "won <file>" or
  *                                 "lost <file>"; per "release <file>": close it, print "released <file>"
  */
 import { createInterface } from "node:readline";
 import { JsonlContextFile, SessionLockedError, type Durability } from "@kosong/context";
-import { checkpointRecord, messageRecord, usageRecord } from "@kosong/context/records";
+import { checkpointRecord, messageRecord, readContextFile, usageRecord } from "@kosong/context/records";
 
 const [command, file, arg] = process.argv.slice(2);
 const out = (text: string): void => void process.stdout.write(`${text}\n`);
@@ -84,6 +86,11 @@ async function rotate(): Promise<void> {
   }
 }
 
+/** Runs `attempt`, printing its outcome or the error it threw (for runs as another user, whose errors the parent cannot catch). */
+async function report(attempt: () => Promise<string>): Promise<void> {
+  out(await attempt().catch((error: Error) => `${error.name}: ${error.message}`));
+}
+
 async function race(): Promise<void> {
   const held = new Map<string, JsonlContextFile>();
   out("ready");
@@ -113,11 +120,13 @@ const commands: Record<string, () => Promise<void>> = {
   append,
   rotate,
   race,
+  open: () => report(async () => (await JsonlContextFile.open(file!)).close().then(() => "opened")),
+  read: () => report(async () => `read ${(await readContextFile(file!)).report.records}`),
 };
 
 const run = commands[command ?? ""];
 if (!run || !file) {
-  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate|race> <file> [arg]\n");
+  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate|race|open|read> <file> [arg]\n");
   process.exit(2);
 }
 run().catch((error: unknown) => {

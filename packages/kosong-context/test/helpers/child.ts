@@ -48,11 +48,13 @@ const noHardLinks = path.join(packageDir, "test/children/no-hard-links.ts");
 
 /**
  * Starts `context-child.ts <args>` on the built package; with `noHardLinks`,
- * in a process where hard links fail (so rotations take the copy fallback).
+ * in a process where hard links fail (so rotations take the copy fallback);
+ * with `uid` and `gid`, as that user (the parent must be root).
  */
-export function startChild(args: string[], options: { noHardLinks?: boolean } = {}): Child {
+export function startChild(args: string[], options: { noHardLinks?: boolean; uid?: number; gid?: number } = {}): Child {
   const preload = options.noHardLinks ? ["--import", noHardLinks] : [];
-  const child = spawn(process.execPath, [...preload, script, ...args], { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"] });
+  const { uid, gid } = options;
+  const child = spawn(process.execPath, [...preload, script, ...args], { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"], uid, gid });
   const lines: string[] = [];
   let partial = "";
   let errors = "";
