@@ -4,7 +4,8 @@
  * whose turns take 1 to 3 steps of 1 to 4 parallel tool calls, to tools
  * that honour cancellation (`work`), ignore it (`stubborn`), or wait for an
  * approval that a host answers a few ms later (`ask`), and, with big
- * outputs, return megabytes (`dump`).
+ * outputs, return megabytes (`dump`); some turns end with a D-Mail
+ * (`SendDMail`), so the context reverts (a file rotation) mid-turn.
  *
  * The property tests import the workload; run as a script it is the child
  * process of the SIGKILL test, on the built packages (`@kosong/soul`
@@ -19,7 +20,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { defineTool, extractText, SimpleToolset, toolOk, type ChatProvider, type Message } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript, type ScriptedChatProviderOptions } from "@kosong/core/testing";
-import { Context, Soul, type SoulConfigInput } from "@kosong/soul";
+import { Context, SendDMail, Soul, type SoulConfigInput } from "@kosong/soul";
 import { z } from "zod";
 
 /** A seeded pseudo-random generator in [0, 1) (mulberry32). */
@@ -45,24 +46,32 @@ const toolNames = ["work", "stubborn", "ask"] as const;
 /** With big outputs, `dump` too: results of 256 KiB to ~4 MB make the step's append a long write that a SIGKILL can cut. */
 const toolNamesWithDump = [...toolNames, "dump"] as const;
 
-/** The turn number of a "turn N" input. */
-function turnOf(message: Message): number {
-  return Number(/^turn (\d+)$/.exec(extractText(message))?.[1] ?? "0");
+const checkpointText = /^<system>CHECKPOINT (\d+)<\/system>$/;
+
+/** The checkpoint id a visible CHECKPOINT message names, or null for any other message. */
+function checkpointOf(message: Message): number | null {
+  const id = message.role === "user" ? checkpointText.exec(extractText(message))?.[1] : undefined;
+  return id === undefined ? null : Number(id);
 }
 
 /**
- * The model: in turn N (the last user message says "turn N") it takes a
- * seeded number of steps, each calling tools in parallel with call ids
- * unique to the turn and step, and then answers "turn N done".
+ * The model. In turn N (the last user message that is not a CHECKPOINT one
+ * says "turn N") it takes a seeded number of steps, each calling tools in
+ * parallel with call ids unique to the turn and step, and then answers "turn
+ * N done". In half of the odd turns its last tool step also sends a D-Mail
+ * to one of the last four checkpoints it sees; after a D-Mail (the last user message
+ * is the D-Mail) it answers at once. Even turns never send one.
  */
 export function plannedModel(seed: number, bigOutputs = false): ChatScript {
   const names = bigOutputs ? toolNamesWithDump : toolNames;
   return (history) => {
-    const start = history.findLastIndex((m) => m.role === "user");
-    const turn = turnOf(history[start]!);
-    const step = history.slice(start + 1).filter((m) => m.role === "assistant").length;
-    const steps = 1 + Math.floor(randomFor(seed, turn)() * 3);
+    const start = history.findLastIndex((m) => m.role === "user" && checkpointOf(m) === null);
+    const turn = Number(/^turn (\d+)$/.exec(extractText(history[start]!))?.[1] ?? "0");
     const usage = `usage: input_other=${10 * history.length + 10} output=5`;
+    if (turn === 0) return `text: read the D-Mail, going on\n${usage}`;
+    const step = history.slice(start + 1).filter((m) => m.role === "assistant").length;
+    const plan = randomFor(seed, turn);
+    const steps = 1 + Math.floor(plan() * 3);
     if (step >= steps) return `text: turn ${turn} done\n${usage}`;
     const random = randomFor(seed, turn, step);
     const lines = [`text: turn ${turn}, step ${step + 1} of ${steps}: calling tools`, usage];
@@ -71,6 +80,11 @@ export function plannedModel(seed: number, bigOutputs = false): ChatScript {
       const name = names[Math.floor(random() * names.length)]!;
       const args = JSON.stringify({ ms: Math.floor(random() * 15) });
       lines.push(`tool_call: ${JSON.stringify({ id: `t${turn}s${step}c${i}`, name, arguments: args })}`);
+    }
+    const checkpoints = history.map(checkpointOf).filter((id) => id !== null).slice(-4);
+    if (turn % 2 === 1 && step === steps - 1 && plan() < 0.5 && checkpoints.length > 0) {
+      const args = JSON.stringify({ message: `turn ${turn} went wrong`, checkpoint_id: checkpoints[Math.floor(random() * checkpoints.length)] });
+      lines.push(`tool_call: ${JSON.stringify({ id: `t${turn}s${step}dmail`, name: "SendDMail", arguments: args })}`);
     }
     return lines.join("\n");
   };
@@ -135,7 +149,7 @@ export function workloadSoul(context: Context, seed: number, options: WorkloadOp
   const model = plannedModel(seed, options.bigOutputs);
   const scripted = new ScriptedChatProvider(Array.from({ length: 10_000 }, () => model), options.streaming ?? { chunkSize: 12, delayMs: 1 });
   const soul = new Soul({
-    agent: { name: "property", systemPrompt: "You are interrupted a lot.", toolset: new SimpleToolset([work, stubborn, ask, dump]) },
+    agent: { name: "property", systemPrompt: "You are interrupted a lot.", toolset: new SimpleToolset([work, stubborn, ask, dump, SendDMail]) },
     provider: options.wrap?.(scripted) ?? scripted,
     context,
     config: { cancelGraceMs: 20, ...options.config, retry: { initialDelayMs: 0, maxDelayMs: 0, jitterMs: 0, maxRetryAfterMs: 0 } },

@@ -3,7 +3,7 @@
  * event, or after a random delay: while the model streams, while tools run
  * or wait for approval, between steps), every tool call in the context has
  * exactly one result, the file restores to the same history, and the next
- * turn runs. Seeded: the seed is printed, `SOUL_PROPERTY_SEED` replays it,
+ * turn runs (without delivering a D-Mail the aborted turn sent). Seeded: the seed is printed, `SOUL_PROPERTY_SEED` replays it,
  * `SOUL_ABORT_TRIALS` sets the number of trials (default 30).
  */
 import path from "node:path";
@@ -36,6 +36,7 @@ describe("aborting turns with parallel tools at random points", () => {
     const outcomes: Record<string, number> = {};
     let callsSeen = 0;
     let interrupted = 0;
+    let reverted = 0;
     for (let trial = 0; trial < trials; trial++) {
       const random = randomFor(seed, trial);
       const at = random() < 0.5 ? { event: 1 + Math.floor(random() * 60) } : { ms: Math.floor(random() * 60) };
@@ -50,7 +51,9 @@ describe("aborting turns with parallel tools at random points", () => {
       expect(["aborted", "no_tool_calls"], where).toContain(result.stopReason);
       expect(events.at(-1)?.type, where).toBe("TurnEnd");
       expect(callProblems(context.history), where).toEqual([]);
+      expect(soul.session.denwaRenji.pending, where).toBeNull();
       callsSeen += callCount(context.history);
+      reverted += events.filter((e) => e.type === "Reverted").length;
       interrupted += context.history.filter((m) => m.role === "tool" && extractText(m).includes(TOOL_INTERRUPTED_MESSAGE)).length;
 
       // The file says what the context says: nothing to repair, nothing lost.
@@ -58,14 +61,17 @@ describe("aborting turns with parallel tools at random points", () => {
       expect(restored.report.interruptedToolCalls, where).toEqual([]);
       expect(restored.history, where).toEqual(context.history);
 
-      // The next turn runs to its end on top of whatever the abort left.
-      const next = await soul.run("turn 2").result;
-      expect(next.stopReason, where).toBe("no_tool_calls");
+      // The next turn runs to its end on top of whatever the abort left; a D-Mail the aborted turn sent is not delivered in it.
+      const next = soul.run("turn 2");
+      const nextEvents: SoulEvent[] = [];
+      for await (const event of next) nextEvents.push(event);
+      expect((await next.result).stopReason, where).toBe("no_tool_calls");
+      expect(nextEvents.filter((e) => e.type === "Reverted"), where).toEqual([]);
       expect(callProblems(context.history), where).toEqual([]);
       expect((await restoreCopy(file)).history, where).toEqual(context.history);
       await context.close();
     }
-    console.log(`[abort property] ${trials} trials: ${JSON.stringify(outcomes)}, ${callsSeen} tool calls in the aborted turns, ${interrupted} of them answered as interrupted`);
+    console.log(`[abort property] ${trials} trials: ${JSON.stringify(outcomes)}, ${callsSeen} tool calls in the aborted turns, ${interrupted} of them answered as interrupted, ${reverted} D-Mails delivered`);
     // Most trials really were cut short (not a property of finished turns only).
     expect(outcomes.aborted ?? 0).toBeGreaterThanOrEqual(trials / 2);
   }, 30_000 + trials * 1_000);

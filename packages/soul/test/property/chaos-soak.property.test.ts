@@ -2,7 +2,7 @@
  * Chaos soak (quick version; `pnpm bench` runs the long one, soul-chaos):
  * the planned model behind a ChaosChatProvider that fails 30 % of calls (429s,
  * 5xx, 529s, timeouts, connection resets mid-stream, empty responses) over
- * many turns with parallel tools. Every turn completes, and the final
+ * many turns with parallel tools and D-Mails. Every turn completes, and the final
  * context (the history, and the file byte for byte) equals that of a
  * fault-free run of the same turns. Seeded: the seed is printed,
  * `SOUL_PROPERTY_SEED` replays it, `SOUL_CHAOS_TURNS` sets the number of
@@ -37,14 +37,18 @@ async function soak(file: string, seed: number, chaotic: boolean) {
   });
   const stops: string[] = [];
   let retries = 0;
+  let reverts = 0;
   for (let turn = 1; turn <= turns; turn++) {
     const run = soul.run(`turn ${turn}`);
-    for await (const event of run) if (event.type === "StepRetry") retries++;
+    for await (const event of run) {
+      if (event.type === "StepRetry") retries++;
+      if (event.type === "Reverted") reverts++;
+    }
     stops.push((await run.result).stopReason);
   }
   const history = context.history.map((m) => structuredClone(m));
   await context.close();
-  return { stops, retries, faults: (chaos as ChaosChatProvider | null)?.faults.length ?? 0, history, bytes: await readFile(file) };
+  return { stops, retries, reverts, faults: (chaos as ChaosChatProvider | null)?.faults.length ?? 0, history, bytes: await readFile(file) };
 }
 
 describe("chaos soak", () => {
@@ -53,12 +57,13 @@ describe("chaos soak", () => {
     const dir = await tempDir();
     const clean = await soak(path.join(dir, "clean.jsonl"), seed, false);
     const chaotic = await soak(path.join(dir, "chaos.jsonl"), seed, true);
-    console.log(`[chaos soak] ${turns} turns, ${chaotic.faults} faults injected, ${chaotic.retries} retries, ${chaotic.history.length} messages`);
+    console.log(`[chaos soak] ${turns} turns, ${chaotic.faults} faults injected, ${chaotic.retries} retries, ${chaotic.reverts} D-Mails delivered, ${chaotic.history.length} messages`);
 
     expect(clean.stops).toEqual(Array(turns).fill("no_tool_calls"));
     expect(chaotic.stops).toEqual(Array(turns).fill("no_tool_calls"));
     expect(chaotic.faults).toBeGreaterThan(0);
     expect(chaotic.retries).toBe(chaotic.faults);
+    expect(chaotic.reverts).toBe(clean.reverts);
     expect(callProblems(chaotic.history)).toEqual([]);
     expect(chaotic.history).toEqual(clean.history);
     expect(chaotic.bytes.equals(clean.bytes)).toBe(true);

@@ -13,7 +13,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Context } from "@kosong/soul";
@@ -88,6 +88,7 @@ describe("SIGKILLing a process that runs turns with parallel tools", () => {
     let repaired = 0;
     let damaged = 0;
     let calls = 0;
+    let rotated = 0;
     for (let trial = 0; trial < trials; trial++) {
       const random = randomFor(seed, trial);
       // Every other child's tools return megabytes now and then: long appends, which a SIGKILL can cut mid-write.
@@ -98,6 +99,7 @@ describe("SIGKILLing a process that runs turns with parallel tools", () => {
       const file = path.join(dir, `context-${trial}.jsonl`);
       const run = await runAndKill(file, seed + trial, big, at);
       if (run.killed) killed++;
+      if (readdirSync(dir).some((name) => name.startsWith(`context-${trial}_`))) rotated++;
 
       // The first restore repairs what the crash left; a second one finds the same history and nothing to repair.
       const first = new Context(file);
@@ -126,7 +128,7 @@ describe("SIGKILLing a process that runs turns with parallel tools", () => {
       expect(third.history, where).toEqual(after);
       await third.close();
     }
-    console.log(`[sigkill property] ${trials} runs, ${killed} killed mid-way; ${calls} tool calls restored, ${repaired} answered as interrupted by the restore, ${damaged} damaged lines skipped`);
+    console.log(`[sigkill property] ${trials} runs, ${killed} killed mid-way; ${calls} tool calls restored, ${repaired} answered as interrupted by the restore, ${damaged} damaged lines skipped; ${rotated} children had reverted (D-Mail) before the kill`);
     expect(killed).toBeGreaterThanOrEqual(trials / 2);
   }, 30_000 + trials * 8_000);
 });
