@@ -1,7 +1,8 @@
 /**
  * End to end, through each real SDK provider and the fake provider server,
  * with a real `context.jsonl`: a multi-step turn with parallel tools, a 429
- * with `retry-after` then success, and a stream cut mid-way then success.
+ * with `retry-after` then success, a stream cut mid-way then success, and a
+ * stream that fails after a tool already ran.
  * Each checks the events, the outcome and what the file restores to.
  */
 import { assistantMessage, defineTool, textPart, tokenUsage, toolCall, toolOk } from "@kosong/core";
@@ -29,7 +30,7 @@ const add = defineTool({
 const oneUsage = tokenUsage({ input_other: 40, output: 30 });
 const twoUsage = tokenUsage({ input_other: 60, output: 12 });
 
-describe.each(families)("Soul end to end with $name", ({ make }) => {
+describe.each(families)("Soul end to end with $name", ({ make, serverErrorType }) => {
   it("runs a multi-step turn with parallel tool calls and writes a file that restores to the same history", async () => {
     ran.length = 0;
     server.enqueue(
@@ -105,5 +106,32 @@ describe.each(families)("Soul end to end with $name", ({ make }) => {
 
     const restored = await reopen(context);
     expect(outline(restored.history)).toEqual(["user:tell me", "assistant:The whole answer comes in pieces."]);
+  });
+
+  it("an attempt that fails after a tool ran leaves neither its message nor its result; the retry's are the ones kept", async () => {
+    ran.length = 0;
+    const calls = assistantMessage([textPart("Adding.")], [toolCall("call_a", "add", { a: 7, b: 1 }), toolCall("call_b", "add", { a: 8, b: 1 })]);
+    server.enqueue(
+      // The stream fails after both calls streamed: the first is complete (the second began), so it ran; the second never did.
+      { message: calls, usage: oneUsage, error: { type: serverErrorType, message: "The server broke mid-answer." } },
+      { message: calls, usage: oneUsage },
+      { message: assistantMessage("8 and 9."), usage: twoUsage },
+    );
+    const { soul, context } = await soulOnDisk(make(server.url), [add]);
+    const { events, result } = await collect(soul.run("Add 7+1 and 8+1."));
+
+    expect(result).toMatchObject({ stopReason: "no_tool_calls", steps: 2 });
+    expect(ofType(events, "StepRetry").map((e) => e.payload.n)).toEqual([1]);
+    // call_a ran in the failed attempt and again in the retry; call_b only in the retry.
+    expect(ran.toSorted()).toEqual(["7+1", "7+1", "8+1"]);
+    expect(server.requests).toHaveLength(3);
+    expect(sentToolResults(server.requests[2]!)).toEqual({ call_a: "sum=8", call_b: "sum=9" });
+    expect(outline((await reopen(context)).history)).toEqual([
+      "user:Add 7+1 and 8+1.",
+      "assistant:Adding.+calls(call_a,call_b)",
+      "tool[call_a]:sum=8",
+      "tool[call_b]:sum=9",
+      "assistant:8 and 9.",
+    ]);
   });
 });

@@ -12,12 +12,14 @@ import type { FakeProviderRequest } from "@kosong/core/testing";
 export interface ProviderFamily {
   name: string;
   make(url: string): ChatProvider;
+  /** The API's error type for a server-side failure (retryable), as an in-stream error event carries it. */
+  serverErrorType: string;
 }
 
 export const families: ProviderFamily[] = [
-  { name: "OpenAIChatProvider", make: (url) => new OpenAIChatProvider({ model: "gpt-4.1", apiKey: "test-key", baseURL: `${url}/v1` }) },
-  { name: "OpenAIResponsesProvider", make: (url) => new OpenAIResponsesProvider({ model: "gpt-5", apiKey: "test-key", baseURL: `${url}/v1` }) },
-  { name: "AnthropicProvider", make: (url) => new AnthropicProvider({ model: "claude-opus-4-8", apiKey: "test-key", baseURL: url }) },
+  { name: "OpenAIChatProvider", make: (url) => new OpenAIChatProvider({ model: "gpt-4.1", apiKey: "test-key", baseURL: `${url}/v1` }), serverErrorType: "server_error" },
+  { name: "OpenAIResponsesProvider", make: (url) => new OpenAIResponsesProvider({ model: "gpt-5", apiKey: "test-key", baseURL: `${url}/v1` }), serverErrorType: "server_error" },
+  { name: "AnthropicProvider", make: (url) => new AnthropicProvider({ model: "claude-opus-4-8", apiKey: "test-key", baseURL: url }), serverErrorType: "api_error" },
 ];
 
 /** The text of a content value as the three APIs send it: a string, or a list of blocks with `text`. */
