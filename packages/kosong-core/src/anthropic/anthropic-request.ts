@@ -7,7 +7,9 @@
  * - a `system` message inside the history becomes a user message
  *   `<system>...</system>`;
  * - think parts with a signature (`encrypted`) become `thinking` blocks sent
- *   back verbatim, unsigned ones are dropped;
+ *   back verbatim, unsigned ones are dropped; a signed part with empty text
+ *   (a `redacted_thinking` block, stored so) goes back as `redacted_thinking`
+ *   with its `data`;
  * - tool results become `tool_result` blocks in a user message, and
  *   consecutive tool results share one user message;
  * - images become `image` blocks (URL, or base64 from a `data:` URI);
@@ -164,8 +166,11 @@ function chatBlocks(message: Message, allowVideoURL: boolean): AnthropicContentB
   const blocks: AnthropicContentBlock[] = [];
   for (const part of message.content) {
     if (part.type === "think") {
-      // Unsigned thinking cannot be verified by the API: drop it.
-      if (part.encrypted != null) blocks.push({ type: "thinking", thinking: part.think, signature: part.encrypted });
+      // Unsigned thinking cannot be verified by the API: drop it. A signed part without
+      // text is a redacted block (how it is stored): it goes back unmodified, as one.
+      if (part.encrypted == null) continue;
+      const signed = part.encrypted;
+      blocks.push(part.think === "" ? { type: "redacted_thinking", data: signed } : { type: "thinking", thinking: part.think, signature: signed });
       continue;
     }
     const block = mediaOrTextBlock(part, allowVideoURL);

@@ -39,6 +39,12 @@ export interface AnthropicThinkingBlock {
   signature: string;
 }
 
+/** Thinking the API redacted, sent back as it came. */
+export interface AnthropicRedactedThinkingBlock {
+  type: "redacted_thinking";
+  data: string;
+}
+
 /** A tool call the assistant made. */
 export interface AnthropicToolUseBlock {
   type: "tool_use";
@@ -65,6 +71,7 @@ export type AnthropicContentBlock =
   | AnthropicImageBlock
   | AnthropicVideoURLBlock
   | AnthropicThinkingBlock
+  | AnthropicRedactedThinkingBlock
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock;
 
