@@ -9,7 +9,7 @@ const tempDir = useTempDirs();
 
 beforeAll(() => ensureBuilt(), 300_000);
 
-describe("kosong demo (the built binary, no key, no network)", () => {
+describe("kosong demo (the built binary, no key, no network)", { timeout: 120_000 }, () => {
   it("runs the whole tour on the real agent loop and session files", async () => {
     const home = await tempDir();
     const result = await runKosong(["demo", "--fast"], { cwd: home, home });

@@ -6,7 +6,7 @@ import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/t
 import { parseEvent, type SoulEvent } from "@kosong/soul";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, fixturesDir, runKosong } from "./kosong-binary.js";
+import { ensureBuilt, fixturesDir, type KosongRun, runKosong } from "./kosong-binary.js";
 
 const tempDir = useTempDirs();
 let server: FakeProviderServer;
@@ -35,18 +35,25 @@ async function setup() {
   return { home, cwd, run, openai };
 }
 
+/** Awaits a run and checks it exited 0 (showing its stderr when not). */
+async function succeeds(running: Promise<KosongRun>): Promise<KosongRun> {
+  const result = await running;
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
 /** The messages of the `n`th request the server received (OpenAI chat format). */
 function requestMessages(n: number): { role: string; content?: unknown; tool_call_id?: string }[] {
   return server.requests[n]!.body!.messages as { role: string; content?: unknown; tool_call_id?: string }[];
 }
 
-describe("kosong -p (print mode), the built binary against the fake provider server", () => {
+describe("kosong -p (print mode), the built binary against the fake provider server", { timeout: 90_000 }, () => {
   it("prints the streamed answer as text and exits 0", async () => {
     const { run } = await setup();
     server.enqueue({ message: assistant("Hello from the model."), usage });
     const result = await run(["-p", "say hello", "--model", "test-model"]);
     expect(result.stderr).toBe("");
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("Hello from the model.\n");
     expect(server.requests[0]!.path).toBe("/v1/chat/completions");
     expect(server.requests[0]!.body!.model).toBe("test-model");
@@ -57,7 +64,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const { run } = await setup();
     server.enqueue({ message: assistant("Bonjour."), usage });
     const result = await run(["-p", "-", "--provider", "anthropic", "--base-url", server.url], { ANTHROPIC_API_KEY: "sk-ant-test" }, "greet me in French\n");
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("Bonjour.\n");
     expect(server.requests[0]!.path).toBe("/v1/messages");
   });
@@ -66,7 +73,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const { run } = await setup();
     server.enqueue({ message: assistant("Streamed answer."), usage });
     const result = await run(["-p", "hi", "--output-format", "stream-json"]);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const events: SoulEvent[] = result.stdout.trim().split("\n").map((line) => parseEvent(line));
     const types = events.map((e) => e.type);
     expect(types[0]).toBe("TurnBegin");
@@ -82,7 +89,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const { cwd, run } = await setup();
     server.enqueue({ message: callTool("c1", "WriteFile", { path: "notes/todo.txt", content: "buy milk\n" }), usage }, { message: assistant("Written."), usage });
     const result = await run(["-p", "write my todo", "--yolo"]);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("Written.\n");
     expect(await readFile(path.join(cwd, "notes/todo.txt"), "utf8")).toBe("buy milk\n");
     expect(requestMessages(1).at(-1)).toMatchObject({ role: "tool", tool_call_id: "c1" });
@@ -92,7 +99,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const { cwd, run } = await setup();
     server.enqueue({ message: callTool("c1", "Shell", { command: "touch pwned" }), usage }, { message: assistant("I could not run it."), usage });
     const result = await run(["-p", "run something"]);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(await readdir(cwd)).not.toContain("pwned");
     const toolResult = requestMessages(1).find((m) => m.role === "tool");
     expect(JSON.stringify(toolResult)).toContain("refused in print mode");
@@ -118,7 +125,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
       { message: assistant("Both refused."), usage },
     );
     const result = await run(["-p", "read the secret", "--yolo"]);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const results = requestMessages(1).filter((m) => m.role === "tool");
     expect(results).toHaveLength(2);
     for (const r of results) {
@@ -130,15 +137,15 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
   it("continues and resumes a saved session", async () => {
     const { home, run } = await setup();
     server.enqueue({ message: assistant("First answer."), usage }, { message: assistant("Second answer."), usage }, { message: assistant("Third answer."), usage });
-    expect((await run(["-p", "first question"])).code).toBe(0);
-    expect((await run(["-p", "second question", "--continue"])).code).toBe(0);
+    await succeeds(run(["-p", "first question"]));
+    await succeeds(run(["-p", "second question", "--continue"]));
     const texts = (n: number) => requestMessages(n).map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
     expect(texts(1)).toEqual(expect.arrayContaining(["first question", "First answer.", "second question"]));
     const [id] = await readdir(path.join(home, ".kosong/sessions"));
     const listed = await run(["sessions"]);
     expect(listed.stdout).toContain(id!);
     expect(listed.stdout).toContain("first question");
-    expect((await run(["-p", "third question", "--resume", id!.slice(0, 17)])).code).toBe(0);
+    await succeeds(run(["-p", "third question", "--resume", id!.slice(0, 17)]));
     expect(texts(2)).toEqual(expect.arrayContaining(["first question", "second question", "Second answer.", "third question"]));
     const sessionFile = await readFile(path.join(home, ".kosong/sessions", id!, "context.jsonl"), "utf8");
     expect(sessionFile).not.toContain("sk-test");
@@ -154,7 +161,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const before = await readFile(file, "utf8");
     server.enqueue({ message: assistant("Continuing the kimi-cli session."), usage });
     const result = await run(["-p", "go on", "--resume-file", file]);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const sent = requestMessages(0);
     expect(sent[0]).toMatchObject({ role: "system", content: expected.restored.system_prompt });
     expect(sent.length).toBe(1 + expected.restored.history.length + 1);
@@ -170,7 +177,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const before = await readFile(file, "utf8");
     server.enqueue({ message: assistant("Still here."), usage });
     const result = await run(["-p", "go on", "--resume-file", file]);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("Still here.\n");
     expect(result.stderr).toMatch(/kosong: \d+ damaged lines? of .*corrupt\.jsonl skipped/);
     expect((await readFile(file, "utf8")).startsWith(before)).toBe(true);
@@ -179,7 +186,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
   it("refuses a session another kosong is using, naming the lock", async () => {
     const { cwd, home, run, openai } = await setup();
     server.enqueue({ message: assistant("one"), usage });
-    expect((await run(["-p", "first"])).code).toBe(0);
+    await succeeds(run(["-p", "first"]));
     const words: Message = { role: "assistant", content: Array.from({ length: 60 }, () => ({ type: "text" as const, text: "busy " })) };
     server.enqueue({ message: words, usage, chunkDelayMs: 50 });
     let busyStarted!: () => void;
@@ -189,15 +196,15 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const second = await run(["-p", "meanwhile", "--continue"]);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/is in use by/);
-    expect((await busy).code).toBe(0);
+    await succeeds(busy);
   });
 
   it("builds the system prompt from AGENTS.md and the environment unless --no-project-context, and offers SendDMail only with --dmail", async () => {
     const { cwd, run } = await setup();
     await writeFile(path.join(cwd, "AGENTS.md"), "Always answer in haiku.\n");
     server.enqueue({ message: assistant("ok"), usage }, { message: assistant("ok"), usage });
-    expect((await run(["-p", "hi", "--dmail"])).code).toBe(0);
-    expect((await run(["-p", "hi", "--no-project-context"])).code).toBe(0);
+    await succeeds(run(["-p", "hi", "--dmail"]));
+    await succeeds(run(["-p", "hi", "--no-project-context"]));
     const system = (n: number) => (requestMessages(n)[0]!.content as string) ?? "";
     const tools = (n: number) => (server.requests[n]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name);
     expect(system(0)).toContain('<context name="AGENTS.md">\nAlways answer in haiku.\n</context>');
@@ -210,7 +217,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
   it("explains missing credentials and exits 2", async () => {
     const { run } = await setup();
     const result = await run(["-p", "hello"], {});
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("export OPENAI_API_KEY=");
     expect(result.stderr).toContain("Ollama");
@@ -223,7 +230,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     await mkdir(path.join(home, ".kosong"), { recursive: true });
     await writeFile(path.join(home, ".kosong/config.toml"), 'model = "m"\ntemprature = 0.2\n');
     const result = await run(["-p", "hello"], openai);
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain("config.toml");
     expect(result.stderr).toContain("unknown key `temprature`");
   });
@@ -260,10 +267,10 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
         setTimeout(() => running?.kill("SIGINT"), 100);
       },
     });
-    expect(result.code).toBe(130);
+    expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toContain("aborted");
     const resumed = await runKosong(["-p", "again", "--continue"], { cwd, home, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } });
-    expect(resumed.code).toBe(0);
+    expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe("Resumed fine.\n");
   });
 });
