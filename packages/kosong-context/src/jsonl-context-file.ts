@@ -67,10 +67,8 @@ export interface ContextFileStats {
 
 interface AppendItem {
   op: null;
-  /** The records' lines, each ending in a newline. */
-  text: string;
-  /** Their UTF-8 byte length. */
-  bytes: number;
+  /** The records' lines, each ending in a newline, in UTF-8. */
+  bytes: Buffer;
   resolve: (receipt: LogAppendReceipt) => void;
   reject: (error: unknown) => void;
 }
@@ -83,6 +81,7 @@ interface OpItem {
 
 type QueueItem = AppendItem | OpItem;
 
+const NEWLINE = Buffer.from("\n");
 const durabilities: ReadonlySet<string> = new Set<Durability>(["none", "batch", "always"]);
 
 /** `durability` or the default `"batch"`; a TypeError for anything else. */
@@ -229,9 +228,9 @@ export class JsonlContextFile implements ContextLog {
     } catch (error) {
       return Promise.reject(error);
     }
-    const text = lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+    const bytes = Buffer.from(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
     return new Promise<LogAppendReceipt>((resolve, reject) => {
-      this.#queue.push({ op: null, text, bytes: Buffer.byteLength(text), resolve, reject });
+      this.#queue.push({ op: null, bytes, resolve, reject });
       this.#schedule();
     });
   }
@@ -451,12 +450,8 @@ export class JsonlContextFile implements ContextLog {
         }
         const limit = this.durability === "always" ? 1 : queue.length;
         let count = 0;
-        let bytes = 0;
-        while (count < limit && queue[count]?.op === null) {
-          bytes += (queue[count] as AppendItem).bytes;
-          count += 1;
-        }
-        await this.#commit(queue.splice(0, count) as AppendItem[], bytes);
+        while (count < limit && queue[count]?.op === null) count += 1;
+        await this.#commit(queue.splice(0, count) as AppendItem[]);
       }
     } finally {
       this.#draining = false;
@@ -464,16 +459,19 @@ export class JsonlContextFile implements ContextLog {
   }
 
   /** Writes a batch of appends as one buffer (one write, one fsync per durability) and settles them. */
-  async #commit(batch: AppendItem[], bytes: number): Promise<void> {
+  async #commit(batch: AppendItem[]): Promise<void> {
     if (this.#broken) {
       for (const item of batch) item.reject(this.#broken);
       return;
     }
     const start = this.#size;
+    let bytes = 0;
+    for (const item of batch) bytes += item.bytes.length;
     let lead = 0;
     if (bytes > 0) {
       lead = this.#needsNewline ? 1 : 0;
-      const buffer = Buffer.from((lead === 1 ? "\n" : "") + batch.map((item) => item.text).join(""));
+      const buffers = batch.map((item) => item.bytes);
+      const buffer = Buffer.concat(lead === 1 ? [NEWLINE, ...buffers] : buffers);
       let opened = false;
       try {
         const handle = await this.#appendHandle();
@@ -496,7 +494,7 @@ export class JsonlContextFile implements ContextLog {
     }
     let position = start + lead;
     for (const item of batch) {
-      const end = position + item.bytes;
+      const end = position + item.bytes.length;
       item.resolve({ position, end });
       position = end;
     }

@@ -135,7 +135,11 @@ describe.skipIf(!available)("kimi-cli restores files written here to the same st
     await ctx.append([systemPromptRecord(`You are Kimi. ${tricky}`)]);
     let id = 0;
     for (const [i, message] of session().entries()) {
-      if (i % 4 === 0) await ctx.append([checkpointRecord(id++)]);
+      if (i % 4 === 0) {
+        // Every other checkpoint carries a label, an extra key that kimi-cli ignores.
+        await ctx.append([checkpointRecord(id, id % 2 === 0 ? `turn ${id} ${tricky}` : undefined)]);
+        id += 1;
+      }
       if (i === 6) await ctx.append([systemPromptRecord("a later system prompt wins")]);
       if (i === 9) await ctx.append([otherRecord({ role: "_meta", note: "kept here, ignored by the state" })]);
       await ctx.append([messageRecord(message), usageRecord(100 + i)]);

@@ -12,6 +12,12 @@ describe("encodeRecord", () => {
     );
   });
 
+  it("stores a checkpoint's label as an extra key, escaped like Python (kimi-cli reads only the id)", () => {
+    expect(encodeRecord(checkpointRecord(3, "x"))).toBe('{"role": "_checkpoint", "id": 3, "label": "x"}');
+    expect(encodeRecord(checkpointRecord(4, "before \"refactor\" é"))).toBe('{"role": "_checkpoint", "id": 4, "label": "before \\"refactor\\" \\u00e9"}');
+    expect(() => encodeRecord(checkpointRecord(5, 7 as unknown as string))).toThrow(InvalidRecordError);
+  });
+
   it("escapes like Python: DEL, astral characters as surrogate pairs, control characters", () => {
     expect(encodeRecord(systemPromptRecord("a\u007fb😀\n\t\u0001\"\\/"))).toBe(
       '{"role": "_system_prompt", "content": "a\\u007fb\\ud83d\\ude00\\n\\t\\u0001\\"\\\\/"}',
@@ -51,6 +57,9 @@ describe("decodeRecordLine", () => {
     expect(decodeRecordLine('{"role": "_usage", "token_count": 150}')).toEqual({ ok: true, record: usageRecord(150) });
     expect(decodeRecordLine('{"role":"_usage","token_count":128}')).toEqual({ ok: true, record: usageRecord(128) });
     expect(decodeRecordLine('{"role":"_checkpoint","id":3}')).toEqual({ ok: true, record: checkpointRecord(3) });
+    expect(decodeRecordLine('{"role": "_checkpoint", "id": 3, "label": "x"}')).toEqual({ ok: true, record: checkpointRecord(3, "x") });
+    // A label that is not a string is ignored; the checkpoint stays.
+    expect(decodeRecordLine('{"role": "_checkpoint", "id": 3, "label": 42}')).toEqual({ ok: true, record: checkpointRecord(3) });
     expect(decodeRecordLine('{"role": "_system_prompt", "content": "\\u4f60"}')).toEqual({
       ok: true,
       record: systemPromptRecord("你"),
@@ -62,6 +71,7 @@ describe("decodeRecordLine", () => {
       messageRecord(userMessage("hi")),
       usageRecord(7),
       checkpointRecord(2),
+      checkpointRecord(3, "label 😀"),
       systemPromptRecord("p 😀"),
       otherRecord({ role: "_meta", x: [1, "two"] }),
     ];
