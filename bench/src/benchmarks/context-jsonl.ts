@@ -1,30 +1,27 @@
 /**
- * The context file (kimi-cli's context.jsonl) on workload W: 20,000 ~1 KB
+ * The context file (kimi-cli's context.jsonl) on workload W: 20,000 ~0.8 KB
  * messages cycling user / assistant (think part + tool call) / tool result,
- * with a `_checkpoint` and a `_usage` record every 3 messages (33,334 lines,
- * ~20 MB). Each operation runs against the floor for the same bytes,
- * measured in the same run, interleaved:
+ * with a `_checkpoint` and a `_usage` record every 3 messages (33,333
+ * lines, ~16.5 MB). Each row runs against a plain durable writer or reader
+ * of the same bytes, measured in the same run, interleaved:
  *
  * - append W, durability "batch", one `append` call per record, all issued
  *   without waiting (as concurrent callers do), so group commit makes them
- *   one write and one fsync; open, lock and close included. Floor: one
- *   `fs.promises.writeFile` of the same bytes (no fsync). Two informational
- *   rows compare the same appends with the I/O that durability owes (one
- *   write + fdatasync of the bytes, already encoded: no durable writer can
- *   be faster) and with a plain durable writer (core's `serializeMessage`
- *   for each record, one write, one fdatasync).
+ *   one write and one fdatasync; open, lock and close included. Baseline:
+ *   core's `serializeMessage` for every record (the internal records' own
+ *   lines), one write, one fdatasync.
+ * - append records of W one at a time, each awaited before the next (as an
+ *   agent loop does). Baseline: an awaited `FileHandle` write of the
+ *   serialized record + datasync per record.
  * - restore W with `readContextFile` (every line validated; messages, token
- *   count, checkpoints). Floor: readline over a read stream + `JSON.parse`
- *   of every line, keeping the parsed objects.
- * - truncate-with-rotation to the middle checkpoint (prefix copied, with
- *   O_DIRECT writes where the disk takes them, old file kept as
- *   context_1.jsonl, fsyncs of the copy and the directory). Floor: reading
- *   the kept prefix and writing it to a new file (no fsync).
- *
- * The append and truncate notes say where the time goes, from pieces of
- * the work timed in the same rounds. The restore row's note also reports
- * the heap that the restored W holds (after GC) and the peak heap during
- * the restore, against the file size.
+ *   count, checkpoints). Baseline: readline over a read stream +
+ *   `JSON.parse` of every line, keeping the parsed objects. The note
+ *   reports the heap that the restored W holds (after GC) and the peak heap
+ *   during the restore, against the file size.
+ * - truncate-with-rotation to the middle checkpoint (prefix copied and
+ *   fdatasynced, old file kept as context_1.jsonl by a hard link, rename,
+ *   directory fsyncs). Baseline: reading the kept prefix, writing it to a
+ *   new file and one fdatasync.
  */
 import { createReadStream } from "node:fs";
 import { copyFile, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
@@ -33,13 +30,12 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { parseMessage, serializeMessage } from "@kosong/core";
+import { serializeMessage } from "@kosong/core";
 import { JsonlContextFile } from "@kosong/context";
 import { checkpointRecord, encodeRecord, messageRecord, readContextFile, scanContextFile, ContextStateBuilder, usageRecord, type ContextRecord } from "@kosong/context/records";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { median, timeOnce } from "../measure.ts";
 import { W_MESSAGES, workMessage } from "../workload-w.ts";
-
 
 function workload(): ContextRecord[] {
   const records: ContextRecord[] = [];
@@ -54,42 +50,31 @@ function workload(): ContextRecord[] {
 
 type Step = { setup: () => Promise<void>; run: () => Promise<unknown> };
 
-/**
- * Interleaved rounds with untimed per-sample setup; median times and median per-round ratio.
- * `parts` (pieces of ours' work, for the note) are timed in the same rounds, after both sides.
- */
-async function measure<K extends string = never>(
-  rounds: number,
-  ours: Step,
-  floor: Step,
-  parts: Record<K, Step> = {} as Record<K, Step>,
-): Promise<{ ours_ms: number; baseline_ms: number; ratio: number; parts: Record<K, number> }> {
+/** Interleaved rounds with untimed per-sample setup; median times and median per-round ratio. */
+async function measure(rounds: number, ours: Step, baseline: Step): Promise<{ ours_ms: number; baseline_ms: number; ratio: number }> {
   const a: number[] = [];
   const b: number[] = [];
-  const partKeys = Object.keys(parts) as K[];
-  const partTimes = new Map<K, number[]>(partKeys.map((k) => [k, []]));
   const sample = async (side: Step, into: number[]) => {
     await side.setup();
     into.push(await timeOnce(side.run));
   };
   await sample(ours, []);
-  await sample(floor, []);
+  await sample(baseline, []);
   for (let round = 0; round < rounds; round += 1) {
     if (round % 2 === 0) {
       await sample(ours, a);
-      await sample(floor, b);
+      await sample(baseline, b);
     } else {
-      await sample(floor, b);
+      await sample(baseline, b);
       await sample(ours, a);
     }
-    for (const key of partKeys) await sample(parts[key], partTimes.get(key)!);
   }
-  const partMedians = Object.fromEntries(partKeys.map((k) => [k, median(partTimes.get(k)!)])) as Record<K, number>;
-  return { ours_ms: median(a), baseline_ms: median(b), ratio: median(a.map((t, i) => t / b[i]!)), parts: partMedians };
+  return { ours_ms: median(a), baseline_ms: median(b), ratio: median(a.map((t, i) => t / b[i]!)) };
 }
 
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const timing = ({ ours_ms, baseline_ms, ratio }: { ours_ms: number; baseline_ms: number; ratio: number }) => ({ ours_ms, baseline_ms, ratio });
+/** A record's line as a plain writer makes it: core's serializeMessage for messages, the record's own line otherwise. */
+const plainLine = (record: ContextRecord) => `${record.kind === "message" ? serializeMessage(record.message) : encodeRecord(record)}\n`;
+
 
 function gcFunction(): () => void {
   setFlagsFromString("--expose-gc");
@@ -140,7 +125,15 @@ const benchmark: Benchmark = {
         await rm(floorFile, { force: true });
       };
 
-      // append W
+      /** Writes `data` to a new file with one write and one fdatasync. */
+      const writeSync = async (data: string | Buffer) => {
+        const handle = await open(floorFile, "w");
+        await handle.writeFile(data);
+        await handle.datasync();
+        await handle.close();
+      };
+
+      // append W, all at once
       const appendW = async () => {
         const ctx = await JsonlContextFile.open(file, { durability: "batch" });
         await Promise.all(records.map((r) => ctx.append([r])));
@@ -149,31 +142,24 @@ const benchmark: Benchmark = {
       await clean();
       await appendW();
       if (!(await readFile(file)).equals(bytes)) throw new Error("append wrote different bytes");
-      // Where ours goes, timed in the same rounds: validating the records as append() does (parseMessage's
-      // checked copy of each message; the internal records' lines), and the I/O that "batch" owes for the
-      // bytes (one write and one fdatasync of a new file). The rest is encoding (see message-encode.ts),
-      // the per-call promises, queueing and receipts, and open/lock/close.
-      const writeSync = async (data: string | Buffer) => {
-        const handle = await open(floorFile, "w");
-        await handle.writeFile(data);
-        await handle.datasync();
+      const append = await measure(rounds, { setup: clean, run: appendW }, { setup: clean, run: () => writeSync(records.map(plainLine).join("")) });
+
+      // append one record at a time, awaited
+      const loopRecords = records.slice(0, quick ? 40 : 300);
+      const appendLoop = async () => {
+        const ctx = await JsonlContextFile.open(file, { durability: "batch" });
+        for (const record of loopRecords) await ctx.append([record]);
+        await ctx.close();
+      };
+      const writeLoop = async () => {
+        const handle = await open(floorFile, "a");
+        for (const record of loopRecords) {
+          await handle.write(plainLine(record));
+          await handle.datasync();
+        }
         await handle.close();
       };
-      const validate = async () => records.map((r) => (r.kind === "message" ? parseMessage(r.message) : encodeRecord(r)));
-      const append = await measure(
-        rounds,
-        { setup: clean, run: appendW },
-        { setup: clean, run: () => writeFile(floorFile, bytes) },
-        {
-          validate: { setup: async () => undefined, run: validate },
-          writeSync: { setup: clean, run: () => writeSync(bytes) },
-        },
-      );
-      const appendVsIo = await measure(rounds, { setup: clean, run: appendW }, { setup: clean, run: () => writeSync(bytes) });
-      // A plain durable writer of these records: serialize each (core's serializeMessage), one write, one fsync.
-      const serializeWriteSync = () =>
-        writeSync(records.map((r) => (r.kind === "message" ? `${serializeMessage(r.message)}\n` : `${encodeRecord(r)}\n`)).join(""));
-      const appendVsSerialize = await measure(rounds, { setup: clean, run: appendW }, { setup: clean, run: serializeWriteSync });
+      const loop = await measure(rounds, { setup: clean, run: appendLoop }, { setup: clean, run: writeLoop });
 
       // restore W
       await copyFile(master, file);
@@ -215,9 +201,7 @@ const benchmark: Benchmark = {
           },
           run: () => ctx!.truncateAndRotate(middle),
         },
-        { setup: freshCopy, run: async () => writeFile(floorFile, await readPrefix()) },
-        // The floor made durable: the kept prefix must be on disk before it may replace the current file.
-        { copySync: { setup: freshCopy, run: async () => writeSync(await readPrefix()) } },
+        { setup: freshCopy, run: async () => writeSync(await readPrefix()) },
       );
       await (ctx as JsonlContextFile | null)?.close();
 
@@ -225,48 +209,34 @@ const benchmark: Benchmark = {
       const lines = records.length.toLocaleString("en-US");
       return [
         {
-          name: `append W (${lines} lines, ${mb} MB), batch`,
-          ...timing(append),
-          baseline: "one writeFile of the same bytes",
-          goal: 3,
+          name: `append W (${lines} lines, ${mb} MB), batch, all at once`,
+          ...append,
+          baseline: "serializeMessage every record + one write + one fdatasync",
+          goal: 1.2,
           note:
-            "ours: one append() per record, all in one tick -> one write + one fsync; open, lock, close included; the floor does no fsync. " +
-            `Where ours goes: validating the records ${ms(append.parts.validate)}, one write + fdatasync of the bytes ${ms(append.parts.writeSync)} ` +
-            `(${(append.parts.writeSync / append.baseline_ms).toFixed(1)}x the floor by itself), ` +
-            `the rest (encoding, per-call promises, queueing and receipts, open/lock/close) ${ms(Math.max(0, append.ours_ms - append.parts.validate - append.parts.writeSync))}. ` +
-            "The fsync that durability owes leaves any durable writer less than half the floor's time for validating and encoding " +
-            `${mb} MB: the 3x goal is out of reach here (see the next row). kimi-cli's Python Context: 21.5 s`,
+            "ours: one append() per record, all in one tick -> one write + one fdatasync; each message validated (a checked copy), " +
+            "every call a promise with its receipt, open/lock/close included. kimi-cli's Python Context: 21.5 s",
         },
         {
-          name: `append W (${lines} lines), batch`,
-          ...timing(appendVsIo),
-          baseline: "one write + fdatasync of the same bytes",
-          note: "informational: the I/O alone that durability owes, with the bytes already encoded; no durable writer can go below it",
-        },
-        {
-          name: `append W (${lines} lines), batch`,
-          ...timing(appendVsSerialize),
-          baseline: "serializeMessage all + one write + fdatasync",
-          note: "informational: a plain durable writer (JSON.stringify per record, one write, one fsync), without validation, ordering or receipts",
+          name: `append ${loopRecords.length} records of W one at a time, awaited, batch`,
+          ...loop,
+          baseline: "an awaited FileHandle write + datasync per record",
+          goal: 1.2,
+          note: "as an agent loop appends: each append waits for its own write and fdatasync; open/lock/close included",
         },
         {
           name: `restore W (${lines} lines)`,
-          ...timing(restore),
+          ...restore,
           baseline: "readline + JSON.parse per line",
           goal: 1.5,
           note: `ours validates every message and folds checkpoints; ${heap}. kimi-cli: 7.4 s`,
         },
         {
           name: "truncate-with-rotation to the middle",
-          ...timing(truncate),
-          baseline: "copy the kept prefix",
-          goal: 2,
-          note:
-            "ours: prefix copy (aligned bulk with O_DIRECT writes, the tail buffered) + fdatasync, hard-link rotation, rename, directory fsyncs; " +
-            "the floor does no fsync. " +
-            `The floor with an fsync of its copy takes ${ms(truncate.parts.copySync)} (${(truncate.parts.copySync / truncate.baseline_ms).toFixed(1)}x the floor): ` +
-            "its fsync writes back every page the copy just dirtied, where direct writes leave the sync only the tail, the size and the disk's cache; " +
-            "both are bound by the disk's write bandwidth, the floor by memory copies. kimi-cli: 7.2 s",
+          ...truncate,
+          baseline: "copy the kept prefix + one fdatasync",
+          goal: 1.5,
+          note: "ours: prefix copy + fdatasync, hard-link rotation, directory fsync, rename, directory fsync. kimi-cli: 7.2 s",
         },
       ];
     } finally {
