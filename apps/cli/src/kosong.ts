@@ -8,6 +8,12 @@ import { CommanderError } from "commander";
 import { CliError, ExitCode } from "./cli-error.js";
 import { buildProgram, commanderExitCode } from "./program.js";
 
+// A reader that went away (`kosong -p ... | head`) ends the run quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(ExitCode.ok);
+  throw error;
+});
+
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {

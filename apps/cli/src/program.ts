@@ -52,7 +52,7 @@ Examples:
   kosong --continue                       pick up the latest session of this directory
   kosong demo                             an offline, scripted tour (no key needed)`;
 
-/** Builds the `kosong` program. `run` receives the work to do once parsing succeeded. */
+/** Builds the `kosong` program; each command imports its mode only when it runs. */
 export function buildProgram(): Command {
   const program = new Command("kosong")
     .description("kosong: a coding agent in your terminal, built on @kosong/soul.\nWithout -p it starts an interactive session (an optional first prompt may follow).")
