@@ -1,10 +1,11 @@
 /** The `EditFile` tool: an exact string replacement in a file of the workspace, after approval. */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { askApproval } from "./ask-approval.js";
+import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
-import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
+import { relativeToRoot, type Workspace } from "./workspace.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
@@ -20,14 +21,9 @@ export function editFileTool(workspace: Workspace) {
     description: "Edit a file of the working directory by replacing an exact string (old_string must match once, or set replace_all). Needs the user's approval.",
     parameters,
     async execute({ path: requested, old_string, new_string, replace_all }, context) {
-      let file: string;
-      let text: string;
-      try {
-        file = await resolveInside(workspace, requested);
-        text = await readFile(file, "utf8");
-      } catch (error) {
-        return fileToolFailure(error, requested);
-      }
+      const read = await readTextInside(workspace, requested);
+      if (!read.ok) return read.failure;
+      const { file, text } = read;
       workspace.files.recordRead(file);
       const count = text.split(old_string).length - 1;
       if (count === 0) return toolError({ message: `old_string was not found in \`${requested}\`; read the file and copy the text exactly.`, brief: "Text not found" });

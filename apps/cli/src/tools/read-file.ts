@@ -1,10 +1,9 @@
 /** The `ReadFile` tool: a text file of the workspace, with line numbers, a window of lines at a time. */
-import { readFile } from "node:fs/promises";
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { capLine, capOutput } from "./cap-output.js";
-import { fileToolFailure } from "./tool-failure.js";
-import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
+import { readTextInside } from "./read-text-inside.js";
+import { relativeToRoot, type Workspace } from "./workspace.js";
 
 /** Lines returned by one call when `n_lines` is not given. */
 export const defaultReadLines = 1_000;
@@ -22,14 +21,9 @@ export function readFileTool(workspace: Workspace) {
     description: `Read a text file of the working directory. Lines are numbered; long files come ${defaultReadLines} lines at a time (use line_offset to go on).`,
     parameters,
     async execute({ path: requested, line_offset, n_lines }) {
-      let text: string;
-      let file: string;
-      try {
-        file = await resolveInside(workspace, requested);
-        text = await readFile(file, "utf8");
-      } catch (error) {
-        return fileToolFailure(error, requested);
-      }
+      const read = await readTextInside(workspace, requested);
+      if (!read.ok) return read.failure;
+      const { file, text } = read;
       if (text.includes("\u0000")) return toolError({ message: `\`${requested}\` looks like a binary file; only text files can be read.`, brief: "Binary file" });
       workspace.files.recordRead(file);
       const lines = text.split("\n");
