@@ -1,17 +1,19 @@
 /**
  * Property: whenever a turn with parallel tool calls is aborted (at a random
  * event, or after a random delay: while the model streams, while tools run
- * or wait for approval, between steps), every tool call in the context has
+ * or wait for approval, between steps, and in every other trial between the
+ * failed attempts and retries of a model failing 30 % of its calls), every tool call in the context has
  * exactly one result, the file restores to the same history, and the next
  * turn runs (without delivering a D-Mail the aborted turn sent). Seeded: the seed is printed, `SOUL_PROPERTY_SEED` replays it,
  * `SOUL_ABORT_TRIALS` sets the number of trials (default 30).
  */
 import path from "node:path";
+import { ChaosChatProvider } from "@kosong/core/testing";
 import { Context, TOOL_INTERRUPTED_MESSAGE, type SoulEvent } from "@kosong/soul";
 import { extractText } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { randomFor, workloadSoul } from "../children/turn-child.js";
-import { callCount, callProblems, propertySeed, restoreCopy, tempDir, trialCount } from "./helpers/property.js";
+import { callCount, callProblems, failureKinds, propertySeed, restoreCopy, tempDir, trialCount } from "./helpers/property.js";
 
 const trials = trialCount("SOUL_ABORT_TRIALS", 30);
 
@@ -40,11 +42,16 @@ describe("aborting turns with parallel tools at random points", () => {
     for (let trial = 0; trial < trials; trial++) {
       const random = randomFor(seed, trial);
       const at = random() < 0.5 ? { event: 1 + Math.floor(random() * 60) } : { ms: Math.floor(random() * 60) };
-      const where = `seed ${seed}, trial ${trial}, abort at ${JSON.stringify(at)}`;
+      const where = `seed ${seed}, trial ${trial}${trial % 2 === 1 ? " (chaos)" : ""}, abort at ${JSON.stringify(at)}`;
       const file = path.join(dir, `context-${trial}.jsonl`);
       const context = new Context(file);
       await context.restore();
-      const soul = workloadSoul(context, seed + trial);
+      // Every other trial's model also fails 30 % of its calls, so aborts land in retries too.
+      const chaos = trial % 2 === 1;
+      const soul = workloadSoul(context, seed + trial, {
+        wrap: (model) => (chaos ? new ChaosChatProvider(model, { seed: seed + trial, errorProbability: 0.3, kinds: failureKinds, retryAfterMs: 0 }) : model),
+        config: { maxRetriesPerStep: 12 },
+      });
 
       const { events, result } = await abortedTurn(soul, at);
       outcomes[result.stopReason] = (outcomes[result.stopReason] ?? 0) + 1;

@@ -16,14 +16,13 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { ChaosChatProvider, type ChaosFaultKind } from "@kosong/core/testing";
+import { ChaosChatProvider } from "@kosong/core/testing";
 import { Context } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { workloadSoul } from "../children/turn-child.js";
-import { callProblems, propertySeed, tempDir, trialCount } from "./helpers/property.js";
+import { callProblems, failureKinds, propertySeed, tempDir, trialCount } from "./helpers/property.js";
 
 const turns = trialCount("SOUL_CHAOS_TURNS", 30);
-const failures: ChaosFaultKind[] = ["rate_limit", "server_error", "overloaded", "timeout", "connection_reset", "empty_response"];
 
 /** Runs `turns` turns on a new file, behind chaos when `chaotic`; returns the stop reasons, what failed, the history and the file. */
 async function soak(file: string, seed: number, chaotic: boolean) {
@@ -32,7 +31,7 @@ async function soak(file: string, seed: number, chaotic: boolean) {
   let chaos: ChaosChatProvider | null = null;
   const soul = workloadSoul(context, seed, {
     streaming: { chunkSize: 16 },
-    wrap: (model) => (chaotic ? (chaos = new ChaosChatProvider(model, { seed, errorProbability: 0.3, kinds: failures, retryAfterMs: 0 })) : model),
+    wrap: (model) => (chaotic ? (chaos = new ChaosChatProvider(model, { seed, errorProbability: 0.3, kinds: failureKinds, retryAfterMs: 0 })) : model),
     config: { maxRetriesPerStep: 12 },
   });
   const stops: string[] = [];

@@ -6,8 +6,16 @@ import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Message } from "@kosong/core";
+import type { ChaosFaultKind } from "@kosong/core/testing";
 import { Context, validateConversation } from "@kosong/soul";
 import { afterAll } from "vitest";
+
+/**
+ * The faults that are failed calls (ChaosChatProvider's kinds without
+ * `corrupt_tool_call`, which is a model sending broken arguments: the model
+ * then reads an error result, a conversation that rightly differs).
+ */
+export const failureKinds: ChaosFaultKind[] = ["rate_limit", "server_error", "overloaded", "timeout", "connection_reset", "empty_response"];
 
 /**
  * The seed of a property test: `SOUL_PROPERTY_SEED` when set (to replay a
