@@ -29,7 +29,11 @@ export interface CompactModel {
 export interface AutoCompactionOptions extends BudgetOptions {
   /** The dedicated summary model; without it the main model (the `provider` of each call) summarises. */
   compactModel?: CompactModel;
-  /** Reads recently touched files for recovery (the strategy does no I/O itself); without it no file is recovered. */
+  /**
+   * Reads recently touched files for recovery (the strategy does no I/O
+   * itself). Default: the `readFile` of each call's options (the soul passes
+   * one); without either no file is recovered.
+   */
   readFile?: FileReader;
   /** At most this many files recovered (default 5). */
   maxRecoveredFiles?: number;
@@ -156,7 +160,7 @@ export class AutoCompaction implements Compaction {
     const { maxTokens, counter, tokenizer } = this.#budget;
     let recovered: Message[] = [];
     let paths: string[] = [];
-    const read = this.#options.readFile;
+    const read = this.#options.readFile ?? options.readFile;
     if (read !== undefined && options.files !== undefined) {
       const room = maxTokens - counter.count(head) - counter.count(tail);
       const files = await recoverFiles(options.files.recent(), tail, {

@@ -11,6 +11,7 @@
  * soul or in what the caller passes in.
  */
 import type { ChatProvider, Message, TokenUsage } from "@kosong/core";
+import type { FileReader } from "./file-recovery.js";
 import type { FileRegistry } from "./file-registry.js";
 
 /** What a strategy is given besides the history. */
@@ -23,6 +24,8 @@ export interface CompactionOptions {
   instruction?: string;
   /** The session's record of files read and written, for strategies that recover files. */
   files?: FileRegistry;
+  /** Reads the registry's files for strategies that recover them (the soul passes one; a strategy's own reader wins). */
+  readFile?: FileReader;
 }
 
 /** What a compaction kept, dropped and made, for `CompactionEnd` and status lines. */

@@ -3,6 +3,7 @@
  * context (through `clear()`, so `restoreRotation` can undo it).
  */
 import type { Message } from "@kosong/core";
+import { checkCompaction } from "../compaction/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { checkpointMessageId, makeCheckpoint } from "./checkpoint.js";
@@ -29,7 +30,9 @@ export interface CompactContextOptions {
 
 /**
  * Compacts the context with the soul's strategy (its LLM call retried like a
- * step's) and replaces the context with the result: `clear()` (the old
+ * step's), makes the result a valid conversation (`checkCompaction`: a
+ * strategy's invalid output is repaired, each repair a note in the details)
+ * and replaces the context with it: `clear()` (the old
  * conversation becomes a rotation), the system prompt, a checkpoint, the
  * compacted messages (with D-Mail on, without the visible checkpoint
  * messages of the old conversation, whose ids start again; the fresh
@@ -46,8 +49,15 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   const tokensBefore = context.tokenCountWithPending;
   emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategy.name } });
   const history = [...context.history];
-  const compactOptions = { provider: rt.provider, signal: options.signal, instruction: options.instruction, files: rt.session.files };
-  const result = await callWithRetries(() => strategy.compact(history, compactOptions), options.step, rt.config, emit, options.signal);
+  const compactOptions = {
+    provider: rt.compactionProvider ?? undefined,
+    signal: options.signal,
+    instruction: options.instruction,
+    files: rt.session.files,
+    readFile: rt.readFile,
+  };
+  const compacted = await callWithRetries(() => strategy.compact(history, compactOptions), options.step, rt.config, emit, options.signal);
+  const { result } = checkCompaction(compacted);
   if (!sameMessages(result.messages, history)) {
     const prompt = context.systemPrompt ?? rt.agent.systemPrompt;
     await context.clear();

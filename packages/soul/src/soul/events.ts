@@ -84,7 +84,13 @@ export interface SoulEventPayloads {
   StepInterrupted: { reason: "aborted" | "error"; error: string | null };
   /** A compaction began; `CompactionEnd` follows unless it fails (then the turn or `compact()` ends with the error). */
   CompactionBegin: { reason: CompactionReason; strategy: string };
-  /** The compaction ended; tokens are the context's estimate before and after. */
+  /**
+   * The compaction ended; tokens are the context's estimate before and
+   * after. `details` says what the strategy kept (`kept`, `dropped`), made
+   * (`stubs`, `filesRecovered`, `summarized`) and noted, plus a note for each
+   * repair the soul made to an invalid output; null when the strategy
+   * reports nothing and nothing needed repair.
+   */
   CompactionEnd: { tokens_before: number; tokens_after: number; details: CompactionDetails | null };
   /**
    * Context usage after a step. `context_usage` is the fraction of the window

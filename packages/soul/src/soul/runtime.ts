@@ -5,7 +5,7 @@
  * thin owner of state.
  */
 import type { ChatProvider, Toolset } from "@kosong/core";
-import type { Compaction } from "../compaction/index.js";
+import type { Compaction, FileReader } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import type { Approval } from "./approval.js";
 import type { SoulConfig } from "./config.js";
@@ -33,6 +33,10 @@ export interface SoulRuntime {
   readonly config: SoulConfig;
   /** The compaction strategy, null when the soul has none (then overflow is an error). */
   readonly compaction: Compaction | null;
+  /** The model compaction strategies may summarise with, null for none. */
+  readonly compactionProvider: ChatProvider | null;
+  /** Reads the session's files back for strategies that recover them. */
+  readonly readFile: FileReader;
   readonly approval: Approval;
   readonly session: SoulSession;
   /** True when the toolset has `SendDMail`: checkpoints then carry their visible CHECKPOINT message. */

@@ -1,7 +1,7 @@
 /**
  * The session a soul runs in, as its tools see it (`context.session`).
  */
-import { FileRegistry } from "../compaction/index.js";
+import type { FileReader, FileRegistry } from "../compaction/index.js";
 import type { DenwaRenji } from "../tools/denwa-renji.js";
 
 /** What a tool learns about the session it runs in. */
@@ -24,4 +24,10 @@ export interface SoulSessionOptions {
   workDir?: string;
   /** The file registry to share (default: a new one). */
   files?: FileRegistry;
+  /**
+   * Reads the registry's files back when a compaction recovers them
+   * (`AutoCompaction`). Default: `nodeFileReader()`, at most 1 MB of each
+   * file as UTF-8.
+   */
+  readFile?: FileReader;
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ChatProvider } from "@kosong/core";
-import { FileRegistry, SimpleCompaction, type Compaction } from "../compaction/index.js";
+import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import { DenwaRenji } from "../tools/denwa-renji.js";
 import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
@@ -22,6 +22,7 @@ import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
 import { runTurn, type TurnStart } from "./run-turn.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
 import type { SoulSession, SoulSessionOptions } from "./session.js";
+import { soulCompaction } from "./soul-compaction.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
 import "./tool-context.js";
@@ -38,10 +39,22 @@ export interface SoulOptions {
   config?: SoulConfigInput;
   /**
    * The compaction strategy, used on the trigger, on a context overflow and
-   * by `compact()` (default: kimi-cli's `SimpleCompaction`). With null
-   * nothing compacts: an overflow ends the turn with an error.
+   * by `compact()`. Default: kimi-cli's `SimpleCompaction` (an LLM summary
+   * by `compactionProvider`), or, with `compactionProvider: null`,
+   * `PreserveImportantCompaction` fitting the conversation into half of
+   * `maxContextSize` (which must then be known). With null nothing
+   * compacts: an overflow ends the turn with an error. Every strategy's
+   * output is checked (and repaired, with a note) before it replaces the
+   * context.
    */
   compaction?: Compaction | null;
+  /**
+   * The model compaction strategies summarise with (their `provider`).
+   * Default: the agent's `provider`. Another model (a cheaper one) moves the
+   * summaries there; null means compaction makes no LLM call: strategies
+   * get no provider, and the default strategy needs none.
+   */
+  compactionProvider?: ChatProvider | null;
   /** The approval state (default: a new `Approval`, asking for everything). */
   approval?: Approval;
   /** The session id, working directory and file registry the tools see. */
@@ -96,12 +109,16 @@ export class Soul {
     const { id = randomUUID(), workDir = null, files = new FileRegistry() } = options.session ?? {};
     this.session = { id, workDir, files, denwaRenji: new DenwaRenji() };
     const effort = this.config.thinkingEffort;
+    const provider = effort === null ? options.provider : options.provider.withThinking(effort);
+    const compactionProvider = options.compactionProvider === undefined ? provider : options.compactionProvider;
     this.#runtime = {
       agent: options.agent,
-      provider: effort === null ? options.provider : options.provider.withThinking(effort),
+      provider,
       context: options.context,
       config: this.config,
-      compaction: options.compaction === undefined ? new SimpleCompaction() : options.compaction,
+      compaction: soulCompaction(options.compaction, compactionProvider, this.config.maxContextSize),
+      compactionProvider,
+      readFile: options.session?.readFile ?? nodeFileReader(),
       approval: this.approval,
       session: this.session,
       dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),

@@ -42,7 +42,7 @@ export interface CompactionOutcome {
   /** The context's token estimate before and after. */
   tokensBefore: number;
   tokensAfter: number;
-  /** What the strategy reported, if anything. */
+  /** What the strategy reported, with a note for each repair of its output; null when neither. */
   details: CompactionDetails | null;
   /** Tokens the strategy's own LLM calls used, null when it made none. */
   usage: TokenUsage | null;
