@@ -1,16 +1,18 @@
 /**
  * Property: whenever a turn with parallel tool calls is aborted (at a random
- * event, or after a random delay: while the model streams, while tools run
- * or wait for approval, between steps, and in every other trial between the
- * failed attempts and retries of a model failing 30 % of its calls), every tool call in the context has
- * exactly one result, the file restores to the same history, and the next
- * turn runs (without delivering a D-Mail the aborted turn sent). Seeded: the seed is printed, `SOUL_PROPERTY_SEED` replays it,
- * `SOUL_ABORT_TRIALS` sets the number of trials (default 30).
+ * event or after a random delay: while the model streams, while tools run or
+ * wait for approval, between steps, around a D-Mail, and in every other
+ * trial between the failed attempts and retries of a model failing 30 % of
+ * its calls), every tool call in the context has exactly one result, the
+ * file restores to the same history, and the next turn runs (without
+ * delivering a D-Mail the aborted turn sent). Seeded: the seed is printed,
+ * `SOUL_PROPERTY_SEED` replays it, `SOUL_ABORT_TRIALS` sets the number of
+ * trials (default 30).
  */
 import path from "node:path";
+import { extractText } from "@kosong/core";
 import { ChaosChatProvider } from "@kosong/core/testing";
 import { Context, TOOL_INTERRUPTED_MESSAGE, type SoulEvent } from "@kosong/soul";
-import { extractText } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { randomFor, workloadSoul } from "../children/turn-child.js";
 import { callCount, callProblems, failureKinds, propertySeed, restoreCopy, tempDir, trialCount } from "./helpers/property.js";
