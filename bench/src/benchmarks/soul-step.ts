@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { toolOk, type ToolCall, type ToolResult, type Toolset } from "@kosong/core";
-import type { Durability } from "@kosong/context";
+import { JsonlContextFile, type Durability } from "@kosong/context";
 import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
 import { Context, Soul } from "@kosong/soul";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
@@ -45,7 +45,8 @@ export function echoToolset(): Toolset {
 /** A soul over a context of `messages` W messages, whose model times the gaps between its calls. */
 async function rig(dir: string, messages: number, durability: Durability) {
   const file = path.join(dir, `context-${messages}-${durability}.jsonl`);
-  const context = new Context(file, { file: { durability } });
+  const log = await JsonlContextFile.open(file, { durability });
+  const context = new Context(log);
   await context.restore();
   await context.writeSystemPrompt("You are a benchmark agent.");
   await context.appendMessage(Array.from({ length: messages }, (_, i) => workMessage(i)));
@@ -82,7 +83,13 @@ async function rig(dir: string, messages: number, durability: Durability) {
     await rm(rotation.location, { force: true });
     return step;
   };
-  return { context, turn, lastStep: () => lastStep };
+  /** fdatasyncs per step, counted over one turn (the turn's own two appends left out). */
+  const syncsPerStep = async (): Promise<number> => {
+    const before = log.stats.syncs;
+    await turn();
+    return (log.stats.syncs - before - 2) / STEPS;
+  };
+  return { context, turn, lastStep: () => lastStep, syncsPerStep };
 }
 
 /** The appends of the last step in `file`: its checkpoint, `_usage`, and the assistant message with its result. */
@@ -141,7 +148,7 @@ const benchmark: Benchmark = {
       const many = size.toLocaleString("en-US");
       const large = await rig(dir, size, "batch");
       contexts.push(small.context, large.context);
-      await small.turn();
+      const syncs = await small.syncsPerStep();
       await large.turn();
       const appends = small.lastStep();
       const whole = Buffer.concat(appends);
@@ -169,7 +176,7 @@ const benchmark: Benchmark = {
         row(`Soul step, ${many} messages of history (batch)`, s.large!, one, s.one!, { goal: goal(s.one!), note: overhead(s.large!) }),
         row(`Soul step at ${many} messages vs at 100 (batch)`, s.large!, "the step at 100 messages", s.small!, { goal: 1.5 }),
         row("Soul step, 100 messages (batch), vs its three appends", s.small!, "three awaited write + fdatasync: checkpoint, _usage, the batch", s.three!, {
-          note: "informational: the loop awaits three durable appends per step (Context runs them one after another)",
+          note: `informational: ${syncs} write + fdatasync per step, counted (the checkpoint, _usage and the batch are separate appends, and Context runs them one after another)`,
         }),
         row(`Soul step at ${many} messages vs at 100 (durability none)`, s.largeNone!, "the step at 100 messages (none)", s.smallNone!, {
           goal: 1.5,
