@@ -61,8 +61,11 @@ export function serializeMessage(message: Message): string {
 
 type Obj = Record<string, unknown>;
 
+/** A plain object (what JSON has): not an array, a Date, a Map or any other class instance. */
 function isObject(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function fail(path: string, problem: string): never {
@@ -72,7 +75,51 @@ function fail(path: string, problem: string): never {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+  if (typeof value === "object") return isObject(value) ? "an object" : `an instance of ${className(value)}`;
+  if (typeof value === "number" || typeof value === "string" || typeof value === "boolean") return `${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === "bigint" ? "a BigInt" : String(typeof value);
+}
+
+function className(value: object): string {
+  const name: unknown = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  return typeof name === "string" && name !== "" ? name : "a class";
+}
+
+/**
+ * A copy of a caller's value that must be JSON (tool-call `extras`), or a
+ * {@link MessageParseError} naming the first place that is not: a function,
+ * symbol, BigInt, `undefined`, NaN or an infinity, a class instance (Date,
+ * Map, ...), a symbol key, or a cycle. JSON text never needs this: what
+ * `JSON.parse` returns is JSON.
+ */
+function jsonCopy(value: unknown, path: string, ancestors: unknown[]): JsonValue {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) fail(path, `expected a JSON value, got ${String(value)}`);
+      return value;
+    case "object":
+      break;
+    default:
+      return fail(path, `expected a JSON value, got ${describe(value)}`);
+  }
+  if (value === null) return null;
+  if (ancestors.includes(value)) fail(path, "expected a JSON value, got a cycle (a value that contains itself)");
+  ancestors.push(value);
+  let copy: JsonValue;
+  if (Array.isArray(value)) {
+    copy = Array.from(value, (item: unknown, i) => jsonCopy(item, `${path}[${i}]`, ancestors));
+  } else {
+    if (!isObject(value)) fail(path, `expected a JSON value, got ${describe(value)}`);
+    if (Object.getOwnPropertySymbols(value).length > 0) fail(path, "expected a JSON object, got an object with symbol keys");
+    const out: { [key: string]: JsonValue } = {};
+    for (const key of Object.keys(value)) out[key] = jsonCopy(value[key], `${path}.${key}`, ancestors);
+    copy = out;
+  }
+  ancestors.pop();
+  return copy;
 }
 
 function str(obj: Obj, key: string, path: string): string {
@@ -93,9 +140,19 @@ function media(value: unknown, path: string): MediaURL {
   return { url: str(value, "url", `${path}.`), id: optStr(value, "id", `${path}.`) };
 }
 
+/** Reads one content part as {@link parseMessage} reads the parts of a message (a parsed value, never JSON text). */
+export function parseContentPart(value: unknown): ContentPart {
+  return parsePart(value, "");
+}
+
+/** Reads one tool call as {@link parseMessage} reads the calls of a message (a parsed value, never JSON text). */
+export function parseToolCall(value: unknown): ToolCall {
+  return readToolCall(value, "", false);
+}
+
 function parsePart(value: unknown, path: string): ContentPart {
   if (!isObject(value)) fail(path, `expected a content part object, got ${describe(value)}`);
-  const p = `${path}.`;
+  const p = path ? `${path}.` : "";
   switch (value.type) {
     case "text":
       return { type: "text", text: str(value, "text", p) };
@@ -112,9 +169,9 @@ function parsePart(value: unknown, path: string): ContentPart {
   }
 }
 
-function parseToolCall(value: unknown, path: string, owned: boolean): ToolCall {
+function readToolCall(value: unknown, path: string, owned: boolean): ToolCall {
   if (!isObject(value)) fail(path, `expected a tool call object, got ${describe(value)}`);
-  const p = `${path}.`;
+  const p = path ? `${path}.` : "";
   if (value.type != null && value.type !== "function") fail(`${p}type`, `expected "function", got ${describe(value.type)}`);
   const fn = value.function;
   if (!isObject(fn)) fail(`${p}function`, `expected an object, got ${describe(fn)}`);
@@ -126,8 +183,8 @@ function parseToolCall(value: unknown, path: string, owned: boolean): ToolCall {
   const extras = value.extras;
   if (extras != null) {
     if (!isObject(extras)) fail(`${p}extras`, `expected an object or null, got ${describe(extras)}`);
-    // Freshly parsed JSON text is ours to keep; a caller's value is copied.
-    call.extras = (owned ? extras : structuredClone(extras)) as Record<string, JsonValue>;
+    // Freshly parsed JSON text is ours to keep; a caller's value is checked and copied.
+    call.extras = (owned ? extras : jsonCopy(extras, `${p}extras`, [])) as Record<string, JsonValue>;
   }
   return call;
 }
@@ -137,8 +194,11 @@ const roles: ReadonlySet<string> = new Set<Role>(["system", "user", "assistant",
 /**
  * Reads a message from a JSON string or an already parsed value, validating
  * every field. Throws {@link MessageParseError} (with the offending path) for
- * invalid JSON, an unknown role, an unknown content part type, or a field of
- * the wrong type. The result shares no objects with the input.
+ * invalid JSON, an unknown role, an unknown content part type, a field of
+ * the wrong type, or anything in a value that JSON cannot hold (a function,
+ * symbol, BigInt, NaN, an infinity, a cycle, a class instance such as a Date
+ * or a Map), tool-call `extras` included: what is accepted is stored as it
+ * was given. The result shares no objects with the input.
  */
 export function parseMessage(input: string | unknown): Message {
   let value: unknown = input;
@@ -158,7 +218,7 @@ export function parseMessage(input: string | unknown): Message {
   let content: ContentPart[];
   if (typeof raw === "string") content = [{ type: "text", text: raw }];
   else if (raw == null) content = [];
-  else if (Array.isArray(raw)) content = raw.map((part, i) => parsePart(part, `content[${i}]`));
+  else if (Array.isArray(raw)) content = Array.from(raw as unknown[], (part, i) => parsePart(part, `content[${i}]`));
   else fail("content", `expected a string or a list of parts, got ${describe(raw)}`);
 
   const message: Message = { role: role as Role, content };
@@ -167,7 +227,7 @@ export function parseMessage(input: string | unknown): Message {
   const calls = value.tool_calls;
   if (calls != null) {
     if (!Array.isArray(calls)) fail("tool_calls", `expected a list, got ${describe(calls)}`);
-    message.tool_calls = calls.map((c, i) => parseToolCall(c, `tool_calls[${i}]`, owned));
+    message.tool_calls = Array.from(calls as unknown[], (c, i) => readToolCall(c, `tool_calls[${i}]`, owned));
   }
   const toolCallId = optStr(value, "tool_call_id", "");
   if (toolCallId !== null) message.tool_call_id = toolCallId;

@@ -2,75 +2,49 @@
  * Zod schemas of the message model, for users who validate their own data
  * (request bodies, files, queue payloads) with zod.
  *
- * They accept exactly what {@link parseMessage} accepts and produce the same
- * normalised value: a string `content` becomes one text part, missing or null
- * optional fields are dropped, a think part's missing `encrypted` and a media
- * part's missing `id` become null, unknown extra keys are stripped.
- * `parseMessage` stays the fast path used by the library itself; these
- * schemas exist for composition with other zod schemas.
+ * Each schema is the matching reader of the JSON form ({@link parseMessage},
+ * {@link parseContentPart}, {@link parseToolCall}) wrapped for zod: it accepts
+ * and rejects exactly the same values and yields the same normalised value
+ * (a string `content` becomes one text part, missing or null optional fields
+ * are dropped, a think part's missing `encrypted` and a media part's missing
+ * `id` become null, unknown extra keys are stripped). A rejection is one zod
+ * issue whose `path` and message are those of the {@link MessageParseError}.
+ * The schemas take parsed values: a JSON string is rejected (parse it first,
+ * or call `parseMessage` on it).
  */
 import { z } from "zod";
-import type { ContentPart, JsonValue, Message, MediaURL, ToolCall } from "./message.js";
+import { MessageParseError } from "./errors.js";
+import type { ContentPart, Message, ToolCall } from "./message.js";
+import { parseContentPart, parseMessage, parseToolCall } from "./message-json.js";
 
-const mediaURLSchema = z
-  .object({ url: z.string(), id: z.string().nullish() })
-  .transform((m): MediaURL => ({ url: m.url, id: m.id ?? null }));
+/** `content[1].type` -> `["content", 1, "type"]`. */
+function pathSegments(path: string): (string | number)[] {
+  const segments: (string | number)[] = [];
+  for (const match of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) segments.push(match[1] !== undefined ? Number(match[1]) : match[2]!);
+  return segments;
+}
 
-const textPartSchema = z.object({ type: z.literal("text"), text: z.string() });
-
-const thinkPartSchema = z
-  .object({ type: z.literal("think"), think: z.string(), encrypted: z.string().nullish() })
-  .transform((p) => ({ type: "think" as const, think: p.think, encrypted: p.encrypted ?? null }));
-
-const imageURLPartSchema = z.object({ type: z.literal("image_url"), image_url: mediaURLSchema });
-const audioURLPartSchema = z.object({ type: z.literal("audio_url"), audio_url: mediaURLSchema });
-const videoURLPartSchema = z.object({ type: z.literal("video_url"), video_url: mediaURLSchema });
+function readerSchema<T>(read: (value: unknown) => T, what: string): z.ZodType<T> {
+  return z.unknown().transform((value, ctx): T => {
+    if (typeof value === "string") {
+      ctx.issues.push({ code: "custom", message: `expected ${what} object, got a string`, input: value });
+      return z.NEVER;
+    }
+    try {
+      return read(value);
+    } catch (error) {
+      if (!MessageParseError.isInstance(error)) throw error;
+      ctx.issues.push({ code: "custom", message: error.message, path: pathSegments(error.path), input: value });
+      return z.NEVER;
+    }
+  });
+}
 
 /** One content part, discriminated by `type` (an unknown type is rejected). */
-export const contentPartSchema: z.ZodType<ContentPart> = z.discriminatedUnion("type", [
-  textPartSchema,
-  thinkPartSchema,
-  imageURLPartSchema,
-  audioURLPartSchema,
-  videoURLPartSchema,
-]);
+export const contentPartSchema: z.ZodType<ContentPart> = readerSchema(parseContentPart, "a content part");
 
 /** A tool call; a missing or null `arguments` reads as null, a missing `type` as `"function"`. */
-export const toolCallSchema: z.ZodType<ToolCall> = z
-  .object({
-    type: z.literal("function").nullish(),
-    id: z.string(),
-    function: z.object({ name: z.string(), arguments: z.string().nullish() }),
-    extras: z.record(z.string(), z.unknown()).nullish(),
-  })
-  .transform((c): ToolCall => {
-    const call: ToolCall = { type: "function", id: c.id, function: { name: c.function.name, arguments: c.function.arguments ?? null } };
-    if (c.extras != null) call.extras = c.extras as Record<string, JsonValue>;
-    return call;
-  });
+export const toolCallSchema: z.ZodType<ToolCall> = readerSchema(parseToolCall, "a tool call");
 
-/**
- * A message in kosong's JSON form (or already in memory), validated and
- * normalised to a {@link Message}. Accepts and rejects the same inputs as
- * `parseMessage` does for parsed values.
- */
-export const messageSchema: z.ZodType<Message> = z
-  .object({
-    role: z.enum(["system", "user", "assistant", "tool"]),
-    name: z.string().nullish(),
-    content: z.preprocess(
-      (value) => (typeof value === "string" ? [{ type: "text", text: value }] : value),
-      z.array(contentPartSchema).nullish(),
-    ),
-    tool_calls: z.array(toolCallSchema).nullish(),
-    tool_call_id: z.string().nullish(),
-    partial: z.boolean().nullish(),
-  })
-  .transform((m): Message => {
-    const message: Message = { role: m.role, content: m.content ?? [] };
-    if (m.name != null) message.name = m.name;
-    if (m.tool_calls != null) message.tool_calls = m.tool_calls;
-    if (m.tool_call_id != null) message.tool_call_id = m.tool_call_id;
-    if (m.partial != null) message.partial = m.partial;
-    return message;
-  });
+/** A message in kosong's JSON form (or already in memory), validated and normalised to a {@link Message}. */
+export const messageSchema: z.ZodType<Message> = readerSchema(parseMessage, "a message");
