@@ -61,41 +61,45 @@ export interface OpenSessionOptions {
 export async function openAgentSession(options: OpenSessionOptions): Promise<AgentSession> {
   const { settings, providers, choice } = options;
   const cwd = await realpath(options.cwd ?? process.cwd());
-  const session = await chooseSession(settings.home, cwd, choice);
-  const contextFile = session?.contextFile ?? path.resolve((choice as { file: string }).file);
+  const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const context = new Context(contextFile);
   const restoreReport = await context.restore();
-  const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
-  const files = new FileRegistry();
-  const tools = createAgentTools(await openWorkspace(cwd, files));
-  const compaction = new SwitchableCompaction(settings.compaction ?? "simple", (name) => createCompaction(name, providers));
-  const displayId = session?.id ?? path.basename(contextFile);
-  const soul = new Soul({
-    agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset: new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools) },
-    provider: providers.main,
-    context,
-    config: { maxContextSize: providers.maxContextSize, reservedContextSize: reservedTokens(providers.maxContextSize) },
-    compaction,
-    approval: new Approval({ yolo: settings.yolo }),
-    session: { id: displayId, workDir: cwd, files },
-  });
-  return {
-    soul,
-    context,
-    session,
-    displayId,
-    contextFile,
-    cwd,
-    projectContext,
-    restoreReport,
-    compaction,
-    providers,
-    settings,
-    async close() {
-      await context.close();
-      if (session) await secureSessionFiles(session);
-    },
-  };
+  try {
+    const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
+    const files = new FileRegistry();
+    const tools = createAgentTools(await openWorkspace(cwd, files));
+    const compaction = new SwitchableCompaction(settings.compaction ?? "simple", (name) => createCompaction(name, providers));
+    const displayId = session?.id ?? path.basename(contextFile);
+    const soul = new Soul({
+      agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset: new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools) },
+      provider: providers.main,
+      context,
+      config: { maxContextSize: providers.maxContextSize, reservedContextSize: reservedTokens(providers.maxContextSize) },
+      compaction,
+      approval: new Approval({ yolo: settings.yolo }),
+      session: { id: displayId, workDir: cwd, files },
+    });
+    return {
+      soul,
+      context,
+      session,
+      displayId,
+      contextFile,
+      cwd,
+      projectContext,
+      restoreReport,
+      compaction,
+      providers,
+      settings,
+      async close() {
+        await context.close();
+        if (session) await secureSessionFiles(session);
+      },
+    };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
 }
 
 /** Tokens kept free for the answer: kimi-cli's 50k, or a quarter of a smaller window. */
@@ -103,15 +107,16 @@ export function reservedTokens(maxContextSize: number): number {
   return Math.min(50_000, Math.floor(maxContextSize / 4));
 }
 
-async function chooseSession(home: string, cwd: string, choice: SessionChoice): Promise<SessionInfo | null> {
+async function chooseSession(home: string, cwd: string, choice: SessionChoice): Promise<{ session: SessionInfo | null; contextFile: string }> {
+  const saved = (session: SessionInfo) => ({ session, contextFile: session.contextFile });
   switch (choice.kind) {
     case "new":
-      return createSession(home, cwd);
+      return saved(await createSession(home, cwd));
     case "continue":
-      return latestSession(home, cwd);
+      return saved(await latestSession(home, cwd));
     case "resume":
-      return findSession(home, choice.id);
+      return saved(await findSession(home, choice.id));
     case "resume-file":
-      return null;
+      return { session: null, contextFile: path.resolve(choice.file) };
   }
 }
