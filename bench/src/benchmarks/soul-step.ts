@@ -4,20 +4,19 @@
  * (durability "batch") holding 100 and 10,000 messages of workload W.
  *
  * A step is timed from one LLM call to the next (the model notes when it is
- * called): streaming the reply, running the tool, the step's appends
- * (`_usage`, the assistant message with its result), the events, the next
- * step's compaction check and checkpoint. Each round runs a turn of
+ * called): streaming the reply, running the tool, the step's records
+ * (checkpoint, `_usage`, the assistant message with its result), the events,
+ * the next step's compaction check and checkpoint. Each round runs a turn of
  * `STEPS` steps per history size and takes the median step, then reverts
- * the turn (untimed) so the history stays the same size.
+ * the turn (untimed) so the history stays the same size. The fdatasyncs the
+ * steps made are counted from the log's stats and reported.
  *
- * Baselines, same run, interleaved: what the step's append owes the disk,
- * one awaited write + fdatasync of the same bytes (the step's lines); and,
- * informational, three such writes of the step's three appends as the loop
- * makes them now (the checkpoint, `_usage`, the batch). Goals: a step within
- * 0.5 ms of its one write + fdatasync (the goal column is that as a ratio,
- * from this run's baseline), and the step at 10,000 messages within 1.5x the
- * step at 100. Rows with durability "none" show the loop's own cost without
- * the disk. Quick mode: 1,000 messages instead of 10,000, 3 rounds.
+ * Baseline, same run, interleaved: what the step's records owe the disk, one
+ * awaited write + fdatasync of the same bytes (the step's lines). Goals: a
+ * step within 0.5 ms of it (the goal column is that as a ratio, from this
+ * run's baseline), and the step at 10,000 messages within 1.5x the step at
+ * 100. Rows with durability "none" show the loop's own cost without the
+ * disk. Quick mode: 1,000 messages instead of 10,000, 3 rounds.
  */
 import { mkdtemp, open, readFile, rm, type FileHandle } from "node:fs/promises";
 import os from "node:os";
@@ -53,16 +52,19 @@ async function rig(dir: string, messages: number, durability: Durability) {
   const gaps: number[] = [];
   let last: number | null = null;
   let n = 0;
+  /** fdatasyncs of the log between the first and the last LLM call of every turn so far, and the steps between them. */
+  const syncs = { count: 0, steps: 0, atFirstCall: 0 };
   const model: ChatScript = (history) => {
     const now = performance.now();
     if (last !== null) gaps.push(now - last);
+    else syncs.atFirstCall = log.stats.syncs;
     last = now;
     n++;
     const args = JSON.stringify({ text: `look at item ${n}` });
     return `text: Looking at item ${n} of ${history.length}.\nusage: input_other=${1000 + n} output=20\ntool_call: ${JSON.stringify({ id: `call_step_${n}`, name: "echo", arguments: args })}`;
   };
   const agent = { name: "bench", systemPrompt: "You are a benchmark agent.", toolset: echoToolset() };
-  let lastStep: Buffer[] = [];
+  let lastStep: Buffer = Buffer.alloc(0);
   /**
    * Runs a turn of STEPS steps, reverts it, and returns the median step (ms).
    * A new provider (and so a new soul) each turn: ScriptedChatProvider keeps a
@@ -78,37 +80,30 @@ async function rig(dir: string, messages: number, durability: Durability) {
     const result = await soul.run("Look at the next items.").result;
     if (result.stopReason !== "max_steps") throw new Error(`the turn ended with ${result.stopReason}: ${result.error?.message ?? ""}`);
     const step = median(gaps);
-    lastStep = await lastStepAppends(file);
+    syncs.count += log.stats.syncs - syncs.atFirstCall;
+    syncs.steps += gaps.length;
+    lastStep = await lastStepBytes(file);
     const { rotation } = await context.revertTo(checkpoint);
     await rm(rotation.location, { force: true });
     return step;
   };
-  /** fdatasyncs per step, counted over one turn (the turn's own two appends left out). */
-  const syncsPerStep = async (): Promise<number> => {
-    const before = log.stats.syncs;
-    await turn();
-    return (log.stats.syncs - before - 2) / STEPS;
-  };
-  return { context, turn, lastStep: () => lastStep, syncsPerStep };
+  return { context, turn, lastStep: () => lastStep, syncsPerStep: () => syncs.count / syncs.steps };
 }
 
-/** The appends of the last step in `file`: its checkpoint, `_usage`, and the assistant message with its result. */
-async function lastStepAppends(file: string): Promise<Buffer[]> {
+/** The lines of the last step in `file`: its checkpoint, `_usage`, and the assistant message with its result. */
+async function lastStepBytes(file: string): Promise<Buffer> {
   const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
   const start = lines.findLastIndex((line) => (JSON.parse(line) as { role: string }).role === "_checkpoint");
-  const [checkpoint, usage, ...batch] = lines.slice(start).map((line) => `${line}\n`);
-  return [checkpoint!, usage!, batch.join("")].map((text) => Buffer.from(text));
+  return Buffer.from(lines.slice(start).map((line) => `${line}\n`).join(""));
 }
 
-/** `writes` awaited write + fdatasync pairs, `times` times; returns the median time of one round of them. */
-async function durableWrites(handle: FileHandle, writes: readonly Buffer[], times: number): Promise<number> {
+/** An awaited write + fdatasync of `bytes`, `times` times; returns the median time of one. */
+async function durableWrites(handle: FileHandle, bytes: Buffer, times: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
     const start = performance.now();
-    for (const bytes of writes) {
-      await handle.write(bytes);
-      await handle.datasync();
-    }
+    await handle.write(bytes);
+    await handle.datasync();
     samples.push(performance.now() - start);
   }
   return median(samples);
@@ -148,18 +143,16 @@ const benchmark: Benchmark = {
       const many = size.toLocaleString("en-US");
       const large = await rig(dir, size, "batch");
       contexts.push(small.context, large.context);
-      const syncs = await small.syncsPerStep();
+      await small.turn();
       await large.turn();
-      const appends = small.lastStep();
-      const whole = Buffer.concat(appends);
+      const whole = small.lastStep();
       handle = await open(path.join(dir, "baseline.bin"), "a");
       const h = handle;
       const count = quick ? 3 : 25;
       const s = await rounds(count, {
         small: small.turn,
         large: large.turn,
-        one: () => durableWrites(h, [whole], 5),
-        three: () => durableWrites(h, appends, 5),
+        one: () => durableWrites(h, whole, 5),
       });
       // Without the disk, in a phase of their own (their reverts leave dirty pages that would slow the fsyncs above).
       const smallNone = await rig(dir, 100, "none");
@@ -170,14 +163,12 @@ const benchmark: Benchmark = {
       Object.assign(s, await rounds(count, { smallNone: smallNone.turn, largeNone: largeNone.turn }));
       const one = `one awaited write + fdatasync of the step's ${whole.length} bytes`;
       const goal = (base: number[]) => Math.round(((median(base) + 0.5) / median(base)) * 100) / 100;
-      const overhead = (ours: number[]) => `overhead beyond it ${(median(ours) - median(s.one!)).toFixed(2)} ms (goal 0.5 ms)`;
+      const overhead = (ours: number[], rig: { syncsPerStep(): number }) =>
+        `overhead beyond it ${(median(ours) - median(s.one!)).toFixed(2)} ms (goal 0.5 ms); ${rig.syncsPerStep().toFixed(2)} fdatasyncs per step, counted`;
       return [
-        row("Soul step, 100 messages of history (batch)", s.small!, one, s.one!, { goal: goal(s.one!), note: overhead(s.small!) }),
-        row(`Soul step, ${many} messages of history (batch)`, s.large!, one, s.one!, { goal: goal(s.one!), note: overhead(s.large!) }),
+        row("Soul step, 100 messages of history (batch)", s.small!, one, s.one!, { goal: goal(s.one!), note: overhead(s.small!, small) }),
+        row(`Soul step, ${many} messages of history (batch)`, s.large!, one, s.one!, { goal: goal(s.one!), note: overhead(s.large!, large) }),
         row(`Soul step at ${many} messages vs at 100 (batch)`, s.large!, "the step at 100 messages", s.small!, { goal: 1.5 }),
-        row("Soul step, 100 messages (batch), vs its three appends", s.small!, "three awaited write + fdatasync: checkpoint, _usage, the batch", s.three!, {
-          note: `informational: ${syncs} write + fdatasync per step, counted (the checkpoint, _usage and the batch are separate appends, and Context runs them one after another)`,
-        }),
         row(`Soul step at ${many} messages vs at 100 (durability none)`, s.largeNone!, "the step at 100 messages (none)", s.smallNone!, {
           goal: 1.5,
           note: `informational: the loop without the disk, ${median(s.smallNone!).toFixed(3)} ms per step at 100 messages`,
