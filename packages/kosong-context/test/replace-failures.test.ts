@@ -1,28 +1,31 @@
 /**
  * Failures inside a whole-file operation, after the old file may already be
- * linked as a rotation and before the new file is renamed over it. A real
- * disk cannot be made to fail a rename or a link on cue, so these two calls
- * are wrapped to fail once; everything else is the real file system.
+ * linked as a rotation and before the new file is renamed over it, and an
+ * append whose failed bytes cannot be cut off again. A real disk cannot be
+ * made to fail a rename, a link or a truncate on cue, so these calls are
+ * wrapped to fail; everything else is the real file system.
  */
 import * as fs from "node:fs/promises";
 import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userMessage } from "@kosong/core";
-import { InvalidOffsetError, JsonlContextFile } from "@kosong/context";
-import { checkpointRecord, messageRecord } from "@kosong/context/records";
+import { InvalidOffsetError, JsonlContextFile, StorageWriteError } from "@kosong/context";
+import { checkpointRecord, messageRecord, readContextFile } from "@kosong/context/records";
 import { tempDir } from "./helpers/temp-dir.js";
 
 vi.mock("node:fs/promises", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:fs/promises")>();
-  return { ...actual, link: vi.fn(actual.link), rename: vi.fn(actual.rename) };
+  return { ...actual, link: vi.fn(actual.link), open: vi.fn(actual.open), rename: vi.fn(actual.rename) };
 });
 
 const eio = () => Object.assign(new Error("EIO: i/o error (injected)"), { code: "EIO" });
 
-afterEach(() => {
-  vi.mocked(fs.link).mockReset();
-  vi.mocked(fs.rename).mockReset();
+afterEach(async () => {
+  const actual = await vi.importActual<typeof import("node:fs/promises")>("node:fs/promises");
+  vi.mocked(fs.link).mockReset().mockImplementation(actual.link);
+  vi.mocked(fs.open).mockReset().mockImplementation(actual.open);
+  vi.mocked(fs.rename).mockReset().mockImplementation(actual.rename);
 });
 
 async function seeded(): Promise<{ dir: string; file: string; ctx: JsonlContextFile; marks: number[] }> {
@@ -125,5 +128,40 @@ describe("where hard links are unsupported (link fails with EPERM)", () => {
     await expect(ctx.truncateAndRotate(marks[2]!)).rejects.toThrow("injected");
     await expectUntouched(dir, file, old);
     await ctx.close();
+  });
+});
+
+describe("an append whose failed write cannot be cut off again", () => {
+  it("rejects with StorageWriteError and marks the file broken: every later call rejects with that error", async () => {
+    const { file, ctx, marks } = await seeded();
+    // A truncate closes the append handle: the next append opens a new one, through the wrapped open.
+    await ctx.truncateAndRotate(marks[3]!);
+    const actual = await vi.importActual<typeof import("node:fs/promises")>("node:fs/promises");
+    // The append handle writes part of the batch, then the disk fails, and cutting the part off fails too.
+    vi.mocked(fs.open).mockImplementation(async (...args: Parameters<typeof actual.open>) => {
+      const handle = await actual.open(...args);
+      if (args[1] !== "a") return handle;
+      const write = handle.writev.bind(handle);
+      return Object.assign(handle, {
+        writev: async () => {
+          await write([Buffer.from("partial")]);
+          throw Object.assign(new Error("EIO: i/o error (injected)"), { code: "EIO" });
+        },
+        truncate: async () => {
+          throw Object.assign(new Error("EIO: truncate failed (injected)"), { code: "EIO" });
+        },
+      });
+    });
+    const failed = await ctx.append([messageRecord(userMessage("lost"))]).catch((error: unknown) => error);
+    expect(StorageWriteError.isInstance(failed)).toBe(true);
+    expect((failed as Error).message).toContain("injected");
+    await expect(ctx.append([messageRecord(userMessage("later"))])).rejects.toBe(failed);
+    await expect(ctx.truncateAndRotate(0)).rejects.toBe(failed);
+    await ctx.close();
+    // Reopened, the torn bytes are a damaged last line: skipped and reported, everything before kept.
+    vi.mocked(fs.open).mockImplementation(actual.open);
+    const state = await readContextFile(file);
+    expect(state.messages).toHaveLength(3);
+    expect(state.report.skipped.map((s) => s.kind)).toEqual(["torn"]);
   });
 });
