@@ -3,10 +3,12 @@
  * on the record-log contract of @kosong/context: a `context.jsonl` file
  * (kimi-cli's format, byte for byte), memory, or any other `ContextLog`.
  *
- * The history, token count, system prompt and checkpoints live in memory and
- * are changed only after the log has taken the change, so what a getter says
- * is what a restore of the log gives back. Operations run one at a time, in
- * call order.
+ * The history, token count, system prompt and checkpoints live in memory.
+ * Messages change them only after the log has taken the append; records
+ * that add no message (a checkpoint without its visible message, a token
+ * count) change them at once and travel with the next append, so a step of
+ * the loop (checkpoint, token count, messages) costs one append and one
+ * fsync. Operations run one at a time, in call order.
  */
 import { parseMessage, type Message } from "@kosong/core";
 import {
@@ -16,13 +18,14 @@ import {
   type ContextFileOptions,
   type ContextLog,
   type ContextLogState,
+  type LogAppendReceipt,
   type LogCheckpoint,
   type LogRotation,
   type LogRotationInfo,
   type LogRotationRestore,
   type RestoreReport,
 } from "@kosong/context";
-import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
+import { checkpointRecord, encodeRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
 import { estimateTextTokens } from "./estimate-text-tokens.js";
 import { findUnansweredTailCalls, findUnansweredToolCalls } from "./unanswered-tool-calls.js";
@@ -88,6 +91,16 @@ export interface ContextRevert {
 /** A checkpoint with the state just before it: what reverting to it restores. */
 type Mark = LogCheckpoint;
 
+/** What records not yet written changed in memory: restored when writing them fails. */
+interface StateBefore {
+  tokenCount: number;
+  usageAt: number;
+  pending: number;
+  nextCheckpointId: number;
+  marks: number;
+  empty: boolean;
+}
+
 function publicCheckpoint(mark: Mark): ContextCheckpoint {
   return mark.label === undefined
     ? { id: mark.id, messageCount: mark.messageCount }
@@ -100,6 +113,20 @@ function checkpointMessage(id: number): Message {
 
 /**
  * kimi-cli's checkpointed context (`soul/context.py`), on a {@link ContextLog}.
+ *
+ * Durability: a message is durable when {@link appendMessage} resolves. A
+ * checkpoint made without its visible message, and a token count, are
+ * durable with the next append (of messages, or of a visible checkpoint), or
+ * with {@link flush}, {@link close}, or any operation on the whole log
+ * ({@link revertTo}, {@link clear}, {@link restoreRotation},
+ * {@link writeSystemPrompt}): they are written first, in the order they were
+ * made, so the log holds the same bytes as if each had been written at
+ * once. A crash can lose such records made since the last append, never
+ * anything after them: a restore then gives the context as it was before
+ * them (that checkpoint gone, the earlier token count). When writing them
+ * fails, the append that carried them rejects with the error and the
+ * context forgets them too (the checkpoint and the token count are undone
+ * in memory), so memory and log agree.
  *
  * ```ts
  * const context = new Context("/sessions/abc/context.jsonl");
@@ -127,8 +154,14 @@ export class Context implements AsyncDisposable {
   #systemPrompt: string | null = null;
   #nextCheckpointId = 0;
   #marks: Mark[] = [];
-  /** True when the log holds no record. */
+  /** True when the log holds no record (nor one waiting to be written). */
   #empty = true;
+  /** Records that add no message, made but not yet written: they go out with the next append. */
+  #unwritten: ContextRecord[] = [];
+  /** The checkpoint among them (always their first record, see {@link checkpoint}), positioned once written. */
+  #unwrittenMark: Mark | null = null;
+  /** The state before the first of them. */
+  #beforeUnwritten: StateBefore | null = null;
 
   /**
    * @param pathOrLog a `context.jsonl` path, opened as a `JsonlContextFile`
@@ -219,8 +252,9 @@ export class Context implements AsyncDisposable {
     return this.#change(async (log) => {
       const record = systemPromptRecord(prompt);
       if (this.#empty || this.#systemPrompt !== null) {
-        await log.append([record]);
+        await this.#append(log, [record]);
       } else {
+        await this.#flush(log);
         await log.prepend([record]);
         await this.#refreshPositions(log, prompt);
       }
@@ -235,15 +269,18 @@ export class Context implements AsyncDisposable {
     return this.#change(async (log) => {
       if (batch.length === 0) return;
       const copies = batch.map((m) => parseMessage(m));
-      await log.append(copies.map(messageRecord));
+      await this.#append(log, copies.map(messageRecord));
       this.#push(copies);
     });
   }
 
-  /** Records the context's token count as the provider reported it (a `_usage` record). */
+  /**
+   * Records the context's token count as the provider reported it (a
+   * `_usage` record, written with the next append: see the class doc).
+   */
   updateTokenCount(tokenCount: number): Promise<void> {
-    return this.#change(async (log) => {
-      await log.append([usageRecord(tokenCount)]);
+    return this.#change(async () => {
+      this.#defer(usageRecord(tokenCount));
       this.#tokenCount = tokenCount;
       this.#usageAt = this.#history.length;
       this.#pending = 0;
@@ -253,18 +290,21 @@ export class Context implements AsyncDisposable {
 
   /**
    * Makes a checkpoint with the next id (ids count up from 0, and are used
-   * again after a revert, as in kimi-cli). Returns it.
+   * again after a revert, as in kimi-cli). Returns it. With its visible
+   * message it is written at once; without, with the next append (see the
+   * class doc).
    */
   checkpoint(options: CheckpointOptions = {}): Promise<ContextCheckpoint> {
     return this.#change(async (log) => {
+      // A checkpoint's position is where an append starts: records still unwritten go out first, on their own.
+      await this.#flush(log);
       const id = this.#nextCheckpointId;
       const message = options.addUserMessage === true ? checkpointMessage(id) : null;
-      const records: ContextRecord[] = [checkpointRecord(id, options.label)];
-      if (message !== null) records.push(messageRecord(message));
-      const receipt = await log.append(records);
+      const record = checkpointRecord(id, options.label);
       const mark: Mark = {
         id,
-        position: receipt.position,
+        // Set once the record is written.
+        position: Number.NaN,
         messageCount: this.#history.length,
         tokenCount: this.#tokenCount,
         systemPrompt: this.#systemPrompt,
@@ -272,6 +312,8 @@ export class Context implements AsyncDisposable {
         messagesBeforeLastUsage: this.#usageAt,
       };
       if (options.label !== undefined) mark.label = options.label;
+      if (message === null) this.#defer(record, mark);
+      else mark.position = (await this.#append(log, [record, messageRecord(message)])).position;
       this.#marks.push(mark);
       this.#nextCheckpointId = id + 1;
       this.#empty = false;
@@ -291,6 +333,7 @@ export class Context implements AsyncDisposable {
    */
   revertTo(idOrLabel: number | string): Promise<ContextRevert> {
     return this.#change(async (log) => {
+      await this.#flush(log);
       const index = this.#findMark(idOrLabel);
       const mark = this.#marks[index]!;
       const rotation = await log.truncateAndRotate(mark.position);
@@ -313,6 +356,7 @@ export class Context implements AsyncDisposable {
    */
   clear(): Promise<LogRotation> {
     return this.#change(async (log) => {
+      await this.#flush(log);
       const rotation = await log.truncateAndRotate(0);
       this.#reset();
       return rotation;
@@ -333,20 +377,41 @@ export class Context implements AsyncDisposable {
    */
   restoreRotation(n: number): Promise<LogRotationRestore> {
     return this.#run(async (log) => {
+      await this.#flush(log);
       const restored = await log.restoreRotation(n);
       await this.#load(log, await log.read());
       return restored;
     });
   }
 
-  /** Finishes pending writes and closes the log. Idempotent; every other method then rejects. */
+  /**
+   * Writes the checkpoints and token counts not yet written (see the class
+   * doc); resolves at once when there are none.
+   * @throws StorageWriteError (or the log's error) when the write fails; the context then forgets them too.
+   */
+  flush(): Promise<void> {
+    return this.#run((log) => this.#flush(log));
+  }
+
+  /**
+   * Writes what is not yet written ({@link flush}) and closes the log.
+   * Idempotent; every other method then rejects. The log is closed even
+   * when that last write fails; the returned promise then rejects with its
+   * error.
+   */
   close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
       this.#queue = this.#queue
         .catch(() => undefined)
         .then(async () => {
-          if (this.#log !== null) await (await this.#log).close();
+          if (this.#log === null) return;
+          const log = await this.#log;
+          try {
+            await this.#flush(log);
+          } finally {
+            await log.close();
+          }
         });
     }
     return this.#queue.then(() => undefined);
@@ -382,6 +447,61 @@ export class Context implements AsyncDisposable {
       this.#log = null;
       throw error;
     }
+  }
+
+  /** Holds back `record` (adding no message) for the next append; call it before changing the state for it. */
+  #defer(record: ContextRecord, mark: Mark | null = null): void {
+    // Validated now: a bad record rejects its own call, not the append that would carry it.
+    encodeRecord(record);
+    if (this.#unwritten.length === 0) {
+      this.#beforeUnwritten = {
+        tokenCount: this.#tokenCount,
+        usageAt: this.#usageAt,
+        pending: this.#pending,
+        nextCheckpointId: this.#nextCheckpointId,
+        marks: this.#marks.length,
+        empty: this.#empty,
+      };
+    }
+    this.#unwritten.push(record);
+    if (mark !== null) this.#unwrittenMark = mark;
+    this.#empty = false;
+  }
+
+  /**
+   * Appends the records not yet written and then `records`, as one append.
+   * When it fails, the state goes back to before the unwritten records.
+   */
+  async #append(log: ContextLog, records: readonly ContextRecord[]): Promise<LogAppendReceipt> {
+    const unwritten = this.#unwritten;
+    const mark = this.#unwrittenMark;
+    const before = this.#beforeUnwritten;
+    this.#unwritten = [];
+    this.#unwrittenMark = null;
+    this.#beforeUnwritten = null;
+    let receipt: LogAppendReceipt;
+    try {
+      receipt = await log.append(unwritten.length === 0 ? records : [...unwritten, ...records]);
+    } catch (error) {
+      if (before !== null) this.#undo(before);
+      throw error;
+    }
+    if (mark !== null) mark.position = receipt.position;
+    return receipt;
+  }
+
+  /** Writes the records not yet written, if any. */
+  async #flush(log: ContextLog): Promise<void> {
+    if (this.#unwritten.length > 0) await this.#append(log, []);
+  }
+
+  #undo(before: StateBefore): void {
+    this.#tokenCount = before.tokenCount;
+    this.#usageAt = before.usageAt;
+    this.#pending = before.pending;
+    this.#nextCheckpointId = before.nextCheckpointId;
+    this.#marks.length = before.marks;
+    this.#empty = before.empty;
   }
 
   async #load(log: ContextLog, state: ContextLogState): Promise<ContextRestoreReport> {
@@ -438,7 +558,7 @@ export class Context implements AsyncDisposable {
       }
     }
     if (tail !== null) {
-      await log.append(tail.results.map(messageRecord));
+      await this.#append(log, tail.results.map(messageRecord));
       this.#push(tail.results);
     }
     const ids = (results: readonly Message[], appended: boolean) => results.map((m) => ({ toolCallId: m.tool_call_id!, appended }));

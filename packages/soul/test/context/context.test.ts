@@ -9,19 +9,8 @@ import { MessageParseError, assistantMessage, toolCall, toolMessage, userMessage
 import { InvalidRecordError, RotationNotFoundError, StorageAlreadyModifiedError, StorageClosedError, StorageOpenError } from "@kosong/context";
 import { CheckpointNotFoundError, Context, estimateTextTokens } from "@kosong/soul";
 import { LOG_KINDS } from "./helpers/logs.js";
+import { snapshot } from "./helpers/snapshot.js";
 import { tempDir } from "./helpers/temp-dir.js";
-
-/** Everything a Context shows, for comparing two contexts. */
-function snapshot(context: Context) {
-  return {
-    history: context.history.map((m) => structuredClone(m)),
-    tokenCount: context.tokenCount,
-    tokenCountWithPending: context.tokenCountWithPending,
-    nCheckpoints: context.nCheckpoints,
-    checkpoints: context.checkpoints,
-    systemPrompt: context.systemPrompt,
-  };
-}
 
 const text = (context: Context) => context.history.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : m.role));
 

@@ -5,37 +5,19 @@
  * when the history goes on after it (a kimi-cli session continued after a
  * crash). The loop answers an aborted tool with the same message.
  */
-import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
-import { once } from "node:events";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, serializeMessage, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
 import { MemoryContextLog } from "@kosong/context";
 import { Context, TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult, validateConversation } from "@kosong/soul";
+import { killWhenReady } from "./helpers/kill-child.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const interrupted = (id: string): Message => ({ role: "tool", content: [{ type: "text", text: `<system>ERROR: ${TOOL_INTERRUPTED_MESSAGE}</system>` }], tool_call_id: id });
 
-const packageDir = fileURLToPath(new URL("../../", import.meta.url));
-
-/** Runs children/crash-child.ts on the built package until it has appended the calls, then SIGKILLs it. */
-async function crashMidStep(file: string): Promise<void> {
-  const child = spawn(process.execPath, [path.join(packageDir, "test/context/children/crash-child.ts"), file], { cwd: packageDir });
-  let out = "";
-  let err = "";
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("calls appended\n")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`crash child exited (${code}) before appending the calls; run \`pnpm --filter @kosong/soul build\` first.\n${err}`)));
-  });
-  child.kill("SIGKILL");
-  await once(child, "exit");
-}
+/** Runs children/crash-child.ts until it has appended the calls, then SIGKILLs it. */
+const crashMidStep = (file: string) => killWhenReady("crash-child.ts", [file], "calls appended");
 
 describe("interrupted tool calls", () => {
   it("the helpers build the loop's and restore's one interrupted result", () => {

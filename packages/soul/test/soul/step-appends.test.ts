@@ -1,0 +1,61 @@
+/**
+ * What the loop costs the disk: on a context.jsonl with durability "batch",
+ * a step is one write and one fsync (its checkpoint and token count go with
+ * its messages), and a one-step turn is two (the turn's checkpoint goes with
+ * the user's message).
+ */
+import path from "node:path";
+import { SimpleToolset, defineTool } from "@kosong/core";
+import { ScriptedChatProvider } from "@kosong/core/testing";
+import { JsonlContextFile } from "@kosong/context";
+import { Context, Soul } from "@kosong/soul";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { call, noWait, script, tempDir } from "./helpers.js";
+
+const usage = (input: number) => `usage: {"input_other": ${input}, "output": 3}`;
+
+const Echo = defineTool({ name: "Echo", description: "Echoes.", parameters: z.object({ text: z.string() }), execute: async ({ text }) => text });
+
+async function soulOnFile(scripts: string[]) {
+  const file = await JsonlContextFile.open(path.join(await tempDir(), "context.jsonl"));
+  const context = new Context(file);
+  await context.restore();
+  const provider = new ScriptedChatProvider(scripts);
+  const soul = new Soul({ agent: { name: "io", systemPrompt: "You help.", toolset: new SimpleToolset([Echo]) }, provider, context, config: { retry: noWait } });
+  /** Writes and fsyncs of the file since the last call. */
+  let last = file.stats;
+  const io = () => {
+    const now = file.stats;
+    const delta = { writes: now.writes - last.writes, syncs: now.syncs - last.syncs };
+    last = now;
+    return delta;
+  };
+  return { soul, context, io };
+}
+
+describe("the loop's writes", () => {
+  it("makes a one-step turn two writes and two fsyncs, and each further step one", async () => {
+    const { soul, context, io } = await soulOnFile([
+      `text: hello\n${usage(10)}`,
+      `text: again\n${usage(20)}`,
+      script(call("e1", "Echo", { text: "x" }), usage(30)),
+      script(call("e2", "Echo", { text: "y" }), usage(40)),
+      `text: done\n${usage(50)}`,
+    ]);
+    expect((await soul.run("hi").result).stopReason).toBe("no_tool_calls");
+    io(); // the first turn also writes the system prompt
+    expect((await soul.run("hi again").result).steps).toBe(1);
+    expect(io()).toEqual({ writes: 2, syncs: 2 });
+    expect((await soul.run("echo twice").result).steps).toBe(3);
+    expect(io()).toEqual({ writes: 4, syncs: 4 });
+
+    // Every step's checkpoint and token count are in the file.
+    expect([context.nCheckpoints, context.tokenCount]).toEqual([8, 50]);
+    await context.close();
+    const again = new Context(context.location);
+    await again.restore();
+    expect([again.nCheckpoints, again.tokenCount, again.history.length]).toEqual([8, 50, 10]);
+    await again.close();
+  });
+});
