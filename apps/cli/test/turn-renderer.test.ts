@@ -1,7 +1,7 @@
 import type { SoulEvent } from "@kosong/soul";
 import pc from "picocolors";
 import { describe, expect, it } from "vitest";
-import { completeBlocksEnd, rowsOf } from "../src/render/markdown-stream.js";
+import { completeBlocksEnd, MarkdownStream, rowsOf } from "../src/render/markdown-stream.js";
 import { statusLine, usageBar } from "../src/render/status-line.js";
 import { type ApprovalReply, TurnRenderer } from "../src/render/turn-renderer.js";
 
@@ -87,6 +87,16 @@ describe("Markdown streaming helpers and the status line", () => {
     expect(completeBlocksEnd("no break yet")).toBe(0);
   });
 
+  it("previews streamed text and replaces each completed block with its rendering, list items' inline Markdown included", async () => {
+    let out = "";
+    const stream = new MarkdownStream({ write: (t) => (out += t), style: pc.createColors(true), columns: 80, rows: 24 });
+    await stream.push("Intro with **bold**.\n\n- **Cause**: a hard-coded ");
+    expect(terminalText(out)).toBe("Intro with bold.\n\n- **Cause**: a hard-coded ");
+    await stream.push("`2`\n- second");
+    await stream.end();
+    expect(terminalText(out)).toBe("Intro with bold.\n\n  * Cause: a hard-coded 2\n  * second\n\n");
+  });
+
   it("counts wrapped rows, wide characters included", () => {
     expect(rowsOf("abc", 80)).toBe(1);
     expect(rowsOf("a".repeat(81), 80)).toBe(2);
@@ -100,3 +110,18 @@ describe("Markdown streaming helpers and the status line", () => {
     expect(line).toBe("gpt-4.1 · ▰▰▰▱▱▱▱▱▱▱ 44k/128k (34%) · compaction: smart · yolo · session 20260101-000000-abcd");
   });
 });
+
+
+/** What a terminal shows for `out`: colours dropped, "erase back over n rows" applied. */
+function terminalText(out: string): string {
+  const plain = out.replace(/\u001b\[[0-9;]*m/g, "");
+  const [first = "", ...rest] = plain.split(/\r(?:\u001b\[(\d+)A)?\u001b\[J/);
+  let lines = first.split("\n");
+  for (let i = 0; i < rest.length; i += 2) {
+    const up = Number(rest[i] ?? 0);
+    lines = [...lines.slice(0, lines.length - 1 - up), ""];
+    lines[lines.length - 1] += rest[i + 1] ?? "";
+    lines = lines.join("\n").split("\n");
+  }
+  return lines.join("\n");
+}

@@ -20,6 +20,15 @@ export function loadMarkdownRenderer(width: number): Promise<Render> {
     const [{ Marked }, { markedTerminal }] = await Promise.all([import("marked"), import("marked-terminal")]);
     const marked = new Marked();
     marked.use(markedTerminal({ width: Math.max(40, Math.min(width, 120)), reflowText: true, tab: 2 }) as Parameters<typeof marked.use>[0]);
+    // marked-terminal renders a text token's raw text, so the inline Markdown of tight list items
+    // (`- **bold** and `code``) stayed literal: render their inline tokens instead.
+    marked.use({
+      renderer: {
+        text(token) {
+          return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+        },
+      },
+    });
     return (markdown: string) => (marked.parse(markdown, { async: false }) as string).replace(/\n+$/, "");
   })();
   return rendererPromise;
