@@ -1,13 +1,13 @@
 /**
  * Property: whenever a turn with parallel tool calls is aborted (at a random
  * event or after a random delay: while the model streams, while tools run or
- * wait for approval, between steps, around a D-Mail, and in every other
- * trial between the failed attempts and retries of a model failing 30 % of
- * its calls), every tool call in the context has exactly one result, the
- * file restores to the same history, and the next turn runs (without
- * delivering a D-Mail the aborted turn sent). Seeded: the seed is printed,
- * `SOUL_PROPERTY_SEED` replays it, `SOUL_ABORT_TRIALS` sets the number of
- * trials (default 30).
+ * wait for approval, between steps, around a D-Mail or a compaction, and in
+ * every other trial between the failed attempts and retries of a model
+ * failing 30 % of its calls), every tool call in the context has exactly one
+ * result, the file restores to the same history, and the next turn runs
+ * (without delivering a D-Mail the aborted turn sent). Seeded: the seed is
+ * printed, `SOUL_PROPERTY_SEED` replays it, `SOUL_ABORT_TRIALS` sets the
+ * number of trials (default 30).
  */
 import path from "node:path";
 import { extractText } from "@kosong/core";
@@ -41,6 +41,7 @@ describe("aborting turns with parallel tools at random points", () => {
     let callsSeen = 0;
     let interrupted = 0;
     let reverted = 0;
+    let compacting = 0;
     for (let trial = 0; trial < trials; trial++) {
       const random = randomFor(seed, trial);
       const at = random() < 0.5 ? { event: 1 + Math.floor(random() * 45) } : { ms: Math.floor(random() * 45) };
@@ -52,8 +53,11 @@ describe("aborting turns with parallel tools at random points", () => {
       const chaos = trial % 2 === 1;
       const soul = workloadSoul(context, seed + trial, {
         wrap: (model) => (chaos ? new ChaosChatProvider(model, { seed: seed + trial, errorProbability: 0.3, kinds: failureKinds, retryAfterMs: 0 }) : model),
-        config: { maxRetriesPerStep: 12 },
+        // A small window: the default compaction (SimpleCompaction, summarised by the same model) runs every turn or two.
+        config: { maxRetriesPerStep: 12, maxContextSize: 300, reservedContextSize: 0 },
       });
+      // Up to two whole turns first (even ones, which send no D-Mail), so that the aborted one has history to compact.
+      for (let warm = 0; warm < trial % 3; warm++) expect((await soul.run(`turn ${10 + 2 * warm}`).result).stopReason, where).toBe("no_tool_calls");
 
       const { events, result } = await abortedTurn(soul, at);
       outcomes[result.stopReason] = (outcomes[result.stopReason] ?? 0) + 1;
@@ -63,6 +67,7 @@ describe("aborting turns with parallel tools at random points", () => {
       expect(soul.session.denwaRenji.pending, where).toBeNull();
       callsSeen += callCount(context.history);
       reverted += events.filter((e) => e.type === "Reverted").length;
+      compacting += events.filter((e) => e.type === "CompactionBegin").length;
       interrupted += context.history.filter((m) => m.role === "tool" && extractText(m).includes(TOOL_INTERRUPTED_MESSAGE)).length;
 
       // The file says what the context says: nothing to repair, nothing lost.
@@ -80,7 +85,7 @@ describe("aborting turns with parallel tools at random points", () => {
       expect((await restoreCopy(file)).history, where).toEqual(context.history);
       await context.close();
     }
-    console.log(`[abort property] ${trials} trials: ${JSON.stringify(outcomes)}, ${callsSeen} tool calls in the aborted turns, ${interrupted} of them answered as interrupted, ${reverted} D-Mails delivered`);
+    console.log(`[abort property] ${trials} trials: ${JSON.stringify(outcomes)}, ${callsSeen} tool calls in the contexts after the aborts, ${interrupted} of them answered as interrupted, ${reverted} D-Mails delivered, ${compacting} compactions begun`);
     // Many trials really were cut short (not a property of finished turns only).
     expect(outcomes.aborted ?? 0).toBeGreaterThanOrEqual(trials / 3);
   }, 30_000 + trials * 1_000);

@@ -32,22 +32,25 @@ async function soak(file: string, seed: number, chaotic: boolean) {
   const soul = workloadSoul(context, seed, {
     streaming: { chunkSize: 16 },
     wrap: (model) => (chaotic ? (chaos = new ChaosChatProvider(model, { seed, errorProbability: 0.3, kinds: failureKinds, retryAfterMs: 0 })) : model),
-    config: { maxRetriesPerStep: 12 },
+    // A small window, so that the default compaction (kimi-cli's SimpleCompaction, summarised by the same chaotic model) runs now and then.
+    config: { maxRetriesPerStep: 12, maxContextSize: 1000, reservedContextSize: 0 },
   });
   const stops: string[] = [];
   let retries = 0;
   let reverts = 0;
+  let compactions = 0;
   for (let turn = 1; turn <= turns; turn++) {
     const run = soul.run(`turn ${turn}`);
     for await (const event of run) {
       if (event.type === "StepRetry") retries++;
       if (event.type === "Reverted") reverts++;
+      if (event.type === "CompactionEnd") compactions++;
     }
     stops.push((await run.result).stopReason);
   }
   const history = context.history.map((m) => structuredClone(m));
   await context.close();
-  return { stops, retries, reverts, faults: (chaos as ChaosChatProvider | null)?.faults.length ?? 0, history, bytes: await readFile(file) };
+  return { stops, retries, reverts, compactions, faults: (chaos as ChaosChatProvider | null)?.faults.length ?? 0, history, bytes: await readFile(file) };
 }
 
 describe("chaos soak", () => {
@@ -56,13 +59,14 @@ describe("chaos soak", () => {
     const dir = await tempDir();
     const clean = await soak(path.join(dir, "clean.jsonl"), seed, false);
     const chaotic = await soak(path.join(dir, "chaos.jsonl"), seed, true);
-    console.log(`[chaos soak] ${turns} turns, ${chaotic.faults} faults injected, ${chaotic.retries} retries, ${chaotic.reverts} D-Mails delivered, ${chaotic.history.length} messages`);
+    console.log(`[chaos soak] ${turns} turns, ${chaotic.faults} faults injected, ${chaotic.retries} retries, ${chaotic.reverts} D-Mails delivered, ${chaotic.compactions} compactions, ${chaotic.history.length} messages at the end`);
 
     expect(clean.stops).toEqual(Array(turns).fill("no_tool_calls"));
     expect(chaotic.stops).toEqual(Array(turns).fill("no_tool_calls"));
     expect(chaotic.faults).toBeGreaterThan(0);
     expect(chaotic.retries).toBe(chaotic.faults);
     expect(chaotic.reverts).toBe(clean.reverts);
+    expect(chaotic.compactions).toBe(clean.compactions);
     expect(callProblems(chaotic.history)).toEqual([]);
     expect(chaotic.history).toEqual(clean.history);
     expect(chaotic.bytes.equals(clean.bytes)).toBe(true);
