@@ -13,7 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { extractText, generate, userMessage, type ChatProvider, type FinishReason, type GenerateResult, type TokenUsage } from "@kosong/core";
+import { extractText, generate, messageSchema, parseMessage, serializeMessage, userMessage, type ChatProvider, type FinishReason, type GenerateResult, type TokenUsage } from "@kosong/core";
 import { AnthropicProvider } from "@kosong/core/anthropic";
 import { OpenAIChatProvider } from "@kosong/core/openai";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
@@ -200,5 +200,8 @@ describe("responses recorded from OpenAI-compatible servers and Anthropic", () =
     const result = await generate(provider(entry), "", [], [userMessage("hi")]);
     const want = entry.url.endsWith("/messages") ? expectedAnthropic(entry) : expectedChat(entry);
     expect(actual(result)).toEqual({ ...want, calls: want.calls.map((call) => ({ ...call, arguments: args(call.arguments) })) });
+    // What a provider built is a message both readers accept as is, and its JSON line reads back the same.
+    expect(parseMessage(serializeMessage(result.message))).toEqual(result.message);
+    expect(messageSchema.parse(result.message)).toEqual(parseMessage(result.message));
   });
 });
