@@ -13,6 +13,8 @@
  *
  *     node turn-child.ts <context.jsonl> <seed> <turns> [big]
  *
+ * With "big" the tools return megabytes now and then; without, the context
+ * window is small, so that the soul compacts every turn or two.
  * It restores the context, prints "ready", runs turns "turn 1" ..
  * "turn <turns>" printing "event <type>" per event ("event ToolResult
  * <output length>" for results), then prints "done".
@@ -168,7 +170,8 @@ if (import.meta.main) {
   const [file, seedText, turnsText, big] = process.argv.slice(2);
   const context = new Context(file!);
   await context.restore();
-  const soul = workloadSoul(context, Number(seedText), { bigOutputs: big === "big" });
+  // Without big outputs, a small window: the default compaction runs every turn or two, and kills land in it too.
+  const soul = workloadSoul(context, Number(seedText), big === "big" ? { bigOutputs: true } : { config: { maxContextSize: 300, reservedContextSize: 0 } });
   process.stdout.write("ready\n");
   for (let turn = 1; turn <= Number(turnsText); turn++) {
     for await (const event of soul.run(`turn ${turn}`)) {
