@@ -106,6 +106,40 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect(JSON.stringify(toolResult)).toContain("--yolo");
   });
 
+  it("streams a refused tool turn as events in order: call, approval request and rejection, result, next step", async () => {
+    const { run } = await setup();
+    server.enqueue({ message: callTool("c1", "EditFile", { path: "a.txt", old_string: "a", new_string: "b" }), usage }, { message: assistant("Skipped."), usage });
+    const result = await run(["-p", "edit it", "--output-format", "stream-json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const events = result.stdout.trim().split("\n").map((line) => parseEvent(line));
+    const types = events.map((e) => e.type);
+    const at = (type: string, from = 0) => types.indexOf(type as SoulEvent["type"], from);
+    expect(at("ToolCall")).toBeGreaterThan(at("StepBegin"));
+    // EditFile reads the file first: a missing file is an error result without any approval asked.
+    expect(at("ToolResult")).toBeGreaterThan(at("ToolCall"));
+    expect(at("StepBegin", at("ToolResult"))).toBeGreaterThan(at("ToolResult"));
+    expect(types.at(-1)).toBe("TurnEnd");
+    expect(events.at(-1)!.payload).toMatchObject({ stop_reason: "no_tool_calls", steps: 2 });
+  });
+
+  it("asks approval in stream-json and records the refusal before the tool's result", async () => {
+    const { run } = await setup();
+    server.enqueue({ message: callTool("c1", "Shell", { command: "rm -rf build" }), usage }, { message: assistant("Not run."), usage });
+    const result = await run(["-p", "clean", "--output-format", "stream-json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const events = result.stdout.trim().split("\n").map((line) => parseEvent(line));
+    const types = events.map((e) => e.type);
+    const request = types.indexOf("ApprovalRequest");
+    const response = types.indexOf("ApprovalResponse");
+    const toolResult = types.indexOf("ToolResult");
+    expect(request).toBeGreaterThan(types.indexOf("ToolCall"));
+    expect(response).toBeGreaterThan(request);
+    expect(toolResult).toBeGreaterThan(response);
+    expect(events[request]!.payload).toMatchObject({ sender: "Shell", description: "Run: rm -rf build" });
+    expect(events[response]!.payload).toMatchObject({ response: "reject" });
+    expect(events[toolResult]!.payload).toMatchObject({ tool_call_id: "c1", return_value: { is_error: true } });
+  });
+
   it("refuses paths that escape the working directory through .. and a symlink", async () => {
     const { home, cwd, run } = await setup();
     await writeFile(path.join(home, "secret.txt"), "the secret");
@@ -253,7 +287,8 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
 
   it("exits 130 when interrupted mid-stream, leaving a session that resumes", async () => {
     const { home, cwd } = await setup();
-    server.enqueue({ message: assistant("slow ".repeat(200)), usage, chunkDelayMs: 50 }, { message: assistant("Resumed fine."), usage });
+    const slow: Message = { role: "assistant", content: Array.from({ length: 200 }, () => ({ type: "text" as const, text: "slow " })) };
+    server.enqueue({ message: slow, usage, chunkDelayMs: 50 }, { message: assistant("Resumed fine."), usage });
     let running: ChildProcess | undefined;
     let signalled = false;
     const result = await runKosong(["-p", "tell me a long story"], {
