@@ -14,15 +14,27 @@ import { collect, ofType, outline, reopen, soulOnDisk, SYSTEM_PROMPT } from "./h
 
 const server = useFakeProviderServer();
 
-/** Adds slowly when `a` is small, so the second call finishes first: results must still come back in call order. */
+/**
+ * Adds. A call with a small `a` first waits until a call with a large `a`
+ * has finished, so the second call finishes first: results must still come
+ * back in call order.
+ */
 const ran: string[] = [];
+/** Resolves once a call with a large `a` has run. */
+function gate(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+let largeDone = gate();
 const add = defineTool({
   name: "add",
   description: "Adds two integers.",
   parameters: z.object({ a: z.int(), b: z.int() }),
   async execute({ a, b }) {
-    await new Promise((resolve) => setTimeout(resolve, a < 5 ? 30 : 0));
+    if (a < 5) await largeDone.promise;
     ran.push(`${a}+${b}`);
+    if (a >= 5) largeDone.resolve();
     return toolOk(`sum=${a + b}`);
   },
 });
@@ -33,6 +45,7 @@ const twoUsage = tokenUsage({ input_other: 60, output: 12 });
 describe.each(families)("Soul end to end with $name", ({ make, serverErrorType }) => {
   it("runs a multi-step turn with parallel tool calls and writes a file that restores to the same history", async () => {
     ran.length = 0;
+    largeDone = gate();
     server.enqueue(
       { message: assistantMessage([textPart("Adding both.")], [toolCall("call_a", "add", { a: 2, b: 3 }), toolCall("call_b", "add", { a: 10, b: 20 })]), usage: oneUsage, argumentsChunkSize: 4 },
       { message: assistantMessage([textPart("Both: 5 and 30.")]), usage: twoUsage },
@@ -42,7 +55,7 @@ describe.each(families)("Soul end to end with $name", ({ make, serverErrorType }
 
     expect(result).toMatchObject({ stopReason: "no_tool_calls", steps: 2 });
     expect(result.usage).toEqual(tokenUsage({ input_other: 100, output: 42 }));
-    expect(ran.toSorted()).toEqual(["10+20", "2+3"]);
+    expect(ran).toEqual(["10+20", "2+3"]);
     // Events: the turn frame, two steps, both calls and both results (the fast one first), usage per step.
     expect(events[0]).toEqual({ type: "TurnBegin", payload: { user_input: "Add 2+3 and 10+20." } });
     expect(events.at(-1)).toMatchObject({ type: "TurnEnd", payload: { stop_reason: "no_tool_calls", steps: 2, error: null } });
