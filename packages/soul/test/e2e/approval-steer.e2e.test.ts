@@ -77,7 +77,7 @@ describe.each(families)("approval and steering end to end with $name", ({ make }
 
   it("steering while the model streams appends the input after the step, and the turn goes on with it", async () => {
     server.enqueue(
-      { message: assistantMessage(["Here ", "is ", "the ", "answer."].map((t) => textPart(t))), usage, chunkDelayMs: 25 },
+      { message: assistantMessage(["Here ", "is ", "the ", "answer."].map((t) => textPart(t))), usage, chunkDelayMs: 60 },
       { message: assistantMessage("And the weather is sunny."), usage },
     );
     const { soul, context } = await soulOnDisk(make(server.url));
