@@ -11,7 +11,7 @@
  * - Anthropic Messages, "Handling stop reasons": `stop_reason: "refusal"`, possibly with no content.
  */
 import { describe, expect, it } from "vitest";
-import { APIEmptyResponseError, extractText, generate, isRetryable, textPart, userMessage } from "@kosong/core";
+import { APIEmptyResponseError, assistantMessage, extractText, generate, isRetryable, textPart, userMessage } from "@kosong/core";
 import { AnthropicProvider, refusalMarker } from "@kosong/core/anthropic";
 import { OpenAIChatProvider, OpenAIResponsesProvider } from "@kosong/core/openai";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
@@ -125,5 +125,17 @@ describe("refusals", () => {
     );
     expect(APIEmptyResponseError.isInstance(error)).toBe(true);
     expect(isRetryable(error)).toBe(true);
+  });
+
+  it("the fake server renders a scripted reply with finishReason refusal as each API sends a refusal", async () => {
+    for (const stream of [true, false]) {
+      server.enqueue({ message: assistantMessage(REFUSAL), finishReason: "refusal" }, { message: assistantMessage(REFUSAL), finishReason: "refusal" });
+      const chat = await generate(new OpenAIChatProvider({ model: "gpt-4o", apiKey: "test", baseURL: `${server.url}/v1`, stream }), "", [], history);
+      const claude = await generate(new AnthropicProvider({ model: "claude-sonnet-4-5", apiKey: "test", baseURL: server.url, stream }), "", [], history);
+      for (const result of [chat, claude]) {
+        expect(extractText(result.message)).toBe(REFUSAL);
+        expect(result.finishReason).toBe("refusal");
+      }
+    }
   });
 });

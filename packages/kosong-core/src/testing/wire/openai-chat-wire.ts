@@ -46,8 +46,10 @@ export function renderOpenAIChatStream(reply: ScriptedReply): RenderedStream {
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
   });
   const events: JsonObject[] = [chunk({ role: "assistant", content: "", refusal: null })];
+  // A reply that finishes with `refusal` carries its text as the refusal, as OpenAI sends one.
+  const textKey = effectiveFinishReason(reply) === "refusal" ? "refusal" : "content";
   for (const part of reply.message.content) {
-    if (part.type === "text") events.push(chunk({ content: part.text }));
+    if (part.type === "text") events.push(chunk({ [textKey]: part.text }));
     else if (part.type === "think") events.push(chunk({ [reply.reasoningKey]: part.think }));
   }
   (reply.message.tool_calls ?? []).forEach((call, index) => {
@@ -81,7 +83,8 @@ export function renderOpenAIChatJson(reply: ScriptedReply): JsonObject {
     if (part.type === "text") text = (text ?? "") + part.text;
     else if (part.type === "think") think = (think ?? "") + part.think;
   }
-  const message: JsonObject = { role: "assistant", content: text, refusal: null, annotations: [] };
+  const refused = effectiveFinishReason(reply) === "refusal";
+  const message: JsonObject = { role: "assistant", content: refused ? null : text, refusal: refused ? text : null, annotations: [] };
   if (think !== null) message[reply.reasoningKey] = think;
   const calls = reply.message.tool_calls ?? [];
   if (calls.length > 0) {
