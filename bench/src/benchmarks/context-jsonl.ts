@@ -110,7 +110,7 @@ async function readlineParse(file: string): Promise<unknown[]> {
 const benchmark: Benchmark = {
   name: "context-jsonl",
   async run({ quick }): Promise<BenchRow[]> {
-    const rounds = quick ? 3 : 15;
+    const rounds = quick ? 3 : 21;
     const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-bench-context-"));
     try {
       const records = workload();
@@ -145,7 +145,9 @@ const benchmark: Benchmark = {
       const append = await measure(rounds, { setup: clean, run: appendW }, { setup: clean, run: () => writeSync(records.map(plainLine).join("")) });
 
       // append one record at a time, awaited
-      const loopRecords = records.slice(0, quick ? 40 : 300);
+      // Each sample is dominated by 200 fdatasyncs, whose latency swings with other disk traffic: shorter samples in
+      // more rounds keep the two sides of a round close in time.
+      const loopRecords = records.slice(0, quick ? 40 : 200);
       const appendLoop = async () => {
         const ctx = await JsonlContextFile.open(file, { durability: "batch" });
         for (const record of loopRecords) await ctx.append([record]);
@@ -159,7 +161,7 @@ const benchmark: Benchmark = {
         }
         await handle.close();
       };
-      const loop = await measure(rounds, { setup: clean, run: appendLoop }, { setup: clean, run: writeLoop });
+      const loop = await measure(quick ? rounds : 31, { setup: clean, run: appendLoop }, { setup: clean, run: writeLoop });
 
       // restore W
       await copyFile(master, file);
