@@ -2,7 +2,7 @@
  * @kosong/context/records: the record-level building blocks of the
  * context-file format, for code that works with records directly (a
  * `ContextLog` implementation, a checkpointed context, tools that inspect
- * session files): record constructors and types, the line encoder and
+ * session files): record constructors and types, the record encoder and
  * decoder, the streaming scanner and the state fold.
  */
 export {
