@@ -20,7 +20,7 @@ import {
   type StreamedMessagePart,
 } from "@kosong/core";
 import Anthropic from "@anthropic-ai/sdk";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fixture } from "../helpers/fixtures.js";
 import { anthropicFixture, anthropicProvider, collectParts, startServer, streamPaths } from "./helpers.js";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
@@ -261,7 +261,10 @@ describe("aborts", () => {
     const controller = new AbortController();
     const provider = anthropicProvider(server);
     const pending = provider.generate("", [], history, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    // Abort once the server holds the request: aborted earlier, the request could reach the
+    // (same-process) server only after the next test's reset and take that test's response.
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    controller.abort();
     const error = await failure(() => pending);
     expect(isAbortError(error)).toBe(true);
     expect(isRetryable(error)).toBe(false);
