@@ -80,7 +80,7 @@ describe("JsonlContextFile appends", () => {
   it("takes back the bytes of earlier records of a call when a later one cannot be written (extras JSON cannot hold)", async () => {
     const { file, ctx } = await fresh();
     await ctx.append([msg("kept")]);
-    const big = msg("x".repeat(700_000)); // spans several of the writer's buffers
+    const big = msg("x".repeat(700_000)); // a large record first: nothing of the call may reach the file
     const call = { type: "function" as const, id: "c1", function: { name: "f", arguments: "{}" }, extras: { n: 1n as unknown as number } };
     const bad = messageRecord({ role: "assistant", content: [], tool_calls: [call] });
     await expect(ctx.append([big, checkpointRecord(0), bad])).rejects.toThrow(/BigInt/);
