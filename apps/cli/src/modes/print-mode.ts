@@ -39,12 +39,8 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     const skipped = agent.restoreReport.skipped.length;
     if (skipped > 0) err.write(`kosong: ${skipped} damaged line${skipped > 1 ? "s" : ""} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
-    // Answered on the next turn of the event loop, so the turn's events show the request before its answer.
     agent.soul.approval.subscribe((event) => {
-      if (event.type !== "ApprovalRequest") return;
-      setImmediate(() => {
-        if (agent.soul.approval.pending().some((p) => p.id === event.payload.id)) agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
-      });
+      if (event.type === "ApprovalRequest") agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
     const turn = agent.soul.run(prompt, { signal: controller.signal });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out);

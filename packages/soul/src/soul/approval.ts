@@ -51,6 +51,8 @@ export class Approval {
   readonly #sessionActions = new Set<string>();
   readonly #pending = new Map<string, Pending>();
   readonly #listeners = new Set<ApprovalListener>();
+  readonly #outbox: Array<Parameters<ApprovalListener>[0]> = [];
+  #delivering = false;
   #nextId = 1;
 
   constructor(options: ApprovalOptions = {}) {
@@ -125,13 +127,28 @@ export class Approval {
     for (const [id, other] of this.#pending) if (other.info.action === action) this.respond(id, "approve");
   }
 
+  /**
+   * Delivers `event` to every listener. A listener that answers a request
+   * synchronously emits from inside this loop: that event waits in the queue
+   * until every listener has seen the current one, so all listeners see
+   * every request before its answer.
+   */
   #emit(event: Parameters<ApprovalListener>[0]): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener must not lose the request or its answer.
+    this.#outbox.push(event);
+    if (this.#delivering) return;
+    this.#delivering = true;
+    try {
+      for (let next = this.#outbox.shift(); next !== undefined; next = this.#outbox.shift()) {
+        for (const listener of this.#listeners) {
+          try {
+            listener(next);
+          } catch {
+            // A failing listener must not lose the request or its answer.
+          }
+        }
       }
+    } finally {
+      this.#delivering = false;
     }
   }
 }

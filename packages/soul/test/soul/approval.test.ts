@@ -132,6 +132,24 @@ describe("approval", () => {
     expect(outline(context).at(-1)).toContain("interrupted");
   });
 
+  it("shows every request before its answer when a host answers synchronously from a listener", async () => {
+    ran.length = 0;
+    const { soul } = await testSoul({ tools: [shell], scripts: [call("c1", "Shell", { command: "ls" }), "text: listed"] });
+    const seenByHost: string[] = [];
+    // Subscribed before the soul's own listener (which the soul adds when the turn starts).
+    soul.approval.subscribe((event) => {
+      seenByHost.push(event.type);
+      if (event.type === "ApprovalRequest") soul.approval.respond(event.payload.id, "approve");
+    });
+    const turn = soul.run("list");
+    const types: string[] = [];
+    for await (const event of turn) types.push(event.type);
+    expect((await turn.result).stopReason).toBe("no_tool_calls");
+    expect(ran).toEqual(["ls"]);
+    expect(seenByHost).toEqual(["ApprovalRequest", "ApprovalResponse"]);
+    expect(types.filter((t) => t.startsWith("Approval"))).toEqual(["ApprovalRequest", "ApprovalResponse"]);
+  });
+
   it("rejects an answer to an unknown request with a typed error", () => {
     const approval = new Approval();
     expect(() => approval.respond("nope", "approve")).toThrowError(ApprovalRequestNotFoundError);
