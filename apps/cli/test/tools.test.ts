@@ -37,6 +37,14 @@ describe("the agent's file tools", () => {
     expect(files.recent().map((f) => [path.relative(root, f.path), f.kind])).toEqual([["src/app.ts", "write"]]);
   });
 
+  it("counts lines in their brief as a person writes them (1 line, 2 lines)", async () => {
+    const { call } = await setup();
+    const brief = (result: ToolReturnValue) => JSON.stringify(result.display);
+    expect(brief(await call("WriteFile", { path: "one.txt", content: "hi" }))).toContain("one.txt (1 line)");
+    expect(brief(await call("ReadFile", { path: "one.txt" }))).toContain("one.txt (1 line)");
+    expect(brief(await call("WriteFile", { path: "two.txt", content: "a\nb" }))).toContain("two.txt (2 lines)");
+  });
+
   it("refuses paths that escape through .. or an absolute path", async () => {
     const { outside, call } = await setup();
     const escapes = [

@@ -1,6 +1,7 @@
 /** The `ReadFile` tool: a text file of the workspace, with line numbers, a window of lines at a time. */
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
+import { count } from "../render/count.js";
 import { capLine, capOutput } from "./cap-output.js";
 import { readTextInside } from "./read-text-inside.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
@@ -34,7 +35,7 @@ export function readFileTool(workspace: Workspace) {
       const numbered = window.map((line, i) => `${String(first + i + 1).padStart(width)}\t${capLine(line)}`).join("\n");
       const remaining = lines.length - first - window.length;
       const message = remaining > 0 ? `Lines ${line_offset}-${first + window.length} of ${lines.length}; ${remaining} more (read on with line_offset=${first + window.length + 1}).` : "";
-      return toolOk({ output: capOutput(numbered), message, brief: `${relativeToRoot(workspace, file)} (${window.length} lines)` });
+      return toolOk({ output: capOutput(numbered), message, brief: `${relativeToRoot(workspace, file)} (${count(window.length, "line")})` });
     },
   });
 }

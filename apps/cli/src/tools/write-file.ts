@@ -3,6 +3,7 @@ import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, toolOk } from "@kosong/core";
 import { z } from "zod";
+import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
@@ -27,7 +28,7 @@ export function writeFileTool(workspace: Workspace) {
         return fileToolFailure(error, requested);
       }
       const shown = relativeToRoot(workspace, file);
-      const rejected = await askApproval(context, "WriteFile", `${mode === "append" ? "Append to" : "Write"} ${shown} (${content.length} character${content.length === 1 ? "" : "s"})`);
+      const rejected = await askApproval(context, "WriteFile", `${mode === "append" ? "Append to" : "Write"} ${shown} (${count(content.length, "character")})`);
       if (rejected) return rejected;
       try {
         await mkdir(path.dirname(file), { recursive: true });
@@ -36,8 +37,8 @@ export function writeFileTool(workspace: Workspace) {
         return fileToolFailure(error, requested);
       }
       workspace.files.recordWrite(file);
-      const lines = content.split("\n").length;
-      return toolOk({ output: `${mode === "append" ? "Appended to" : "Wrote"} ${shown} (${lines} lines).`, brief: `${shown} (${lines} lines)` });
+      const lines = count(content.split("\n").length, "line");
+      return toolOk({ output: `${mode === "append" ? "Appended to" : "Wrote"} ${shown} (${lines}).`, brief: `${shown} (${lines})` });
     },
   });
 }
