@@ -77,6 +77,18 @@ export interface LogRotation {
   location: string;
 }
 
+/**
+ * The outcome of {@link ContextLog.truncateAndRotate}: the rotation that
+ * keeps the old log, and where the records written after the kept prefix
+ * landed.
+ */
+export interface LogTruncation extends LogRotation {
+  /** Where each written record starts, in order (empty when none were given): a checkpoint's position among them. */
+  positions: LogPosition[];
+  /** Where the log now ends: the next append starts here. */
+  end: LogPosition;
+}
+
 /** A rotation as listed. */
 export interface LogRotationInfo extends LogRotation {
   /** Its size in the log's unit (bytes for files, records in memory). */
@@ -113,11 +125,17 @@ export interface ContextLog extends AsyncDisposable {
   /** Reads the log into its state, after every earlier append. */
   read(): Promise<ContextLogState>;
   /**
-   * Keeps `[0, position)` as the current log and the whole old log as the
-   * next rotation (kimi-cli's `revert_to` and, at 0, `clear`). A position
-   * the log did not give out is `InvalidOffsetError`.
+   * Keeps `[0, position)` followed by `records` as the current log, and the
+   * whole old log as the next rotation (kimi-cli's `revert_to` and, at 0,
+   * `clear`). It is one step: a crash leaves the log wholly old or wholly
+   * the prefix and `records`, never the prefix alone, so a replacement (a
+   * compaction: clear, system prompt, checkpoint, messages; a revert and
+   * what follows it) written through `records` cannot lose the old content
+   * without the new. The records are validated first: an invalid one
+   * rejects the call (`MessageParseError`, `InvalidRecordError`) and nothing
+   * changes. A position the log did not give out is `InvalidOffsetError`.
    */
-  truncateAndRotate(position: LogPosition): Promise<LogRotation>;
+  truncateAndRotate(position: LogPosition, records?: readonly ContextRecord[]): Promise<LogTruncation>;
   /** Writes `records` before the current content (a late system prompt). Positions move. */
   prepend(records: readonly ContextRecord[]): Promise<void>;
   /** The rotations, lowest number first. */

@@ -101,13 +101,15 @@ async function copyRange(
 export interface NewFileOptions {
   /** Bytes written before the copied range. */
   head?: Buffer;
+  /** Bytes written after the copied range. */
+  tail?: Buffer;
   /** Sees each piece of the source as read (with its offset in the source) before it is written; may throw to stop. */
   check?: (chunk: Buffer, position: number) => void;
 }
 
 /**
- * Creates `file` (it must not exist) holding `head` followed by bytes
- * `[start, end)` of `source` (none if `source` is null), then flushes it to
+ * Creates `file` (it must not exist) holding `head`, bytes `[start, end)`
+ * of `source` (none if `source` is null) and `tail`, then flushes it to
  * disk with fdatasync and closes it. fdatasync suffices for a new file: it
  * flushes the data and the metadata needed to read it back (size, allocated
  * blocks); the name is made durable by the caller's sync of the directory.
@@ -119,11 +121,12 @@ export async function writeNewFileFrom(
   end: number,
   options: NewFileOptions = {},
 ): Promise<void> {
-  const { head, check } = options;
+  const { head, tail, check } = options;
   const handle = await open(file, "wx");
   try {
     if (head !== undefined && head.length > 0) await writeAll(handle, [head]);
     if (source !== null) await copyRange(source, handle, start, end, check);
+    if (tail !== undefined && tail.length > 0) await writeAll(handle, [tail]);
     await handle.datasync();
   } finally {
     await handle.close();

@@ -14,6 +14,7 @@ export type {
   LogRotation,
   LogRotationInfo,
   LogRotationRestore,
+  LogTruncation,
 } from "./context-log.js";
 export type { LinearStorage } from "./linear-storage.js";
 export { LinearContext } from "./linear-context.js";

@@ -7,7 +7,7 @@
 import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { encodeRecord, type ContextRecord } from "./context-record.js";
-import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore } from "./context-log.js";
+import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
 import { inspectFile, replaceWithCopy, resolveContextFile, type FileFacts } from "./context-file-target.js";
 import { readContextFile } from "./context-state.js";
 import {
@@ -259,14 +259,26 @@ export class JsonlContextFile implements ContextLog {
 
   /**
    * Truncate-with-rotation: keeps bytes `[0, position)` as the current file
-   * and the whole old file as its next rotation `<stem>_<N><ext>`. The kept
-   * prefix is copied byte for byte, never re-parsed or re-serialized.
-   * `position` must be the start of a line (0, or just after a newline)
-   * within the file, else `InvalidOffsetError`. This is kimi-cli's
-   * `revert_to` (the checkpoint record's position) and `clear` (0). A
-   * missing file is created empty first, so there is always a rotation.
+   * followed by `records`, and the whole old file as its next rotation
+   * `<stem>_<N><ext>`, in one crash-safe step: the prefix and the records'
+   * lines go into a temp file, which is fsynced and renamed over the file,
+   * so after a crash the file is wholly old or wholly new. The kept prefix
+   * is copied byte for byte, never re-parsed or re-serialized. `position`
+   * must be the start of a line (0, or just after a newline) within the
+   * file, else `InvalidOffsetError`; an invalid record rejects the call
+   * (`MessageParseError`, `InvalidRecordError`) and nothing changes. This is
+   * kimi-cli's `revert_to` (the checkpoint record's position) and `clear`
+   * (0), with what follows them written in the same step. A missing file is
+   * created empty first, so there is always a rotation.
    */
-  truncateAndRotate(position: LogPosition): Promise<LogRotation> {
+  truncateAndRotate(position: LogPosition, records: readonly ContextRecord[] = []): Promise<LogTruncation> {
+    let lines: Buffer[];
+    try {
+      this.#assertWritable();
+      lines = records.map((record) => Buffer.from(`${encodeRecord(record)}\n`, "utf8"));
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.#enqueue(async () => {
       if (!Number.isSafeInteger(position) || position < 0) throw new InvalidOffsetError(position, "not a non-negative integer");
       if (position > this.#size) throw new InvalidOffsetError(position, `past the end of the file (${this.#size} bytes)`);
@@ -275,18 +287,25 @@ export class JsonlContextFile implements ContextLog {
       const atLineStart = (chunk: Buffer, at: number) => {
         if (at + chunk.length === position && chunk[chunk.length - 1] !== 10) throw new InvalidOffsetError(position, "not at the start of a line");
       };
+      const tail = Buffer.concat(lines);
       const temp = tempPathFor(this.path);
       const rotation = await this.#replaceWith("truncate-with-rotation", temp, true, async () => {
         const source = await open(this.path, "r");
         try {
-          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart });
+          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart, tail });
         } finally {
           await source.close();
         }
       });
-      this.#size = position;
+      const positions: LogPosition[] = [];
+      let end = position;
+      for (const line of lines) {
+        positions.push(end);
+        end += line.length;
+      }
+      this.#size = end;
       this.#needsNewline = false;
-      return rotation!;
+      return { ...rotation!, positions, end };
     });
   }
 

@@ -3,7 +3,7 @@
  * each record as its JSONL line, so what it stores, validates and reads back
  * is exactly what a context file would; a position is a record's index.
  */
-import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore } from "./context-log.js";
+import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
 import { decodeRecordLine, encodeRecord, type ContextRecord } from "./context-record.js";
 import { ContextStateBuilder } from "./context-state.js";
 import { InvalidOffsetError, RotationNotFoundError, StorageClosedError } from "./errors.js";
@@ -53,14 +53,19 @@ export class MemoryContextLog implements ContextLog {
     });
   }
 
-  /** Keeps records `[0, position)`; the whole old log becomes the next rotation. */
-  truncateAndRotate(position: LogPosition): Promise<LogRotation> {
+  /**
+   * Keeps records `[0, position)` followed by `records` (validated first:
+   * an invalid one changes nothing); the whole old log becomes the next
+   * rotation.
+   */
+  truncateAndRotate(position: LogPosition, records: readonly ContextRecord[] = []): Promise<LogTruncation> {
     return this.#run(() => {
+      const lines = records.map(encodeRecord);
       if (!Number.isSafeInteger(position) || position < 0) throw new InvalidOffsetError(position, "not a non-negative integer");
       if (position > this.#lines.length) throw new InvalidOffsetError(position, `past the end of the log (${this.#lines.length} records)`);
       const rotation = this.#rotate();
-      this.#lines = this.#lines.slice(0, position);
-      return rotation;
+      this.#lines = [...this.#lines.slice(0, position), ...lines];
+      return { ...rotation, positions: lines.map((_, i) => position + i), end: this.#lines.length };
     });
   }
 

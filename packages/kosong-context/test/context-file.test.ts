@@ -144,7 +144,7 @@ describe("truncate-with-rotation", () => {
     const { dir, file, ctx, marks } = await seeded();
     const old = await readFile(file);
     const rotation = await ctx.truncateAndRotate(marks[2]!);
-    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl") });
+    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl"), positions: [], end: marks[2] });
     expect(await readFile(rotation.location)).toEqual(old);
     expect(await readFile(file)).toEqual(old.subarray(0, marks[2]));
     expect(ctx.size).toBe(marks[2]);
@@ -244,7 +244,7 @@ describe("rotations", () => {
     const replaced = await readFile(file);
 
     const restore = await ctx.restoreRotation(cleared.n);
-    expect(restore.restored).toEqual(cleared);
+    expect(restore.restored).toEqual({ n: cleared.n, location: cleared.location });
     expect(restore.savedAs?.n).toBe(2);
     expect(await readFile(file)).toEqual(original);
     expect(await readFile(restore.savedAs!.location)).toEqual(replaced);

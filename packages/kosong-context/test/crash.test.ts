@@ -1,16 +1,17 @@
 /**
  * Crash safety with real processes: a child appends (or truncates with
- * rotation) on the built package and is SIGKILLed at a random moment. After
+ * rotation, or truncates writing records after the kept prefix) on the built package and is SIGKILLed at a random moment. After
  * each kill the file must restore, hold every acknowledged append, lose
  * nothing but a torn last line, and reopen cleanly for writing.
  * Set KOSONG_CRASH_SEED to replay a run.
  */
+import { createHash } from "node:crypto";
 import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JsonlContextFile, type Durability, type LogRotationInfo } from "@kosong/context";
 import { messageRecord, readContextFile } from "@kosong/context/records";
-import { assertDistIsFresh, startChild } from "./helpers/child.js";
+import { assertDistIsFresh, startChild, type Child } from "./helpers/child.js";
 import { seededRandom as random } from "./helpers/random.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
@@ -18,6 +19,8 @@ const seed = Number(process.env.KOSONG_CRASH_SEED ?? Date.now() % 1_000_000);
 /** Kills per durability mode (3 modes) and kills of the rotating child (small records, then large ones). */
 const APPEND_TRIALS = 20;
 const ROTATION_TRIALS = { small: 50, large: 20, "large, no hard links": 20 };
+/** Kills of the child that truncates with records (a compaction, a revert and what follows it). */
+const REPLACE_TRIALS = { small: 40, large: 20, "large, no hard links": 16 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,6 +33,26 @@ function seqOf(text: string): number {
 /** Runs `trial` for 0..count-1, two at a time. */
 async function inPairs(count: number, trial: (i: number) => Promise<void>): Promise<void> {
   for (let i = 0; i < count; i += 2) await Promise.all([trial(i), ...(i + 1 < count ? [trial(i + 1)] : [])]);
+}
+
+/**
+ * SIGKILLs a child that prints "op ..." before each whole-file operation,
+ * once it is ready: in even trials up to `aimMs` after its 1st to 3rd "op"
+ * line (aimed at an operation), in odd ones after a random delay up to `maxDelayMs`.
+ */
+async function killDuringOps(child: Child, trial: number, rand: () => number, delays: { aimMs: number; maxDelayMs: number }, context: string): Promise<void> {
+  await child.waitFor((l) => l === "ready");
+  if (trial % 2 === 0) {
+    const nth = 1 + Math.floor(rand() * 3);
+    let seen = 0;
+    await child.waitFor((l) => l.startsWith("op ") && ++seen === nth);
+    await sleep(Math.floor(rand() * delays.aimMs));
+  } else {
+    await sleep(Math.floor(rand() * delays.maxDelayMs));
+  }
+  child.process.kill("SIGKILL");
+  const exit = await child.exited;
+  expect(exit.signal, `${context}: ${child.stderr()}`).toBe("SIGKILL");
 }
 
 /** The current file after a kill: readable, and damaged at most by a torn last line. */
@@ -99,19 +122,7 @@ describe(`crash safety (seed ${seed})`, () => {
         const context = `rotation trial ${trial} (${records}), seed ${seed}`;
         const file = path.join(await tempDir(), "context.jsonl");
         const child = startChild(["rotate", file, ...(records === "small" ? [] : ["large"])], { noHardLinks: records.endsWith("no hard links") });
-        await child.waitFor((l) => l === "ready");
-        if (trial % 2 === 0) {
-          // Aim at an operation: kill shortly after the child announces one.
-          const nth = 1 + Math.floor(rand() * 3);
-          let seen = 0;
-          await child.waitFor((l) => l.startsWith("op ") && ++seen === nth);
-          await sleep(Math.floor(rand() * 3));
-        } else {
-          await sleep(Math.floor(rand() * 120));
-        }
-        child.process.kill("SIGKILL");
-        const exit = await child.exited;
-        expect(exit.signal, `${context}: ${child.stderr()}`).toBe("SIGKILL");
+        await killDuringOps(child, trial, rand, { aimMs: 3, maxDelayMs: 120 }, context);
 
         await expectIntactButForTornTail(file, context);
         // Listed through a handle without the lock: opening it recovers nothing, so the crash's leftovers stay as they are.
@@ -145,6 +156,50 @@ describe(`crash safety (seed ${seed})`, () => {
         expect(after.map((bytes, i) => bytes.equals(rotationBytes[i]!)), context).toEqual(rotationBytes.map(() => true));
       });
       console.info(`crash/rotation (${records}): ${ROTATION_TRIALS[records]} kills, ${insideOps} inside a whole-file operation`);
+    }, 180_000);
+  }
+
+  for (const records of ["small", "large", "large, no hard links"] as const) {
+    it(`truncate-with-rotation writing records (${records} records): the file is wholly the old content or wholly the prefix and the records, rotations complete`, async () => {
+      const rand = random(seed + 11 + records.length);
+      const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+      let insideOps = 0;
+      let replaced = 0;
+      await inPairs(REPLACE_TRIALS[records], async (trial) => {
+        const context = `replace trial ${trial} (${records}), seed ${seed}`;
+        const file = path.join(await tempDir(), "context.jsonl");
+        const child = startChild(["replace", file, ...(records === "small" ? [] : ["large"])], { noHardLinks: records.endsWith("no hard links") });
+        // Aimed up to 8 ms after the announcement, so that some kills land after the rename too.
+        await killDuringOps(child, trial, rand, { aimMs: 8, maxDelayMs: 150 }, context);
+
+        // "op replace <old sha> <new sha> <old size> <new size>": every file the child replaced, and what it replaced it with.
+        const ops = child.lines.filter((l) => l.startsWith("op ")).map((l) => l.split(" "));
+        const oldHashes = new Set(ops.map((op) => op[2]));
+        const rotations = await listRotationsOf(file);
+        for (const rotation of rotations) {
+          expect(oldHashes.has(sha(await readFile(rotation.location))), `${context}: rotation ${rotation.n} is not a whole earlier file`).toBe(true);
+        }
+        const lastOp = child.lines.findLast((l) => l.startsWith("op ") || l.startsWith("done"));
+        if (lastOp?.startsWith("op ")) {
+          insideOps += 1;
+          const [, , oldHash, newHash] = lastOp.split(" ");
+          const current = sha(await readFile(file));
+          expect([oldHash, newHash], `${context}: the file is neither the old content nor the prefix and the records`).toContain(current);
+          if (current === newHash) {
+            replaced += 1;
+            // Renamed into place only after the old file was kept: the newest rotation is it, whole.
+            expect(rotations.length, context).toBe(ops.length);
+            expect(sha(await readFile(rotations.at(-1)!.location)), context).toBe(oldHash);
+          }
+        } else {
+          await expectIntactButForTornTail(file, context);
+        }
+        const rotationBytes = await Promise.all(rotations.map((r) => readFile(r.location)));
+        await expectReopensForWriting(file, context);
+        const after = await Promise.all(rotations.map((r) => readFile(r.location)));
+        expect(after.map((bytes, i) => bytes.equals(rotationBytes[i]!)), context).toEqual(rotationBytes.map(() => true));
+      });
+      console.info(`crash/replace (${records}): ${REPLACE_TRIALS[records]} kills, ${insideOps} inside a truncation with records, ${replaced} of them after its rename`);
     }, 180_000);
   }
 });

@@ -91,7 +91,7 @@ describe("kimi-cli session fixtures", () => {
 
     const mark = before.checkpoints.find((c) => c.id === 2)!;
     const rotation = await file.truncateAndRotate(mark.position);
-    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl") });
+    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl"), positions: [], end: mark.position });
     const reverted = await file.read();
     expectState(reverted, session.expected.after_revert_to_2 as ExpectedState);
     expect(reverted.messages).toHaveLength(mark.messageCount);

@@ -69,6 +69,23 @@ describe("a whole-file operation that fails before its rename", () => {
     await ctx.close();
   });
 
+  it("truncate with records: a failed rename leaves the old file whole, without the records; appends go on at its end", async () => {
+    const { dir, file, ctx, marks } = await seeded();
+    const old = await readFile(file);
+    vi.mocked(fs.rename).mockRejectedValueOnce(eio());
+    await expect(ctx.truncateAndRotate(0, [checkpointRecord(0), messageRecord(userMessage("compacted"))])).rejects.toBeInstanceOf(StorageWriteError);
+    await expectUntouched(dir, file, old);
+    const next = await ctx.append([messageRecord(userMessage("after"))]);
+    expect(next.position).toBe(old.length);
+
+    const truncation = await ctx.truncateAndRotate(marks[1]!, [checkpointRecord(1), messageRecord(userMessage("instead"))]);
+    const state = await readContextFile(file);
+    expect(state.messages.map((m) => (m.content[0] as { text: string }).text.slice(0, 7))).toEqual(["turn 0 ", "instead"]);
+    expect(state.checkpoints.map((c) => c.position)).toEqual([marks[0], truncation.positions[0]]);
+    expect((await readFile(file)).subarray(0, marks[1]).equals(old.subarray(0, marks[1]))).toBe(true);
+    await ctx.close();
+  });
+
   it("truncate: a failed link, after the prefix is copied, leaves no temp file and no rotation", async () => {
     const { dir, file, ctx, marks } = await seeded();
     const old = await readFile(file);
@@ -112,7 +129,7 @@ describe("where hard links are unsupported (link fails with EPERM)", () => {
     const old = await readFile(file);
     vi.mocked(fs.link).mockRejectedValue(eperm());
     const rotation = await ctx.truncateAndRotate(marks[2]!);
-    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl") });
+    expect(rotation).toEqual({ n: 1, location: path.join(dir, "context_1.jsonl"), positions: [], end: marks[2] });
     expect(await readFile(rotation.location)).toEqual(old);
     expect(await readFile(file)).toEqual(old.subarray(0, marks[2]));
     expect((await readdir(dir)).sort()).toEqual(["context.jsonl", "context.jsonl.lock", "context_1.jsonl"]);

@@ -59,7 +59,8 @@ async function rejectsWith(promise: Promise<unknown>, is: (error: unknown) => bo
  * Registers a `describe` block that checks `factory`'s logs against the
  * ContextLog contract: positions, order, validation, the folded state with
  * checkpoints and labels, truncate-with-rotation, prepend, rotations and
- * their restore, close, and (with `reopen`) persistence. Call it at the top
+ * their restore, truncation with records written in the same step, close,
+ * and (with `reopen`) persistence. Call it at the top
  * level of a test file; `factory` runs once per test.
  */
 export function describeContextLogContract(name: string, factory: () => ContextLogHarness | Promise<ContextLogHarness>): void {
@@ -220,6 +221,55 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           expect(summary(await log.read())).toEqual(full);
         }));
 
+      it("writes records after the kept prefix in the same step: positions locate them, appends continue at the end", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          const before = await log.read();
+          const mark = before.checkpoints.find((c) => c.id === 1)!;
+          const truncation = await log.truncateAndRotate(mark.position, [checkpointRecord(1, "again"), messageRecord(user("instead")), usageRecord(7)]);
+          expect(truncation.n).toBe(1);
+          expect(truncation.positions).toHaveLength(3);
+          expect(truncation.positions[0]).toBe(mark.position);
+          const after = await log.read();
+          expect(lines(after.messages)).toEqual(lines([...before.messages.slice(0, mark.messageCount), user("instead")]));
+          expect([after.tokenCount, after.messagesBeforeLastUsage, after.nextCheckpointId]).toEqual([7, mark.messageCount + 1, 2]);
+          expect(after.checkpoints.at(-1)).toMatchObject({ id: 1, label: "again", position: truncation.positions[0] });
+          const next = await log.append([messageRecord(assistant(9))]);
+          expect(next.position).toBe(truncation.end);
+          // The new checkpoint's position reverts to it like any other.
+          await log.truncateAndRotate(truncation.positions[0]!);
+          expect(lines((await log.read()).messages)).toEqual(lines(before.messages.slice(0, mark.messageCount)));
+          await log.restoreRotation(1);
+          expect(summary(await log.read())).toEqual(summary(before));
+        }));
+
+      it("at 0 with records replaces the whole log (a compaction: system prompt, checkpoint, messages), the old log kept", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          const full = summary(await log.read());
+          const truncation = await log.truncateAndRotate(0, [systemPromptRecord("You are a test."), checkpointRecord(0), messageRecord(user("summary")), messageRecord(assistant(3))]);
+          expect(truncation.positions[0]).toBe(0);
+          const state = await log.read();
+          expect(lines(state.messages)).toEqual(lines([user("summary"), assistant(3)]));
+          expect([state.systemPrompt, state.nextCheckpointId, state.tokenCount]).toEqual(["You are a test.", 1, 0]);
+          expect(state.checkpoints).toEqual([expect.objectContaining({ id: 0, position: truncation.positions[1], messageCount: 0, systemPrompt: "You are a test." })]);
+          expect((await log.listRotations()).map((r) => r.n)).toEqual([truncation.n]);
+          await log.restoreRotation(truncation.n);
+          expect(summary(await log.read())).toEqual(full);
+        }));
+
+      it("rejects a call with an invalid record whole: the log is unchanged and no rotation is made", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          const before = summary(await log.read());
+          const mark = (await log.read()).checkpoints[1]!.position;
+          const badMessage = { role: "robot", content: [] } as unknown as Message;
+          await rejectsWith(log.truncateAndRotate(0, [systemPromptRecord("ok"), messageRecord(badMessage)]), MessageParseError.isInstance);
+          await rejectsWith(log.truncateAndRotate(mark, [checkpointRecord(1), usageRecord(-3)]), InvalidRecordError.isInstance);
+          expect(summary(await log.read())).toEqual(before);
+          expect(await log.listRotations()).toEqual([]);
+        }));
+
       it("rejects a position it did not give out with InvalidOffsetError and changes nothing", () =>
         withHarness(async ({ log }) => {
           await seed(log);
@@ -271,7 +321,7 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           const branch = summary(await log.read());
 
           const restore = await log.restoreRotation(rotation.n);
-          expect(restore.restored).toEqual(rotation);
+          expect(restore.restored).toEqual({ n: rotation.n, location: rotation.location });
           expect(restore.savedAs?.n).toBe(2);
           expect(summary(await log.read())).toEqual(full);
           expect((await log.listRotations()).map((r) => r.n)).toEqual([1, 2]);
@@ -318,6 +368,7 @@ export function describeContextLogContract(name: string, factory: () => ContextL
             () => log.append([messageRecord(user("late"))]),
             () => log.read(),
             () => log.truncateAndRotate(0),
+            () => log.truncateAndRotate(0, [messageRecord(user("late"))]),
             () => log.prepend([systemPromptRecord("late")]),
             () => log.listRotations(),
             () => log.restoreRotation(1),
@@ -349,6 +400,12 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           const mark = state.checkpoints[1]!;
           await reopened.truncateAndRotate(mark.position);
           expect(lines((await reopened.read()).messages)).toEqual(lines(state.messages.slice(0, mark.messageCount)));
+          const replaced = await reopened.truncateAndRotate(0, [systemPromptRecord("compacted"), checkpointRecord(0), messageRecord(user("summary"))]);
+          const again = await reopen();
+          const compacted = await again.read();
+          expect([lines(compacted.messages), compacted.systemPrompt]).toEqual([lines([user("summary")]), "compacted"]);
+          expect(compacted.checkpoints.map((c) => [c.id, c.position])).toEqual([[0, replaced.positions[1]]]);
+          expect((await again.listRotations()).map((r) => r.n)).toEqual([1, 2, 3]);
         }));
     });
   });

@@ -7,14 +7,19 @@
  *   append <file> <durability>    append numbered records forever, printing "ack <seq>" per acknowledged record
  *   rotate <file> [large]         append, truncate-with-rotation and restore rotations forever, printing its steps
  *                                 (large: every other message has 256 KiB of text, so kept prefixes are MiBs)
+ *   replace <file> [large]        append, then truncate-with-rotation writing records after the kept prefix (at 0:
+ *                                 a compaction), forever; before each it prints "op replace <sha256 of the file>
+ *                                 <sha256 of the prefix and the records> <size before> <size after>", then "done <n>"
  *   open <file>                   open for writing and close; print "opened", or the error's name and message
  *   read <file>                   readContextFile; print "read <records>", or the error's name and message
  *   race -                        per stdin line "go <file> <µs>": spin that long, open <file>, print "won <file>" or
  *                                 "lost <file>"; per "release <file>": close it, print "released <file>"
  */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { JsonlContextFile, SessionLockedError, type Durability } from "@kosong/context";
-import { checkpointRecord, messageRecord, readContextFile, usageRecord } from "@kosong/context/records";
+import { checkpointRecord, encodeRecord, messageRecord, readContextFile, systemPromptRecord, usageRecord } from "@kosong/context/records";
 
 const [command, file, arg] = process.argv.slice(2);
 const out = (text: string): void => void process.stdout.write(`${text}\n`);
@@ -86,6 +91,29 @@ async function rotate(): Promise<void> {
   }
 }
 
+async function replace(): Promise<void> {
+  const large = arg === "large";
+  const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+  const ctx = await JsonlContextFile.open(file!, { durability: "batch" });
+  out("ready");
+  let seq = 0;
+  let id = 0;
+  for (let round = 1; ; round += 1) {
+    const marks = [0];
+    for (let i = 0; i < 12; i += 1) {
+      if (i % 4 === 0) marks.push((await ctx.append([checkpointRecord(id++)])).position);
+      await ctx.append([message(seq++, large && i % 2 === 0), message(seq++), usageRecord(seq)]);
+    }
+    const position = marks[round % marks.length]!;
+    const records = [systemPromptRecord(`round ${round}`), checkpointRecord(id++), message(seq++, large), message(seq++), usageRecord(seq)];
+    const old = await readFile(file!);
+    const fresh = Buffer.concat([old.subarray(0, position), Buffer.from(records.map((r) => `${encodeRecord(r)}\n`).join(""))]);
+    out(`op replace ${sha(old)} ${sha(fresh)} ${old.length} ${fresh.length}`);
+    const truncation = await ctx.truncateAndRotate(position, records);
+    out(`done ${truncation.n}`);
+  }
+}
+
 /** Runs `attempt`, printing its outcome or the error it threw (for runs as another user, whose errors the parent cannot catch). */
 async function report(attempt: () => Promise<string>): Promise<void> {
   out(await attempt().catch((error: Error) => `${error.name}: ${error.message}`));
@@ -119,6 +147,7 @@ const commands: Record<string, () => Promise<void>> = {
   "exit-without-close": exitWithoutClose,
   append,
   rotate,
+  replace,
   race,
   open: () => report(async () => (await JsonlContextFile.open(file!)).close().then(() => "opened")),
   read: () => report(async () => `read ${(await readContextFile(file!)).report.records}`),
@@ -126,7 +155,7 @@ const commands: Record<string, () => Promise<void>> = {
 
 const run = commands[command ?? ""];
 if (!run || !file) {
-  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate|race|open|read> <file> [arg]\n");
+  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate|replace|race|open|read> <file> [arg]\n");
   process.exit(2);
 }
 run().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 /**
- * A `ContextLog` that counts the appends reaching the log it wraps, and can
+ * A `ContextLog` that counts the appends and truncations reaching the log it wraps, and can
  * make the next ones fail (as a full disk would: `StorageWriteError`,
  * nothing of the call written).
  */
@@ -8,16 +8,18 @@ import {
   type ContextLog,
   type ContextLogState,
   type LogAppendReceipt,
-  type LogRotation,
   type LogRotationInfo,
   type LogRotationRestore,
   type LogPosition,
+  type LogTruncation,
 } from "@kosong/context";
 import type { ContextRecord } from "@kosong/context/records";
 
 export class CountingLog implements ContextLog {
   /** Every append call that reached the log, with its records' roles. */
   readonly appends: string[][] = [];
+  /** Every truncateAndRotate call that reached the log, with the roles of the records written after the kept prefix. */
+  readonly truncations: string[][] = [];
   /** Appends to refuse, from the next one on. */
   failures = 0;
 
@@ -40,8 +42,9 @@ export class CountingLog implements ContextLog {
     return this.inner.read();
   }
 
-  truncateAndRotate(position: LogPosition): Promise<LogRotation> {
-    return this.inner.truncateAndRotate(position);
+  truncateAndRotate(position: LogPosition, records: readonly ContextRecord[] = []): Promise<LogTruncation> {
+    this.truncations.push(records.map(roleOf));
+    return this.inner.truncateAndRotate(position, records);
   }
 
   prepend(records: readonly ContextRecord[]): Promise<void> {
