@@ -80,16 +80,62 @@ export interface ContextRestoreReport extends RestoreReport {
   interruptedToolCalls: InterruptedToolCall[];
 }
 
+/**
+ * What a revert or a clear writes right after it, in the same log step: a
+ * crash leaves the context as it was before the call, or reverted (or
+ * cleared) with all of this, never reverted without it. A D-Mail is a
+ * revert then a checkpoint and the D-Mail message; a compaction is a clear
+ * then the system prompt, a checkpoint and the compacted messages.
+ */
+export interface ContextContinuation {
+  /** A checkpoint made first, with the next id, as {@link Context.checkpoint} makes it (`true`: without options). */
+  checkpoint?: true | CheckpointOptions;
+  /** Messages appended after it (and after its visible message), as one batch. */
+  messages?: readonly Message[];
+}
+
+/** What {@link Context.clear} writes into the empty context, in the same step. */
+export interface ClearContinuation extends ContextContinuation {
+  /** The system prompt, the first record (as {@link Context.writeSystemPrompt} writes it into an empty log). */
+  systemPrompt?: string;
+}
+
+/** Options of {@link Context.revertTo}. */
+export interface RevertOptions {
+  /** Written after the revert in the same step. */
+  then?: ContextContinuation;
+}
+
+/** Options of {@link Context.clear}. */
+export interface ClearOptions {
+  /** Written into the cleared context in the same step. */
+  then?: ClearContinuation;
+}
+
 /** The outcome of {@link Context.revertTo}. */
 export interface ContextRevert {
   /** The checkpoint reverted to; it and everything after it are gone from the context. */
   checkpoint: ContextCheckpoint;
   /** Where the whole log before the revert was kept. */
   rotation: LogRotation;
+  /** The checkpoint `then.checkpoint` made, when it asked for one. */
+  newCheckpoint?: ContextCheckpoint;
+}
+
+/** The outcome of {@link Context.clear}: where the whole log before it was kept. */
+export interface ContextClear extends LogRotation {
+  /** The checkpoint `then.checkpoint` made, when it asked for one. */
+  newCheckpoint?: ContextCheckpoint;
 }
 
 /** A checkpoint with the state just before it: what reverting to it restores. */
 type Mark = LogCheckpoint;
+
+/** The state a revert or a clear goes back to, and where in the log it ends. */
+type Base = Omit<Mark, "id" | "label">;
+
+/** The state of an empty log: what a clear goes back to. */
+const EMPTY: Base = { position: 0, messageCount: 0, tokenCount: 0, messagesBeforeLastUsage: 0, systemPrompt: null, nextCheckpointId: 0 };
 
 /** What records not yet written changed in memory: restored when writing them fails. */
 interface StateBefore {
@@ -113,6 +159,12 @@ function checkpointMessage(id: number): Message {
 
 /**
  * kimi-cli's checkpointed context (`soul/context.py`), on a {@link ContextLog}.
+ *
+ * Crash safety: a revert or a clear and what its `then` writes after it (a
+ * D-Mail's checkpoint and message, a compaction's system prompt,
+ * checkpoint and messages) are one replacement of the log, so a crash
+ * leaves the context wholly before or wholly after them; the old log is
+ * kept as a rotation either way.
  *
  * Durability: a message is durable when {@link appendMessage} resolves. A
  * checkpoint made without its visible message, and a token count, are
@@ -327,39 +379,53 @@ export class Context implements AsyncDisposable {
    * recent checkpoint): that checkpoint and everything after it are removed,
    * and the whole log before the revert is kept as a rotation
    * ({@link restoreRotation} undoes the revert). The next checkpoint takes
-   * the reverted one's id again.
+   * the reverted one's id again. Tool calls that the kept history leaves
+   * without a result are answered as interrupted (as in {@link restore}).
    *
-   * @throws CheckpointNotFoundError naming the checkpoints that exist; nothing is changed.
+   * `then` is written in the same log step (one crash-safe replacement of
+   * the log, see {@link ContextContinuation}): a new checkpoint, then
+   * messages. The file holds the same bytes as a revert followed by
+   * {@link checkpoint} and {@link appendMessage}.
+   *
+   * ```ts
+   * // A D-Mail: back to checkpoint 3, a fresh checkpoint, the message, as one step.
+   * await context.revertTo(3, { then: { checkpoint: { addUserMessage: true }, messages: [dmail] } });
+   * ```
+   *
+   * @throws CheckpointNotFoundError naming the checkpoints that exist;
+   *   `MessageParseError` or `InvalidRecordError` for an invalid message or
+   *   label in `then`; nothing is changed.
    */
-  revertTo(idOrLabel: number | string): Promise<ContextRevert> {
+  revertTo(idOrLabel: number | string, options: RevertOptions = {}): Promise<ContextRevert> {
     return this.#change(async (log) => {
       await this.#flush(log);
       const index = this.#findMark(idOrLabel);
       const mark = this.#marks[index]!;
-      const rotation = await log.truncateAndRotate(mark.position);
-      this.#history.length = mark.messageCount;
-      this.#tokenCount = mark.tokenCount;
-      this.#usageAt = mark.messagesBeforeLastUsage;
-      this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
-      this.#systemPrompt = mark.systemPrompt;
-      this.#nextCheckpointId = mark.nextCheckpointId;
-      this.#marks.length = index;
-      this.#empty = mark.position === 0;
-      await this.#answerUnfinishedCalls(log, findUnansweredTailCalls(this.#history));
-      return { checkpoint: publicCheckpoint(mark), rotation };
+      const { rotation, newCheckpoint } = await this.#truncate(log, mark, index, options.then ?? {});
+      return { checkpoint: publicCheckpoint(mark), rotation, ...(newCheckpoint && { newCheckpoint }) };
     });
   }
 
   /**
    * Empties the context (kimi-cli's `clear`): the whole log is kept as a
    * rotation and the current log starts empty, without a system prompt.
+   * `then` is written into it in the same log step (see
+   * {@link ContextContinuation}): the system prompt, a checkpoint, messages,
+   * the same bytes as a clear followed by {@link writeSystemPrompt},
+   * {@link checkpoint} and {@link appendMessage}.
+   *
+   * ```ts
+   * // A compaction: the old conversation becomes a rotation, the compacted one replaces it, as one step.
+   * await context.clear({ then: { systemPrompt, checkpoint: true, messages: compacted } });
+   * ```
+   *
+   * @throws `MessageParseError` or `InvalidRecordError` for an invalid message or label in `then`; nothing is changed.
    */
-  clear(): Promise<LogRotation> {
+  clear(options: ClearOptions = {}): Promise<ContextClear> {
     return this.#change(async (log) => {
       await this.#flush(log);
-      const rotation = await log.truncateAndRotate(0);
-      this.#reset();
-      return rotation;
+      const { rotation, newCheckpoint } = await this.#truncate(log, EMPTY, 0, options.then ?? {});
+      return { ...rotation, ...(newCheckpoint && { newCheckpoint }) };
     });
   }
 
@@ -518,15 +584,67 @@ export class Context implements AsyncDisposable {
     return { ...state.report, interruptedToolCalls };
   }
 
-  #reset(): void {
-    this.#history = [];
-    this.#tokenCount = 0;
-    this.#usageAt = 0;
-    this.#pending = 0;
-    this.#systemPrompt = null;
-    this.#nextCheckpointId = 0;
-    this.#marks = [];
-    this.#empty = true;
+  /**
+   * Goes back to `base` (keeping the first `keptMarks` checkpoints) and
+   * writes `then` after it, as one `truncateAndRotate` of the log. Memory
+   * changes only once the log has taken it.
+   */
+  async #truncate(log: ContextLog, base: Base, keptMarks: number, then: ClearContinuation): Promise<{ rotation: LogRotation; newCheckpoint?: ContextCheckpoint }> {
+    const { records, groups, mark, markAt, systemPrompt } = this.#continuation(base, then);
+    const truncation = await log.truncateAndRotate(base.position, records);
+    // A clear starts a new array (a reference to the old history keeps it, as before); a revert shortens it.
+    if (base === EMPTY) this.#history = [];
+    else this.#history.length = base.messageCount;
+    this.#tokenCount = base.tokenCount;
+    this.#usageAt = base.messagesBeforeLastUsage;
+    this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
+    this.#systemPrompt = systemPrompt;
+    this.#nextCheckpointId = mark === null ? base.nextCheckpointId : mark.id + 1;
+    this.#marks.length = keptMarks;
+    this.#empty = base.position === 0 && records.length === 0;
+    if (mark !== null) {
+      mark.position = truncation.positions[markAt]!;
+      this.#marks.push(mark);
+    }
+    for (const group of groups) if (group.length > 0) this.#push(group);
+    const rotation = { n: truncation.n, location: truncation.location };
+    return mark === null ? { rotation } : { rotation, newCheckpoint: publicCheckpoint(mark) };
+  }
+
+  /**
+   * The records written after `base`: the interrupted results of tool calls
+   * the kept history leaves unanswered, then `then`'s system prompt,
+   * checkpoint (`markAt` in the records; its position is set once written)
+   * and its visible message, and messages (validated copies). `groups` are
+   * the messages as the separate calls would add them (the pending-token
+   * estimate is made per call).
+   */
+  #continuation(base: Base, then: ClearContinuation) {
+    const kept = this.#history.slice(0, base.messageCount);
+    const answers = findUnansweredTailCalls(kept).flatMap((found) => found.results);
+    const groups: Message[][] = [answers];
+    const records: ContextRecord[] = answers.map(messageRecord);
+    const systemPrompt = then.systemPrompt ?? base.systemPrompt;
+    if (then.systemPrompt !== undefined) records.push(systemPromptRecord(then.systemPrompt));
+    let mark: Mark | null = null;
+    const markAt = records.length;
+    if (then.checkpoint !== undefined) {
+      const { label, addUserMessage } = then.checkpoint === true ? ({} as CheckpointOptions) : then.checkpoint;
+      const id = base.nextCheckpointId;
+      const { tokenCount, messagesBeforeLastUsage } = base;
+      mark = { id, position: Number.NaN, messageCount: kept.length + answers.length, tokenCount, systemPrompt, nextCheckpointId: id, messagesBeforeLastUsage };
+      if (label !== undefined) mark.label = label;
+      records.push(checkpointRecord(id, label));
+      if (addUserMessage === true) {
+        const message = checkpointMessage(id);
+        groups.push([message]);
+        records.push(messageRecord(message));
+      }
+    }
+    const copies = (then.messages ?? []).map((m) => parseMessage(m));
+    records.push(...copies.map(messageRecord));
+    groups.push(copies);
+    return { records, groups, mark, markAt, systemPrompt };
   }
 
   #push(messages: readonly Message[]): void {

@@ -2,10 +2,15 @@
 export {
   Context,
   type CheckpointOptions,
+  type ClearContinuation,
+  type ClearOptions,
   type ContextCheckpoint,
+  type ContextClear,
+  type ContextContinuation,
   type ContextOptions,
   type ContextRestoreReport,
   type ContextRevert,
+  type RevertOptions,
   type InterruptedToolCall,
 } from "./context.js";
 export { CheckpointNotFoundError, type CheckpointName } from "./checkpoint-not-found-error.js";

@@ -9,9 +9,18 @@ import type { Emit, SoulRuntime } from "./runtime.js";
 /** Makes the next checkpoint (visible when `visible`, default: when D-Mail is enabled). */
 export async function makeCheckpoint(rt: SoulRuntime, emit: Emit, options: { label?: string; visible?: boolean } = {}): Promise<ContextCheckpoint> {
   const checkpoint = await rt.context.checkpoint({ addUserMessage: options.visible ?? rt.dmailEnabled, label: options.label });
+  announceCheckpoint(rt, emit, checkpoint);
+  return checkpoint;
+}
+
+/**
+ * Tells the D-Mail switchboard and the host about a checkpoint the context
+ * made (by {@link makeCheckpoint}, or with a revert or a clear as their `then`).
+ */
+export function announceCheckpoint(rt: SoulRuntime, emit: Emit, checkpoint: ContextCheckpoint | undefined): void {
+  if (checkpoint === undefined) return;
   rt.session.denwaRenji.setNCheckpoints(rt.context.nCheckpoints);
   emit({ type: "CheckpointCreated", payload: { id: checkpoint.id, label: checkpoint.label ?? null } });
-  return checkpoint;
 }
 
 const checkpointText = /^<system>CHECKPOINT (\d+)<\/system>$/;

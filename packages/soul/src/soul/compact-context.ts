@@ -1,12 +1,14 @@
 /**
  * Compaction as the loop runs it: when to, and how the result replaces the
- * context (through `clear()`, so `restoreRotation` can undo it).
+ * context (through one `clear()` with the compacted conversation as its
+ * `then`, so a crash leaves the old conversation or the compacted one, and
+ * `restoreRotation` can undo it).
  */
 import type { Message } from "@kosong/core";
 import { checkCompaction } from "../compaction/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
-import { checkpointMessageId, makeCheckpoint } from "./checkpoint.js";
+import { announceCheckpoint, checkpointMessageId } from "./checkpoint.js";
 import { SoulError } from "./errors.js";
 import type { CompactionReason } from "./events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
@@ -32,9 +34,10 @@ export interface CompactContextOptions {
  * Compacts the context with the soul's strategy (its LLM call retried like a
  * step's), makes the result a valid conversation (`checkCompaction`: a
  * strategy's invalid output is repaired, each repair a note in the details)
- * and replaces the context with it: `clear()` (the old
- * conversation becomes a rotation), the system prompt, a checkpoint, the
- * compacted messages (with D-Mail on, without the visible checkpoint
+ * and replaces the context with it in one step of the log (a crash leaves
+ * the old conversation or the compacted one, never an empty one): `clear()`
+ * (the old conversation becomes a rotation) writing the system prompt, a
+ * checkpoint and the compacted messages (with D-Mail on, without the visible checkpoint
  * messages of the old conversation, whose ids start again; the fresh
  * checkpoint's message leads). A strategy that returned the history unchanged
  * (nothing to compact) changes nothing. Emits `CompactionBegin` and
@@ -59,12 +62,11 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   const compacted = await callWithRetries(() => strategy.compact(history, compactOptions), options.step, rt.config, emit, options.signal);
   const { result } = checkCompaction(compacted);
   if (!sameMessages(result.messages, history)) {
-    const prompt = context.systemPrompt ?? rt.agent.systemPrompt;
-    await context.clear();
-    await context.writeSystemPrompt(prompt);
-    await makeCheckpoint(rt, emit);
+    const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;
     // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed (their ids start again).
-    await context.appendMessage(rt.dmailEnabled ? result.messages.filter((m) => checkpointMessageId(m) === null) : result.messages);
+    const messages = rt.dmailEnabled ? result.messages.filter((m) => checkpointMessageId(m) === null) : result.messages;
+    const cleared = await context.clear({ then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages } });
+    announceCheckpoint(rt, emit, cleared.newCheckpoint);
   }
   const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };
   emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });

@@ -4,7 +4,7 @@
  */
 import type { Message } from "@kosong/core";
 import type { DMail } from "../tools/denwa-renji.js";
-import { makeCheckpoint } from "./checkpoint.js";
+import { announceCheckpoint } from "./checkpoint.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
 /** The user message that carries a D-Mail to the past self. */
@@ -19,12 +19,13 @@ export function dmailMessage(dmail: DMail): Message {
 
 /**
  * Reverts the context to the D-Mail's checkpoint (the reverted conversation
- * stays a rotation), makes a fresh checkpoint and appends the D-Mail.
- * Emits `Reverted`.
+ * stays a rotation), makes a fresh checkpoint and appends the D-Mail, as one
+ * step of the log: a crash leaves the conversation before the D-Mail or
+ * after it, never reverted without it. Emits `Reverted`, then `CheckpointCreated`.
  */
 export async function deliverDMail(rt: SoulRuntime, emit: Emit, dmail: DMail): Promise<void> {
-  await rt.context.revertTo(dmail.checkpoint_id);
+  const then = { checkpoint: { addUserMessage: rt.dmailEnabled }, messages: [dmailMessage(dmail)] };
+  const { newCheckpoint } = await rt.context.revertTo(dmail.checkpoint_id, { then });
   emit({ type: "Reverted", payload: { checkpoint_id: dmail.checkpoint_id, reason: "dmail" } });
-  await makeCheckpoint(rt, emit);
-  await rt.context.appendMessage(dmailMessage(dmail));
+  announceCheckpoint(rt, emit, newCheckpoint);
 }

@@ -5,7 +5,7 @@
  */
 import type { ContentPart, Message } from "@kosong/core";
 import { isEmptyMessage } from "../conversation/index.js";
-import { checkpointMessageId, makeCheckpoint } from "./checkpoint.js";
+import { announceCheckpoint, checkpointMessageId } from "./checkpoint.js";
 import { RewriteTargetError } from "./errors.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
@@ -53,28 +53,26 @@ function withContent(target: Message, content: ContentPart[]): Message {
 
 /**
  * Applies a rewrite: reverts to the last checkpoint at or before `index` (or
- * clears the context when there is none), makes that checkpoint again, and
- * appends the messages between it and `index` followed by `tail`, in one
- * batch. Emits `Reverted`.
+ * clears the context, keeping its system prompt, when there is none), makes
+ * that checkpoint again, and appends the messages between it and `index`
+ * followed by `tail`, as one step of the log: a crash leaves the history
+ * before the rewrite or after it, never reverted without the edit. Emits
+ * `Reverted`, then `CheckpointCreated`.
  */
 export async function applyRewrite(rt: SoulRuntime, emit: Emit, index: number, tail: readonly Message[]): Promise<void> {
   const { context } = rt;
-  const history = context.history;
   const checkpoint = context.checkpoints.findLast((c) => c.messageCount <= index);
-  const start = checkpoint?.messageCount ?? 0;
-  const kept = history.slice(start, index);
+  const kept = context.history.slice(checkpoint?.messageCount ?? 0, index);
   if (checkpoint === undefined) {
-    const prompt = context.systemPrompt;
-    await context.clear();
-    if (prompt !== null) await context.writeSystemPrompt(prompt);
-  } else {
-    await context.revertTo(checkpoint.id);
+    const systemPrompt = context.systemPrompt ?? undefined;
+    await context.clear({ then: { systemPrompt, messages: [...kept, ...tail] } });
+    emit({ type: "Reverted", payload: { checkpoint_id: null, reason: "rewrite" } });
+    return;
   }
-  emit({ type: "Reverted", payload: { checkpoint_id: checkpoint?.id ?? null, reason: "rewrite" } });
-  if (checkpoint !== undefined) {
-    const visible = checkpointMessageId(kept[0]) === checkpoint.id;
-    await makeCheckpoint(rt, emit, { label: checkpoint.label, visible });
-    if (visible) kept.shift();
-  }
-  await context.appendMessage([...kept, ...tail]);
+  const visible = checkpointMessageId(kept[0]) === checkpoint.id;
+  if (visible) kept.shift();
+  const then = { checkpoint: { label: checkpoint.label, addUserMessage: visible }, messages: [...kept, ...tail] };
+  const { newCheckpoint } = await context.revertTo(checkpoint.id, { then });
+  emit({ type: "Reverted", payload: { checkpoint_id: checkpoint.id, reason: "rewrite" } });
+  announceCheckpoint(rt, emit, newCheckpoint);
 }

@@ -208,7 +208,8 @@ export class Soul {
 
   /**
    * Compacts the context now with the soul's strategy (`instruction` is
-   * handed to it), replacing the context through `clear()`. The stream's
+   * handed to it), replacing the context through one `clear()` carrying the
+   * compacted conversation (a crash leaves the old one or the new one). The stream's
    * `result` rejects with the error when the compaction fails (no strategy,
    * the strategy's call failed, an abort); a strategy that fails leaves the
    * context unchanged.

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { SimpleToolset, type CallableTool } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript, type ScriptedChatProviderOptions } from "@kosong/core/testing";
-import { MemoryContextLog } from "@kosong/context";
+import { MemoryContextLog, type ContextLog } from "@kosong/context";
 import { Context, Soul, type SoulEvent, type SoulOptions, type SoulStream } from "@kosong/soul";
 import { tempDir } from "../context/helpers/temp-dir.js";
 
@@ -31,15 +31,17 @@ export interface TestSoulOptions extends Partial<Omit<SoulOptions, "agent" | "pr
   systemPrompt?: string;
   /** A JSONL file in a temp dir instead of an in-memory log. */
   onDisk?: boolean;
+  /** The log under the context (instead of a fresh in-memory one). */
+  log?: ContextLog;
   streaming?: ScriptedChatProviderOptions;
 }
 
 /** A soul over a fresh, restored context. */
 export async function testSoul(options: TestSoulOptions) {
-  const { scripts, tools = [], systemPrompt = "You are a test agent.", onDisk = false, streaming, config, ...rest } = options;
+  const { scripts, tools = [], systemPrompt = "You are a test agent.", onDisk = false, log, streaming, config, ...rest } = options;
   const provider = new ScriptedChatProvider(scripts, streaming);
   const file = onDisk ? path.join(await tempDir(), "context.jsonl") : null;
-  const context = new Context(file ?? new MemoryContextLog());
+  const context = new Context(file ?? log ?? new MemoryContextLog());
   await context.restore();
   const toolset = new SimpleToolset(tools);
   const soul = new Soul({ agent: { name: "test", systemPrompt, toolset }, provider, context, config: { retry: noWait, ...config }, ...rest });
