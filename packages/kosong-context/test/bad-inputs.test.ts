@@ -1,8 +1,8 @@
 /**
  * Inputs a probe found mishandled: each is a typed error at the first call
  * (or the right behaviour), and no file is changed. Unreadable and
- * read-only files are tried by a child process as an unprivileged user
- * (root may read and write anything); the full disk is a small tmpfs this
+ * read-only files are tried by a child process held to the file modes
+ * (as root: without the capabilities that let root read and write anything); the full disk is a small tmpfs this
  * test mounts (it needs root; skipped otherwise).
  */
 import { execFileSync } from "node:child_process";
@@ -24,7 +24,6 @@ import { tempDir } from "./helpers/temp-dir.js";
 
 const line = (record: ContextRecord) => `${encodeRecord(record)}\n`;
 const msg = (text: string) => messageRecord(userMessage(text));
-const isRoot = process.getuid?.() === 0;
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   return promise.then(
@@ -107,9 +106,9 @@ describe("a file that is not a regular file", () => {
 describe("files this user may not read or write", () => {
   beforeAll(assertDistIsFresh);
 
-  /** Runs a child command as `nobody` when root (root reads and writes anything), else as this user; its one output line. */
+  /** Runs a child command held to the file modes (root without its file-access capabilities); its one output line. */
   async function asUnprivileged(command: "open" | "read", file: string): Promise<string> {
-    const child = startChild([command, file], isRoot ? { uid: 65534, gid: 65534 } : {});
+    const child = startChild([command, file], { obeyFileModes: true });
     const { code } = await child.exited;
     expect(code, child.stderr()).toBe(0);
     return child.lines[0]!;

@@ -51,10 +51,15 @@ const noHardLinks = path.join(packageDir, "test/children/no-hard-links.ts");
  * in a process where hard links fail (so rotations take the copy fallback);
  * with `uid` and `gid`, as that user (the parent must be root).
  */
-export function startChild(args: string[], options: { noHardLinks?: boolean; uid?: number; gid?: number } = {}): Child {
+const dacCaps = "-dac_override,-dac_read_search";
+
+export function startChild(args: string[], options: { noHardLinks?: boolean; obeyFileModes?: boolean } = {}): Child {
   const preload = options.noHardLinks ? ["--import", noHardLinks] : [];
-  const { uid, gid } = options;
-  const child = spawn(process.execPath, [...preload, script, ...args], { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"], uid, gid });
+  const command = [process.execPath, ...preload, script, ...args];
+  // Root reads and writes any file (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): without them, root is held to the
+  // file modes like any user, while it can still run node and the repository from wherever they are installed.
+  if (options.obeyFileModes && process.getuid?.() === 0) command.unshift("setpriv", `--inh-caps=${dacCaps}`, `--bounding-set=${dacCaps}`);
+  const child = spawn(command[0]!, command.slice(1), { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"] });
   const lines: string[] = [];
   let partial = "";
   let errors = "";
@@ -72,9 +77,14 @@ export function startChild(args: string[], options: { noHardLinks?: boolean; uid
   });
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => (errors += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal }));
+    // A child that cannot start (a missing or forbidden program) ends the wait with its reason instead of hanging it.
+    child.on("error", (error) => {
+      errors += `${error.message}\n`;
+      resolve({ code: null, signal: null });
+    });
+  });
   const waitFor = (predicate: (line: string) => boolean) =>
     new Promise<string>((resolve, reject) => {
       const found = lines.find(predicate);
