@@ -5,7 +5,7 @@
  * extracts the facts (requests, files, errors, decisions), with a provider
  * an LLM writes it.
  */
-import { generate, type Message, type TokenUsage } from "@kosong/core";
+import { extractText, generate, type Message, type TokenUsage } from "@kosong/core";
 import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
@@ -74,11 +74,7 @@ export class SmartCompaction implements Compaction {
       const request = summaryRequest(toSummarise, this.#prompt, options.instruction);
       const result = await generate(options.provider, COMPACTION_SYSTEM_PROMPT, [], [request], { signal: options.signal });
       usage = result.usage;
-      text = truncateText(
-        result.message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join(""),
-        summaryBudget,
-        tokenizer,
-      );
+      text = truncateText(extractText(result.message), summaryBudget, tokenizer);
     } else {
       text = extractiveSummary(toSummarise, { maxTokens: summaryBudget, tokenizer, files: options.files?.recent() ?? [] });
       notes.push("Extractive summary (no provider).");
