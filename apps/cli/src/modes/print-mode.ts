@@ -10,6 +10,7 @@ import { openAgentSession, type SessionChoice } from "../agent/agent-session.js"
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import type { Providers } from "../providers/create-provider.js";
+import { count } from "../render/count.js";
 import { recordFirstPrompt } from "../sessions/session-store.js";
 
 /** What print mode runs. */
@@ -37,7 +38,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
   process.once("SIGTERM", onSignal);
   try {
     const skipped = agent.restoreReport.skipped.length;
-    if (skipped > 0) err.write(`kosong: ${skipped} damaged line${skipped > 1 ? "s" : ""} of ${agent.contextFile} skipped (the file is left as it is)\n`);
+    if (skipped > 0) err.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
     agent.soul.approval.subscribe((event) => {
       if (event.type === "ApprovalRequest") agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);

@@ -2,6 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
+import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
@@ -25,13 +26,13 @@ export function editFileTool(workspace: Workspace) {
       if (!read.ok) return read.failure;
       const { file, text } = read;
       workspace.files.recordRead(file);
-      const count = text.split(old_string).length - 1;
-      if (count === 0) return toolError({ message: `old_string was not found in \`${requested}\`; read the file and copy the text exactly.`, brief: "Text not found" });
-      if (count > 1 && !replace_all) {
-        return toolError({ message: `old_string occurs ${count} times in \`${requested}\`; give more surrounding text to make it unique, or set replace_all.`, brief: "Text not unique" });
+      const occurrences = text.split(old_string).length - 1;
+      if (occurrences === 0) return toolError({ message: `old_string was not found in \`${requested}\`; read the file and copy the text exactly.`, brief: "Text not found" });
+      if (occurrences > 1 && !replace_all) {
+        return toolError({ message: `old_string occurs ${occurrences} times in \`${requested}\`; give more surrounding text to make it unique, or set replace_all.`, brief: "Text not unique" });
       }
       const shown = relativeToRoot(workspace, file);
-      const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count} occurrence${count > 1 ? "s" : ""}`);
+      const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count(occurrences, "occurrence")}`);
       if (rejected) return rejected;
       const edited = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
       try {
@@ -40,7 +41,8 @@ export function editFileTool(workspace: Workspace) {
         return fileToolFailure(error, requested);
       }
       workspace.files.recordWrite(file);
-      return toolOk({ output: `Edited ${shown}: ${count} replacement${count > 1 ? "s" : ""}.`, brief: `${shown} (${count} replacement${count > 1 ? "s" : ""})` });
+      const replaced = count(occurrences, "replacement");
+      return toolOk({ output: `Edited ${shown}: ${replaced}.`, brief: `${shown} (${replaced})` });
     },
   });
 }

@@ -1,6 +1,7 @@
 /** The `Glob` tool: files of the workspace whose paths match a glob pattern. */
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
+import { count } from "../render/count.js";
 import { capOutput } from "./cap-output.js";
 import { findFiles, unsafePattern } from "./find-files.js";
 import { fileToolFailure } from "./tool-failure.js";
@@ -27,7 +28,7 @@ export function globTool(workspace: Workspace) {
         const files = await findFiles(workspace, dir, pattern);
         const shown = files.slice(0, maxGlobResults);
         if (files.length > shown.length) shown.push(`[${files.length - shown.length} more paths not shown]`);
-        return toolOk({ output: capOutput(shown.join("\n") || "(no match)"), brief: `${files.length} file${files.length === 1 ? "" : "s"}` });
+        return toolOk({ output: capOutput(shown.join("\n") || "(no match)"), brief: count(files.length, "file") });
       } catch (error) {
         return fileToolFailure(error, requested);
       }

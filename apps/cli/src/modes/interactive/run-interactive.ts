@@ -11,6 +11,7 @@ import { openAgentSession, type SessionChoice } from "../../agent/agent-session.
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import type { Providers } from "../../providers/create-provider.js";
+import { count } from "../../render/count.js";
 import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
 import { styleFor } from "../../render/terminal-style.js";
 import { InteractiveSession, promptText } from "./interactive-session.js";
@@ -84,7 +85,7 @@ export function printBanner(session: InteractiveSession): void {
   const restored = agent.context.history.length;
   if (restored > 0) session.print(style.dim(`Resumed ${agent.displayId}: ${restored} messages.`));
   const skipped = agent.restoreReport.skipped.length;
-  if (skipped > 0) session.print(style.yellow(`${skipped} damaged line${skipped > 1 ? "s" : ""} of ${agent.contextFile} skipped (the file is left as it is).`));
+  if (skipped > 0) session.print(style.yellow(`${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is).`));
   session.print(style.dim("/help for commands · Ctrl-C aborts a turn · Ctrl-D exits"));
   session.print(session.status());
 }
