@@ -149,8 +149,3 @@ export const partEventTypes = {
   audio_url: "AudioURLPart",
   video_url: "VideoURLPart",
 } as const satisfies Record<ContentPart["type"], SoulEventType>;
-
-/** Builds an event. */
-export function soulEvent<K extends SoulEventType>(type: K, payload: SoulEventPayloads[K]): SoulEventOf<K> {
-  return { type, payload };
-}

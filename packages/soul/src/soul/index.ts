@@ -6,7 +6,6 @@ export type { AgentSpec } from "./runtime.js";
 export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./turn.js";
 export {
   partEventTypes,
-  soulEvent,
   type ApprovalKind,
   type CompactionReason,
   type RevertReason,
