@@ -64,9 +64,8 @@ export function prepareSimpleCompaction(history: readonly Message[], options: Si
     start--;
     if (history[start]!.role === "user" || history[start]!.role === "assistant") counted++;
   }
+  // The kept part starts at a user or assistant message, so never with tool results cut from their call.
   if (counted < keepRecent) return nothing;
-  // Never start the kept part with tool results: they belong to the assistant message before them.
-  while (start > 0 && start < history.length && history[start]!.role === "tool") start--;
   const older = history.slice(0, start);
   const system = keepSystemMessages ? older.filter((m) => m.role === "system") : [];
   const toCompact = keepSystemMessages ? older.filter((m) => m.role !== "system") : older;
