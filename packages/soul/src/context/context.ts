@@ -665,7 +665,8 @@ export class Context implements AsyncDisposable {
    * the end of the history in the log, the others in memory, shifting the
    * checkpoints after them so that a revert keeps each call with its result.
    */
-  async #answerUnfinishedCalls(log: ContextLog, found = findUnansweredToolCalls(this.#history)): Promise<InterruptedToolCall[]> {
+  async #answerUnfinishedCalls(log: ContextLog): Promise<InterruptedToolCall[]> {
+    const found = findUnansweredToolCalls(this.#history);
     const tail = found.at(-1)?.index === this.#history.length ? found.pop()! : null;
     for (const { index, results } of found.toReversed()) {
       this.#history.splice(index, 0, ...results);
