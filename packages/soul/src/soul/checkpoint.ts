@@ -6,11 +6,9 @@ import type { Message } from "@kosong/core";
 import type { ContextCheckpoint } from "../context/index.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
-/** Makes the next checkpoint (visible when `visible`, default: when D-Mail is enabled). */
-export async function makeCheckpoint(rt: SoulRuntime, emit: Emit, options: { label?: string; visible?: boolean } = {}): Promise<ContextCheckpoint> {
-  const checkpoint = await rt.context.checkpoint({ addUserMessage: options.visible ?? rt.dmailEnabled, label: options.label });
-  announceCheckpoint(rt, emit, checkpoint);
-  return checkpoint;
+/** Makes the next checkpoint (visible to the model when D-Mail is enabled), labelled `label`. */
+export async function makeCheckpoint(rt: SoulRuntime, emit: Emit, label?: string): Promise<void> {
+  announceCheckpoint(rt, emit, await rt.context.checkpoint({ addUserMessage: rt.dmailEnabled, label }));
 }
 
 /**

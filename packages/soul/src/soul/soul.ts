@@ -165,7 +165,7 @@ export class Soul {
       input,
       prepare: async () => {
         if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
-        await makeCheckpoint(rt, emit, { label: options.label });
+        await makeCheckpoint(rt, emit, options.label);
         await rt.context.appendMessage(message);
       },
     }), options.signal);
