@@ -5,7 +5,7 @@
  * waited for, and the turn's outcome. Approval requests are handed to the
  * caller's prompt. The interactive mode and the demo both use it.
  */
-import type { ApprovalKind, SoulEvent } from "@kosong/soul";
+import { type ApprovalKind, SEND_DMAIL_NAME, type SoulEvent } from "@kosong/soul";
 import yoctoSpinner from "yocto-spinner";
 import { MarkdownStream } from "./markdown-stream.js";
 import { formatTokens } from "./status-line.js";
@@ -104,7 +104,7 @@ export class TurnRenderer {
         const call = this.#calls.get(event.payload.tool_call_id);
         const label = call ? toolCallLabel(call.name, call.args) : event.payload.tool_call_id;
         const result = event.payload.return_value;
-        if (call?.name === "SendDMail" && result.is_error && /not sent successfully|D-Mail not delivered/i.test(`${result.message} ${toolResultBrief(result)}`)) {
+        if (call?.name === SEND_DMAIL_NAME && result.is_error && /D-Mail not delivered/i.test(`${result.message} ${toolResultBrief(result)}`)) {
           this.#write(`${s.magenta("✉")} ${s.bold(label)}\n`);
           return;
         }
