@@ -153,7 +153,7 @@ function shrinkBlock(
 }
 
 /** `messages` with `notice` after the leading system messages. */
-export function withNotice(messages: readonly Message[], notice: Message): Message[] {
+function withNotice(messages: readonly Message[], notice: Message): Message[] {
   let at = 0;
   while (at < messages.length && messages[at]!.role === "system") at++;
   return [...messages.slice(0, at), notice, ...messages.slice(at)];
