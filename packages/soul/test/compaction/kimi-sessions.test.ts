@@ -7,7 +7,6 @@
 import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   Context,
   estimateTokens,
@@ -17,11 +16,7 @@ import {
   validateConversation,
 } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
-
-const SESSIONS = path.join(
-  process.env.KOSONG_FIXTURES ?? fileURLToPath(new URL("../../../../../shared/fixtures/", import.meta.url)),
-  "kimi-cli-sessions",
-);
+import { SESSIONS } from "../context/helpers/kimi-sessions.js";
 
 describe.each(["agent-turns", "basic", "revert-and-dmail"])("kimi-cli session %s", (name) => {
   it("restores to a valid conversation that every retention strategy keeps valid", async () => {
