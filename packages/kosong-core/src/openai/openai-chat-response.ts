@@ -121,6 +121,11 @@ function think(text: string): ThinkPart {
   return { type: "think", think: text, encrypted: null };
 }
 
+/** Whether an empty reasoning string is read as an empty think part: Kimi's dialect, or one reading a list of candidate fields. */
+function keepsEmptyReasoning(dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">): boolean {
+  return dialect.keepEmptyReasoning || Array.isArray(dialect.reasoningKey);
+}
+
 /** The reasoning fields to read, as a list. */
 function readKeys(key: ChatDialect["reasoningKey"]): readonly string[] {
   return key === null ? [] : typeof key === "string" ? [key] : key;
@@ -177,7 +182,7 @@ export class ChatChunkMapper {
 
   constructor(dialect: Pick<ChatDialect, "reasoningKey" | "keepEmptyReasoning">, onReasoningKey?: (key: string) => void) {
     this.#reasoningKeys = readKeys(dialect.reasoningKey);
-    this.#keepEmptyReasoning = dialect.keepEmptyReasoning || Array.isArray(dialect.reasoningKey);
+    this.#keepEmptyReasoning = keepsEmptyReasoning(dialect);
     this.#onReasoningKey = onReasoningKey;
   }
 
@@ -271,18 +276,19 @@ export function mapChatCompletion(
   const choice = completion.choices?.[0];
   if (choice?.finish_reason === "error") throw finishedWithError();
   const message = choice?.message;
+  const refusal = typeof message?.refusal === "string" && message.refusal !== "" ? message.refusal : null;
   const parts: StreamedMessagePart[] = [];
   if (message) {
     const key = reasoningField(message, readKeys(dialect.reasoningKey));
     if (key !== null) {
       const reasoning = message[key] as string;
-      if (reasoning !== "" || dialect.keepEmptyReasoning || Array.isArray(dialect.reasoningKey)) {
+      if (reasoning !== "" || keepsEmptyReasoning(dialect)) {
         parts.push(think(reasoning));
         onReasoningKey?.(key);
       }
     }
     if (message.content) parts.push({ type: "text", text: message.content });
-    if (typeof message.refusal === "string" && message.refusal !== "") parts.push({ type: "text", text: message.refusal });
+    if (refusal !== null) parts.push({ type: "text", text: refusal });
     for (const call of message.tool_calls ?? []) {
       if (call.type !== undefined && call.type !== "function") continue;
       if (!call.function) continue;
@@ -298,6 +304,6 @@ export function mapChatCompletion(
     parts,
     usage: completion.usage ? chatTokenUsage(completion.usage) : null,
     rawFinishReason: choice?.finish_reason ?? null,
-    finishReason: typeof message?.refusal === "string" && message.refusal !== "" ? "refusal" : chatFinishReason(choice?.finish_reason),
+    finishReason: refusal !== null ? "refusal" : chatFinishReason(choice?.finish_reason),
   };
 }
