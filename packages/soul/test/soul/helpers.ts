@@ -4,7 +4,7 @@
  * for echo-DSL scripts.
  */
 import path from "node:path";
-import { SimpleToolset, type CallableTool } from "@kosong/core";
+import { SimpleToolset, type CallableTool, type Message } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript, type ScriptedChatProviderOptions } from "@kosong/core/testing";
 import { MemoryContextLog, type ContextLog } from "@kosong/context";
 import { Context, Soul, type SoulEvent, type SoulOptions, type SoulStream } from "@kosong/soul";
@@ -65,9 +65,10 @@ export function ofType<K extends SoulEvent["type"]>(events: readonly SoulEvent[]
   return events.filter((e): e is Extract<SoulEvent, { type: K }> => e.type === type);
 }
 
-/** The history as short strings: `role:text` (tool results `tool[id]:text`, calls `assistant:text+calls(ids)`). */
-export function outline(context: Context): string[] {
-  return context.history.map((m) => {
+/** The history (of a context, or given) as short strings: `role:text` (tool results `tool[id]:text`, calls `assistant:text+calls(ids)`). */
+export function outline(source: Context | readonly Message[]): string[] {
+  const history: readonly Message[] = "history" in source ? source.history : source;
+  return history.map((m) => {
     const text = m.content.map((p) => (p.type === "text" ? p.text : p.type)).join("");
     if (m.role === "tool") return `tool[${m.tool_call_id}]:${text}`;
     const calls = m.tool_calls?.length ? `+calls(${m.tool_calls.map((c) => c.id).join(",")})` : "";

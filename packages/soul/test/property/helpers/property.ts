@@ -2,13 +2,12 @@
  * Seeds, trial counts and the invariant of the property tests: every tool
  * call in the history has exactly one result, right after its call.
  */
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+import { copyFile, rm } from "node:fs/promises";
 import type { Message } from "@kosong/core";
 import type { ChaosFaultKind } from "@kosong/core/testing";
 import { Context, validateConversation } from "@kosong/soul";
-import { afterAll } from "vitest";
+
+export { tempDir } from "../../context/helpers/temp-dir.js";
 
 /**
  * The faults that are failed calls (ChaosChatProvider's kinds without
@@ -73,16 +72,4 @@ export async function restoreCopy(file: string) {
   await context.close();
   await rm(copy, { force: true });
   return { report, history };
-}
-
-const made: string[] = [];
-afterAll(async () => {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-/** A fresh temp folder, removed after the test file. */
-export async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-soul-property-"));
-  made.push(dir);
-  return dir;
 }
