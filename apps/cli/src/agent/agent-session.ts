@@ -6,7 +6,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { SimpleToolset } from "@kosong/core";
-import { Approval, Context, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
+import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
@@ -102,9 +102,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   }
 }
 
-/** Tokens kept free for the answer: kimi-cli's 50k, or a quarter of a smaller window. */
+/** Tokens kept free for the answer: the soul's default (kimi-cli's 50k), or a quarter of a smaller window. */
 export function reservedTokens(maxContextSize: number): number {
-  return Math.min(50_000, Math.floor(maxContextSize / 4));
+  return Math.min(defaultSoulConfig.reservedContextSize, Math.floor(maxContextSize / 4));
 }
 
 async function chooseSession(home: string, cwd: string, choice: SessionChoice): Promise<{ session: SessionInfo | null; contextFile: string }> {
