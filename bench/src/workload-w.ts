@@ -4,6 +4,7 @@
  * tool result, ~0.8 KB each, their text taken from a repeated sentence.
  */
 import type { Message } from "@kosong/core";
+import { checkpointRecord, messageRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
 
 /** Messages in W. */
 export const W_MESSAGES = 20_000;
@@ -30,4 +31,19 @@ export function workMessage(i: number, text: string = W_WORDS): Message {
     default:
       return { role: "tool", content: [{ type: "text", text: `Output ${i}: ${text.slice(0, 940)}` }], tool_call_id: `call_${i - 1}` };
   }
+}
+
+/**
+ * W's first `messages` messages as context-file records: a checkpoint before
+ * every user message and a usage record after every tool result.
+ */
+export function workRecords(messages: number = W_MESSAGES): ContextRecord[] {
+  const records: ContextRecord[] = [];
+  let checkpoint = 0;
+  for (let i = 0; i < messages; i += 1) {
+    if (i % 3 === 0) records.push(checkpointRecord(checkpoint++));
+    records.push(messageRecord(workMessage(i)));
+    if (i % 3 === 2) records.push(usageRecord(1000 + i * 300));
+  }
+  return records;
 }

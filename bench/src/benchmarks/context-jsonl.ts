@@ -32,21 +32,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { serializeMessage } from "@kosong/core";
 import { JsonlContextFile } from "@kosong/context";
-import { checkpointRecord, encodeRecord, messageRecord, readContextFile, scanContextFile, ContextStateBuilder, usageRecord, type ContextRecord } from "@kosong/context/records";
+import { encodeRecord, readContextFile, scanContextFile, ContextStateBuilder, type ContextRecord } from "@kosong/context/records";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { median, timeOnce } from "../measure.ts";
-import { W_MESSAGES, workMessage } from "../workload-w.ts";
-
-function workload(): ContextRecord[] {
-  const records: ContextRecord[] = [];
-  let checkpoint = 0;
-  for (let i = 0; i < W_MESSAGES; i += 1) {
-    if (i % 3 === 0) records.push(checkpointRecord(checkpoint++));
-    records.push(messageRecord(workMessage(i)));
-    if (i % 3 === 2) records.push(usageRecord(1000 + i * 300));
-  }
-  return records;
-}
+import { W_MESSAGES, workRecords } from "../workload-w.ts";
 
 type Step = { setup: () => Promise<void>; run: () => Promise<unknown> };
 
@@ -113,7 +102,7 @@ const benchmark: Benchmark = {
     const rounds = quick ? 3 : 21;
     const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-bench-context-"));
     try {
-      const records = workload();
+      const records = workRecords();
       const bytes = Buffer.from(records.map((r) => `${encodeRecord(r)}\n`).join(""));
       const master = path.join(dir, "master.jsonl");
       await writeFile(master, bytes);

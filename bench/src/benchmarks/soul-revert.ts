@@ -17,21 +17,15 @@ import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { JsonlContextFile } from "@kosong/context";
-import { checkpointRecord, encodeRecord, messageRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
+import { encodeRecord } from "@kosong/context/records";
 import { Context } from "@kosong/soul";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { median, timeOnce } from "../measure.ts";
-import { W_MESSAGES, workMessage } from "../workload-w.ts";
+import { W_MESSAGES, workRecords } from "../workload-w.ts";
 
 /** W's first `messages` messages as records, and the byte offset of each checkpoint. */
 function workload(messages: number): { bytes: Buffer; checkpointOffsets: number[] } {
-  const records: ContextRecord[] = [];
-  let checkpoint = 0;
-  for (let i = 0; i < messages; i += 1) {
-    if (i % 3 === 0) records.push(checkpointRecord(checkpoint++));
-    records.push(messageRecord(workMessage(i)));
-    if (i % 3 === 2) records.push(usageRecord(1000 + i * 300));
-  }
+  const records = workRecords(messages);
   const checkpointOffsets: number[] = [];
   let offset = 0;
   const lines = records.map((record) => {
