@@ -4,6 +4,8 @@
  * alike), and report medians.
  */
 import { performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { BenchRow } from "./bench-types.ts";
 
 /** Something to time: one call is one sample's worth of work. */
@@ -80,4 +82,10 @@ export function toRow(name: string, baseline: string, result: Comparison, extra:
   if (extra.goal !== undefined) row.goal = extra.goal;
   if (extra.note !== undefined) row.note = extra.note;
   return row;
+}
+
+/** V8's `gc()`, for benchmarks that start a sample or a heap figure from a collected heap. */
+export function gcFunction(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
 }

@@ -28,13 +28,11 @@ import { copyFile, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promis
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { serializeMessage } from "@kosong/core";
 import { JsonlContextFile } from "@kosong/context";
 import { encodeRecord, readContextFile, scanContextFile, ContextStateBuilder, type ContextRecord } from "@kosong/context/records";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { median, timeOnce } from "../measure.ts";
+import { gcFunction, median, timeOnce } from "../measure.ts";
 import { W_MESSAGES, workRecords } from "../workload-w.ts";
 
 type Step = { setup: () => Promise<void>; run: () => Promise<unknown> };
@@ -63,12 +61,6 @@ async function measure(rounds: number, ours: Step, baseline: Step): Promise<{ ou
 
 /** A record's line as a plain writer makes it: core's serializeMessage for messages, the record's own line otherwise. */
 const plainLine = (record: ContextRecord) => `${record.kind === "message" ? serializeMessage(record.message) : encodeRecord(record)}\n`;
-
-
-function gcFunction(): () => void {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
-}
 
 async function heapFigures(file: string, fileBytes: number): Promise<string> {
   const gc = gcFunction();

@@ -14,13 +14,11 @@
 import { copyFile, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { JsonlContextFile } from "@kosong/context";
 import { encodeRecord } from "@kosong/context/records";
 import { Context } from "@kosong/soul";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { median, timeOnce } from "../measure.ts";
+import { gcFunction, median, timeOnce } from "../measure.ts";
 import { W_MESSAGES, workRecords } from "../workload-w.ts";
 
 /** W's first `messages` messages as records, and the byte offset of each checkpoint. */
@@ -38,12 +36,6 @@ function workload(messages: number): { bytes: Buffer; checkpointOffsets: number[
 }
 
 type Side = { setup: () => Promise<void>; run: () => Promise<unknown> };
-
-/** V8's gc(), so that each sample starts from a collected heap (ours holds the restored W; the baseline holds nothing). */
-function gcFunction(): () => void {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
-}
 
 /**
  * Interleaved rounds, each sample after its own untimed setup (the order of
