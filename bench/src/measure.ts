@@ -66,13 +66,17 @@ export async function compare(ours: Work, baseline: Work, options: CompareOption
       oursTimes.push(await timeOnce(ours));
     }
   }
-  const ratios = oursTimes.map((t, i) => t / baselineTimes[i]!);
+  return comparison(oursTimes, baselineTimes);
+}
+
+/** The {@link Comparison} of interleaved samples: `ours[i]` and `baseline[i]` were timed in the same round. */
+export function comparison(ours: number[], baseline: number[]): Comparison {
   return {
-    ours_ms: median(oursTimes),
-    baseline_ms: median(baselineTimes),
-    ratio: median(ratios),
-    ours: oursTimes,
-    baseline: baselineTimes,
+    ours_ms: median(ours),
+    baseline_ms: median(baseline),
+    ratio: median(ours.map((t, i) => t / baseline[i]!)),
+    ours,
+    baseline,
   };
 }
 
@@ -82,6 +86,11 @@ export function toRow(name: string, baseline: string, result: Comparison, extra:
   if (extra.goal !== undefined) row.goal = extra.goal;
   if (extra.note !== undefined) row.note = extra.note;
   return row;
+}
+
+/** A result row from interleaved samples (see {@link comparison}). */
+export function rowFromSamples(name: string, ours: number[], baseline: string, baselineSamples: number[], extra: { goal?: number; note?: string } = {}): BenchRow {
+  return toRow(name, baseline, comparison(ours, baselineSamples), extra);
 }
 
 /** V8's `gc()`, for benchmarks that start a sample or a heap figure from a collected heap. */

@@ -19,7 +19,7 @@ import { OpenAIChatProvider } from "@kosong/core/openai";
 import { startFakeProviderServer } from "@kosong/core/testing";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import type { BenchOptions, BenchRow } from "../bench-types.ts";
-import { median } from "../measure.ts";
+import { median, rowFromSamples } from "../measure.ts";
 
 const CHUNKS = 10_000;
 
@@ -168,26 +168,12 @@ async function measure(server: FakeProviderServer, frames: string[], ways: Way[]
   return times;
 }
 
-/** A row comparing two ways: medians, and the median of the per-round ratios (as measure.ts does). */
-function row(name: string, ours: number[], baselineName: string, baseline: number[], extra: { goal?: number; note?: string } = {}): BenchRow {
-  const out: BenchRow = {
-    name,
-    ours_ms: median(ours),
-    baseline: baselineName,
-    baseline_ms: median(baseline),
-    ratio: median(ours.map((t, i) => t / baseline[i]!)),
-  };
-  if (extra.goal !== undefined) out.goal = extra.goal;
-  if (extra.note !== undefined) out.note = extra.note;
-  return out;
-}
-
 function rows(api: string, names: [string, string, string], [raw, sdk, ours]: Samples, rounds: number): BenchRow[] {
   const ms = (values: number[]) => `${median(values).toFixed(1)} ms`;
   const note = `${CHUNKS} chunks, medians of ${rounds} interleaved rounds: ${names[0]} ${ms(raw!)}, ${names[1]} ${ms(sdk!)}, ${names[2]} ${ms(ours!)}`;
   return [
-    row(`${api} stream ${CHUNKS} chunks: provider + generate() vs SDK iteration`, ours!, names[1], sdk!, { goal: 1.05, note }),
-    row(`${api} stream ${CHUNKS} chunks: SDK iteration vs raw fetch floor (informational)`, sdk!, names[0], raw!),
+    rowFromSamples(`${api} stream ${CHUNKS} chunks: provider + generate() vs SDK iteration`, ours!, names[1], sdk!, { goal: 1.05, note }),
+    rowFromSamples(`${api} stream ${CHUNKS} chunks: SDK iteration vs raw fetch floor (informational)`, sdk!, names[0], raw!),
   ];
 }
 

@@ -27,7 +27,7 @@ import { JsonlContextFile, type Durability } from "@kosong/context";
 import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
 import { Context, Soul } from "@kosong/soul";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { median } from "../measure.ts";
+import { median, rowFromSamples } from "../measure.ts";
 import { workMessage } from "../workload-w.ts";
 
 /** Steps per timed turn (the median of their gaps is the round's sample). */
@@ -124,13 +124,6 @@ async function rounds(count: number, sides: Record<string, Sampler>): Promise<Re
   return samples;
 }
 
-function row(name: string, ours: number[], baseline: string, base: number[], extra: { goal?: number; note?: string } = {}): BenchRow {
-  const r: BenchRow = { name, ours_ms: median(ours), baseline, baseline_ms: median(base), ratio: median(ours.map((t, i) => t / base[i]!)) };
-  if (extra.goal !== undefined) r.goal = extra.goal;
-  if (extra.note !== undefined) r.note = extra.note;
-  return r;
-}
-
 const benchmark: Benchmark = {
   name: "soul-step",
   async run({ quick }): Promise<BenchRow[]> {
@@ -166,10 +159,10 @@ const benchmark: Benchmark = {
       const overhead = (ours: number[], rig: { syncsPerStep(): number }) =>
         `overhead beyond it ${(median(ours) - median(s.one!)).toFixed(2)} ms (goal 0.5 ms); ${rig.syncsPerStep().toFixed(2)} fdatasyncs per step, counted`;
       return [
-        row("Soul step, 100 messages of history (batch)", s.small!, one, s.one!, { goal: goal(s.one!), note: overhead(s.small!, small) }),
-        row(`Soul step, ${many} messages of history (batch)`, s.large!, one, s.one!, { goal: goal(s.one!), note: overhead(s.large!, large) }),
-        row(`Soul step at ${many} messages vs at 100 (batch)`, s.large!, "the step at 100 messages", s.small!, { goal: 1.5 }),
-        row(`Soul step at ${many} messages vs at 100 (durability none)`, s.largeNone!, "the step at 100 messages (none)", s.smallNone!, {
+        rowFromSamples("Soul step, 100 messages of history (batch)", s.small!, one, s.one!, { goal: goal(s.one!), note: overhead(s.small!, small) }),
+        rowFromSamples(`Soul step, ${many} messages of history (batch)`, s.large!, one, s.one!, { goal: goal(s.one!), note: overhead(s.large!, large) }),
+        rowFromSamples(`Soul step at ${many} messages vs at 100 (batch)`, s.large!, "the step at 100 messages", s.small!, { goal: 1.5 }),
+        rowFromSamples(`Soul step at ${many} messages vs at 100 (durability none)`, s.largeNone!, "the step at 100 messages (none)", s.smallNone!, {
           goal: 1.5,
           note: `informational: the loop without the disk, ${median(s.smallNone!).toFixed(3)} ms per step at 100 messages`,
         }),
