@@ -79,8 +79,10 @@ describe("a file that is not a regular file", () => {
     const fifo = path.join(dir, "context.jsonl");
     execFileSync("mkfifo", [fifo]);
     const expected = `cannot open ${fifo}: it is not a regular file (a FIFO, socket or device)`;
-    for (const attempt of [JsonlContextFile.open(fifo), new JsonlLinearStorage(fifo).restore(), readContextFile(fifo)]) {
-      const error = await rejection(attempt);
+    const attempts = [() => JsonlContextFile.open(fifo), () => new JsonlLinearStorage(fifo).restore(), () => readContextFile(fifo)];
+    for (const attempt of attempts) {
+      // One at a time: a rejection started early would go unhandled while the one before it is awaited.
+      const error = await rejection(attempt());
       expect(StorageOpenError.isInstance(error), String(error)).toBe(true);
       expect(error.message).toBe(expected);
     }
