@@ -60,6 +60,24 @@ describe("TurnRenderer (plain output)", () => {
     );
   });
 
+  it("shows a SendDMail call as sent when the revert follows, and as its error result when none does", async () => {
+    const dmailCall: SoulEvent = { type: "ToolCall", payload: { type: "function", id: "d1", function: { name: "SendDMail", arguments: '{"message":"m","checkpoint_id":1}' } } };
+    const dmailResult: SoulEvent = {
+      type: "ToolResult",
+      payload: { tool_call_id: "d1", return_value: { is_error: true, output: "", message: "If you read this, the D-Mail was not delivered", display: [{ type: "brief", text: "D-Mail not delivered" }] } },
+    };
+    const status: SoulEvent = { type: "StatusUpdate", payload: { context_usage: 0.1, context_tokens: 2_400, max_context_tokens: 24_000, token_usage: null, message_id: null } };
+    const delivered = renderer();
+    for (const event of [dmailCall, dmailResult, status, { type: "Reverted", payload: { checkpoint_id: 1, reason: "dmail" } } satisfies SoulEvent]) await delivered.r.render(event);
+    await delivered.r.finish();
+    expect(delivered.output()).toMatch(/^✉ SendDMail\S*\n⟲ D-Mail: back to checkpoint 1 · context 2\.4k → 300 tokens\n$/);
+
+    const undelivered = renderer();
+    for (const event of [dmailCall, dmailResult, status, { type: "StepBegin", payload: { n: 2 } } satisfies SoulEvent]) await undelivered.r.render(event);
+    await undelivered.r.finish();
+    expect(undelivered.output()).toMatch(/^✗ SendDMail\S* → D-Mail not delivered\n$/);
+  });
+
   it("notes thinking once when hidden, shows it when toggled on", async () => {
     const hidden = renderer();
     await hidden.r.render({ type: "ThinkPart", payload: { type: "think", think: "secret plan", encrypted: null } });

@@ -59,6 +59,8 @@ export class TurnRenderer {
   #spinner: ReturnType<typeof yoctoSpinner> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
   #lastTokens = 0;
+  /** A `SendDMail` result held back until the step shows whether the D-Mail was delivered (a `Reverted` event). */
+  #dmailResult: { label: string; line: string } | null = null;
 
   constructor(options: TurnRendererOptions) {
     this.#o = options;
@@ -69,6 +71,7 @@ export class TurnRenderer {
   /** Renders one event (awaits an approval answer when it is an `ApprovalRequest`). */
   async render(event: SoulEvent): Promise<void> {
     const s = this.#o.style;
+    if (this.#dmailResult !== null && event.type !== "Reverted" && event.type !== "ToolResult" && event.type !== "StatusUpdate") this.#flushDMailResult();
     switch (event.type) {
       case "StepBegin":
         this.#startSpinner("thinking");
@@ -104,13 +107,12 @@ export class TurnRenderer {
         const call = this.#calls.get(event.payload.tool_call_id);
         const label = call ? toolCallLabel(call.name, call.args) : event.payload.tool_call_id;
         const result = event.payload.return_value;
-        if (call?.name === SEND_DMAIL_NAME && result.is_error && /D-Mail not delivered/i.test(`${result.message} ${toolResultBrief(result)}`)) {
-          this.#write(`${s.magenta("✉")} ${s.bold(label)}\n`);
-          return;
-        }
         const mark = result.is_error ? s.red("✗") : s.green("✓");
         const brief = toolResultBrief(result);
-        this.#write(`${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}\n`);
+        const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}\n`;
+        // The model never reads a delivered D-Mail's result: whether it was delivered shows in the Reverted event that follows.
+        if (call?.name === SEND_DMAIL_NAME) this.#dmailResult = { label, line };
+        else this.#write(line);
         return;
       }
       case "ApprovalRequest": {
@@ -138,6 +140,9 @@ export class TurnRenderer {
       }
       case "Reverted":
         await this.#flushText();
+        if (this.#dmailResult !== null && event.payload.reason === "dmail") this.#write(`${s.magenta("✉")} ${s.bold(this.#dmailResult.label)}\n`);
+        else this.#flushDMailResult();
+        this.#dmailResult = null;
         this.#write(
           `${s.magenta("⟲")} ${event.payload.reason === "dmail" ? "D-Mail" : "rewrite"}: back to ${event.payload.checkpoint_id === null ? "the start" : `checkpoint ${event.payload.checkpoint_id}`}${event.payload.reason === "dmail" ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`) : ""}\n`,
         );
@@ -168,7 +173,14 @@ export class TurnRenderer {
   /** Stops the spinner and writes pending text (after the last event, or before other output). */
   async finish(): Promise<void> {
     this.#stopSpinner();
+    this.#flushDMailResult();
     await this.#flushText();
+  }
+
+  /** Writes a held `SendDMail` result as it is: no revert followed, so the D-Mail was not delivered. */
+  #flushDMailResult(): void {
+    if (this.#dmailResult !== null) this.#write(this.#dmailResult.line);
+    this.#dmailResult = null;
   }
 
   async #flushText(): Promise<void> {
