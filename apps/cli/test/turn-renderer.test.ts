@@ -1,4 +1,4 @@
-import type { SoulEvent } from "@kosong/soul";
+import { contextUsage, type SoulEvent } from "@kosong/soul";
 import pc from "picocolors";
 import { describe, expect, it } from "vitest";
 import { completeBlocksEnd, MarkdownStream, rowsOf } from "../src/render/markdown-stream.js";
@@ -124,8 +124,20 @@ describe("Markdown streaming helpers and the status line", () => {
 
   it("shows the model, a usage bar with tokens and percent, the strategy and the session", () => {
     expect(usageBar(0.34)).toBe("▰▰▰▱▱▱▱▱▱▱");
-    const line = statusLine({ model: "gpt-4.1", contextTokens: 43_500, maxContextTokens: 128_000, sessionId: "20260101-000000-abcd", strategy: "smart", yolo: true }, pc.createColors(false));
+    const info = { model: "gpt-4.1", contextTokens: 43_500, sessionId: "20260101-000000-abcd", strategy: "smart", yolo: true };
+    const line = statusLine({ ...info, usage: contextUsage(43_500, 128_000, { triggerRatio: 0.85, reservedContextSize: 50_000 }) }, pc.createColors(false));
     expect(line).toBe("gpt-4.1 · ▰▰▰▱▱▱▱▱▱▱ 44k/128k (34%) · compaction: smart · yolo · session 20260101-000000-abcd");
+    expect(statusLine({ ...info, usage: null }, pc.createColors(false))).toBe("gpt-4.1 · 44k tokens · compaction: smart · yolo · session 20260101-000000-abcd");
+  });
+
+  it("colours the bar by the soul's compaction threshold, not by a fixed percent", () => {
+    const colours = pc.createColors(true);
+    const bar = (tokens: number, reservedContextSize: number) =>
+      statusLine({ model: "m", contextTokens: tokens, usage: contextUsage(tokens, 100_000, { triggerRatio: 0.85, reservedContextSize }), sessionId: "s", strategy: "simple", yolo: false }, colours);
+    // 55 % of the window: past the 50,000-token reserve threshold (red), well before a 10,000 reserve's 85 % ratio (green).
+    expect(bar(55_000, 50_000)).toContain(colours.red(usageBar(0.55)));
+    expect(bar(55_000, 10_000)).toContain(colours.green(usageBar(0.55)));
+    expect(bar(70_000, 10_000)).toContain(colours.yellow(usageBar(0.7)));
   });
 });
 

@@ -2,13 +2,15 @@
  * The status line: model, context usage as tokens, percent and a small bar,
  * the compaction strategy and the session id.
  */
+import type { ContextUsage } from "@kosong/soul";
 import type { Style } from "./terminal-style.js";
 
 /** What the status line shows. */
 export interface StatusInfo {
   model: string;
   contextTokens: number;
-  maxContextTokens: number | null;
+  /** The soul's usage figures (`soul.status.usage`), null when the window size is unknown. */
+  usage: ContextUsage | null;
   sessionId: string;
   strategy: string;
   yolo: boolean;
@@ -27,13 +29,16 @@ export function usageBar(fraction: number, width = 10): string {
   return "▰".repeat(filled) + "▱".repeat(width - filled);
 }
 
-/** The status line text. */
+/**
+ * The status line text. The bar is red once auto-compaction is due, yellow
+ * within the last quarter before its threshold, green before that.
+ */
 export function statusLine(info: StatusInfo, style: Style): string {
   const parts = [style.bold(info.model)];
-  if (info.maxContextTokens) {
-    const fraction = info.contextTokens / info.maxContextTokens;
-    const colour = fraction >= 0.85 ? style.red : fraction >= 0.6 ? style.yellow : style.green;
-    parts.push(`${colour(usageBar(fraction))} ${formatTokens(info.contextTokens)}/${formatTokens(info.maxContextTokens)} (${Math.round(fraction * 100)}%)`);
+  const usage = info.usage;
+  if (usage) {
+    const colour = usage.compactionDue ? style.red : usage.used >= usage.threshold * 0.75 ? style.yellow : style.green;
+    parts.push(`${colour(usageBar(usage.used / usage.max))} ${formatTokens(usage.used)}/${formatTokens(usage.max)} (${usage.percent}%)`);
   } else {
     parts.push(`${formatTokens(info.contextTokens)} tokens`);
   }

@@ -6,6 +6,7 @@
  */
 import type { Message } from "@kosong/core";
 import { checkCompaction } from "../compaction/index.js";
+import { type ContextUsage, contextUsage } from "../tokens/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { announceCheckpoint, checkpointMessageId } from "./checkpoint.js";
@@ -14,11 +15,20 @@ import type { CompactionReason } from "./events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { CompactionOutcome } from "./turn.js";
 
+/**
+ * The usage of a context of `tokens` under the soul's two triggers
+ * (`compactionTriggerRatio` and `reservedContextSize`, whichever comes
+ * first); null when the window size is unknown.
+ */
+export function soulContextUsage(tokens: number, config: SoulConfig): ContextUsage | null {
+  const max = config.maxContextSize;
+  if (max === null || !Number.isFinite(max)) return null;
+  return contextUsage(tokens, max, { triggerRatio: config.compactionTriggerRatio, reservedContextSize: config.reservedContextSize });
+}
+
 /** True when a context of `tokens` must be compacted before the next call. */
 export function needsCompaction(tokens: number, config: SoulConfig): boolean {
-  const max = config.maxContextSize;
-  if (max === null) return false;
-  return tokens >= max * config.compactionTriggerRatio || tokens + config.reservedContextSize >= max;
+  return soulContextUsage(tokens, config)?.compactionDue ?? false;
 }
 
 /** Options of {@link compactContext}. */

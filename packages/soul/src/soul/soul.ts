@@ -9,11 +9,12 @@ import { randomUUID } from "node:crypto";
 import type { ChatProvider } from "@kosong/core";
 import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
+import type { ContextUsage } from "../tokens/index.js";
 import { DenwaRenji } from "../tools/denwa-renji.js";
 import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
 import { Approval } from "./approval.js";
 import { makeCheckpoint } from "./checkpoint.js";
-import { compactContext } from "./compact-context.js";
+import { compactContext, soulContextUsage } from "./compact-context.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
 import { SoulBusyError } from "./errors.js";
 import type { SoulEvent, UserInput } from "./events.js";
@@ -79,6 +80,12 @@ export interface SoulStatus {
   maxContextTokens: number | null;
   /** `contextTokens / maxContextTokens` (0..1), null when the window size is unknown. */
   contextUsage: number | null;
+  /**
+   * What a status line shows (percent, the auto-compaction threshold under
+   * this soul's triggers, tokens left to it, whether it is due); null when
+   * the window size is unknown.
+   */
+  usage: ContextUsage | null;
 }
 
 /**
@@ -148,7 +155,7 @@ export class Soul {
   get status(): SoulStatus {
     const tokens = this.context.tokenCountWithPending;
     const max = this.config.maxContextSize;
-    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max };
+    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage: soulContextUsage(tokens, this.config) };
   }
 
   /**

@@ -76,6 +76,15 @@ describe("a turn", () => {
     expect(status.payload.context_tokens).toBeGreaterThan(2000);
     expect(status.payload.context_usage).toBeCloseTo(status.payload.context_tokens / 100_000);
     expect(soul.status.contextTokens).toBe(status.payload.context_tokens);
+    // The auto-compaction threshold is the lower of the two triggers: 85 % of the window (85,000) and the window less the 50,000 reserve.
+    expect(soul.status.usage).toMatchObject({ max: 100_000, threshold: 50_000, trigger: "reserve", compactionDue: false });
+    expect(soul.status.usage?.tokensToThreshold).toBe(50_000 - status.payload.context_tokens);
+  });
+
+  it("has no usage figures when the window size is unknown", async () => {
+    const { soul } = await testSoul({ scripts: ["text: hi"] });
+    await collect(soul.run("hello"));
+    expect(soul.status).toMatchObject({ maxContextTokens: null, contextUsage: null, usage: null });
   });
 
   it("stops with max_steps when the model keeps calling tools", async () => {

@@ -44,7 +44,7 @@ export class InteractiveSession {
       {
         model: providers.main.modelName,
         contextTokens: status.contextTokens,
-        maxContextTokens: status.maxContextTokens,
+        usage: status.usage,
         sessionId: displayId,
         strategy: compaction.choice,
         yolo: soul.approval.yolo,
