@@ -44,7 +44,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
       if (event.type === "ApprovalRequest") agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
     const turn = agent.soul.run(prompt, { signal: controller.signal });
-    const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out);
+    const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err);
     for await (const event of turn) print(event);
     const result = await turn.result;
     if (settings.outputFormat === "text") out.write("\n");
@@ -60,16 +60,31 @@ function jsonPrinter(out: NodeJS.WritableStream): (event: SoulEvent) => void {
   return (event) => out.write(`${serializeEvent(event)}\n`);
 }
 
-/** Streams the assistant's text; a step's text starts on a new paragraph after an earlier step's. */
-function textPrinter(out: NodeJS.WritableStream): (event: SoulEvent) => void {
+/**
+ * Streams the assistant's text; a step's text starts on a new paragraph
+ * after an earlier step's. Streamed text cannot be taken back: when a
+ * connection drops mid-answer and the step is retried, stderr says that the
+ * paragraph before is cut off and the retried answer follows in full
+ * (`stream-json` tells the attempts apart by their `StepRetry` event).
+ */
+function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream): (event: SoulEvent) => void {
   let wroteText = false;
+  let wroteInAttempt = false;
   let newStep = false;
   return (event) => {
-    if (event.type === "StepBegin" || event.type === "StepRetry") newStep = wroteText;
+    if (event.type === "StepRetry" && wroteInAttempt) {
+      out.write("\n");
+      err.write(`kosong: the answer above was cut off (${event.payload.error}); retrying, the full answer follows\n`);
+    }
+    if (event.type === "StepBegin" || event.type === "StepRetry") {
+      newStep = wroteText;
+      wroteInAttempt = false;
+    }
     if (event.type !== "TextPart" || !event.payload.text) return;
     if (newStep) out.write("\n\n");
     newStep = false;
     wroteText = true;
+    wroteInAttempt = true;
     out.write(event.payload.text);
   };
 }

@@ -285,6 +285,19 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     }
   });
 
+  it("says on stderr when a cut answer is retried, and the full answer follows the cut paragraph", async () => {
+    const { run } = await setup();
+    const answer: Message = { role: "assistant", content: ["The ", "release ", "is ", "on ", "Friday."].map((text) => ({ type: "text" as const, text })) };
+    server.enqueue({ message: answer, usage, cutAfter: 3 }, { message: answer, usage });
+    const result = await run(["-p", "when is the release?"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    const [cut, full] = result.stdout.split("\n\n\n");
+    expect(full).toBe("The release is on Friday.\n");
+    expect("The release is on Friday.".startsWith(cut!)).toBe(true);
+    expect(result.stderr).toMatch(/^kosong: the answer above was cut off \(.+\); retrying, the full answer follows\n$/);
+  });
+
   it("exits 130 when interrupted mid-stream, leaving a session that resumes", async () => {
     const { home, cwd } = await setup();
     const slow: Message = { role: "assistant", content: Array.from({ length: 200 }, () => ({ type: "text" as const, text: "slow " })) };
