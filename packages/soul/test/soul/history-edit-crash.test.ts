@@ -1,10 +1,12 @@
 /**
- * Compaction and crashes, with real processes: a child (children/
- * compaction-child.ts, on the built packages) runs turns and compacts over
+ * Whole-history operations and crashes, with real processes: a child
+ * (children/history-edit-child.ts, on the built packages) runs turns and
+ * then compacts, or rewrites an earlier question (the host's D-Mail), over
  * and over, and is SIGKILLed at a seeded random moment, in half the trials
- * just as a compaction starts. Restoring the file afterwards never gives an
- * empty conversation: a kill inside a compaction leaves the old
- * conversation or the compacted one, and the next turn runs on it.
+ * just as such an edit starts. Restoring the file afterwards never gives an
+ * empty or broken conversation: a kill inside an edit leaves the
+ * conversation before it or the edited one (a rewrite's rerun may have
+ * gone on after it), and the next turn runs on it.
  * Set KOSONG_CRASH_SEED to replay a run.
  */
 import { createHash } from "node:crypto";
@@ -28,37 +30,41 @@ async function inPairs(count: number, trial: (i: number) => Promise<void>): Prom
   for (let i = 0; i < count; i += 2) await Promise.all([trial(i), ...(i + 1 < count ? [trial(i + 1)] : [])]);
 }
 
-describe(`compaction under SIGKILL (seed ${seed})`, () => {
-  it("restores the old conversation or the compacted one, never an empty one, and the next turn runs", async () => {
-    let insideCompaction = 0;
-    let compacted = 0;
+describe.each(["compact", "rewrite"] as const)(`%s under SIGKILL (seed ${seed})`, (mode) => {
+  it("restores the conversation before the edit or the edited one, never an empty one, and the next turn runs", async () => {
+    let insideEdit = 0;
+    let edited = 0;
     await inPairs(TRIALS, async (trial) => {
-      const context = `trial ${trial}, seed ${seed}`;
+      const context = `${mode}, trial ${trial}, seed ${seed}`;
       const rand = randomFor(seed, trial);
       const file = path.join(await tempDir(), "context.jsonl");
-      // Even trials: up to 8 ms after the 1st to 3rd "compacting" line; odd ones: up to 400 ms after "ready".
+      // Even trials: up to 8 ms after the 1st to 3rd "editing" line; odd ones: up to 400 ms after "ready".
       const nth = 1 + Math.floor(rand() * 3);
       let seen = 0;
       const aimed = trial % 2 === 0;
+      const child = "soul/children/history-edit-child.ts";
       const { lines } = aimed
-        ? await killWhenReady("soul/children/compaction-child.ts", [file], (l) => l.startsWith("compacting ") && ++seen === nth, { delayMs: Math.floor(rand() * 8) })
-        : await killWhenReady("soul/children/compaction-child.ts", [file], "ready", { delayMs: Math.floor(rand() * 400) });
+        ? await killWhenReady(child, [file, mode], (l) => l.startsWith("editing ") && ++seen === nth, { delayMs: Math.floor(rand() * 8) })
+        : await killWhenReady(child, [file, mode], "ready", { delayMs: Math.floor(rand() * 400) });
 
       const restored = new Context(file);
       await restored.restore();
       expect(restored.history.length, `${context}: the conversation is empty`).toBeGreaterThan(0);
       expect(validateConversation(restored.history), context).toEqual([]);
-      const last = lines.findLast((l) => l.startsWith("compacting ") || l === "compacted");
-      if (last?.startsWith("compacting ")) {
-        insideCompaction += 1;
-        const [, before, after] = last.split(" ");
-        const now = sha(restored.history);
-        expect([before, after], `${context}: neither the old conversation nor the compacted one: ${JSON.stringify(outline(restored))}`).toContain(now);
-        if (now === after) compacted += 1;
+      const last = lines.findLast((l) => l.startsWith("editing ") || l === "edited");
+      if (last?.startsWith("editing ")) {
+        insideEdit += 1;
+        const [, before, after, length] = last.split(" ");
+        const whole = sha(restored.history);
+        // A compaction is one write; a rewrite's rerun appends after its one write.
+        const prefix = sha(restored.history.slice(0, Number(length)));
+        const now = whole === before ? "before" : prefix === after ? "edited" : null;
+        expect(now, `${context}: neither the conversation before the edit nor the edited one: ${JSON.stringify(outline(restored))}`).not.toBeNull();
+        if (now === "edited") edited += 1;
       }
 
       const soul = new Soul({
-        agent: { name: "after the crash", systemPrompt: "You are compacted a lot.", toolset: new SimpleToolset([]) },
+        agent: { name: "after the crash", systemPrompt: "You see your history edited a lot.", toolset: new SimpleToolset([]) },
         provider: new ScriptedChatProvider(["text: the next answer"]),
         context: restored,
         config: { retry: noWait },
@@ -69,7 +75,7 @@ describe(`compaction under SIGKILL (seed ${seed})`, () => {
       expect(outline(restored).slice(kept), context).toEqual(["user:after the crash", "assistant:the next answer"]);
       await restored.close();
     });
-    // Informational: how many kills landed inside a compaction, and how many of those after its one write.
-    console.info(`compaction crash: ${TRIALS} kills, ${insideCompaction} inside a compaction, ${compacted} of them after it was written`);
+    // Informational: how many kills landed inside an edit, and how many of those after its one write.
+    console.info(`${mode} crash: ${TRIALS} kills, ${insideEdit} inside the edit, ${edited} of them after it was written`);
   }, 180_000);
 });
