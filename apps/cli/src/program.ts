@@ -66,7 +66,7 @@ export function buildProgram(): Command {
     .option("--base-url <url>", "API base URL, e.g. a local OpenAI-compatible server")
     .option("--max-context-size <tokens>", "the model's context window in tokens (drives compaction and the status bar)")
     .addOption(new Option("--thinking <effort>", "thinking effort").choices(thinkingEfforts))
-    .addOption(new Option("--compaction <strategy>", "compaction strategy (default: simple)").choices(compactionNames))
+    .addOption(new Option("--compaction <strategy>", "compaction strategy (default: simple, or a resumed session's last /strategy)").choices(compactionNames))
     .option("--compact-model <name>", "a model of the same provider for compaction (used by --compaction auto)")
     .option("--script <file>", "echo-DSL responses for --provider scripted (JSON array, or responses separated by --- lines)")
     .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it)")

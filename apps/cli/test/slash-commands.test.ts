@@ -51,5 +51,18 @@ describe("slash commands on a real session (scripted model, real JSONL)", () => 
     } finally {
       await agent.close();
     }
+
+    // The /strategy choice is saved with the session: a resume uses it, unless a setting names a strategy.
+    const providers = { main: new ScriptedChatProvider([]), compact: null, maxContextSize: 10_000 };
+    const resume = { kind: "resume", id: agent.displayId } as const;
+    const resumed = await openAgentSession({ settings, providers, choice: resume, cwd });
+    expect(resumed.compaction.choice).toBe("preserve-recent");
+    await resumed.close();
+    const overridden = await openAgentSession({ settings: { ...settings, compaction: "smart" }, providers, choice: resume, cwd });
+    expect(overridden.compaction.choice).toBe("smart");
+    await overridden.close();
+    const fresh = await openAgentSession({ settings, providers, choice: { kind: "new" }, cwd });
+    expect(fresh.compaction.choice).toBe("simple");
+    await fresh.close();
   });
 });

@@ -68,7 +68,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
     const tools = createAgentTools(await openWorkspace(cwd, files));
-    const compaction = new SwitchableCompaction(settings.compaction ?? "simple", (name) => createCompaction(name, providers));
+    // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
+    const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
     const displayId = session?.id ?? path.basename(contextFile);
     const soul = new Soul({
       agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset: new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools) },

@@ -2,7 +2,7 @@
  * Sessions on disk: `$KOSONG_HOME/sessions/<id>/` holds the conversation,
  * `context.jsonl` (kimi-cli's format, with its rotations `context_N.jsonl`),
  * and `session.json` (the working directory, the first prompt, when it
- * started). The folder is private to the user (0700) and its files 0600:
+ * started, the compaction strategy last chosen with `/strategy`). The folder is private to the user (0700) and its files 0600:
  * conversations can hold secrets the user typed. API keys are never written.
  */
 import { randomBytes } from "node:crypto";
@@ -10,6 +10,7 @@ import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promis
 import path from "node:path";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
+import { type CompactionName, compactionNames } from "../config/setting-values.js";
 
 /** A session's folder and metadata. */
 export interface SessionInfo {
@@ -23,6 +24,8 @@ export interface SessionInfo {
   /** The first prompt, or null before one was given. */
   firstPrompt: string | null;
   createdAt: string;
+  /** The strategy last chosen with `/strategy`, or null. */
+  compaction: CompactionName | null;
 }
 
 /** A listed session with what `kosong sessions` shows. */
@@ -38,6 +41,8 @@ const metadataSchema = z.object({
   cwd: z.string(),
   first_prompt: z.string().nullable().default(null),
   created_at: z.string(),
+  // A name this version does not know (written by a later one) is ignored, not a broken session.
+  compaction: z.enum(compactionNames).nullable().default(null).catch(null),
 });
 
 /** The folder holding all sessions under `home`. */
@@ -57,7 +62,7 @@ export async function createSession(home: string, cwd: string, now: Date = new D
   const dir = path.join(sessionsDir(home), id);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
-  const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString() };
+  const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString(), compaction: null };
   await writeFile(info.contextFile, "", { mode: 0o600, flag: "a" });
   await writeMetadata(info);
   return info;
@@ -67,6 +72,12 @@ export async function createSession(home: string, cwd: string, now: Date = new D
 export async function recordFirstPrompt(info: SessionInfo, prompt: string): Promise<void> {
   if (info.firstPrompt !== null) return;
   info.firstPrompt = prompt.length > 200 ? `${prompt.slice(0, 197)}...` : prompt;
+  await writeMetadata(info);
+}
+
+/** Records the strategy chosen with `/strategy`, for when the session is resumed. */
+export async function recordCompaction(info: SessionInfo, name: CompactionName): Promise<void> {
+  info.compaction = name;
   await writeMetadata(info);
 }
 
@@ -108,7 +119,7 @@ export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promis
 }
 
 async function writeMetadata(info: SessionInfo): Promise<void> {
-  const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt };
+  const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt, compaction: info.compaction };
   await writeFile(path.join(info.dir, "session.json"), `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600 });
 }
 
@@ -124,6 +135,7 @@ async function readSession(dir: string): Promise<ListedSession | null> {
       cwd: metadata.cwd,
       firstPrompt: metadata.first_prompt,
       createdAt: metadata.created_at,
+      compaction: metadata.compaction,
       size: info.size,
       lastUsed: info.mtimeMs,
     };

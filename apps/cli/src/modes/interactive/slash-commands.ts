@@ -5,6 +5,7 @@
 import { extractText } from "@kosong/core";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
 import { printSessions } from "../../sessions/print-sessions.js";
+import { recordCompaction } from "../../sessions/session-store.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
 /** One slash command. */
@@ -61,6 +62,7 @@ export const slashCommands: SlashCommand[] = [
         return;
       }
       s.agent.compaction.use(args as CompactionName);
+      if (s.agent.session) await recordCompaction(s.agent.session, args as CompactionName);
       s.print(`Compaction strategy: ${args}`);
     },
   },
