@@ -44,6 +44,7 @@ Local servers (no key needed with a localhost base URL):
 
 Exit codes:
   0 done · 1 error (message on stderr) · 2 usage, config or missing credentials · 130 aborted
+  143 / 129 interactive session ended by SIGTERM / SIGHUP (the running turn aborted, the session closed)
 
 Examples:
   kosong                                  interactive session in this directory

@@ -45,4 +45,8 @@ export class ScriptedTypist implements LineInput {
   watchInterrupt(): () => void {
     return () => undefined;
   }
+
+  cancel(): void {
+    this.#next = this.lines.length;
+  }
 }

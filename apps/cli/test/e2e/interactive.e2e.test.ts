@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { access, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
@@ -120,6 +120,28 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
     const saved = await readFile(path.join(home, ".kosong/sessions", id, "context.jsonl"), "utf8");
     expect(saved).toContain("Still fine.");
   }, 120_000);
+
+  it("on SIGHUP (the terminal closed) mid-turn or SIGTERM at the prompt, aborts the turn and closes the session", async () => {
+    const { terminal, home } = await startKosong();
+    const slow: Message = { role: "assistant", content: [...Array.from({ length: 300 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
+    server.enqueue({ message: slow, usage, chunkDelayMs: 40 });
+    terminal.line("tell a long story");
+    await terminal.waitFor(/slowly/, { from: "› tell a long story" });
+    process.kill(terminal.commandPid(), "SIGHUP");
+    let screen = await terminal.waitFor(/\[exit \d+\]/);
+    expect(screen).toContain("[exit 129]");
+    const id = /session (\d{8}-\d{6}-[0-9a-f]{4})/.exec(screen)![1]!;
+    const file = path.join(home, ".kosong/sessions", id, "context.jsonl");
+    // Closed, not killed: the lock is released, and the step's checkpoint, held for the step's first append, is written.
+    await expect(access(`${file}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
+    const records = (await readFile(file, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { role: string; id?: number });
+    expect(records.map((r) => (r.role === "_checkpoint" ? `checkpoint ${r.id}` : r.role))).toEqual(["_system_prompt", "checkpoint 0", "user", "checkpoint 1"]);
+
+    const again = await startKosong();
+    process.kill(again.terminal.commandPid(), "SIGTERM");
+    screen = await again.terminal.waitFor(/\[exit \d+\]/);
+    expect(screen).toMatch(/Session saved: \S+[\s\S]*\[exit 143\]/);
+  }, 60_000);
 
   it("exits on Ctrl-C twice, without colours under NO_COLOR", async () => {
     const { terminal } = await startKosong({ NO_COLOR: "1" });

@@ -5,6 +5,7 @@
  * machine lacks it (CI machines may).
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** Makes sure tmux is installed (apt-get install -y tmux when it is not). */
@@ -86,6 +87,14 @@ export class TmuxTerminal {
       if (Date.now() > deadline) throw new Error(`screen never matched ${pattern}:\n${this.screen()}`);
       await sleep(100);
     }
+  }
+
+  /** The pid of the command the pane runs (the child of the pane's shell), from /proc. */
+  commandPid(): number {
+    const shell = execFileSync("tmux", ["-L", this.socket, "list-panes", "-t", this.name, "-F", "#{pane_pid}"], { encoding: "utf8" }).trim();
+    const children = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    if (children.length !== 1) throw new Error(`expected one command under the pane's shell ${shell}, found: ${children.join(", ") || "none"}`);
+    return Number(children[0]);
   }
 
   /** Stops the tmux server of this terminal. */

@@ -21,8 +21,9 @@ export type OperationEnd = "done" | "aborted";
 export class InteractiveSession {
   /** Show think parts (toggled by `/thinking`). */
   showThinking = false;
-  /** Set by `/exit`. */
+  /** Set by `/exit` and {@link stop}. */
   exitRequested = false;
+  #running: AbortController | null = null;
 
   constructor(
     readonly agent: AgentSession,
@@ -30,6 +31,17 @@ export class InteractiveSession {
     readonly out: NodeJS.WriteStream,
     readonly style: Style,
   ) {}
+
+  /**
+   * Ends the session from outside (a signal): aborts the running operation
+   * (its context stays valid, as after Ctrl-C) and ends the prompt being
+   * read, so the loop ends as after `/exit` and the session is closed.
+   */
+  stop(): void {
+    this.exitRequested = true;
+    this.#running?.abort();
+    this.input.cancel();
+  }
 
   /** Writes a line (or lines). */
   print(text = ""): void {
@@ -65,6 +77,7 @@ export class InteractiveSession {
    */
   async drive(start: (signal: AbortSignal) => SoulStream<unknown>): Promise<OperationEnd> {
     const controller = new AbortController();
+    this.#running = controller;
     let stopWatching: (() => void) | null = null;
     const watch = (): void => {
       stopWatching = this.input.watchInterrupt(() => controller.abort());
@@ -105,6 +118,7 @@ export class InteractiveSession {
     } catch (error) {
       this.print(`${this.style.red("error:")} ${(error as Error).message}`);
     } finally {
+      this.#running = null;
       unwatch();
       await renderer.finish();
     }

@@ -5,6 +5,7 @@
  * terminal UI: ink + react take ~0.45 s to import here (measured against
  * ~0.07 s for `node -e 0`), and the scrollback stays plain terminal text.
  */
+import { constants } from "node:os";
 import path from "node:path";
 import packageJson from "../../../package.json" with { type: "json" };
 import { openAgentSession, type SessionChoice } from "../../agent/agent-session.js";
@@ -27,7 +28,12 @@ export interface InteractiveOptions {
   firstPrompt: string;
 }
 
-/** Runs the interactive session; returns the exit code. */
+/**
+ * Runs the interactive session; returns the exit code. SIGTERM and SIGHUP
+ * (the terminal closed) end it as `/exit` does, aborting a running turn
+ * first, so the session is closed and saved; the exit code is then 128 plus
+ * the signal's number.
+ */
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
@@ -36,13 +42,24 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const style = styleFor(stdout);
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const session = new InteractiveSession(agent, input, stdout, style);
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    // After a hangup the terminal is gone: what is still written to it fails, and must not end the process before the session is closed.
+    if (signal === "SIGHUP") stdout.on("error", () => undefined);
+    signalled ??= signal;
+    session.stop();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   try {
     await input.loadHistory();
     printBanner(session);
     void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
     await runLoop(session, options.firstPrompt);
-    return ExitCode.ok;
+    return signalled === null ? ExitCode.ok : 128 + constants.signals[signalled];
   } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
     await agent.close();
   }
 }
@@ -53,7 +70,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
  */
 export async function runLoop(session: InteractiveSession, firstPrompt = ""): Promise<void> {
   const { input, style } = session;
-  if (firstPrompt.trim()) await session.runPrompt(firstPrompt);
+  if (firstPrompt.trim() && !session.exitRequested) await session.runPrompt(firstPrompt);
   let interruptedOnce = false;
   while (!session.exitRequested) {
     const read = await input.readLine(style.cyan(promptText));

@@ -28,6 +28,8 @@ export interface LineInput {
   readLine(prompt: string, options?: ReadLineOptions): Promise<LineResult>;
   /** Calls `onInterrupt` on Ctrl-C or Esc until the returned function is called. */
   watchInterrupt(onInterrupt: () => void): () => void;
+  /** Ends the line being read, if any, as the end of input (`eof`). */
+  cancel(): void;
 }
 
 /** Lines kept in the history file. */
@@ -36,6 +38,7 @@ export const historyLimit = 500;
 /** The terminal's input. */
 export class TerminalInput implements LineInput {
   #history: string[] = [];
+  #reading: readline.Interface | null = null;
 
   constructor(
     private readonly input: NodeJS.ReadStream,
@@ -64,9 +67,11 @@ export class TerminalInput implements LineInput {
         removeHistoryDuplicates: true,
       });
       let settled = false;
+      this.#reading = rl;
       const finish = (result: LineResult): void => {
         if (settled) return;
         settled = true;
+        if (this.#reading === rl) this.#reading = null;
         rl.close();
         resolve(result);
       };
@@ -102,6 +107,10 @@ export class TerminalInput implements LineInput {
       this.input.setRawMode?.(false);
       this.input.pause();
     };
+  }
+
+  cancel(): void {
+    this.#reading?.close();
   }
 
   async #remember(text: string): Promise<void> {
