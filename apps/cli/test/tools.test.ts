@@ -1,27 +1,16 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { CallableTool, ToolReturnValue } from "@kosong/core";
+import type { ToolReturnValue } from "@kosong/core";
 import { FileRegistry } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { createAgentTools } from "../src/tools/agent-tools.js";
 import { defaultOutputCap } from "../src/tools/cap-output.js";
 import { openWorkspace } from "../src/tools/workspace.js";
 import { useTempDirs } from "./temp-dir.js";
+import { outputText as text, toolHarness } from "./tool-harness.js";
 
 const tempDir = useTempDirs();
-
-async function setup() {
-  const root = await tempDir();
-  const outside = await tempDir();
-  await writeFile(path.join(outside, "secret.txt"), "top secret\n");
-  const files = new FileRegistry();
-  const tools = new Map(createAgentTools(await openWorkspace(root, files)).map((tool) => [tool.name, tool]));
-  const call = (name: string, args: Record<string, unknown>): Promise<ToolReturnValue> =>
-    (tools.get(name) as CallableTool).call(args, { toolCallId: "t1", signal: new AbortController().signal });
-  return { root, outside, files, call };
-}
-
-const text = (result: ToolReturnValue) => (typeof result.output === "string" ? result.output : JSON.stringify(result.output));
+const setup = () => toolHarness(tempDir);
 
 describe("the agent's file tools", () => {
   it("write, read with line numbers, edit, list, glob and grep inside the working directory", async () => {

@@ -1,9 +1,9 @@
 /** The `EditFile` tool: an exact string replacement in a file of the workspace, after approval. */
-import { writeFile } from "node:fs/promises";
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
+import { openForWrite, readWhole, replaceWhole } from "./confined-fs.js";
 import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
@@ -22,7 +22,7 @@ export function editFileTool(workspace: Workspace) {
     description: "Edit a file of the working directory by replacing an exact string (old_string must match once, or set replace_all). Needs the user's approval.",
     parameters,
     async execute({ path: requested, old_string, new_string, replace_all }, context) {
-      const read = await readTextInside(workspace, requested);
+      const read = await readTextInside(workspace, requested, context.signal);
       if (!read.ok) return read.failure;
       const { file, text } = read;
       workspace.files.recordRead(file);
@@ -35,12 +35,23 @@ export function editFileTool(workspace: Workspace) {
       const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count(occurrences, "occurrence")}`);
       if (rejected) return rejected;
       const edited = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+      let written: string;
       try {
-        await writeFile(file, edited);
+        // Opened again after the approval, through the confined walk; written only if it still holds what was edited.
+        const target = await openForWrite(workspace, requested, { create: false });
+        try {
+          if ((await readWhole(target, context.signal)) !== text) {
+            return toolError({ message: `\`${requested}\` changed while the edit waited for approval; read it again and redo the edit.`, brief: "File changed meanwhile" });
+          }
+          await replaceWhole(target, edited);
+        } finally {
+          await target.handle.close();
+        }
+        written = target.path;
       } catch (error) {
         return fileToolFailure(error, requested);
       }
-      workspace.files.recordWrite(file);
+      workspace.files.recordWrite(written);
       const replaced = count(occurrences, "replacement");
       return toolOk({ output: `Edited ${shown}: ${replaced}.`, brief: `${shown} (${replaced})` });
     },

@@ -1,7 +1,8 @@
 /** File discovery for `Glob` and `Grep`: tinyglobby inside the workspace, never following symlinks out of it. */
 import path from "node:path";
 import { glob } from "tinyglobby";
-import { PathEscapeError, resolveInside, type Workspace } from "./workspace.js";
+import { resolveInside } from "./confined-fs.js";
+import { PathEscapeError, type Workspace } from "./workspace.js";
 
 /** Folders never searched. */
 export const ignoredFolders = ["**/node_modules/**", "**/.git/**"];

@@ -5,7 +5,8 @@ import { count } from "../render/count.js";
 import { capOutput } from "./cap-output.js";
 import { findFiles, unsafePattern } from "./find-files.js";
 import { fileToolFailure } from "./tool-failure.js";
-import { resolveInside, type Workspace } from "./workspace.js";
+import { resolveInside } from "./confined-fs.js";
+import type { Workspace } from "./workspace.js";
 
 /** Paths returned at most. */
 export const maxGlobResults = 1_000;

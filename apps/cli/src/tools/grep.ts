@@ -1,18 +1,23 @@
-/** The `Grep` tool: lines of the workspace's text files that match a regular expression. */
-import { readFile, stat } from "node:fs/promises";
-import path from "node:path";
-import { defineTool, toolError, toolOk } from "@kosong/core";
+/**
+ * The `Grep` tool: lines of the workspace's text files that match a regular
+ * expression. Patterns run on RE2 (the `re2js` engine), whose matching time
+ * is linear in the text, so no pattern can freeze the CLI; files are read
+ * through the confined primitives and an abort stops the search between files.
+ */
+import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/core";
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { capLine, capOutput } from "./cap-output.js";
+import { lstatInside, openForRead, readWhole, resolveInside } from "./confined-fs.js";
 import { findFiles, unsafePattern } from "./find-files.js";
 import { fileToolFailure } from "./tool-failure.js";
-import { resolveInside, type Workspace } from "./workspace.js";
+import { relativeToRoot, type Workspace } from "./workspace.js";
 
 /** Files larger than this are skipped. */
 export const maxGrepFileBytes = 2 * 1024 * 1024;
 
 const parameters = z.object({
-  pattern: z.string().min(1).describe("A JavaScript regular expression, e.g. `function \\w+Tool`."),
+  pattern: z.string().min(1).describe("A regular expression in RE2 syntax, e.g. `function \\w+Tool` (no lookaround or backreferences)."),
   path: z.string().min(1).default(".").describe("The file or folder to search (default: the working directory)."),
   glob: z.string().min(1).default("**/*").describe("Only files matching this glob (relative to `path`), e.g. `**/*.ts`."),
   ignore_case: z.boolean().default(false).describe("Match case-insensitively."),
@@ -23,28 +28,25 @@ const parameters = z.object({
 export function grepTool(workspace: Workspace) {
   return defineTool({
     name: "Grep",
-    description: "Search the text files of the working directory for a regular expression; prints `path:line: text` for each matching line.",
+    description: "Search the text files of the working directory for a regular expression (RE2 syntax); prints `path:line: text` for each matching line.",
     parameters,
-    async execute({ pattern, path: requested, glob, ignore_case, max_matches }) {
-      let regex: RegExp;
-      try {
-        regex = new RegExp(pattern, ignore_case ? "i" : "");
-      } catch (error) {
-        return toolError({ message: `Invalid regular expression: ${(error as Error).message}`, brief: "Invalid pattern" });
-      }
+    async execute({ pattern, path: requested, glob, ignore_case, max_matches }, context) {
+      const regex = compile(pattern, ignore_case);
+      if (!(regex instanceof RE2JS)) return regex;
       if (unsafePattern(glob)) return toolError({ message: `Glob \`${glob}\` leaves the search folder; use a relative pattern without \`..\`.`, brief: "Path outside the working directory" });
       let files: string[];
       try {
         const target = await resolveInside(workspace, requested);
-        const info = await stat(target);
-        files = info.isDirectory() ? await findFiles(workspace, target, glob) : [path.relative(workspace.root, target)];
+        const { stats } = await lstatInside(workspace, target);
+        files = stats.isDirectory() ? await findFiles(workspace, target, glob) : [relativeToRoot(workspace, target)];
       } catch (error) {
         return fileToolFailure(error, requested);
       }
       const matches: string[] = [];
       for (const file of files) {
         if (matches.length >= max_matches) break;
-        const text = await readText(path.join(workspace.root, file));
+        if (context.signal.aborted) return toolError({ message: "The search was aborted.", brief: "Aborted" });
+        const text = await readText(workspace, file, context.signal);
         if (text === null) continue;
         const lines = text.split("\n");
         for (let i = 0; i < lines.length && matches.length < max_matches; i++) {
@@ -57,12 +59,32 @@ export function grepTool(workspace: Workspace) {
   });
 }
 
-async function readText(file: string): Promise<string | null> {
+function compile(pattern: string, ignoreCase: boolean): RE2JS | ToolReturnValue {
   try {
-    if ((await stat(file)).size > maxGrepFileBytes) return null;
-    const text = await readFile(file, "utf8");
+    return RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (error) {
+    return toolError({
+      message: `Invalid or unsupported regular expression: ${(error as Error).message}. Grep uses RE2 syntax, which has no lookahead, lookbehind or backreferences.`,
+      brief: "Invalid pattern",
+    });
+  }
+}
+
+/** The text of `file`, or null when it is too big, binary, or refused (not a regular file, hard-linked, outside). */
+async function readText(workspace: Workspace, file: string, signal: AbortSignal): Promise<string | null> {
+  let opened;
+  try {
+    opened = await openForRead(workspace, file);
+  } catch {
+    return null;
+  }
+  try {
+    if (opened.stats.size > maxGrepFileBytes) return null;
+    const text = await readWhole(opened, signal);
     return text.includes("\u0000") ? null : text;
   } catch {
     return null;
+  } finally {
+    await opened.handle.close();
   }
 }

@@ -1,11 +1,10 @@
 /** The `ListDir` tool: the entries of a folder of the workspace. */
-import { readdir, stat } from "node:fs/promises";
-import path from "node:path";
 import { defineTool, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { capOutput } from "./cap-output.js";
+import { listDirInside } from "./confined-fs.js";
 import { fileToolFailure } from "./tool-failure.js";
-import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
+import { relativeToRoot, type Workspace } from "./workspace.js";
 
 /** Entries listed at most. */
 export const maxListedEntries = 500;
@@ -22,18 +21,13 @@ export function listDirTool(workspace: Workspace) {
     parameters,
     async execute({ path: requested }) {
       try {
-        const dir = await resolveInside(workspace, requested);
-        const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-        const shown = entries.slice(0, maxListedEntries);
-        const lines = await Promise.all(
-          shown.map(async (entry) => {
-            if (entry.isDirectory()) return `${entry.name}/`;
-            if (entry.isSymbolicLink()) return `${entry.name}@`;
-            const size = await stat(path.join(dir, entry.name)).then((s) => s.size, () => 0);
-            return `${entry.name}  ${size} bytes`;
-          }),
-        );
-        if (entries.length > shown.length) lines.push(`[${entries.length - shown.length} more entries not shown]`);
+        const { path: dir, entries } = await listDirInside(workspace, requested);
+        const lines = entries.slice(0, maxListedEntries).map(({ name, stats }) => {
+          if (stats.isDirectory()) return `${name}/`;
+          if (stats.isSymbolicLink()) return `${name}@`;
+          return `${name}  ${stats.size} bytes`;
+        });
+        if (entries.length > maxListedEntries) lines.push(`[${entries.length - maxListedEntries} more entries not shown]`);
         return toolOk({ output: capOutput(lines.join("\n") || "(empty folder)"), brief: `${relativeToRoot(workspace, dir)}: ${entries.length} entries` });
       } catch (error) {
         return fileToolFailure(error, requested);

@@ -21,8 +21,8 @@ export function readFileTool(workspace: Workspace) {
     name: "ReadFile",
     description: `Read a text file of the working directory. Lines are numbered; long files come ${defaultReadLines} lines at a time (use line_offset to go on).`,
     parameters,
-    async execute({ path: requested, line_offset, n_lines }) {
-      const read = await readTextInside(workspace, requested);
+    async execute({ path: requested, line_offset, n_lines }, context) {
+      const read = await readTextInside(workspace, requested, context.signal);
       if (!read.ok) return read.failure;
       const { file, text } = read;
       if (text.includes("\u0000")) return toolError({ message: `\`${requested}\` looks like a binary file; only text files can be read.`, brief: "Binary file" });

@@ -1,8 +1,7 @@
 /**
  * The working directory the agent's file tools are confined to. Every path a
- * tool gets is resolved against it and refused when it leads outside:
- * through `..`, an absolute path elsewhere, or a symlink (of the file or of
- * any folder on the way) that points out.
+ * tool gets is resolved against it and refused when it leads outside (see
+ * `confined-fs.ts`, through which every file tool opens its files).
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
@@ -29,42 +28,13 @@ export async function openWorkspace(dir: string, files: FileRegistry): Promise<W
   return { root: await realpath(dir), files };
 }
 
-/**
- * The absolute real path of `requested` inside the workspace. The file need
- * not exist (a file to create): its nearest existing ancestor is resolved
- * instead. Throws {@link PathEscapeError} when it is outside.
- */
-export async function resolveInside(workspace: Workspace, requested: string): Promise<string> {
-  const lexical = path.resolve(workspace.root, requested);
-  if (!isInside(workspace.root, lexical)) throw new PathEscapeError(requested);
-  const real = await realpathOfNearest(lexical);
-  if (!isInside(workspace.root, real)) throw new PathEscapeError(requested);
-  return real;
-}
-
 /** `target` relative to the workspace root, for display (`.` for the root). */
 export function relativeToRoot(workspace: Workspace, target: string): string {
   return path.relative(workspace.root, target) || ".";
 }
 
-function isInside(root: string, target: string): boolean {
+/** True when the absolute path `target` is `root` or below it (compared as written, no links resolved). */
+export function isInside(root: string, target: string): boolean {
   const relative = path.relative(root, target);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-async function realpathOfNearest(target: string): Promise<string> {
-  const missing: string[] = [];
-  let current = target;
-  for (;;) {
-    try {
-      return path.join(await realpath(current), ...missing.reverse());
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-      const parent = path.dirname(current);
-      if (parent === current) return target;
-      missing.push(path.basename(current));
-      current = parent;
-    }
-  }
+  return relative === "" || (relative.split(path.sep)[0] !== ".." && !path.isAbsolute(relative));
 }

@@ -1,12 +1,11 @@
 /** The `WriteFile` tool: creates or overwrites (or appends to) a file of the workspace, after approval. */
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { defineTool, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
+import { appendText, openForWrite, replaceWhole, resolveInside } from "./confined-fs.js";
 import { fileToolFailure } from "./tool-failure.js";
-import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
+import { relativeToRoot, type Workspace } from "./workspace.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it). Missing folders are created."),
@@ -21,24 +20,31 @@ export function writeFileTool(workspace: Workspace) {
     description: "Write a text file of the working directory (creating it and its folders, or overwriting it; mode=append adds to its end). Needs the user's approval.",
     parameters,
     async execute({ path: requested, content, mode }, context) {
-      let file: string;
+      let shown: string;
       try {
-        file = await resolveInside(workspace, requested);
+        shown = relativeToRoot(workspace, await resolveInside(workspace, requested));
       } catch (error) {
         return fileToolFailure(error, requested);
       }
-      const shown = relativeToRoot(workspace, file);
-      const rejected = await askApproval(context, "WriteFile", `${mode === "append" ? "Append to" : "Write"} ${shown} (${count(content.length, "character")})`);
+      const append = mode === "append";
+      const rejected = await askApproval(context, "WriteFile", `${append ? "Append to" : "Write"} ${shown} (${count(content.length, "character")})`);
       if (rejected) return rejected;
+      let written: string;
       try {
-        await mkdir(path.dirname(file), { recursive: true });
-        await (mode === "append" ? appendFile(file, content) : writeFile(file, content));
+        // Opened after the approval, through the confined walk: a path swapped for a link while the user decided is checked again.
+        const file = await openForWrite(workspace, requested, { append });
+        try {
+          await (append ? appendText(file, content) : replaceWhole(file, content));
+        } finally {
+          await file.handle.close();
+        }
+        written = file.path;
       } catch (error) {
         return fileToolFailure(error, requested);
       }
-      workspace.files.recordWrite(file);
+      workspace.files.recordWrite(written);
       const lines = count(content.split("\n").length, "line");
-      return toolOk({ output: `${mode === "append" ? "Appended to" : "Wrote"} ${shown} (${lines}).`, brief: `${shown} (${lines})` });
+      return toolOk({ output: `${append ? "Appended to" : "Wrote"} ${shown} (${lines}).`, brief: `${shown} (${lines})` });
     },
   });
 }
