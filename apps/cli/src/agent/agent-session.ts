@@ -13,6 +13,7 @@ import { buildSystemPrompt } from "../project/system-prompt.js";
 import type { Providers } from "../providers/create-provider.js";
 import { createSession, findSession, latestSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
+import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
@@ -67,7 +68,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
-    const tools = createAgentTools(await openWorkspace(cwd, files));
+    const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
+    const tools = createAgentTools(await openWorkspace(cwd, files), { shellEnv });
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
     const displayId = session?.id ?? path.basename(contextFile);

@@ -22,6 +22,16 @@ export const configFileSchema = z.strictObject({
   yolo: z.boolean().optional(),
   dmail: z.boolean().optional(),
   project_context: z.boolean().optional(),
+  /** How the Shell tool's environment is built (see `tools/child-environment.ts`). */
+  shell_environment_policy: z
+    .strictObject({
+      inherit: z.enum(["all", "core", "none"]).optional(),
+      ignore_default_excludes: z.boolean().optional(),
+      exclude: z.array(z.string().min(1)).optional(),
+      include_only: z.array(z.string().min(1)).optional(),
+      set: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name (letters, digits, _)"), z.string().refine((value) => !value.includes("\0"), "no NUL character")).optional(),
+    })
+    .optional(),
 });
 
 /** The settings a config file holds. */

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ThinkingEffort } from "@kosong/core";
 import { UsageError } from "../cli-error.js";
+import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
 import {
   type CompactionName,
@@ -58,6 +59,8 @@ export interface Settings {
   dmail: boolean;
   projectContext: boolean;
   outputFormat: OutputFormat;
+  /** How the Shell tool's environment is built (config file `[shell_environment_policy]`). */
+  shellEnvironment: EnvironmentPolicy;
 }
 
 /** The default `$KOSONG_HOME`. */
@@ -90,6 +93,18 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     dmail: flags.dmail ?? envFlag(env.KOSONG_DMAIL) ?? config.dmail ?? false,
     projectContext: flags.projectContext === false ? false : (config.project_context ?? true),
     outputFormat: oneOf("--output-format", flags.outputFormat, outputFormats) ?? "text",
+    shellEnvironment: environmentPolicy(config.shell_environment_policy),
+  };
+}
+
+function environmentPolicy(configured: ConfigFile["shell_environment_policy"] = {}): EnvironmentPolicy {
+  const base = defaultEnvironmentPolicy;
+  return {
+    inherit: configured.inherit ?? base.inherit,
+    ignoreDefaultExcludes: configured.ignore_default_excludes ?? base.ignoreDefaultExcludes,
+    exclude: configured.exclude ?? base.exclude,
+    includeOnly: configured.include_only ?? base.includeOnly,
+    set: configured.set ?? base.set,
   };
 }
 

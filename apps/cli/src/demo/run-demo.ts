@@ -15,6 +15,7 @@ import type { Settings } from "../config/settings.js";
 import { InteractiveSession } from "../modes/interactive/interactive-session.js";
 import { printBanner, runLoop } from "../modes/interactive/run-interactive.js";
 import { styleFor } from "../render/terminal-style.js";
+import { defaultEnvironmentPolicy } from "../tools/child-environment.js";
 import { createDemoWorkspace } from "./demo-workspace.js";
 import { DemoChatProvider, demoPrompts } from "./demo-model.js";
 import { ScriptedTypist, type TypedLine } from "./scripted-typist.js";
@@ -88,6 +89,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       dmail: true,
       projectContext: true,
       outputFormat: "text",
+      shellEnvironment: defaultEnvironmentPolicy,
     };
   }
 }

@@ -12,13 +12,19 @@ import { writeFileTool } from "./write-file.js";
 /** Names of the tools that ask for approval before they act. */
 export const approvalTools = ["WriteFile", "EditFile", "Shell"] as const;
 
+/** Options of {@link createAgentTools}. */
+export interface AgentToolsOptions {
+  /** The environment of Shell commands (default: this process's under the default policy of `child-environment.ts`). */
+  shellEnv?: Record<string, string>;
+}
+
 /** ReadFile, WriteFile, EditFile, Shell, ListDir, Glob and Grep for `workspace`. */
-export function createAgentTools(workspace: Workspace): CallableTool[] {
+export function createAgentTools(workspace: Workspace, options: AgentToolsOptions = {}): CallableTool[] {
   return [
     readFileTool(workspace),
     writeFileTool(workspace),
     editFileTool(workspace),
-    shellTool(workspace),
+    shellTool(workspace, options.shellEnv),
     listDirTool(workspace),
     globTool(workspace),
     grepTool(workspace),

@@ -4,13 +4,15 @@
  * a timeout or an abort kills the command's whole process group.
  *
  * A shell command is not confined to the working directory as the file tools
- * are: the approval prompt is the guard.
+ * are: the approval prompt is the guard. Its environment is kosong's without
+ * the credentials (see `child-environment.ts`).
  */
 import { spawn } from "node:child_process";
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
+import { childEnvironment } from "./child-environment.js";
 import type { Workspace } from "./workspace.js";
 
 const parameters = z.object({
@@ -18,8 +20,11 @@ const parameters = z.object({
   timeout: z.int().min(1).max(600).default(60).describe("Seconds before the command is killed (default 60, at most 600)."),
 });
 
-/** Builds `Shell` for `workspace`. */
-export function shellTool(workspace: Workspace) {
+/**
+ * Builds `Shell` for `workspace`; commands run with `env` (default: this
+ * process's environment under the default policy of `child-environment.ts`).
+ */
+export function shellTool(workspace: Workspace, env: Record<string, string> = childEnvironment(process.env)) {
   return defineTool({
     name: "Shell",
     description: "Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.",
@@ -27,7 +32,7 @@ export function shellTool(workspace: Workspace) {
     async execute({ command, timeout }, context) {
       const rejected = await askApproval(context, "Shell", `Run: ${command}`);
       if (rejected) return rejected;
-      const run = await runCommand(command, workspace.root, timeout * 1000, context.signal);
+      const run = await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
       const output = capOutput(run.output || "(no output)");
       if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
       if (run.code !== 0) return toolError({ message: `The command exited with code ${run.code ?? run.signal}.`, output, brief: `Exit code ${run.code ?? run.signal}` });
@@ -43,9 +48,9 @@ interface CommandRun {
   timedOut: boolean;
 }
 
-function runCommand(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
+function runCommand(command: string, cwd: string, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", command], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("bash", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     let timedOut = false;
     const collect = (chunk: Buffer) => {
