@@ -176,4 +176,13 @@ describe("FIFOs, sockets and devices", () => {
     await symlink("/dev/zero", path.join(root, "zero"));
     expect((await call("ReadFile", { path: "zero" })).message).toMatch(/outside the working directory/);
   });
+
+  it("answers a path with a NUL byte, or a link loop, with an error result", async () => {
+    const { root, call } = await toolHarness(tempDir);
+    await symlink("loop-b", path.join(root, "loop-a"));
+    await symlink("loop-a", path.join(root, "loop-b"));
+    expect((await call("ReadFile", { path: "a\0b" })).message).toMatch(/invalid path/);
+    expect((await call("WriteFile", { path: "loop-a", content: "x" })).message).toMatch(/too many symlinks/);
+    expect((await call("WriteFile", { path: "loop-a/inner.txt", content: "x" })).message).toMatch(/too many symlinks/);
+  });
 });

@@ -252,6 +252,7 @@ function at(dir: Dir, name: string): string {
  * {@link PathEscapeError}. The folder is closed when `use` returns.
  */
 async function withParent<T>(workspace: Workspace, requested: string, create: boolean, use: (dir: Dir, names: string[]) => Promise<T | FollowLink>): Promise<T> {
+  if (requested.includes("\0")) throw errnoError("EINVAL", requested);
   let target = path.resolve(workspace.root, requested);
   for (let links = 0; ; links++) {
     if (!isInside(workspace.root, target)) throw new PathEscapeError(requested);

@@ -16,6 +16,7 @@ const errnoBriefs: Record<string, string> = {
   EPERM: "Permission denied",
   ELOOP: "Too many symlinks",
   ENAMETOOLONG: "Name too long",
+  EINVAL: "Invalid path",
 };
 
 /** The error result for `error`, raised while a tool worked on `requested`. Unexpected errors are rethrown. */
