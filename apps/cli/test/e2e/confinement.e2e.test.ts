@@ -6,20 +6,12 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
-import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, runKosong } from "./kosong-binary.js";
+import { runKosong, useFakeProviderServer } from "./kosong-binary.js";
 
 const tempDir = useTempDirs();
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startFakeProviderServer();
-}, 300_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const fake = useFakeProviderServer();
 
 const usage = { input_other: 50, output: 5, input_cache_read: 0, input_cache_creation: 0 };
 const assistant = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -36,10 +28,10 @@ async function toolTurn(name: string, args: object, setup: (dirs: { home: string
   await mkdir(path.join(home, ".kosong"), { recursive: true });
   await mkdir(cwd);
   await setup({ home, cwd });
-  server.enqueue({ message: callTool(name, args), usage }, { message: assistant("Done."), usage });
-  const result = await runKosong(["-p", "go", "--yolo"], { cwd, home, env: { OPENAI_API_KEY: "sk-test-0123456789", OPENAI_BASE_URL: `${server.url}/v1`, ...env } });
+  fake.server.enqueue({ message: callTool(name, args), usage }, { message: assistant("Done."), usage });
+  const result = await runKosong(["-p", "go", "--yolo"], { cwd, home, env: { OPENAI_API_KEY: "sk-test-0123456789", OPENAI_BASE_URL: `${fake.server.url}/v1`, ...env } });
   expect(result.code, result.stderr).toBe(0);
-  const messages = server.requests[1]!.body!.messages as { role: string; content?: unknown }[];
+  const messages = fake.server.requests[1]!.body!.messages as { role: string; content?: unknown }[];
   const toolResult = JSON.stringify(messages.find((m) => m.role === "tool"));
   const [id] = await readdir(path.join(home, ".kosong/sessions"));
   const sessionFile = await readFile(path.join(home, ".kosong/sessions", id!, "context.jsonl"), "utf8");

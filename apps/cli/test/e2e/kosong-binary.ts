@@ -6,6 +6,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** The built binary. */
 export const kosongBin = fileURLToPath(new URL("../../dist/kosong.js", import.meta.url));
@@ -62,4 +64,20 @@ export function runKosong(args: string[], options: RunKosongOptions): Promise<Ko
     child.stdin.end(options.stdin ?? "");
     options.onSpawn?.(child);
   });
+}
+
+/**
+ * For an e2e test file: builds the binary when needed and starts the fake
+ * provider server before the tests, resets it before each, closes it after.
+ * Read the server as `fake.server` inside tests.
+ */
+export function useFakeProviderServer(): { server: FakeProviderServer } {
+  const fake = {} as { server: FakeProviderServer };
+  beforeAll(async () => {
+    ensureBuilt();
+    fake.server = await startFakeProviderServer();
+  }, 300_000);
+  afterAll(() => fake.server.close());
+  beforeEach(() => fake.server.reset());
+  return fake;
 }
