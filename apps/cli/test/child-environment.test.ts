@@ -1,5 +1,5 @@
 /** The environment of Shell commands: no credentials, whatever the policy; the policy from the config file. */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/settings.js";
@@ -89,5 +89,15 @@ describe("the environment of Shell commands", () => {
     await expect(resolveSettings({}, { KOSONG_HOME: home })).rejects.toThrow(/shell_environment_policy\.inherit/);
     await writeFile(path.join(home, "config.toml"), '[shell_environment_policy]\nset = { "BAD NAME" = "x" }\n');
     await expect(resolveSettings({}, { KOSONG_HOME: home })).rejects.toThrow(/shell_environment_policy\.set/);
+  });
+
+  it("accepts the README's example policy as it is written", async () => {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    const example = /### Child process environment[\s\S]*?```toml\n([\s\S]*?)```/.exec(readme)![1]!;
+    const home = await tempDir();
+    await writeFile(path.join(home, "config.toml"), example);
+    const { shellEnvironment } = await resolveSettings({}, { KOSONG_HOME: home });
+    expect(shellEnvironment).toEqual({ inherit: "all", ignoreDefaultExcludes: false, exclude: ["AWS_*", "DATABASE_URL"], includeOnly: [], set: { CI: "1" } });
+    expect(childEnvironment({ ...userEnv, DATABASE_URL: "postgres://u:p@h/db" }, shellEnvironment)).toEqual({ PATH: userEnv.PATH, HOME: "/home/someone", LANG: "C.UTF-8", EDITOR: "vi", CI: "1" });
   });
 });
