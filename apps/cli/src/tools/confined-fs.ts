@@ -84,8 +84,8 @@ export interface ListedEntry {
  * {@link PathEscapeError}, {@link NotRegularFileError}, {@link HardLinkError},
  * or a Node error with `code` (ENOENT, EISDIR, ENOTDIR, EACCES, ELOOP).
  */
-export function openForRead(workspace: Workspace, requested: string): Promise<ConfinedFile> {
-  return withParent(workspace, requested, false, async (dir, names) => {
+export function openForRead(workspace: Workspace, requested: string, cursor?: FolderCursor): Promise<ConfinedFile> {
+  return withParent(workspace, requested, false, cursor, async (dir, names) => {
     const name = fileName(requested, names);
     const where = at(dir, name);
     const before = await lstat(where);
@@ -107,7 +107,7 @@ export function openForRead(workspace: Workspace, requested: string): Promise<Co
 export function openForWrite(workspace: Workspace, requested: string, options: WriteOpenOptions = {}): Promise<ConfinedFile> {
   const create = options.create ?? true;
   const flags = constants.O_RDWR | constants.O_NONBLOCK | (options.append ? constants.O_APPEND : 0);
-  return withParent(workspace, requested, create, async (dir, names) => {
+  return withParent(workspace, requested, create, undefined, async (dir, names) => {
     const name = fileName(requested, names);
     const where = at(dir, name);
     const before = await lstat(where).catch(ignoreMissing);
@@ -137,8 +137,8 @@ export function openForWrite(workspace: Workspace, requested: string, options: W
  * followed) and its path inside the workspace. Links of the folders on the
  * way are followed only inside. Throws as {@link openForRead} does.
  */
-export function lstatInside(workspace: Workspace, requested: string): Promise<{ path: string; stats: Stats }> {
-  return withParent(workspace, requested, false, async (dir, names) => {
+export function lstatInside(workspace: Workspace, requested: string, cursor?: FolderCursor): Promise<{ path: string; stats: Stats }> {
+  return withParent(workspace, requested, false, cursor, async (dir, names) => {
     if (names.length === 0) return { path: dir.path, stats: await dir.handle.stat() };
     if (names.length > 1) throw errnoError("ENOENT", requested);
     return { path: path.join(dir.path, names[0]!), stats: await lstat(at(dir, names[0]!)) };
@@ -150,7 +150,7 @@ export function lstatInside(workspace: Workspace, requested: string): Promise<{ 
  * `lstat`. Throws as {@link openForRead} does (ENOTDIR for a file).
  */
 export function listDirInside(workspace: Workspace, requested: string): Promise<{ path: string; entries: ListedEntry[] }> {
-  return withParent(workspace, requested, false, async (parent, names) => {
+  return withParent(workspace, requested, false, undefined, async (parent, names) => {
     if (names.length > 1) throw errnoError("ENOENT", requested);
     let dir = parent;
     if (names.length === 1) {
@@ -179,13 +179,66 @@ export function listDirInside(workspace: Workspace, requested: string): Promise<
  * any folder on the way).
  */
 export function resolveInside(workspace: Workspace, requested: string): Promise<string> {
-  return withParent(workspace, requested, false, async (dir, names) => {
+  return resolve(workspace, requested, false);
+}
+
+/** As {@link resolveInside}, for a file or folder that must exist (ENOENT when it does not). */
+export function resolveExisting(workspace: Workspace, requested: string, cursor?: FolderCursor): Promise<string> {
+  return resolve(workspace, requested, true, cursor);
+}
+
+function resolve(workspace: Workspace, requested: string, mustExist: boolean, cursor?: FolderCursor): Promise<string> {
+  return withParent(workspace, requested, false, cursor, async (dir, names) => {
+    if (names.length > 1 && mustExist) throw errnoError("ENOENT", requested);
     if (names.length !== 1) return path.join(dir.path, ...names);
     const where = at(dir, names[0]!);
-    const info = await lstat(where).catch(ignoreMissing);
+    const info = await lstat(where).catch(mustExist ? undefined : ignoreMissing);
     if (info?.isSymbolicLink()) return new FollowLink(await readlink(where));
     return path.join(dir.path, names[0]!);
   });
+}
+
+/**
+ * The folders of the last walk, kept open so that the next walk of a batch
+ * (one Grep or Glob over many files, in order) reuses the folders they share
+ * instead of opening them again. Reusing a folder's descriptor is as safe as
+ * `openat`: it still names the folder that was checked. Use one cursor for
+ * one sequence of calls (never two at once), then {@link FolderCursor.close}.
+ */
+export class FolderCursor {
+  /** The open folders: the root, then one per name of {@link names}. */
+  #chain: Dir[] = [];
+  #names: string[] = [];
+
+  /** Closes the folders it holds. */
+  async close(): Promise<void> {
+    this.#names = [];
+    for (const dir of this.#chain.splice(0).reverse()) await dir.handle.close();
+  }
+
+  /** Opens `root` when needed, keeps the folders shared with `names` (from the root down), closes the others; returns how many names are kept. */
+  async keepCommon(root: string, names: readonly string[]): Promise<number> {
+    if (this.#chain[0]?.path !== root) {
+      await this.close();
+      this.#chain.push({ handle: await open(root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW), path: root });
+    }
+    let kept = 0;
+    while (kept < this.#names.length && kept < names.length && this.#names[kept] === names[kept]) kept++;
+    for (const dir of this.#chain.splice(kept + 1).reverse()) await dir.handle.close();
+    this.#names.length = kept;
+    return kept;
+  }
+
+  /** The deepest open folder. */
+  get top(): Dir {
+    return this.#chain.at(-1)!;
+  }
+
+  /** Adds `dir`, the folder `name` of {@link top}. */
+  push(name: string, dir: Dir): void {
+    this.#names.push(name);
+    this.#chain.push(dir);
+  }
 }
 
 /** Reads all of `file` from its start as UTF-8 (abortable with `signal`). */
@@ -249,57 +302,57 @@ function at(dir: Dir, name: string): string {
  * folder on the way is missing and `create` was false). When `use` (or the
  * walk) meets a symlink, its target is resolved against the folder holding
  * it and the walk starts again from the root; a target outside throws
- * {@link PathEscapeError}. The folder is closed when `use` returns.
+ * {@link PathEscapeError}. The folders stay open in `cursor` when one is
+ * given, else they are closed when `use` returns; `use` must not close them.
  */
-async function withParent<T>(workspace: Workspace, requested: string, create: boolean, use: (dir: Dir, names: string[]) => Promise<T | FollowLink>): Promise<T> {
+async function withParent<T>(
+  workspace: Workspace,
+  requested: string,
+  create: boolean,
+  cursor: FolderCursor | undefined,
+  use: (dir: Dir, names: string[]) => Promise<T | FollowLink>,
+): Promise<T> {
   if (requested.includes("\0")) throw errnoError("EINVAL", requested);
-  let target = path.resolve(workspace.root, requested);
-  for (let links = 0; ; links++) {
-    if (!isInside(workspace.root, target)) throw new PathEscapeError(requested);
-    if (links > maxLinks) throw errnoError("ELOOP", requested);
-    const step = await walkParents(workspace.root, target, create, requested);
-    if (step instanceof FollowLink) {
-      target = step.target;
-      continue;
-    }
-    try {
+  const folders = cursor ?? new FolderCursor();
+  try {
+    let target = path.resolve(workspace.root, requested);
+    for (let links = 0; ; links++) {
+      if (!isInside(workspace.root, target)) throw new PathEscapeError(requested);
+      if (links > maxLinks) throw errnoError("ELOOP", requested);
+      const step = await walkParents(folders, workspace.root, target, create, requested);
+      if (step instanceof FollowLink) {
+        target = step.target;
+        continue;
+      }
       const result = await use(step.dir, step.names);
       if (!(result instanceof FollowLink)) return result;
       target = path.resolve(step.dir.path, result.target);
-    } finally {
-      await step.dir.handle.close();
     }
+  } finally {
+    if (!cursor) await folders.close();
   }
 }
 
 /**
- * Opens the root and each folder of `target` but the last component; a
- * symlink on the way gives a {@link FollowLink} to the absolute path it leads
- * to (with the rest of the components).
+ * Opens (in `folders`) the root and each folder of `target` but the last
+ * component; a symlink on the way gives a {@link FollowLink} to the absolute
+ * path it leads to (with the rest of the components).
  */
-async function walkParents(root: string, target: string, create: boolean, requested: string): Promise<{ dir: Dir; names: string[] } | FollowLink> {
+async function walkParents(folders: FolderCursor, root: string, target: string, create: boolean, requested: string): Promise<{ dir: Dir; names: string[] } | FollowLink> {
   const names = path.relative(root, target).split(path.sep).filter((name) => name !== "");
-  let dir: Dir = { handle: await open(root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW), path: root };
-  try {
-    for (let i = 0; i < names.length - 1; i++) {
-      let child = await openChildDir(dir, names[i]!, requested).catch((error: unknown) => (isCode(error, "ENOENT") ? null : Promise.reject(error)));
-      if (child === null) {
-        if (!create) return { dir, names: names.slice(i) };
-        await mkdir(at(dir, names[i]!)).catch((error: unknown) => (isCode(error, "EEXIST") ? undefined : Promise.reject(error)));
-        child = await openChildDir(dir, names[i]!, requested);
-      }
-      if (child instanceof FollowLink) {
-        await dir.handle.close();
-        return new FollowLink(path.resolve(dir.path, child.target, ...names.slice(i + 1)));
-      }
-      await dir.handle.close();
-      dir = child;
+  const parents = names.slice(0, -1);
+  for (let i = await folders.keepCommon(root, parents); i < parents.length; i++) {
+    const dir = folders.top;
+    let child = await openChildDir(dir, names[i]!, requested).catch((error: unknown) => (isCode(error, "ENOENT") ? null : Promise.reject(error)));
+    if (child === null) {
+      if (!create) return { dir, names: names.slice(i) };
+      await mkdir(at(dir, names[i]!)).catch((error: unknown) => (isCode(error, "EEXIST") ? undefined : Promise.reject(error)));
+      child = await openChildDir(dir, names[i]!, requested);
     }
-    return { dir, names: names.slice(-1) };
-  } catch (error) {
-    await dir.handle.close();
-    throw error;
+    if (child instanceof FollowLink) return new FollowLink(path.resolve(dir.path, child.target, ...names.slice(i + 1)));
+    folders.push(names[i]!, child);
   }
+  return { dir: folders.top, names: names.slice(-1) };
 }
 
 /** Opens the folder `name` of `dir` without following a link; a link gives its target. */

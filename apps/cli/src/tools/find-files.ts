@@ -1,7 +1,7 @@
 /** File discovery for `Glob` and `Grep`: tinyglobby inside the workspace, never following symlinks out of it. */
 import path from "node:path";
 import { glob } from "tinyglobby";
-import { resolveInside } from "./confined-fs.js";
+import { FolderCursor, resolveExisting } from "./confined-fs.js";
 import { PathEscapeError, type Workspace } from "./workspace.js";
 
 /** Folders never searched. */
@@ -14,15 +14,26 @@ export function unsafePattern(pattern: string): boolean {
 
 /**
  * Files under `dir` matching `pattern`, as sorted paths relative to the
- * workspace root. Symlinks whose target is outside the workspace are left out.
+ * workspace root. Symlinks whose target is outside the workspace are left out,
+ * and so is a name that is not (or no longer) inside when checked. The checks
+ * walk through `cursor` (one of the caller's, or one of its own).
  */
-export async function findFiles(workspace: Workspace, dir: string, pattern: string): Promise<string[]> {
+export async function findFiles(workspace: Workspace, dir: string, pattern: string, cursor?: FolderCursor): Promise<string[]> {
   const found = await glob(pattern, { cwd: dir, ignore: ignoredFolders, onlyFiles: true, dot: true, followSymbolicLinks: false, absolute: true });
-  const inside = await Promise.all(found.map((file) => resolveInside(workspace, file).then(() => file, skipEscapes)));
-  return inside.filter((file): file is string => file !== null).map((file) => path.relative(workspace.root, file)).sort();
+  const folders = cursor ?? new FolderCursor();
+  const inside: string[] = [];
+  try {
+    for (const file of found.sort()) {
+      if (await resolveExisting(workspace, file, folders).then(() => true, skipEscapes)) inside.push(path.relative(workspace.root, file));
+    }
+  } finally {
+    if (!cursor) await folders.close();
+  }
+  return inside.sort();
 }
 
-function skipEscapes(error: unknown): null {
-  if (error instanceof PathEscapeError) return null;
+function skipEscapes(error: unknown): false {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (error instanceof PathEscapeError || code === "ENOENT" || code === "ENOTDIR") return false;
   throw error;
 }

@@ -8,7 +8,7 @@ import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/cor
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { capLine, capOutput } from "./cap-output.js";
-import { lstatInside, openForRead, readWhole, resolveInside } from "./confined-fs.js";
+import { FolderCursor, lstatInside, openForRead, readWhole, resolveInside } from "./confined-fs.js";
 import { findFiles, unsafePattern } from "./find-files.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
@@ -34,24 +34,29 @@ export function grepTool(workspace: Workspace) {
       const regex = compile(pattern, ignore_case);
       if (!(regex instanceof RE2JS)) return regex;
       if (unsafePattern(glob)) return toolError({ message: `Glob \`${glob}\` leaves the search folder; use a relative pattern without \`..\`.`, brief: "Path outside the working directory" });
-      let files: string[];
-      try {
-        const target = await resolveInside(workspace, requested);
-        const { stats } = await lstatInside(workspace, target);
-        files = stats.isDirectory() ? await findFiles(workspace, target, glob) : [relativeToRoot(workspace, target)];
-      } catch (error) {
-        return fileToolFailure(error, requested);
-      }
+      const folders = new FolderCursor();
       const matches: string[] = [];
-      for (const file of files) {
-        if (matches.length >= max_matches) break;
-        if (context.signal.aborted) return toolError({ message: "The search was aborted.", brief: "Aborted" });
-        const text = await readText(workspace, file, context.signal);
-        if (text === null) continue;
-        const lines = text.split("\n");
-        for (let i = 0; i < lines.length && matches.length < max_matches; i++) {
-          if (regex.test(lines[i]!)) matches.push(`${file}:${i + 1}: ${capLine(lines[i]!, 300)}`);
+      try {
+        let files: string[];
+        try {
+          const target = await resolveInside(workspace, requested);
+          const { stats } = await lstatInside(workspace, target, folders);
+          files = stats.isDirectory() ? await findFiles(workspace, target, glob, folders) : [relativeToRoot(workspace, target)];
+        } catch (error) {
+          return fileToolFailure(error, requested);
         }
+        for (const file of files) {
+          if (matches.length >= max_matches) break;
+          if (context.signal.aborted) return toolError({ message: "The search was aborted.", brief: "Aborted" });
+          const text = await readText(workspace, file, folders, context.signal);
+          if (text === null) continue;
+          const lines = text.split("\n");
+          for (let i = 0; i < lines.length && matches.length < max_matches; i++) {
+            if (regex.test(lines[i]!)) matches.push(`${file}:${i + 1}: ${capLine(lines[i]!, 300)}`);
+          }
+        }
+      } finally {
+        await folders.close();
       }
       const more = matches.length >= max_matches ? `\n[stopped at ${max_matches} matches]` : "";
       return toolOk({ output: capOutput(matches.join("\n") + more || "(no match)"), brief: `${matches.length} match${matches.length === 1 ? "" : "es"}` });
@@ -71,10 +76,10 @@ function compile(pattern: string, ignoreCase: boolean): RE2JS | ToolReturnValue 
 }
 
 /** The text of `file`, or null when it is too big, binary, or refused (not a regular file, hard-linked, outside). */
-async function readText(workspace: Workspace, file: string, signal: AbortSignal): Promise<string | null> {
+async function readText(workspace: Workspace, file: string, folders: FolderCursor, signal: AbortSignal): Promise<string | null> {
   let opened;
   try {
-    opened = await openForRead(workspace, file);
+    opened = await openForRead(workspace, file, folders);
   } catch {
     return null;
   }
