@@ -1,8 +1,8 @@
 /**
  * Check-then-use races: a real child process flips a file and a folder of
  * the workspace between a real path and a symlink to outside, in a tight
- * loop, while ReadFile, WriteFile and EditFile each run 500 operations on
- * them. Nothing outside may be read or written.
+ * loop, while ReadFile, WriteFile, EditFile and Grep each run 500 operations
+ * on them. Nothing outside may be read or written.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
@@ -47,7 +47,7 @@ async function startFlipper(root: string, outside: string): Promise<void> {
 }
 
 describe("a process flipping paths to symlinks while the tools work", () => {
-  it("never lets ReadFile, WriteFile or EditFile read or write outside (500 operations each)", { timeout: 120_000 }, async () => {
+  it("never lets ReadFile, WriteFile, EditFile or Grep read or write outside (500 operations each)", { timeout: 120_000 }, async () => {
     const { root, outside, call } = await toolHarness(tempDir);
     await writeFile(path.join(root, "flip.txt"), "inside secret\n");
     await mkdir(path.join(root, "flipdir"));
@@ -69,6 +69,7 @@ describe("a process flipping paths to symlinks while the tools work", () => {
       run("ReadFile", (i) => ({ path: targets[i % 2] })),
       run("WriteFile", (i) => ({ path: targets[i % 2], content: `written ${i}\n`, mode: i % 4 < 2 ? "overwrite" : "append" })),
       run("EditFile", (i) => ({ path: targets[i % 2], old_string: "secret", new_string: "edited" })),
+      run("Grep", (i) => ({ pattern: "secret", path: i % 2 ? "." : "flipdir" })),
     ]);
     child?.kill("SIGKILL");
 
@@ -78,6 +79,6 @@ describe("a process flipping paths to symlinks while the tools work", () => {
     // The race was real: some operations met the link (refused), some the real path (done).
     expect(outcomes.refused).toBeGreaterThan(0);
     expect(outcomes.ok).toBeGreaterThan(0);
-    expect(outcomes.ok + outcomes.refused).toBe(3 * operationsPerTool);
+    expect(outcomes.ok + outcomes.refused).toBe(4 * operationsPerTool);
   });
 });
