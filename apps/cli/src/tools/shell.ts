@@ -4,13 +4,15 @@
  * a timeout or an abort kills the command's whole process group.
  *
  * A shell command is not confined to the working directory as the file tools
- * are: the approval prompt is the guard.
+ * are: the approval prompt is the guard, and approving for the session
+ * covers only what `shellApproval` says (never every later command).
  */
 import { spawn } from "node:child_process";
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
+import { shellApproval } from "./shell-approval.js";
 import type { Workspace } from "./workspace.js";
 
 const parameters = z.object({
@@ -25,7 +27,8 @@ export function shellTool(workspace: Workspace) {
     description: "Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.",
     parameters,
     async execute({ command, timeout }, context) {
-      const rejected = await askApproval(context, "Shell", `Run: ${command}`);
+      const { action, scope } = shellApproval(command);
+      const rejected = await askApproval(context, action, `Run: ${command}`, scope);
       if (rejected) return rejected;
       const run = await runCommand(command, workspace.root, timeout * 1000, context.signal);
       const output = capOutput(run.output || "(no output)");

@@ -11,19 +11,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmod, mkdir, readdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, runKosong } from "./kosong-binary.js";
+import { runKosong } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
 
 const tempDir = useTempDirs();
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startFakeProviderServer();
-}, 300_000);
-afterAll(() => server.close());
+const { server } = await kosongSuite();
 
 const usage = { input_other: 120, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -91,7 +85,6 @@ describe("kosong in an untrusted repository (the built binary, print mode)", { t
     const markers = path.join(home, "markers");
     await mkdir(markers);
     const ws = await plantedRepository(home, markers);
-    server.reset();
     server.enqueue({ message: say("Hi."), usage });
 
     const result = await runKosong(["-p", "hi", "--model", "test-model"], { cwd: ws, home, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } });
