@@ -38,7 +38,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => {
       const { projectContext, context, soul } = s.agent;
       if (!projectContext) s.print("Project context is off (--no-project-context): the agent's instructions only.");
-      else for (const block of projectContext.blocks) s.print(`<context name="${block.name}">  ${s.style.dim(`${block.content.length} characters from ${block.source}`)}`);
+      else for (const block of projectContext.blocks) s.print(`<context name="${block.name}">  ${s.style.dim(`${block.content.length} characters from ${visibleControls(block.source, { oneLine: true })}`)}`);
       if (context.systemPrompt !== null && context.systemPrompt !== soul.agent.systemPrompt) {
         s.print(s.style.dim("This session keeps the system prompt stored when it started (it wins over a newly built one)."));
       }
