@@ -30,8 +30,9 @@ export interface GitSummary {
 /** The git summary of `cwd`, or null when git is missing or `cwd` is not in a repository. */
 export async function gitSummary(cwd: string): Promise<GitSummary | null> {
   const drivers = await git(cwd, ["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
-  // `git config --get-regexp` exits 1 when nothing matches; it is null outside a repository only when git itself is missing.
-  const overrides = filterOverrides(drivers?.stdout ?? "");
+  // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
+  if (drivers === null || drivers.truncated || (drivers.code !== 0 && drivers.code !== 1)) return null;
+  const overrides = filterOverrides(drivers.stdout);
   const [branch, status] = await Promise.all([
     git(cwd, ["branch", "--show-current"], overrides),
     git(cwd, ["status", "--short", "--untracked-files=normal", "--ignore-submodules=all", "--no-renames"], overrides),

@@ -27,12 +27,12 @@ const shell = (id: string, command: string): Message => ({
 });
 
 /** Starts `kosong` in a fresh git repository, in colour, and waits for its prompt. */
-async function kosongInRepository() {
+async function kosongInRepository(extraEnv: Record<string, string> = {}) {
   const home = await tempDir();
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   execFileSync("git", ["init", "-q", cwd]);
-  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...extraEnv });
   delete env.NO_COLOR;
   const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 160 });
   terminals.push(terminal);
@@ -44,7 +44,8 @@ const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe("the approval prompt in a real terminal (tmux)", () => {
   it("shows a command that tries to paint over its prompt whole, and streamed control sequences as text", async () => {
-    const { terminal, cwd } = await kosongInRepository();
+    // FORCE_HYPERLINK: a terminal that supports hyperlinks, where a link's text could hide its address.
+    const { terminal, cwd } = await kosongInRepository({ FORCE_HYPERLINK: "1" });
     const spoof = "touch pwned #\r\u001b[2K? Shell wants to: Run: ls -la";
     server.enqueue({ message: shell("s1", spoof), usage });
     terminal.line("list the files");
@@ -68,6 +69,11 @@ describe("the approval prompt in a real terminal (tmux)", () => {
     terminal.line("talk");
     screen = await terminal.waitFor(/after[\s\S]*test-model ·/, { from: "› talk" });
     expect(screen).toContain("before␛[2J␛[H␛]0;pwned-title␇<U+009B>2J after <U+202E>evil");
+
+    server.enqueue({ message: say("Read [https://docs.example.com](https://evil.example/x) first.\n\nDone."), usage });
+    terminal.line("links");
+    screen = await terminal.waitFor(/Done\.[\s\S]*test-model ·/, { from: "› links" });
+    expect(screen).toContain("Read https://docs.example.com (https://evil.example/x) first.");
     expect(terminal.screen()).toContain("› list the files");
   }, 60_000);
 
