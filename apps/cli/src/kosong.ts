@@ -7,6 +7,7 @@
 import { CommanderError } from "commander";
 import { CliError, ExitCode } from "./cli-error.js";
 import { buildProgram, commanderExitCode } from "./program.js";
+import { visibleControls } from "./render/visible-controls.js";
 
 // A reader that went away (`kosong -p ... | head`) ends the run quietly.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -20,11 +21,11 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = commanderExitCode(error.code);
   } else if (error instanceof CliError) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${visibleControls(error.message)}\n`);
     process.exitCode = error.exitCode;
   } else {
     const detail = error instanceof Error ? (process.env.KOSONG_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
-    process.stderr.write(`kosong: ${detail}\n`);
+    process.stderr.write(`kosong: ${visibleControls(detail)}\n`);
     process.exitCode = ExitCode.error;
   }
 }

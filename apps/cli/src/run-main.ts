@@ -27,14 +27,16 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
 }
 
 async function sessionChoice(options: MainOptions): Promise<SessionChoice> {
-  const given = [options.continue && "--continue", options.resume && "--resume", options.resumeFile && "--resume-file"].filter(Boolean);
+  const given = [options.continue && "--continue", options.resume !== undefined && "--resume", options.resumeFile !== undefined && "--resume-file"].filter(Boolean);
   if (given.length > 1) throw new UsageError(`${given.join(" and ")} cannot be used together.`);
-  if (options.resumeFile) {
+  if (options.resume !== undefined && !options.resume.trim()) throw new UsageError("--resume: the session id is empty; give an id or a unique id prefix (see `kosong sessions`).");
+  if (options.resumeFile !== undefined && !options.resumeFile.trim()) throw new UsageError("--resume-file: the path is empty.");
+  if (options.resumeFile !== undefined) {
     const isFile = await stat(options.resumeFile).then((s) => s.isFile(), () => false);
     if (!isFile) throw new UsageError(`--resume-file: no such file: ${options.resumeFile}`);
     return { kind: "resume-file", file: options.resumeFile };
   }
-  if (options.resume) return { kind: "resume", id: options.resume };
+  if (options.resume !== undefined) return { kind: "resume", id: options.resume };
   return options.continue ? { kind: "continue" } : { kind: "new" };
 }
 

@@ -125,10 +125,12 @@ describe("approval of the mutating tools", () => {
     answer = "approve_for_session";
     expect((await call("Shell", { command: "echo hi > b.txt" })).is_error).toBe(false);
     answer = "reject";
-    expect((await call("Shell", { command: "echo again >> b.txt" })).is_error).toBe(false);
-    expect(await readFile(path.join(root, "b.txt"), "utf8")).toBe("hi\nagain\n");
+    // The session approval covers that exact command (it has a redirection), not another one.
+    expect((await call("Shell", { command: "echo hi > b.txt" })).is_error).toBe(false);
+    expect((await call("Shell", { command: "echo again >> b.txt" })).is_error).toBe(true);
+    expect(await readFile(path.join(root, "b.txt"), "utf8")).toBe("hi\n");
     expect((await call("EditFile", { path: "b.txt", old_string: "hi", new_string: "yo" })).is_error).toBe(true);
-    expect(asked).toEqual(["WriteFile: Write a.txt (1 character)", "Shell: Run: echo hi > b.txt", "EditFile: Edit b.txt: replace 1 occurrence"]);
+    expect(asked).toEqual(["WriteFile: Write a.txt (1 character)", "Shell: Run: echo hi > b.txt", "Shell: Run: echo again >> b.txt", "EditFile: Edit b.txt: replace 1 occurrence"]);
     expect((await call("ReadFile", { path: "b.txt" })).is_error).toBe(false);
   });
 });

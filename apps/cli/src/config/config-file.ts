@@ -1,8 +1,10 @@
 /**
  * The optional config file, `$KOSONG_HOME/config.toml` or `config.json`:
  * defaults for the flags, validated with zod so that a wrong key or value is
- * an error naming it (exit code 2) rather than silently ignored.
+ * an error naming it (exit code 2) rather than silently ignored. The file
+ * is UTF-8 (a byte order mark is allowed); other bytes are an error too.
  */
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -51,16 +53,32 @@ export interface LoadedConfigFile {
 export async function loadConfigFile(home: string): Promise<LoadedConfigFile> {
   for (const name of ["config.toml", "config.json"]) {
     const file = path.join(home, name);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(file, "utf8");
+      bytes = await readFile(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
       throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
     }
-    return { path: file, config: await parseConfigText(file, text) };
+    return { path: file, config: await parseConfigText(file, decodeUtf8(file, bytes)) };
   }
   return { path: null, config: {} };
+}
+
+/**
+ * The file's text: UTF-8, a byte order mark at its start dropped. Bytes that
+ * are not UTF-8 are a {@link UsageError} naming the byte offset of the first.
+ */
+function decodeUtf8(file: string, bytes: Buffer): string {
+  const text = bytes.toString("utf8");
+  if (!isUtf8(bytes)) {
+    // Decoding replaces each bad sequence with U+FFFD: re-encoded, the text first differs from the file there.
+    const again = Buffer.from(text, "utf8");
+    let offset = 0;
+    while (offset < bytes.length && bytes[offset] === again[offset]) offset++;
+    throw new UsageError(`${file} is not valid UTF-8: byte ${offset} (0x${bytes[offset]!.toString(16).padStart(2, "0")}) starts no UTF-8 character. Save the file as UTF-8.`);
+  }
+  return text.startsWith("\ufeff") ? text.slice(1) : text;
 }
 
 async function parseConfigText(file: string, text: string): Promise<ConfigFile> {

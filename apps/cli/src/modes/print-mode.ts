@@ -3,7 +3,8 @@
  * to the turn's events: in `text` format the assistant's text streams to
  * stdout; in `stream-json` every event is one wire-envelope JSON line.
  * Tools that need approval are refused (the model reads why) unless
- * `--yolo`. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
+ * `--yolo`. The text's control characters are shown, not obeyed (see
+ * `visibleControls`); `stream-json` carries the events as they are. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
  */
 import { serializeEvent, type SoulEvent, type TurnResult } from "@kosong/soul";
 import { openAgentSession, type SessionChoice } from "../agent/agent-session.js";
@@ -11,6 +12,7 @@ import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
+import { visibleControls } from "../render/visible-controls.js";
 import { recordFirstPrompt } from "../sessions/session-store.js";
 
 /** What print mode runs. */
@@ -74,7 +76,7 @@ function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream): (e
   return (event) => {
     if (event.type === "StepRetry" && wroteInAttempt) {
       out.write("\n");
-      err.write(`kosong: the answer above was cut off (${event.payload.error}); retrying, the full answer follows\n`);
+      err.write(`kosong: the answer above was cut off (${visibleControls(event.payload.error)}); retrying, the full answer follows\n`);
     }
     if (event.type === "StepBegin" || event.type === "StepRetry") {
       newStep = wroteText;
@@ -85,7 +87,7 @@ function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream): (e
     newStep = false;
     wroteText = true;
     wroteInAttempt = true;
-    out.write(event.payload.text);
+    out.write(visibleControls(event.payload.text));
   };
 }
 
@@ -95,7 +97,7 @@ function exitCodeOf(result: TurnResult, err: NodeJS.WritableStream): number {
       err.write("kosong: aborted\n");
       return ExitCode.aborted;
     case "error":
-      err.write(`kosong: ${result.error?.message ?? "the turn failed"}\n`);
+      err.write(`kosong: ${visibleControls(result.error?.message ?? "the turn failed")}\n`);
       return ExitCode.error;
     case "tool_rejected":
       err.write("kosong: a tool call was rejected; the turn stopped\n");

@@ -1,11 +1,24 @@
 /**
  * A short, bounded summary of the working directory's git state for the
  * system prompt: the branch and at most a few lines of `git status`.
+ *
+ * The repository may be untrusted (a cloned or unpacked project whose
+ * `.git/config` kosong has never seen), so git runs with every command its
+ * configuration can start turned off: no fsmonitor, no hooks (and no index
+ * write that would fire one), no clean or process filters, no pager, no
+ * external diff or textconv, no submodule recursion, no network (so no
+ * `ext::` remote, ssh command or lazy fetch), no prompts. Each run has a
+ * timeout and an output cap.
  */
 import { execFile } from "node:child_process";
 
 /** Status lines shown at most. */
 export const maxStatusLines = 20;
+
+/** Time one git command may take (a config include can name a FIFO). */
+const gitTimeoutMs = 3_000;
+/** Output read from one git command at most. */
+const maxOutputBytes = 1024 * 1024;
 
 /** The branch and the bounded status, or null outside a repository (or without git). */
 export interface GitSummary {
@@ -16,16 +29,100 @@ export interface GitSummary {
 
 /** The git summary of `cwd`, or null when git is missing or `cwd` is not in a repository. */
 export async function gitSummary(cwd: string): Promise<GitSummary | null> {
-  const [branch, status] = await Promise.all([git(cwd, ["branch", "--show-current"]), git(cwd, ["status", "--short", "--untracked-files=normal"])]);
-  if (branch === null || status === null) return null;
-  const lines = status.split("\n").filter((line) => line.trim().length > 0);
+  const drivers = await git(cwd, ["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
+  // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
+  if (drivers === null || drivers.truncated || (drivers.code !== 0 && drivers.code !== 1)) return null;
+  const overrides = filterOverrides(drivers.stdout);
+  const [branch, status] = await Promise.all([
+    git(cwd, ["branch", "--show-current"], overrides),
+    git(cwd, ["status", "--short", "--untracked-files=normal", "--ignore-submodules=all", "--no-renames"], overrides),
+  ]);
+  if (branch?.code !== 0 || status?.code !== 0) return null;
+  const lines = status.stdout.split("\n").filter((line) => line.trim().length > 0);
   const shown = lines.slice(0, maxStatusLines);
-  if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more changed files`);
-  return { branch: branch.trim() || "(detached HEAD)", status: shown };
+  if (status.truncated) shown.push(`... and more changed files`);
+  else if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more changed files`);
+  return { branch: branch.stdout.trim() || "(detached HEAD)", status: shown };
 }
 
-function git(cwd: string, args: string[]): Promise<string | null> {
+/** Settings that turn off what a repository's configuration could make git run. */
+const safeSettings: Array<[string, string]> = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["core.sshCommand", "false"],
+  ["core.askPass", "false"],
+  ["core.quotePath", "true"],
+  ["core.attributesFile", "/dev/null"],
+  ["diff.external", ""],
+  ["diff.ignoreSubmodules", "all"],
+  ["status.submoduleSummary", "false"],
+  ["color.ui", "false"],
+  ["protocol.allow", "never"],
+  ["credential.helper", ""],
+];
+
+/**
+ * Empties every filter driver the configuration names (`filter.<name>.clean`,
+ * `.smudge`, `.process`, and `.required` off), since `git status` runs the
+ * clean filter of a file whose timestamps changed.
+ */
+function filterOverrides(names: string): Array<[string, string]> {
+  const drivers = new Set(
+    names
+      .split("\0")
+      .map((key) => /^filter\.(.+)\.[^.]+$/s.exec(key)?.[1])
+      .filter((name): name is string => name !== undefined),
+  );
+  return [...drivers].flatMap((name): Array<[string, string]> => [
+    [`filter.${name}.clean`, ""],
+    [`filter.${name}.smudge`, ""],
+    [`filter.${name}.process`, ""],
+    [`filter.${name}.required`, "false"],
+  ]);
+}
+
+interface GitRun {
+  code: number;
+  stdout: string;
+  /** The output was longer than the cap (what was read is in stdout). */
+  truncated: boolean;
+}
+
+/**
+ * Runs git with the safe settings and `extra` given through the
+ * environment (`GIT_CONFIG_KEY_n`, so no name or value is parsed), git's
+ * own variables from the caller's environment removed, and a clean
+ * `GIT_CONFIG_PARAMETERS`. Null when git cannot be run or timed out.
+ */
+function git(cwd: string, args: string[], extra: Array<[string, string]>): Promise<GitRun | null> {
+  const settings = [...safeSettings, ...extra];
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  Object.assign(env, {
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_PROTOCOL_FROM_USER: "0",
+    GIT_ALLOW_PROTOCOL: "",
+    GIT_PAGER: "cat",
+    PAGER: "cat",
+    GIT_CONFIG_COUNT: String(settings.length),
+  });
+  settings.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
   return new Promise((resolve) => {
-    execFile("git", args, { cwd, timeout: 3_000, maxBuffer: 1024 * 1024 }, (error, stdout) => resolve(error ? null : stdout));
+    execFile(
+      "git",
+      ["--no-pager", "--no-optional-locks", ...args],
+      { cwd, env, timeout: gitTimeoutMs, killSignal: "SIGKILL", maxBuffer: maxOutputBytes, encoding: "utf8" },
+      (error, stdout) => {
+        if (error === null) return resolve({ code: 0, stdout, truncated: false });
+        if (error.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return resolve({ code: 0, stdout, truncated: true });
+        resolve(typeof error.code === "number" && !error.killed ? { code: error.code, stdout, truncated: false } : null);
+      },
+    );
   });
 }

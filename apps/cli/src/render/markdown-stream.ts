@@ -22,10 +22,16 @@ export function loadMarkdownRenderer(width: number): Promise<Render> {
     marked.use(markedTerminal({ width: Math.max(40, Math.min(width, 120)), reflowText: true, tab: 2 }) as Parameters<typeof marked.use>[0]);
     // marked-terminal renders a text token's raw text, so the inline Markdown of tight list items
     // (`- **bold** and `code``) stayed literal: render their inline tokens instead.
+    // A link shows its target: a terminal hyperlink (what marked-terminal writes where supported) would let the
+    // model's text pass for another address.
     marked.use({
       renderer: {
         text(token) {
           return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+        },
+        link(token) {
+          const text = this.parser.parseInline(token.tokens);
+          return text === token.href ? token.href : `${text} (${token.href})`;
         },
       },
     });

@@ -1,8 +1,10 @@
 /**
  * One-line views of tool calls and results: the tool's name with its key
- * argument, and a short result (the tool's brief, or its error).
+ * argument, and a short result (the tool's brief, or its error), with
+ * control characters made visible.
  */
 import type { ToolReturnValue } from "@kosong/core";
+import { oneLine, visibleControls } from "./visible-controls.js";
 
 const keyArguments = ["path", "command", "pattern", "message", "query", "url"];
 
@@ -16,15 +18,14 @@ export function toolCallLabel(name: string, argumentsJson: string | null, max = 
   } catch {
     key = argumentsJson ?? "";
   }
-  key = key.replace(/\s+/g, " ").trim();
-  if (key.length > max) key = `${key.slice(0, max - 1)}…`;
-  return key ? `${name}(${key})` : name;
+  key = oneLine(key, max);
+  const shownName = visibleControls(name, { oneLine: true });
+  return key ? `${shownName}(${key})` : shownName;
 }
 
 /** The result's one-line summary: its brief, else the start of its message or output. */
 export function toolResultBrief(result: ToolReturnValue, max = 100): string {
   const brief = result.display.find((block) => block.type === "brief")?.text;
   const text = typeof brief === "string" && brief ? brief : result.message || (typeof result.output === "string" ? result.output : "");
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return oneLine(text, max);
 }

@@ -4,6 +4,11 @@
  * retries, compactions, D-Mail reverts, a spinner while the model is
  * waited for, and the turn's outcome. Approval requests are handed to the
  * caller's prompt. The interactive mode and the demo both use it.
+ *
+ * This is where text from the model, tools and servers enters the terminal:
+ * every such string passes through `visibleControls` here (or in the
+ * one-line summaries it calls), so none of it can move the cursor, erase a
+ * line or reorder what is shown.
  */
 import { type ApprovalKind, SEND_DMAIL_NAME, type SoulEvent } from "@kosong/soul";
 import yoctoSpinner from "yocto-spinner";
@@ -11,13 +16,16 @@ import { MarkdownStream } from "./markdown-stream.js";
 import { formatTokens } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
+import { visibleControls } from "./visible-controls.js";
 
-/** An approval request as the renderer hands it to the prompt. */
+/** An approval request as the renderer hands it to the prompt, its texts made safe to show. */
 export interface ApprovalQuestion {
   id: string;
   sender: string;
   action: string;
   description: string;
+  /** What approving for the session covers, in words (absent: every request of `action`). */
+  scope?: string;
 }
 
 /** The user's answer to an approval request. */
@@ -79,14 +87,14 @@ export class TurnRenderer {
       case "TextPart":
         await this.#endThinking();
         this.#stopSpinner();
-        await this.#markdown.push(event.payload.text);
+        await this.#markdown.push(visibleControls(event.payload.text));
         return;
       case "ThinkPart":
         this.#stopSpinner();
         if (this.#o.showThinking()) {
           if (this.#thinking !== "shown") this.#write(s.dim(s.italic("thinking: ")));
           this.#thinking = "shown";
-          this.#write(s.dim(s.italic(event.payload.think)));
+          this.#write(s.dim(s.italic(visibleControls(event.payload.think))));
         } else if (this.#thinking === "none") {
           this.#thinking = "noted";
           this.#write(`${s.dim("(thinking… /thinking shows it)")}\n`);
@@ -105,7 +113,7 @@ export class TurnRenderer {
       case "ToolResult": {
         this.#stopSpinner();
         const call = this.#calls.get(event.payload.tool_call_id);
-        const label = call ? toolCallLabel(call.name, call.args) : event.payload.tool_call_id;
+        const label = call ? toolCallLabel(call.name, call.args) : visibleControls(event.payload.tool_call_id, { oneLine: true });
         const result = event.payload.return_value;
         const mark = result.is_error ? s.red("✗") : s.green("✓");
         const brief = toolResultBrief(result);
@@ -118,14 +126,22 @@ export class TurnRenderer {
       case "ApprovalRequest": {
         await this.#flushText();
         this.#stopSpinner();
-        const reply = await this.#o.askApproval(event.payload);
+        const { id, sender, action, description, scope } = event.payload;
+        const oneLine = { oneLine: true };
+        const reply = await this.#o.askApproval({
+          id,
+          sender: visibleControls(sender, oneLine),
+          action: visibleControls(action, oneLine),
+          description: visibleControls(description),
+          ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
+        });
         this.#o.respond(event.payload.id, reply);
         return;
       }
       case "StepRetry":
         await this.#flushText();
         this.#stopSpinner();
-        this.#write(`${s.yellow("↻")} ${s.dim(`retrying in ${(event.payload.delay_ms / 1000).toFixed(1)} s (attempt ${event.payload.attempt}): ${event.payload.error}`)}\n`);
+        this.#write(`${s.yellow("↻")} ${s.dim(`retrying in ${(event.payload.delay_ms / 1000).toFixed(1)} s (attempt ${event.payload.attempt}): ${visibleControls(event.payload.error)}`)}\n`);
         return;
       case "CompactionBegin":
         await this.#flushText();
@@ -151,7 +167,7 @@ export class TurnRenderer {
         this.#lastTokens = event.payload.context_tokens;
         return;
       case "SteerInput":
-        this.#write(`${s.dim("» steered:")} ${typeof event.payload.user_input === "string" ? event.payload.user_input : "(content)"}\n`);
+        this.#write(`${s.dim("» steered:")} ${typeof event.payload.user_input === "string" ? visibleControls(event.payload.user_input) : "(content)"}\n`);
         return;
       case "StepInterrupted":
         this.#stopSpinner();
@@ -161,7 +177,7 @@ export class TurnRenderer {
       case "TurnEnd":
         this.#stopSpinner();
         await this.#flushText();
-        if (event.payload.stop_reason === "error") this.#write(`${s.red("error:")} ${event.payload.error ?? "the turn failed"}\n`);
+        if (event.payload.stop_reason === "error") this.#write(`${s.red("error:")} ${visibleControls(event.payload.error ?? "the turn failed")}\n`);
         else if (event.payload.stop_reason === "tool_rejected") this.#write(`${s.yellow("rejected:")} the turn stopped; tell the agent how to go on\n`);
         else if (event.payload.stop_reason === "max_steps") this.#write(`${s.yellow("stopped:")} the step limit was reached\n`);
         return;

@@ -1,6 +1,7 @@
 /** `kosong sessions`: the saved sessions as a table, most recently used first. */
 import { ExitCode } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
+import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { listSessions, sessionsDir } from "./session-store.js";
 
 /** Prints the sessions of `$KOSONG_HOME` to stdout. */
@@ -10,7 +11,7 @@ export async function printSessions(home: string = defaultHome(), out: NodeJS.Wr
     out.write(`No sessions yet in ${sessionsDir(home)}.\n`);
     return ExitCode.ok;
   }
-  const rows = sessions.map((s) => [s.id, s.cwd, formatSize(s.size), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)")]);
+  const rows = sessions.map((s) => [s.id, visibleControls(s.cwd, { oneLine: true }), formatSize(s.size), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)", 60)]);
   const header = ["ID", "DIRECTORY", "SIZE", "LAST USED", "FIRST PROMPT"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.slice(0, 200).map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) out.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
@@ -27,7 +28,3 @@ function formatTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 }
 
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
-}

@@ -12,6 +12,7 @@ import path from "node:path";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
+import { unwritableFolderError } from "./unwritable-folder.js";
 
 /** A session's folder and metadata. */
 export interface SessionInfo {
@@ -61,7 +62,11 @@ export function newSessionId(now: Date = new Date()): string {
 export async function createSession(home: string, cwd: string, now: Date = new Date()): Promise<SessionInfo> {
   const id = newSessionId(now);
   const dir = path.join(sessionsDir(home), id);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw (await unwritableFolderError(error, dir, `KOSONG_HOME (${home})`)) ?? error;
+  }
   await chmod(dir, 0o700);
   const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString(), compaction: null };
   await writeFile(info.contextFile, "", { mode: 0o600, flag: "a" });

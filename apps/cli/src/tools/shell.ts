@@ -4,8 +4,9 @@
  * a timeout or an abort kills the command's whole process group.
  *
  * A shell command is not confined to the working directory as the file tools
- * are: the approval prompt is the guard. Its environment is kosong's without
- * the credentials (see `child-environment.ts`).
+ * are: the approval prompt is the guard, and approving for the session
+ * covers only what `shellApproval` says (never every later command). Its
+ * environment is kosong's without the credentials (see `child-environment.ts`).
  */
 import { spawn } from "node:child_process";
 import { defineTool, toolError, toolOk } from "@kosong/core";
@@ -13,6 +14,7 @@ import { z } from "zod";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
 import { childEnvironment } from "./child-environment.js";
+import { shellApproval } from "./shell-approval.js";
 import type { Workspace } from "./workspace.js";
 
 const parameters = z.object({
@@ -30,7 +32,8 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
     description: "Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.",
     parameters,
     async execute({ command, timeout }, context) {
-      const rejected = await askApproval(context, "Shell", `Run: ${command}`);
+      const { action, scope } = shellApproval(command);
+      const rejected = await askApproval(context, action, `Run: ${command}`, scope);
       if (rejected) return rejected;
       const run = await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
       const output = capOutput(run.output || "(no output)");

@@ -1,26 +1,14 @@
 import { access, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, ensureBuilt, kosongBin } from "./kosong-binary.js";
-import { ensureTmux, TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
 
 const tempDir = useTempDirs();
-let server: FakeProviderServer;
-const terminals: TmuxTerminal[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  ensureTmux();
-  server = await startFakeProviderServer();
-}, 300_000);
-afterAll(() => server.close());
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.close();
-  server.reset();
-});
+const { server, terminals } = await kosongSuite({ tmux: true });
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -66,7 +54,7 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
     terminal.line("write hello.txt");
     screen = await terminal.waitFor(/approve\? $/m, { from: "› write hello.txt" });
     expect(screen).toContain("WriteFile wants to: Write hello.txt (3 characters)");
-    expect(screen).toContain("[a] approve for this session");
+    expect(screen).toContain("[a] approve every WriteFile call for this session");
     terminal.line("y");
     screen = await terminal.waitFor(/Wrote hello\.txt\.[\s\S]*›\s*$/, { from: "› write hello.txt" });
     expect(screen).toMatch(/✓ WriteFile\(hello\.txt\) → hello\.txt \(2 lines\)/);

@@ -5,7 +5,7 @@
  */
 import { abortError } from "@kosong/core";
 import { ApprovalRequestNotFoundError } from "./errors.js";
-import type { ApprovalKind, SoulEventOf } from "./events.js";
+import { type ApprovalKind, approvalKinds, type SoulEventOf } from "./events.js";
 import { ToolRejectedError } from "./tool-rejected-error.js";
 
 /** A pending request, as the `ApprovalRequest` event carries it. */
@@ -19,12 +19,16 @@ export type ApprovalAnswer =
 /** What a tool finds in `context.approval`: requests approval for the call it runs. */
 export interface ToolApproval {
   /**
-   * Asks the user whether `action` (a short name, the key of
-   * `approve_for_session`, e.g. "run shell command") may happen, described by
-   * `description`. Resolves once answered; rejects with an AbortError when the
-   * call is cancelled while waiting.
+   * Asks the user whether `action` may happen, described by `description`.
+   * `action` is the key `approve_for_session` remembers: once the user
+   * approves for the session, every later request with the same `action`
+   * is approved without asking, so make it as narrow as that approval
+   * should reach (e.g. "Shell: git status", not "Shell"). `scope` says in
+   * words what that covers (e.g. "`git status` commands"); hosts show it
+   * with the approve-for-session choice. Resolves once answered; rejects
+   * with an AbortError when the call is cancelled while waiting.
    */
-  request(action: string, description: string): Promise<ApprovalAnswer>;
+  request(action: string, description: string, scope?: string): Promise<ApprovalAnswer>;
 }
 
 /** Receives approval events (the soul forwards them into the running turn). */
@@ -77,7 +81,9 @@ export class Approval {
 
   /** The approval handed to the tool running `toolCallId` (tool `sender`). */
   forCall(toolCallId: string, sender: string, signal?: AbortSignal): ToolApproval {
-    return { request: (action, description) => this.request({ tool_call_id: toolCallId, sender, action, description }, signal) };
+    return {
+      request: (action, description, scope) => this.request({ tool_call_id: toolCallId, sender, action, description, ...(scope === undefined ? {} : { scope }) }, signal),
+    };
   }
 
   /**
@@ -109,16 +115,24 @@ export class Approval {
   /**
    * Answers request `requestId`: `approve`, `approve_for_session` (also
    * approves every later request of the same action), or `reject` with
-   * optional feedback for the model.
+   * optional feedback for the model. Answers arrive from UIs, RPC and JSON,
+   * so they are checked at run time: anything else approves nothing.
+   * @throws TypeError when `response` is not one of {@link approvalKinds} or
+   *   `feedback` is not a string (the request stays pending).
    * @throws ApprovalRequestNotFoundError when no such request is pending.
    */
   respond(requestId: string, response: ApprovalKind, feedback = ""): void {
+    if (!(approvalKinds as readonly unknown[]).includes(response)) {
+      throw new TypeError(`Not an approval answer: ${JSON.stringify(response) ?? String(response)}; answer one of ${approvalKinds.join(", ")}.`);
+    }
+    if (typeof feedback !== "string") throw new TypeError(`Approval feedback must be a string, got ${typeof feedback}.`);
     const pending = this.#pending.get(requestId);
     if (pending === undefined) throw new ApprovalRequestNotFoundError(requestId, [...this.#pending.keys()]);
     this.#pending.delete(requestId);
     if (response === "approve_for_session") this.#sessionActions.add(pending.info.action);
     this.#emit({ type: "ApprovalResponse", payload: { request_id: requestId, response, feedback } });
-    pending.resolve(response === "reject" ? { approved: false, feedback, rejection: new ToolRejectedError(feedback) } : { approved: true });
+    const approved = response === "approve" || response === "approve_for_session";
+    pending.resolve(approved ? { approved: true } : { approved: false, feedback, rejection: new ToolRejectedError(feedback) });
     if (response === "approve_for_session") this.#approveWaiting(pending.info.action);
   }
 

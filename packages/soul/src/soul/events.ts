@@ -47,6 +47,9 @@ export type UserInput = string | ContentPart[];
 /** How a user answered an approval request (kimi-cli's `ApprovalResponse.Kind`). */
 export type ApprovalKind = "approve" | "approve_for_session" | "reject";
 
+/** Every {@link ApprovalKind}: an answer outside this list approves nothing. */
+export const approvalKinds: readonly ApprovalKind[] = ["approve", "approve_for_session", "reject"];
+
 /** Why a compaction ran. */
 export type CompactionReason =
   /** The context reached the trigger (`tokens >= max * ratio` or `tokens + reserved >= max`). */
@@ -119,8 +122,13 @@ export interface SoulEventPayloads {
   ToolCallPart: ToolCallPart;
   /** A tool finished (or was cancelled); in completion order. */
   ToolResult: { tool_call_id: string; return_value: ToolReturnValue };
-  /** A tool asks for approval; answer with `soul.approval.respond(id, ...)`. */
-  ApprovalRequest: { id: string; tool_call_id: string; sender: string; action: string; description: string };
+  /**
+   * A tool asks for approval; answer with `soul.approval.respond(id, ...)`.
+   * `action` is the key `approve_for_session` remembers; `scope`, when the
+   * tool gives one, says in words what approving for the session covers
+   * (e.g. "`git status` commands"), for the host to show with that choice.
+   */
+  ApprovalRequest: { id: string; tool_call_id: string; sender: string; action: string; description: string; scope?: string };
   /** An approval request was answered (by the user, by a session-wide approval or by yolo). */
   ApprovalResponse: { request_id: string; response: ApprovalKind; feedback: string };
   /** The context made checkpoint `id`. */

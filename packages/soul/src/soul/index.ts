@@ -6,6 +6,7 @@ export type { AgentSpec } from "./runtime.js";
 export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./turn.js";
 export {
   partEventTypes,
+  approvalKinds,
   type ApprovalKind,
   type CompactionReason,
   type RevertReason,

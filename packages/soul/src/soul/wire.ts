@@ -8,7 +8,7 @@
 import { contentPartSchema, createErrorMarker } from "@kosong/core";
 import { z } from "zod";
 import { SoulError } from "./errors.js";
-import type { SoulEvent, SoulEventPayloads, SoulEventType } from "./events.js";
+import { approvalKinds, type SoulEvent, type SoulEventPayloads, type SoulEventType } from "./events.js";
 
 const wireMarker = createErrorMarker("@kosong/soul.error.WireParseError");
 
@@ -114,8 +114,8 @@ const payloadSchemas: { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> } 
     index: int.optional(),
   }),
   ToolResult: z.looseObject({ tool_call_id: z.string(), return_value: returnValueSchema }),
-  ApprovalRequest: z.looseObject({ id: z.string(), tool_call_id: z.string(), sender: z.string(), action: z.string(), description: z.string() }),
-  ApprovalResponse: z.looseObject({ request_id: z.string(), response: z.enum(["approve", "approve_for_session", "reject"]), feedback: z.string().default("") }),
+  ApprovalRequest: z.looseObject({ id: z.string(), tool_call_id: z.string(), sender: z.string(), action: z.string(), description: z.string(), scope: z.string().optional() }),
+  ApprovalResponse: z.looseObject({ request_id: z.string(), response: z.enum(approvalKinds), feedback: z.string().default("") }),
   CheckpointCreated: z.looseObject({ id: int, label: nullishString }),
   Reverted: z.looseObject({ checkpoint_id: int.nullable(), reason: z.enum(["dmail", "rewrite"]) }),
 } as { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> };

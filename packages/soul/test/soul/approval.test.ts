@@ -5,7 +5,7 @@
  * tool sees.
  */
 import { defineTool, toolOk, type ToolContext } from "@kosong/core";
-import { Approval, ApprovalRequestNotFoundError, ToolRejectedError, type ApprovalKind, type Soul, type SoulEvent } from "@kosong/soul";
+import { Approval, ApprovalRequestNotFoundError, ToolRejectedError, type ApprovalKind, type ApprovalRequestInfo, type Soul, type SoulEvent } from "@kosong/soul";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { call, collect, ofType, outline, script, testSoul } from "./helpers.js";
@@ -153,6 +153,44 @@ describe("approval", () => {
   it("rejects an answer to an unknown request with a typed error", () => {
     const approval = new Approval();
     expect(() => approval.respond("nope", "approve")).toThrowError(ApprovalRequestNotFoundError);
+  });
+
+  it("fails closed: an answer that is not an approval kind is a TypeError, approves nothing and leaves the request pending", async () => {
+    const approval = new Approval();
+    const asked: string[] = [];
+    approval.subscribe((event) => event.type === "ApprovalRequest" && asked.push(event.payload.id));
+    let settled: unknown = "not yet";
+    const answer = approval.forCall("c1", "Shell").request("Shell: rm", "Run: rm -rf build");
+    void answer.then((value) => (settled = value));
+    for (const bad of ["deny", "no", "", "yes", "APPROVE", "approve ", null, undefined, 0, 1, true, {}, ["approve"]]) {
+      expect(() => approval.respond(asked[0]!, bad as never), JSON.stringify(bad)).toThrowError(TypeError);
+    }
+    expect(() => approval.respond(asked[0]!, "reject", null as never)).toThrowError(TypeError);
+    await Promise.resolve();
+    expect(settled).toBe("not yet");
+    expect(approval.sessionApproved.size).toBe(0);
+    expect(approval.pending().map((p) => p.id)).toEqual(asked);
+    approval.respond(asked[0]!, "reject");
+    expect((await answer).approved).toBe(false);
+  });
+
+  it("a session approval covers exactly the action it was given; the request carries the scope in words", async () => {
+    const approval = new Approval();
+    const requests: ApprovalRequestInfo[] = [];
+    approval.subscribe((event) => event.type === "ApprovalRequest" && requests.push(event.payload));
+    const first = approval.forCall("c1", "Shell").request("Shell: git status", "Run: git status", "`git status` commands");
+    expect(requests[0]).toMatchObject({ action: "Shell: git status", scope: "`git status` commands" });
+    approval.respond(requests[0]!.id, "approve_for_session");
+    expect(await first).toEqual({ approved: true });
+    expect(await approval.forCall("c2", "Shell").request("Shell: git status", "Run: git status --short", "`git status` commands")).toEqual({ approved: true });
+    expect(requests).toHaveLength(1);
+    const other = approval.forCall("c3", "Shell").request("Shell: git push", "Run: git push --force", "`git push` commands");
+    expect(requests.map((r) => r.action)).toEqual(["Shell: git status", "Shell: git push"]);
+    approval.respond(requests[1]!.id, "reject");
+    expect((await other).approved).toBe(false);
+    // Without a scope the payload is as before (kimi-cli's five fields).
+    void approval.forCall("c4", "WriteFile").request("WriteFile", "Write a.txt");
+    expect(Object.keys(requests[2]!)).toEqual(["id", "tool_call_id", "sender", "action", "description"]);
   });
 
   it("gives the rejection as a ToolRejectedError carrying the feedback", async () => {

@@ -8,6 +8,7 @@ import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
 import { statusLine } from "../../render/status-line.js";
 import type { Style } from "../../render/terminal-style.js";
+import { visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import type { LineInput } from "./terminal-input.js";
 
@@ -46,6 +47,11 @@ export class InteractiveSession {
   /** Writes a line (or lines). */
   print(text = ""): void {
     this.out.write(`${text}\n`);
+  }
+
+  /** Prints `error: message`, the message's control characters made visible (it may quote a server). */
+  printError(error: unknown): void {
+    this.print(`${this.style.red("error:")} ${visibleControls(error instanceof Error ? error.message : String(error))}`);
   }
 
   /** The status line: model, context bar, strategy, session id. */
@@ -114,9 +120,9 @@ export class InteractiveSession {
     try {
       const stream = start(controller.signal);
       for await (const event of stream as AsyncIterable<SoulEvent>) await renderer.render(event);
-      await stream.result.catch((error: unknown) => this.print(`${this.style.red("error:")} ${(error as Error).message}`));
+      await stream.result.catch((error: unknown) => this.printError(error));
     } catch (error) {
-      this.print(`${this.style.red("error:")} ${(error as Error).message}`);
+      this.printError(error);
     } finally {
       this.#running = null;
       unwatch();
@@ -126,11 +132,18 @@ export class InteractiveSession {
     return controller.signal.aborted ? "aborted" : "done";
   }
 
-  /** Asks about an approval request; Ctrl-C there rejects and aborts the turn. */
+  /**
+   * Asks about an approval request; Ctrl-C there rejects and aborts the
+   * turn. The lines of a multi-line description after its first are set in
+   * a gutter, so none of them can pass for a prompt line; the choice `[a]`
+   * says what approving for the session covers.
+   */
   async askApproval(question: ApprovalQuestion, controller: AbortController): Promise<ApprovalReply> {
     const s = this.style;
-    this.print(`${s.yellow("?")} ${s.bold(question.sender)} wants to: ${question.description}`);
-    this.print(s.dim("  [y] approve   [a] approve for this session   [n] reject   or type feedback to reject with it"));
+    const description = question.description.split("\n").join(`\n  ${s.dim("│")} `);
+    const scope = question.scope ?? `every ${question.action} request`;
+    this.print(`${s.yellow("?")} ${s.bold(question.sender)} wants to: ${description}`);
+    this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session   [n] reject   or type feedback to reject with it`));
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
       if (answer.kind !== "line") {

@@ -5,6 +5,7 @@
 import { extractText } from "@kosong/core";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
 import { printSessions } from "../../sessions/print-sessions.js";
+import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
@@ -37,7 +38,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => {
       const { projectContext, context, soul } = s.agent;
       if (!projectContext) s.print("Project context is off (--no-project-context): the agent's instructions only.");
-      else for (const block of projectContext.blocks) s.print(`<context name="${block.name}">  ${s.style.dim(`${block.content.length} characters from ${block.source}`)}`);
+      else for (const block of projectContext.blocks) s.print(`<context name="${block.name}">  ${s.style.dim(`${block.content.length} characters from ${visibleControls(block.source, { oneLine: true })}`)}`);
       if (context.systemPrompt !== null && context.systemPrompt !== soul.agent.systemPrompt) {
         s.print(s.style.dim("This session keeps the system prompt stored when it started (it wins over a newly built one)."));
       }
@@ -72,7 +73,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => {
       const checkpoints = s.agent.context.checkpoints;
       if (checkpoints.length === 0) s.print("No checkpoints yet.");
-      for (const c of checkpoints) s.print(`checkpoint ${c.id}${c.label ? ` "${c.label}"` : ""} · ${c.messageCount} messages before it`);
+      for (const c of checkpoints) s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it`);
     },
   },
   {
@@ -97,7 +98,7 @@ export const slashCommands: SlashCommand[] = [
       if (!/^\d+$/.test(args) || !users.includes(Number(args))) {
         if (users.length === 0) return s.print("No user message to edit yet.");
         s.print("Usage: /edit <message#>. Your messages:");
-        for (const i of users) s.print(`  #${i}  ${oneLine(extractText(history[i]!))}`);
+        for (const i of users) s.print(`  #${i}  ${oneLine(extractText(history[i]!), 70)}`);
         return;
       }
       const index = Number(args);
@@ -179,7 +180,7 @@ export async function runSlashCommand(session: InteractiveSession, line: string)
   try {
     await command.run(session, args.trim());
   } catch (error) {
-    session.print(`${session.style.red("error:")} ${(error as Error).message}`);
+    session.printError(error);
   }
 }
 
@@ -204,7 +205,3 @@ function helpText(s: InteractiveSession): string {
   ].join("\n");
 }
 
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 70 ? `${line.slice(0, 69)}…` : line;
-}

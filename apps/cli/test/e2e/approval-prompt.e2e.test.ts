@@ -1,0 +1,132 @@
+/**
+ * The approval prompt in a real terminal (tmux), the built binary against
+ * the fake provider server: a command that paints over its own prompt with
+ * `\r` and escape sequences is shown whole, control characters visible; a
+ * session approval of a Shell command covers only what `[a]` says. Print
+ * mode shows the model's and the server's control characters too.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, readdir } from "node:fs/promises";
+import path from "node:path";
+import type { Message } from "@kosong/core";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await kosongSuite({ tmux: true });
+
+const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
+const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+const shell = (id: string, command: string): Message => ({
+  role: "assistant",
+  content: [],
+  tool_calls: [{ type: "function", id, function: { name: "Shell", arguments: JSON.stringify({ command }) } }],
+});
+
+/** Starts `kosong` in a fresh git repository, in colour, and waits for its prompt. */
+async function kosongInRepository(extraEnv: Record<string, string> = {}) {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  execFileSync("git", ["init", "-q", cwd]);
+  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...extraEnv });
+  delete env.NO_COLOR;
+  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 160 });
+  terminals.push(terminal);
+  await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
+  return { terminal, cwd };
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe("the approval prompt in a real terminal (tmux)", () => {
+  it("shows a command that tries to paint over its prompt whole, and streamed control sequences as text", async () => {
+    // FORCE_HYPERLINK: a terminal that supports hyperlinks, where a link's text could hide its address.
+    const { terminal, cwd } = await kosongInRepository({ FORCE_HYPERLINK: "1" });
+    const spoof = "touch pwned #\r\u001b[2K? Shell wants to: Run: ls -la";
+    server.enqueue({ message: shell("s1", spoof), usage });
+    terminal.line("list the files");
+    let screen = await terminal.waitFor(/approve\? $/m, { from: "› list the files" });
+    expect(screen).toContain("? Shell wants to: Run: touch pwned #␍␛[2K? Shell wants to: Run: ls -la");
+    expect(screen).toContain("[a] approve this exact command for this session");
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› list the files" });
+    expect(await readdir(cwd)).not.toContain("pwned");
+
+    // A second line can not pass for a prompt line either: it is set in a gutter.
+    server.enqueue({ message: shell("s2", "touch pwned2 #\n? Shell wants to: Run: ls -la"), usage });
+    terminal.line("list again");
+    screen = await terminal.waitFor(/approve\? $/m, { from: "› list again" });
+    expect(screen).toMatch(/\? Shell wants to: Run: touch pwned2 #\n {2}│ \? Shell wants to: Run: ls -la\n/);
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› list again" });
+
+    // Streamed text, thinking shown or not, keeps its escapes visible: the screen is not cleared, the title not set.
+    server.enqueue({ message: say("before\u001b[2J\u001b[H\u001b]0;pwned-title\u0007\u009b2J after \u202eevil"), usage });
+    terminal.line("talk");
+    screen = await terminal.waitFor(/after[\s\S]*test-model ·/, { from: "› talk" });
+    expect(screen).toContain("before␛[2J␛[H␛]0;pwned-title␇<U+009B>2J after <U+202E>evil");
+
+    server.enqueue({ message: say("Read [https://docs.example.com](https://evil.example/x) first.\n\nDone."), usage });
+    terminal.line("links");
+    screen = await terminal.waitFor(/Done\.[\s\S]*test-model ·/, { from: "› links" });
+    expect(screen).toContain("Read https://docs.example.com (https://evil.example/x) first.");
+    expect(terminal.screen()).toContain("› list the files");
+  }, 60_000);
+
+  it("approving `git status` for the session covers git status commands only, and the prompt says so", async () => {
+    const { terminal, cwd } = await kosongInRepository();
+    server.enqueue(
+      { message: shell("g1", "git status --short"), usage },
+      { message: shell("g2", "git status"), usage },
+      { message: shell("g3", "git status; touch pwned"), usage },
+    );
+    terminal.line("check the repo");
+    let screen = await terminal.waitFor(/approve\? $/m, { from: "› check the repo" });
+    expect(screen).toContain("Shell wants to: Run: git status --short");
+    expect(screen).toContain("[a] approve `git status` commands for this session");
+    terminal.line("a");
+    screen = await terminal.waitFor(/Shell wants to: Run: git status; touch pwned[\s\S]*approve\? $/m, { from: "› check the repo" });
+    expect(screen).toMatch(/✓ Shell\(git status\)/);
+    expect(count(screen, "wants to:")).toBe(2);
+    expect(screen).toContain("[a] approve this exact command for this session");
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› check the repo" });
+    expect(await readdir(cwd)).not.toContain("pwned");
+
+    // Another subcommand asks again; file tools say their session approval is per tool.
+    server.enqueue(
+      { message: shell("g4", "git log --oneline"), usage },
+      { message: { role: "assistant", content: [], tool_calls: [{ type: "function", id: "w1", function: { name: "WriteFile", arguments: JSON.stringify({ path: "a.txt", content: "a\n" }) } }] }, usage },
+      { message: say("Done."), usage },
+    );
+    terminal.line("log and write");
+    screen = await terminal.waitFor(/approve\? $/m, { from: "› log and write" });
+    expect(screen).toContain("[a] approve `git log` commands for this session");
+    terminal.line("y");
+    screen = await terminal.waitFor(/WriteFile wants to[\s\S]*approve\? $/m, { from: "› log and write" });
+    expect(screen).toContain("[a] approve every WriteFile call for this session");
+    terminal.line("y");
+    await terminal.waitFor(/Done\.[\s\S]*›\s*$/, { from: "› log and write" });
+  }, 60_000);
+});
+
+describe("print mode shows control characters from the model and the server", () => {
+  it("in the answer on stdout and in the error on stderr", async () => {
+    const home = await tempDir();
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+    server.enqueue({ message: say("line one\r\nline two\u001b[2K\ttab\u202e"), usage });
+    const answer = await runKosong(["-p", "hi"], { cwd: home, home, env });
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(answer.stdout).toBe("line one\nline two␛[2K\ttab<U+202E>\n");
+
+    server.enqueue({ status: 400, body: { error: { message: "bad \u001b]0;owned\u0007 request", type: "invalid_request_error" } } });
+    const failed = await runKosong(["-p", "hi"], { cwd: home, home, env });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("bad ␛]0;owned␇ request");
+    expect(failed.stderr).not.toContain("\u001b");
+  });
+});

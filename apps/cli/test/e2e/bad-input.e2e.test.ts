@@ -1,0 +1,104 @@
+/**
+ * Small pieces of bad input get a clear error, and harmless ones are
+ * accepted: the built binary in print mode against the fake provider
+ * server. Config files are UTF-8 (a byte order mark is fine, other bytes are
+ * an error naming the file and the offset); `--resume ""` is a usage error;
+ * a KOSONG_HOME that cannot be written says so (a read-only folder, and a
+ * read-only file system, where Node's mkdir reports ENOENT).
+ */
+import { spawnSync } from "node:child_process";
+import { chmod, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Message } from "@kosong/core";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+
+const tempDir = useTempDirs();
+const { server } = await kosongSuite();
+
+const usage = { input_other: 120, output: 8, input_cache_read: 0, input_cache_creation: 0 };
+const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+
+async function setup() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  await mkdir(path.join(home, ".kosong"));
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const run = (args: string[]) => runKosong(args, { cwd, home, env });
+  return { home, cwd, env, run, kosongHome: path.join(home, ".kosong") };
+}
+
+describe("bad input to the built binary", { timeout: 60_000 }, () => {
+  it("rejects a config file that is not UTF-8, naming the file and the byte offset", async () => {
+    const { run, kosongHome } = await setup();
+    for (const [name, bytes, offset] of [
+      ["config.toml", Buffer.concat([Buffer.from('model = "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]), 12],
+      ["config.json", Buffer.concat([Buffer.from('{"model": "ok", "x": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]), 22],
+    ] as const) {
+      const file = path.join(kosongHome, name);
+      await writeFile(file, bytes);
+      const result = await run(["-p", "hello"]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${file} is not valid UTF-8: byte ${offset} (0x${bytes[offset]!.toString(16)})`);
+      await rm(file);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("accepts a config file that starts with a UTF-8 byte order mark", async () => {
+    const { run, kosongHome } = await setup();
+    await writeFile(path.join(kosongHome, "config.json"), '\ufeff{"model": "bom-json-model"}\n');
+    server.enqueue({ message: say("Hi."), usage });
+    const json = await run(["-p", "hello"]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(server.requests.at(-1)!.body!.model).toBe("bom-json-model");
+
+    await writeFile(path.join(kosongHome, "config.toml"), '\ufeffmodel = "bom-toml-model"\n');
+    server.enqueue({ message: say("Hi."), usage });
+    const toml = await run(["-p", "hello"]);
+    expect(toml.code, toml.stderr).toBe(0);
+    expect(server.requests.at(-1)!.body!.model).toBe("bom-toml-model");
+  });
+
+  it("refuses an empty --resume or --resume-file instead of starting a new session", async () => {
+    const { run, kosongHome } = await setup();
+    for (const args of [["-r", ""], ["--resume", "  "], ["--resume-file", ""]]) {
+      const result = await run(["-p", "hello", ...args]);
+      expect(result.code, JSON.stringify(args)).toBe(2);
+      expect(result.stderr, JSON.stringify(args)).toMatch(/^--resume(-file)?: the (session id|path) is empty/);
+    }
+    expect(await readdir(kosongHome)).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("says that a read-only KOSONG_HOME is not writable", async () => {
+    const { home, cwd, env } = await setup();
+    const readOnly = path.join(home, "read-only");
+    await mkdir(readOnly);
+    await chmod(readOnly, 0o555);
+    await chmod(home, 0o755);
+    await chmod(cwd, 0o777);
+    // root writes to any folder: run the binary as nobody then.
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"] : [];
+    const run = (prefix: string[], kosongHome: string) => {
+      const argv = [...prefix, process.execPath, kosongBin, "-p", "hello"];
+      return spawnSync(argv[0]!, argv.slice(1), { cwd, env: cleanEnv(home, { ...env, KOSONG_HOME: kosongHome }), encoding: "utf8" });
+    };
+    for (const kosongHome of [readOnly, path.join(readOnly, "missing")]) {
+      const result = run(asUser, kosongHome);
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${readOnly} is not writable (EACCES; kosong saves its sessions under KOSONG_HOME (${kosongHome}))`);
+    }
+
+    // A read-only file system, mounted in a private mount namespace where that is allowed (root on Linux).
+    const mount = ["unshare", "-m", "sh", "-c", `mount -t tmpfs -o ro tmpfs '${readOnly}' && exec "$@"`, "sh"];
+    if (spawnSync(mount[0]!, [...mount.slice(1), "true"]).status !== 0) return;
+    const result = run(mount, readOnly);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`${readOnly} is not writable \\((ENOENT|EROFS); kosong saves its sessions under KOSONG_HOME`));
+    expect(server.requests).toHaveLength(0);
+  });
+});

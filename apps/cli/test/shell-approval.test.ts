@@ -1,0 +1,54 @@
+/** What a Shell approval for the session covers. */
+import { describe, expect, it } from "vitest";
+import { shellApproval } from "../src/tools/shell-approval.js";
+
+describe("shellApproval", () => {
+  it("covers a program and its subcommand for plain commands of programs with subcommands", () => {
+    expect(shellApproval("git status")).toEqual({ action: "Shell: git status", scope: "`git status` commands" });
+    expect(shellApproval("git  status --short -uno").action).toBe("Shell: git status");
+    expect(shellApproval("  pnpm test  ").action).toBe("Shell: pnpm test");
+    expect(shellApproval("cargo build --release")).toEqual({ action: "Shell: cargo build", scope: "`cargo build` commands" });
+  });
+
+  it("covers the script or binary a runner subcommand names, not every one", () => {
+    expect(shellApproval("npm run build -- --watch")).toEqual({ action: "Shell: npm run build", scope: "`npm run build` commands" });
+    expect(shellApproval("pnpm exec tsc --noEmit").action).toBe("Shell: pnpm exec tsc");
+    expect(shellApproval("npm run build").action).not.toBe(shellApproval("npm run deploy").action);
+    expect(shellApproval("npx --yes x").scope).toBe("this exact command");
+  });
+
+  it("matches any command with shell syntax exactly, so an approved prefix never lets more through", () => {
+    const base = shellApproval("git status").action;
+    for (const command of [
+      "git status; rm -rf ~",
+      "git status && touch pwned",
+      "git status || touch pwned",
+      "git status | sh",
+      "git status $(touch pwned)",
+      "git status `touch pwned`",
+      "git status > ~/.bashrc",
+      "git status < /etc/passwd",
+      "git status & touch pwned",
+      "git status\ntouch pwned",
+      "git status 'x'",
+      'git status "$HOME"',
+      "git status *",
+      "git status ~/x",
+      "git status #\r\u001b[2K",
+      "git status \\; touch x",
+      "git status {a,b}",
+      "git status (x)",
+    ]) {
+      const approval = shellApproval(command);
+      expect(approval.action, JSON.stringify(command)).not.toBe(base);
+      expect(approval, JSON.stringify(command)).toEqual({ action: `Shell: exactly ${command}`, scope: "this exact command" });
+    }
+  });
+
+  it("covers only the same command for other programs, options before a subcommand, and env assignments", () => {
+    for (const command of ["ls -la", "rm notes.txt", "git -C .. status", "FOO=1 git status", "bash script.sh", "sudo git status", "git", "./git status"]) {
+      expect(shellApproval(command), command).toEqual({ action: `Shell: exactly ${command}`, scope: "this exact command" });
+    }
+    expect(shellApproval("rm notes.txt").action).not.toBe(shellApproval("rm -rf notes.txt").action);
+  });
+});
