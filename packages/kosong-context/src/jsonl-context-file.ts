@@ -14,6 +14,8 @@ import {
   copyToNewFile,
   fsyncDirectory,
   hasCode,
+  modeOf,
+  PRIVATE_FILE_MODE,
   removeStaleTempFiles,
   tempPathFor,
   unlinkQuietly,
@@ -292,7 +294,7 @@ export class JsonlContextFile implements ContextLog {
       const rotation = await this.#replaceWith("truncate-with-rotation", temp, true, async () => {
         const source = await open(this.path, "r");
         try {
-          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart, tail });
+          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart, tail, mode: await modeOfHandle(source) });
         } finally {
           await source.close();
         }
@@ -331,7 +333,7 @@ export class JsonlContextFile implements ContextLog {
         try {
           // A UTF-8 byte-order mark would land mid-file, before the old first line, making it unreadable: it is dropped.
           if (source !== null && (await startsWithBom(source))) start = UTF8_BOM.length;
-          await writeNewFileFrom(temp, source, start, this.#size, { head: prefix });
+          await writeNewFileFrom(temp, source, start, this.#size, { head: prefix, mode: source === null ? PRIVATE_FILE_MODE : await modeOfHandle(source) });
         } finally {
           await source?.close();
         }
@@ -362,7 +364,7 @@ export class JsonlContextFile implements ContextLog {
         throw error;
       }
       const temp = tempPathFor(this.path);
-      const savedAs = await this.#replaceWith(`restoring rotation ${n}`, temp, this.#exists, () => copyToNewFile(source, temp));
+      const savedAs = await this.#replaceWith(`restoring rotation ${n}`, temp, this.#exists, async () => copyToNewFile(source, temp, await modeOf(this.path)));
       const facts = await inspectFile(this.path);
       this.#exists = true;
       this.#size = facts.size;
@@ -530,7 +532,7 @@ export class JsonlContextFile implements ContextLog {
 
   async #appendHandle(): Promise<FileHandle> {
     if (this.#handle) return this.#handle;
-    const handle = await open(this.path, "a");
+    const handle = await open(this.path, "a", PRIVATE_FILE_MODE);
     this.#handle = handle;
     if (!this.#exists) {
       this.#exists = true;
@@ -557,6 +559,10 @@ async function startsWithBom(handle: FileHandle): Promise<boolean> {
   const head = Buffer.alloc(UTF8_BOM.length);
   const { bytesRead } = await handle.read(head, 0, head.length, 0);
   return bytesRead === head.length && head.equals(UTF8_BOM);
+}
+
+async function modeOfHandle(handle: FileHandle): Promise<number> {
+  return (await handle.stat()).mode & 0o7777;
 }
 
 async function sameFile(a: string, b: string): Promise<boolean> {
