@@ -14,6 +14,9 @@ export interface FileFacts {
   size: number;
   endsWithNewline: boolean;
   links: number;
+  /** Device and inode: which file this is (0 when it does not exist). */
+  dev: number;
+  ino: number;
 }
 
 /**
@@ -66,7 +69,7 @@ export async function inspectFile(file: string): Promise<FileFacts> {
   try {
     handle = await open(file, "r+");
   } catch (error) {
-    if (hasCode(error, "ENOENT")) return { exists: false, size: 0, endsWithNewline: true, links: 0 };
+    if (hasCode(error, "ENOENT")) return { exists: false, size: 0, endsWithNewline: true, links: 0, dev: 0, ino: 0 };
     if (hasCode(error, "EACCES", "EPERM", "EROFS")) throw new StorageOpenError(file, `it cannot be written (${(error as Error).message})`, { cause: error });
     throw error;
   }
@@ -78,7 +81,7 @@ export async function inspectFile(file: string): Promise<FileFacts> {
       await handle.read(last, 0, 1, info.size - 1);
       endsWithNewline = last[0] === 10;
     }
-    return { exists: true, size: info.size, endsWithNewline, links: info.nlink };
+    return { exists: true, size: info.size, endsWithNewline, links: info.nlink, dev: info.dev, ino: info.ino };
   } finally {
     await handle.close();
   }

@@ -2,9 +2,47 @@
  * File-system steps for crash-safe replacement of a file: temp files beside
  * the target, fsync of files and directories, durable copies.
  */
-import { constants } from "node:fs";
-import { copyFile, open, readdir, unlink, type FileHandle } from "node:fs/promises";
+import { open, readdir, stat, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
+
+/**
+ * The permission bits of a new context file, lock file or temp file:
+ * readable and writable by its owner only. A conversation holds whatever
+ * the user and the tools put in it.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * The permission bits of `file` (what a file replacing it gets), or
+ * {@link PRIVATE_FILE_MODE} when it does not exist.
+ */
+export async function modeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).mode & 0o7777;
+  } catch (error) {
+    if (hasCode(error, "ENOENT")) return PRIVATE_FILE_MODE;
+    throw error;
+  }
+}
+
+/**
+ * Creates `file` exclusively (it must not exist) with exactly the
+ * permission bits `mode`: created owner-only (the process umask can only
+ * narrow that), then set to `mode`, before any byte is written. So a file
+ * is never readable by others, not even for a moment or after a crash,
+ * unless `mode` says so.
+ */
+export async function createFileWithMode(file: string, mode: number, flags = "wx"): Promise<FileHandle> {
+  const handle = await open(file, flags, PRIVATE_FILE_MODE);
+  try {
+    await handle.chmod(mode);
+  } catch (error) {
+    await handle.close();
+    await unlinkQuietly(file);
+    throw error;
+  }
+  return handle;
+}
 
 /** True for a Node file-system error with this `code`. */
 export function hasCode(error: unknown, ...codes: string[]): boolean {
@@ -105,11 +143,14 @@ export interface NewFileOptions {
   tail?: Buffer;
   /** Sees each piece of the source as read (with its offset in the source) before it is written; may throw to stop. */
   check?: (chunk: Buffer, position: number) => void;
+  /** Permission bits of the new file (default {@link PRIVATE_FILE_MODE}): those of the file it replaces. */
+  mode?: number;
 }
 
 /**
- * Creates `file` (it must not exist) holding `head`, bytes `[start, end)`
- * of `source` (none if `source` is null) and `tail`, then flushes it to
+ * Creates `file` (it must not exist, with the permission bits `mode`)
+ * holding `head`, bytes `[start, end)` of `source` (none if `source` is
+ * null) and `tail`, then flushes it to
  * disk with fdatasync and closes it. fdatasync suffices for a new file: it
  * flushes the data and the metadata needed to read it back (size, allocated
  * blocks); the name is made durable by the caller's sync of the directory.
@@ -121,8 +162,8 @@ export async function writeNewFileFrom(
   end: number,
   options: NewFileOptions = {},
 ): Promise<void> {
-  const { head, tail, check } = options;
-  const handle = await open(file, "wx");
+  const { head, tail, check, mode = PRIVATE_FILE_MODE } = options;
+  const handle = await createFileWithMode(file, mode);
   try {
     if (head !== undefined && head.length > 0) await writeAll(handle, [head]);
     if (source !== null) await copyRange(source, handle, start, end, check);
@@ -134,16 +175,17 @@ export async function writeNewFileFrom(
 }
 
 /**
- * Copies the file `source` to `target` (which must not exist) and flushes
- * the copy to disk with fdatasync.
+ * Copies the file `source` to `target` (which must not exist, created with
+ * the permission bits `mode`, default those of `source`) and flushes the
+ * copy to disk with fdatasync.
  */
-export async function copyToNewFile(source: string, target: string): Promise<void> {
-  await copyFile(source, target, constants.COPYFILE_EXCL);
-  const copy = await open(target, "r+");
+export async function copyToNewFile(source: string, target: string, mode?: number): Promise<void> {
+  const from = await open(source, "r");
   try {
-    await copy.datasync();
+    const info = await from.stat();
+    await writeNewFileFrom(target, from, 0, info.size, { mode: mode ?? info.mode & 0o7777 });
   } finally {
-    await copy.close();
+    await from.close();
   }
 }
 

@@ -183,3 +183,43 @@ export class StorageWriteError extends ContextStorageError {
     return writeMarker.is(value);
   }
 }
+
+/** How another program changed a context file behind its writer's back. */
+export type ContextFileChange = "appended" | "truncated" | "replaced" | "removed" | "created";
+
+const changedMarker = markerFor("ContextFileChangedError");
+
+/**
+ * Another program (kimi-cli, an editor, a script: anything that does not
+ * take the file's lock) changed the context file since this writer last
+ * wrote it: bytes were appended or cut off, the file was renamed away or
+ * replaced by another (kimi-cli's revert renames `context.jsonl` to
+ * `context_N.jsonl` and writes a new one), or it was created while this
+ * writer had not yet created it.
+ *
+ * The writer checks before every append batch and whole-file operation
+ * (and, for appends, again after the write) by comparing the file's device,
+ * inode and size with what it last wrote. On a change it writes nothing
+ * more: the append is rejected (never acknowledged, so every acknowledged
+ * record is one a restore returns), and so is every later operation on this
+ * handle, because its idea of the file (size, positions) is no longer true.
+ * Close it and open the file again (restore) to go on from what is there
+ * now; nothing is rewritten or deleted.
+ */
+export class ContextFileChangedError extends StorageWriteError {
+  /** The context file (absolute). */
+  readonly path: string;
+  /** What happened to it. */
+  readonly change: ContextFileChange;
+
+  constructor(path: string, change: ContextFileChange, detail: string) {
+    super(`${path} was ${change} by another program (${detail}); nothing more is written through this handle: open the file again to go on from what it holds now`);
+    this.path = path;
+    this.change = change;
+    changedMarker.mark(this);
+  }
+
+  static override isInstance(value: unknown): value is ContextFileChangedError {
+    return changedMarker.is(value);
+  }
+}

@@ -25,6 +25,7 @@ export { MemoryContextLog } from "./memory-context-log.js";
 export type { DamageKind } from "./context-record.js";
 export type { RestoreReport, SkippedLine } from "./restore-report.js";
 export {
+  ContextFileChangedError,
   ContextStorageError,
   InvalidOffsetError,
   InvalidRecordError,
@@ -34,5 +35,6 @@ export {
   StorageClosedError,
   StorageOpenError,
   StorageWriteError,
+  type ContextFileChange,
   type LockOwner,
 } from "./errors.js";

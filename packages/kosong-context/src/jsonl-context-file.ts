@@ -14,6 +14,8 @@ import {
   copyToNewFile,
   fsyncDirectory,
   hasCode,
+  modeOf,
+  PRIVATE_FILE_MODE,
   removeStaleTempFiles,
   tempPathFor,
   unlinkQuietly,
@@ -21,6 +23,7 @@ import {
   writeNewFileFrom,
 } from "./durable-fs.js";
 import {
+  ContextFileChangedError,
   ContextStorageError,
   InvalidOffsetError,
   RotationNotFoundError,
@@ -28,6 +31,7 @@ import {
   StorageOpenError,
   StorageWriteError,
 } from "./errors.js";
+import { checkWritten, compareWritten } from "./foreign-change.js";
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
 import { linkNextRotation, listRotations, rotationPath } from "./rotation.js";
@@ -113,6 +117,15 @@ export const appendPrepared: unique symbol = Symbol("appendPrepared");
  *
  * As a {@link ContextLog}, positions are byte offsets and rotations are
  * files `<stem>_<N><ext>` beside the file (their path is their `location`).
+ *
+ * Other writers: the lock keeps out every writer that takes it, but not
+ * kimi-cli, an editor or a script. Before each append batch, whole-file
+ * operation and read, and again after each append write, the writer compares
+ * the file's device, inode and size with what it last wrote; if another
+ * program appended to it, cut it, renamed it away or replaced it, the
+ * operation rejects with `ContextFileChangedError` and so does every later
+ * one on this handle (reopen to go on). So an acknowledged record is always
+ * one that a restore of the file returns.
  */
 export class JsonlContextFile implements ContextLog {
   /** The file's absolute path (a symbolic link's target). */
@@ -121,6 +134,9 @@ export class JsonlContextFile implements ContextLog {
   readonly #lock: SessionLock | null;
   readonly #dir: string;
   #exists: boolean;
+  /** Device and inode of the file this writer last wrote (0 before it exists). */
+  #dev: number;
+  #ino: number;
   #handle: FileHandle | null = null;
   #size: number;
   #needsNewline: boolean;
@@ -138,6 +154,8 @@ export class JsonlContextFile implements ContextLog {
     this.#lock = lock;
     this.#dir = path.dirname(file);
     this.#exists = facts.exists;
+    this.#dev = facts.dev;
+    this.#ino = facts.ino;
     this.#size = facts.size;
     this.#needsNewline = !facts.endsWithNewline;
   }
@@ -208,7 +226,9 @@ export class JsonlContextFile implements ContextLog {
    * whole call with `MessageParseError` or `InvalidRecordError`, and nothing
    * of it is written). Resolves when the records are durable per the file's
    * durability; rejects with `StorageWriteError` if the write failed, in
-   * which case none of these records is in the file.
+   * which case none of these records is in the file, or with its subclass
+   * `ContextFileChangedError` if another program changed the file (then
+   * they may be in it, but were not acknowledged; see the class).
    */
   append(records: readonly ContextRecord[]): Promise<LogAppendReceipt> {
     let lines: string[];
@@ -245,7 +265,10 @@ export class JsonlContextFile implements ContextLog {
    * calling `visit` for each, with byte offsets. Resolves to the report.
    */
   scan(visit: (scanned: ScannedRecord) => void, options: Omit<ScanOptions, "end"> = {}): Promise<RestoreReport> {
-    return this.#enqueue(() => scanContextFile(this.path, visit, { ...options, end: this.#size }));
+    return this.#enqueue(async () => {
+      await this.#assertUnchanged();
+      return scanContextFile(this.path, visit, { ...options, end: this.#size });
+    });
   }
 
   /**
@@ -254,7 +277,10 @@ export class JsonlContextFile implements ContextLog {
    * are byte offsets.
    */
   read(options: Omit<ScanOptions, "end"> = {}): Promise<ContextLogState> {
-    return this.#enqueue(() => readContextFile(this.path, { ...options, end: this.#size }));
+    return this.#enqueue(async () => {
+      await this.#assertUnchanged();
+      return readContextFile(this.path, { ...options, end: this.#size });
+    });
   }
 
   /**
@@ -282,6 +308,7 @@ export class JsonlContextFile implements ContextLog {
     return this.#enqueue(async () => {
       if (!Number.isSafeInteger(position) || position < 0) throw new InvalidOffsetError(position, "not a non-negative integer");
       if (position > this.#size) throw new InvalidOffsetError(position, `past the end of the file (${this.#size} bytes)`);
+      await this.#assertUnchanged();
       await this.#ensureExists();
       // The byte before `position` comes with the last chunk the copy reads: checked there, before anything is linked or renamed.
       const atLineStart = (chunk: Buffer, at: number) => {
@@ -292,7 +319,7 @@ export class JsonlContextFile implements ContextLog {
       const rotation = await this.#replaceWith("truncate-with-rotation", temp, true, async () => {
         const source = await open(this.path, "r");
         try {
-          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart, tail });
+          await writeNewFileFrom(temp, source, 0, position, { check: atLineStart, tail, mode: await modeOfHandle(source) });
         } finally {
           await source.close();
         }
@@ -324,6 +351,7 @@ export class JsonlContextFile implements ContextLog {
       return Promise.reject(error);
     }
     return this.#enqueue(async () => {
+      await this.#assertUnchanged();
       const temp = tempPathFor(this.path);
       let start = 0;
       await this.#replaceWith("prepend", temp, false, async () => {
@@ -331,7 +359,7 @@ export class JsonlContextFile implements ContextLog {
         try {
           // A UTF-8 byte-order mark would land mid-file, before the old first line, making it unreadable: it is dropped.
           if (source !== null && (await startsWithBom(source))) start = UTF8_BOM.length;
-          await writeNewFileFrom(temp, source, start, this.#size, { head: prefix });
+          await writeNewFileFrom(temp, source, start, this.#size, { head: prefix, mode: source === null ? PRIVATE_FILE_MODE : await modeOfHandle(source) });
         } finally {
           await source?.close();
         }
@@ -362,9 +390,11 @@ export class JsonlContextFile implements ContextLog {
         throw error;
       }
       const temp = tempPathFor(this.path);
-      const savedAs = await this.#replaceWith(`restoring rotation ${n}`, temp, this.#exists, () => copyToNewFile(source, temp));
+      const savedAs = await this.#replaceWith(`restoring rotation ${n}`, temp, this.#exists, async () => copyToNewFile(source, temp, await modeOf(this.path)));
       const facts = await inspectFile(this.path);
       this.#exists = true;
+      this.#dev = facts.dev;
+      this.#ino = facts.ino;
       this.#size = facts.size;
       this.#needsNewline = !facts.endsWithNewline;
       return { restored: { n, location: source }, savedAs };
@@ -413,7 +443,10 @@ export class JsonlContextFile implements ContextLog {
       await write();
       if (keepOld) rotation = await linkNextRotation(this.path);
       await this.#closeHandle();
+      const made = await stat(temp);
       await rename(temp, this.path);
+      this.#dev = made.dev;
+      this.#ino = made.ino;
       await fsyncDirectory(this.#dir);
     } catch (error) {
       await unlinkQuietly(temp);
@@ -423,6 +456,19 @@ export class JsonlContextFile implements ContextLog {
       throw new StorageWriteError(`${operation} of ${this.path} failed, the file is unchanged: ${(error as Error).message}`, { cause: error });
     }
     return rotation;
+  }
+
+  /** Throws (and marks the file broken) if another program changed the file since this writer last wrote it. */
+  async #assertUnchanged(): Promise<void> {
+    if (this.#broken) throw this.#broken;
+    const changed = await checkWritten(this.path, this.#written());
+    if (changed === null) return;
+    this.#broken = changed;
+    throw changed;
+  }
+
+  #written() {
+    return { exists: this.#exists, dev: this.#dev, ino: this.#ino, size: this.#size };
   }
 
   #assertWritable(): void {
@@ -491,18 +537,31 @@ export class JsonlContextFile implements ContextLog {
       lead = this.#needsNewline ? 1 : 0;
       const buffers = batch.map((item) => item.bytes);
       const buffer = Buffer.concat(lead === 1 ? [NEWLINE, ...buffers] : buffers);
+      try {
+        await this.#assertUnchanged();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+        return;
+      }
       let opened = false;
       try {
         const handle = await this.#appendHandle();
         opened = true;
         await writeAll(handle, [buffer]);
+        // Another program that wrote between the check and this write: these records may be glued to its bytes.
+        const changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, await handle.stat());
+        if (changed !== null) {
+          this.#broken = changed;
+          for (const item of batch) item.reject(changed);
+          return;
+        }
         this.#stats.writes += 1;
         if (this.durability !== "none") {
           await handle.datasync();
           this.#stats.syncs += 1;
         }
       } catch (cause) {
-        const error = new StorageWriteError(`appending to ${this.path} failed: ${(cause as Error).message}`, { cause });
+        const error = ContextFileChangedError.isInstance(cause) ? cause : new StorageWriteError(`appending to ${this.path} failed: ${(cause as Error).message}`, { cause });
         if (opened) await this.#rollBack(start, error);
         for (const item of batch) item.reject(error);
         return;
@@ -530,10 +589,20 @@ export class JsonlContextFile implements ContextLog {
 
   async #appendHandle(): Promise<FileHandle> {
     if (this.#handle) return this.#handle;
-    const handle = await open(this.path, "a");
+    // Created exclusively: a file that appeared since the check is another program's.
+    let handle: FileHandle;
+    try {
+      handle = await open(this.path, this.#exists ? "a" : "ax", PRIVATE_FILE_MODE);
+    } catch (error) {
+      if (!hasCode(error, "EEXIST")) throw error;
+      throw (this.#broken = new ContextFileChangedError(this.path, "created", "it appeared before this writer created it"));
+    }
     this.#handle = handle;
     if (!this.#exists) {
+      const info = await handle.stat();
       this.#exists = true;
+      this.#dev = info.dev;
+      this.#ino = info.ino;
       if (this.durability !== "none") await fsyncDirectory(this.#dir);
     }
     return handle;
@@ -557,6 +626,10 @@ async function startsWithBom(handle: FileHandle): Promise<boolean> {
   const head = Buffer.alloc(UTF8_BOM.length);
   const { bytesRead } = await handle.read(head, 0, head.length, 0);
   return bytesRead === head.length && head.equals(UTF8_BOM);
+}
+
+async function modeOfHandle(handle: FileHandle): Promise<number> {
+  return (await handle.stat()).mode & 0o7777;
 }
 
 async function sameFile(a: string, b: string): Promise<boolean> {

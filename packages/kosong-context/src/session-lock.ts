@@ -7,10 +7,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, open, readFile, rename, stat, type FileHandle } from "node:fs/promises";
+import { link, readFile, rename, stat, type FileHandle } from "node:fs/promises";
 import os from "node:os";
 import { SessionLockedError, type LockOwner } from "./errors.js";
-import { hasCode, unlinkQuietly } from "./durable-fs.js";
+import { createFileWithMode, hasCode, PRIVATE_FILE_MODE, unlinkQuietly } from "./durable-fs.js";
 
 interface LockContent extends LockOwner {
   /** Process start time in clock ticks since boot (Linux `/proc/<pid>/stat` field 22). */
@@ -128,11 +128,11 @@ async function readText(file: string): Promise<string | null> {
   }
 }
 
-/** Creates `file` holding `text` if it does not exist; false if it does. */
+/** Creates `file` (owner-only) holding `text` if it does not exist; false if it does. */
 async function createExclusive(file: string, text: string): Promise<boolean> {
   let handle: FileHandle;
   try {
-    handle = await open(file, "wx");
+    handle = await createFileWithMode(file, PRIVATE_FILE_MODE);
   } catch (error) {
     if (hasCode(error, "EEXIST")) return false;
     throw error;

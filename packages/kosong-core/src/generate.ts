@@ -6,6 +6,7 @@ import { abortError, APIEmptyResponseError, ChatProviderError } from "./errors.j
 import type { Message, StreamedMessagePart, ToolCall } from "./message.js";
 import { MessageMerger } from "./merge-parts.js";
 import type { TokenUsage } from "./token-usage.js";
+import { UniqueToolCallIds } from "./unique-tool-call-ids.js";
 
 /** A callback that may be synchronous or return a promise (which is awaited). */
 export type MaybeAsync<T> = (value: T) => void | Promise<void>;
@@ -14,7 +15,9 @@ export type MaybeAsync<T> = (value: T) => void | Promise<void>;
 export interface GenerateOptions {
   /**
    * Receives every raw part as it arrives, before it is merged. The part is
-   * the provider's own object, not a copy: read it, do not mutate it.
+   * the provider's own object, not a copy: read it, do not mutate it. A tool
+   * call whose id is empty or already taken arrives with a new id (see
+   * {@link generate}).
    */
   onMessagePart?: MaybeAsync<StreamedMessagePart>;
   /**
@@ -44,6 +47,12 @@ export interface GenerateResult {
 /**
  * Generates one assistant message from `history`, streaming raw parts to
  * `onMessagePart` and complete tool calls to `onToolCall`.
+ *
+ * Tool-call ids are made unique on receipt, before any callback sees the
+ * call: a call whose id is empty, or the id of an earlier call of this
+ * message or of `history`, gets `<id>_<n>` (`call_<n>` for an empty id)
+ * instead, so every call can be answered by its own result and no provider
+ * rejects the conversation later for repeated ids.
  *
  * Callbacks run in stream order and are awaited when they return a promise.
  * A tool call is reported to `onToolCall` once it can no longer grow (see
@@ -112,7 +121,7 @@ async function run(
   let streamError: ChatProviderError | undefined;
   try {
     if (state.aborted) throw abortError(signal);
-    await consume(stream, merger, options, state);
+    await consume(stream, merger, new UniqueToolCallIds(history), options, state);
   } catch (error) {
     if (state.aborted) throw abortError(signal);
     if (merger.malformed || !ChatProviderError.isInstance(error)) throw error;
@@ -138,10 +147,11 @@ async function run(
  * and resumes the function's frame, which costs more the more locals it has.
  * Throws `abortError()` without a reason on abort; `run` rethrows the signal's.
  */
-async function consume(stream: StreamedMessage, merger: MessageMerger, options: GenerateOptions, state: AbortState): Promise<void> {
+async function consume(stream: StreamedMessage, merger: MessageMerger, ids: UniqueToolCallIds, options: GenerateOptions, state: AbortState): Promise<void> {
   const { onMessagePart, onToolCall } = options;
-  for await (const part of stream) {
+  for await (const received of stream) {
     if (state.aborted) throw abortError();
+    const part = received.type === "function" ? ids.receive(received) : received;
     if (onMessagePart !== undefined) {
       const pending = onMessagePart(part);
       if (pending != null) await pending;

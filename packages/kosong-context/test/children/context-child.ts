@@ -12,6 +12,8 @@
  *                                 <sha256 of the prefix and the records> <size before> <size after>", then "done <n>"
  *   open <file>                   open for writing and close; print "opened", or the error's name and message
  *   read <file>                   readContextFile; print "read <records>", or the error's name and message
+ *   modes <file>                  append, truncate with rotation, truncate writing records, prepend and restore
+ *                                 rotations forever, printing "op <kind>" before each whole-file operation
  *   race -                        per stdin line "go <file> <µs>": spin that long, open <file>, print "won <file>" or
  *                                 "lost <file>"; per "release <file>": close it, print "released <file>"
  */
@@ -22,6 +24,8 @@ import { JsonlContextFile, SessionLockedError, type Durability } from "@kosong/c
 import { checkpointRecord, encodeRecord, messageRecord, readContextFile, systemPromptRecord, usageRecord } from "@kosong/context/records";
 
 const [command, file, arg] = process.argv.slice(2);
+// The file-mode tests run children under another umask (e.g. 000, where a file created with the default mode is 0666).
+if (process.env.CHILD_UMASK !== undefined) process.umask(Number.parseInt(process.env.CHILD_UMASK, 8));
 const out = (text: string): void => void process.stdout.write(`${text}\n`);
 
 function message(seq: number, large = false) {
@@ -114,6 +118,22 @@ async function replace(): Promise<void> {
   }
 }
 
+async function modes(): Promise<void> {
+  const ctx = await JsonlContextFile.open(file!, { durability: "batch" });
+  out("ready");
+  let seq = 0;
+  for (let round = 1; ; round += 1) {
+    const mark = (await ctx.append([checkpointRecord(round)])).position;
+    for (let i = 0; i < 8; i += 1) await ctx.append([message(seq++, arg === "large" && i % 4 === 0), usageRecord(seq)]);
+    const step = round % 4;
+    out(`op ${["restore", "truncate", "replace", "prepend"][step]}`);
+    if (step === 0) await ctx.restoreRotation((await ctx.listRotations()).at(-1)!.n);
+    else if (step === 1) await ctx.truncateAndRotate(mark);
+    else if (step === 2) await ctx.truncateAndRotate(0, [systemPromptRecord(`round ${round}`), message(seq++)]);
+    else await ctx.prepend([systemPromptRecord(`round ${round}`)]);
+  }
+}
+
 /** Runs `attempt`, printing its outcome or the error it threw (for runs as another user, whose errors the parent cannot catch). */
 async function report(attempt: () => Promise<string>): Promise<void> {
   out(await attempt().catch((error: Error) => `${error.name}: ${error.message}`));
@@ -148,6 +168,7 @@ const commands: Record<string, () => Promise<void>> = {
   append,
   rotate,
   replace,
+  modes,
   race,
   open: () => report(async () => (await JsonlContextFile.open(file!)).close().then(() => "opened")),
   read: () => report(async () => `read ${(await readContextFile(file!)).report.records}`),
@@ -155,7 +176,7 @@ const commands: Record<string, () => Promise<void>> = {
 
 const run = commands[command ?? ""];
 if (!run || !file) {
-  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate|replace|race|open|read> <file> [arg]\n");
+  process.stderr.write("usage: context-child.ts <hold|exit-without-close|append|rotate|replace|modes|race|open|read> <file> [arg]\n");
   process.exit(2);
 }
 run().catch((error: unknown) => {

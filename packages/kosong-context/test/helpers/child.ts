@@ -49,17 +49,19 @@ const noHardLinks = path.join(packageDir, "test/children/no-hard-links.ts");
 /**
  * Starts `context-child.ts <args>` on the built package; with `noHardLinks`,
  * in a process where hard links fail (so rotations take the copy fallback);
- * with `uid` and `gid`, as that user (the parent must be root).
+ * with `obeyFileModes`, held to file modes even as root; with `umask` (octal
+ * digits), under that umask.
  */
 const dacCaps = "-dac_override,-dac_read_search";
 
-export function startChild(args: string[], options: { noHardLinks?: boolean; obeyFileModes?: boolean } = {}): Child {
+export function startChild(args: string[], options: { noHardLinks?: boolean; obeyFileModes?: boolean; umask?: string } = {}): Child {
   const preload = options.noHardLinks ? ["--import", noHardLinks] : [];
   const command = [process.execPath, ...preload, script, ...args];
   // Root reads and writes any file (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): without them, root is held to the
   // file modes like any user, while it can still run node and the repository from wherever they are installed.
   if (options.obeyFileModes && process.getuid?.() === 0) command.unshift("setpriv", `--inh-caps=${dacCaps}`, `--bounding-set=${dacCaps}`);
-  const child = spawn(command[0]!, command.slice(1), { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"] });
+  const env = options.umask === undefined ? process.env : { ...process.env, CHILD_UMASK: options.umask };
+  const child = spawn(command[0]!, command.slice(1), { cwd: packageDir, env, stdio: ["pipe", "pipe", "pipe"] });
   const lines: string[] = [];
   let partial = "";
   let errors = "";

@@ -89,3 +89,29 @@ export class EmptyInputError extends SoulError {
     return emptyMarker.is(value);
   }
 }
+
+const inUseMarker = marker("ContextInUseError");
+
+/**
+ * A Soul was asked to run on a Context that another Soul owns. A Context
+ * belongs to the first Soul that runs an operation on it (a turn, a
+ * rewrite, a compaction) until that Soul calls `release()`; two Souls on
+ * one Context would interleave their turns in the file.
+ */
+export class ContextInUseError extends SoulError {
+  /** The context's location (its file, or the log's name). */
+  readonly location: string;
+
+  constructor(what: string, location: string, ownerName: string) {
+    super(
+      `Cannot ${what}: the context ${location} belongs to another Soul (agent ${JSON.stringify(ownerName)}). ` +
+        "Call release() on that Soul first, or give this Soul its own Context.",
+    );
+    this.location = location;
+    inUseMarker.mark(this);
+  }
+
+  static override isInstance(value: unknown): value is ContextInUseError {
+    return inUseMarker.is(value);
+  }
+}

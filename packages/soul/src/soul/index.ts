@@ -30,7 +30,7 @@ export {
 export { ToolRejectedError } from "./tool-rejected-error.js";
 export type { SoulSession, SoulSessionOptions } from "./session.js";
 export { defaultSoulConfig, resolveSoulConfig, type RetryTiming, type SoulConfig, type SoulConfigInput } from "./config.js";
-export { ApprovalRequestNotFoundError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "./errors.js";
+export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "./errors.js";
 export { retryDelay } from "./retry-delay.js";
 export { dmailMessage } from "./dmail.js";
 export type { Replacement } from "./rewrite.js";

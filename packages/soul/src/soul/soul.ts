@@ -16,6 +16,7 @@ import { Approval } from "./approval.js";
 import { makeCheckpoint } from "./checkpoint.js";
 import { compactContext, soulContextUsage } from "./compact-context.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
+import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "./errors.js";
 import type { SoulEvent, UserInput } from "./events.js";
 import { EventStream } from "./event-stream.js";
@@ -164,6 +165,7 @@ export class Soul {
    * `maxStepsPerTurn`.
    * @throws EmptyInputError when `input` has nothing in it.
    * @throws SoulBusyError when a turn or a compaction already runs.
+   * @throws ContextInUseError when another Soul owns the context (see {@link Soul.release}).
    */
   run(input: UserInput, options: TurnOptions = {}): Turn {
     const message = userInputMessage(input, "run a turn");
@@ -187,6 +189,7 @@ export class Soul {
    * stay.
    * @throws RewriteTargetError for an index outside the history, an assistant or system message, or a replacement of another role.
    * @throws SoulBusyError when a turn or a compaction already runs.
+   * @throws ContextInUseError when another Soul owns the context.
    */
   rewrite(messageIndex: number, replacement: Replacement, options: RunOptions = {}): Turn {
     if (this.#current !== null) throw new SoulBusyError("rewrite the history");
@@ -221,6 +224,7 @@ export class Soul {
    * the strategy's call failed, an abort); a strategy that fails leaves the
    * context unchanged.
    * @throws SoulBusyError when a turn or a compaction already runs.
+   * @throws ContextInUseError when another Soul owns the context.
    */
   compact(instruction?: string, options: RunOptions = {}): SoulStream<CompactionOutcome> {
     return this.#operate("compact", "compaction", (emit) => compactContext(this.#runtime, emit, { reason: "manual", step: 0, instruction, signal: options.signal }));
@@ -230,8 +234,22 @@ export class Soul {
     return this.#operate(what, "turn", (emit) => runTurn(this.#runtime, emit, start(emit), signal));
   }
 
+  /**
+   * Gives up the context: a Context belongs to the first Soul that runs an
+   * operation on it (a turn, a rewrite, a compaction), and another Soul's
+   * operations on it throw `ContextInUseError` until this one releases it
+   * (to continue the conversation with another model or settings, say).
+   * This soul takes the context back on its next operation if it is free.
+   * @throws SoulBusyError when a turn or a compaction runs.
+   */
+  release(): void {
+    if (this.#current !== null) throw new SoulBusyError("release the context");
+    releaseContext(this.context, this);
+  }
+
   #operate<R>(what: string, kind: "turn" | "compaction", body: (emit: Emit) => Promise<R>): SoulStream<R> {
     if (this.#current !== null) throw new SoulBusyError(what);
+    claimContext(this.context, this, what);
     const stream = new EventStream<SoulEvent, R>();
     const current = { kind, emit: (event: SoulEvent) => stream.push(event) };
     this.#current = current;

@@ -1,0 +1,44 @@
+/**
+ * Tool-call ids made unique on receipt. A model (or a server) that repeats a
+ * call id within one message, or reuses one from earlier in the
+ * conversation, or sends none, would make the conversation invalid for good:
+ * results can no longer be matched to their calls, and Anthropic refuses
+ * duplicate `tool_use` ids in every later request. So each call is given an
+ * id no other call of the conversation has before anything sees it.
+ */
+import type { Message, StreamedToolCall } from "./message.js";
+
+/** Hands out ids unique among the calls of `history` and the calls received so far. */
+export class UniqueToolCallIds {
+  readonly #history: readonly Message[];
+  #taken: Set<string> | null = null;
+
+  constructor(history: readonly Message[]) {
+    this.#history = history;
+  }
+
+  /**
+   * `call` itself when its id is new and not empty; otherwise a copy with
+   * the id `<id>_<n>` (`call_<n>` for an empty id), the smallest `n >= 2`
+   * that no call has. The new id keeps the characters of the old one, so it
+   * stays within the id pattern providers accept (`[A-Za-z0-9_-]`).
+   */
+  receive(call: StreamedToolCall): StreamedToolCall {
+    const taken = (this.#taken ??= idsOf(this.#history));
+    let id = call.id;
+    if (id === "" || taken.has(id)) {
+      const stem = id === "" ? "call" : id;
+      let n = 2;
+      while (taken.has(`${stem}_${n}`)) n += 1;
+      id = `${stem}_${n}`;
+    }
+    taken.add(id);
+    return id === call.id ? call : { ...call, id };
+  }
+}
+
+function idsOf(history: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of history) for (const call of message.tool_calls ?? []) ids.add(call.id);
+  return ids;
+}
