@@ -32,8 +32,9 @@ describe("TurnRenderer (plain output)", () => {
       { type: "StepBegin", payload: { n: 1 } },
       { type: "TextPart", payload: { type: "text", text: "Looking" } },
       { type: "TextPart", payload: { type: "text", text: " around." } },
-      { type: "ToolCall", payload: { type: "function", id: "c1", function: { name: "ReadFile", arguments: '{"pa' } } },
+      { type: "ToolCallBegin", payload: { type: "function", id: "c1", function: { name: "ReadFile", arguments: '{"pa' } } },
       { type: "ToolCallPart", payload: { type: "tool_call_part", arguments_part: 'th": "src/a.ts"}' } },
+      { type: "ToolCall", payload: { type: "function", id: "c1", function: { name: "ReadFile", arguments: '{"path": "src/a.ts"}' }, parsed_arguments: { path: "src/a.ts" } } },
       { type: "ToolResult", payload: { tool_call_id: "c1", return_value: { is_error: false, output: "x", message: "", display: [{ type: "brief", text: "src/a.ts (3 lines)" }] } } },
       { type: "ToolResult", payload: { tool_call_id: "c9", return_value: { is_error: true, output: "", message: "Path `../x` is outside the working directory", display: [] } } },
       { type: "StepRetry", payload: { n: 2, attempt: 1, delay_ms: 1500, error: "429 slow down", error_type: "APIStatusError" } },
@@ -61,7 +62,10 @@ describe("TurnRenderer (plain output)", () => {
   });
 
   it("shows a SendDMail call as sent when the revert follows, and as its error result when none does", async () => {
-    const dmailCall: SoulEvent = { type: "ToolCall", payload: { type: "function", id: "d1", function: { name: "SendDMail", arguments: '{"message":"m","checkpoint_id":1}' } } };
+    const dmailCall: SoulEvent = {
+      type: "ToolCall",
+      payload: { type: "function", id: "d1", function: { name: "SendDMail", arguments: '{"message":"m","checkpoint_id":1}' }, parsed_arguments: { message: "m", checkpoint_id: 1 } },
+    };
     const dmailResult: SoulEvent = {
       type: "ToolResult",
       payload: { tool_call_id: "d1", return_value: { is_error: true, output: "", message: "If you read this, the D-Mail was not delivered", display: [{ type: "brief", text: "D-Mail not delivered" }] } },

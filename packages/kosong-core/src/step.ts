@@ -12,8 +12,14 @@ import type { ToolHandleOptions, ToolResult, Toolset } from "./toolset.js";
 
 /** Options of {@link step}. */
 export interface StepOptions {
-  /** Receives every raw streamed part (see `generate`). */
+  /** Receives every raw streamed part (see `generate`): a tool call's arguments may still be arriving in fragments. */
   onMessagePart?: MaybeAsync<StreamedMessagePart>;
+  /**
+   * Receives each tool call once it is complete (its final arguments), just
+   * before it is handed to the toolset: in call order, before its result.
+   * An exception it throws is ignored: the call still runs.
+   */
+  onToolCall?: (call: ToolCall) => void;
   /**
    * Receives each tool result as soon as it is ready, in completion order
    * (not after `step` has rejected). An exception it throws is ignored: the
@@ -71,6 +77,7 @@ export async function step(
   options: StepOptions = {},
 ): Promise<StepResult> {
   const { onMessagePart, onToolResult, signal, toolContext } = options;
+  const announce = options.onToolCall;
   const grace = options.cancelGraceMs ?? 5000;
   if (!(grace >= 0)) throw new RangeError(`cancelGraceMs must be a non-negative number, got ${String(grace)}`);
   if (signal?.aborted) throw abortError(signal);
@@ -84,16 +91,11 @@ export async function step(
   const results: Promise<ToolResult>[] = [];
   let failed = false;
   const report = (result: ToolResult): ToolResult => {
-    if (!failed && onToolResult !== undefined) {
-      try {
-        onToolResult(result);
-      } catch {
-        // As in kosong, a failing callback loses nothing: the result is kept.
-      }
-    }
+    if (!failed) notify(onToolResult, result);
     return result;
   };
   const onToolCall = (call: ToolCall): void => {
+    notify(announce, call);
     toolCalls.push(call);
     results.push(dispatch(toolset, call, { signal: controller.signal, context: toolContext }, grace).then(report));
   };
@@ -113,6 +115,16 @@ export async function step(
   const all = Promise.all(results);
   all.then(unlink, unlink);
   return { ...generated, toolCalls, toolResults: () => all };
+}
+
+/** Calls `callback` with `value`, if given; as in kosong, a failing callback loses nothing. */
+function notify<T>(callback: ((value: T) => void) | undefined, value: T): void {
+  if (callback === undefined) return;
+  try {
+    callback(value);
+  } catch {
+    // The call runs and the result is kept all the same.
+  }
 }
 
 /**

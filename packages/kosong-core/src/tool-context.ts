@@ -15,7 +15,8 @@
  *     approval: Approval;
  *   }
  * }
- * // then, in any defineTool: execute: (params, { approval }) => approval?.request(...)
+ * // then, in any defineTool: execute: (params, { approval }) => ...
+ * // (absent outside that runtime: a tool that needs it should refuse, not skip it)
  * ```
  *
  * The values are passed with `step(..., { toolContext: { approval } })` (or

@@ -25,7 +25,7 @@ const soul = new Soul({ agent: { name: "calc", systemPrompt: "You do arithmetic.
 
 const turn = soul.run("What is 2 + 3?");
 for await (const event of turn) {
-  if (event.type === "ToolCall") console.log("call:", event.payload.function.name, event.payload.function.arguments);
+  if (event.type === "ToolCall") console.log("call:", event.payload.function.name, JSON.stringify(event.payload.parsed_arguments));
   if (event.type === "ToolResult") console.log("result:", event.payload.return_value.output);
   if (event.type === "TextPart") console.log("model:", event.payload.text);
 }

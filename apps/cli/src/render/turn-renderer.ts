@@ -63,7 +63,6 @@ export class TurnRenderer {
   readonly #o: TurnRendererOptions;
   readonly #markdown: MarkdownStream;
   readonly #calls = new Map<string, OpenCall>();
-  #lastCallId: string | null = null;
   #spinner: ReturnType<typeof yoctoSpinner> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
   #lastTokens = 0;
@@ -100,16 +99,13 @@ export class TurnRenderer {
           this.#write(`${s.dim("(thinking… /thinking shows it)")}\n`);
         }
         return;
-      case "ToolCall":
+      case "ToolCallBegin":
         await this.#flushText();
+        return;
+      case "ToolCall":
+        // The complete call (final arguments), before it runs.
         this.#calls.set(event.payload.id, { name: event.payload.function.name, args: event.payload.function.arguments ?? "" });
-        this.#lastCallId = event.payload.id;
         return;
-      case "ToolCallPart": {
-        const open = this.#lastCallId ? this.#calls.get(this.#lastCallId) : undefined;
-        if (open) open.args += event.payload.arguments_part ?? "";
-        return;
-      }
       case "ToolResult": {
         this.#stopSpinner();
         const call = this.#calls.get(event.payload.tool_call_id);

@@ -6,7 +6,8 @@
  *
  * Order within a turn: `TurnBegin`, then per step `StepBegin`, maybe
  * `CompactionBegin`/`CompactionEnd`, `CheckpointCreated`, the streamed parts
- * (`TextPart`, `ThinkPart`, media parts, `ToolCall`, `ToolCallPart`),
+ * (`TextPart`, `ThinkPart`, media parts, `ToolCallBegin`, `ToolCallPart`),
+ * each call's `ToolCall` once it is complete and before it runs, and
  * `ToolResult`s in completion order (and `ApprovalRequest`/`ApprovalResponse`
  * while tools wait for approval), `StatusUpdate`; `StepRetry` when an attempt
  * failed and another follows; `StepInterrupted` when the step ended by an
@@ -18,10 +19,12 @@ import type {
   AudioURLPart,
   ContentPart,
   ImageURLPart,
+  JsonValue,
   StreamedToolCall,
   TextPart,
   ThinkPart,
   TokenUsage,
+  ToolCall,
   ToolCallPart,
   ToolReturnValue,
   VideoURLPart,
@@ -116,10 +119,21 @@ export interface SoulEventPayloads {
   AudioURLPart: AudioURLPart;
   /** A streamed video part. */
   VideoURLPart: VideoURLPart;
-  /** A tool call as it starts streaming (its arguments may continue in `ToolCallPart`s). */
-  ToolCall: StreamedToolCall;
-  /** A fragment of the arguments of the tool call that is streaming. */
+  /**
+   * A tool call as it starts streaming, for live display: its arguments may
+   * be partial and continue in `ToolCallPart`s. `ToolCall` follows with the
+   * complete call.
+   */
+  ToolCallBegin: StreamedToolCall;
+  /** A fragment of the arguments of the tool call that is streaming (for live display). */
   ToolCallPart: ToolCallPart;
+  /**
+   * A complete tool call, just before it runs: `function.arguments` is the
+   * final JSON text and `parsed_arguments` its value (`{}` for empty
+   * arguments, null when the text is not JSON: the tool then gets a parse
+   * error). One per call, in call order, before its `ToolResult`.
+   */
+  ToolCall: ToolCall & { parsed_arguments: JsonValue | null };
   /** A tool finished (or was cancelled); in completion order. */
   ToolResult: { tool_call_id: string; return_value: ToolReturnValue };
   /**

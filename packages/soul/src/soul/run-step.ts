@@ -20,7 +20,7 @@ import { compactContext, needsCompaction } from "./compact-context.js";
 import { deliverDMail } from "./dmail.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import { stepMessages } from "./step-messages.js";
-import { partEvent, toolResultEvent } from "./stream-events.js";
+import { partEvent, toolCallEvent, toolResultEvent } from "./stream-events.js";
 import { ToolRejectedError } from "./tool-rejected-error.js";
 
 /** What the turn does after a step. */
@@ -54,6 +54,7 @@ async function callStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsag
   const attempt = (): Promise<StepResult> =>
     step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, rt.context.history, {
       onMessagePart: (part) => emit(partEvent(part)),
+      onToolCall: (call) => emit(toolCallEvent(call)),
       onToolResult: (result) => emit(toolResultEvent(result)),
       signal,
       toolContext: { session: rt.session },

@@ -6,7 +6,7 @@
  * functions (run-turn.ts, run-step.ts).
  */
 import { randomUUID } from "node:crypto";
-import type { ChatProvider } from "@kosong/core";
+import type { ChatProvider, Message } from "@kosong/core";
 import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import type { ContextUsage } from "../tokens/index.js";
@@ -20,6 +20,7 @@ import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "./errors.js";
 import type { SoulEvent, UserInput } from "./events.js";
 import { EventStream } from "./event-stream.js";
+import { hostHistory } from "./host-history.js";
 import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
 import { runTurn, type TurnStart } from "./run-turn.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
@@ -181,23 +182,34 @@ export class Soul {
   }
 
   /**
+   * The conversation as the host sees it: `context.history` without the
+   * soul's checkpoint messages (`<system>CHECKPOINT n</system>`, which the
+   * model sees when D-Mail is on). {@link rewrite} indexes into this.
+   */
+  get history(): readonly Message[] {
+    return hostHistory(this.context).messages;
+  }
+
+  /**
    * The host's D-Mail: replaces the user message or tool result at
-   * `messageIndex` of the history (with a message of the same role, or new
+   * `messageIndex` of {@link history} (with a message of the same role, or new
    * content for it), drops everything after it (kept as a rotation, so
    * `context.restoreRotation` undoes it), and runs the loop from there. When
    * the message is one result of a parallel call, the call's other results
    * stay.
-   * @throws RewriteTargetError for an index outside the history, an assistant or system message, or a replacement of another role.
+   * @throws RewriteTargetError for an index outside {@link history}, an assistant or system message, or a replacement of another role.
    * @throws SoulBusyError when a turn or a compaction already runs.
    * @throws ContextInUseError when another Soul owns the context.
    */
   rewrite(messageIndex: number, replacement: Replacement, options: RunOptions = {}): Turn {
     if (this.#current !== null) throw new SoulBusyError("rewrite the history");
-    const tail = rewrittenTail(this.context.history, messageIndex, replacement);
+    const { messages, positions } = hostHistory(this.context);
+    const tail = rewrittenTail(messages, messageIndex, replacement);
+    const at = positions[messageIndex]!;
     const rt = this.#runtime;
     return this.#turn("rewrite the history", (emit) => ({
       input: tail[0]!.content,
-      prepare: () => applyRewrite(rt, emit, messageIndex, tail),
+      prepare: () => applyRewrite(rt, emit, at, tail),
     }), options.signal);
   }
 

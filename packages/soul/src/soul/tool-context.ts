@@ -1,14 +1,15 @@
 /**
  * What the soul adds to every tool's `ToolContext` (core's extension point):
  * a `defineTool` tool reads `context.approval` and `context.session` typed.
- * Both are absent when a tool runs outside a soul.
+ * Both are absent when a tool runs outside a soul; ask through
+ * `askApproval`, which then refuses instead of acting.
  *
  * ```ts
  * const shell = defineTool({
  *   name: "Shell", description: "...", parameters: z.object({ command: z.string() }),
- *   async execute({ command }, { approval }) {
- *     const answer = await approval?.request("run shell command", command);
- *     if (answer && !answer.approved) return answer.rejection;
+ *   async execute({ command }, context) {
+ *     const refused = await askApproval(context, "run shell command", command);
+ *     if (refused) return refused;
  *     ...
  *   },
  * });

@@ -67,6 +67,13 @@ const detailsSchema = z.looseObject({
   notes: z.array(z.string()),
 });
 
+const streamedToolCall = z.looseObject({
+  type: z.literal("function"),
+  id: z.string(),
+  function: z.looseObject({ name: z.string(), arguments: z.string().nullable() }),
+  extras: z.record(z.string(), z.unknown()).nullish(),
+  index: int.optional(),
+});
 const returnValueSchema = z.looseObject({
   is_error: z.boolean(),
   output: z.union([z.string(), z.array(contentPartSchema)]),
@@ -101,13 +108,8 @@ const payloadSchemas: { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> } 
   ImageURLPart: partOf("image_url"),
   AudioURLPart: partOf("audio_url"),
   VideoURLPart: partOf("video_url"),
-  ToolCall: z.looseObject({
-    type: z.literal("function"),
-    id: z.string(),
-    function: z.looseObject({ name: z.string(), arguments: z.string().nullable() }),
-    extras: z.record(z.string(), z.unknown()).nullish(),
-    index: int.optional(),
-  }),
+  ToolCallBegin: streamedToolCall,
+  ToolCall: streamedToolCall.extend({ parsed_arguments: z.json().nullable().default(null) }),
   ToolCallPart: z.looseObject({
     type: z.literal("tool_call_part").default("tool_call_part"),
     arguments_part: z.string().nullable(),

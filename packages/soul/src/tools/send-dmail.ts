@@ -3,7 +3,7 @@
  * its checkpoints. Add it to an agent's toolset to enable D-Mail; the soul
  * then shows the model its checkpoints (`<system>CHECKPOINT n</system>`).
  */
-import { defineTool, toolError } from "@kosong/core";
+import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import "../soul/tool-context.js";
 import { DenwaRenjiError } from "./denwa-renji.js";
@@ -18,9 +18,12 @@ The conversation shows its checkpoints as <system>CHECKPOINT n</system> messages
 Use it when going back is cheaper than going on: for example when a long tool output you no longer need fills the context (send yourself its useful part), or when an approach failed (tell your past self what to avoid). Only one D-Mail can be sent at a time, and it takes effect when the current step ends.`;
 
 /**
- * Sends a D-Mail. When it is accepted the soul reverts the context at the
- * end of the step, so the model never reads this tool's result; a result the
- * model does read says the D-Mail was not sent.
+ * Sends a D-Mail. When it is accepted the result is a success saying it was
+ * sent (what the host sees in the `ToolResult` event), and the soul delivers
+ * it at the end of the step by reverting the context, so the model never
+ * reads that result unless a rejected call of the same step cancelled the
+ * delivery, which the result tells it too. An unknown checkpoint or a second
+ * D-Mail is an error result.
  */
 export const SendDMail = defineTool({
   name: SEND_DMAIL_NAME,
@@ -37,9 +40,10 @@ export const SendDMail = defineTool({
       if (!DenwaRenjiError.isInstance(error)) throw error;
       return toolError({ message: `The D-Mail was not sent: ${error.message}`, brief: "D-Mail not sent" });
     }
-    return toolError({
-      message: "If you read this, the D-Mail was not delivered: another tool call of the same step was rejected. Go on from here.",
-      brief: "D-Mail not delivered",
+    return toolOk({
+      output: "",
+      message: `D-Mail sent to checkpoint ${checkpoint_id}: it is delivered when this step ends, unless another tool call of this step is rejected. If you read this, that happened and it was not delivered: go on from here.`,
+      brief: `D-Mail sent to checkpoint ${checkpoint_id}`,
     });
   },
 });

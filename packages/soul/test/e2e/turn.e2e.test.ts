@@ -61,6 +61,18 @@ describe.each(families)("Soul end to end with $name", ({ make, serverErrorType }
     expect(events.at(-1)).toMatchObject({ type: "TurnEnd", payload: { stop_reason: "no_tool_calls", steps: 2, error: null } });
     expect(ofType(events, "StepBegin").map((e) => e.payload.n)).toEqual([1, 2]);
     expect(ofType(events, "ToolCall").map((e) => [e.payload.id, e.payload.function.name])).toEqual([["call_a", "add"], ["call_b", "add"]]);
+    // Each ToolCall is complete (final arguments, parsed) and comes before the call's result; the
+    // arguments also streamed in fragments (ToolCallBegin + ToolCallPart) for live display.
+    expect(ofType(events, "ToolCall").map((e) => [JSON.parse(e.payload.function.arguments!), e.payload.parsed_arguments])).toEqual([
+      [{ a: 2, b: 3 }, { a: 2, b: 3 }],
+      [{ a: 10, b: 20 }, { a: 10, b: 20 }],
+    ]);
+    for (const id of ["call_a", "call_b"]) {
+      const at = (type: string) => events.findIndex((e) => e.type === type && (e.payload as { id?: string; tool_call_id?: string })[type === "ToolResult" ? "tool_call_id" : "id"] === id);
+      expect(at("ToolCallBegin")).toBeLessThan(at("ToolCall"));
+      expect(at("ToolCall")).toBeLessThan(at("ToolResult"));
+    }
+    expect(ofType(events, "ToolCallPart").length).toBeGreaterThan(2);
     expect(ofType(events, "ToolResult").map((e) => [e.payload.tool_call_id, e.payload.return_value.output])).toEqual([["call_b", "sum=30"], ["call_a", "sum=5"]]);
     expect(ofType(events, "StatusUpdate").map((e) => e.payload.token_usage)).toEqual([oneUsage, twoUsage]);
     expect(ofType(events, "StepInterrupted")).toEqual([]);

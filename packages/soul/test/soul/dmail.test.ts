@@ -42,6 +42,10 @@ describe("the model's D-Mail", () => {
     const { events, result } = await collect(soul.run("do the thing"));
     expect(result).toMatchObject({ stopReason: "no_tool_calls", steps: 2 });
     expect(ofType(events, "Reverted").map((e) => e.payload)).toEqual([{ checkpoint_id: 2, reason: "dmail" }]);
+    // The host sees a delivered D-Mail as a successful call, not a failed one.
+    const sent = ofType(events, "ToolResult").find((e) => e.payload.tool_call_id === "d1")!.payload.return_value;
+    expect(sent).toMatchObject({ is_error: false, display: [{ type: "brief", text: "D-Mail sent to checkpoint 2" }] });
+    expect(sent.message).toMatch(/^D-Mail sent to checkpoint 2: it is delivered when this step ends/);
     expect(outline(context)).toEqual([
       "user:<system>CHECKPOINT 0</system>",
       "user:hi",

@@ -60,10 +60,13 @@ describe("soul.rewrite", () => {
     expect(context.checkpoints.map((c) => [c.id, c.messageCount])).toEqual([[0, 0], [1, 1], [2, 4]]);
   });
 
-  it("keeps the visible checkpoints intact when D-Mail is on", async () => {
+  it("addresses messages as the host sees them, without the checkpoint messages D-Mail shows the model", async () => {
     const { soul, context, provider } = await afterOneTurn([SendDMail]);
+    expect(outline(context).slice(0, 2)).toEqual(["user:<system>CHECKPOINT 0</system>", "user:read a and b"]);
+    expect(outline(soul.history)).toEqual(outline(context).filter((line) => !line.includes("CHECKPOINT")));
     provider.push("text: second take");
-    await collect(soul.rewrite(1, "read only a"));
+    // Index 0 is the user's question, not the checkpoint message before it.
+    await collect(soul.rewrite(0, "read only a"));
     expect(outline(context)).toEqual([
       "user:<system>CHECKPOINT 0</system>",
       "user:read only a",
@@ -86,8 +89,8 @@ describe("soul.rewrite", () => {
   });
 
   it("refuses assistant and system messages, indexes outside the history and other roles", async () => {
-    const { soul, context } = await afterOneTurn();
-    const length = context.history.length;
+    const { soul, context } = await afterOneTurn([SendDMail]);
+    const length = soul.history.length;
     const cases: Array<[number, Parameters<typeof soul.rewrite>[1], RegExp]> = [
       [1, "x", /assistant message/],
       [length, "x", /indexes 0 to/],
@@ -100,7 +103,7 @@ describe("soul.rewrite", () => {
       expect(() => soul.rewrite(index, replacement)).toThrowError(RewriteTargetError);
       expect(() => soul.rewrite(index, replacement)).toThrowError(message);
     }
-    expect(outline(context)).toHaveLength(length);
+    expect(soul.history).toHaveLength(length);
     expect(await context.rotations()).toEqual([]);
   });
 });

@@ -52,6 +52,8 @@ describe("a turn", () => {
       "StepBegin",
       "CheckpointCreated",
       "TextPart",
+      "ToolCallBegin",
+      "ToolCallBegin",
       "ToolCall",
       "ToolCall",
       "ToolResult",

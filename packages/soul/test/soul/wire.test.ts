@@ -29,7 +29,11 @@ const samples: { [K in SoulEventType]: Extract<SoulEvent, { type: K }> } = {
   ImageURLPart: { type: "ImageURLPart", payload: { type: "image_url", image_url: { url: "https://x/y.png", id: "i1" } } },
   AudioURLPart: { type: "AudioURLPart", payload: { type: "audio_url", audio_url: { url: "https://x/y.mp3", id: null } } },
   VideoURLPart: { type: "VideoURLPart", payload: { type: "video_url", video_url: { url: "https://x/y.mp4", id: null } } },
-  ToolCall: { type: "ToolCall", payload: { type: "function", id: "c1", function: { name: "Shell", arguments: '{"command"' }, extras: { k: 1 }, index: 0 } },
+  ToolCallBegin: { type: "ToolCallBegin", payload: { type: "function", id: "c1", function: { name: "Shell", arguments: '{"command"' }, extras: { k: 1 }, index: 0 } },
+  ToolCall: {
+    type: "ToolCall",
+    payload: { type: "function", id: "c1", function: { name: "Shell", arguments: '{"command": "ls"}' }, extras: { k: 1 }, parsed_arguments: { command: "ls" } },
+  },
   ToolCallPart: { type: "ToolCallPart", payload: { type: "tool_call_part", arguments_part: ': "ls"}', index: 0 } },
   ToolResult: { type: "ToolResult", payload: { tool_call_id: "c1", return_value: toolOk({ output: "a.py", message: "listed", brief: "1 file" }) } },
   ApprovalRequest: { type: "ApprovalRequest", payload: { id: "approval-1", tool_call_id: "c1", sender: "Shell", action: "run command", description: "ls" } },
@@ -71,7 +75,7 @@ describe("the wire form of events", () => {
 
   it("reads kimi-cli's streamed parts as pydantic writes them (nulls, extra keys)", () => {
     const call = { type: "function", id: "c1", function: { name: "Shell", arguments: null }, extras: null };
-    expect(parseEvent({ type: "ToolCall", payload: call })).toEqual({ type: "ToolCall", payload: call });
+    expect(parseEvent({ type: "ToolCall", payload: call })).toEqual({ type: "ToolCall", payload: { ...call, parsed_arguments: null } });
     expect(parseEvent({ type: "ToolCallPart", payload: { arguments_part: "{}" } })).toEqual({
       type: "ToolCallPart",
       payload: { type: "tool_call_part", arguments_part: "{}" },

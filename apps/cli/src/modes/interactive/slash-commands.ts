@@ -93,7 +93,7 @@ export const slashCommands: SlashCommand[] = [
     args: "<message#>",
     help: "rewrite a past user message and rerun from there",
     run: async (s, args) => {
-      const history = s.agent.context.history;
+      const history = s.agent.soul.history;
       const users = history.flatMap((m, i) => (m.role === "user" && !extractText(m).startsWith("<system>") ? [i] : []));
       if (!/^\d+$/.test(args) || !users.includes(Number(args))) {
         if (users.length === 0) return s.print("No user message to edit yet.");
