@@ -14,7 +14,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
-import { describeThrown, McpConnectError } from "./mcp-errors.js";
+import { describeThrown } from "./describe-thrown.js";
+import { McpConnectError } from "./mcp-errors.js";
 import { capText, visibleLine, visibleText } from "./server-text.js";
 
 /**

@@ -21,7 +21,8 @@ import {
   type Toolset,
   ToolValidateError,
 } from "@kosong/core";
-import { describeThrown, McpConnectError } from "./mcp-errors.js";
+import { describeThrown } from "./describe-thrown.js";
+import { McpConnectError } from "./mcp-errors.js";
 import { isConnectionClosed, isRequestTimeout, type McpServerConnection, type McpTool } from "./mcp-server-connection.js";
 import { capText, visibleLine } from "./server-text.js";
 import { defaultResultLimits, type ResultLimits, toolResultFromMcp } from "./tool-result.js";
