@@ -90,6 +90,12 @@ export class McpToolset implements Toolset {
     return [...this.#entries.values()];
   }
 
+  /** True when `name` is the qualified name of one of its tools now. */
+  has(name: string): boolean {
+    this.#refresh();
+    return this.#entries.has(name);
+  }
+
   async handle(toolCall: ToolCall, options: ToolHandleOptions = {}): Promise<ToolResult> {
     const id = toolCall.id;
     const result = (value: ToolReturnValue): ToolResult => ({ tool_call_id: id, return_value: value });
@@ -140,6 +146,24 @@ export class McpToolset implements Toolset {
     this.#entries = new Map(pairs.map(({ server, tool }, i) => [names[i]!, { qualifiedName: names[i]!, server, tool }]));
     this.#definitions = [...this.#entries.values()].map(({ qualifiedName, tool }) => ({ name: qualifiedName, description: tool.description, parameters: tool.inputSchema }));
   }
+}
+
+/**
+ * `toolset` with the MCP tools added: the model sees both lists (read at
+ * each step, so MCP changes show), and a call goes to the MCP toolset when
+ * it names one of its tools, else to `toolset`.
+ */
+export function withMcpTools(toolset: Toolset, mcp: McpToolset): Toolset {
+  return {
+    get tools(): readonly Tool[] {
+      const own = toolset.tools;
+      const added = mcp.tools;
+      return added.length === 0 ? own : [...own, ...added];
+    },
+    handle(toolCall: ToolCall, options?: ToolHandleOptions): Promise<ToolResult> {
+      return mcp.has(toolCall.function.name) ? mcp.handle(toolCall, options) : toolset.handle(toolCall, options);
+    },
+  };
 }
 
 /** The error result for a call that failed: the server is gone, lost mid-call, too slow, or refused. */

@@ -22,6 +22,8 @@ export const configFileSchema = z.strictObject({
   yolo: z.boolean().optional(),
   dmail: z.boolean().optional(),
   project_context: z.boolean().optional(),
+  /** MCP servers in Claude's and kimi-cli's format; @kosong/mcp checks each server when they are started. */
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The settings a config file holds. */
