@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import packageJson from "../package.json" with { type: "json" };
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
 import { describeThrown } from "./describe-thrown.js";
 import { McpConnectError } from "./mcp-errors.js";
@@ -55,7 +56,7 @@ export interface McpConnectionOptions {
   maxRestarts?: number;
   /** The largest message a stdio server may send, in bytes (default 64 MiB); a larger one closes the connection. */
   maxMessageBytes?: number;
-  /** The client's name and version sent in `initialize` (default `kosong` and this package's version). */
+  /** The client's name and version sent in `initialize` (default `kosong` and the version of @kosong/mcp). */
   clientInfo?: { name: string; version: string };
   /** Receives every {@link McpServerEvent}. Exceptions it throws are ignored. */
   onEvent?: (event: McpServerEvent) => void;
@@ -102,6 +103,11 @@ export class McpServerConnection {
     options: McpConnectionOptions = {},
   ) {
     this.#options = { ...defaults, ...definedOnly(options) };
+  }
+
+  /** {@link name} made printable on one line (it comes from a config file). */
+  get displayName(): string {
+    return visibleLine(this.name);
   }
 
   /** Where the server is (see {@link McpServerState}). */
@@ -206,7 +212,7 @@ export class McpServerConnection {
   }
 
   #createClient(): { client: Client; transport: Transport } {
-    const client = new Client(this.#options.clientInfo ?? { name: "kosong", version: "0.1.0" }, { capabilities: {} });
+    const client = new Client(this.#options.clientInfo ?? { name: "kosong", version: packageJson.version }, { capabilities: {} });
     client.onclose = () => this.#onClosed(client);
     client.onerror = () => undefined;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
