@@ -193,7 +193,8 @@ export class McpServerConnection {
     const { client, transport } = this.#createClient();
     const deadline = this.#options.connectTimeoutMs;
     try {
-      await withTimeout(client.connect(transport, { timeout: deadline }), deadline, () => `did not answer \`initialize\` within ${deadline} ms`);
+      // The SDK's own request timeout is a backstop; the deadline here names what did not happen.
+      await withTimeout(client.connect(transport, { timeout: deadline + 1000 }), deadline, () => `did not answer \`initialize\` within ${deadline} ms`);
       if (this.#closed) throw new Error("closed while connecting");
       this.#client = client;
       this.#transport = transport;

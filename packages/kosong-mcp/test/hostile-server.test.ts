@@ -6,6 +6,7 @@
  * gives up on it, and reports a server that never answers.
  */
 import { readFile } from "node:fs/promises";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import path from "node:path";
 import { toolResultToMessage } from "@kosong/core";
 import { connectMcpServers, type McpServerEvent, McpServerConnection, McpToolset } from "@kosong/mcp";
@@ -143,5 +144,21 @@ describe("a hostile MCP server", () => {
     ]);
     expect(mcp.servers.map((s) => s.state)).toEqual(["failed", "failed", "connected"]);
     expect(mcp.toolset.tools.every((tool) => tool.name.startsWith("mcp__ok__"))).toBe(true);
+  });
+
+  it("reports an HTTP endpoint that accepts the connection but never answers", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const mcp = await connectMcpServers({ silent: { url: `http://127.0.0.1:${port}/mcp` } }, { connectTimeoutMs: 500 });
+      open.push(mcp);
+      expect(mcp.failures.map((f) => f.message)).toEqual(["MCP server `silent` could not be started: did not answer `initialize` within 500 ms"]);
+      expect(mcp.toolset.tools).toEqual([]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
