@@ -34,7 +34,7 @@ Environment:
 
 Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
-  compact_model, yolo, dmail, project_context
+  compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config)
   Precedence: flags > KOSONG_* environment > config file > defaults.
 
 Local servers (no key needed with a localhost base URL):
@@ -76,6 +76,7 @@ export function buildProgram(): Command {
     .option("-r, --resume <id>", "resume a session by id (or a unique id prefix); see `kosong sessions`")
     .option("--resume-file <path>", "resume a kimi-cli context.jsonl file (written to in place)")
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
+    .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])
     .addHelpText("after", environmentHelp)
     .showHelpAfterError("(kosong --help lists every flag)")
     .exitOverride()

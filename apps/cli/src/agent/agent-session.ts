@@ -5,7 +5,8 @@
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { SimpleToolset } from "@kosong/core";
+import { SimpleToolset, type Toolset } from "@kosong/core";
+import type { McpServers } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
@@ -45,7 +46,9 @@ export interface AgentSession {
   compaction: SwitchableCompaction;
   providers: Providers;
   settings: Settings;
-  /** Closes the context and makes the session files private. */
+  /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
+  mcp: McpServers | null;
+  /** Closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
 
@@ -56,6 +59,8 @@ export interface OpenSessionOptions {
   choice: SessionChoice;
   /** The working directory (default: the process's). */
   cwd?: string;
+  /** Receives warnings: an MCP server that did not start, crashed or restarted (default: a `kosong:` line on stderr). */
+  warn?: (line: string) => void;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -65,16 +70,22 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const context = new Context(contextFile);
   const restoreReport = await context.restore();
+  let mcp: McpServers | null = null;
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
     const tools = createAgentTools(await openWorkspace(cwd, files), { shellEnv });
+    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
+    if (settings.mcpSources.length > 0) {
+      const { openSessionMcp } = await import("./mcp-tools.js");
+      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr));
+    }
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
     const displayId = session?.id ?? path.basename(contextFile);
     const soul = new Soul({
-      agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset: new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools) },
+      agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset },
       provider: providers.main,
       context,
       config: { maxContextSize: providers.maxContextSize, reservedContextSize: reservedTokens(providers.maxContextSize) },
@@ -94,15 +105,22 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       compaction,
       providers,
       settings,
+      mcp,
       async close() {
+        await mcp?.close();
         await context.close();
         if (session) await secureSessionFiles(session);
       },
     };
   } catch (error) {
+    await mcp?.close();
     await context.close();
     throw error;
   }
+}
+
+function warnOnStderr(line: string): void {
+  process.stderr.write(`kosong: ${line}\n`);
 }
 
 /** Tokens kept free for the answer: the soul's default (kimi-cli's 50k), or a quarter of a smaller window. */

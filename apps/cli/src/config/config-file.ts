@@ -34,6 +34,8 @@ export const configFileSchema = z.strictObject({
       set: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name (letters, digits, _)"), z.string().refine((value) => !value.includes("\0"), "no NUL character")).optional(),
     })
     .optional(),
+  /** MCP servers in Claude's and kimi-cli's format; @kosong/mcp checks each server when they are started. */
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The settings a config file holds. */

@@ -34,6 +34,7 @@ export interface SettingFlags {
   dmail?: boolean;
   projectContext?: boolean;
   outputFormat?: string;
+  mcpConfigFile?: string[];
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -61,7 +62,12 @@ export interface Settings {
   outputFormat: OutputFormat;
   /** How the Shell tool's environment is built (config file `[shell_environment_policy]`). */
   shellEnvironment: EnvironmentPolicy;
+  /** Where MCP servers are configured, read in this order (a later server of the same name wins); empty: none. */
+  mcpSources: McpSource[];
 }
+
+/** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
+export type McpSource = { kind: "config"; path: string; mcpServers: Record<string, unknown> } | { kind: "file"; path: string };
 
 /** The default `$KOSONG_HOME`. */
 export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -94,6 +100,10 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     projectContext: flags.projectContext === false ? false : (config.project_context ?? true),
     outputFormat: oneOf("--output-format", flags.outputFormat, outputFormats) ?? "text",
     shellEnvironment: environmentPolicy(config.shell_environment_policy),
+    mcpSources: [
+      ...(config.mcpServers && configPath ? [{ kind: "config" as const, path: configPath, mcpServers: config.mcpServers }] : []),
+      ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
+    ],
   };
 }
 

@@ -90,6 +90,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       projectContext: true,
       outputFormat: "text",
       shellEnvironment: defaultEnvironmentPolicy,
+      mcpSources: [],
     };
   }
 }

@@ -57,5 +57,6 @@ describe("kosong --help and --version", () => {
     const env = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "KIMI_API_KEY", "KOSONG_HOME", "KOSONG_PROVIDER", "KOSONG_MODEL", "KOSONG_BASE_URL", "KOSONG_API_KEY", "KOSONG_MAX_CONTEXT_SIZE", "KOSONG_THINKING", "KOSONG_COMPACTION", "KOSONG_COMPACT_MODEL", "KOSONG_YOLO", "KOSONG_DMAIL", "NO_COLOR"];
     for (const word of [...flags, ...env, "demo", "sessions", "config.toml", "130"]) expect(result.stdout, word).toContain(word);
     for (const provider of ["openai", "openai-responses", "anthropic", "kimi", "scripted"]) expect(result.stdout).toContain(provider);
+    for (const mcp of ["--mcp-config-file", "mcpServers"]) expect(result.stdout).toContain(mcp);
   });
 });

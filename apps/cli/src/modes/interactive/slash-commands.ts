@@ -4,6 +4,7 @@
  */
 import { extractText } from "@kosong/core";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
+import { mcpStatusLines } from "../../render/mcp-status.js";
 import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
@@ -142,6 +143,11 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => {
       await printSessions(s.agent.settings.home, s.out);
     },
+  },
+  {
+    name: "mcp",
+    help: "the MCP servers, their state and tools",
+    run: async (s) => s.print(mcpStatusLines(s.agent.mcp, s.style).join("\n")),
   },
   {
     name: "yolo",

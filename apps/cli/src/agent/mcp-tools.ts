@@ -1,0 +1,50 @@
+/**
+ * MCP servers for a session, from the config file's `mcpServers` and each
+ * `--mcp-config-file`. Imported only when servers are configured, so a run
+ * without them never loads the MCP SDK.
+ */
+import type { Toolset } from "@kosong/core";
+import { connectMcpServers, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
+import { UsageError } from "../cli-error.js";
+import type { McpSource } from "../config/settings.js";
+
+/** The servers and the agent's toolset with their tools added. */
+export interface SessionMcp {
+  mcp: McpServers;
+  toolset: Toolset;
+}
+
+/**
+ * Reads the servers of `sources` (a later server of the same name wins),
+ * starts them with `cwd` as the default working directory of stdio
+ * servers, and adds their tools to `toolset`. A server that does not start
+ * is reported through `warn` and the session runs without it; so is a
+ * server that crashes or restarts later.
+ * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
+ */
+export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void): Promise<SessionMcp> {
+  const config: McpServersConfig = {};
+  for (const source of sources) Object.assign(config, await readSource(source));
+  for (const server of Object.values(config)) if ("command" in server && server.cwd === undefined) server.cwd = cwd;
+  let started = false;
+  const mcp = await connectMcpServers(config, { onEvent: (event) => started && reportLater(event, warn) });
+  started = true;
+  for (const failure of mcp.failures) warn(`${failure.message} (the session runs without it)`);
+  return { mcp, toolset: withMcpTools(toolset, mcp.toolset) };
+}
+
+async function readSource(source: McpSource): Promise<McpServersConfig> {
+  try {
+    return source.kind === "config" ? parseMcpConfig({ mcpServers: source.mcpServers }, source.path) : await loadMcpConfigFile(source.path);
+  } catch (error) {
+    if (McpConfigError.isInstance(error)) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Reports what happens to a server after the start (failures to start are reported once, from `failures`). */
+function reportLater(event: McpServerEvent, warn: (line: string) => void): void {
+  if (event.type === "crashed") warn(`${event.error}${event.restarting ? " (restarting it)" : ""}`);
+  else if (event.type === "restarted") warn(`MCP server \`${visibleText(event.server)}\` restarted (${event.tools} tools)`);
+  else if (event.type === "failed") warn(`${event.error} (the session runs without it)`);
+}
