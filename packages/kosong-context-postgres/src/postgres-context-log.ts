@@ -135,14 +135,7 @@ export class PostgresContextLog implements ContextLog {
 
   /** Validates and appends `records`; resolves once they are committed. */
   append(records: readonly ContextRecord[]): Promise<LogAppendReceipt> {
-    let lines: string[];
-    try {
-      this.#assertOpen();
-      lines = records.map(encodeRecord);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this[appendLines](lines);
+    return this.#encoded(records, (lines) => this[appendLines](lines));
   }
 
   /** @internal */
@@ -187,14 +180,7 @@ export class PostgresContextLog implements ContextLog {
   }
 
   truncateAndRotate(position: LogPosition, records: readonly ContextRecord[] = []): Promise<LogTruncation> {
-    let lines: string[];
-    try {
-      this.#assertOpen();
-      lines = records.map(encodeRecord);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.#enqueue(async () => {
+    return this.#encoded(records, (lines) => this.#enqueue(async () => {
       if (!Number.isSafeInteger(position) || position < 0) throw new InvalidOffsetError(position, "not a non-negative integer");
       if (position > this.#end) throw new InvalidOffsetError(position, `past the end of the log (${this.#end} records)`);
       const result = await this.#transaction(async (client, row) => {
@@ -208,18 +194,11 @@ export class PostgresContextLog implements ContextLog {
         return { generation, end: position + lines.length, rotation, positions: lines.map((_, i) => position + i) };
       });
       return { ...this.#rotationName(result.rotation!), positions: result.positions!, end: result.end };
-    });
+    }));
   }
 
   prepend(records: readonly ContextRecord[]): Promise<void> {
-    let lines: string[];
-    try {
-      this.#assertOpen();
-      lines = records.map(encodeRecord);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.#enqueue(async () => {
+    return this.#encoded(records, (lines) => this.#enqueue(async () => {
       await this.#transaction(async (client, row) => {
         const generation = await this.#newGeneration(client);
         await this.#insertLines(client, generation, 0, lines);
@@ -231,7 +210,7 @@ export class PostgresContextLog implements ContextLog {
         await client.query(`UPDATE ${this.#backend.schema}.sessions SET current_generation = $2 WHERE session_id = $1`, [this.sessionId, generation]);
         return { generation, end: this.#end + lines.length };
       });
-    });
+    }));
   }
 
   listRotations(): Promise<LogRotationInfo[]> {
@@ -543,8 +522,16 @@ export class PostgresContextLog implements ContextLog {
     }
   }
 
-  #assertOpen(): void {
-    if (this.#closed) throw this.#closedError();
+  /** Validates and encodes `records` (a closed log or an invalid record rejects at once), then runs `write` with their lines. */
+  #encoded<T>(records: readonly ContextRecord[], write: (lines: string[]) => Promise<T>): Promise<T> {
+    let lines: string[];
+    try {
+      if (this.#closed) throw this.#closedError();
+      lines = records.map(encodeRecord);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return write(lines);
   }
 
   #closedError(): StorageClosedError {
