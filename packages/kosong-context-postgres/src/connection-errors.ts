@@ -2,6 +2,7 @@
  * Which failures mean "the connection to the server was lost" (worth a
  * reconnect and a retry) rather than "the server refused the statement".
  */
+import type { Pool, PoolClient } from "pg";
 
 const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTCONN", "EAI_AGAIN"]);
 /** admin_shutdown, crash_shutdown, cannot_connect_now (a server starting or shutting down). */
@@ -37,5 +38,29 @@ export async function retryOnConnectionLoss<T>(timeoutMs: number, attempt: () =>
       await pause(delay);
       delay = Math.min(delay * 2, 1000);
     }
+  }
+}
+
+/**
+ * Runs `run` on a connection checked out of `pool`. A connection the server
+ * ends while it is checked out reports the error to the running query (the
+ * listener here keeps it from also crashing the process as an unhandled
+ * 'error' event); after a lost connection it is destroyed, not pooled again.
+ * A failure that is not a connection loss rolls back an open transaction.
+ */
+export async function withClient<T>(pool: Pool, run: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const ignore = () => undefined;
+  client.on("error", ignore);
+  let lost = false;
+  try {
+    return await run(client);
+  } catch (error) {
+    lost = isConnectionLoss(error);
+    if (!lost) await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.off("error", ignore);
+    client.release(lost ? true : undefined);
   }
 }

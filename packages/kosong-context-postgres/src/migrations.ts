@@ -68,31 +68,26 @@ export const migrations: readonly Migration[] = [{ version: 1, name: "sessions, 
 
 /**
  * Brings `schema` up to the latest version on `client` (which must not be in
- * a transaction). Resolves to the versions applied now (empty when the schema
+ * a transaction; on a failure the caller rolls back). Resolves to the versions applied now (empty when the schema
  * was current).
  */
 export async function migrateSchema(client: PoolClient, schema: string): Promise<number[]> {
   const quoted = quoteIdentifier(schema);
   const applied: number[] = [];
   await client.query("BEGIN");
-  try {
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`kosong-context-postgres migrate ${schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${quoted}.schema_migrations`);
-    const done = new Set(rows.map((row) => row.version));
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql.replaceAll("{schema}", quoted));
-      await client.query(`INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
-      applied.push(migration.version);
-    }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`kosong-context-postgres migrate ${schema}`]);
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
+  const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${quoted}.schema_migrations`);
+  const done = new Set(rows.map((row) => row.version));
+  for (const migration of migrations) {
+    if (done.has(migration.version)) continue;
+    await client.query(migration.sql.replaceAll("{schema}", quoted));
+    await client.query(`INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    applied.push(migration.version);
   }
+  await client.query("COMMIT");
   return applied;
 }

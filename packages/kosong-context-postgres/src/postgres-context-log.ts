@@ -15,7 +15,7 @@ import type {
 } from "@kosong/context";
 import { InvalidOffsetError, RotationNotFoundError, SessionLockedError, StorageAlreadyModifiedError, StorageClosedError, StorageWriteError } from "@kosong/context";
 import { ContextStateBuilder, decodeRecordLine, encodeRecord, type ContextRecord } from "@kosong/context/records";
-import { isConnectionLoss, retryOnConnectionLoss } from "./connection-errors.js";
+import { isConnectionLoss, retryOnConnectionLoss, withClient } from "./connection-errors.js";
 import type { SessionLocks } from "./session-locks.js";
 
 /** What a log shares with its store. @internal */
@@ -302,10 +302,8 @@ export class PostgresContextLog implements ContextLog {
     return n;
   }
 
-  async #readOnce(): Promise<ContextLogState> {
-    const client = await this.#backend.pool.connect();
-    let lost = false;
-    try {
+  #readOnce(): Promise<ContextLogState> {
+    return withClient(this.#backend.pool, async (client) => {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       const { rows } = await client.query<{ generation: string }>(
         `SELECT current_generation::text AS generation FROM ${this.#backend.schema}.sessions WHERE session_id = $1`,
@@ -338,13 +336,7 @@ export class PostgresContextLog implements ContextLog {
       }
       await client.query("COMMIT");
       return builder.finish(report);
-    } catch (error) {
-      lost = isConnectionLoss(error);
-      if (!lost) await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release(lost ? true : undefined);
-    }
+    });
   }
 
   /**
@@ -356,13 +348,9 @@ export class PostgresContextLog implements ContextLog {
     if (this.#broken !== null) throw this.#broken;
     const key = randomUUID();
     const { schema } = this.#backend;
-    const ignore = () => undefined;
     const result = await this.#retrying(async () => {
       await this.#relock();
-      const client = await this.#backend.pool.connect();
-      client.on("error", ignore);
-      let lost = false;
-      try {
+      return withClient(this.#backend.pool, async (client) => {
         await client.query("BEGIN");
         const { rows } = await client.query<SessionRow>(
           `SELECT current_generation::text AS generation, next_rotation, last_op_key, last_op_result FROM ${schema}.sessions WHERE session_id = $1 AND epoch = $2 FOR UPDATE`,
@@ -382,14 +370,7 @@ export class PostgresContextLog implements ContextLog {
         ]);
         await client.query("COMMIT");
         return done;
-      } catch (error) {
-        lost = isConnectionLoss(error);
-        if (!lost) await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.off("error", ignore);
-        client.release(lost ? true : undefined);
-      }
+      });
     });
     this.#generation = result.generation;
     this.#end = result.end;

@@ -6,7 +6,7 @@
 import os from "node:os";
 import pg, { type Pool, type PoolConfig } from "pg";
 import { SessionLockedError, StorageClosedError, StorageOpenError } from "@kosong/context";
-import { retryOnConnectionLoss } from "./connection-errors.js";
+import { retryOnConnectionLoss, withClient } from "./connection-errors.js";
 import { migrateSchema } from "./migrations.js";
 import { importGenerations, PostgresContextLog, type SessionBackend } from "./postgres-context-log.js";
 import { PostgresLinearStorage } from "./postgres-linear-storage.js";
@@ -111,14 +111,7 @@ export class PostgresContextStore {
   /** Creates or migrates the schema; resolves to the versions applied now. */
   async migrate(): Promise<number[]> {
     this.#assertOpen();
-    return retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, async () => {
-      const client = await this.#pool.connect();
-      try {
-        return await migrateSchema(client, this.schema);
-      } finally {
-        client.release();
-      }
-    });
+    return retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, () => withClient(this.#pool, (client) => migrateSchema(client, this.schema)));
   }
 
   /**

@@ -10,7 +10,7 @@ import type { PoolClient } from "pg";
 import Cursor from "pg-cursor";
 import type { RestoreReport } from "@kosong/context";
 import { encodeRecord, scanContextFile } from "@kosong/context/records";
-import { retryOnConnectionLoss } from "./connection-errors.js";
+import { retryOnConnectionLoss, withClient } from "./connection-errors.js";
 import type { SessionBackend } from "./postgres-context-log.js";
 
 /** What {@link exportSession} wrote. */
@@ -55,9 +55,8 @@ async function writeGeneration(client: PoolClient, schema: string, generation: s
 /** Writes the session's current log and rotations as files, from one snapshot. */
 export function exportSession(backend: SessionBackend, sessionId: string, file: string): Promise<SessionExport> {
   const target = path.resolve(file);
-  return retryOnConnectionLoss(backend.reconnectTimeoutMs, async () => {
-    const client = await backend.pool.connect();
-    try {
+  return retryOnConnectionLoss(backend.reconnectTimeoutMs, () =>
+    withClient(backend.pool, async (client) => {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       const { rows } = await client.query<{ generation: string }>(`SELECT current_generation::text AS generation FROM ${backend.schema}.sessions WHERE session_id = $1`, [sessionId]);
       const rotations = await client.query<{ n: number; generation: string }>(
@@ -74,10 +73,8 @@ export function exportSession(backend: SessionBackend, sessionId: string, file: 
       }
       await client.query("COMMIT");
       return result;
-    } finally {
-      client.release();
-    }
-  });
+    }),
+  );
 }
 
 /** An unknown session exports as an empty file. */
