@@ -211,12 +211,17 @@ export class PostgresContextStore {
     return this.close();
   }
 
+  /** The error for a session another writer holds, naming it (a holder that has just taken a new session gets 200 ms to record itself). */
   async #lockedError(sessionId: string, location: string, lockKey: string): Promise<SessionLockedError> {
-    const { rows } = await this.#pool.query<{ owner_pid: number | null; owner_host: string | null }>(
-      `SELECT owner_pid, owner_host FROM ${this.#backend.schema}.sessions WHERE session_id = $1`,
-      [sessionId],
-    );
-    const owner = { pid: rows[0]?.owner_pid ?? 0, hostname: rows[0]?.owner_host ?? null };
+    let row: { owner_pid: number | null; owner_host: string | null } | undefined;
+    for (let attempt = 0; attempt < 10 && row?.owner_pid == null; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      ({ rows: [row] } = await this.#pool.query<{ owner_pid: number | null; owner_host: string | null }>(
+        `SELECT owner_pid, owner_host FROM ${this.#backend.schema}.sessions WHERE session_id = $1`,
+        [sessionId],
+      ));
+    }
+    const owner = { pid: row?.owner_pid ?? 0, hostname: row?.owner_host ?? null };
     return new SessionLockedError(location, `advisory lock ${lockKey}`, owner, `process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}`);
   }
 
