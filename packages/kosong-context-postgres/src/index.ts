@@ -1,0 +1,11 @@
+/**
+ * @kosong/context-postgres: conversations in PostgreSQL behind
+ * @kosong/context's contracts (`ContextLog`, `LinearStorage`), for services
+ * that run many agent sessions on many machines. Records keep the exact JSON
+ * of kimi-cli's `context.jsonl`.
+ */
+export { PostgresContextStore, type PostgresStoreOptions, type PostgresTarget } from "./postgres-context-store.js";
+export { PostgresContextLog } from "./postgres-context-log.js";
+export { PostgresLinearStorage } from "./postgres-linear-storage.js";
+export { rotationFile, type SessionExport } from "./session-transfer.js";
+export { migrations, type Migration } from "./migrations.js";

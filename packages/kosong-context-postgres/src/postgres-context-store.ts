@@ -1,0 +1,231 @@
+/**
+ * The entry point of @kosong/context-postgres: a connection to the database
+ * (a connection string or an existing pool) that migrates the schema and
+ * opens sessions as {@link PostgresContextLog}s or {@link PostgresLinearStorage}s.
+ */
+import os from "node:os";
+import pg, { type Pool, type PoolConfig } from "pg";
+import { SessionLockedError, StorageClosedError, StorageOpenError } from "@kosong/context";
+import { retryOnConnectionLoss, withClient } from "./connection-errors.js";
+import { migrateSchema } from "./migrations.js";
+import { importGenerations, PostgresContextLog, type SessionBackend } from "./postgres-context-log.js";
+import { PostgresLinearStorage } from "./postgres-linear-storage.js";
+import { exportSession, readSessionFiles, type SessionExport } from "./session-transfer.js";
+import { SessionLocks } from "./session-locks.js";
+import { quoteIdentifier } from "./sql-names.js";
+import type { RestoreReport } from "@kosong/context";
+
+/** Where the store connects: a connection string, pool settings, or a pool the caller owns. */
+export type PostgresTarget = string | PoolConfig | Pool;
+
+/** Options of {@link PostgresContextStore.connect}. */
+export interface PostgresStoreOptions {
+  /** The schema holding the tables (default `"kosong"`): lower-case letters, digits and `_`. */
+  schema?: string;
+  /** Create or migrate the schema while connecting (default true); with false, call {@link PostgresContextStore.migrate} yourself. */
+  migrate?: boolean;
+  /**
+   * How long an operation keeps reconnecting and retrying after the
+   * connection to the server was lost before it fails (default 30 000 ms).
+   */
+  reconnectTimeoutMs?: number;
+}
+
+const DEFAULT_SCHEMA = "kosong";
+
+/** A session id: 1-512 characters, no control characters. */
+function checkSessionId(sessionId: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (typeof sessionId !== "string" || sessionId.length === 0 || sessionId.length > 512 || /[\u0000-\u001f\u007f]/.test(sessionId)) {
+    throw new TypeError(`a session id must be 1-512 characters without control characters, got ${JSON.stringify(String(sessionId)).slice(0, 80)}`);
+  }
+  return sessionId;
+}
+
+function isPool(target: PostgresTarget): target is Pool {
+  return typeof target === "object" && target !== null && typeof (target as Pool).connect === "function" && typeof (target as Pool).query === "function";
+}
+
+/**
+ * Many sessions in one PostgreSQL database, keyed by session id. One store
+ * per process is enough: it holds a pool (its own, or the caller's) and one
+ * connection for the sessions' locks.
+ *
+ * One writer per session across machines: opening a session takes a
+ * PostgreSQL advisory lock; a second writer (another store, in this process
+ * or another, on any machine) gets `SessionLockedError`, as with files. When
+ * the lock connection dies (the process crashed, the network failed, the
+ * server ended it) the server drops the lock and another instance can take
+ * the session over; the old writer's next write then fails with
+ * `SessionLockedError` and writes nothing.
+ */
+export class PostgresContextStore {
+  /** The schema name. */
+  readonly schema: string;
+  readonly #pool: Pool;
+  readonly #ownsPool: boolean;
+  readonly #backend: SessionBackend;
+  readonly #open = new Set<string>();
+  readonly #logs = new Set<PostgresContextLog>();
+  #closed = false;
+
+  private constructor(pool: Pool, ownsPool: boolean, schema: string, reconnectTimeoutMs: number) {
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.schema = schema;
+    this.#backend = {
+      pool,
+      schema: quoteIdentifier(schema),
+      locks: new SessionLocks(pool),
+      reconnectTimeoutMs,
+      release: (sessionId) => this.#open.delete(sessionId),
+    };
+  }
+
+  /**
+   * Connects to `target` and, unless `migrate: false`, brings the schema up
+   * to date (safe when several instances start at once). A pool passed in
+   * stays the caller's: the store takes one connection from it for the
+   * sessions' locks and never ends it. Throws `StorageOpenError` when the
+   * server cannot be reached within `reconnectTimeoutMs`.
+   */
+  static async connect(target: PostgresTarget, options: PostgresStoreOptions = {}): Promise<PostgresContextStore> {
+    const schema = options.schema ?? DEFAULT_SCHEMA;
+    quoteIdentifier(schema);
+    const owns = !isPool(target);
+    const pool = isPool(target) ? target : new pg.Pool(typeof target === "string" ? { connectionString: target } : target);
+    // An idle connection the server ends (a restart, pg_terminate_backend) is dropped by the pool; without a listener it would crash the process.
+    if (owns) pool.on("error", () => undefined);
+    const store = new PostgresContextStore(pool, owns, schema, options.reconnectTimeoutMs ?? 30_000);
+    if (options.migrate !== false) {
+      try {
+        await store.migrate();
+      } catch (error) {
+        if (owns) await pool.end().catch(() => undefined);
+        throw new StorageOpenError(`postgres:${schema}`, `cannot migrate the schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
+    return store;
+  }
+
+  /** Creates or migrates the schema; resolves to the versions applied now. */
+  async migrate(): Promise<number[]> {
+    this.#assertOpen();
+    return retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, () => withClient(this.#pool, (client) => migrateSchema(client, this.schema)));
+  }
+
+  /**
+   * Opens session `sessionId` for writing (created on its first write),
+   * taking its lock: `SessionLockedError` when another writer holds it, in
+   * this store or any other.
+   */
+  async openLog(sessionId: string): Promise<PostgresContextLog> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    const location = `postgres:${this.schema}/${sessionId}`;
+    const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
+    if (this.#open.has(sessionId)) {
+      throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process");
+    }
+    this.#open.add(sessionId);
+    let lockEpoch: number | null = null;
+    try {
+      const opened = await retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, async () => {
+        const lock = await this.#backend.locks.tryLock(lockKey);
+        if (!lock.locked) throw await this.#lockedError(sessionId, location, lockKey);
+        lockEpoch = lock.epoch;
+        const { rows } = await this.#pool.query<{ epoch: string; generation: string; end: number }>(
+          `WITH s AS (
+             INSERT INTO ${this.#backend.schema}.sessions AS s (session_id, owner_pid, owner_host) VALUES ($1, $2, $3)
+             ON CONFLICT (session_id) DO UPDATE SET epoch = s.epoch + 1, owner_pid = $2, owner_host = $3, updated_at = now()
+             RETURNING epoch, current_generation
+           )
+           SELECT s.epoch::text AS epoch, s.current_generation::text AS generation,
+             coalesce((SELECT max(seq) + 1 FROM ${this.#backend.schema}.records r WHERE r.generation_id = s.current_generation), 0)::integer AS end
+           FROM s`,
+          [sessionId, process.pid, os.hostname()],
+        );
+        return { ...rows[0]!, lockEpoch: lock.epoch };
+      });
+      const log = new PostgresContextLog(
+        { ...this.#backend, release: (id) => (this.#logs.delete(log), this.#backend.release(id)) },
+        { sessionId, location, lockKey, lockEpoch: opened.lockEpoch, epoch: opened.epoch, generation: opened.generation, end: opened.end },
+      );
+      this.#logs.add(log);
+      return log;
+    } catch (error) {
+      this.#open.delete(sessionId);
+      if (lockEpoch !== null) await this.#backend.locks.unlock(lockKey, lockEpoch);
+      if (SessionLockedError.isInstance(error)) throw error;
+      throw new StorageOpenError(location, error instanceof Error ? error.message : String(error), { cause: error });
+    }
+  }
+
+  /** A {@link PostgresLinearStorage} over session `sessionId` (opened by its `restore()` or first append). */
+  linearStorage(sessionId: string): PostgresLinearStorage {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    return new PostgresLinearStorage(() => this.openLog(sessionId));
+  }
+
+  /**
+   * Writes session `sessionId` as a `context.jsonl` at `file` (replacing
+   * it) and each rotation as `<stem>_<n><ext>` beside it, the lines exactly
+   * as stored: kimi-cli and `JsonlContextFile` read them as they are. Reads
+   * one consistent snapshot through a cursor; takes no lock.
+   */
+  exportSession(sessionId: string, file: string): Promise<SessionExport> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    return exportSession(this.#backend, sessionId, file);
+  }
+
+  /**
+   * Creates session `sessionId` from the context file `file` and its
+   * rotations beside it (`<stem>_<n><ext>`), in one transaction under the
+   * session's lock. Damaged lines are skipped and reported, as a file
+   * restore does. Throws `StorageAlreadyModifiedError` when the session
+   * already has records or rotations.
+   */
+  async importSession(sessionId: string, file: string): Promise<RestoreReport> {
+    const files = await readSessionFiles(file);
+    const log = await this.openLog(sessionId);
+    try {
+      await log[importGenerations](files.current, files.rotations);
+      return files.report;
+    } finally {
+      await log.close();
+    }
+  }
+
+  /** Closes every open log (their pending appends finish first), the lock connection and, if the store made it, the pool. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#logs].map((log) => log.close()));
+    await this.#backend.locks.close();
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** The error for a session another writer holds, naming it (a holder that has just taken a new session gets 200 ms to record itself). */
+  async #lockedError(sessionId: string, location: string, lockKey: string): Promise<SessionLockedError> {
+    let row: { owner_pid: number | null; owner_host: string | null } | undefined;
+    for (let attempt = 0; attempt < 10 && row?.owner_pid == null; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      ({ rows: [row] } = await this.#pool.query<{ owner_pid: number | null; owner_host: string | null }>(
+        `SELECT owner_pid, owner_host FROM ${this.#backend.schema}.sessions WHERE session_id = $1`,
+        [sessionId],
+      ));
+    }
+    const owner = { pid: row?.owner_pid ?? 0, hostname: row?.owner_host ?? null };
+    return new SessionLockedError(location, `advisory lock ${lockKey}`, owner, `process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}`);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StorageClosedError(`the store postgres:${this.schema} is closed`);
+  }
+}
