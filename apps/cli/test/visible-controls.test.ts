@@ -65,7 +65,7 @@ describe("the renderer shows, never obeys, what the model, tools and servers sen
     { type: "StepBegin", payload: { n: 1 } },
     { type: "ThinkPart", payload: { type: "think", think: hostile } },
     { type: "TextPart", payload: { type: "text", text: hostile } },
-    { type: "ToolCall", payload: { type: "function", id: "c1", function: { name: `Shell${hostile}`, arguments: JSON.stringify({ command: hostile }) } } },
+    { type: "ToolCall", payload: { type: "function", id: "c1", function: { name: `Shell${hostile}`, arguments: JSON.stringify({ command: hostile }) }, parsed_arguments: { command: hostile } } },
     { type: "ToolResult", payload: { tool_call_id: "c1", return_value: { is_error: false, output: hostile, message: "", display: [] } } },
     { type: "ToolResult", payload: { tool_call_id: hostile, return_value: { is_error: true, output: "", message: hostile, display: [{ type: "brief", text: hostile }] } } },
     { type: "ApprovalRequest", payload: { id: "approval-1", tool_call_id: "c1", sender: hostile, action: hostile, description: hostile, scope: hostile } },
