@@ -64,6 +64,15 @@ describe("dangling symlinks cannot lead a write out of the working directory", (
     expect(await readFile(path.join(root, "lib/a/b.ts"), "utf8")).toBe("x");
     expect((await call("WriteFile", { path: "pending.txt", content: "y", mode: "append" })).is_error).toBe(false);
     expect(await readFile(path.join(root, "made/later.txt"), "utf8")).toBe("y");
+    expect(outputText(await call("ListDir", { path: "src" }))).toBe("a/");
+  });
+
+  it("refuses ListDir of a folder link to outside, direct or on the way", async () => {
+    const { root, outside, call } = await toolHarness(tempDir);
+    await symlink(outside, path.join(root, "out"));
+    await mkdir(path.join(outside, "sub"));
+    refusedOutside(await call("ListDir", { path: "out" }));
+    refusedOutside(await call("ListDir", { path: "out/sub" }));
   });
 });
 

@@ -147,7 +147,9 @@ export function lstatInside(workspace: Workspace, requested: string, cursor?: Fo
 
 /**
  * The entries of the folder `requested`, sorted by name, each with its
- * `lstat`. Throws as {@link openForRead} does (ENOTDIR for a file).
+ * `lstat`. The folder is opened as files are (links followed only inside,
+ * its real path checked). Throws as {@link openForRead} does (ENOTDIR for a
+ * file).
  */
 export function listDirInside(workspace: Workspace, requested: string): Promise<{ path: string; entries: ListedEntry[] }> {
   return withParent(workspace, requested, false, undefined, async (parent, names) => {
@@ -162,8 +164,9 @@ export function listDirInside(workspace: Workspace, requested: string): Promise<
       await checkRealPath(workspace, requested, dir.handle, dir.path);
       const dirents: Dirent[] = await readdir(procFd ? `${procFd}/${dir.handle.fd}` : dir.path, { withFileTypes: true });
       dirents.sort((a, b) => a.name.localeCompare(b.name));
-      const entries = await Promise.all(dirents.map(async (entry) => ({ name: entry.name, stats: await lstat(at(dir, entry.name)) })));
-      return { path: dir.path, entries };
+      // An entry removed since the listing is left out.
+      const entries = await Promise.all(dirents.map(async (entry) => ({ name: entry.name, stats: await lstat(at(dir, entry.name)).catch(ignoreMissing) })));
+      return { path: dir.path, entries: entries.filter((entry): entry is ListedEntry => entry.stats !== null) };
     } finally {
       if (dir !== parent) await dir.handle.close();
     }
