@@ -8,9 +8,13 @@
  * write that would fire one), no clean or process filters, no pager, no
  * external diff or textconv, no submodule recursion, no network (so no
  * `ext::` remote, ssh command or lazy fetch), no prompts. Each run has a
- * timeout and an output cap.
+ * timeout and an output cap, and git is looked up in PATH's absolute
+ * folders only.
  */
 import { execFile } from "node:child_process";
+import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import path from "node:path";
 
 /** Status lines shown at most. */
 export const maxStatusLines = 20;
@@ -29,13 +33,16 @@ export interface GitSummary {
 
 /** The git summary of `cwd`, or null when git is missing or `cwd` is not in a repository. */
 export async function gitSummary(cwd: string): Promise<GitSummary | null> {
-  const drivers = await git(cwd, ["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
+  const program = await gitOnPath();
+  if (program === null) return null;
+  const git = (args: string[], extra: Array<[string, string]>) => runGit(program, cwd, args, extra);
+  const drivers = await git(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
   // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
   if (drivers === null || drivers.truncated || (drivers.code !== 0 && drivers.code !== 1)) return null;
   const overrides = filterOverrides(drivers.stdout);
   const [branch, status] = await Promise.all([
-    git(cwd, ["branch", "--show-current"], overrides),
-    git(cwd, ["status", "--short", "--untracked-files=normal", "--ignore-submodules=all", "--no-renames"], overrides),
+    git(["branch", "--show-current"], overrides),
+    git(["status", "--short", "--untracked-files=normal", "--ignore-submodules=all", "--no-renames"], overrides),
   ]);
   if (branch?.code !== 0 || status?.code !== 0) return null;
   const lines = status.stdout.split("\n").filter((line) => line.trim().length > 0);
@@ -89,16 +96,35 @@ interface GitRun {
   truncated: boolean;
 }
 
+/** The absolute folders of PATH (git gets only these too, for whatever it runs). */
+function absoluteFolders(): string[] {
+  return (process.env.PATH ?? "").split(path.delimiter).filter((folder) => path.isAbsolute(folder));
+}
+
+/**
+ * git's path from the absolute folders of PATH: an empty or relative entry
+ * (`.`, a trailing `:`) would find a `git` the repository itself ships.
+ */
+async function gitOnPath(): Promise<string | null> {
+  for (const folder of absoluteFolders()) {
+    const candidate = path.join(folder, "git");
+    const found = await stat(candidate).then((s) => s.isFile(), () => false);
+    if (found && (await access(candidate, constants.X_OK).then(() => true, () => false))) return candidate;
+  }
+  return null;
+}
+
 /**
  * Runs git with the safe settings and `extra` given through the
  * environment (`GIT_CONFIG_KEY_n`, so no name or value is parsed), git's
- * own variables from the caller's environment removed, and a clean
- * `GIT_CONFIG_PARAMETERS`. Null when git cannot be run or timed out.
+ * own variables from the caller's environment removed, PATH's relative
+ * folders too. Null when git cannot be run or timed out.
  */
-function git(cwd: string, args: string[], extra: Array<[string, string]>): Promise<GitRun | null> {
+function runGit(program: string, cwd: string, args: string[], extra: Array<[string, string]>): Promise<GitRun | null> {
   const settings = [...safeSettings, ...extra];
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
   Object.assign(env, {
+    PATH: absoluteFolders().join(path.delimiter),
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_OPTIONAL_LOCKS: "0",
     GIT_TERMINAL_PROMPT: "0",
@@ -115,7 +141,7 @@ function git(cwd: string, args: string[], extra: Array<[string, string]>): Promi
   });
   return new Promise((resolve) => {
     execFile(
-      "git",
+      program,
       ["--no-pager", "--no-optional-locks", ...args],
       { cwd, env, timeout: gitTimeoutMs, killSignal: "SIGKILL", maxBuffer: maxOutputBytes, encoding: "utf8" },
       (error, stdout) => {

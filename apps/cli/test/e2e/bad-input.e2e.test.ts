@@ -79,10 +79,9 @@ describe("bad input to the built binary", { timeout: 60_000 }, () => {
     const readOnly = path.join(home, "read-only");
     await mkdir(readOnly);
     await chmod(readOnly, 0o555);
-    await chmod(home, 0o755);
-    await chmod(cwd, 0o777);
-    // root writes to any folder: run the binary as nobody then.
-    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"] : [];
+    // root writes to any folder: without the capabilities that let it (still root, so it reads the binary wherever it lies).
+    const dacCaps = "-dac_override,-dac_read_search";
+    const asUser = process.getuid?.() === 0 ? ["setpriv", `--bounding-set=${dacCaps}`, `--inh-caps=${dacCaps}`, "--"] : [];
     const run = (prefix: string[], kosongHome: string) => {
       const argv = [...prefix, process.execPath, kosongBin, "-p", "hello"];
       return spawnSync(argv[0]!, argv.slice(1), { cwd, env: cleanEnv(home, { ...env, KOSONG_HOME: kosongHome }), encoding: "utf8" });

@@ -3,7 +3,8 @@
  * built binary, in print mode against the fake provider server, in a real
  * git repository whose `.git/config` names commands in every place git
  * reads one (fsmonitor, hooks, clean and process filters, textconv, external
- * diff, pagers, ssh, an `ext::` remote, a submodule's fsmonitor). Each
+ * diff, pagers, ssh, an `ext::` remote, a submodule's fsmonitor, a `git`
+ * of its own found through a PATH that starts with `.`). Each
  * command touches a marker outside the repository; none may appear, and the
  * system prompt still gets the branch and the status.
  */
@@ -68,6 +69,11 @@ async function plantedRepository(home: string, markers: string) {
   ];
   for (const [key, value] of config) git(ws, "config", key, value);
   git(path.join(ws, "sub"), "config", "core.fsmonitor", `${touch("submodule-fsmonitor")}; false`);
+  // Programs of the same names as git and what it may run, for a PATH that searches the current folder.
+  for (const program of ["git", "cat", "less", "sh", "ssh"]) {
+    await writeFile(path.join(ws, program), `#!/bin/sh\n${touch(`path-${program}`)}\n`);
+    await chmod(path.join(ws, program), 0o755);
+  }
 
   // Stat-dirty tracked files with their committed content (git then reads them, through their filter), a
   // changed file, a dirty submodule and an untracked file.
@@ -87,7 +93,9 @@ describe("kosong in an untrusted repository (the built binary, print mode)", { t
     const ws = await plantedRepository(home, markers);
     server.enqueue({ message: say("Hi."), usage });
 
-    const result = await runKosong(["-p", "hi", "--model", "test-model"], { cwd: ws, home, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } });
+    // PATH starts with `.` (some users have it; an empty entry means the same).
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, PATH: `.:${process.env.PATH}` };
+    const result = await runKosong(["-p", "hi", "--model", "test-model"], { cwd: ws, home, env });
     expect(result.code, result.stderr).toBe(0);
     expect(await readdir(markers)).toEqual([]);
 
