@@ -24,9 +24,9 @@ describe("Context file modes", () => {
       }
       const context = new Context(file);
       await context.restore();
-      await context.checkpoint(false);
+      await context.checkpoint();
       await context.appendMessage([userMessage("one"), assistantMessage("two")]);
-      await context.checkpoint(false);
+      await context.checkpoint();
       await context.appendMessage(userMessage("three"));
       const mode = existing ?? 0o600;
       expect(await modeOf(file), "after appends").toBe(mode);
