@@ -7,6 +7,7 @@ import type { Message, StreamedMessagePart, ToolCall } from "./message.js";
 import { MessageMerger } from "./merge-parts.js";
 import type { TokenUsage } from "./token-usage.js";
 import { UniqueToolCallIds } from "./unique-tool-call-ids.js";
+import { resolveStreamTimeouts, startWithTimeouts, type StreamTimeouts } from "./stream-timeouts.js";
 
 /** A callback that may be synchronous or return a promise (which is awaited). */
 export type MaybeAsync<T> = (value: T) => void | Promise<void>;
@@ -30,6 +31,14 @@ export interface GenerateOptions {
   onToolCall?: MaybeAsync<ToolCall>;
   /** Aborts the call; `generate` then rejects with an AbortError and calls no callback anymore. */
   signal?: AbortSignal;
+  /**
+   * Time limits of this call on top of the provider's own, for any
+   * provider: until the response starts, and between streamed parts. A
+   * limit that passes ends the call with a retryable `APITimeoutError`
+   * (default: none; the core providers have their own, see
+   * `DEFAULT_STREAM_TIMEOUTS`).
+   */
+  timeouts?: StreamTimeouts;
 }
 
 /** The outcome of {@link generate}. */
@@ -116,7 +125,10 @@ async function run(
   state: AbortState,
 ): Promise<GenerateResult> {
   const onToolCall = options.onToolCall;
-  const stream = await provider.generate(systemPrompt, tools, history, signal === undefined ? {} : { signal });
+  const limits = resolveStreamTimeouts(options.timeouts, { firstByteMs: null, idleMs: null });
+  const stream = await startWithTimeouts(`${provider.name} ${provider.modelName}`, limits, signal, (linked) =>
+    provider.generate(systemPrompt, tools, history, linked === undefined ? {} : { signal: linked }),
+  );
   const merger = new MessageMerger();
   let streamError: ChatProviderError | undefined;
   try {

@@ -15,6 +15,14 @@ export * from "./message-schema.js";
 export * from "./merge-parts.js";
 export * from "./generate.js";
 export * from "./step.js";
+export {
+  DEFAULT_STREAM_TIMEOUTS,
+  DEFAULT_UNSTREAMED_TIMEOUT_MS,
+  resolveStreamTimeouts,
+  startWithTimeouts,
+  type ResolvedStreamTimeouts,
+  type StreamTimeouts,
+} from "./stream-timeouts.js";
 export * from "./tool-return-value.js";
 export * from "./tool-errors.js";
 export type * from "./tool-context.js";

@@ -9,6 +9,7 @@ import { thrownMessage } from "./thrown-message.js";
 import { ToolCancelledError, ToolRuntimeError } from "./tool-errors.js";
 import type { ToolContextExtensions } from "./tool-context.js";
 import type { ToolHandleOptions, ToolResult, Toolset } from "./toolset.js";
+import type { StreamTimeouts } from "./stream-timeouts.js";
 
 /** Options of {@link step}. */
 export interface StepOptions {
@@ -46,6 +47,8 @@ export interface StepOptions {
    * session), handed to the toolset as `handle(call, { signal, context })`.
    */
   toolContext?: Partial<ToolContextExtensions>;
+  /** Time limits of the LLM call on top of the provider's own (see `GenerateOptions.timeouts`). */
+  timeouts?: StreamTimeouts;
 }
 
 /** The outcome of {@link step}. */
@@ -76,7 +79,7 @@ export async function step(
   history: readonly Message[],
   options: StepOptions = {},
 ): Promise<StepResult> {
-  const { onMessagePart, onToolResult, signal, toolContext } = options;
+  const { onMessagePart, onToolResult, signal, toolContext, timeouts } = options;
   const announce = options.onToolCall;
   const grace = options.cancelGraceMs ?? 5000;
   if (!(grace >= 0)) throw new RangeError(`cancelGraceMs must be a non-negative number, got ${String(grace)}`);
@@ -102,7 +105,7 @@ export async function step(
 
   let generated: GenerateResult;
   try {
-    const generateOptions = onMessagePart === undefined ? { onToolCall, signal: controller.signal } : { onMessagePart, onToolCall, signal: controller.signal };
+    const generateOptions = { onToolCall, signal: controller.signal, ...(onMessagePart === undefined ? {} : { onMessagePart }), ...(timeouts === undefined ? {} : { timeouts }) };
     generated = await generate(provider, systemPrompt, toolset.tools, history, generateOptions);
   } catch (error) {
     failed = true;

@@ -6,6 +6,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
 import { abortError, ChatProviderError } from "../errors.js";
+import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts, type StreamTimeouts } from "../stream-timeouts.js";
 import type { Message } from "../message.js";
 import { readEnv } from "../read-env.js";
 import { anthropicStreamError, convertAnthropicError } from "./anthropic-errors.js";
@@ -66,6 +67,14 @@ export interface AnthropicProviderOptions extends AnthropicGenerationOptions {
   baseURL?: string;
   /** Time allowed for a request until its response starts, in ms (the SDK's `timeout`). */
   timeout?: number;
+  /**
+   * kosong's time limits of each call: until the response starts
+   * (`firstByteMs`, default 2 minutes; `timeout` when given; 10 minutes for
+   * a response that is not streamed) and between streamed parts (`idleMs`,
+   * default 5 minutes). Each ends the call with a retryable
+   * `APITimeoutError`; null turns a limit off.
+   */
+  timeouts?: StreamTimeouts;
   /** Headers sent with every request. Ignored when `client` is given. */
   defaultHeaders?: Record<string, string>;
   /**
@@ -89,6 +98,7 @@ interface ProviderState {
   toolMessageConversion: AnthropicToolMessageConversion | null;
   agentGateway: boolean;
   timeout: number | undefined;
+  timeouts: ResolvedStreamTimeouts;
   generation: AnthropicGenerationOptions;
 }
 
@@ -149,6 +159,7 @@ export class AnthropicProvider implements ChatProvider {
       toolMessageConversion: toolMessageConversion ?? null,
       agentGateway: (baseURL ?? client.baseURL ?? "").includes("agent-gw"),
       timeout,
+      timeouts: providerStreamTimeouts({ timeouts: options.timeouts, timeout, stream: stream ?? true }),
       generation: {
         maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
         temperature: options.temperature,
@@ -214,7 +225,12 @@ export class AnthropicProvider implements ChatProvider {
     history: readonly Message[],
     options: ProviderGenerateOptions = {},
   ): Promise<StreamedMessage> {
-    const { signal } = options;
+    const state = this.state;
+    return startWithTimeouts(`${this.name} ${state.model}`, state.timeouts, options.signal, (signal) => this.startGeneration(systemPrompt, tools, history, signal));
+  }
+
+  /** One generation without kosong's time limits (`generate` adds them): the request on `signal`. */
+  private async startGeneration(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], signal: AbortSignal | undefined): Promise<StreamedMessage> {
     if (signal?.aborted) throw abortError(signal);
     const state = this.state;
     const gen = state.generation;

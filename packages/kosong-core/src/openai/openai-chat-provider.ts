@@ -13,6 +13,7 @@ import type {
   Tool,
 } from "../chat-provider.js";
 import { abortError } from "../errors.js";
+import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts } from "../stream-timeouts.js";
 import type { JsonValue, Message } from "../message.js";
 import { ChatCompletionMessage, streamedMessageFromChunks, streamedMessageFromResponse } from "./openai-chat-streamed-message.js";
 import {
@@ -114,6 +115,8 @@ export class OpenAIChatProvider implements ChatProvider {
   /** The `reasoning_effort` set by {@link withThinking}; undefined when never set. */
   protected reasoningEffort: OpenAIReasoningEffort | undefined = undefined;
   protected readonly timeout: number | undefined;
+  /** kosong's time limits of each call (see `OpenAIClientOptions.timeouts`). */
+  protected readonly streamTimeouts: ResolvedStreamTimeouts;
   /** The reasoning field this server has answered with, shared by copies (used when the dialect reads a list of fields). */
   protected readonly reasoningSeen: { key: string | null } = { key: null };
 
@@ -122,6 +125,7 @@ export class OpenAIChatProvider implements ChatProvider {
     this.modelName = options.model;
     this.stream = options.stream ?? true;
     this.timeout = options.timeout;
+    this.streamTimeouts = providerStreamTimeouts({ ...options, stream: this.stream });
     this.dialect = {
       ...openAIDialect,
       ...options.dialect,
@@ -220,7 +224,11 @@ export class OpenAIChatProvider implements ChatProvider {
     history: readonly Message[],
     options: ProviderGenerateOptions = {},
   ): Promise<StreamedMessage> {
-    const signal = options.signal;
+    return startWithTimeouts(`${this.name} ${this.modelName}`, this.streamTimeouts, options.signal, (signal) => this.startGeneration(systemPrompt, tools, history, signal));
+  }
+
+  /** One generation without kosong's time limits (`generate` adds them): the request on `signal`. */
+  protected async startGeneration(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], signal: AbortSignal | undefined): Promise<StreamedMessage> {
     if (signal?.aborted) throw abortError(signal);
     const body = this.requestBody(systemPrompt, tools, history);
     // Retries belong to the caller (the soul), also with a caller-supplied client.

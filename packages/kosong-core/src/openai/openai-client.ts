@@ -7,6 +7,7 @@ import OpenAI from "openai";
 
 import { ChatProviderError } from "../errors.js";
 import { readEnv } from "../read-env.js";
+import type { StreamTimeouts } from "../stream-timeouts.js";
 
 /** How an OpenAI provider reaches its API. */
 export interface OpenAIClientOptions {
@@ -19,6 +20,14 @@ export interface OpenAIClientOptions {
    * the SDK's, 10 minutes). Applies to a caller-supplied `client` too.
    */
   timeout?: number;
+  /**
+   * kosong's time limits of each call: until the response starts
+   * (`firstByteMs`, default 2 minutes; `timeout` when given; 10 minutes for
+   * a response that is not streamed) and between streamed parts (`idleMs`,
+   * default 5 minutes). Each ends the call with a retryable
+   * `APITimeoutError`; null turns a limit off.
+   */
+  timeouts?: StreamTimeouts;
   /** Headers sent with every request (control characters are stripped from the values). */
   defaultHeaders?: Record<string, string>;
   /**

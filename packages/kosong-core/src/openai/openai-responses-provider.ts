@@ -5,7 +5,8 @@
 import type OpenAI from "openai";
 import type { ResponseCreateParams, ResponseInput, ResponseStreamEvent, Tool as SDKTool } from "openai/resources/responses/responses";
 import type { Stream } from "openai/core/streaming";
-import type { ChatProvider, ProviderGenerateOptions, ThinkingEffort, Tool } from "../chat-provider.js";
+import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
+import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts } from "../stream-timeouts.js";
 import type { Message } from "../message.js";
 import { createOpenAIClient, missingOpenAIKey, openAIEndpoint, type OpenAIClientOptions } from "./openai-client.js";
 import { fromReasoningEffort, toReasoningEffort, type OpenAIReasoningEffort } from "./openai-chat-request.js";
@@ -67,9 +68,11 @@ export class OpenAIResponsesProvider implements ChatProvider {
   /** The SDK client (shared by copies). */
   readonly client: OpenAI;
   readonly #options: OpenAIResponsesProviderOptions;
+  readonly #timeouts: ResolvedStreamTimeouts;
 
   constructor(options: OpenAIResponsesProviderOptions) {
     this.modelName = options.model;
+    this.#timeouts = providerStreamTimeouts(options);
     this.#options = { ...options, generation: { ...options.generation } };
     this.client = createOpenAIClient(options, openAIEndpoint(options), missingOpenAIKey("OpenAIResponsesProvider"));
   }
@@ -107,8 +110,11 @@ export class OpenAIResponsesProvider implements ChatProvider {
     tools: readonly Tool[],
     history: readonly Message[],
     options: ProviderGenerateOptions = {},
-  ): Promise<ResponsesStreamedMessage> {
-    const { signal } = options;
+  ): Promise<StreamedMessage> {
+    return startWithTimeouts(`${this.name} ${this.modelName}`, this.#timeouts, options.signal, (signal) => this.#start(systemPrompt, tools, history, signal));
+  }
+
+  async #start(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], signal: AbortSignal | undefined): Promise<ResponsesStreamedMessage> {
     const body = this.#requestBody(systemPrompt, tools, history);
     try {
       const timeout = this.#options.timeout;

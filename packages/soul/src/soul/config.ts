@@ -2,7 +2,7 @@
  * The soul's loop settings and their defaults (kimi-cli's `loop_control`
  * and reserved context size), plus the retry timing.
  */
-import type { ChatProvider, ThinkingEffort } from "@kosong/core";
+import { resolveStreamTimeouts, type ChatProvider, type StreamTimeouts, type ThinkingEffort } from "@kosong/core";
 
 /** Timing of the retries of a failed LLM call. */
 export interface RetryTiming {
@@ -38,6 +38,23 @@ export interface SoulConfig {
   cancelGraceMs: number;
   /** Retry timing (defaults as kimi-cli: 0.3 s doubling to 5 s, 0.5 s jitter; `retry-after` up to 60 s). */
   retry: RetryTiming;
+  /**
+   * Time limits of the agent's LLM calls, for any provider, on top of the
+   * provider's own (the core providers have theirs, 2 minutes to the first
+   * byte and 5 minutes of stream silence by default): `firstByteMs` until
+   * the response starts, `idleMs` between streamed parts. A limit that
+   * passes is a retryable `APITimeoutError`, retried like a dropped
+   * connection. Default `{}`: none of the soul's own.
+   */
+  llmTimeouts: StreamTimeouts;
+  /**
+   * Time limits of tool calls in ms, by tool name, with `"*"` for every
+   * tool not named; null means none (default `{}`: no limits). The clock
+   * stops while a tool waits for approval. A call past its limit has its
+   * signal aborted and the model reads a `ToolTimeoutError` result; the
+   * turn goes on. The CLI limits Shell this way.
+   */
+  toolTimeouts: Readonly<Record<string, number | null>>;
 }
 
 /** Settings given to the soul: any subset, `retry` also partly. */
@@ -53,7 +70,17 @@ export const defaultSoulConfig: Readonly<SoulConfig> = Object.freeze({
   thinkingEffort: null,
   cancelGraceMs: 5000,
   retry: Object.freeze({ initialDelayMs: 300, maxDelayMs: 5000, jitterMs: 500, maxRetryAfterMs: 60_000 }),
+  llmTimeouts: Object.freeze({}),
+  toolTimeouts: Object.freeze({}),
 });
+
+/** The time limit of a call to `toolName` under `config`, in ms, or null for none. */
+export function toolTimeoutFor(config: Pick<SoulConfig, "toolTimeouts">, toolName: string): number | null {
+  const limits = config.toolTimeouts;
+  const ms = (Object.hasOwn(limits, toolName) ? limits[toolName] : limits["*"]) ?? null;
+  // Timers fire at most after 2^31-1 ms (a longer delay, Infinity included, would fire at once): that is no limit.
+  return ms !== null && ms <= 2 ** 31 - 1 ? ms : null;
+}
 
 /**
  * The settings with defaults filled in; `maxContextSize` falls back to the
@@ -75,6 +102,8 @@ export function resolveSoulConfig(input: SoulConfigInput = {}, provider?: ChatPr
   check("maxContextSize", config.maxContextSize, config.maxContextSize === null || config.maxContextSize > 0);
   check("cancelGraceMs", config.cancelGraceMs, config.cancelGraceMs >= 0);
   for (const [key, value] of Object.entries(config.retry)) check(`retry.${key}`, value, value >= 0);
+  resolveStreamTimeouts(config.llmTimeouts, { firstByteMs: null, idleMs: null });
+  for (const [tool, ms] of Object.entries(config.toolTimeouts)) check(`toolTimeouts.${tool}`, ms, ms === null || (typeof ms === "number" && ms > 0));
   return config;
 }
 

@@ -17,6 +17,7 @@ import { approvingToolset } from "./approving-toolset.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { makeCheckpoint } from "./checkpoint.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
+import { toolTimeoutFor } from "./config.js";
 import { deliverDMail } from "./dmail.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import { stepMessages } from "./step-messages.js";
@@ -50,7 +51,7 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
 
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
 async function callStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
-  const toolset = approvingToolset(rt.agent.toolset, rt.approval);
+  const toolset = approvingToolset(rt.agent.toolset, rt.approval, (name) => toolTimeoutFor(rt.config, name));
   const attempt = (): Promise<StepResult> =>
     step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, rt.context.history, {
       onMessagePart: (part) => emit(partEvent(part)),
@@ -59,6 +60,7 @@ async function callStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsag
       signal,
       toolContext: { session: rt.session },
       cancelGraceMs: rt.config.cancelGraceMs,
+      timeouts: rt.config.llmTimeouts,
     });
   try {
     return await callWithRetries(attempt, n, rt.config, emit, signal);
