@@ -14,6 +14,7 @@ import type {
 } from "../chat-provider.js";
 import { abortError } from "../errors.js";
 import type { JsonValue, Message } from "../message.js";
+import { contextWindowOf } from "../model-context-windows.js";
 import { ChatCompletionMessage, streamedMessageFromChunks, streamedMessageFromResponse } from "./openai-chat-streamed-message.js";
 import {
   fromReasoningEffort,
@@ -54,6 +55,8 @@ export interface OpenAIChatGenerationOptions {
 export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
   /** The model, e.g. `gpt-4.1`, `deepseek-reasoner`, `qwen3:8b`. */
   model: string;
+  /** The model's context window in tokens (default: `contextWindowOf(model)`, null when the table does not know it). */
+  maxContextSize?: number | null;
   /** Stream the response (default true). Non-stream responses map to the same parts. */
   stream?: boolean;
   /**
@@ -104,6 +107,7 @@ export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
 export class OpenAIChatProvider implements ChatProvider {
   readonly name: string;
   readonly modelName: string;
+  readonly maxContextSize: number | null;
   /** The SDK client (shared by copies). */
   readonly client: OpenAI;
   /** Whether responses are streamed. */
@@ -120,6 +124,7 @@ export class OpenAIChatProvider implements ChatProvider {
   constructor(options: OpenAIChatProviderOptions) {
     this.name = options.name ?? "openai";
     this.modelName = options.model;
+    this.maxContextSize = options.maxContextSize === undefined ? contextWindowOf(options.model) : options.maxContextSize;
     this.stream = options.stream ?? true;
     this.timeout = options.timeout;
     this.dialect = {
