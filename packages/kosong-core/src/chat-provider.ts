@@ -59,6 +59,13 @@ export interface ChatProvider {
   /** The thinking effort set with {@link withThinking}, or null when never set. */
   readonly thinkingEffort: ThinkingEffort | null;
   /**
+   * The model's context window in tokens, when the provider knows it (the
+   * SDK providers look their model up in `modelContextWindows` unless given
+   * `maxContextSize`); undefined or null when unknown. An agent loop
+   * compacts against it.
+   */
+  readonly maxContextSize?: number | null;
+  /**
    * Starts one generation. Resolves once the response has started (HTTP
    * errors reject here as `ChatProviderError`s); the parts then stream from
    * the returned {@link StreamedMessage}.

@@ -6,6 +6,7 @@
 export * from "./message.js";
 export * from "./message-json.js";
 export * from "./token-usage.js";
+export * from "./model-context-windows.js";
 export * from "./error-marker.js";
 export * from "./errors.js";
 export type * from "./chat-provider.js";

@@ -62,7 +62,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     { narration: "3. D-Mail: the model reads a long file, then sends its past self only the answer (the context bar drops)", text: demoPrompts.dmail },
     { narration: "4. A host rewrite: fix a typo in an earlier prompt and rerun from there", text: demoPrompts.typo },
     { text: "/edit" },
-    { text: () => `/edit ${messageNumber(agent.context.history, demoPrompts.typo)}` },
+    { text: () => `/edit ${messageNumber(agent.soul.history, demoPrompts.typo)}` },
     { text: demoPrompts.edited },
     { narration: "5. Compaction: choose a strategy (an LLM summary here) and watch the bar drop", text: "/strategy simple" },
     { text: "/compact keep the decisions" },

@@ -8,6 +8,7 @@ import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEf
 import { abortError, ChatProviderError } from "../errors.js";
 import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts, type StreamTimeouts } from "../stream-timeouts.js";
 import type { Message } from "../message.js";
+import { contextWindowOf } from "../model-context-windows.js";
 import { readEnv } from "../read-env.js";
 import { anthropicStreamError, convertAnthropicError } from "./anthropic-errors.js";
 import { type AnthropicServerSentEvent, anthropicEventOfSse } from "./anthropic-response.js";
@@ -56,6 +57,8 @@ export interface AnthropicGenerationOptions {
 export interface AnthropicProviderOptions extends AnthropicGenerationOptions {
   /** The model, e.g. `claude-sonnet-4-6`. */
   model: string;
+  /** The model's context window in tokens (default: `contextWindowOf(model)`, null when the table does not know it). */
+  maxContextSize?: number | null;
   /**
    * API key; default `ANTHROPIC_API_KEY`. Without either, the SDK's bearer
    * token `ANTHROPIC_AUTH_TOKEN` is used; with none of them (and no
@@ -93,6 +96,7 @@ export interface AnthropicProviderOptions extends AnthropicGenerationOptions {
 interface ProviderState {
   client: Anthropic;
   model: string;
+  maxContextSize: number | null;
   stream: boolean;
   metadata: { user_id?: string | null } | undefined;
   toolMessageConversion: AnthropicToolMessageConversion | null;
@@ -154,6 +158,7 @@ export class AnthropicProvider implements ChatProvider {
     this.state = {
       client,
       model,
+      maxContextSize: options.maxContextSize === undefined ? contextWindowOf(model) : options.maxContextSize,
       stream: stream ?? true,
       metadata,
       toolMessageConversion: toolMessageConversion ?? null,
@@ -182,6 +187,11 @@ export class AnthropicProvider implements ChatProvider {
 
   get modelName(): string {
     return this.state.model;
+  }
+
+  /** The model's context window in tokens (the `maxContextSize` option, else `contextWindowOf(model)`). */
+  get maxContextSize(): number | null {
+    return this.state.maxContextSize;
   }
 
   get thinkingEffort(): ThinkingEffort | null {

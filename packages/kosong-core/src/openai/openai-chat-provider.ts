@@ -15,6 +15,7 @@ import type {
 import { abortError } from "../errors.js";
 import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts } from "../stream-timeouts.js";
 import type { JsonValue, Message } from "../message.js";
+import { contextWindowOf } from "../model-context-windows.js";
 import { ChatCompletionMessage, streamedMessageFromChunks, streamedMessageFromResponse } from "./openai-chat-streamed-message.js";
 import {
   fromReasoningEffort,
@@ -55,6 +56,8 @@ export interface OpenAIChatGenerationOptions {
 export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
   /** The model, e.g. `gpt-4.1`, `deepseek-reasoner`, `qwen3:8b`. */
   model: string;
+  /** The model's context window in tokens (default: `contextWindowOf(model)`, null when the table does not know it). */
+  maxContextSize?: number | null;
   /** Stream the response (default true). Non-stream responses map to the same parts. */
   stream?: boolean;
   /**
@@ -105,6 +108,7 @@ export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
 export class OpenAIChatProvider implements ChatProvider {
   readonly name: string;
   readonly modelName: string;
+  readonly maxContextSize: number | null;
   /** The SDK client (shared by copies). */
   readonly client: OpenAI;
   /** Whether responses are streamed. */
@@ -123,6 +127,7 @@ export class OpenAIChatProvider implements ChatProvider {
   constructor(options: OpenAIChatProviderOptions) {
     this.name = options.name ?? "openai";
     this.modelName = options.model;
+    this.maxContextSize = options.maxContextSize === undefined ? contextWindowOf(options.model) : options.maxContextSize;
     this.stream = options.stream ?? true;
     this.timeout = options.timeout;
     this.streamTimeouts = providerStreamTimeouts({ ...options, stream: this.stream });

@@ -8,6 +8,7 @@ import type { Stream } from "openai/core/streaming";
 import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
 import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts } from "../stream-timeouts.js";
 import type { Message } from "../message.js";
+import { contextWindowOf } from "../model-context-windows.js";
 import { createOpenAIClient, missingOpenAIKey, openAIEndpoint, type OpenAIClientOptions } from "./openai-client.js";
 import { fromReasoningEffort, toReasoningEffort, type OpenAIReasoningEffort } from "./openai-chat-request.js";
 import { convertOpenAIError } from "./openai-errors.js";
@@ -38,6 +39,8 @@ export interface OpenAIResponsesGenerationOptions {
 export interface OpenAIResponsesProviderOptions extends OpenAIClientOptions {
   /** The model, e.g. `gpt-5.1-codex-max`. */
   model: string;
+  /** The model's context window in tokens (default: `contextWindowOf(model)`, null when the table does not know it). */
+  maxContextSize?: number | null;
   /** Stream the response (default) or ask for it whole. */
   stream?: boolean;
   /**
@@ -65,6 +68,7 @@ export interface OpenAIResponsesProviderOptions extends OpenAIClientOptions {
 export class OpenAIResponsesProvider implements ChatProvider {
   readonly name = "openai-responses";
   readonly modelName: string;
+  readonly maxContextSize: number | null;
   /** The SDK client (shared by copies). */
   readonly client: OpenAI;
   readonly #options: OpenAIResponsesProviderOptions;
@@ -73,6 +77,7 @@ export class OpenAIResponsesProvider implements ChatProvider {
   constructor(options: OpenAIResponsesProviderOptions) {
     this.modelName = options.model;
     this.#timeouts = providerStreamTimeouts(options);
+    this.maxContextSize = options.maxContextSize === undefined ? contextWindowOf(options.model) : options.maxContextSize;
     this.#options = { ...options, generation: { ...options.generation } };
     this.client = createOpenAIClient(options, openAIEndpoint(options), missingOpenAIKey("OpenAIResponsesProvider"));
   }

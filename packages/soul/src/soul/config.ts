@@ -22,14 +22,21 @@ export interface SoulConfig {
   maxStepsPerTurn: number;
   /** A failed LLM call is retried this many times when its error is retryable (default 3). */
   maxRetriesPerStep: number;
-  /** Tokens kept free for the model's answer: compaction runs when `tokens + reserved >= max` (default 50,000). */
+  /**
+   * Tokens kept free for the model's answer: compaction runs when
+   * `tokens + reserved >= max`. Default: 50,000 (kimi-cli's), or a quarter
+   * of `maxContextSize` when that is less. A value of half the window or more
+   * is a `RangeError` (compaction would run on almost every step).
+   */
   reservedContextSize: number;
   /** Compaction also runs when `tokens >= max * ratio` (default 0.85). */
   compactionTriggerRatio: number;
   /**
    * The model's context window in tokens. Default: the provider's
-   * `maxContextSize` when it has one, else null (then only a context-overflow
-   * error or `soul.compact()` compacts, and `StatusUpdate` has no usage).
+   * `maxContextSize` (core's SDK providers know current OpenAI, Anthropic,
+   * Kimi and DeepSeek models: `modelContextWindows`), else null: then only a
+   * context-overflow error or `soul.compact()` compacts, `StatusUpdate` has
+   * no usage, and the first turn emits a `Warning` (`context_window_unknown`).
    */
   maxContextSize: number | null;
   /** The thinking effort of the agent's LLM calls; null keeps the provider's (default null). */
@@ -95,12 +102,16 @@ export function resolveSoulConfig(input: SoulConfigInput = {}, provider?: ChatPr
     retry: { ...defaultSoulConfig.retry, ...definedOnly(retry ?? {}) },
   };
   if (config.maxContextSize === null) config.maxContextSize = providerContextSize(provider);
+  if (rest.reservedContextSize === undefined && config.maxContextSize !== null && config.maxContextSize > 0) {
+    config.reservedContextSize = Math.min(defaultSoulConfig.reservedContextSize, Math.floor(config.maxContextSize / 4));
+  }
   check("maxStepsPerTurn", config.maxStepsPerTurn, Number.isInteger(config.maxStepsPerTurn) && config.maxStepsPerTurn >= 1);
   check("maxRetriesPerStep", config.maxRetriesPerStep, Number.isInteger(config.maxRetriesPerStep) && config.maxRetriesPerStep >= 0);
   check("reservedContextSize", config.reservedContextSize, config.reservedContextSize >= 0);
   check("compactionTriggerRatio", config.compactionTriggerRatio, config.compactionTriggerRatio > 0 && config.compactionTriggerRatio <= 1);
   check("maxContextSize", config.maxContextSize, config.maxContextSize === null || config.maxContextSize > 0);
   check("cancelGraceMs", config.cancelGraceMs, config.cancelGraceMs >= 0);
+  checkReserve(config);
   for (const [key, value] of Object.entries(config.retry)) check(`retry.${key}`, value, value >= 0);
   resolveStreamTimeouts(config.llmTimeouts, { firstByteMs: null, idleMs: null });
   for (const [tool, ms] of Object.entries(config.toolTimeouts)) check(`toolTimeouts.${tool}`, ms, ms === null || (typeof ms === "number" && ms > 0));
@@ -108,8 +119,18 @@ export function resolveSoulConfig(input: SoulConfigInput = {}, provider?: ChatPr
 }
 
 function providerContextSize(provider: ChatProvider | undefined): number | null {
-  const size = (provider as { maxContextSize?: unknown } | undefined)?.maxContextSize;
+  const size = provider?.maxContextSize;
   return typeof size === "number" && size > 0 ? size : null;
+}
+
+/** A reserve of half the window or more would make compaction due on almost every step. */
+function checkReserve({ reservedContextSize: reserve, maxContextSize: max }: SoulConfig): void {
+  if (max === null || reserve < max / 2) return;
+  throw new RangeError(
+    `SoulConfig.reservedContextSize (${reserve}) must be less than half of maxContextSize (${max}): ` +
+      `compaction would run on almost every step. Set reservedContextSize to at most ${Math.ceil(max / 2) - 1}, ` +
+      `leave it out (default: 50,000 or a quarter of the window, whichever is smaller), or set the right maxContextSize.`,
+  );
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -4,7 +4,7 @@
  * field names where kimi-cli has the event, so `JSON.stringify(event)` is the
  * wire envelope (see `serializeEvent` / `parseEvent`).
  *
- * Order within a turn: `TurnBegin`, then per step `StepBegin`, maybe
+ * Order within a turn: `TurnBegin`, a `Warning` when there is one to give, then per step `StepBegin`, maybe
  * `CompactionBegin`/`CompactionEnd`, `CheckpointCreated`, the streamed parts
  * (`TextPart`, `ThinkPart`, media parts, `ToolCallBegin`, `ToolCallPart`),
  * each call's `ToolCall` once it is complete and before it runs, and
@@ -134,6 +134,14 @@ export interface SoulEventPayloads {
    * error). One per call, in call order, before its `ToolResult`.
    */
   ToolCall: ToolCall & { parsed_arguments: JsonValue | null };
+  /**
+   * Something the host should know, once: `code` names it, `message` says
+   * what to do. `context_window_unknown`: neither the config nor the
+   * provider knows the model's context window, so nothing compacts before
+   * the provider rejects a request as too long (emitted after the first
+   * `TurnBegin`).
+   */
+  Warning: { code: string; message: string };
   /** A tool finished (or was cancelled); in completion order. */
   ToolResult: { tool_call_id: string; return_value: ToolReturnValue };
   /**

@@ -23,6 +23,7 @@ export interface TurnStart {
 /** Runs a turn. Never rejects: an error is the result's `error`. */
 export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, signal?: AbortSignal): Promise<TurnResult> {
   emit({ type: "TurnBegin", payload: { user_input: start.input } });
+  for (const warning of rt.takeWarnings()) emit({ type: "Warning", payload: warning });
   const usage = tokenUsage();
   let steps = 0;
   let result: TurnResult;

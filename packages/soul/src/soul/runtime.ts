@@ -9,7 +9,7 @@ import type { Compaction, FileReader } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import type { Approval } from "./approval.js";
 import type { SoulConfig } from "./config.js";
-import type { SoulEvent, UserInput } from "./events.js";
+import type { SoulEvent, SoulEventOf, UserInput } from "./events.js";
 import type { SoulSession } from "./session.js";
 
 /** The agent a soul runs. */
@@ -46,6 +46,8 @@ export interface SoulRuntime {
    * none. Called after each step. Contract: never throws.
    */
   takeSteered(): UserInput[];
+  /** Takes the warnings not given yet (each is given once per soul). Contract: never throws. */
+  takeWarnings(): Array<SoulEventOf<"Warning">["payload"]>;
   /**
    * Ends steering for this turn: `soul.steer()` returns false from now on.
    * Called in the same synchronous block as the `takeSteered()` that found

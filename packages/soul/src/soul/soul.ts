@@ -18,7 +18,7 @@ import { compactContext, soulContextUsage } from "./compact-context.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
 import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "./errors.js";
-import type { SoulEvent, UserInput } from "./events.js";
+import type { SoulEvent, SoulEventOf, UserInput } from "./events.js";
 import { EventStream } from "./event-stream.js";
 import { hostHistory } from "./host-history.js";
 import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
@@ -120,6 +120,7 @@ export class Soul {
     const effort = this.config.thinkingEffort;
     const provider = effort === null ? options.provider : options.provider.withThinking(effort);
     const compactionProvider = options.compactionProvider === undefined ? provider : options.compactionProvider;
+    const warnings = this.config.maxContextSize === null ? [contextWindowUnknown(provider)] : [];
     this.#runtime = {
       agent: options.agent,
       provider,
@@ -132,6 +133,7 @@ export class Soul {
       session: this.session,
       dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),
       takeSteered: () => this.#steered.splice(0),
+      takeWarnings: () => warnings.splice(0),
       closeSteering: () => {
         this.#steering = false;
       },
@@ -286,4 +288,13 @@ export class Soul {
     );
     return stream;
   }
+}
+
+function contextWindowUnknown(provider: ChatProvider): SoulEventOf<"Warning">["payload"] {
+  return {
+    code: "context_window_unknown",
+    message:
+      `The context window of ${provider.name} model ${provider.modelName} is unknown, so the context is compacted only ` +
+      "after the provider rejects a request as too long: set config.maxContextSize (or the provider's maxContextSize).",
+  };
 }

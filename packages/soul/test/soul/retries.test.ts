@@ -28,7 +28,7 @@ describe("retries", () => {
     const { soul, context } = await testSoul({ scripts: ["text: half an ans\nerror: connection stream cut", "text: the whole answer"] });
     const { events, result } = await collect(soul.run("hi"));
     expect(result.stopReason).toBe("no_tool_calls");
-    expect(types(events)).toEqual(["TurnBegin", "CheckpointCreated", "StepBegin", "CheckpointCreated", "TextPart", "StepRetry", "TextPart", "StatusUpdate", "TurnEnd"]);
+    expect(types(events)).toEqual(["TurnBegin", "Warning", "CheckpointCreated", "StepBegin", "CheckpointCreated", "TextPart", "StepRetry", "TextPart", "StatusUpdate", "TurnEnd"]);
     expect(outline(context)).toEqual(["user:hi", "assistant:the whole answer"]);
   });
 

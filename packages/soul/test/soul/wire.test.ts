@@ -35,6 +35,7 @@ const samples: { [K in SoulEventType]: Extract<SoulEvent, { type: K }> } = {
     payload: { type: "function", id: "c1", function: { name: "Shell", arguments: '{"command": "ls"}' }, extras: { k: 1 }, parsed_arguments: { command: "ls" } },
   },
   ToolCallPart: { type: "ToolCallPart", payload: { type: "tool_call_part", arguments_part: ': "ls"}', index: 0 } },
+  Warning: { type: "Warning", payload: { code: "context_window_unknown", message: "set config.maxContextSize" } },
   ToolResult: { type: "ToolResult", payload: { tool_call_id: "c1", return_value: toolOk({ output: "a.py", message: "listed", brief: "1 file" }) } },
   ApprovalRequest: { type: "ApprovalRequest", payload: { id: "approval-1", tool_call_id: "c1", sender: "Shell", action: "run command", description: "ls" } },
   ApprovalResponse: { type: "ApprovalResponse", payload: { request_id: "approval-1", response: "approve_for_session", feedback: "" } },
