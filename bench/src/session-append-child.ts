@@ -43,5 +43,5 @@ await Promise.all(
 const elapsed = performance.now() - start;
 await Promise.all(logs.map((log) => log.close()));
 await store?.close();
+// No process.exit: it would cut the pipe before this line is flushed.
 process.stdout.write(`${JSON.stringify({ elapsed, latencies })}\n`);
-process.exit(0);

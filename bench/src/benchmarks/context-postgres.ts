@@ -50,7 +50,7 @@ async function twoProcesses(args: (prefix: string) => string[]): Promise<LoadRes
     let out = "";
     const ready = new Promise<void>((resolve) => process_.stdout.on("data", (chunk: Buffer) => ((out += chunk.toString()), out.includes("ready\n") && resolve())));
     const done = new Promise<LoadResult>((resolve, reject) =>
-      process_.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.slice(out.indexOf("ready\n") + 6)) as LoadResult) : reject(new Error(`bench child exited ${code}`)))),
+      process_.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.slice(out.indexOf("ready\n") + 6)) as LoadResult) : reject(new Error(`bench child exited ${code}`)))),
     );
     return { process_, ready, done };
   });
