@@ -33,6 +33,7 @@ export interface SettingFlags {
   dmail?: boolean;
   projectContext?: boolean;
   outputFormat?: string;
+  store?: string;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -58,6 +59,8 @@ export interface Settings {
   dmail: boolean;
   projectContext: boolean;
   outputFormat: OutputFormat;
+  /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
+  store: string | null;
 }
 
 /** The default `$KOSONG_HOME`. */
@@ -90,6 +93,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     dmail: flags.dmail ?? envFlag(env.KOSONG_DMAIL) ?? config.dmail ?? false,
     projectContext: flags.projectContext === false ? false : (config.project_context ?? true),
     outputFormat: oneOf("--output-format", flags.outputFormat, outputFormats) ?? "text",
+    store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
   };
 }
 

@@ -88,6 +88,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       dmail: true,
       projectContext: true,
       outputFormat: "text",
+      store: null,
     };
   }
 }
