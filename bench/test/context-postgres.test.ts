@@ -18,9 +18,9 @@ describe("the context-postgres benchmark", () => {
     const [loaded] = await loadBenchmarks(["context-postgres"]);
     const rows = await loaded!.benchmark.run({ quick: true });
     expect(rows.map((row) => row.name)).toEqual([
-      "2 processes x 10 sessions x 20 appends",
-      "restore a 2,000-message session (3,333 records)",
-      "append latency (p50) with 200 sessions in the table",
+      "2 processes x 5 sessions x 10 appends",
+      "restore a 1,000-message session (1,667 records)",
+      "append latency (p50) with 100 sessions in the table",
     ]);
     for (const row of rows) {
       for (const value of [row.ours_ms, row.baseline_ms, row.ratio]) {

@@ -15,7 +15,7 @@
  *   sessions in the table. Baseline: the same with 1 session in the table,
  *   same run. Goal: flat (<= 1.5); the note lists 1, 100, 1,000, 10,000.
  *
- * Quick mode: 2 x 10 sessions x 20 appends; 2,000 messages; 1 vs 200 sessions.
+ * Quick mode: 2 x 5 sessions x 10 appends; 1,000 messages; 1 vs 100 sessions.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -94,7 +94,7 @@ const benchmark: Benchmark = {
       const rows: BenchRow[] = [];
 
       // 2 processes x 100 sessions x 200 appends
-      const [sessions, appends] = quick ? [10, 20] : [100, 200];
+      const [sessions, appends] = quick ? [5, 10] : [100, 200];
       const rounds = quick ? 1 : 3;
       const pgRuns: LoadResult[] = [];
       const fileRuns: LoadResult[] = [];
@@ -116,7 +116,7 @@ const benchmark: Benchmark = {
       );
 
       // restore of a 20,000-message session
-      const messages = quick ? 2000 : W_MESSAGES;
+      const messages = quick ? 1000 : W_MESSAGES;
       const records = workRecords(messages);
       const restoreLog = await store.openLog("restore-w");
       await restoreLog.append(records);
@@ -127,7 +127,7 @@ const benchmark: Benchmark = {
       const restore = await compare(
         async () => (fromPg = (await restoreLog.read()).messages.length),
         async () => (fromFile = (await readContextFile(file)).messages.length),
-        quick ? { warmup: 1, rounds: 3 } : { warmup: 2, rounds: 11 },
+        quick ? { warmup: 0, rounds: 2 } : { warmup: 2, rounds: 11 },
       );
       if (fromPg !== messages || fromFile !== messages) throw new Error("restore read the wrong number of messages");
       await restoreLog.close();
@@ -139,8 +139,8 @@ const benchmark: Benchmark = {
       );
 
       // append latency as the table grows
-      const sizes = quick ? [1, 200] : [1, 100, 1000, 10_000];
-      const perSize = quick ? 50 : 200;
+      const sizes = quick ? [1, 100] : [1, 100, 1000, 10_000];
+      const perSize = quick ? 20 : 200;
       const p50s: number[] = [];
       const notes: string[] = [];
       let filled = 0;
