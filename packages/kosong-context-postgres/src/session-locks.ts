@@ -14,6 +14,7 @@ export class SessionLocks {
   #client: PoolClient | null = null;
   #connecting: Promise<PoolClient> | null = null;
   #epoch = 0;
+  #tail: Promise<unknown> = Promise.resolve();
 
   constructor(pool: Pool) {
     this.#pool = pool;
@@ -25,23 +26,34 @@ export class SessionLocks {
   }
 
   /** Takes the lock named `key` unless another connection holds it; resolves to whether it did, and under which connection epoch. */
-  async tryLock(key: string): Promise<{ locked: boolean; epoch: number }> {
-    const client = await this.#connection();
-    const epoch = this.#epoch;
-    try {
-      const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]);
-      return { locked: rows[0]!.locked, epoch };
-    } catch (error) {
-      this.#drop(client);
-      throw error;
-    }
+  tryLock(key: string): Promise<{ locked: boolean; epoch: number }> {
+    return this.#serially(async () => {
+      const client = await this.#connection();
+      const epoch = this.#epoch;
+      try {
+        const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]);
+        return { locked: rows[0]!.locked, epoch };
+      } catch (error) {
+        this.#drop(client);
+        throw error;
+      }
+    });
   }
 
   /** Releases the lock `key` if it was taken under `epoch` and that connection is still up. Never throws. */
-  async unlock(key: string, epoch: number): Promise<void> {
-    const client = this.#client;
-    if (client === null || epoch !== this.#epoch) return;
-    await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => this.#drop(client));
+  unlock(key: string, epoch: number): Promise<void> {
+    return this.#serially(async () => {
+      const client = this.#client;
+      if (client === null || epoch !== this.#epoch) return;
+      await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => this.#drop(client));
+    });
+  }
+
+  /** Runs `task` after every earlier one: one statement at a time on the lock connection. */
+  #serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(task);
+    this.#tail = run.catch(() => undefined);
+    return run;
   }
 
   /** Gives the lock connection back (its locks go with it). */

@@ -36,14 +36,19 @@ async function terminate(applicationName: string, where = "true"): Promise<numbe
   return rows[0]!.n;
 }
 
+/** A log whose connections go through a cutting proxy. */
+async function behindProxy() {
+  const url = new URL(pgUrl());
+  const proxy = await startCuttingProxy(Number(url.port));
+  afterAll(() => proxy.close());
+  url.port = String(proxy.port);
+  const store = await namedStore(`cut-${randomUUID()}`, url.toString());
+  return { proxy, log: await store.openLog(sessionId()) };
+}
+
 describe("a lost acknowledgement", () => {
   it("an append whose commit landed but whose answer was lost is retried and found by its idempotency key: stored once", async () => {
-    const url = new URL(pgUrl());
-    const proxy = await startCuttingProxy(Number(url.port));
-    afterAll(() => proxy.close());
-    url.port = String(proxy.port);
-    const store = await namedStore(`cut-${randomUUID()}`, url.toString());
-    const log = await store.openLog(sessionId());
+    const { proxy, log } = await behindProxy();
     await log.append([record(0)]);
     // The append statement is the one that names append_key; its answer is a one-row SELECT.
     proxy.cutAfter("append_key", "SELECT 1\0");
@@ -56,12 +61,7 @@ describe("a lost acknowledgement", () => {
   });
 
   it("a whole-log operation whose commit landed but whose answer was lost is not done twice", async () => {
-    const url = new URL(pgUrl());
-    const proxy = await startCuttingProxy(Number(url.port));
-    afterAll(() => proxy.close());
-    url.port = String(proxy.port);
-    const store = await namedStore(`cut-${randomUUID()}`, url.toString());
-    const log = await store.openLog(sessionId());
+    const { proxy, log } = await behindProxy();
     await log.append([record(0), record(1), record(2)]);
     // The COMMIT of the truncation's transaction: its answer is the command tag COMMIT.
     proxy.cutAfter("COMMIT", "COMMIT\0");

@@ -13,6 +13,7 @@ import { loadProjectContext, type ProjectContext } from "../project/project-cont
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import type { Providers } from "../providers/create-provider.js";
 import { createSession, findSession, latestSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace } from "../tools/workspace.js";
@@ -68,8 +69,16 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const { settings, providers, choice } = options;
   const cwd = await realpath(options.cwd ?? process.cwd());
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
-  const context = new Context(contextFile);
-  const restoreReport = await context.restore();
+  const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
+  const context = new Context(stored?.log ?? contextFile);
+  const closeConversation = async () => {
+    await context.close();
+    await stored?.close();
+  };
+  const restoreReport = await context.restore().catch(async (error: unknown) => {
+    await closeConversation();
+    throw error;
+  });
   let mcp: McpServers | null = null;
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
@@ -108,13 +117,13 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       mcp,
       async close() {
         await mcp?.close();
-        await context.close();
+        await closeConversation();
         if (session) await secureSessionFiles(session);
       },
     };
   } catch (error) {
     await mcp?.close();
-    await context.close();
+    await closeConversation();
     throw error;
   }
 }

@@ -35,6 +35,7 @@ export interface SettingFlags {
   projectContext?: boolean;
   outputFormat?: string;
   mcpConfigFile?: string[];
+  store?: string;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -64,6 +65,8 @@ export interface Settings {
   shellEnvironment: EnvironmentPolicy;
   /** Where MCP servers are configured, read in this order (a later server of the same name wins); empty: none. */
   mcpSources: McpSource[];
+  /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
+  store: string | null;
 }
 
 /** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
@@ -104,6 +107,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       ...(config.mcpServers && configPath ? [{ kind: "config" as const, path: configPath, mcpServers: config.mcpServers }] : []),
       ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
     ],
+    store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
   };
 }
 

@@ -91,6 +91,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       outputFormat: "text",
       shellEnvironment: defaultEnvironmentPolicy,
       mcpSources: [],
+      store: null,
     };
   }
 }

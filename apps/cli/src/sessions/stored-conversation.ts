@@ -1,0 +1,32 @@
+/**
+ * A saved session's conversation in PostgreSQL (`--store` /
+ * `KOSONG_STORE_URL`) instead of its `context.jsonl`: the session's folder
+ * and metadata stay on disk, the conversation lives in the database under
+ * the session's id, so the same agent runs on files or on PostgreSQL
+ * unchanged. @kosong/context-postgres (and its database client) is loaded
+ * only here, so runs on files never load it.
+ */
+import type { ContextLog } from "@kosong/context";
+import { UsageError } from "../cli-error.js";
+import type { SessionInfo } from "./session-store.js";
+
+/** An open conversation in the store, and how to let go of the store. */
+export interface StoredConversation {
+  log: ContextLog;
+  /** Ends the store's connections (after the context, which closes the log, is closed). */
+  close(): Promise<void>;
+}
+
+/** Connects to `url` and opens (and locks) the conversation of `session`. */
+export async function openStoredConversation(url: string, session: SessionInfo | null): Promise<StoredConversation> {
+  if (session === null) throw new UsageError("--store keeps saved sessions in PostgreSQL; --resume-file resumes a file: use one of them.");
+  const { PostgresContextStore } = await import("@kosong/context-postgres");
+  // A lost connection is retried for 10 s (then the write fails and the turn reports it), not the library's 30 s.
+  const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
+  try {
+    return { log: await store.openLog(session.id), close: () => store.close() };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
