@@ -48,10 +48,12 @@ Be specific: keep file paths, names, commands, error messages and numbers exactl
 /** Why a summary was rejected, or null when it is acceptable. */
 export type SummaryRejection = "empty" | "error-like" | "acknowledgement" | "truncated" | "missing-sections";
 
-const ERROR_LIKE = /^\s*(\[?error\]?\s*:|sorry\b|i('m| am) (sorry|unable)|i can(no|')t\b|unable to\b|as an ai\b)/i;
+/** A text that reads like an error or a refusal. */
+export const ERROR_LIKE = /^\s*(\[?error\]?\s*:|sorry\b|i('m| am) (sorry|unable)|i can(no|')t\b|unable to\b|as an ai\b)/i;
 /** A markdown heading; numbering (`1.`), bold markers and a trailing colon around its title are ignored. */
 const HEADING = /^#{1,6}[ \t]*(?:\d+[.)][ \t]*)?(?:\*\*)?(.+?)(?:\*\*)?:?[ \t]*#*[ \t]*$/gm;
-const ACKNOWLEDGEMENT = /^\s*(ok(ay)?|sure|got it|understood|done|will do|certainly|of course|yes|noted|acknowledged)\b[\s\S]{0,80}$/i;
+/** A text that is only an acknowledgement ("Sure, here it is."). */
+export const ACKNOWLEDGEMENT = /^\s*(ok(ay)?|sure|got it|understood|done|will do|certainly|of course|yes|noted|acknowledged)\b[\s\S]{0,80}$/i;
 
 /**
  * Checks a summary: rejected when it is empty, reads like an error or a

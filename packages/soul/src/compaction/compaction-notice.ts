@@ -5,10 +5,16 @@
  */
 import type { Message } from "@kosong/core";
 
-/** The user message that says `dropped` earlier messages were left out. */
-export function droppedNotice(dropped: number): Message {
-  const what = dropped === 1 ? "1 earlier message was" : `${dropped} earlier messages were`;
-  return { role: "user", content: [{ type: "text", text: `<system>${what} removed to fit the context window.</system>` }] };
+/**
+ * The user message that says `dropped` earlier messages (or, with 0, parts of
+ * tool outputs) were left out, followed by `index` (an index of the
+ * identifiers they held) when given, all inside one `<system>` tag.
+ */
+export function droppedNotice(dropped: number, index = ""): Message {
+  const what =
+    dropped === 0 ? "Some tool outputs were elided" : dropped === 1 ? "1 earlier message was removed" : `${dropped} earlier messages were removed`;
+  const text = `<system>${what} to fit the context window.${index === "" ? "" : `\n\n${index}`}</system>`;
+  return { role: "user", content: [{ type: "text", text }] };
 }
 
 /** The tool message that stands for a tool output of `tokens` tokens: same call id, text `[tool output elided: N tokens]`. */

@@ -1,14 +1,20 @@
 /**
  * A summary of messages without an LLM: the user's requests and
- * constraints verbatim, the files read and written, the errors met and how
- * they ended, and the decisions taken, within a token budget. Kode-cli's
- * summary counted messages and guessed topics; this one keeps the facts
- * that the work depends on.
+ * constraints verbatim (the first and the latest before the others), the
+ * files read and written (from file tools, shell commands and tool
+ * outputs), the commands run more than once, the errors met and how they
+ * ended (failing tests and lint rules included), the decisions taken, and
+ * an index of the identifiers seen, within a token budget. Each section is
+ * capped so that none crowds out the rest; the index takes what they leave.
+ * Kode-cli's summary counted messages and guessed topics; this one keeps
+ * the facts that the work depends on.
  */
 import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import type { TouchedFile } from "./file-registry.js";
+import { identifierIndex, identifiersOf } from "./identifier-index.js";
 import { isErrorResult, isUserTyped } from "./message-importance.js";
+import { argumentValues } from "./message-strings.js";
 import { truncateText } from "./truncate-text.js";
 
 /** Options of {@link extractiveSummary}. */
@@ -18,94 +24,128 @@ export interface ExtractiveSummaryOptions {
   tokenizer: Tokenizer;
   /** Files the session touched (from its `FileRegistry`), merged with those found in tool calls. */
   files?: readonly TouchedFile[];
+  /** Messages that stay in the context after the summary: the identifier index leaves out what they show. */
+  kept?: readonly Message[];
 }
 
 const WRITE_TOOL = /write|edit|create|patch|replace|delete|remove|move|rename|mkdir|save|append/i;
 const PATH_KEY = /^(path|paths|file|files|file_?path|filename|target|source|destination|dir|directory)$/i;
+const COMMAND_KEY = /^(command|cmd|script|commands)$/i;
+/** Shell commands that write the file named after them: `sed -i`, a redirection, `tee`, `patch`, `git apply`, `mv`, `cp`, `touch`. */
+const SHELL_WRITE = /\bsed\s+-i|>>?\s*[\w./~-]|\btee\b|\bpatch\b|\bgit\s+apply\b|\b(?:mv|cp|touch|rm)\s/;
 const DECISION = /\b(decid(e|ed|es|ing)|decisions?|chose|chosen|choose|going with|we will use|we'll use|instead of|prefer(s|red)?)\b/i;
 const RESOLUTION = /\b(fix(es|ed)?|resolv(e|ed|es)|solv(e|ed|es)|works now|passes now|now pass(es)?|succeeded)\b/i;
 const FAILURE = /\b(errors?|exceptions?|fail(s|ed|ing|ures?)?|crash(es|ed)?|broken)\b/i;
+/** A failing test or a lint finding in a tool output: pytest/jest/go lines, `file:line:col: rule message`, `…Error: …`. */
+const FAILING_LINE = /^(?:FAILED|FAIL|ERROR|✗|✕|×|--- FAIL:)\s|^[^\s:]+:\d+(?::\d+)?:\s*(?:error|warning|[A-Z]\d{3,4}|[a-z]+(?:-[a-z]+)+)\b|^\w*(?:Error|Exception):\s/;
 
-interface Facts {
-  requests: string[];
-  read: Set<string>;
-  written: Set<string>;
-  errors: string[];
-  decisions: string[];
-}
+/** The sections in the order they are written, with the share of the budget each may take at most. */
+const SECTIONS = [
+  ["User requests and constraints", 0.35],
+  ["Files written", 0.1],
+  ["Files read", 0.1],
+  ["Commands run more than once", 0.08],
+  ["Errors and how they ended", 0.15],
+  ["Failing tests and lint findings", 0.1],
+  ["Decisions", 0.08],
+] as const;
+
+type Section = (typeof SECTIONS)[number][0];
+
+/** A section's items in the order they are written, each with its priority (lower is kept first). */
+type Items = Array<{ text: string; priority: number }>;
 
 /** The summary of `messages` as markdown sections, at most `maxTokens` tokens (empty string when there is nothing to say). */
 export function extractiveSummary(messages: readonly Message[], options: ExtractiveSummaryOptions): string {
-  const facts = collectFacts(messages, options.files ?? []);
   const { tokenizer, maxTokens } = options;
-  // Long items are cut to a cap that halves until everything fits; then the whole is cut as a last resort.
-  for (let cap = 2000; cap >= 25; cap = Math.floor(cap / 2)) {
-    const text = render(facts, (item) => truncateText(item, cap, tokenizer));
-    if (tokenizer.count(text) <= maxTokens) return text;
+  const facts = collectFacts(messages, options.files ?? []);
+  const parts: string[] = [];
+  for (const [title, share] of SECTIONS) {
+    const section = renderSection(title, facts.get(title) ?? [], Math.max(Math.floor(maxTokens * share), Math.min(maxTokens, 40)), tokenizer);
+    if (section !== "") parts.push(section);
   }
-  return truncateText(render(facts, (item) => truncateText(item, 25, tokenizer)), maxTokens, tokenizer);
+  let text = parts.join("\n\n");
+  const room = maxTokens - tokenizer.count(text) - 2;
+  const index = identifierIndex(messages, { maxTokens: room, tokenizer, kept: options.kept });
+  if (index !== "") text = text === "" ? index : `${text}\n\n${index}`;
+  return truncateText(text, maxTokens, tokenizer);
 }
 
-function collectFacts(messages: readonly Message[], files: readonly TouchedFile[]): Facts {
-  const facts: Facts = { requests: [], read: new Set(), written: new Set(), errors: [], decisions: [] };
+/**
+ * `## title` and as many items as fit `cap` tokens, higher priority first,
+ * each cut to 70 % of the room left (all of it for the last) so one long
+ * item leaves room for the next; written in their order.
+ */
+function renderSection(title: Section, items: Items, cap: number, tokenizer: Tokenizer): string {
+  if (items.length === 0) return "";
+  let left = cap - tokenizer.count(`## ${title}\n`);
+  const chosen = new Map<number, string>();
+  const order = items.map((item, position) => ({ ...item, position })).sort((a, b) => a.priority - b.priority || a.position - b.position);
+  for (const [rank, item] of order.entries()) {
+    if (left < 8) break;
+    const text = truncateText(item.text, rank === order.length - 1 ? left - 2 : Math.floor(left * 0.7), tokenizer);
+    left -= tokenizer.count(text) + 2;
+    chosen.set(item.position, text);
+  }
+  if (chosen.size === 0) return "";
+  const lines = [...chosen].sort(([a], [b]) => a - b).map(([, text]) => `- ${text}`);
+  return `## ${title}\n${lines.join("\n")}`;
+}
+
+function collectFacts(messages: readonly Message[], files: readonly TouchedFile[]): Map<Section, Items> {
+  const requests: string[] = [];
+  const written = new Map<string, number>();
+  const read = new Map<string, number>();
+  const commands = new Map<string, number>();
+  const errors: string[] = [];
+  const failing = new Map<string, number>();
+  const decisions: string[] = [];
   const callNames = new Map<string, string>();
-  for (const message of messages) {
+  messages.forEach((message, position) => {
     const text = extractText(message, "\n").trim();
     if (isUserTyped(message)) {
-      if (text !== "") facts.requests.push(text);
+      if (text !== "") requests.push(text);
     } else if (message.role === "assistant") {
       for (const call of message.tool_calls ?? []) {
         callNames.set(call.id, call.function.name);
-        for (const path of pathsIn(call.function.arguments)) (WRITE_TOOL.test(call.function.name) ? facts.written : facts.read).add(path);
+        const writes = WRITE_TOOL.test(call.function.name);
+        for (const [key, value] of argumentValues(call.function.arguments)) {
+          if (key !== null && PATH_KEY.test(key) && value.length < 500) (writes ? written : read).set(value, position);
+          else if (key === null || COMMAND_KEY.test(key)) {
+            const command = value.trim().split("\n")[0]!.slice(0, 300);
+            if (command !== "") commands.set(command, (commands.get(command) ?? 0) + 1);
+            const target = SHELL_WRITE.test(value) ? written : read;
+            for (const [id, kind] of identifiersOf(value)) if (kind === "path") target.set(id, position);
+          }
+        }
       }
       for (const sentence of sentences(text)) {
-        if (DECISION.test(sentence)) facts.decisions.push(sentence);
-        else if (RESOLUTION.test(sentence) || FAILURE.test(sentence)) facts.errors.push(sentence);
+        if (DECISION.test(sentence)) decisions.push(sentence);
+        else if (RESOLUTION.test(sentence) || FAILURE.test(sentence)) errors.push(sentence);
       }
-    } else if (isErrorResult(message)) {
-      const tool = callNames.get(message.tool_call_id ?? "") ?? "tool";
-      facts.errors.push(`${tool}: ${text.replace(/^<system>ERROR:?\s*/, "").replace("</system>", "").trim()}`);
+    } else if (message.role === "tool") {
+      if (isErrorResult(message)) {
+        const tool = callNames.get(message.tool_call_id ?? "") ?? "tool";
+        errors.push(`${tool}: ${text.replace(/^<system>ERROR:?\s*/, "").replace("</system>", "").trim()}`);
+      }
+      for (const line of text.split("\n")) if (line.length < 1000 && FAILING_LINE.test(line)) failing.set(line.trim().slice(0, 300), position);
     }
-  }
-  for (const file of files) (file.kind === "write" ? facts.written : facts.read).add(file.path);
-  for (const path of facts.written) facts.read.delete(path);
-  return facts;
-}
-
-function render(facts: Facts, item: (text: string) => string): string {
-  const sections: string[] = [];
-  const list = (title: string, items: readonly string[]): void => {
-    if (items.length > 0) sections.push(`## ${title}\n${items.map((text) => `- ${item(text)}`).join("\n")}`);
-  };
-  list("User requests and constraints", facts.requests);
-  list("Files written", [...facts.written]);
-  list("Files read", [...facts.read]);
-  list("Errors and how they ended", facts.errors);
-  list("Decisions", facts.decisions);
-  return sections.join("\n\n");
-}
-
-/** String values under path-like keys of a tool call's JSON arguments (nested objects and arrays included). */
-function pathsIn(args: string | null): string[] {
-  if (args === null || args === "") return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(args);
-  } catch {
-    return [];
-  }
-  const paths: string[] = [];
-  const visit = (node: unknown, key: string | null): void => {
-    if (typeof node === "string") {
-      if (key !== null && PATH_KEY.test(key) && node.length < 500) paths.push(node);
-    } else if (Array.isArray(node)) {
-      for (const child of node) visit(child, key);
-    } else if (node !== null && typeof node === "object") {
-      for (const [k, child] of Object.entries(node)) visit(child, k);
-    }
-  };
-  visit(value, null);
-  return paths;
+  });
+  for (const file of files) (file.kind === "write" ? written : read).set(file.path, messages.length);
+  for (const path of written.keys()) read.delete(path);
+  const last = requests.length - 1;
+  const newestFirst = (map: Map<string, number>): Items => [...map].map(([text, at]) => ({ text, priority: -at }));
+  const latestFirst = (list: readonly string[]): Items => list.map((text, i) => ({ text, priority: list.length - i }));
+  return new Map<Section, Items>([
+    // The first request (the task) and the latest one go first, then the others newest first.
+    ["User requests and constraints", requests.map((text, i) => ({ text, priority: i === 0 ? 0 : i === last ? 1 : 2 + last - i }))],
+    ["Files written", newestFirst(written)],
+    ["Files read", newestFirst(read)],
+    ["Commands run more than once", [...commands].filter(([, n]) => n > 1).map(([text, n]) => ({ text: `\`${text}\` (${n}×)`, priority: -n }))],
+    ["Errors and how they ended", latestFirst(errors)],
+    ["Failing tests and lint findings", newestFirst(failing)],
+    ["Decisions", latestFirst(decisions)],
+  ]);
 }
 
 /** The sentences of a text (split after . ! ? or a line break). */

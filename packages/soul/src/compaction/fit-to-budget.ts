@@ -12,7 +12,8 @@ import { type ConversationBlock, conversationBlocks } from "../conversation/inde
 import type { TokenCounter, Tokenizer } from "../tokens/index.js";
 import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
-import { droppedNotice, toolOutputStub } from "./compaction-notice.js";
+import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
+import { identifierIndex } from "./identifier-index.js";
 import { truncateText } from "./truncate-text.js";
 
 /**
@@ -33,21 +34,38 @@ export interface FitResult {
   details: CompactionDetails;
 }
 
+/** Options of {@link fitToBudget}. */
+export interface FitOptions {
+  /**
+   * The share of the budget kept for an index of the identifiers in what is
+   * given up (see {@link identifierIndex}), written into the notice; 0 (the
+   * default) for a plain notice.
+   */
+  indexShare?: number;
+  /** Put back what was given up, last given up first, while it fits (default false: a plain suffix stays a suffix). */
+  refill?: boolean;
+}
+
 /**
  * Fits `history` into `maxTokens`: the actions of `plan` in order, each
  * only while the conversation is over budget; then, over what is left,
  * every tool output becomes a stub (largest first), think parts go and long
  * texts are cut with a marker (oldest block first), and as a last resort
- * blocks are dropped (oldest first). When even the notice alone does not
- * fit, the result is the notice alone with `withinBudget: false`.
+ * blocks are dropped (oldest first). With `refill`, a pass then undoes what
+ * was given up, last given up first (the plan's order is least useful
+ * first), while it fits: a greedy plan that overshot (a huge block dropped when a
+ * small one would have done) gives the room back. With `indexShare`, that
+ * share of the budget is held back for an index of the identifiers of the
+ * messages given up, which the notice carries. When even the notice alone
+ * does not fit, the result is the notice alone with `withinBudget: false`.
  */
-export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: Budget): FitResult {
-  const { maxTokens, counter } = budget;
+export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: Budget, options: FitOptions = {}): FitResult {
+  const { counter } = budget;
+  const reserve = Math.floor(budget.maxTokens * (options.indexShare ?? 0));
+  const maxTokens = budget.maxTokens - reserve;
   const current: Array<Message | null> = [...history];
-  const changed = new Set<number>();
   let total = counter.count(history);
   let dropped = 0;
-  const stubbed = new Set<number>();
   const notices = new Map<number, number>();
   const noticeTokens = (n: number): number => {
     if (n === 0) return 0;
@@ -56,10 +74,20 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     return tokens;
   };
   const over = (): boolean => total + noticeTokens(dropped) > maxTokens;
+  /** Every change, grouped by the action that made it: [index, before, after]. */
+  const log: Array<Array<[number, Message | null, Message | null]>> = [];
   const replace = (index: number, message: Message | null): void => {
-    total += (message === null ? 0 : counter.message(message)) - counter.message(current[index]!);
+    const before = current[index]!;
+    total += (message === null ? 0 : counter.message(message)) - (before === null ? 0 : counter.message(before));
+    if (before !== null && message === null) dropped++;
+    if (before === null && message !== null) dropped--;
     current[index] = message;
-    changed.add(index);
+    log.at(-1)!.push([index, before, message]);
+  };
+  const act = (change: () => void): void => {
+    log.push([]);
+    change();
+    if (log.at(-1)!.length === 0) log.pop();
   };
   const stub = (index: number): void => {
     const message = current[index];
@@ -67,16 +95,12 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     const tokens = counter.message(message);
     const replacement = toolOutputStub(message, tokens);
     if (counter.message(replacement) >= tokens) return;
-    replace(index, replacement);
-    stubbed.add(index);
+    act(() => replace(index, replacement));
   };
-  const drop = (block: ConversationBlock): void => {
-    for (let index = block.start; index < block.end; index++) {
-      if (current[index] === null) continue;
-      replace(index, null);
-      dropped++;
-    }
-  };
+  const drop = (block: ConversationBlock): void =>
+    act(() => {
+      for (let index = block.start; index < block.end; index++) if (current[index] !== null) replace(index, null);
+    });
 
   const blocks = conversationBlocks(history);
   for (const action of plan) {
@@ -95,24 +119,64 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     if (!over()) break;
     if (current[block.start] === null) continue;
     const room = maxTokens - (total - blockTokens(block, current, counter)) - noticeTokens(Math.max(dropped, 1));
-    shrinkBlock(block, room, current, budget.tokenizer, replace);
+    act(() => shrinkBlock(block, room, current, budget.tokenizer, replace));
   }
   for (const block of blocks) {
     if (!over()) break;
     drop(block);
   }
+  // Refill: undo actions, last first, while the result fits (an action whose messages changed again since is skipped).
+  const refill = (limit: number, noticeFloor = 0): void => {
+    for (let a = log.length - 1; a >= 0; a--) {
+      const changes = log[a]!;
+      if (!changes.every(([index, , after]) => current[index] === after)) continue;
+      let delta = 0;
+      let restored = 0;
+      for (const [, before, after] of changes) {
+        delta += (before === null ? 0 : counter.message(before)) - (after === null ? 0 : counter.message(after));
+        if (after === null && before !== null) restored++;
+      }
+      if (total + delta + noticeTokens(Math.max(dropped - restored, noticeFloor)) > limit) continue;
+      log.push([]);
+      for (const [index, before] of changes) replace(index, before);
+      log.pop();
+    }
+  };
+  if (options.refill === true) refill(maxTokens);
 
-  const kept = current.filter((m): m is Message => m !== null);
-  const messages = dropped === 0 ? kept : withNotice(kept, droppedNotice(dropped));
+  let kept = current.filter((m): m is Message => m !== null);
+  let notice = dropped === 0 ? null : droppedNotice(dropped);
+  if (reserve > 0) {
+    const lost = history.filter((message, index) => current[index] !== message);
+    const room = budget.maxTokens - total - (notice === null ? 0 : counter.message(notice)) - 16;
+    const index = identifierIndex(lost, { maxTokens: room, tokenizer: budget.tokenizer, kept });
+    // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
+    // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
+    const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeTokens(Math.max(dropped, 1)) + 4;
+    if (options.refill === true) refill(budget.maxTokens - extra, index === "" ? 0 : 1);
+    kept = current.filter((m): m is Message => m !== null);
+    notice = index !== "" ? droppedNotice(dropped, index) : dropped === 0 ? null : droppedNotice(dropped);
+  }
+  const messages = notice === null ? kept : withNotice(kept, notice);
   const tokens = counter.count(messages);
-  const unchanged = history.length - changed.size;
-  const stubs = [...stubbed].filter((index) => current[index] !== null).length;
+  const unchanged = history.filter((message, index) => current[index] === message).length;
+  const original = new Set(history);
+  const stubs = current.filter((message) => message !== null && !original.has(message) && isToolOutputStub(message)).length;
   const notes: string[] = [];
-  if (tokens > maxTokens) notes.push(`The budget of ${maxTokens} tokens cannot be met: even the notice alone takes ${tokens}.`);
+  if (tokens > budget.maxTokens) notes.push(`The budget of ${budget.maxTokens} tokens cannot be met: even the notice alone takes ${tokens}.`);
   return {
     messages,
     tokens,
-    details: { kept: unchanged, dropped, stubs, filesRecovered: [], summarized: false, notes, tokensAfter: tokens, withinBudget: tokens <= maxTokens },
+    details: {
+      kept: unchanged,
+      dropped,
+      stubs,
+      filesRecovered: [],
+      summarized: false,
+      notes,
+      tokensAfter: tokens,
+      withinBudget: tokens <= budget.maxTokens,
+    },
   };
 }
 
@@ -131,7 +195,7 @@ function shrinkBlock(
   room: number,
   current: ReadonlyArray<Message | null>,
   tokenizer: Tokenizer,
-  replace: (index: number, message: Message) => void,
+  replace: (index: number, message: Message | null) => void,
 ): void {
   let texts = 0;
   for (let index = block.start; index < block.end; index++) {

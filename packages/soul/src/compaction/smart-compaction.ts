@@ -5,21 +5,22 @@
  * extracts the facts (requests, files, errors, decisions), with a provider
  * an LLM writes it.
  */
-import { extractText, generate, type Message, type TokenUsage } from "@kosong/core";
+import type { Message, TokenUsage } from "@kosong/core";
 import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { extractiveSummary } from "./extractive-summary.js";
 import { fitCompacted } from "./fit-to-budget.js";
 import { recentTailStart } from "./recent-blocks.js";
-import { COMPACTION_SYSTEM_PROMPT, SIMPLE_SUMMARY_PROMPT, summaryMessage, summaryRequest } from "./summary-request.js";
-import { truncateText } from "./truncate-text.js";
+import { modelSummary } from "./model-summary.js";
+import { modelSummaryWithIndex, summarisedConversation } from "./summarised-conversation.js";
+import { SIMPLE_SUMMARY_PROMPT, summaryMessage } from "./summary-request.js";
 
 /** Options of {@link SmartCompaction}. */
 export interface SmartCompactionOptions extends BudgetOptions {
-  /** The share of `maxTokens` that the recent messages kept verbatim may take (default 0.5). */
+  /** The share of `maxTokens` held for the recent messages kept verbatim before the summary is written (default 0.6); the tail then grows into whatever the summary leaves. */
   recentShare?: number;
-  /** At most this many user and assistant messages are kept verbatim (default 10, as Kode-cli). */
+  /** At most this many user and assistant messages are kept verbatim (default: as many as fit). */
   keepRecent?: number;
   /** The instructions of an LLM summary (default {@link SIMPLE_SUMMARY_PROMPT}). */
   prompt?: string;
@@ -29,10 +30,15 @@ export interface SmartCompactionOptions extends BudgetOptions {
  * Keeps the most recent blocks that fit `recentShare` of the budget (at most
  * `keepRecent` user and assistant messages, at least the last block) and
  * replaces everything before them with one summary message: written by the
- * provider when one is given (cut to the budget if it runs long), extracted
- * from the messages otherwise. System messages of the summarised part are
- * kept in front. If the result is still over budget (a huge last block), it
- * is fitted like {@link PreserveRecentCompaction} does.
+ * provider when one is given (cut to the budget if it runs long, followed
+ * by an index of the identifiers it summarised in the room left), extracted
+ * from the messages otherwise (see {@link extractiveSummary}). A summary
+ * that is blank, only tool calls, error-like or an acknowledgement, or a
+ * model that fails, gives the extractive summary instead, with a note.
+ * Then the verbatim tail grows backwards into the room the summary left.
+ * System messages of the summarised part are kept in front. If the result
+ * is still over budget (a huge last block), it is fitted like
+ * {@link PreserveRecentCompaction} does.
  */
 export class SmartCompaction implements Compaction {
   readonly name = "smart";
@@ -43,8 +49,8 @@ export class SmartCompaction implements Compaction {
 
   constructor(options: SmartCompactionOptions) {
     this.#budget = budgetOf("SmartCompaction", options);
-    this.#recentShare = options.recentShare ?? 0.5;
-    this.#keepRecent = options.keepRecent ?? 10;
+    this.#recentShare = options.recentShare ?? 0.6;
+    this.#keepRecent = options.keepRecent ?? Number.POSITIVE_INFINITY;
     this.#prompt = options.prompt ?? SIMPLE_SUMMARY_PROMPT;
     if (!(this.#recentShare > 0 && this.#recentShare < 1)) {
       throw new CompactionError(`SmartCompaction: recentShare must be in (0, 1), got ${this.#recentShare}.`);
@@ -52,14 +58,15 @@ export class SmartCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
-    const { maxTokens, counter, tokenizer } = this.#budget;
+    const budget = this.#budget;
+    const { maxTokens, counter, tokenizer } = budget;
     const before = counter.count(history);
     if (before <= maxTokens) {
       const details = { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [], tokensAfter: before, withinBudget: true };
       return { messages: [...history], usage: null, details };
     }
     const start = recentTailStart(history, counter, maxTokens * this.#recentShare, this.#keepRecent);
-    if (start === 0) return { ...fitCompacted(history, [...history], 0, 0, [], this.#budget), usage: null };
+    if (start === 0) return { ...fitCompacted(history, [...history], 0, 0, [], budget), usage: null };
     const older = history.slice(0, start);
     const system = older.filter((m) => m.role === "system");
     const toSummarise = older.filter((m) => m.role !== "system");
@@ -67,20 +74,19 @@ export class SmartCompaction implements Compaction {
     const room = maxTokens - counter.count(tail) - counter.count(system) - counter.message(summaryMessage([]));
     const summaryBudget = Math.max(room, Math.floor(maxTokens * (1 - this.#recentShare) * 0.5));
 
-    let text: string;
+    let text: string | null = null;
     let usage: TokenUsage | null = null;
     const notes: string[] = [];
     if (options.provider !== undefined) {
-      const request = summaryRequest(toSummarise, this.#prompt, options.instruction);
-      const result = await generate(options.provider, COMPACTION_SYSTEM_PROMPT, [], [request], { signal: options.signal });
-      usage = result.usage;
-      text = truncateText(extractText(result.message), summaryBudget, tokenizer);
+      const summary = await modelSummary(options.provider, toSummarise, this.#prompt, options);
+      usage = summary.usage;
+      if (summary.text === null) notes.push(summary.note);
+      else text = modelSummaryWithIndex(summary.text, toSummarise, tail, summaryBudget, summaryBudget, budget);
     } else {
-      text = extractiveSummary(toSummarise, { maxTokens: summaryBudget, tokenizer, files: options.files?.recent() ?? [] });
       notes.push("Extractive summary (no provider).");
     }
-    const summary = summaryMessage([{ type: "text", text: text === "" ? "(nothing to keep)" : text }]);
-    const fit = fitCompacted(history, [...system, summary, ...tail], system.length + 1, toSummarise.length, notes, this.#budget);
+    text ??= extractiveSummary(toSummarise, { maxTokens: summaryBudget, tokenizer, files: options.files?.recent() ?? [], kept: tail });
+    const fit = summarisedConversation(history, start, text, budget, notes);
     return { messages: fit.messages, usage, details: fit.details };
   }
 }

@@ -1,6 +1,6 @@
-import { assistantMessage, extractText, systemMessage, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
-import { ScriptedChatProvider } from "@kosong/core/testing";
-import { CompactionError, prepareSimpleCompaction, SimpleCompaction, validateConversation } from "@kosong/soul";
+import { assistantMessage, extractText, systemMessage, textPart, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
+import { MockChatProvider, ScriptedChatProvider } from "@kosong/core/testing";
+import { CompactionError, prepareSimpleCompaction, SimpleCompaction, SmartCompaction, validateConversation } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 
 function history(rounds: number): Message[] {
@@ -78,17 +78,49 @@ describe("SimpleCompaction (kimi-cli)", () => {
     expect(validateConversation(result.messages)).toEqual([]);
   });
 
-  it("needs a provider when there is something to compact, and rejects bad options", async () => {
-    await expect(new SimpleCompaction().compact(history(3))).rejects.toSatisfy(CompactionError.isInstance);
+  it("rejects bad options", () => {
     expect(() => new SimpleCompaction({ keepRecent: -1 })).toThrow(CompactionError);
   });
 
-  it("passes a provider failure through and honours the abort signal", async () => {
-    const failing = new ScriptedChatProvider(["error: 500 boom"]);
-    await expect(new SimpleCompaction().compact(history(3), { provider: failing })).rejects.toThrow(/boom/);
+  it("honours the abort signal", async () => {
     const controller = new AbortController();
     controller.abort();
     const provider = new ScriptedChatProvider(["text: never"]);
     await expect(new SimpleCompaction().compact(history(3), { provider, signal: controller.signal })).rejects.toThrow();
   });
+});
+
+/**
+ * A bad summary never wipes the conversation nor throws (issue 15 item 12,
+ * issue 16 item 5): each shape gives the extractive summary, which keeps the
+ * user's requests, with a note saying why.
+ */
+describe("a bad summary in the summarising strategies", () => {
+  const shapes: Array<[string, () => ScriptedChatProvider | MockChatProvider | undefined, RegExp]> = [
+    ["no provider", () => undefined, /No provider: extractive summary|Extractive summary \(no provider\)/],
+    ["an empty response", () => new MockChatProvider([]), /unusable \(the model failed: The API returned an empty response/],
+    ["only whitespace", () => new MockChatProvider([textPart(" \n\t  \n")]), /unusable \(it was blank\)/],
+    ["only thinking", () => new MockChatProvider([{ type: "think", think: "hmm" }]), /unusable/],
+    ["only a tool call", () => new ScriptedChatProvider(['tool_call: {"id": "t1", "name": "Shell", "arguments": "{}"}']), /unusable \(it answered with tool calls only\)/],
+    ["an error-like text", () => new MockChatProvider([textPart("Error: context too long")]), /unusable \(it reads like an error or a refusal\)/],
+    ["an acknowledgement", () => new MockChatProvider([textPart("Sure, here it is.")]), /unusable \(it is only an acknowledgement\)/],
+    ["a failing model", () => new ScriptedChatProvider(["error: 500 boom"]), /unusable \(the model failed: .*boom/],
+  ];
+  const strategies: Array<[string, () => SimpleCompaction | SmartCompaction]> = [
+    ["simple", () => new SimpleCompaction()],
+    ["simple with a budget", () => new SimpleCompaction({ maxTokens: 200 })],
+    ["smart", () => new SmartCompaction({ maxTokens: 200 })],
+  ];
+  for (const [strategyName, make] of strategies) {
+    it.each(shapes)(`${strategyName}: %s gives the extractive summary with a note`, async (_, provider, note) => {
+      const input = history(6);
+      const result = await make().compact(input, { provider: provider() });
+      expect(validateConversation(result.messages)).toEqual([]);
+      const text = result.messages.map((m) => extractText(m, "\n")).join("\n");
+      for (const request of ["request 0", "request 3"]) expect(text).toContain(request);
+      expect(result.messages.at(-1)).toEqual(input.at(-1));
+      expect(result.details?.summarized).toBe(true);
+      expect(result.details?.notes.join(" ")).toMatch(note);
+    });
+  }
 });
