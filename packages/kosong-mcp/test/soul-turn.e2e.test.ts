@@ -226,10 +226,10 @@ describe("a soul turn calling tools of the reference MCP servers", () => {
   });
 
   it("a server that never answers initialize is a clear error and the agent still runs", async () => {
-    const own = await connectMcpServers({ mute: hostileStdio({ mute: true }), files: filesystemStdio(workspace) }, { connectTimeoutMs: 2000 });
+    const own = await connectMcpServers({ mute: hostileStdio({ mute: true }), files: filesystemStdio(workspace) }, { connectTimeoutMs: 4000 });
     try {
       expect(own.failures.map((failure) => failure.message)).toEqual([
-        "MCP server `mute` could not be started: did not answer `initialize` within 2000 ms; its stderr ended with:\nmute server: reading stdin, never answering",
+        "MCP server `mute` could not be started: did not answer `initialize` within 4000 ms; its stderr ended with:\nmute server: reading stdin, never answering",
       ]);
       provider.enqueue(
         { message: assistantMessage([], [toolCall("list", "mcp__files__list_directory", { path: workspace }), toolCall("gone", "mcp__mute__anything", {})]) },
