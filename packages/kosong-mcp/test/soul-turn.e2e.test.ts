@@ -133,16 +133,21 @@ describe("a soul turn calling tools of the reference MCP servers", () => {
     const offered = offeredTools(provider.requests[0]!);
     expect(offered).toEqual(expect.arrayContaining(["mcp__everything__echo", "mcp__files__read_text_file", "mcp__remote__get-sum", "mcp__everything__get-tiny-image"]));
     expect(offered.filter((name) => name.startsWith("mcp__broken__"))).toEqual([]);
+    // The server's JSON Schema reaches the model as it was listed.
+    const sent = (provider.requests[0]!.body!.tools as Array<{ function: { name: string; parameters: unknown } }>).find((tool) => tool.function.name === "mcp__remote__get-sum")!;
+    const listed = mcp.servers[2]!.tools.find((tool) => tool.name === "get-sum")!.inputSchema;
+    expect(sent.function.parameters).toEqual(listed);
+    expect(listed).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] });
     expect(asked).toEqual(["mcp__everything__echo", "mcp__files__read_text_file", "mcp__remote__get-sum", "mcp__everything__get-tiny-image", "mcp__files__read_text_file"]);
 
-    const sent = sentToolMessages(provider.requests[1]!);
-    expect(sent.echo).toBe("Echo: hi there");
-    expect(sent.read).toBe("hello from disk\n");
-    expect(sent.sum).toBe("The sum of 2 and 3 is 5.");
-    const image = sent.image as Array<{ type: string; text?: string; image_url?: { url: string } }>;
+    const results = sentToolMessages(provider.requests[1]!);
+    expect(results.echo).toBe("Echo: hi there");
+    expect(results.read).toBe("hello from disk\n");
+    expect(results.sum).toBe("The sum of 2 and 3 is 5.");
+    const image = results.image as Array<{ type: string; text?: string; image_url?: { url: string } }>;
     expect(image.map((part) => part.type)).toEqual(["text", "image_url", "text"]);
     expect(image[1]!.image_url!.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
-    const denied = textParts(sent.denied!);
+    const denied = textParts(results.denied!);
     expect(denied[0]).toBe("<system>ERROR: The MCP tool `read_text_file` of server `files` reported an error.</system>");
     expect(denied[1]).toMatch(/Access denied/);
   });
@@ -226,10 +231,10 @@ describe("a soul turn calling tools of the reference MCP servers", () => {
   });
 
   it("a server that never answers initialize is a clear error and the agent still runs", async () => {
-    const own = await connectMcpServers({ mute: hostileStdio({ mute: true }), files: filesystemStdio(workspace) }, { connectTimeoutMs: 2000 });
+    const own = await connectMcpServers({ mute: hostileStdio({ mute: true }), files: filesystemStdio(workspace) }, { connectTimeoutMs: 4000 });
     try {
       expect(own.failures.map((failure) => failure.message)).toEqual([
-        "MCP server `mute` could not be started: did not answer `initialize` within 2000 ms; its stderr ended with:\nmute server: reading stdin, never answering",
+        "MCP server `mute` could not be started: did not answer `initialize` within 4000 ms; its stderr ended with:\nmute server: reading stdin, never answering",
       ]);
       provider.enqueue(
         { message: assistantMessage([], [toolCall("list", "mcp__files__list_directory", { path: workspace }), toolCall("gone", "mcp__mute__anything", {})]) },
