@@ -22,6 +22,12 @@ export const configFileSchema = z.strictObject({
   yolo: z.boolean().optional(),
   dmail: z.boolean().optional(),
   project_context: z.boolean().optional(),
+  /** Seconds until a model's response starts (0: no limit; default 120). */
+  first_byte_timeout: z.number().nonnegative().optional(),
+  /** Seconds a model's response stream may stay silent (0: no limit; default 300). */
+  idle_timeout: z.number().nonnegative().optional(),
+  /** Seconds a Shell tool call may run (0: no limit; default 660). */
+  shell_timeout: z.number().nonnegative().optional(),
 });
 
 /** The settings a config file holds. */

@@ -6,6 +6,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** The built binary. */
 export const kosongBin = fileURLToPath(new URL("../../dist/kosong.js", import.meta.url));
@@ -62,4 +64,20 @@ export function runKosong(args: string[], options: RunKosongOptions): Promise<Ko
     child.stdin.end(options.stdin ?? "");
     options.onSpawn?.(child);
   });
+}
+
+/**
+ * For a test file: builds the CLI if needed, starts one fake provider server
+ * for the file (reset before each test, closed after the file) and returns a
+ * getter for it.
+ */
+export function useFakeProviderServer(): () => FakeProviderServer {
+  let server: FakeProviderServer | undefined;
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await startFakeProviderServer();
+  }, 300_000);
+  afterAll(() => server?.close());
+  beforeEach(() => server?.reset());
+  return () => server!;
 }
