@@ -30,12 +30,15 @@ Environment:
   KOSONG_YOLO, KOSONG_DMAIL
                         1/true to turn on --yolo / --dmail
   KOSONG_STORE_URL      default for --store (conversations in PostgreSQL)
+  KOSONG_FIRST_BYTE_TIMEOUT, KOSONG_IDLE_TIMEOUT, KOSONG_SHELL_TIMEOUT
+                        defaults for the timeout flags, in seconds (0: no limit)
   NO_COLOR              plain output without colours (also when output is not a terminal; FORCE_COLOR forces them)
   KOSONG_DEBUG          print the stack of unexpected errors
 
 Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
-  compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config)
+  compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config),
+  first_byte_timeout, idle_timeout, shell_timeout
   Precedence: flags > KOSONG_* environment > config file > defaults.
 
 Local servers (no key needed with a localhost base URL):
@@ -79,6 +82,9 @@ export function buildProgram(): Command {
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
     .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])
     .option("--store <url>", "keep the conversations of saved sessions in PostgreSQL (a postgresql:// connection string) instead of files")
+    .option("--first-byte-timeout <seconds>", "give up on (and retry) a model response that has not started after this long (default 120, 0: no limit)")
+    .option("--idle-timeout <seconds>", "give up on (and retry) a model response stream silent this long (default 300, 0: no limit)")
+    .option("--shell-timeout <seconds>", "stop a Shell tool call running this long; the model reads an error (default 660, 0: no limit)")
     .addHelpText("after", environmentHelp)
     .showHelpAfterError("(kosong --help lists every flag)")
     .exitOverride()

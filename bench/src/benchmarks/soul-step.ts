@@ -78,6 +78,8 @@ async function rig(dir: string, messages: number, durability: Durability) {
     last = null;
     const checkpoint = context.nCheckpoints;
     const result = await soul.run("Look at the next items.").result;
+    // A Context belongs to one Soul at a time: hand it on to the next turn's soul.
+    soul.release();
     if (result.stopReason !== "max_steps") throw new Error(`the turn ended with ${result.stopReason}: ${result.error?.message ?? ""}`);
     const step = median(gaps);
     syncs.count += log.stats.syncs - syncs.atFirstCall;

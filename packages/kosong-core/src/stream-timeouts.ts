@@ -182,9 +182,12 @@ class IdleLimitedMessage implements StreamedMessage {
       const idle = performance.now() - last;
       if (idle < idleMs) {
         timer = setTimeout(check, idleMs - idle);
+        // The pending read keeps the process alive while a stream is open; the timer alone must not.
+        timer.unref?.();
         return;
       }
       timedOut = new APITimeoutError(`${this.#label}: the response stream stalled (no data for ${seconds(idleMs)})`);
+      end();
       controller.abort(timedOut);
     };
     const end = (): void => {
@@ -203,6 +206,7 @@ class IdleLimitedMessage implements StreamedMessage {
       throw timedOut ?? error;
     };
     timer = setTimeout(check, idleMs);
+    timer.unref?.();
     return {
       next: () => {
         // Time the consumer spends on a part is not the server's silence.

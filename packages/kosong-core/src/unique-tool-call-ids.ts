@@ -37,8 +37,24 @@ export class UniqueToolCallIds {
   }
 }
 
+/**
+ * The ids of the calls in a history, by the history's last message. A
+ * conversation grows by appends, so the next step finds the set of the
+ * message the previous step ended with and adds only what came after it: the
+ * cost per step does not grow with the history. The set is shared and only
+ * ever grows: after a revert it may hold ids no longer in the history, which
+ * costs at most an unneeded rename, never a duplicate.
+ */
+const idsUpTo = new WeakMap<Message, Set<string>>();
+
 function idsOf(history: readonly Message[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of history) for (const call of message.tool_calls ?? []) ids.add(call.id);
+  let start = history.length;
+  let ids: Set<string> | undefined;
+  while (start > 0 && ids === undefined) ids = idsUpTo.get(history[--start]!);
+  if (ids === undefined) ids = new Set();
+  else start += 1;
+  for (let i = start; i < history.length; i += 1) for (const call of history[i]!.tool_calls ?? []) ids.add(call.id);
+  const last = history[history.length - 1];
+  if (last !== undefined) idsUpTo.set(last, ids);
   return ids;
 }

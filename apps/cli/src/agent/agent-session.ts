@@ -97,7 +97,11 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset },
       provider: providers.main,
       context,
-      config: { maxContextSize: providers.maxContextSize, reservedContextSize: reservedTokens(providers.maxContextSize) },
+      config: {
+        maxContextSize: providers.maxContextSize,
+        reservedContextSize: reservedTokens(providers.maxContextSize),
+        toolTimeouts: { Shell: settings.shellTimeoutMs },
+      },
       compaction,
       approval: new Approval({ yolo: settings.yolo }),
       session: { id: displayId, workDir: cwd, files },

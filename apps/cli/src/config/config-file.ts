@@ -36,6 +36,12 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** MCP servers in Claude's and kimi-cli's format; @kosong/mcp checks each server when they are started. */
   mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** Seconds until a model's response starts (0: no limit; default 120). */
+  first_byte_timeout: z.number().nonnegative().optional(),
+  /** Seconds a model's response stream may stay silent (0: no limit; default 300). */
+  idle_timeout: z.number().nonnegative().optional(),
+  /** Seconds a Shell tool call may run (0: no limit; default 660). */
+  shell_timeout: z.number().nonnegative().optional(),
 });
 
 /** The settings a config file holds. */

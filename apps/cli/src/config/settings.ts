@@ -36,6 +36,9 @@ export interface SettingFlags {
   outputFormat?: string;
   mcpConfigFile?: string[];
   store?: string;
+  firstByteTimeout?: string;
+  idleTimeout?: string;
+  shellTimeout?: string;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -67,10 +70,21 @@ export interface Settings {
   mcpSources: McpSource[];
   /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
   store: string | null;
+  /** Time limits of the model's calls in ms (null: none; undefined: the provider's default, 2 min and 5 min). */
+  llmTimeouts: { firstByteMs?: number | null; idleMs?: number | null };
+  /** The time limit of a Shell tool call in ms (null: none; default {@link DEFAULT_SHELL_TIMEOUT_MS}). */
+  shellTimeoutMs: number | null;
 }
 
 /** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
 export type McpSource = { kind: "config"; path: string; mcpServers: Record<string, unknown> } | { kind: "file"; path: string };
+
+/**
+ * The default limit of a Shell call: 11 minutes, a minute past the longest
+ * `timeout` the model may give the Shell tool itself, so it only cuts a call
+ * that the tool's own timeout could not end.
+ */
+export const DEFAULT_SHELL_TIMEOUT_MS = 660_000;
 
 /** The default `$KOSONG_HOME`. */
 export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -86,6 +100,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
 
   const provider = oneOf("--provider", pick(flags.provider, "KOSONG_PROVIDER", "provider"), providerNames) ?? inferProvider(env);
   const maxContext = pick(flags.maxContextSize, "KOSONG_MAX_CONTEXT_SIZE", "max_context_size");
+  const shellTimeout = seconds("--shell-timeout", pick(flags.shellTimeout, "KOSONG_SHELL_TIMEOUT", "shell_timeout"));
   return {
     home,
     configPath,
@@ -108,6 +123,11 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
     ],
     store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
+    llmTimeouts: definedOnly({
+      firstByteMs: seconds("--first-byte-timeout", pick(flags.firstByteTimeout, "KOSONG_FIRST_BYTE_TIMEOUT", "first_byte_timeout")),
+      idleMs: seconds("--idle-timeout", pick(flags.idleTimeout, "KOSONG_IDLE_TIMEOUT", "idle_timeout")),
+    }),
+    shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
   };
 }
 
@@ -143,6 +163,18 @@ function oneOf<T extends string>(what: string, value: string | undefined, allowe
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${what}: unknown value "${value}" (one of: ${allowed.join(", ")})`);
+}
+
+/** A time limit given in seconds, in ms: `0` means none (null), undefined when not given. */
+function seconds(what: string, value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new UsageError(`${what}: expected a number of seconds (0 for no limit), got "${value}"`);
+  return n === 0 ? null : Math.min(Math.round(n * 1000), 2 ** 31 - 1) || 1;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function positiveInt(what: string, value: string): number {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { extractText, type Message } from "@kosong/core";
 import { type AgentSession, openAgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
-import type { Settings } from "../config/settings.js";
+import { DEFAULT_SHELL_TIMEOUT_MS, type Settings } from "../config/settings.js";
 import { InteractiveSession } from "../modes/interactive/interactive-session.js";
 import { printBanner, runLoop } from "../modes/interactive/run-interactive.js";
 import { styleFor } from "../render/terminal-style.js";
@@ -92,6 +92,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       shellEnvironment: defaultEnvironmentPolicy,
       mcpSources: [],
       store: null,
+      llmTimeouts: {},
+      shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
     };
   }
 }

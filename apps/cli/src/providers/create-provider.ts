@@ -54,6 +54,7 @@ export async function createProviders(settings: Settings, env: Env = process.env
 
 async function createProvider(settings: Settings, model: string, env: Env): Promise<ChatProvider> {
   const baseURL = settings.baseUrl ?? undefined;
+  const timeouts = settings.llmTimeouts;
   switch (settings.provider) {
     case "scripted": {
       if (!settings.script) throw new UsageError("--provider scripted needs --script <file> (a JSON array of echo-DSL responses, or responses separated by --- lines)");
@@ -64,13 +65,13 @@ async function createProvider(settings: Settings, model: string, env: Env): Prom
       const apiKey = settings.apiKey ?? env.ANTHROPIC_API_KEY ?? (env.ANTHROPIC_AUTH_TOKEN ? undefined : localKey(baseURL));
       if (!apiKey && !env.ANTHROPIC_AUTH_TOKEN) throw new UsageError(missingCredentialsMessage("anthropic"));
       const { AnthropicProvider } = await import("@kosong/core/anthropic");
-      return new AnthropicProvider({ model, apiKey, baseURL });
+      return new AnthropicProvider({ model, apiKey, baseURL, timeouts });
     }
     case "kimi": {
       const apiKey = settings.apiKey ?? env.KIMI_API_KEY ?? localKey(baseURL);
       if (!apiKey) throw new UsageError(missingCredentialsMessage("kimi"));
       const { KimiChatProvider } = await import("@kosong/core/openai");
-      return new KimiChatProvider({ model, apiKey, baseURL });
+      return new KimiChatProvider({ model, apiKey, baseURL, timeouts });
     }
     case "openai":
     case "openai-responses": {
@@ -79,8 +80,8 @@ async function createProvider(settings: Settings, model: string, env: Env): Prom
       if (!apiKey) throw new UsageError(missingCredentialsMessage(settings.provider));
       const openai = await import("@kosong/core/openai");
       return settings.provider === "openai"
-        ? new openai.OpenAIChatProvider({ model, apiKey, baseURL: url })
-        : new openai.OpenAIResponsesProvider({ model, apiKey, baseURL: url });
+        ? new openai.OpenAIChatProvider({ model, apiKey, baseURL: url, timeouts })
+        : new openai.OpenAIResponsesProvider({ model, apiKey, baseURL: url, timeouts });
     }
   }
 }

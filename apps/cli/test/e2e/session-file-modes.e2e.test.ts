@@ -7,24 +7,17 @@
 import { chmod, readFile, stat, writeFile } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, ensureBuilt, fixturesDir, kosongBin, type KosongRun } from "./kosong-binary.js";
+import { cleanEnv, fixturesDir, kosongBin, type KosongRun, useFakeProviderServer } from "./kosong-binary.js";
 
 const tempDir = useTempDirs();
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startFakeProviderServer();
-}, 300_000);
-afterAll(() => server.close());
+const fakeServer = useFakeProviderServer();
 
 /** Runs the binary under `umask` (a shell sets it, as a user's login shell would). */
 function runUnderUmask(umask: string, args: string[], cwd: string, home: string): Promise<KosongRun> {
   return new Promise((resolve, reject) => {
-    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fakeServer.server.url}/v1` });
     const child = spawn("sh", ["-c", `umask ${umask} && exec "$0" "$@"`, process.execPath, kosongBin, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
@@ -45,7 +38,7 @@ describe("session file modes through the kosong binary", { timeout: 90_000 }, ()
       const withoutPrompt = kimi.split("\n").filter((line) => !line.includes('"_system_prompt"')).join("\n");
       await writeFile(file, withoutPrompt);
       await chmod(file, 0o600);
-      server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Continuing." }] } });
+      fakeServer.server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Continuing." }] } });
       const result = await runUnderUmask(umask, ["-p", "go on", "--resume-file", file], home, home);
       expect(result.code, result.stderr).toBe(0);
       const after = await readFile(file, "utf8");

@@ -21,6 +21,8 @@ describe("SoulConfig", () => {
       thinkingEffort: null,
       cancelGraceMs: 5000,
       retry: { initialDelayMs: 300, maxDelayMs: 5000, jitterMs: 500, maxRetryAfterMs: 60_000 },
+      llmTimeouts: {},
+      toolTimeouts: {},
     });
     expect(resolveSoulConfig({ retry: { maxRetryAfterMs: 1 } }).retry).toEqual({ ...defaultSoulConfig.retry, maxRetryAfterMs: 1 });
   });
