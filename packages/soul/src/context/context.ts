@@ -251,6 +251,11 @@ export class Context implements AsyncDisposable {
     return this.#tokenCount;
   }
 
+  /** How many of the first messages of {@link history} the call that reported {@link tokenCount} sent (0 without a count). */
+  get tokenCountMessages(): number {
+    return this.#usageAt;
+  }
+
   /** {@link tokenCount} plus the estimated tokens of the messages appended after it. */
   get tokenCountWithPending(): number {
     return this.#tokenCount + this.#pending;

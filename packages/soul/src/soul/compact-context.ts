@@ -4,8 +4,8 @@
  * `then`, so a crash leaves the old conversation or the compacted one, and
  * `restoreRotation` can undo it).
  */
-import type { Message } from "@kosong/core";
-import { checkCompaction } from "../compaction/index.js";
+import { isRetryable, type Message } from "@kosong/core";
+import { type CompactionResult, checkCompaction } from "../compaction/index.js";
 import { type ContextUsage, contextUsage } from "../tokens/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
@@ -68,8 +68,17 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     instruction: options.instruction,
     files: rt.session.files,
     readFile: rt.readFile,
+    // Budgets are in the provider's tokens: strategies calibrate their estimate against its last count.
+    providerCount: { inputTokens: context.tokenCount, messages: context.tokenCountMessages },
+    // A retryable model error is retried while retries are left; then the strategy falls back instead of failing.
+    throwModelError: (error: unknown) => isRetryable(error) && attempts <= rt.config.maxRetriesPerStep,
   };
-  const compacted = await callWithRetries(() => strategy.compact(history, compactOptions), options.step, rt.config, emit, options.signal);
+  let attempts = 0;
+  const attempt = (): Promise<CompactionResult> => {
+    attempts++;
+    return strategy.compact(history, compactOptions);
+  };
+  const compacted = await callWithRetries(attempt, options.step, rt.config, emit, options.signal);
   const { result } = checkCompaction(compacted);
   if (!sameMessages(result.messages, history)) {
     const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;

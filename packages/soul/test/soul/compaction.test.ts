@@ -119,6 +119,27 @@ describe("compaction in the loop", () => {
     expect(extractText(context.history[0]!)).toContain("the summary");
   });
 
+  it("falls back to the extractive summary when the strategy's model keeps failing, and the turn goes on", async () => {
+    const { soul, context } = await testSoul({
+      compaction: new SimpleCompaction({ keepRecent: 1 }),
+      config: { maxRetriesPerStep: 1 },
+      scripts: ["text: one", "error: 503 busy", "error: 503 still busy"],
+    });
+    await collect(soul.run("fix the parser in src/parse.ts"));
+    const { events, result } = await collect(soul.compact());
+    expect(ofType(events, "StepRetry")).toHaveLength(1);
+    expect(result.details?.notes.join(" ")).toMatch(/unusable \(the model failed: .*still busy.*fell back to the extractive summary/);
+    expect(extractText(context.history.find((m) => extractText(m).includes(COMPACTION_OUTPUT_PREFIX))!)).toContain("fix the parser in src/parse.ts");
+  });
+
+  it("never wipes the conversation with a blank summary (SimpleCompaction, the CLI's default)", async () => {
+    const { soul, context } = await testSoul({ compaction: new SimpleCompaction({ keepRecent: 1 }), scripts: ["text: one", "text: \u0020\u0020"] });
+    await collect(soul.run("keep the public API unchanged"));
+    const { result } = await collect(soul.compact());
+    expect(result.details?.notes.join(" ")).toMatch(/summary was unusable/);
+    expect(context.history.map((m) => extractText(m)).join("\n")).toContain("keep the public API unchanged");
+  });
+
   it("changes nothing when there is nothing to compact", async () => {
     const { soul, context } = await testSoul({ scripts: ["text: one"] });
     await collect(soul.run("a"));
