@@ -68,6 +68,18 @@ describe("SmartCompaction", () => {
     expect(extractText(provider.calls[0]!.history[0]!)).toContain("focus on retries");
   });
 
+  it("with a provider: the user's first and latest requests follow the model's summary verbatim, then the identifier index", async () => {
+    const provider = new ScriptedChatProvider(["text: The user wants retries; work is in progress."]);
+    const input = [...session(), ...toolRound("c9", "Read", "/repo/src/retry_policy.ts", prose(600, "policy"))];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new SmartCompaction({ maxTokens }).compact(input, { provider });
+    expectValidWithin(result, maxTokens);
+    const summary = extractText(result.messages[0]!);
+    expect(summary).toContain("The user wants retries; work is in progress.");
+    expect(summary).toContain("- Add retries to the HTTP client. Constraint: keep the public API unchanged.");
+    expect(summary).toMatch(/## Identifiers in the removed messages[\s\S]*http-client\.ts/);
+  });
+
   it("cuts an LLM summary that runs over its share of the budget", async () => {
     const provider = new MockChatProvider([{ type: "text", text: prose(5000, "verbose") }]);
     const input = session();
