@@ -59,14 +59,20 @@ function suffixBaseline(history: readonly Message[], maxTokens: number): Message
   return kept[0]?.role === "user" ? kept : [{ role: "user", content: [{ type: "text", text: "<system>Earlier messages were removed.</system>" }] }, ...kept];
 }
 
-/** The options a strategy gets: what the soul would pass, no file registry (the trajectories use a shell only). */
-function options(_c: Case, provider?: ScriptedChatProvider): CompactionOptions {
-  return provider === undefined ? {} : { provider };
+/**
+ * The options a strategy gets: what the soul would pass (the provider's last
+ * count before the cut, so budgets are calibrated to the provider's tokens),
+ * no file registry (the trajectories use a shell only).
+ */
+function options(c: Case, provider?: ScriptedChatProvider): CompactionOptions {
+  const report = c.provider.lastReport;
+  const providerCount = { inputTokens: report?.prompt ?? 0, messages: report?.at ?? 0 };
+  return provider === undefined ? { providerCount } : { provider, providerCount };
 }
 
 const strategies: Strategy[] = [
-  { name: "preserve-recent", run: async (c) => (await new PreserveRecentCompaction({ maxTokens: c.maxTokens }).compact(c.history)).messages },
-  { name: "preserve-important", run: async (c) => (await new PreserveImportantCompaction({ maxTokens: c.maxTokens }).compact(c.history)).messages },
+  { name: "preserve-recent", run: async (c) => (await new PreserveRecentCompaction({ maxTokens: c.maxTokens }).compact(c.history, options(c))).messages },
+  { name: "preserve-important", run: async (c) => (await new PreserveImportantCompaction({ maxTokens: c.maxTokens }).compact(c.history, options(c))).messages },
   { name: "smart, no model", run: async (c) => (await new SmartCompaction({ maxTokens: c.maxTokens }).compact(c.history, options(c))).messages },
   {
     name: "smart, generic model summary",

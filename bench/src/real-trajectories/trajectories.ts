@@ -5,8 +5,10 @@
  * before each of its calls. From those reports the benchmark knows the
  * provider's own count of every message of the original history (the
  * growth between two reports, shared among the messages added in between
- * in proportion to their o200k estimate), so it can count a compacted
- * context the way the provider would.
+ * in proportion to their o200k estimate; what the first report holds
+ * besides messages, the system prompt, goes to none of them), so it can
+ * count a compacted context the way the provider would. The strategies get
+ * the last report before the cut, as the soul would pass it.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -47,15 +49,26 @@ export function loadTrajectories(): Trajectory[] {
 export class ProviderCount {
   readonly #perMessage = new Map<Message, number>();
   readonly #counter: TokenCounter;
-  /** Provider tokens per estimated token over the reports up to the cut (what the soul would know). */
+  /** Provider tokens per estimated token over the reports up to the cut. */
   readonly ratio: number;
+  /** The last report before the cut: what a soul would know when it compacts there. */
+  readonly lastReport: UsageReport | null;
 
   constructor(trajectory: Trajectory, cut: number, counter: TokenCounter) {
     this.#counter = counter;
     const { messages } = trajectory;
     const reports = trajectory.usage.filter((u) => u.at <= messages.length);
+    // The first report also holds what is not a message (the system prompt, the chat template): that fixed part is
+    // the first report minus its messages at the growth rate of the later reports, and no message pays for it.
+    const first = reports[0];
+    const last = reports.at(-1);
+    let fixed = 0;
+    if (first !== undefined && last !== undefined && last.at > first.at) {
+      const growth = (last.prompt - first.prompt) / (counter.count(messages.slice(0, last.at)) - counter.count(messages.slice(0, first.at)));
+      fixed = Math.max(0, first.prompt - growth * counter.count(messages.slice(0, first.at)));
+    }
     let from = 0;
-    let before = 0;
+    let before = fixed;
     for (const report of reports) {
       const slice = messages.slice(from, report.at);
       const estimate = counter.count(slice);
@@ -64,6 +77,7 @@ export class ProviderCount {
       before = report.prompt;
     }
     const known = reports.filter((u) => u.at <= cut).at(-1);
+    this.lastReport = known ?? null;
     this.ratio = known === undefined ? 1 : known.prompt / counter.count(messages.slice(0, known.at));
     for (const message of messages.slice(from)) this.#perMessage.set(message, counter.message(message) * this.ratio);
   }

@@ -6,7 +6,7 @@
  * SmartCompaction (extractive) -> plain truncation with a notice.
  */
 import { type ChatProvider, extractText, generate, isAbortError, type Message, sumTokenUsage, type TokenUsage } from "@kosong/core";
-import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
+import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionDetails, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { AUTO_SUMMARY_PROMPT, checkSummary } from "./auto-summary-prompt.js";
@@ -77,7 +77,8 @@ export class AutoCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
-    const { maxTokens, counter } = this.#budget;
+    const budget = scaledBudget("AutoCompaction", this.#budget, history, options);
+    const { maxTokens, counter } = budget;
     const start = recentTailStart(history, counter, Math.floor(maxTokens / 4), this.#options.keepRecent ?? 2);
     const older = history.slice(0, start);
     const tail = history.slice(start);
@@ -91,9 +92,9 @@ export class AutoCompaction implements Compaction {
         if (summary === null) continue;
         // A summary that leaves no room for the recent messages is cut (at a line boundary) rather than them.
         const room = Math.max(maxTokens - counter.count(tail) - counter.count(system) - 50, Math.floor(maxTokens / 2));
-        const text = truncateText(`Context compressed using the ${rung} (${provider.modelName}).\n\n${summary}`, room, this.#budget.tokenizer);
+        const text = truncateText(`Context compressed using the ${rung} (${provider.modelName}).\n\n${summary}`, room, budget.tokenizer);
         const head = [...system, summaryMessage([{ type: "text", text }])];
-        return this.#assemble(history, head, tail, toSummarise.length, options, notes, sumTokenUsage(...usages));
+        return this.#assemble(history, budget, head, tail, toSummarise.length, options, notes, sumTokenUsage(...usages));
       }
     }
     return this.#fallBack(history, options, notes, usages);
@@ -150,6 +151,7 @@ export class AutoCompaction implements Compaction {
   /** The summary head, recovered files and the tail, fitted to the budget. */
   async #assemble(
     history: readonly Message[],
+    budget: Budget,
     head: Message[],
     tail: Message[],
     summarised: number,
@@ -157,7 +159,7 @@ export class AutoCompaction implements Compaction {
     notes: string[],
     usage: TokenUsage,
   ): Promise<CompactionResult> {
-    const { maxTokens, counter, tokenizer } = this.#budget;
+    const { maxTokens, counter, tokenizer } = budget;
     let recovered: Message[] = [];
     let paths: string[] = [];
     const read = this.#options.readFile ?? options.readFile;
@@ -176,7 +178,7 @@ export class AutoCompaction implements Compaction {
       paths = files.paths;
       notes.push(...files.skipped.map((why) => `File not recovered: ${why}.`));
     }
-    const fit = fitCompacted(history, [...head, ...recovered, ...tail], head.length + recovered.length, summarised, notes, this.#budget);
+    const fit = fitCompacted(history, [...head, ...recovered, ...tail], head.length + recovered.length, summarised, notes, budget);
     const details: CompactionDetails = { ...fit.details, filesRecovered: paths.filter((_, i) => fit.messages.includes(recovered[i]!)) };
     return { messages: fit.messages, usage, details };
   }
@@ -188,7 +190,7 @@ export class AutoCompaction implements Compaction {
     const fallbacks = this.#options.fallbacks ?? [new SmartCompaction(budget), new PreserveRecentCompaction(budget)];
     for (const [index, fallback] of fallbacks.entries()) {
       try {
-        const result = await fallback.compact(history, { files: options.files, signal: options.signal });
+        const result = await fallback.compact(history, { files: options.files, signal: options.signal, tokenScale: options.tokenScale, providerCount: options.providerCount });
         notes.push(`Fell back to ${fallback.name}.`);
         const details = result.details ?? { kept: 0, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] };
         return { messages: result.messages, usage, details: { ...details, notes: [...notes, ...details.notes] } };

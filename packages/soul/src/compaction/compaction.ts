@@ -26,6 +26,37 @@ export interface CompactionOptions {
   files?: FileRegistry;
   /** Reads the registry's files for strategies that recover them (the soul passes one; a strategy's own reader wins). */
   readFile?: FileReader;
+  /**
+   * Provider tokens per estimated token, for strategies with a budget: their
+   * `maxTokens` is then in the provider's tokens and is divided by this
+   * before they count with their tokenizer. Default: calibrated from
+   * `providerCount` when given (see `calibratedTokenScale`), else 1.
+   */
+  tokenScale?: number;
+  /**
+   * The provider's last count of this conversation: the input tokens it
+   * reported and how many of the history's first messages that call sent
+   * (0 and 0 before any usage is known). The soul passes it; a strategy with
+   * a budget then treats `maxTokens` as provider tokens and scales it by
+   * `calibratedTokenScale(inputTokens, its own estimate of those messages)`,
+   * bounded, with a margin, and 1.25 when nothing is known yet.
+   */
+  providerCount?: ProviderCount;
+  /**
+   * Asked when the model fails while summarising: true has the strategy
+   * throw the error, false (and without this option) has it fall back to
+   * the extractive summary. The soul answers true for a retryable error
+   * while it has retries left, so the call is retried like a step's.
+   */
+  throwModelError?: (error: unknown) => boolean;
+}
+
+/** A provider-reported token count and the messages it covers (see {@link CompactionOptions.providerCount}). */
+export interface ProviderCount {
+  /** Input tokens of the call (system prompt and tool schemas included). */
+  inputTokens: number;
+  /** How many of the history's first messages that call sent. */
+  messages: number;
 }
 
 /** What a compaction kept, dropped and made, for `CompactionEnd` and status lines. */
@@ -42,7 +73,7 @@ export interface CompactionDetails {
   summarized: boolean;
   /** Notes for people: a fallback taken, a budget that could not be met. */
   notes: string[];
-  /** Tokens of the output as the strategy counted them, for strategies with a budget. */
+  /** Tokens of the output as the strategy counted them (times `tokenScale`, when given), for strategies with a budget. */
   tokensAfter?: number;
   /** False when the strategy could not meet its budget (the output is then the smallest it could make). */
   withinBudget?: boolean;

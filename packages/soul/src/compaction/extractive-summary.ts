@@ -72,6 +72,17 @@ export function extractiveSummary(messages: readonly Message[], options: Extract
 }
 
 /**
+ * The user's requests and constraints of `messages`, verbatim (the first and
+ * the latest before the others, each cut to fit), as the summary's first
+ * section; at most `maxTokens` tokens, empty when the user typed nothing.
+ * A model's summary is followed by it, so the task never rests on a paraphrase.
+ */
+export function userRequests(messages: readonly Message[], maxTokens: number, tokenizer: Tokenizer): string {
+  const title = SECTIONS[0][0];
+  return renderSection(title, collectFacts(messages, []).get(title) ?? [], maxTokens, tokenizer);
+}
+
+/**
  * `## title` and as many items as fit `cap` tokens, higher priority first,
  * each cut to 70 % of the room left (all of it for the last) so one long
  * item leaves room for the next; written in their order.

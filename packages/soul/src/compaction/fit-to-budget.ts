@@ -174,7 +174,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
       filesRecovered: [],
       summarized: false,
       notes,
-      tokensAfter: tokens,
+      tokensAfter: Math.ceil(tokens * budget.scale),
       withinBudget: tokens <= budget.maxTokens,
     },
   };

@@ -45,7 +45,9 @@ export function identifiersOf(text: string): Array<[string, IdentifierKind]> {
   for (const word of text.split(SEPARATOR)) {
     if (word.length < 4 || word.length > 300 || !MAYBE_IDENTIFIER.test(word)) continue;
     const path = word.replace(/^(?:\.\/)+/, "").replace(/(?::\d+)+:?$/, "").replace(/[.:/]+$/, "");
-    if (path.length >= 4 && /[A-Za-z]/.test(path) && !path.startsWith("//") && (PATH.test(path) || FILE_NAME.test(path))) {
+    // `s/old/new` (sed) is not a path: a one-letter first segment counts only before two more segments (`a/src/x.ts` of a diff).
+    const sedLike = /^[a-z]\/[^/]*\/?[^/]*$/.test(path);
+    if (path.length >= 4 && /[A-Za-z]/.test(path) && !path.startsWith("//") && !sedLike && (PATH.test(path) || FILE_NAME.test(path))) {
       found.push([path, "path"]);
       if (path.includes("/")) continue;
     }

@@ -1,5 +1,5 @@
 /** Public exports of the compaction area of @kosong/soul. */
-export type { Compaction, CompactionDetails, CompactionOptions, CompactionResult } from "./compaction.js";
+export type { Compaction, CompactionDetails, CompactionOptions, CompactionResult, ProviderCount } from "./compaction.js";
 export { FileRegistry, type TouchedFile } from "./file-registry.js";
 export { CompactionError } from "./compaction-error.js";
 export {

@@ -13,12 +13,16 @@ import { COMPACTION_SYSTEM_PROMPT, summaryRequest } from "./summary-request.js";
 /** What {@link modelSummary} returns: the text, or null with why. */
 export type ModelSummary = { text: string; usage: TokenUsage | null } | { text: null; usage: TokenUsage | null; note: string };
 
-/** The provider's summary of `messages` with `prompt`, or null and a note when it is unusable or the call fails (not when aborted). */
+/**
+ * The provider's summary of `messages` with `prompt`, or null and a note when
+ * it is unusable or the call fails (not when aborted, nor when
+ * `throwModelError` says to throw).
+ */
 export async function modelSummary(
   provider: ChatProvider,
   messages: readonly Message[],
   prompt: string,
-  options: { instruction?: string; signal?: AbortSignal },
+  options: { instruction?: string; signal?: AbortSignal; throwModelError?: (error: unknown) => boolean },
 ): Promise<ModelSummary> {
   let usage: TokenUsage | null = null;
   let why: string;
@@ -31,7 +35,7 @@ export async function modelSummary(
     else if (ACKNOWLEDGEMENT.test(text)) why = "it is only an acknowledgement";
     else return { text, usage };
   } catch (error) {
-    if (isAbortError(error) || options.signal?.aborted) throw error;
+    if (isAbortError(error) || options.signal?.aborted || options.throwModelError?.(error) === true) throw error;
     why = `the model failed: ${error instanceof Error ? error.message : String(error)}`;
   }
   return { text: null, usage, note: `The ${provider.modelName} summary was unusable (${why}); fell back to the extractive summary.` };

@@ -8,7 +8,7 @@
  */
 import type { Message } from "@kosong/core";
 import { type ConversationBlock, conversationBlocks } from "../conversation/index.js";
-import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
+import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { type FitAction, fitToBudget } from "./fit-to-budget.js";
@@ -68,8 +68,7 @@ export class PreserveImportantCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
-    const budget = this.#budget;
-    void options;
+    const budget = scaledBudget("PreserveImportantCompaction", this.#budget, history, options);
     if (budget.counter.count(history) <= budget.maxTokens) return { ...fitToBudget(history, [], budget), usage: null };
     const blocks = conversationBlocks(history).map((block, index) => ({ ...block, index }));
     const recent = recentBlockStart(blocks, Math.max(1, this.#keepRecent));

@@ -6,8 +6,8 @@
  */
 import type { Message } from "@kosong/core";
 import { conversationBlocks } from "../conversation/index.js";
-import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
-import type { Compaction, CompactionResult } from "./compaction.js";
+import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
+import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { fitToBudget } from "./fit-to-budget.js";
 
 /** Options of {@link PreserveRecentCompaction}. */
@@ -28,9 +28,10 @@ export class PreserveRecentCompaction implements Compaction {
     this.#budget = budgetOf("PreserveRecentCompaction", options);
   }
 
-  async compact(history: readonly Message[]): Promise<CompactionResult> {
+  async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
     const blocks = conversationBlocks(history);
-    const fit = fitToBudget(history, blocks.slice(0, -1).map((_, index) => ({ drop: index })), this.#budget);
+    const budget = scaledBudget("PreserveRecentCompaction", this.#budget, history, options);
+    const fit = fitToBudget(history, blocks.slice(0, -1).map((_, index) => ({ drop: index })), budget);
     return { messages: fit.messages, usage: null, details: fit.details };
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { Message, TokenUsage } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
-import { type Budget, budgetOf } from "./budget-options.js";
+import { type Budget, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { fitCompacted } from "./fit-to-budget.js";
@@ -112,7 +112,7 @@ export class SimpleCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
-    const budget = this.#budget;
+    const budget = this.#budget === null ? null : scaledBudget("SimpleCompaction", this.#budget, history, options);
     const plan = prepareSimpleCompaction(history, this.#options);
     if (plan.toCompact.length === 0) {
       const notes = ["Nothing to summarise."];

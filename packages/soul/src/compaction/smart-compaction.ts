@@ -6,7 +6,7 @@
  * an LLM writes it.
  */
 import type { Message, TokenUsage } from "@kosong/core";
-import { type Budget, type BudgetOptions, budgetOf } from "./budget-options.js";
+import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { extractiveSummary } from "./extractive-summary.js";
@@ -58,11 +58,11 @@ export class SmartCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
-    const budget = this.#budget;
+    const budget = scaledBudget("SmartCompaction", this.#budget, history, options);
     const { maxTokens, counter, tokenizer } = budget;
     const before = counter.count(history);
     if (before <= maxTokens) {
-      const details = { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [], tokensAfter: before, withinBudget: true };
+      const details = { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [], tokensAfter: Math.ceil(before * budget.scale), withinBudget: true };
       return { messages: [...history], usage: null, details };
     }
     const start = recentTailStart(history, counter, maxTokens * this.#recentShare, this.#keepRecent);

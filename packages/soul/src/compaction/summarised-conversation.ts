@@ -8,6 +8,7 @@ import type { Message } from "@kosong/core";
 import { conversationBlocks } from "../conversation/index.js";
 import type { Budget } from "./budget-options.js";
 import { type FitResult, fitCompacted } from "./fit-to-budget.js";
+import { userRequests } from "./extractive-summary.js";
 import { identifierIndex } from "./identifier-index.js";
 import { summaryMessage } from "./summary-request.js";
 import { truncateText } from "./truncate-text.js";
@@ -49,9 +50,10 @@ export function summarisedConversation(
 }
 
 /**
- * A model's summary cut to `maxTokens`, followed by an index of the
- * identifiers of `summarised` that `kept` does not show, in the room left
- * (at most `indexTokens`).
+ * A model's summary, then the user's requests of `summarised` verbatim (up
+ * to a quarter of `maxTokens`, see {@link userRequests}), then an index of
+ * the identifiers of `summarised` that `kept` does not show in the room left
+ * (at most `indexTokens`); the summary is cut so the whole fits `maxTokens`.
  */
 export function modelSummaryWithIndex(
   text: string,
@@ -62,7 +64,9 @@ export function modelSummaryWithIndex(
   budget: Budget,
 ): string {
   const { tokenizer } = budget;
-  const cut = truncateText(text, maxTokens, tokenizer);
-  const index = identifierIndex(summarised, { maxTokens: Math.min(indexTokens, maxTokens - tokenizer.count(cut) - 2), tokenizer, kept });
-  return index === "" ? cut : `${cut}\n\n${index}`;
+  const requests = userRequests(summarised, Math.floor(maxTokens / 4), tokenizer);
+  const cut = truncateText(text, maxTokens - tokenizer.count(requests) - 4, tokenizer);
+  const room = Math.min(indexTokens, maxTokens - tokenizer.count(cut) - tokenizer.count(requests) - 4);
+  const index = identifierIndex(summarised, { maxTokens: room, tokenizer, kept });
+  return [cut, requests, index].filter((part) => part !== "").join("\n\n");
 }

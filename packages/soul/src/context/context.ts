@@ -98,6 +98,15 @@ export interface ContextContinuation {
 export interface ClearContinuation extends ContextContinuation {
   /** The system prompt, the first record (as {@link Context.writeSystemPrompt} writes it into an empty log). */
   systemPrompt?: string;
+  /**
+   * Labels that keep resolving after the clear (a compaction passes those of
+   * the checkpoints it removes): each becomes a checkpoint of its own, with
+   * no visible message, after `messages`, so the cleared context starts
+   * with them. Reverting to one of them goes back to that start: the
+   * context as the clear wrote it (for a compaction, the compacted
+   * conversation), without what came after.
+   */
+  labels?: readonly string[];
 }
 
 /** Options of {@link Context.revertTo}. */
@@ -110,6 +119,13 @@ export interface RevertOptions {
 export interface ClearOptions {
   /** Written into the cleared context in the same step. */
   then?: ClearContinuation;
+  /**
+   * The id of the cleared context's first checkpoint (default 0). A
+   * compaction passes the old {@link Context.nCheckpoints}, so an id seen
+   * before the clear never names another point after it: it is gone
+   * (reverting to it is a `CheckpointNotFoundError`).
+   */
+  firstCheckpointId?: number;
 }
 
 /** The outcome of {@link Context.revertTo}. */
@@ -249,6 +265,11 @@ export class Context implements AsyncDisposable {
   /** The last token count reported with {@link updateTokenCount} (0 without one). */
   get tokenCount(): number {
     return this.#tokenCount;
+  }
+
+  /** How many of the first messages of {@link history} the call that reported {@link tokenCount} sent (0 without a count). */
+  get tokenCountMessages(): number {
+    return this.#usageAt;
   }
 
   /** {@link tokenCount} plus the estimated tokens of the messages appended after it. */
@@ -422,9 +443,12 @@ export class Context implements AsyncDisposable {
    * @throws `MessageParseError` or `InvalidRecordError` for an invalid message or label in `then`; nothing is changed.
    */
   clear(options: ClearOptions = {}): Promise<ContextClear> {
+    const first = options.firstCheckpointId ?? 0;
+    if (!(Number.isInteger(first) && first >= 0)) return Promise.reject(new RangeError(`clear: firstCheckpointId must be a non-negative integer, got ${first}.`));
     return this.#change(async (log) => {
       await this.#flush(log);
-      const { rotation, newCheckpoint } = await this.#truncate(log, EMPTY, 0, options.then ?? {});
+      const base = first === 0 ? EMPTY : { ...EMPTY, nextCheckpointId: first };
+      const { rotation, newCheckpoint } = await this.#truncate(log, base, 0, options.then ?? {}, true);
       return { ...rotation, ...(newCheckpoint && { newCheckpoint }) };
     });
   }
@@ -589,22 +613,31 @@ export class Context implements AsyncDisposable {
    * writes `then` after it, as one `truncateAndRotate` of the log. Memory
    * changes only once the log has taken it.
    */
-  async #truncate(log: ContextLog, base: Base, keptMarks: number, then: ClearContinuation): Promise<{ rotation: LogRotation; newCheckpoint?: ContextCheckpoint }> {
-    const { records, groups, mark, markAt, systemPrompt } = this.#continuation(base, then);
+  async #truncate(
+    log: ContextLog,
+    base: Base,
+    keptMarks: number,
+    then: ClearContinuation,
+    clearing = false,
+  ): Promise<{ rotation: LogRotation; newCheckpoint?: ContextCheckpoint }> {
+    const { records, groups, marks, systemPrompt } = this.#continuation(base, then);
+    // The checkpoint `then.checkpoint` asked for is the first made; the last made sets the next id.
+    const mark = then.checkpoint === undefined ? null : (marks[0]?.mark ?? null);
+    const lastMark = marks.at(-1)?.mark ?? null;
     const truncation = await log.truncateAndRotate(base.position, records);
     // A clear starts a new array (a reference to the old history keeps it, as before); a revert shortens it.
-    if (base === EMPTY) this.#history = [];
+    if (clearing) this.#history = [];
     else this.#history.length = base.messageCount;
     this.#tokenCount = base.tokenCount;
     this.#usageAt = base.messagesBeforeLastUsage;
     this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
     this.#systemPrompt = systemPrompt;
-    this.#nextCheckpointId = mark === null ? base.nextCheckpointId : mark.id + 1;
+    this.#nextCheckpointId = lastMark === null ? base.nextCheckpointId : lastMark.id + 1;
     this.#marks.length = keptMarks;
     this.#empty = base.position === 0 && records.length === 0;
-    if (mark !== null) {
-      mark.position = truncation.positions[markAt]!;
-      this.#marks.push(mark);
+    for (const { mark: made, at } of marks) {
+      made.position = truncation.positions[at]!;
+      this.#marks.push(made);
     }
     for (const group of groups) if (group.length > 0) this.#push(group);
     const rotation = { n: truncation.n, location: truncation.location };
@@ -614,8 +647,8 @@ export class Context implements AsyncDisposable {
   /**
    * The records written after `base`: the interrupted results of tool calls
    * the kept history leaves unanswered, then `then`'s system prompt,
-   * checkpoint (`markAt` in the records; its position is set once written)
-   * and its visible message, and messages (validated copies). `groups` are
+   * checkpoint (its position is set once written) and its visible message,
+   * messages (validated copies), and the checkpoints of `then`'s labels. `groups` are
    * the messages as the separate calls would add them (the pending-token
    * estimate is made per call).
    */
@@ -626,25 +659,28 @@ export class Context implements AsyncDisposable {
     const records: ContextRecord[] = answers.map(messageRecord);
     const systemPrompt = then.systemPrompt ?? base.systemPrompt;
     if (then.systemPrompt !== undefined) records.push(systemPromptRecord(then.systemPrompt));
-    let mark: Mark | null = null;
-    const markAt = records.length;
-    if (then.checkpoint !== undefined) {
-      const { label, addUserMessage } = then.checkpoint === true ? ({} as CheckpointOptions) : then.checkpoint;
-      const id = base.nextCheckpointId;
-      const { tokenCount, messagesBeforeLastUsage } = base;
-      mark = { id, position: Number.NaN, messageCount: kept.length + answers.length, tokenCount, systemPrompt, nextCheckpointId: id, messagesBeforeLastUsage };
-      if (label !== undefined) mark.label = label;
-      records.push(checkpointRecord(id, label));
-      if (addUserMessage === true) {
+    // `then.checkpoint`, the messages, then the carried labels' checkpoints, each with the next id (`at`: its record's index).
+    const marks: Array<{ mark: Mark; at: number }> = [];
+    const { tokenCount, messagesBeforeLastUsage } = base;
+    const checkpoint = (options: CheckpointOptions): void => {
+      const id = base.nextCheckpointId + marks.length;
+      const messageCount = kept.length + groups.reduce((n, group) => n + group.length, 0);
+      const mark: Mark = { id, position: Number.NaN, messageCount, tokenCount, systemPrompt, nextCheckpointId: id, messagesBeforeLastUsage };
+      if (options.label !== undefined) mark.label = options.label;
+      marks.push({ mark, at: records.length });
+      records.push(checkpointRecord(id, options.label));
+      if (options.addUserMessage === true) {
         const message = checkpointMessage(id);
         groups.push([message]);
         records.push(messageRecord(message));
       }
-    }
+    };
+    if (then.checkpoint !== undefined) checkpoint(then.checkpoint === true ? {} : then.checkpoint);
     const copies = (then.messages ?? []).map((m) => parseMessage(m));
     records.push(...copies.map(messageRecord));
     groups.push(copies);
-    return { records, groups, mark, markAt, systemPrompt };
+    for (const label of then.labels ?? []) checkpoint({ label });
+    return { records, groups, marks, systemPrompt };
   }
 
   #push(messages: readonly Message[]): void {

@@ -17,7 +17,7 @@ export async function makeCheckpoint(rt: SoulRuntime, emit: Emit, label?: string
  */
 export function announceCheckpoint(rt: SoulRuntime, emit: Emit, checkpoint: ContextCheckpoint | undefined): void {
   if (checkpoint === undefined) return;
-  rt.session.denwaRenji.setNCheckpoints(rt.context.nCheckpoints);
+  rt.session.denwaRenji.setNCheckpoints(rt.context.nCheckpoints, rt.context.checkpoints[0]?.id ?? rt.context.nCheckpoints);
   emit({ type: "CheckpointCreated", payload: { id: checkpoint.id, label: checkpoint.label ?? null } });
 }
 

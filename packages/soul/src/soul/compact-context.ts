@@ -4,8 +4,8 @@
  * `then`, so a crash leaves the old conversation or the compacted one, and
  * `restoreRotation` can undo it).
  */
-import type { Message } from "@kosong/core";
-import { checkCompaction } from "../compaction/index.js";
+import { isRetryable, type Message } from "@kosong/core";
+import { type CompactionResult, checkCompaction } from "../compaction/index.js";
 import { type ContextUsage, contextUsage } from "../tokens/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
@@ -48,8 +48,13 @@ export interface CompactContextOptions {
  * the old conversation or the compacted one, never an empty one): `clear()`
  * (the old conversation becomes a rotation) writing the system prompt, a
  * checkpoint and the compacted messages (with D-Mail on, without the visible checkpoint
- * messages of the old conversation, whose ids start again; the fresh
- * checkpoint's message leads). A strategy that returned the history unchanged
+ * messages of the old conversation; the fresh checkpoint's message leads).
+ * Checkpoint ids go on from the old conversation's (the fresh one gets the
+ * next id; the old ids are gone, so a D-Mail to one is refused rather than
+ * sent somewhere else), and every label of the old conversation's
+ * checkpoints keeps resolving: to the compacted conversation as written
+ * (a checkpoint after its messages), so `context.revertTo(label)` after a
+ * compaction goes back to the compaction's result. A strategy that returned the history unchanged
  * (nothing to compact) changes nothing. Emits `CompactionBegin` and
  * `CompactionEnd`.
  * @throws SoulError when the soul has no compaction strategy; the strategy's
@@ -68,14 +73,28 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     instruction: options.instruction,
     files: rt.session.files,
     readFile: rt.readFile,
+    // Budgets are in the provider's tokens: strategies calibrate their estimate against its last count.
+    providerCount: { inputTokens: context.tokenCount, messages: context.tokenCountMessages },
+    // A retryable model error is retried while retries are left; then the strategy falls back instead of failing.
+    throwModelError: (error: unknown) => isRetryable(error) && attempts <= rt.config.maxRetriesPerStep,
   };
-  const compacted = await callWithRetries(() => strategy.compact(history, compactOptions), options.step, rt.config, emit, options.signal);
+  let attempts = 0;
+  const attempt = (): Promise<CompactionResult> => {
+    attempts++;
+    return strategy.compact(history, compactOptions);
+  };
+  const compacted = await callWithRetries(attempt, options.step, rt.config, emit, options.signal);
   const { result } = checkCompaction(compacted);
   if (!sameMessages(result.messages, history)) {
     const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;
-    // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed (their ids start again).
+    // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed.
     const messages = rt.dmailEnabled ? result.messages.filter((m) => checkpointMessageId(m) === null) : result.messages;
-    const cleared = await context.clear({ then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages } });
+    // Ids go on from the old ones (an id the model saw never names another point), and labels keep resolving.
+    const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
+    const cleared = await context.clear({
+      firstCheckpointId: context.nCheckpoints,
+      then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
+    });
     announceCheckpoint(rt, emit, cleared.newCheckpoint);
   }
   const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };

@@ -10,3 +10,4 @@ export {
 } from "./estimate-tokens.js";
 export { TokenCounter } from "./token-counter.js";
 export { type ContextUsage, contextUsage, type ContextUsageOptions, DEFAULT_TRIGGER_RATIO } from "./context-usage.js";
+export { calibratedTokenScale, type TokenCalibrationOptions } from "./token-calibration.js";

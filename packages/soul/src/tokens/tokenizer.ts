@@ -32,8 +32,11 @@ let o200k: O200kModule | undefined;
 
 /**
  * OpenAI's o200k_base encoding (GPT-4o, GPT-4.1, GPT-5, o-series) in pure
- * JavaScript (gpt-tokenizer). Exact for those models, and within about 10 %
- * of other current models on English and code. Special-token text such as
+ * JavaScript (gpt-tokenizer). Exact for those models only: other providers
+ * count more for the same messages (real prompt-token counts ran about 10 %
+ * above it on DeepSeek and 22-24 % above it on Claude, on code-heavy agent
+ * sessions), so budgets in a provider's tokens need a calibration
+ * (`calibratedTokenScale`). Special-token text such as
  * `<|endoftext|>` is counted as plain text. The encoding tables load on the
  * first count, not on import: that first count costs about 0.25 s and 60 MB
  * of RSS, once per process; gpt-tokenizer is about 28 MB on disk. Pass

@@ -32,15 +32,22 @@ export class DenwaRenjiError extends KosongError {
 export class DenwaRenji {
   #pending: DMail | null = null;
   #nCheckpoints = 0;
+  #firstCheckpoint = 0;
 
-  /** How many checkpoints the context has (ids `0 .. n-1`); the soul keeps it current. */
+  /** How many checkpoints the context has (ids `0 .. n-1`, from {@link firstCheckpoint} on after a compaction); the soul keeps it current. */
   get nCheckpoints(): number {
     return this.#nCheckpoints;
   }
 
-  /** Sets how many checkpoints exist. */
-  setNCheckpoints(n: number): void {
+  /** The smallest checkpoint id that exists (0 until a compaction removes the earlier ones). */
+  get firstCheckpoint(): number {
+    return this.#firstCheckpoint;
+  }
+
+  /** Sets how many checkpoints exist, and the first id that still does (default 0). */
+  setNCheckpoints(n: number, first = 0): void {
     this.#nCheckpoints = n;
+    this.#firstCheckpoint = Math.min(first, n);
   }
 
   /** The pending D-Mail, if any, without taking it. */
@@ -50,15 +57,16 @@ export class DenwaRenji {
 
   /**
    * Leaves a D-Mail for the soul.
-   * @throws DenwaRenjiError when one is already pending, or the checkpoint is not `0 <= id < nCheckpoints`.
+   * @throws DenwaRenjiError when one is already pending, or the checkpoint is not `firstCheckpoint <= id < nCheckpoints`.
    */
   sendDMail(dmail: DMail): void {
     if (this.#pending !== null) throw new DenwaRenjiError("Only one D-Mail can be sent at a time.");
     const id = dmail.checkpoint_id;
     if (!Number.isInteger(id) || id < 0) throw new DenwaRenjiError(`The checkpoint ID must be a non-negative integer, got ${String(id)}.`);
-    if (id >= this.#nCheckpoints) {
-      const known = this.#nCheckpoints === 0 ? "there is no checkpoint yet" : `existing checkpoints: 0 to ${this.#nCheckpoints - 1}`;
-      throw new DenwaRenjiError(`Checkpoint ${id} does not exist (${known}).`);
+    if (id >= this.#nCheckpoints || id < this.#firstCheckpoint) {
+      const known = this.#nCheckpoints === 0 ? "there is no checkpoint yet" : `existing checkpoints: ${this.#firstCheckpoint} to ${this.#nCheckpoints - 1}`;
+      const gone = id < this.#firstCheckpoint ? " any more: a compaction removed it" : "";
+      throw new DenwaRenjiError(`Checkpoint ${id} does not exist${gone} (${known}).`);
     }
     this.#pending = { message: dmail.message, checkpoint_id: id };
   }

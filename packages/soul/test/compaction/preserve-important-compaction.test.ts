@@ -104,3 +104,45 @@ describe("PreserveImportantCompaction", () => {
     expect(allText(result.messages)).toContain("请修复第29个错误");
   });
 });
+
+/** A shell agent's session: old file reads and chatter, then recent work on one of the files read long ago. */
+function shellSession(): Message[] {
+  const shell = (id: string, command: string, output: string, text = ""): Message[] => [
+    assistantMessage(text, [toolCall(id, "bash", { command })]),
+    toolMessage(id, output),
+  ];
+  return [
+    userMessage("Fix the memoryview handling in HttpResponse."),
+    ...shell("s1", "cat django/http/response.py", `class HttpResponseBase:\n    def make_bytes(self, value):\n${prose(700, "body")}`),
+    ...shell("s2", "cat django/utils/encoding.py", `def force_bytes(s):\n${prose(700, "enc")}`),
+    ...Array.from({ length: 8 }, (_, i) => shell(`t${i}`, `ls tests/dir_${i}`, prose(120, `list${i}x`), "Let me look around.")).flat(),
+    ...shell("s3", "python reproduce_issue.py", "Traceback (most recent call last):\nTypeError: memoryview is not bytes", "Reproducing the bug."),
+    ...shell("s4", "sed -n 300,320p django/http/response.py", "    def make_bytes(self, value):", "Back to the response module."),
+    ...shell("s5", "grep -n make_bytes django/http/response.py", "312:    def make_bytes(self, value):"),
+    ...shell("s6", "git diff", "no changes yet"),
+  ];
+}
+
+describe("PreserveImportantCompaction on a shell agent's session", () => {
+  it("keeps the task, stubs a file the recent part uses again only after the other old outputs, and indexes what it removed", async () => {
+    const input = shellSession();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.45);
+    const result = await new PreserveImportantCompaction({ maxTokens }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const text = allText(result.messages);
+    expect(text).toContain("Fix the memoryview handling in HttpResponse.");
+    // The response module, which the recent steps read again, keeps its content; the encoding module was stubbed first.
+    expect(text).toContain("body0 body1");
+    expect(text).not.toContain("enc0 enc1");
+    // What was elided is indexed in the notice at the start.
+    expect(allText([result.messages[0]!])).toMatch(/^<system>Some tool outputs were elided[\s\S]*Identifiers in the removed messages[\s\S]*force_bytes/);
+  });
+
+  it("refills: every message it gave up that still fits comes back (the budget is filled)", async () => {
+    const input = shellSession();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.6);
+    const withRefill = await new PreserveImportantCompaction({ maxTokens }).compact(input);
+    expectValidWithin(withRefill, maxTokens);
+    expect(estimateTokens(withRefill.messages)).toBeGreaterThan(maxTokens * 0.9);
+  });
+});

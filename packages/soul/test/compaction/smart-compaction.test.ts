@@ -68,6 +68,18 @@ describe("SmartCompaction", () => {
     expect(extractText(provider.calls[0]!.history[0]!)).toContain("focus on retries");
   });
 
+  it("with a provider: the user's first and latest requests follow the model's summary verbatim, then the identifier index", async () => {
+    const provider = new ScriptedChatProvider(["text: The user wants retries; work is in progress."]);
+    const input = [...session(), ...toolRound("c9", "Read", "/repo/src/retry_policy.ts", prose(600, "policy"))];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new SmartCompaction({ maxTokens }).compact(input, { provider });
+    expectValidWithin(result, maxTokens);
+    const summary = extractText(result.messages[0]!);
+    expect(summary).toContain("The user wants retries; work is in progress.");
+    expect(summary).toContain("- Add retries to the HTTP client. Constraint: keep the public API unchanged.");
+    expect(summary).toMatch(/## Identifiers in the removed messages[\s\S]*http-client\.ts/);
+  });
+
   it("cuts an LLM summary that runs over its share of the budget", async () => {
     const provider = new MockChatProvider([{ type: "text", text: prose(5000, "verbose") }]);
     const input = session();
@@ -89,5 +101,35 @@ describe("SmartCompaction", () => {
     const result = await new SmartCompaction({ maxTokens: 100_000 }).compact(input);
     expect(result.messages).toEqual(input);
     expect(result.details).toMatchObject({ dropped: 0, summarized: false });
+  });
+});
+
+describe("extractiveSummary of a shell agent's steps", () => {
+  it("lists files from commands, commands run more than once, failing tests, and an index of identifiers", () => {
+    const shell = (id: string, command: string, output: string): Message[] => [assistantMessage("", [toolCall(id, "bash", { command })]), toolMessage(id, output)];
+    const messages = [
+      userMessage("Make test_memoryview pass."),
+      ...shell("a", "cat django/http/response.py", "class HttpResponse(HttpResponseBase):\n    streaming = False"),
+      ...shell("b", "python -m pytest tests/responses/tests.py", "FAILED tests/responses/tests.py::HttpResponseTests::test_memoryview - AssertionError"),
+      ...shell("c", "sed -i 's/bytes(value)/bytes(memoryview(value))/' django/http/response.py", ""),
+      ...shell("d", "python -m pytest tests/responses/tests.py", "1 passed"),
+      ...shell("e", "flake8 django/http/response.py", "django/http/response.py:12:80: E501 line too long (88 > 79 characters)"),
+    ];
+    const summary = extractiveSummary(messages, { maxTokens: 1500, tokenizer: o200kTokenizer });
+    expect(summary).toMatch(/## Files written\n- django\/http\/response.py/);
+    expect(summary).toMatch(/## Files read\n(- .*\n)*- tests\/responses\/tests.py/);
+    expect(summary).toContain("`python -m pytest tests/responses/tests.py` (2×)");
+    expect(summary).toContain("FAILED tests/responses/tests.py::HttpResponseTests::test_memoryview - AssertionError");
+    expect(summary).toContain("django/http/response.py:12:80: E501 line too long");
+    expect(summary).toMatch(/## Identifiers in the removed messages[\s\S]*HttpResponseBase/);
+  });
+
+  it("caps each section so that a flood of one kind leaves room for the others", () => {
+    const messages = [userMessage(prose(4000, "task")), ...Array.from({ length: 200 }, (_, i) => toolRound(`r${i}`, "Read", `/repo/src/module_${i}.ts`, "ok")).flat(), assistantMessage("I decided to use zod.")];
+    const summary = extractiveSummary(messages, { maxTokens: 800, tokenizer: o200kTokenizer });
+    expect(o200kTokenizer.count(summary)).toBeLessThanOrEqual(800);
+    expect(summary).toContain("task0 task1");
+    expect(summary).toContain("/repo/src/module_199.ts");
+    expect(summary).toContain("- I decided to use zod.");
   });
 });

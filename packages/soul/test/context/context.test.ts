@@ -327,6 +327,33 @@ describe("Context on a context.jsonl path", () => {
   });
 });
 
+describe("Context.clear with carried labels and continued ids (what a compaction writes)", () => {
+  it("writes them in one step, and a restore from the file reads the same checkpoints", async () => {
+    const file = path.join(await tempDir(), "context.jsonl");
+    const context = new Context(file);
+    await context.restore();
+    await context.checkpoint({ label: "before-a" });
+    await context.appendMessage(userMessage("a"));
+    await context.checkpoint();
+    await context.appendMessage(assistantMessage("one"));
+    await expect(context.clear({ firstCheckpointId: -1 })).rejects.toThrow(RangeError);
+    const cleared = await context.clear({ firstCheckpointId: context.nCheckpoints, then: { systemPrompt: "sys", checkpoint: true, messages: [userMessage("summary")], labels: ["before-a"] } });
+    expect(cleared.newCheckpoint).toEqual({ id: 2, messageCount: 0 });
+    expect(context.checkpoints).toEqual([{ id: 2, messageCount: 0 }, { id: 3, label: "before-a", messageCount: 1 }]);
+    expect(context.nCheckpoints).toBe(4);
+    await context.appendMessage(assistantMessage("later"));
+    await context.close();
+
+    const again = new Context(file);
+    await again.restore();
+    expect(again.checkpoints).toEqual([{ id: 2, messageCount: 0 }, { id: 3, label: "before-a", messageCount: 1 }]);
+    await expect(again.revertTo(0)).rejects.toSatisfy((e: unknown) => CheckpointNotFoundError.isInstance(e));
+    await again.revertTo("before-a");
+    expect(again.history).toEqual([userMessage("summary")]);
+    await again.close();
+  });
+});
+
 describe("estimateTextTokens", () => {
   it("counts text parts only, as code points, four to a token, rounded down", () => {
     expect(estimateTextTokens([userMessage("abc")])).toBe(0);

@@ -97,18 +97,46 @@ describe("compaction in the loop", () => {
     expect(result.tokensBefore).toBe(tokensBefore);
     expect(result.tokensAfter).toBe(soul.status.contextTokens);
     expect(outline(context)).toEqual(["user:b", "assistant:two"]);
-    expect(context.checkpoints.map((c) => c.id)).toEqual([0]);
+    // The two turns made checkpoints 0 to 3 (a turn's and a step's each): the compaction's goes on from them.
+    expect(context.checkpoints.map((c) => c.id)).toEqual([4]);
   });
 
-  it("drops the old conversation's checkpoint messages, whose ids start again after the clear", async () => {
+  it("drops the old conversation's checkpoint messages; ids go on, so an old id names no other point and a D-Mail to it is refused", async () => {
     const { strategy } = keepLast(4);
     const { soul, context } = await testSoul({ compaction: strategy, tools: [SendDMail], scripts: ["text: one", "text: two"] });
     await collect(soul.run("a"));
     await collect(soul.run("b"));
     expect(outline(context).slice(-4)).toEqual(["user:<system>CHECKPOINT 2</system>", "user:b", "user:<system>CHECKPOINT 3</system>", "assistant:two"]);
     await collect(soul.compact());
-    expect(outline(context)).toEqual(["user:<system>CHECKPOINT 0</system>", "user:b", "assistant:two"]);
-    expect(context.nCheckpoints).toBe(1);
+    expect(outline(context)).toEqual(["user:<system>CHECKPOINT 4</system>", "user:b", "assistant:two"]);
+    expect(context.nCheckpoints).toBe(5);
+    expect(() => soul.session.denwaRenji.sendDMail({ checkpoint_id: 2, message: "back" })).toThrow(/Checkpoint 2 does not exist any more: a compaction removed it \(existing checkpoints: 4 to 4\)/);
+    await expect(context.revertTo(2)).rejects.toThrow(/2/);
+  });
+
+  it("keeps every label given to soul.run resolving after a compaction, also one made in the middle of a turn", async () => {
+    const { strategy } = keepLast(2);
+    const { soul, context } = await testSoul({
+      compaction: strategy,
+      scripts: ["text: one", "text: two", "error: 400 prompt is too long", "text: three", "text: four"],
+    });
+    await collect(soul.run("a", { label: "before-a" }));
+    await collect(soul.run("b", { label: "before-b" }));
+    await collect(soul.compact());
+    expect(outline(context)).toEqual(["user:b", "assistant:two"]);
+    // The provider reports an overflow: the turn compacts in its middle, after its labelled checkpoint.
+    await collect(soul.run("c", { label: "before-c" }));
+    const compacted = ["user:<system>The conversation continues from an earlier part that is not shown.</system>", "assistant:two", "user:c"];
+    expect(outline(context)).toEqual([...compacted, "assistant:three"]);
+    await collect(soul.run("d"));
+    // A label resolves to the compacted conversation as the compaction wrote it: what came after is undone.
+    await context.revertTo("before-c");
+    expect(outline(context)).toEqual(compacted);
+    // The labels of the first compaction went through the second one too.
+    await context.revertTo("before-b");
+    expect(outline(context)).toEqual(compacted);
+    await context.revertTo("before-a");
+    expect(outline(context)).toEqual(compacted);
   });
 
   it("retries the strategy's LLM call on a retryable error", async () => {
@@ -117,6 +145,27 @@ describe("compaction in the loop", () => {
     const { events } = await collect(soul.compact());
     expect(ofType(events, "StepRetry").map((e) => e.payload.n)).toEqual([0]);
     expect(extractText(context.history[0]!)).toContain("the summary");
+  });
+
+  it("falls back to the extractive summary when the strategy's model keeps failing, and the turn goes on", async () => {
+    const { soul, context } = await testSoul({
+      compaction: new SimpleCompaction({ keepRecent: 1 }),
+      config: { maxRetriesPerStep: 1 },
+      scripts: ["text: one", "error: 503 busy", "error: 503 still busy"],
+    });
+    await collect(soul.run("fix the parser in src/parse.ts"));
+    const { events, result } = await collect(soul.compact());
+    expect(ofType(events, "StepRetry")).toHaveLength(1);
+    expect(result.details?.notes.join(" ")).toMatch(/unusable \(the model failed: .*still busy.*fell back to the extractive summary/);
+    expect(extractText(context.history.find((m) => extractText(m).includes(COMPACTION_OUTPUT_PREFIX))!)).toContain("fix the parser in src/parse.ts");
+  });
+
+  it("never wipes the conversation with a blank summary (SimpleCompaction, the CLI's default)", async () => {
+    const { soul, context } = await testSoul({ compaction: new SimpleCompaction({ keepRecent: 1 }), scripts: ["text: one", "text: \u0020\u0020"] });
+    await collect(soul.run("keep the public API unchanged"));
+    const { result } = await collect(soul.compact());
+    expect(result.details?.notes.join(" ")).toMatch(/summary was unusable/);
+    expect(context.history.map((m) => extractText(m)).join("\n")).toContain("keep the public API unchanged");
   });
 
   it("changes nothing when there is nothing to compact", async () => {

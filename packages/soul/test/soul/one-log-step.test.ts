@@ -30,8 +30,9 @@ describe("one log step each", () => {
     const { events } = await collect(soul.compact());
     expect(log.truncations).toEqual([["_system_prompt", "_checkpoint", "user", "user", "assistant"]]);
     expect(messageAppends(log)).toEqual([]);
-    expect(outline(context)).toEqual(["user:<system>CHECKPOINT 0</system>", "user:summary", "assistant:second"]);
-    expect(ofType(events, "CheckpointCreated").map((e) => e.payload)).toEqual([{ id: 0, label: null }]);
+    // Two turns with D-Mail made checkpoints 0 to 3: the compaction's goes on from them.
+    expect(outline(context)).toEqual(["user:<system>CHECKPOINT 4</system>", "user:summary", "assistant:second"]);
+    expect(ofType(events, "CheckpointCreated").map((e) => e.payload)).toEqual([{ id: 4, label: null }]);
   });
 
   it("D-Mail: the fresh checkpoint, its message and the D-Mail go with the revert", async () => {

@@ -1,4 +1,4 @@
-import { assistantMessage, imageURLPart, textPart, thinkPart, toolCall, userMessage, videoURLPart } from "@kosong/core";
+import { assistantMessage, imageURLPart, textPart, thinkPart, toolCall, toolMessage, userMessage, videoURLPart } from "@kosong/core";
 import {
   charsPerTokenTokenizer,
   estimateMessageTokens,
@@ -68,5 +68,23 @@ describe("TokenCounter", () => {
     seen.length = 0;
     expect(counter.count(history)).toBe(estimateTokens(history));
     expect(seen).toEqual(["second request"]);
+  });
+});
+
+describe("TokenCounter's shared counts", () => {
+  it("a new counter with the same tokenizer does not tokenize a history counted before; another tokenizer or media rule does", () => {
+    let calls = 0;
+    const tokenizer = { name: "counting", count: (text: string) => (calls++, Math.ceil(text.length / 4)) };
+    const history = [userMessage("read the parser"), assistantMessage("reading", [toolCall("c1", "Read", { path: "src/parser.ts" })]), toolMessage("c1", "x".repeat(400))];
+    const total = new TokenCounter({ tokenizer }).count(history);
+    expect(total).toBe(estimateTokens(history, { tokenizer }));
+    calls = 0;
+    expect(new TokenCounter({ tokenizer }).count(history)).toBe(total);
+    expect(calls).toBe(0);
+    new TokenCounter({ tokenizer, media: { image: 1, audio: 1, video: 1 } }).count(history);
+    expect(calls).toBeGreaterThan(0);
+    calls = 0;
+    new TokenCounter({ tokenizer: { ...tokenizer } }).count(history);
+    expect(calls).toBeGreaterThan(0);
   });
 });
