@@ -18,6 +18,10 @@ const alias = [
   { find: /^@kosong\/context\/records$/, replacement: here("packages/kosong-context/src/records/index.ts") },
   { find: /^@kosong\/context\/testing$/, replacement: here("packages/kosong-context/src/testing/index.ts") },
   { find: /^@kosong\/soul$/, replacement: here("packages/soul/src/index.ts") },
+  { find: /^@kosong\/soul\/compaction$/, replacement: here("packages/soul/src/compaction/index.ts") },
+  { find: /^@kosong\/soul\/tokens$/, replacement: here("packages/soul/src/tokens/index.ts") },
+  { find: /^@kosong\/soul\/conversation$/, replacement: here("packages/soul/src/conversation/index.ts") },
+  { find: /^@kosong\/soul\/internal$/, replacement: here("packages/soul/src/internal/index.ts") },
 ];
 
 export default defineConfig({

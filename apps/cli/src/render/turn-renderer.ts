@@ -5,7 +5,8 @@
  * waited for, and the turn's outcome. Approval requests are handed to the
  * caller's prompt. The interactive mode and the demo both use it.
  */
-import { type ApprovalKind, SEND_DMAIL_NAME, type SoulEvent } from "@kosong/soul";
+import { type ApprovalKind, type SoulEvent } from "@kosong/soul";
+import { SEND_DMAIL_NAME } from "@kosong/soul/internal";
 import yoctoSpinner from "yocto-spinner";
 import { MarkdownStream } from "./markdown-stream.js";
 import { formatTokens } from "./status-line.js";
