@@ -21,6 +21,10 @@ const alias = [
   { find: /^@kosong\/mcp$/, replacement: here("packages/kosong-mcp/src/index.ts") },
   { find: /^@kosong\/context-postgres$/, replacement: here("packages/kosong-context-postgres/src/index.ts") },
   { find: /^@kosong\/context-postgres\/testing$/, replacement: here("packages/kosong-context-postgres/src/testing/index.ts") },
+  { find: /^@kosong\/soul\/compaction$/, replacement: here("packages/soul/src/compaction/index.ts") },
+  { find: /^@kosong\/soul\/tokens$/, replacement: here("packages/soul/src/tokens/index.ts") },
+  { find: /^@kosong\/soul\/conversation$/, replacement: here("packages/soul/src/conversation/index.ts") },
+  { find: /^@kosong\/soul\/internal$/, replacement: here("packages/soul/src/internal/index.ts") },
 ];
 
 /**

@@ -1,13 +1,20 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts" },
+  entry: {
+    index: "src/index.ts",
+    "compaction/index": "src/compaction/index.ts",
+    "tokens/index": "src/tokens/index.ts",
+    "conversation/index": "src/conversation/index.ts",
+    "internal/index": "src/internal/index.ts",
+  },
   format: ["esm"],
   target: "node22",
   platform: "node",
   dts: true,
   sourcemap: true,
   clean: true,
+  splitting: true,
   treeshake: true,
   external: [/^@kosong\//],
 });

@@ -1,4 +1,5 @@
-import { contextUsage, type SoulEvent } from "@kosong/soul";
+import { type SoulEvent } from "@kosong/soul";
+import { contextUsage } from "@kosong/soul/tokens";
 import pc from "picocolors";
 import { describe, expect, it } from "vitest";
 import { completeBlocksEnd, MarkdownStream, rowsOf } from "../src/render/markdown-stream.js";

@@ -9,14 +9,10 @@
  * messages). An invalid output from one of ours fails the run.
  */
 import type { Message } from "@kosong/core";
-import {
-  type Compaction,
-  estimateTokens,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SmartCompaction,
-  validateConversation,
-} from "@kosong/soul";
+import { type Compaction } from "@kosong/soul";
+import { PreserveImportantCompaction, PreserveRecentCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { validateConversation } from "@kosong/soul/conversation";
+import { estimateTokens } from "@kosong/soul/tokens";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { type AgentHistory, agentHistory, type Fact, readableText } from "../context-quality/agent-histories.ts";
 import { kodePreserveImportant, kodePreserveRecent, kodeSmartCompression } from "../context-quality/kode-baselines.ts";

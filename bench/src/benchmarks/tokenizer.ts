@@ -6,7 +6,7 @@
  * 200k-token history.
  */
 import { assistantMessage, type Message, toolCall, toolMessage, userMessage } from "@kosong/core";
-import { charsPerTokenTokenizer, estimateTokens, o200kTokenizer, TokenCounter } from "@kosong/soul";
+import { charsPerTokenTokenizer, estimateTokens, o200kTokenizer, TokenCounter } from "@kosong/soul/tokens";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { chineseSample, codeFiles, englishSample } from "../context-quality/tokenizer-samples.ts";
 import { compare, timeOnce, toRow } from "../measure.ts";

@@ -28,5 +28,6 @@ export * from "./tool-return-value.js";
 export * from "./tool-errors.js";
 export type * from "./tool-context.js";
 export * from "./tool.js";
+export type { StandardSchemaV1 } from "./standard-schema.js";
 export * from "./toolset.js";
 export * from "./tool-result-message.js";

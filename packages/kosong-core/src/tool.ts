@@ -1,11 +1,14 @@
 /**
  * Callable tools: a definition the model sees plus the code that runs when
- * the model calls it. `defineTool` builds one from a zod schema, which both
- * produces the JSON Schema for the model and validates the arguments.
+ * the model calls it. `defineTool` builds one from a schema of any Standard
+ * Schema library (zod 3.25+ and 4, valibot, arktype, ...), which validates the
+ * arguments and, where the library provides it, produces the JSON Schema for
+ * the model.
  */
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { JsonSchema, Tool } from "./chat-provider.js";
 import { KosongError } from "./errors.js";
+import type { StandardSchemaV1 } from "./standard-schema.js";
 import { thrownMessage } from "./thrown-message.js";
 import type { ToolContext } from "./tool-context.js";
 import { ToolCancelledError, ToolError, ToolRuntimeError, ToolValidateError } from "./tool-errors.js";
@@ -24,70 +27,87 @@ export interface CallableTool {
 }
 
 /**
- * The specification of a tool built by {@link defineTool}. `S` is a zod
- * schema whose input is an object (`z.object({...})`, `z.record(...)`, or
- * one of them with refinements, defaults or transforms): the model calls a
- * tool with one object of named arguments.
+ * The parameters schema of a tool: any Standard Schema whose input is an
+ * object of named arguments (`z.object({...})`, `v.object({...})`,
+ * `type({...})`, with refinements, defaults or transforms).
  */
-export interface ToolSpec<S extends z.ZodType<unknown, Record<string, unknown>>> {
+export type ToolParameters = StandardSchemaV1<Record<string, unknown>, unknown>;
+
+/** The validated arguments a tool's `execute` gets: the schema's output. */
+export type ToolArguments<S extends ToolParameters> = StandardSchemaV1.InferOutput<S>;
+
+/** The specification of a tool built by {@link defineTool}. */
+export interface ToolSpec<S extends ToolParameters> {
   name: string;
   description: string;
   /**
-   * The parameters; the model sees `z.toJSONSchema(parameters)`, the
-   * arguments are validated with it. Its JSON Schema must be `type: "object"`.
+   * The parameters, from any Standard Schema library; the arguments are
+   * validated with it. Its JSON Schema (see {@link defineTool}) must be
+   * `type: "object"`.
    */
   parameters: S;
   /**
-   * The implementation, called with validated (and zod-transformed)
+   * The JSON Schema the model sees, for a library that cannot produce one
+   * (zod 3's own API, valibot without `@valibot/to-json-schema`). Default:
+   * the library's.
+   */
+  jsonSchema?: JsonSchema;
+  /**
+   * The implementation, called with validated (and transformed)
    * parameters. Return a {@link ToolReturnValue} (see `toolOk`/`toolError`)
    * or a string (a successful text output). A thrown error becomes a
    * `ToolRuntimeError` result (a `ToolCancelledError` result once the
    * call's signal has aborted).
    */
-  execute(params: z.output<S>, context: ToolContext): ToolReturnValue | string | Promise<ToolReturnValue | string>;
+  execute(params: ToolArguments<S>, context: ToolContext): ToolReturnValue | string | Promise<ToolReturnValue | string>;
 }
 
-/** A tool built by {@link defineTool}; also exposes its zod schema. */
-export interface DefinedTool<S extends z.ZodType<unknown, Record<string, unknown>>> extends CallableTool {
+/** A tool built by {@link defineTool}; also exposes its schema. */
+export interface DefinedTool<S extends ToolParameters> extends CallableTool {
   readonly parameters: S;
 }
 
 /**
- * Builds a callable tool from a zod schema. The JSON Schema for the model is
- * `z.toJSONSchema(parameters)` of the input side (defaults make a field
- * optional), without the `$schema` and `title` keys and without the safe
- * integer bounds zod puts on every integer (`{"type": "integer"}`, as kosong
- * sends it; bounds set by the schema stay). A schema with no JSON
- * Schema form (`z.date()`, `z.bigint()`, ...), or whose JSON Schema is not
- * `type: "object"` (which every provider rejects), is a
- * {@link KosongError} here, naming the tool.
+ * Builds a callable tool from a Standard Schema. The JSON Schema for the
+ * model is, in this order: `spec.jsonSchema`; the library's Standard JSON
+ * Schema of the input side (`~standard.jsonSchema.input`: zod 4.2+, arktype,
+ * valibot's `toStandardJsonSchema`; with zod, defaults make a field
+ * optional); `z.toJSONSchema` for older zod 4 and zod 3.25+'s `zod/v4`;
+ * a `toJsonSchema()` method (older arktype). The `$schema` and `title` keys are dropped, and so are
+ * the safe-integer bounds zod puts on every integer (`{"type": "integer"}`,
+ * as kosong sends it; bounds set by the schema stay). A schema with no JSON
+ * Schema form, or whose JSON Schema is not `type: "object"` (which every
+ * provider rejects), is a {@link KosongError} here, naming the tool.
  *
  * Arguments that fail validation are retried with the failing values that
  * are JSON strings of an object or array decoded (some models double-encode
  * nested arrays and objects, e.g. `{"todos": "[...]"}`; kosong repairs them
- * too); if they still fail, the result is a `ToolValidateError` carrying
- * zod's description of the original problem.
+ * too); if they still fail, the result is a `ToolValidateError` carrying the
+ * library's description of the original problem.
  */
-export function defineTool<S extends z.ZodType<unknown, Record<string, unknown>>>(spec: ToolSpec<S>): DefinedTool<S> {
+export function defineTool<S extends ToolParameters>(spec: ToolSpec<S>): DefinedTool<S> {
   const { name, description, parameters } = spec;
-  const definition: Tool = { name, description, parameters: toParametersSchema(name, parameters) };
+  const definition: Tool = { name, description, parameters: toParametersSchema(name, parameters, spec.jsonSchema) };
+  const validate = (value: unknown) => parameters["~standard"].validate(value);
   return {
     name,
     definition,
     parameters,
     async call(args: unknown, context: ToolContext): Promise<ToolReturnValue> {
-      const first = parameters.safeParse(args);
+      // A synchronous validator's result is used at once, so `execute` starts in this same tick.
+      const pending = validate(args);
+      const first = settled(pending) ?? (await pending);
       let parsed = first;
       let repaired: unknown = args;
-      for (let round = 0; !parsed.success && round < maxDecodeRounds; round++) {
-        repaired = decodeAtIssues(repaired, parsed.error.issues);
+      for (let round = 0; parsed.issues !== undefined && round < maxDecodeRounds; round++) {
+        repaired = decodeAtIssues(repaired, parsed.issues);
         if (repaired === undefined) break;
-        parsed = parameters.safeParse(repaired);
+        parsed = await validate(repaired);
       }
-      if (!parsed.success) return new ToolValidateError(z.prettifyError(first.error!));
+      if (parsed.issues !== undefined) return new ToolValidateError(describeIssues(first.issues ?? parsed.issues));
       let returned: unknown;
       try {
-        returned = await spec.execute(parsed.data, context);
+        returned = await spec.execute(parsed.value as ToolArguments<S>, context);
       } catch (error) {
         return context.signal.aborted ? new ToolCancelledError() : new ToolRuntimeError(thrownMessage(error));
       }
@@ -100,15 +120,27 @@ export function defineTool<S extends z.ZodType<unknown, Record<string, unknown>>
 
 const maxDecodeRounds = 4;
 
-function toParametersSchema(name: string, schema: z.ZodType): JsonSchema {
-  let json: Record<string, unknown>;
+/** The result when it is not a promise, else undefined. */
+function settled<T>(result: T | Promise<T>): T | undefined {
+  return result instanceof Promise ? undefined : result;
+}
+
+function toParametersSchema(name: string, schema: ToolParameters, given: JsonSchema | undefined): JsonSchema {
+  let json: Record<string, unknown> | null;
   try {
-    json = z.toJSONSchema(schema, { io: "input", override: dropSafeIntegerBounds }) as Record<string, unknown>;
+    json = given === undefined ? libraryJsonSchema(schema) : structuredClone(given);
   } catch (error) {
     throw new KosongError(`Tool \`${name}\`: its parameters have no JSON Schema for the model: ${thrownMessage(error)}`, { cause: error });
   }
+  if (json === null) {
+    throw new KosongError(
+      `Tool \`${name}\`: its parameters (${schema["~standard"].vendor}) provide no JSON Schema for the model: pass \`jsonSchema\` to defineTool, ` +
+        "or use a library that converts (zod 4 or zod 3.25+'s `zod/v4`, arktype, valibot with @valibot/to-json-schema).",
+    );
+  }
   delete json.$schema;
   delete json.title;
+  dropSafeIntegerBounds(json);
   if (json.type !== "object") {
     throw new KosongError(
       `Tool \`${name}\`: its parameters must be a JSON Schema of type "object" (one object of named arguments, e.g. z.object({...})), got ${JSON.stringify(json).slice(0, 200)}`,
@@ -117,16 +149,53 @@ function toParametersSchema(name: string, schema: z.ZodType): JsonSchema {
   return json as JsonSchema;
 }
 
+/** The JSON Schema the schema's library gives (input side), or null when it gives none. */
+function libraryJsonSchema(schema: ToolParameters): Record<string, unknown> | null {
+  // zod 4 (and zod 3.25+'s `zod/v4`): the bounds go while zod still simplifies (`anyOf` of plain types to a type list).
+  if ("_zod" in schema) return z.toJSONSchema(schema as unknown as z.ZodType, { io: "input", override: dropZodSafeIntegerBounds }) as Record<string, unknown>;
+  const standard = schema["~standard"].jsonSchema;
+  if (standard !== undefined) return standard.input({ target: "draft-2020-12" });
+  const own = (schema as { toJsonSchema?: unknown }).toJsonSchema;
+  if (typeof own === "function") return (own as () => Record<string, unknown>).call(schema);
+  return null;
+}
+
+function dropZodSafeIntegerBounds(ctx: { jsonSchema: unknown }): void {
+  dropSafeIntegerBounds(ctx.jsonSchema, false);
+}
+
 /**
  * Removes the bounds zod gives every integer (`z.int()`, `.int()`): the safe
  * integer range, which says nothing to a model. A bound set to anything else
- * (`.min(0)`, `z.int32()`) stays.
+ * (`.min(0)`, `z.int32()`) stays. In place; `deep` walks the whole schema
+ * (zod's override hook visits each node itself).
  */
-function dropSafeIntegerBounds(ctx: { jsonSchema: { type?: unknown; minimum?: unknown; maximum?: unknown } }): void {
-  const json = ctx.jsonSchema;
-  if (json.type !== "integer") return;
-  if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
-  if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
+function dropSafeIntegerBounds(node: unknown, deep = true): void {
+  if (Array.isArray(node)) {
+    if (deep) for (const item of node) dropSafeIntegerBounds(item);
+    return;
+  }
+  if (typeof node !== "object" || node === null) return;
+  const json = node as Record<string, unknown>;
+  if (json.type === "integer") {
+    if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
+    if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
+  }
+  if (deep) for (const value of Object.values(json)) dropSafeIntegerBounds(value);
+}
+
+/** The issues as zod's `prettifyError` writes them: `✖ message` and `→ at path` lines. */
+function describeIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
+  return issues
+    .map((issue) => {
+      const path = issuePath(issue);
+      return path.length === 0 ? `✖ ${issue.message}` : `✖ ${issue.message}\n  → at ${path.map(String).join(".")}`;
+    })
+    .join("\n");
+}
+
+function issuePath(issue: StandardSchemaV1.Issue): PropertyKey[] {
+  return (issue.path ?? []).map((segment) => (typeof segment === "object" && segment !== null ? segment.key : segment));
 }
 
 function typeName(value: unknown): string {
@@ -140,11 +209,12 @@ function typeName(value: unknown): string {
  * puts the decoded value instead (copying along the path, never mutating
  * `args`). Returns undefined when no failing value could be decoded.
  */
-function decodeAtIssues(args: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
+function decodeAtIssues(args: unknown, issues: ReadonlyArray<StandardSchemaV1.Issue>): unknown {
   let out = args;
   let changed = false;
   for (const issue of issues) {
-    const value = valueAt(out, issue.path);
+    const path = issuePath(issue);
+    const value = valueAt(out, path);
     if (typeof value !== "string") continue;
     const first = value.trimStart()[0];
     if (first !== "{" && first !== "[") continue;
@@ -155,7 +225,7 @@ function decodeAtIssues(args: unknown, issues: readonly z.core.$ZodIssue[]): unk
       continue;
     }
     if (typeof decoded !== "object" || decoded === null) continue;
-    out = replaceAt(out, issue.path, 0, decoded);
+    out = replaceAt(out, path, 0, decoded);
     changed = true;
   }
   return changed ? out : undefined;

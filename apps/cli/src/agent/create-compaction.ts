@@ -2,15 +2,8 @@
  * The compaction strategies `--compaction` and `/strategy` choose from, built
  * from @kosong/soul's public strategies with this run's budget and models.
  */
-import {
-  AutoCompaction,
-  type Compaction,
-  nodeFileReader,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SimpleCompaction,
-  SmartCompaction,
-} from "@kosong/soul";
+import { type Compaction } from "@kosong/soul";
+import { AutoCompaction, nodeFileReader, PreserveImportantCompaction, PreserveRecentCompaction, SimpleCompaction, SmartCompaction } from "@kosong/soul/compaction";
 import type { CompactionName } from "../config/setting-values.js";
 import type { Providers } from "../providers/create-provider.js";
 

@@ -2,7 +2,8 @@
  * The soul takes one compaction strategy for its lifetime; `/strategy`
  * changes it mid-session. This strategy delegates to the one chosen now.
  */
-import type { Compaction, CompactionOptions, CompactionResult } from "@kosong/soul";
+import type { Compaction } from "@kosong/soul";
+import type { CompactionOptions, CompactionResult } from "@kosong/soul/compaction";
 import type { Message } from "@kosong/core";
 import type { CompactionName } from "../config/setting-values.js";
 

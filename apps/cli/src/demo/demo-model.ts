@@ -16,7 +16,7 @@ import {
   type Tool,
 } from "@kosong/core";
 import { ScriptedStreamedMessage } from "@kosong/core/testing";
-import { estimateTokens } from "@kosong/soul";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { agentInstructions } from "../project/system-prompt.js";
 
 /** The prompts the demo types, in order. */

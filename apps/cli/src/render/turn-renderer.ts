@@ -10,7 +10,8 @@
  * one-line summaries it calls), so none of it can move the cursor, erase a
  * line or reorder what is shown.
  */
-import { type ApprovalKind, SEND_DMAIL_NAME, type SoulEvent } from "@kosong/soul";
+import { type ApprovalKind, type SoulEvent } from "@kosong/soul";
+import { SEND_DMAIL_NAME } from "@kosong/soul/internal";
 import yoctoSpinner from "yocto-spinner";
 import { MarkdownStream } from "./markdown-stream.js";
 import { formatTokens } from "./status-line.js";

@@ -6,7 +6,7 @@
  * so a newer writer's extra fields survive a round trip).
  */
 import { contentPartSchema, createErrorMarker } from "@kosong/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { SoulError } from "./errors.js";
 import { approvalKinds, type SoulEvent, type SoulEventPayloads, type SoulEventType } from "./events.js";
 

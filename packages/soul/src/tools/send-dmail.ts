@@ -4,7 +4,7 @@
  * then shows the model its checkpoints (`<system>CHECKPOINT n</system>`).
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 import "../soul/tool-context.js";
 import { DenwaRenjiError } from "./denwa-renji.js";
 

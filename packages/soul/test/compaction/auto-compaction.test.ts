@@ -3,15 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { extractText, type FinishReason, type Message, textPart, userMessage } from "@kosong/core";
 import { MockChatProvider, ScriptedChatProvider } from "@kosong/core/testing";
-import {
-  AUTO_SUMMARY_SECTIONS,
-  AutoCompaction,
-  type Compaction,
-  checkSummary,
-  estimateTokens,
-  FileRegistry,
-  PreserveRecentCompaction,
-} from "@kosong/soul";
+import { type Compaction, FileRegistry } from "@kosong/soul";
+import { AUTO_SUMMARY_SECTIONS, AutoCompaction, checkSummary, PreserveRecentCompaction } from "@kosong/soul/compaction";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, taskHistory, toolRound } from "./helpers/histories.js";
 

@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assistantMessage, toolCall, userMessage } from "@kosong/core";
-import { checkCompaction, nodeFileReader, o200kTokenizer, truncateText, validateConversation, withLineNumbers } from "@kosong/soul";
+import { checkCompaction, nodeFileReader, truncateText, withLineNumbers } from "@kosong/soul/compaction";
+import { validateConversation } from "@kosong/soul/conversation";
+import { o200kTokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 
 describe("truncateText", () => {

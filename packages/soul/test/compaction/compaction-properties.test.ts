@@ -8,22 +8,10 @@
  */
 import { textPart } from "@kosong/core";
 import { MockChatProvider } from "@kosong/core/testing";
-import {
-  AUTO_SUMMARY_SECTIONS,
-  AutoCompaction,
-  type Compaction,
-  type CompactionOptions,
-  charsPerTokenTokenizer,
-  droppedNotice,
-  estimateTokens,
-  o200kTokenizer,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SimpleCompaction,
-  SmartCompaction,
-  type Tokenizer,
-  validateConversation,
-} from "@kosong/soul";
+import { type Compaction } from "@kosong/soul";
+import { AUTO_SUMMARY_SECTIONS, AutoCompaction, type CompactionOptions, droppedNotice, PreserveImportantCompaction, PreserveRecentCompaction, SimpleCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { validateConversation } from "@kosong/soul/conversation";
+import { charsPerTokenTokenizer, estimateTokens, o200kTokenizer, type Tokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { randomHistory, seededRandom } from "./helpers/random-history.js";
 

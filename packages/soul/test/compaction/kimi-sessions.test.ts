@@ -7,14 +7,10 @@
 import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  Context,
-  estimateTokens,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SmartCompaction,
-  validateConversation,
-} from "@kosong/soul";
+import { Context } from "@kosong/soul";
+import { PreserveImportantCompaction, PreserveRecentCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { validateConversation } from "@kosong/soul/conversation";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { SESSIONS } from "../context/helpers/kimi-sessions.js";
 

@@ -6,17 +6,9 @@
  */
 import { assistantMessage, type Message, textPart, toolCall, toolMessage, userMessage } from "@kosong/core";
 import { MockChatProvider } from "@kosong/core/testing";
-import {
-  AUTO_SUMMARY_SECTIONS,
-  AutoCompaction,
-  type Compaction,
-  type CompactionOptions,
-  estimateTokens,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SimpleCompaction,
-  SmartCompaction,
-} from "@kosong/soul";
+import { type Compaction } from "@kosong/soul";
+import { AUTO_SUMMARY_SECTIONS, AutoCompaction, type CompactionOptions, PreserveImportantCompaction, PreserveRecentCompaction, SimpleCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
 

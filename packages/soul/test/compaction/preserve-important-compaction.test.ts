@@ -1,5 +1,6 @@
 import { assistantMessage, systemMessage, toolMessage, toolCall, userMessage, type Message } from "@kosong/core";
-import { droppedNotice, estimateTokens, isImportantMessage, isToolOutputStub, PreserveImportantCompaction } from "@kosong/soul";
+import { droppedNotice, isImportantMessage, isToolOutputStub, PreserveImportantCompaction } from "@kosong/soul/compaction";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
 

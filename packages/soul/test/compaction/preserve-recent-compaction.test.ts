@@ -1,5 +1,7 @@
 import { assistantMessage, toolCall, toolMessage, userMessage } from "@kosong/core";
-import { CompactionError, estimateTokens, isToolOutputStub, PreserveRecentCompaction } from "@kosong/soul";
+import { CompactionError } from "@kosong/soul";
+import { isToolOutputStub, PreserveRecentCompaction } from "@kosong/soul/compaction";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, taskHistory, toolRound } from "./helpers/histories.js";
 

@@ -8,7 +8,7 @@ import { assistantMessage, extractText, type Message, userMessage } from "@koson
 import { AnthropicProvider } from "@kosong/core/anthropic";
 import { OpenAIChatProvider } from "@kosong/core/openai";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
-import { AUTO_SUMMARY_SECTIONS, AutoCompaction, SimpleCompaction } from "@kosong/soul";
+import { AUTO_SUMMARY_SECTIONS, AutoCompaction, SimpleCompaction } from "@kosong/soul/compaction";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectValidWithin, taskHistory } from "./helpers/histories.js";
 

@@ -1,14 +1,7 @@
 import { MockChatProvider } from "@kosong/core/testing";
-import {
-  CompactionError,
-  createRetentionStrategy,
-  defaultCompaction,
-  estimateTokens,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SimpleCompaction,
-  SmartCompaction,
-} from "@kosong/soul";
+import { CompactionError } from "@kosong/soul";
+import { createRetentionStrategy, defaultCompaction, PreserveImportantCompaction, PreserveRecentCompaction, SimpleCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { expectValidWithin, taskHistory } from "./helpers/histories.js";
 

@@ -1,6 +1,8 @@
 import { assistantMessage, extractText, systemMessage, textPart, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
 import { MockChatProvider, ScriptedChatProvider } from "@kosong/core/testing";
-import { CompactionError, prepareSimpleCompaction, SimpleCompaction, SmartCompaction, validateConversation } from "@kosong/soul";
+import { CompactionError } from "@kosong/soul";
+import { prepareSimpleCompaction, SimpleCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { validateConversation } from "@kosong/soul/conversation";
 import { describe, expect, it } from "vitest";
 
 function history(rounds: number): Message[] {

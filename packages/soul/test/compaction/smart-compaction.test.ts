@@ -1,6 +1,8 @@
 import { assistantMessage, extractText, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
 import { MockChatProvider, ScriptedChatProvider } from "@kosong/core/testing";
-import { estimateTokens, FileRegistry, SmartCompaction, extractiveSummary, o200kTokenizer } from "@kosong/soul";
+import { FileRegistry } from "@kosong/soul";
+import { SmartCompaction, extractiveSummary } from "@kosong/soul/compaction";
+import { estimateTokens, o200kTokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
 

@@ -10,7 +10,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, serializeMessage, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
 import { MemoryContextLog } from "@kosong/context";
-import { Context, TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult, validateConversation } from "@kosong/soul";
+import { Context } from "@kosong/soul";
+import { validateConversation } from "@kosong/soul/conversation";
+import { TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult } from "@kosong/soul/internal";
 import { killWhenReady } from "./helpers/kill-child.js";
 import { tempDir } from "./helpers/temp-dir.js";
 

@@ -1,5 +1,5 @@
 import { assistantMessage, systemMessage, thinkPart, toolCall, toolMessage, userMessage } from "@kosong/core";
-import { conversationBlocks, repairConversation, validateConversation } from "@kosong/soul";
+import { conversationBlocks, repairConversation, validateConversation } from "@kosong/soul/conversation";
 import { describe, expect, it } from "vitest";
 
 const call = (id: string) => toolCall(id, "Shell", { command: "ls" });

@@ -5,7 +5,8 @@
  * dropped as a rotation, and continue the turn from there.
  */
 import { assistantMessage, defineTool, extractText, textPart, tokenUsage, toolCall, toolOk } from "@kosong/core";
-import { Context, dmailMessage, SendDMail } from "@kosong/soul";
+import { Context, SendDMail } from "@kosong/soul";
+import { dmailMessage } from "@kosong/soul/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { useFakeProviderServer } from "./helpers/fake-server.js";

@@ -23,6 +23,10 @@ const entries = [
   "@kosong/context/records",
   "@kosong/context/testing",
   "@kosong/soul",
+  "@kosong/soul/compaction",
+  "@kosong/soul/tokens",
+  "@kosong/soul/conversation",
+  "@kosong/soul/internal",
 ];
 const built = ["kosong-core", "kosong-context", "soul"].every((dir) =>
   existsSync(path.join(soulDir, "..", dir, "dist", "index.js")),

@@ -12,7 +12,8 @@
 import path from "node:path";
 import { extractText } from "@kosong/core";
 import { ChaosChatProvider } from "@kosong/core/testing";
-import { Context, TOOL_INTERRUPTED_MESSAGE, type SoulEvent } from "@kosong/soul";
+import { Context, type SoulEvent } from "@kosong/soul";
+import { TOOL_INTERRUPTED_MESSAGE } from "@kosong/soul/internal";
 import { describe, expect, it } from "vitest";
 import { randomFor, workloadSoul } from "../children/turn-child.js";
 import { callCount, callProblems, failureKinds, propertySeed, restoreCopy, tempDir, trialCount } from "./helpers/property.js";

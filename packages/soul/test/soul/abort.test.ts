@@ -6,7 +6,8 @@
  */
 import { copyFile } from "node:fs/promises";
 import { defineTool, toolOk } from "@kosong/core";
-import { Context, TOOL_INTERRUPTED_MESSAGE } from "@kosong/soul";
+import { Context } from "@kosong/soul";
+import { TOOL_INTERRUPTED_MESSAGE } from "@kosong/soul/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { call, outline, script, testSoul } from "./helpers.js";

@@ -4,7 +4,8 @@
  * clear(), so restoreRotation undoes it.
  */
 import { extractText, type Message } from "@kosong/core";
-import { COMPACTION_OUTPUT_PREFIX, COMPACTION_SYSTEM_PROMPT, SendDMail, SimpleCompaction, SoulBusyError, SoulError, type Compaction, type CompactionOptions } from "@kosong/soul";
+import { SendDMail, SoulBusyError, SoulError, type Compaction } from "@kosong/soul";
+import { COMPACTION_OUTPUT_PREFIX, COMPACTION_SYSTEM_PROMPT, SimpleCompaction, type CompactionOptions } from "@kosong/soul/compaction";
 import { describe, expect, it } from "vitest";
 import { collect, ofType, outline, testSoul } from "./helpers.js";
 

@@ -6,7 +6,8 @@ import { contextWindowOf, modelContextWindows } from "@kosong/core";
 import { AnthropicProvider } from "@kosong/core/anthropic";
 import { KimiChatProvider, OpenAIChatProvider, OpenAIResponsesProvider } from "@kosong/core/openai";
 import { ScriptedChatProvider } from "@kosong/core/testing";
-import { defaultSoulConfig, resolveSoulConfig } from "@kosong/soul";
+import { defaultSoulConfig } from "@kosong/soul";
+import { resolveSoulConfig } from "@kosong/soul/internal";
 import { describe, expect, it } from "vitest";
 import { collect, ofType, testSoul } from "./helpers.js";
 

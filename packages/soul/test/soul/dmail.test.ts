@@ -4,7 +4,8 @@
  * DenwaRenji's own rules.
  */
 import { defineTool, extractText, type Message } from "@kosong/core";
-import { DenwaRenji, DenwaRenjiError, dmailMessage, SendDMail } from "@kosong/soul";
+import { SendDMail } from "@kosong/soul";
+import { DenwaRenji, DenwaRenjiError, dmailMessage } from "@kosong/soul/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { call, collect, ofType, outline, script, testSoul } from "./helpers.js";

@@ -5,7 +5,8 @@
  */
 import { APIConnectionError, APIStatusError, defineTool, toolOk } from "@kosong/core";
 import { z } from "zod";
-import { defaultSoulConfig, retryDelay } from "@kosong/soul";
+import { defaultSoulConfig } from "@kosong/soul";
+import { retryDelay } from "@kosong/soul/internal";
 import { describe, expect, it } from "vitest";
 import { call, collect, ofType, outline, script, testSoul, types } from "./helpers.js";
 

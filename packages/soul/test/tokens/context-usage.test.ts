@@ -1,4 +1,4 @@
-import { contextUsage } from "@kosong/soul";
+import { contextUsage } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 
 describe("contextUsage", () => {

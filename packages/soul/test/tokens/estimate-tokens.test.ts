@@ -1,13 +1,5 @@
 import { assistantMessage, imageURLPart, textPart, thinkPart, toolCall, toolMessage, userMessage, videoURLPart } from "@kosong/core";
-import {
-  charsPerTokenTokenizer,
-  estimateMessageTokens,
-  estimateTokens,
-  MESSAGE_OVERHEAD_TOKENS,
-  o200kTokenizer,
-  TokenCounter,
-  type Tokenizer,
-} from "@kosong/soul";
+import { charsPerTokenTokenizer, estimateMessageTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS, o200kTokenizer, TokenCounter, type Tokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 
 describe("o200kTokenizer", () => {

@@ -1,6 +1,8 @@
 /** Hand-made histories and checks shared by the compaction tests. */
 import { assistantMessage, type Message, toolCall, toolMessage, userMessage } from "@kosong/core";
-import { type CompactionResult, estimateTokens, type Tokenizer, validateConversation } from "@kosong/soul";
+import { type CompactionResult } from "@kosong/soul/compaction";
+import { validateConversation } from "@kosong/soul/conversation";
+import { estimateTokens, type Tokenizer } from "@kosong/soul/tokens";
 import { expect } from "vitest";
 
 /** One tool round: an assistant message calling `name` on `path`, and its result. */

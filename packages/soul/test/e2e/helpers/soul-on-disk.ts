@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { SimpleToolset, type CallableTool, type ChatProvider, type Message } from "@kosong/core";
-import { Context, Soul, validateConversation, type SoulConfigInput } from "@kosong/soul";
+import { Context, Soul, type SoulConfigInput } from "@kosong/soul";
+import { validateConversation } from "@kosong/soul/conversation";
 import { tempDir } from "../../soul/helpers.js";
 
 export { collect, ofType, outline } from "../../soul/helpers.js";

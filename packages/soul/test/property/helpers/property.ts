@@ -5,7 +5,8 @@
 import { copyFile, rm } from "node:fs/promises";
 import type { Message } from "@kosong/core";
 import type { ChaosFaultKind } from "@kosong/core/testing";
-import { Context, validateConversation } from "@kosong/soul";
+import { Context } from "@kosong/soul";
+import { validateConversation } from "@kosong/soul/conversation";
 
 export { tempDir } from "../../context/helpers/temp-dir.js";
 
