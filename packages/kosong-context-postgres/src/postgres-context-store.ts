@@ -122,7 +122,7 @@ export class PostgresContextStore {
   async openLog(sessionId: string): Promise<PostgresContextLog> {
     this.#assertOpen();
     checkSessionId(sessionId);
-    const location = `postgres:${this.schema}/${sessionId}`;
+    const location = this.#location(sessionId);
     const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
     if (this.#open.has(sessionId)) {
       throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process");
@@ -165,7 +165,7 @@ export class PostgresContextStore {
   linearStorage(sessionId: string): PostgresLinearStorage {
     this.#assertOpen();
     checkSessionId(sessionId);
-    return new PostgresLinearStorage(() => this.openLog(sessionId));
+    return new PostgresLinearStorage(this.#location(sessionId), () => this.openLog(sessionId));
   }
 
   /**
@@ -223,6 +223,11 @@ export class PostgresContextStore {
     }
     const owner = { pid: row?.owner_pid ?? 0, hostname: row?.owner_host ?? null };
     return new SessionLockedError(location, `advisory lock ${lockKey}`, owner, `process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}`);
+  }
+
+  /** A session's name in messages: `postgres:<schema>/<session id>`. */
+  #location(sessionId: string): string {
+    return `postgres:${this.schema}/${sessionId}`;
   }
 
   #assertOpen(): void {
