@@ -11,6 +11,7 @@ import { migrateSchema } from "./migrations.js";
 import { importGenerations, PostgresContextLog, type SessionBackend } from "./postgres-context-log.js";
 import { PostgresLinearStorage } from "./postgres-linear-storage.js";
 import { exportSession, readSessionFiles, type SessionExport } from "./session-transfer.js";
+import { AppendBatcher, type AppendStats } from "./append-batcher.js";
 import { SessionLocks } from "./session-locks.js";
 import { quoteIdentifier } from "./sql-names.js";
 import type { RestoreReport } from "@kosong/context";
@@ -77,6 +78,7 @@ export class PostgresContextStore {
       pool,
       schema: quoteIdentifier(schema),
       locks: new SessionLocks(pool),
+      appends: new AppendBatcher(pool, quoteIdentifier(schema)),
       reconnectTimeoutMs,
       release: (sessionId) => this.#open.delete(sessionId),
     };
@@ -106,6 +108,15 @@ export class PostgresContextStore {
       }
     }
     return store;
+  }
+
+  /**
+   * Counters of the appends since connecting: the INSERT statements sent
+   * and the append groups they carried (appends of many sessions in one
+   * tick share one statement).
+   */
+  get stats(): AppendStats {
+    return this.#backend.appends.stats;
   }
 
   /** Creates or migrates the schema; resolves to the versions applied now. */
