@@ -9,3 +9,4 @@ export { PostgresContextLog } from "./postgres-context-log.js";
 export { PostgresLinearStorage } from "./postgres-linear-storage.js";
 export { rotationFile, type SessionExport } from "./session-transfer.js";
 export { migrations, type Migration } from "./migrations.js";
+export type { AppendStats } from "./append-batcher.js";

@@ -16,6 +16,7 @@ import type {
 import { InvalidOffsetError, RotationNotFoundError, SessionLockedError, StorageAlreadyModifiedError, StorageClosedError, StorageWriteError } from "@kosong/context";
 import { ContextStateBuilder, decodeRecordLine, encodeRecord, type ContextRecord } from "@kosong/context/records";
 import { isConnectionLoss, retryOnConnectionLoss, withClient } from "./connection-errors.js";
+import type { AppendBatcher } from "./append-batcher.js";
 import type { SessionLocks } from "./session-locks.js";
 
 /** What a log shares with its store. @internal */
@@ -24,6 +25,8 @@ export interface SessionBackend {
   /** The quoted schema name. */
   schema: string;
   locks: SessionLocks;
+  /** The store's group commit of appends across sessions. */
+  appends: AppendBatcher;
   reconnectTimeoutMs: number;
   /** Called once when the log is closed. */
   release(sessionId: string): void;
@@ -377,13 +380,13 @@ export class PostgresContextLog implements ContextLog {
     return result;
   }
 
-  /** Appends a group of append calls as one INSERT (one round trip), idempotently. */
-  async #commitGroup(group: readonly AppendItem[]): Promise<LogAppendReceipt[]> {
+  /** Appends a group of append calls, idempotently, in the store's next batch (one INSERT, one round trip for all its sessions). */
+  async #commitGroup(items: readonly AppendItem[]): Promise<LogAppendReceipt[]> {
     const start = this.#end;
     const receipts: LogAppendReceipt[] = [];
     const lines: string[] = [];
     const keys: Array<string | null> = [];
-    for (const item of group) {
+    for (const item of items) {
       const position = start + lines.length;
       item.lines.forEach((line, i) => {
         lines.push(line);
@@ -392,25 +395,10 @@ export class PostgresContextLog implements ContextLog {
       receipts.push({ position, end: start + lines.length });
     }
     if (lines.length === 0) return receipts;
-    const firstKey = keys.find((key) => key !== null)!;
-    const { schema } = this.#backend;
+    const group = { sessionId: this.sessionId, epoch: this.#epoch, generation: this.#generation, start, lines, keys, firstKey: keys.find((key) => key !== null)! };
     await this.#retrying(async () => {
       await this.#relock();
-      const { rows } = await this.#backend.pool.query<{ owned: number }>(
-        `WITH s AS (
-           SELECT current_generation AS g FROM ${schema}.sessions WHERE session_id = $1 AND epoch = $2 AND current_generation = $3 FOR UPDATE
-         ), dup AS (
-           SELECT 1 FROM ${schema}.records r, s WHERE r.generation_id = s.g AND r.append_key = $4
-         ), ins AS (
-           INSERT INTO ${schema}.records (generation_id, seq, line, append_key)
-           SELECT s.g, $5::integer + t.i::integer - 1, t.line, t.k FROM s, unnest($6::text[], $7::uuid[]) WITH ORDINALITY AS t(line, k, i)
-           WHERE NOT EXISTS (SELECT 1 FROM dup)
-           RETURNING 1
-         )
-         SELECT (SELECT count(*) FROM s)::integer AS owned, (SELECT count(*) FROM ins)::integer AS inserted`,
-        [this.sessionId, this.#epoch, this.#generation, firstKey, start, lines, keys],
-      );
-      if (rows[0]!.owned === 0) throw await this.#lostLock();
+      if (!(await this.#backend.appends.submit(group))) throw await this.#lostLock();
     });
     this.#end = start + lines.length;
     return receipts;

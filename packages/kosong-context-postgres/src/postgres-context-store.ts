@@ -11,6 +11,7 @@ import { migrateSchema } from "./migrations.js";
 import { importGenerations, PostgresContextLog, type SessionBackend } from "./postgres-context-log.js";
 import { PostgresLinearStorage } from "./postgres-linear-storage.js";
 import { exportSession, readSessionFiles, type SessionExport } from "./session-transfer.js";
+import { AppendBatcher, type AppendStats } from "./append-batcher.js";
 import { SessionLocks } from "./session-locks.js";
 import { quoteIdentifier } from "./sql-names.js";
 import type { RestoreReport } from "@kosong/context";
@@ -77,6 +78,7 @@ export class PostgresContextStore {
       pool,
       schema: quoteIdentifier(schema),
       locks: new SessionLocks(pool),
+      appends: new AppendBatcher(pool, quoteIdentifier(schema)),
       reconnectTimeoutMs,
       release: (sessionId) => this.#open.delete(sessionId),
     };
@@ -108,6 +110,15 @@ export class PostgresContextStore {
     return store;
   }
 
+  /**
+   * Counters of the appends since connecting: the INSERT statements sent
+   * and the append groups they carried (appends of many sessions in one
+   * tick share one statement).
+   */
+  get stats(): AppendStats {
+    return this.#backend.appends.stats;
+  }
+
   /** Creates or migrates the schema; resolves to the versions applied now. */
   async migrate(): Promise<number[]> {
     this.#assertOpen();
@@ -122,7 +133,7 @@ export class PostgresContextStore {
   async openLog(sessionId: string): Promise<PostgresContextLog> {
     this.#assertOpen();
     checkSessionId(sessionId);
-    const location = `postgres:${this.schema}/${sessionId}`;
+    const location = this.#location(sessionId);
     const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
     if (this.#open.has(sessionId)) {
       throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process");
@@ -165,7 +176,7 @@ export class PostgresContextStore {
   linearStorage(sessionId: string): PostgresLinearStorage {
     this.#assertOpen();
     checkSessionId(sessionId);
-    return new PostgresLinearStorage(() => this.openLog(sessionId));
+    return new PostgresLinearStorage(this.#location(sessionId), () => this.openLog(sessionId));
   }
 
   /**
@@ -223,6 +234,11 @@ export class PostgresContextStore {
     }
     const owner = { pid: row?.owner_pid ?? 0, hostname: row?.owner_host ?? null };
     return new SessionLockedError(location, `advisory lock ${lockKey}`, owner, `process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}`);
+  }
+
+  /** A session's name in messages: `postgres:<schema>/<session id>`. */
+  #location(sessionId: string): string {
+    return `postgres:${this.schema}/${sessionId}`;
   }
 
   #assertOpen(): void {

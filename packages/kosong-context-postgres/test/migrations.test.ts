@@ -14,7 +14,16 @@ const admin = new pg.Client(pgUrl());
 await admin.connect();
 afterAll(() => admin.end());
 
-const freshSchema = () => `m_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+const made: string[] = [];
+/** A new schema name, dropped after the file's tests (KOSONG_TEST_PG_URL may name a server that outlives the run). */
+const freshSchema = () => {
+  const schema = `m_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  made.push(schema);
+  return schema;
+};
+afterAll(async () => {
+  for (const schema of made) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+});
 
 describe("migrations", () => {
   it("eight stores starting at once on a new schema: all connect, each migration is applied once", async () => {

@@ -19,6 +19,7 @@ export type {
 export type { LinearStorage } from "./linear-storage.js";
 export { LinearContext } from "./linear-context.js";
 export { MemoryLinearStorage, type MemoryLinearStorageInit } from "./memory-linear-storage.js";
+export { LogLinearStorage } from "./log-linear-storage.js";
 export { JsonlLinearStorage, type JsonlLinearStorageOptions } from "./jsonl-linear-storage.js";
 export { JsonlContextFile, type ContextFileOptions, type ContextFileStats, type Durability } from "./jsonl-context-file.js";
 export { MemoryContextLog } from "./memory-context-log.js";
