@@ -16,18 +16,10 @@
  */
 import type { Message } from "@kosong/core";
 import { ScriptedChatProvider } from "@kosong/core/testing";
-import {
-  AutoCompaction,
-  type Compaction,
-  type CompactionOptions,
-  conversationBlocks,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SimpleCompaction,
-  SmartCompaction,
-  TokenCounter,
-  validateConversation,
-} from "@kosong/soul";
+import { AutoCompaction, type CompactionOptions, PreserveImportantCompaction, PreserveRecentCompaction, SimpleCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { type Compaction } from "@kosong/soul";
+import { conversationBlocks, validateConversation } from "@kosong/soul/conversation";
+import { TokenCounter } from "@kosong/soul/tokens";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { rowFromSamples } from "../measure.ts";
 import { containsIdentifier, identifiersIn, messageText } from "../real-trajectories/identifiers.ts";

@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Message, parseMessage } from "@kosong/core";
-import { TokenCounter } from "@kosong/soul";
+import { TokenCounter } from "@kosong/soul/tokens";
 
 /** Where the trajectories are. */
 export const TRAJECTORIES_DIR = path.join(

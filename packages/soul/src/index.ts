@@ -19,7 +19,7 @@ export { approveAll, askApproval } from "./soul/ask-approval.js";
 export { ToolRejectedError } from "./soul/tool-rejected-error.js";
 export type { SoulSession, SoulSessionOptions } from "./soul/session.js";
 export { defaultSoulConfig, type RetryTiming, type SoulConfig, type SoulConfigInput } from "./soul/config.js";
-export { ApprovalRequestNotFoundError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "./soul/errors.js";
+export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "./soul/errors.js";
 export type { Replacement } from "./soul/rewrite.js";
 export { Context, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
 export { CheckpointNotFoundError } from "./context/index.js";

@@ -1,13 +1,6 @@
-import {
-  AutoCompaction,
-  calibratedTokenScale,
-  estimateTokens,
-  PreserveImportantCompaction,
-  PreserveRecentCompaction,
-  SimpleCompaction,
-  SmartCompaction,
-  validateConversation,
-} from "@kosong/soul";
+import { AutoCompaction, PreserveImportantCompaction, PreserveRecentCompaction, SimpleCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { calibratedTokenScale, estimateTokens } from "@kosong/soul/tokens";
+import { validateConversation } from "@kosong/soul/conversation";
 import { describe, expect, it } from "vitest";
 import { taskHistory } from "../compaction/helpers/histories.js";
 
