@@ -134,7 +134,7 @@ function withLimit<T>(promise: Promise<T>, ms: number | null, controller: AbortC
 
 /**
  * A streamed message whose iteration throws {@link APITimeoutError} when no
- * part arrives for `idleMs`. Cheap per part (a clock read, no timer): one
+ * part arrives for `idleMs`. Cheap per part (a clock read and a flag, no timer): one
  * timer re-arms itself for what is left of the limit since the last part,
  * and when the limit has passed it aborts the request, which ends the
  * pending read; that failure is then reported as the timeout.
@@ -174,12 +174,14 @@ class IdleLimitedMessage implements StreamedMessage {
     const inner = this.#inner[Symbol.asyncIterator]();
     const idleMs = this.#idleMs;
     const controller = this.#controller;
-    let last = performance.now();
+    // When the pending read began; the clock runs only while a read is pending.
+    let since = performance.now();
+    let waiting = true;
     let timedOut: APITimeoutError | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let ended = false;
     const check = (): void => {
-      const idle = performance.now() - last;
+      const idle = waiting ? performance.now() - since : 0;
       if (idle < idleMs) {
         timer = setTimeout(check, idleMs - idle);
         // The pending read keeps the process alive while a stream is open; the timer alone must not.
@@ -197,7 +199,7 @@ class IdleLimitedMessage implements StreamedMessage {
       this.#release();
     };
     const onResult = (result: IteratorResult<StreamedMessagePart>): IteratorResult<StreamedMessagePart> => {
-      last = performance.now();
+      waiting = false;
       if (result.done === true) end();
       return result;
     };
@@ -210,7 +212,8 @@ class IdleLimitedMessage implements StreamedMessage {
     return {
       next: () => {
         // Time the consumer spends on a part is not the server's silence.
-        last = performance.now();
+        since = performance.now();
+        waiting = true;
         if (timedOut !== null) return Promise.reject(timedOut);
         return inner.next().then(onResult, onError);
       },
