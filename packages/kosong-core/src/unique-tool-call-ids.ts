@@ -11,7 +11,10 @@ import type { Message, StreamedToolCall } from "./message.js";
 /** Hands out ids unique among the calls of `history` and the calls received so far. */
 export class UniqueToolCallIds {
   readonly #history: readonly Message[];
-  #taken: Set<string> | null = null;
+  /** The ids of the history's calls: shared with later steps, so never added to here. */
+  #inHistory: Set<string> | null = null;
+  /** The ids handed out for this message. */
+  readonly #received = new Set<string>();
 
   constructor(history: readonly Message[]) {
     this.#history = history;
@@ -24,15 +27,16 @@ export class UniqueToolCallIds {
    * stays within the id pattern providers accept (`[A-Za-z0-9_-]`).
    */
   receive(call: StreamedToolCall): StreamedToolCall {
-    const taken = (this.#taken ??= idsOf(this.#history));
+    const inHistory = (this.#inHistory ??= idsOf(this.#history));
+    const taken = (id: string): boolean => inHistory.has(id) || this.#received.has(id);
     let id = call.id;
-    if (id === "" || taken.has(id)) {
+    if (id === "" || taken(id)) {
       const stem = id === "" ? "call" : id;
       let n = 2;
-      while (taken.has(`${stem}_${n}`)) n += 1;
+      while (taken(`${stem}_${n}`)) n += 1;
       id = `${stem}_${n}`;
     }
-    taken.add(id);
+    this.#received.add(id);
     return id === call.id ? call : { ...call, id };
   }
 }
@@ -42,8 +46,10 @@ export class UniqueToolCallIds {
  * conversation grows by appends, so the next step finds the set of the
  * message the previous step ended with and adds only what came after it: the
  * cost per step does not grow with the history. The set is shared and only
- * ever grows: after a revert it may hold ids no longer in the history, which
- * costs at most an unneeded rename, never a duplicate.
+ * ever grows by messages of the history: after a revert it may hold ids no
+ * longer in the history, which costs at most an unneeded rename, never a
+ * duplicate. Ids of a message still being received are kept apart, so a
+ * failed attempt that is retried does not rename the retry's calls.
  */
 const idsUpTo = new WeakMap<Message, Set<string>>();
 
