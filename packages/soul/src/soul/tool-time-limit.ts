@@ -56,10 +56,10 @@ export function runWithTimeLimit(call: ToolCall, limitMs: number, signal: AbortS
       if (--waiting === 0 && !settled) arm();
     };
     const pausing = (approval: ToolApproval): ToolApproval => ({
-      request: async (action, description) => {
+      request: async (action, description, scope) => {
         pause();
         try {
-          return await approval.request(action, description);
+          return await approval.request(action, description, scope);
         } finally {
           resume();
         }

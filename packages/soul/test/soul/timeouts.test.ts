@@ -103,7 +103,7 @@ describe("tool time limits", () => {
       description: "Asks, then finishes at once.",
       parameters: z.object({}),
       execute: async (_args, { approval }) => {
-        const answer = await approval!.request("do it", "do the thing");
+        const answer = await approval!.request("do it", "do the thing", "this one thing");
         return toolOk(`answered ${JSON.stringify(answer)}`);
       },
     });
@@ -111,6 +111,8 @@ describe("tool time limits", () => {
     const turn = soul.run("go");
     for await (const event of turn) {
       if (event.type !== "ApprovalRequest") continue;
+      // The scope reaches the host through the time limit's wrapper.
+      expect(event.payload).toMatchObject({ action: "do it", scope: "this one thing" });
       // A person takes longer than the tool's limit to answer.
       const id = (event.payload as { id: string }).id;
       setTimeout(() => soul.approval.respond(id, "approve"), 300);
