@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CallableTool, ToolReturnValue } from "@kosong/core";
-import { FileRegistry } from "@kosong/soul";
+import { approveAll, FileRegistry } from "@kosong/soul";
 import { type AgentToolsOptions, createAgentTools } from "../src/tools/agent-tools.js";
 import { openWorkspace } from "../src/tools/workspace.js";
 
@@ -12,7 +12,7 @@ export interface ToolHarness {
   outside: string;
   files: FileRegistry;
   tools: Map<string, CallableTool>;
-  /** Calls tool `name` without approval (the tools act without asking), with `signal` when given. */
+  /** Calls tool `name` with every approval granted (`approveAll`), with `signal` when given. */
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolReturnValue>;
 }
 
@@ -24,7 +24,7 @@ export async function toolHarness(tempDir: () => Promise<string>, options: Agent
   const files = new FileRegistry();
   const tools = new Map(createAgentTools(await openWorkspace(root, files), options).map((tool) => [tool.name, tool]));
   const call = (name: string, args: Record<string, unknown>, signal = new AbortController().signal): Promise<ToolReturnValue> =>
-    (tools.get(name) as CallableTool).call(args, { toolCallId: "t1", signal });
+    (tools.get(name) as CallableTool).call(args, { toolCallId: "t1", signal, approval: approveAll });
   return { root, outside, files, tools, call };
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ToolReturnValue } from "@kosong/core";
 import { FileRegistry } from "@kosong/soul";
@@ -131,6 +131,25 @@ describe("approval of the mutating tools", () => {
     expect(await readFile(path.join(root, "b.txt"), "utf8")).toBe("hi\n");
     expect((await call("EditFile", { path: "b.txt", old_string: "hi", new_string: "yo" })).is_error).toBe(true);
     expect(asked).toEqual(["WriteFile: Write a.txt (1 character)", "Shell: Run: echo hi > b.txt", "Shell: Run: echo again >> b.txt", "EditFile: Edit b.txt: replace 1 occurrence"]);
+    expect((await call("ReadFile", { path: "b.txt" })).is_error).toBe(false);
+  });
+
+  it("refuse to act without an approval channel (outside a soul), and read-only tools still work", async () => {
+    const root = await tempDir();
+    await writeFile(path.join(root, "b.txt"), "hi\n");
+    const tools = new Map(createAgentTools(await openWorkspace(root, new FileRegistry())).map((tool) => [tool.name, tool]));
+    const call = (name: string, args: Record<string, unknown>) => tools.get(name)!.call(args, { toolCallId: name, signal: new AbortController().signal });
+    for (const [name, args] of [
+      ["WriteFile", { path: "a.txt", content: "x" }],
+      ["EditFile", { path: "b.txt", old_string: "hi", new_string: "yo" }],
+      ["Shell", { command: "echo x > c.txt" }],
+    ] as const) {
+      const result = await call(name, args);
+      expect(result.is_error, name).toBe(true);
+      expect(result.message, name).toContain("no approval channel");
+    }
+    expect((await readdir(root)).toSorted()).toEqual(["b.txt"]);
+    expect(await readFile(path.join(root, "b.txt"), "utf8")).toBe("hi\n");
     expect((await call("ReadFile", { path: "b.txt" })).is_error).toBe(false);
   });
 });
