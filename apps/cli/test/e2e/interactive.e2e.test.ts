@@ -66,11 +66,13 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
     screen = await terminal.waitFor(/compacted: [\d.k]+ → [\d.k]+ tokens[\s\S]*test-model ·/, { from: "› /compact" });
     expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("keep the file name");
 
-    // /checkpoints and /revert.
+    // /checkpoints and /revert: the compaction's checkpoint goes on from the ids before it (an old id names no other point).
     terminal.line("/checkpoints");
-    await terminal.waitFor(/checkpoint 0 ·/, { from: "› /checkpoints" });
-    terminal.line("/revert 0");
-    screen = await terminal.waitFor(/Reverted to checkpoint 0; 0 messages remain\. \/restore \d+ undoes it\./, { from: "› /revert 0" });
+    screen = await terminal.waitFor(/checkpoint \d+ ·/, { from: "› /checkpoints" });
+    const fresh = [...screen.matchAll(/checkpoint (\d+) ·/g)].at(-1)![1]!;
+    expect(Number(fresh)).toBeGreaterThan(0);
+    terminal.line(`/revert ${fresh}`);
+    screen = await terminal.waitFor(new RegExp(`Reverted to checkpoint ${fresh}; 0 messages remain\\. /restore \\d+ undoes it\\.`), { from: `› /revert ${fresh}` });
 
     // /edit: rewrite a past prompt and rerun from there.
     server.enqueue({ message: say("Answer one."), usage }, { message: say("Answer two."), usage });

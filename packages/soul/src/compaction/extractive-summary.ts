@@ -78,8 +78,14 @@ export function extractiveSummary(messages: readonly Message[], options: Extract
  * A model's summary is followed by it, so the task never rests on a paraphrase.
  */
 export function userRequests(messages: readonly Message[], maxTokens: number, tokenizer: Tokenizer): string {
-  const title = SECTIONS[0][0];
-  return renderSection(title, collectFacts(messages, []).get(title) ?? [], maxTokens, tokenizer);
+  const requests = messages.filter(isUserTyped).map((m) => extractText(m, "\n").trim()).filter((text) => text !== "");
+  return renderSection(SECTIONS[0][0], requestItems(requests), maxTokens, tokenizer);
+}
+
+/** The requests as items: the first (the task) and the latest first, then the others newest first. */
+function requestItems(requests: readonly string[]): Items {
+  const last = requests.length - 1;
+  return requests.map((text, i) => ({ text, priority: i === 0 ? 0 : i === last ? 1 : 2 + last - i }));
 }
 
 /**
@@ -144,12 +150,10 @@ function collectFacts(messages: readonly Message[], files: readonly TouchedFile[
   });
   for (const file of files) (file.kind === "write" ? written : read).set(file.path, messages.length);
   for (const path of written.keys()) read.delete(path);
-  const last = requests.length - 1;
   const newestFirst = (map: Map<string, number>): Items => [...map].map(([text, at]) => ({ text, priority: -at }));
   const latestFirst = (list: readonly string[]): Items => list.map((text, i) => ({ text, priority: list.length - i }));
   return new Map<Section, Items>([
-    // The first request (the task) and the latest one go first, then the others newest first.
-    ["User requests and constraints", requests.map((text, i) => ({ text, priority: i === 0 ? 0 : i === last ? 1 : 2 + last - i }))],
+    ["User requests and constraints", requestItems(requests)],
     ["Files written", newestFirst(written)],
     ["Files read", newestFirst(read)],
     ["Commands run more than once", [...commands].filter(([, n]) => n > 1).map(([text, n]) => ({ text: `\`${text}\` (${n}×)`, priority: -n }))],

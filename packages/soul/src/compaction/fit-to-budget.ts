@@ -125,8 +125,10 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     if (!over()) break;
     drop(block);
   }
+  // With an index the notice stays even when no message is dropped (then it says that tool outputs were elided).
+  const noticeCost = (n: number, withIndex: boolean): number => (n === 0 && withIndex ? counter.message(droppedNotice(0)) : noticeTokens(n));
   // Refill: undo actions, last first, while the result fits (an action whose messages changed again since is skipped).
-  const refill = (limit: number, noticeFloor = 0): void => {
+  const refill = (limit: number, noticeFloor = false): void => {
     for (let a = log.length - 1; a >= 0; a--) {
       const changes = log[a]!;
       if (!changes.every(([index, , after]) => current[index] === after)) continue;
@@ -136,7 +138,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
         delta += (before === null ? 0 : counter.message(before)) - (after === null ? 0 : counter.message(after));
         if (after === null && before !== null) restored++;
       }
-      if (total + delta + noticeTokens(Math.max(dropped - restored, noticeFloor)) > limit) continue;
+      if (total + delta + noticeCost(dropped - restored, noticeFloor) > limit) continue;
       log.push([]);
       for (const [index, before] of changes) replace(index, before);
       log.pop();
@@ -152,13 +154,18 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     const index = identifierIndex(lost, { maxTokens: room, tokenizer: budget.tokenizer, kept });
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
-    const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeTokens(Math.max(dropped, 1)) + 4;
-    if (options.refill === true) refill(budget.maxTokens - extra, index === "" ? 0 : 1);
+    const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
+    if (options.refill === true) refill(budget.maxTokens - extra, index !== "");
     kept = current.filter((m): m is Message => m !== null);
     notice = index !== "" ? droppedNotice(dropped, index) : dropped === 0 ? null : droppedNotice(dropped);
   }
-  const messages = notice === null ? kept : withNotice(kept, notice);
-  const tokens = counter.count(messages);
+  let messages = notice === null ? kept : withNotice(kept, notice);
+  let tokens = counter.count(messages);
+  if (tokens > budget.maxTokens && reserve > 0) {
+    // The index is an extra: when the tokenizer counts the whole notice higher than its parts, it goes.
+    messages = dropped === 0 ? kept : withNotice(kept, droppedNotice(dropped));
+    tokens = counter.count(messages);
+  }
   const unchanged = history.filter((message, index) => current[index] === message).length;
   const original = new Set(history);
   const stubs = current.filter((message) => message !== null && !original.has(message) && isToolOutputStub(message)).length;

@@ -14,15 +14,15 @@ import { messageStrings } from "./message-strings.js";
 export type IdentifierKind = "path" | "symbol" | "error";
 
 /** What separates the words that identifiers are read from: white space, quotes, brackets and operators. */
-const SEPARATOR = /[\s"'`()[\]{}<>,;=|&*!?#%^\\]+/;
+const SEPARATORS = new Set([..." \t\n\r\f\v\"'`()[]{}<>,;=|&*!?#%^\\"]);
+/** What every identifier has and plain words do not: a dot, a slash, an underscore or an inner capital (found in one pass). */
+const MARK = /[./_]|[a-z0-9][A-Z]|[A-Z]{2}[a-z]/g;
 /** A path: two or more segments joined by `/` (optionally followed by `::test` parts). */
 const PATH = /^(?:~|\.{1,2})?\/?[\w@.+-]+(?:\/[\w@.+-]+)+(?:::[\w.-]+)*$/;
 /** A file name with a short extension that starts with a letter. */
 const FILE_NAME = /^[\w-]+\.[a-z][a-z0-9]{0,4}$/;
 /** A name, or names joined by dots. */
 const NAME = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
-/** What every identifier has and plain words do not: a dot, a slash, an underscore or an inner capital. */
-const MAYBE_IDENTIFIER = /[./_]|[a-z0-9][A-Z]|^[A-Z]{2,}[a-z]/;
 /** A snake_case or CamelCase word. */
 const CODE_WORD = /_|[a-z0-9][A-Z]|^[A-Z]{2,}[a-z]/;
 /** Error lines: a line with an `…Error`/`…Exception` name, or one a test runner or linter marks as failing (tested line by line: linear). */
@@ -42,8 +42,20 @@ interface Entry {
  */
 export function identifiersOf(text: string): Array<[string, IdentifierKind]> {
   const found: Array<[string, IdentifierKind]> = [];
-  for (const word of text.split(SEPARATOR)) {
-    if (word.length < 4 || word.length > 300 || !MAYBE_IDENTIFIER.test(word)) continue;
+  // Only the words around a mark are read: plain prose costs one regular-expression scan.
+  const isSeparator = (at: number): boolean => SEPARATORS.has(text[at]!) || /\s/.test(text[at]!);
+  const words: string[] = [];
+  MARK.lastIndex = 0;
+  for (let mark = MARK.exec(text); mark !== null; mark = MARK.exec(text)) {
+    let start = mark.index;
+    while (start > 0 && !isSeparator(start - 1)) start--;
+    let end = mark.index + mark[0].length;
+    while (end < text.length && !isSeparator(end)) end++;
+    MARK.lastIndex = end;
+    words.push(text.slice(start, end));
+  }
+  for (const word of words) {
+    if (word.length < 4 || word.length > 300) continue;
     const path = word.replace(/^(?:\.\/)+/, "").replace(/(?::\d+)+:?$/, "").replace(/[.:/]+$/, "");
     // `s/old/new` (sed) is not a path: a one-letter first segment counts only before two more segments (`a/src/x.ts` of a diff).
     const sedLike = /^[a-z]\/[^/]*\/?[^/]*$/.test(path);
@@ -116,23 +128,32 @@ export function identifierIndex(messages: readonly Message[], options: Identifie
       else entry.score += weight + recency;
     }
   });
-  const ranked = [...entries.values()].sort((a, b) => b.score - a.score).map((entry) => ({ ...entry, cost: tokenizer.count(entry.text) + 1 }));
-  // The sum of the entries' counts is close to the count of the whole; a few tries with less room absorb the difference.
-  for (let room = maxTokens; room > maxTokens / 2; room -= Math.max(8, Math.ceil(maxTokens / 20))) {
-    const text = render(ranked, room, tokenizer);
-    if (text === "" || tokenizer.count(text) <= maxTokens) return text;
+  const ranked = [...entries.values()].sort((a, b) => b.score - a.score);
+  // Entries are chosen by a cheap cost (characters / 3), the whole counted once; the room is then adjusted to the real count.
+  let room = maxTokens;
+  let best = "";
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const text = render(ranked, room);
+    if (text === "") return best;
+    const tokens = tokenizer.count(text);
+    if (tokens <= maxTokens) {
+      best = text;
+      if (tokens >= maxTokens * 0.9) break;
+    }
+    room = Math.floor((room * maxTokens * (tokens <= maxTokens ? 0.98 : 0.95)) / tokens);
   }
-  return "";
+  return best;
 }
 
 const TITLE = "## Identifiers in the removed messages (paths, symbols, errors)";
 
-function render(ranked: ReadonlyArray<Entry & { cost: number }>, room: number, tokenizer: Tokenizer): string {
-  let used = tokenizer.count(TITLE) + 12;
+function render(ranked: readonly Entry[], room: number): string {
+  let used = Math.ceil(TITLE.length / 3) + 12;
   const chosen: Record<IdentifierKind, string[]> = { path: [], symbol: [], error: [] };
   for (const entry of ranked) {
-    if (used + entry.cost > room) continue;
-    used += entry.cost;
+    const cost = Math.ceil(entry.text.length / 3) + 1;
+    if (used + cost > room) continue;
+    used += cost;
     chosen[entry.kind].push(entry.text);
   }
   const lines = [
