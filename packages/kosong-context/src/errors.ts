@@ -1,60 +1,38 @@
 /**
  * Error classes of @kosong/context.
  *
- * Like @kosong/core's errors, each class carries a marker under a global
- * symbol (core's `createErrorMarker`) and its static `isInstance(value)`
- * checks that marker, so an error from one installed copy of the package is
- * recognised by another.
+ * Like @kosong/core's errors, each class names a `brand` (core's
+ * `KosongError` mechanism), so its inherited static `isInstance(value)`
+ * recognises an error from another installed copy of the package.
  */
-import { createErrorMarker, KosongError, type ErrorMarker, type KosongErrorOptions } from "@kosong/core";
-
-function markerFor(name: string): ErrorMarker {
-  return createErrorMarker(`@kosong/context.error.${name}`);
-}
-
-const storageMarker = markerFor("ContextStorageError");
+import { KosongError, type KosongErrorOptions } from "@kosong/core";
 
 /** The root of every error @kosong/context throws on purpose. */
 export class ContextStorageError extends KosongError {
+  static override readonly brand: string = "@kosong/context.error.ContextStorageError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    storageMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is ContextStorageError {
-    return storageMarker.is(value);
   }
 }
-
-const modifiedMarker = markerFor("StorageAlreadyModifiedError");
 
 /** `restore()` was called on a storage that was already appended to or restored. */
 export class StorageAlreadyModifiedError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.StorageAlreadyModifiedError";
+
   constructor(message = "The storage is already modified", options: KosongErrorOptions = {}) {
     super(message, options);
-    modifiedMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is StorageAlreadyModifiedError {
-    return modifiedMarker.is(value);
   }
 }
-
-const closedMarker = markerFor("StorageClosedError");
 
 /** An operation on a storage or context file after `close()`. */
 export class StorageClosedError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.StorageClosedError";
+
   constructor(message = "The storage is closed", options: KosongErrorOptions = {}) {
     super(message, options);
-    closedMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is StorageClosedError {
-    return closedMarker.is(value);
   }
 }
-
-const openMarker = markerFor("StorageOpenError");
 
 /**
  * A context file cannot be opened: its folder does not exist, the path is a
@@ -63,17 +41,14 @@ const openMarker = markerFor("StorageOpenError");
  * Opening never creates folders: create the session folder first.
  */
 export class StorageOpenError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.StorageOpenError";
+
   /** The file that was to be opened (absolute). */
   readonly path: string;
 
   constructor(path: string, problem: string, options: KosongErrorOptions = {}) {
     super(`cannot open ${path}: ${problem}`, options);
     this.path = path;
-    openMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is StorageOpenError {
-    return openMarker.is(value);
   }
 }
 
@@ -83,10 +58,10 @@ export interface LockOwner {
   hostname: string | null;
 }
 
-const lockedMarker = markerFor("SessionLockedError");
-
 /** Another live writer (another process, or another open handle in this one) holds the session file. */
 export class SessionLockedError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.SessionLockedError";
+
   /** The session file that was to be opened. */
   readonly path: string;
   /** The lock file (`<path>.lock`). */
@@ -99,15 +74,8 @@ export class SessionLockedError extends ContextStorageError {
     this.path = path;
     this.lockPath = lockPath;
     this.owner = owner;
-    lockedMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is SessionLockedError {
-    return lockedMarker.is(value);
   }
 }
-
-const invalidRecordMarker = markerFor("InvalidRecordError");
 
 /**
  * A record given to an append is not writable: a token count or checkpoint id
@@ -117,51 +85,36 @@ const invalidRecordMarker = markerFor("InvalidRecordError");
  * `MessageParseError` instead.
  */
 export class InvalidRecordError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.InvalidRecordError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    invalidRecordMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is InvalidRecordError {
-    return invalidRecordMarker.is(value);
   }
 }
 
-const offsetMarker = markerFor("InvalidOffsetError");
-
 /** A truncation offset that is not the start of a line inside the file. */
 export class InvalidOffsetError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.InvalidOffsetError";
+
   readonly offset: number;
 
   constructor(offset: number, problem: string) {
     super(`invalid truncation offset ${offset}: ${problem}`);
     this.offset = offset;
-    offsetMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is InvalidOffsetError {
-    return offsetMarker.is(value);
   }
 }
 
-const rotationMarker = markerFor("RotationNotFoundError");
-
 /** `restoreRotation(n)` named a rotation that does not exist. */
 export class RotationNotFoundError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.RotationNotFoundError";
+
   readonly n: number;
 
   constructor(path: string, n: number) {
     super(`no rotation ${n} of ${path}`);
     this.n = n;
-    rotationMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is RotationNotFoundError {
-    return rotationMarker.is(value);
   }
 }
-
-const writeMarker = markerFor("StorageWriteError");
 
 /**
  * Writing to the context file failed (disk full, I/O error, ...); `cause` is
@@ -174,13 +127,10 @@ const writeMarker = markerFor("StorageWriteError");
  * and its rotations as they were.
  */
 export class StorageWriteError extends ContextStorageError {
+  static override readonly brand: string = "@kosong/context.error.StorageWriteError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    writeMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is StorageWriteError {
-    return writeMarker.is(value);
   }
 }
 

@@ -21,18 +21,9 @@ export interface ErrorMarker {
  * the brand in a static `isInstance`, so an instance made by another loaded
  * copy of the class is recognised.
  *
- * ```ts
- * const notFound = createErrorMarker("@my/package.error.NotFoundError");
- * class NotFoundError extends KosongError {
- *   constructor(message: string) {
- *     super(message);
- *     notFound.mark(this);
- *   }
- *   static override isInstance(value: unknown): value is NotFoundError {
- *     return notFound.is(value);
- *   }
- * }
- * ```
+ * `KosongError` and its subclasses use markers through their static
+ * `brand` (`static override readonly brand = "@my/package.error.MyError"`);
+ * call this directly only for a class outside that hierarchy.
  */
 export function createErrorMarker(key: string): ErrorMarker {
   const symbol = Symbol.for(key);

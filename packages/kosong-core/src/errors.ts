@@ -1,79 +1,88 @@
 /**
- * Error classes of @kosong/core.
+ * Error classes of @kosong/core, and the one mechanism every kosong package
+ * uses for its errors.
  *
- * Every class carries a marker under a global symbol (`Symbol.for`), and its
- * static `isInstance(value)` checks that marker rather than the prototype
- * chain: an error thrown by one installed copy of @kosong/core is recognised
- * by another copy (duplicate installs, bundled and unbundled code). Other
- * packages brand their own error classes the same way with
- * {@link createErrorMarker}.
+ * Every class names a `brand`, a globally unique key. The {@link KosongError}
+ * constructor marks an instance with the brand of each class of its chain
+ * (under `Symbol.for(brand)`), and the static `isInstance(value)`, inherited
+ * by every subclass, checks the brand of the class it is called on rather
+ * than the prototype chain: an error thrown by one installed copy of a
+ * package is recognised by another copy (duplicate installs, bundled and
+ * unbundled code). A subclass needs one line:
+ * `static override readonly brand = "@my/package.error.MyError";`.
  */
-import { createErrorMarker, type ErrorMarker } from "./error-marker.js";
-
-const kosongMarker = createErrorMarker("@kosong/core.error");
-
-function markerFor(name: string): ErrorMarker {
-  return createErrorMarker(`@kosong/core.error.${name}`);
-}
+import { createErrorMarker } from "./error-marker.js";
 
 /** Options shared by every kosong error. */
 export interface KosongErrorOptions {
   cause?: unknown;
 }
 
-/** The root of every error @kosong/core throws on purpose. */
+/** A class in a KosongError chain, as the constructor and `isInstance` see it. */
+interface BrandedClass {
+  readonly brand: string;
+}
+
+/** The root of every error the kosong packages throw on purpose. */
 export class KosongError extends Error {
+  /** This class's brand (a subclass sets its own: `static override readonly brand = "@scope/pkg.error.Name"`). */
+  static readonly brand: string = "@kosong/core.error";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    kosongMarker.mark(this);
+    for (let cls: unknown = new.target; cls !== Error && typeof cls === "function"; cls = Object.getPrototypeOf(cls)) {
+      if (Object.hasOwn(cls, "brand")) createErrorMarker((cls as unknown as BrandedClass).brand).mark(this);
+    }
   }
 
-  /** True when `value` is a KosongError from any copy of this package. */
-  static isInstance(value: unknown): value is KosongError {
-    return kosongMarker.is(value);
+  /**
+   * True when `value` is an instance of the class this is read from, from
+   * any copy of its package (`APIStatusError.isInstance(error)` narrows to
+   * `APIStatusError`). Also works unbound: `errors.filter(APIStatusError.isInstance)`.
+   */
+  static isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return isBranded(this, value);
   }
 }
 
-const chatProviderMarker = markerFor("ChatProviderError");
+// Read from a class, `isInstance` is that class's check already bound, so passing it around keeps the class.
+Object.defineProperty(KosongError, "isInstance", {
+  configurable: true,
+  get(this: abstract new (...args: never[]) => unknown) {
+    return (value: unknown): boolean => isBranded(this, value);
+  },
+});
+
+function isBranded(cls: abstract new (...args: never[]) => unknown, value: unknown): boolean {
+  if (!Object.hasOwn(cls, "brand")) return value instanceof cls;
+  return createErrorMarker((cls as unknown as BrandedClass).brand).is(value);
+}
 
 /** An error raised by a chat provider: transport, HTTP status, or a malformed/empty response. */
 export class ChatProviderError extends KosongError {
+  static override readonly brand: string = "@kosong/core.error.ChatProviderError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    chatProviderMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is ChatProviderError {
-    return chatProviderMarker.is(value);
   }
 }
-
-const connectionMarker = markerFor("APIConnectionError");
 
 /** The connection failed or was cut (before or during the response stream). Retryable. */
 export class APIConnectionError extends ChatProviderError {
+  static override readonly brand: string = "@kosong/core.error.APIConnectionError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    connectionMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is APIConnectionError {
-    return connectionMarker.is(value);
   }
 }
 
-const timeoutMarker = markerFor("APITimeoutError");
-
 /** The request timed out. Retryable. */
 export class APITimeoutError extends ChatProviderError {
+  static override readonly brand: string = "@kosong/core.error.APITimeoutError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    timeoutMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is APITimeoutError {
-    return timeoutMarker.is(value);
   }
 }
 
@@ -89,14 +98,14 @@ export interface APIStatusErrorOptions extends KosongErrorOptions {
   errorCode?: string | null;
 }
 
-const statusMarker = markerFor("APIStatusError");
-
 /**
  * The API answered with an error status (4xx/5xx), or reported an error of
  * such a kind inside a 200 stream (then `statusCode` is the status that error
  * kind carries over HTTP, e.g. 529 for Anthropic `overloaded_error`).
  */
 export class APIStatusError extends ChatProviderError {
+  static override readonly brand: string = "@kosong/core.error.APIStatusError";
+
   readonly statusCode: number;
   readonly requestId: string | null;
   readonly retryAfterMs: number | null;
@@ -110,15 +119,8 @@ export class APIStatusError extends ChatProviderError {
     this.retryAfterMs = options.retryAfterMs ?? null;
     this.errorType = options.errorType ?? null;
     this.errorCode = options.errorCode ?? null;
-    statusMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is APIStatusError {
-    return statusMarker.is(value);
   }
 }
-
-const overflowMarker = markerFor("APIContextOverflowError");
 
 /**
  * The request was rejected because the conversation does not fit the model's
@@ -126,17 +128,12 @@ const overflowMarker = markerFor("APIContextOverflowError");
  * long"). Not retryable as is: compact the context, then try again.
  */
 export class APIContextOverflowError extends APIStatusError {
+  static override readonly brand: string = "@kosong/core.error.APIContextOverflowError";
+
   constructor(statusCode: number, message: string, options: APIStatusErrorOptions = {}) {
     super(statusCode, message, options);
-    overflowMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is APIContextOverflowError {
-    return overflowMarker.is(value);
   }
 }
-
-const quotaMarker = markerFor("APIQuotaExhaustedError");
 
 /**
  * The account's quota or credit is used up (OpenAI `insufficient_quota`,
@@ -144,44 +141,31 @@ const quotaMarker = markerFor("APIQuotaExhaustedError");
  * never retryable.
  */
 export class APIQuotaExhaustedError extends APIStatusError {
+  static override readonly brand: string = "@kosong/core.error.APIQuotaExhaustedError";
+
   constructor(statusCode: number, message: string, options: APIStatusErrorOptions = {}) {
     super(statusCode, message, options);
-    quotaMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is APIQuotaExhaustedError {
-    return quotaMarker.is(value);
   }
 }
-
-const emptyMarker = markerFor("APIEmptyResponseError");
 
 /** The API returned no content and no tool call (or only thinking). Retryable. */
 export class APIEmptyResponseError extends ChatProviderError {
+  static override readonly brand: string = "@kosong/core.error.APIEmptyResponseError";
+
   constructor(message = "The API returned an empty response.", options: KosongErrorOptions = {}) {
     super(message, options);
-    emptyMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is APIEmptyResponseError {
-    return emptyMarker.is(value);
   }
 }
 
-const parseMarker = markerFor("MessageParseError");
-
 /** A message (JSON text or value) that is not a valid kosong message; `path` names the bad field. */
 export class MessageParseError extends KosongError {
+  static override readonly brand: string = "@kosong/core.error.MessageParseError";
+
   readonly path: string;
 
   constructor(path: string, problem: string, options: KosongErrorOptions = {}) {
     super(path ? `invalid message at ${path}: ${problem}` : `invalid message: ${problem}`, options);
     this.path = path;
-    parseMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is MessageParseError {
-    return parseMarker.is(value);
   }
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import * as core from "@kosong/core";
 import {
   abortError,
@@ -115,24 +115,26 @@ describe("createErrorMarker", () => {
   });
 
   it("lets another package's error class be recognised across its own duplicate copies", () => {
-    const makeClass = () => {
-      const marker = createErrorMarker("@test/pkg.error.NotFoundError");
-      return class NotFoundError extends KosongError {
-        constructor(message: string) {
-          super(message);
-          marker.mark(this);
-        }
-        static override isInstance(value: unknown): value is NotFoundError {
-          return marker.is(value);
-        }
-      };
+    // The whole pattern: one static line; the constructor and isInstance come from KosongError.
+    const makeClasses = () => {
+      class LookupError extends KosongError {
+        static override readonly brand: string = "@test/pkg.error.LookupError";
+      }
+      class NotFoundError extends LookupError {
+        static override readonly brand: string = "@test/pkg.error.NotFoundError";
+      }
+      return { LookupError, NotFoundError };
     };
-    const [A, B] = [makeClass(), makeClass()];
-    const error = new B("missing");
-    expect(error instanceof A).toBe(false);
-    expect(A.isInstance(error)).toBe(true);
+    const [A, B] = [makeClasses(), makeClasses()];
+    const error = new B.NotFoundError("missing");
+    expect(error instanceof A.NotFoundError).toBe(false);
+    expect(A.NotFoundError.isInstance(error)).toBe(true);
+    expect(A.LookupError.isInstance(error)).toBe(true);
+    expect(A.NotFoundError.isInstance(new B.LookupError("other"))).toBe(false);
     expect(KosongError.isInstance(error)).toBe(true);
     expect(error.name).toBe("NotFoundError");
+    const narrowed: unknown = error;
+    if (A.NotFoundError.isInstance(narrowed)) expectTypeOf(narrowed).toEqualTypeOf<InstanceType<typeof A.NotFoundError>>();
   });
 });
 

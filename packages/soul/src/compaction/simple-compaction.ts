@@ -19,14 +19,14 @@ import { SIMPLE_SUMMARY_PROMPT } from "./summary-request.js";
 export interface SimpleCompactionOptions {
   /**
    * How many user and assistant messages to keep verbatim at the end, with
-   * the tool results between them (kimi-cli: 2, the default; seed 002: 20).
+   * the tool results between them (kimi-cli: 2, the default; 20 keeps more context).
    * Tool messages are not counted, so the cut never separates a result from
    * its call.
    */
   keepRecent?: number;
-  /** Compact only when the history has more than this many messages (seed 002: 60); default 0. */
+  /** Compact only when the history has more than this many messages (e.g. 60); default 0. */
   compactAbove?: number;
-  /** Keep system messages of the summarised part, before the summary (seed 002); default true. */
+  /** Keep system messages of the summarised part, before the summary; default true. */
   keepSystemMessages?: boolean;
   /** The summary instructions appended to the transcript (default {@link SIMPLE_SUMMARY_PROMPT}). */
   prompt?: string;

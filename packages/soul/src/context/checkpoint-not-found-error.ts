@@ -1,12 +1,10 @@
-import { createErrorMarker, KosongError } from "@kosong/core";
+import { SoulError } from "../soul/errors.js";
 
 /** A checkpoint as a caller names it: its id, and its label when it has one. */
 export interface CheckpointName {
   id: number;
   label?: string;
 }
-
-const marker = createErrorMarker("@kosong/soul.error.CheckpointNotFoundError");
 
 function describe(checkpoints: readonly CheckpointName[]): string {
   if (checkpoints.length === 0) return "there are no checkpoints";
@@ -19,7 +17,9 @@ function describe(checkpoints: readonly CheckpointName[]): string {
  * message and `available` list the checkpoints that exist; nothing was
  * changed.
  */
-export class CheckpointNotFoundError extends KosongError {
+export class CheckpointNotFoundError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.CheckpointNotFoundError";
+
   /** The id or label that was asked for. */
   readonly requested: number | string;
   /** The checkpoints that exist, oldest first. */
@@ -30,11 +30,5 @@ export class CheckpointNotFoundError extends KosongError {
     super(`no ${what}: ${describe(available)}`);
     this.requested = requested;
     this.available = available;
-    marker.mark(this);
-  }
-
-  /** True when `value` is a CheckpointNotFoundError from any copy of this package. */
-  static override isInstance(value: unknown): value is CheckpointNotFoundError {
-    return marker.is(value);
   }
 }

@@ -3,6 +3,7 @@
  * and reserved context size), plus the retry timing.
  */
 import { resolveStreamTimeouts, type ChatProvider, type StreamTimeouts, type ThinkingEffort } from "@kosong/core";
+import { DEFAULT_TRIGGER_RATIO } from "../tokens/index.js";
 
 /** Timing of the retries of a failed LLM call. */
 export interface RetryTiming {
@@ -72,7 +73,7 @@ export const defaultSoulConfig: Readonly<SoulConfig> = Object.freeze({
   maxStepsPerTurn: 1000,
   maxRetriesPerStep: 3,
   reservedContextSize: 50_000,
-  compactionTriggerRatio: 0.85,
+  compactionTriggerRatio: DEFAULT_TRIGGER_RATIO,
   maxContextSize: null,
   thinkingEffort: null,
   cancelGraceMs: 5000,

@@ -1,42 +1,27 @@
 /**
- * Errors the soul throws on purpose. Like core's, each class is branded
- * (`createErrorMarker`) so `isInstance` works across duplicate installs.
+ * Errors the soul throws on purpose, every one under {@link SoulError}. Like
+ * core's, each class names a `brand`, so `isInstance` works across duplicate
+ * installs (see core's `KosongError`).
  */
-import { createErrorMarker, KosongError, type ErrorMarker, type KosongErrorOptions } from "@kosong/core";
-
-function marker(name: string): ErrorMarker {
-  return createErrorMarker(`@kosong/soul.error.${name}`);
-}
-
-const soulMarker = marker("SoulError");
+import { KosongError, type KosongErrorOptions } from "@kosong/core";
 
 /** The root of the soul's errors. */
 export class SoulError extends KosongError {
+  static override readonly brand: string = "@kosong/soul.error.SoulError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    soulMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is SoulError {
-    return soulMarker.is(value);
   }
 }
-
-const busyMarker = marker("SoulBusyError");
 
 /** A turn, rewrite or compaction was started while another one runs (one at a time per soul). */
 export class SoulBusyError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.SoulBusyError";
+
   constructor(what: string) {
     super(`Cannot ${what}: the soul is already running a turn or a compaction; wait for its result (or abort it) first.`);
-    busyMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is SoulBusyError {
-    return busyMarker.is(value);
   }
 }
-
-const rewriteMarker = marker("RewriteTargetError");
 
 /**
  * `soul.rewrite()` was asked to edit something it cannot: an index outside
@@ -44,49 +29,36 @@ const rewriteMarker = marker("RewriteTargetError");
  * differs from the message it replaces.
  */
 export class RewriteTargetError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.RewriteTargetError";
+
   /** The message index that was asked for. */
   readonly index: number;
 
   constructor(index: number, problem: string) {
     super(`Cannot rewrite message ${index}: ${problem}`);
     this.index = index;
-    rewriteMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is RewriteTargetError {
-    return rewriteMarker.is(value);
   }
 }
 
-const approvalMarker = marker("ApprovalRequestNotFoundError");
-
 /** `approval.respond()` named a request that is not pending (unknown, or already answered). */
 export class ApprovalRequestNotFoundError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.ApprovalRequestNotFoundError";
+
   readonly requestId: string;
 
   constructor(requestId: string, pending: readonly string[]) {
     const known = pending.length === 0 ? "none is pending" : `pending: ${pending.join(", ")}`;
     super(`No pending approval request ${JSON.stringify(requestId)} (${known}).`);
     this.requestId = requestId;
-    approvalMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is ApprovalRequestNotFoundError {
-    return approvalMarker.is(value);
   }
 }
 
-const emptyMarker = marker("EmptyInputError");
-
 /** `run()` or `steer()` was given input with nothing in it (no part, or only blank text): providers reject empty messages. */
 export class EmptyInputError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.EmptyInputError";
+
   constructor(what: string) {
     super(`Cannot ${what}: the input is empty (give text or another content part).`);
-    emptyMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is EmptyInputError {
-    return emptyMarker.is(value);
   }
 }
 

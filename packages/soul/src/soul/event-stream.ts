@@ -7,6 +7,8 @@ import { SoulError } from "./errors.js";
 
 /** Thrown when a stream's events are iterated a second time. */
 export class StreamAlreadyIteratedError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.StreamAlreadyIteratedError";
+
   constructor() {
     super("The events of a turn can be iterated once; keep the first iterator (or collect the events into an array).");
   }

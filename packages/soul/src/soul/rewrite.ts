@@ -1,5 +1,5 @@
 /**
- * The host's D-Mail (seed 002's "edit history and regenerate"): a past user
+ * The host's D-Mail ("edit history and regenerate"): a past user
  * message or tool result is replaced and everything after it dropped, the
  * dropped part kept as a rotation.
  */

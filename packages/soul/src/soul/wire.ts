@@ -5,22 +5,17 @@
  * parsing validates the type and the payload (unknown payload keys are kept,
  * so a newer writer's extra fields survive a round trip).
  */
-import { contentPartSchema, createErrorMarker } from "@kosong/core";
+import { contentPartSchema } from "@kosong/core";
 import { z } from "zod/v4";
 import { SoulError } from "./errors.js";
 import { approvalKinds, type SoulEvent, type SoulEventPayloads, type SoulEventType } from "./events.js";
 
-const wireMarker = createErrorMarker("@kosong/soul.error.WireParseError");
-
 /** A line or value that is not a soul event envelope. */
 export class WireParseError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.WireParseError";
+
   constructor(problem: string, options: { cause?: unknown } = {}) {
     super(`invalid soul event: ${problem}`, options);
-    wireMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is WireParseError {
-    return wireMarker.is(value);
   }
 }
 

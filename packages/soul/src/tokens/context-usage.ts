@@ -1,16 +1,16 @@
 /**
  * How full the context is, for status lines and the auto-compaction
- * trigger, in both trigger forms: Kode-cli's ratio (compact at 90 % of the
- * window) and kimi-cli's reserve (compact when fewer than `reserved` tokens
+ * trigger, in both trigger forms: a ratio (compact at 85 % of the window by
+ * default) and kimi-cli's reserve (compact when fewer than `reserved` tokens
  * are left). With both, whichever comes first triggers.
  */
 
-/** Kode-cli's default trigger ratio. */
-export const DEFAULT_TRIGGER_RATIO = 0.9;
+/** The default trigger ratio, the soul's `compactionTriggerRatio` default too (kimi-cli's 0.85). */
+export const DEFAULT_TRIGGER_RATIO = 0.85;
 
 /** Options of {@link contextUsage}. */
 export interface ContextUsageOptions {
-  /** Compact at `maxContextSize * triggerRatio` tokens, 0 < ratio <= 1. Default 0.9 when no reserve is given either. */
+  /** Compact at `maxContextSize * triggerRatio` tokens, 0 < ratio <= 1. Default {@link DEFAULT_TRIGGER_RATIO} (0.85) when no reserve is given either. */
   triggerRatio?: number;
   /** Compact when `tokens + reservedContextSize >= maxContextSize` (kimi-cli: 50,000). */
   reservedContextSize?: number;

@@ -4,7 +4,7 @@
  * the step ends, reverts the context to the D-Mail's checkpoint and goes on
  * from there with the message.
  */
-import { createErrorMarker, KosongError } from "@kosong/core";
+import { SoulError } from "../soul/errors.js";
 
 /** A message the model sends to its past self at checkpoint `checkpoint_id`. */
 export interface DMail {
@@ -14,17 +14,12 @@ export interface DMail {
   checkpoint_id: number;
 }
 
-const denwaMarker = createErrorMarker("@kosong/soul.error.DenwaRenjiError");
-
 /** A D-Mail that cannot be sent: one is already pending, or its checkpoint does not exist. */
-export class DenwaRenjiError extends KosongError {
+export class DenwaRenjiError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.DenwaRenjiError";
+
   constructor(message: string) {
     super(message);
-    denwaMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is DenwaRenjiError {
-    return denwaMarker.is(value);
   }
 }
 

@@ -26,6 +26,18 @@ describe("the public API of @kosong/soul", () => {
     }
   });
 
+  it("puts every error class of the package under SoulError (ToolRejectedError is a tool result, not a thrown error)", () => {
+    const errors = Object.entries(internal).filter(([name, value]) => name.endsWith("Error") && typeof value === "function" && name !== "ToolRejectedError");
+    expect(errors.length).toBeGreaterThanOrEqual(10);
+    for (const [name, value] of errors) {
+      expect([name, (value as { prototype: unknown }).prototype instanceof soul.SoulError || value === soul.SoulError]).toEqual([name, true]);
+      expect([name, Object.hasOwn(value as object, "brand")]).toEqual([name, true]);
+    }
+    const checks = [new soul.SoulBusyError("run"), new soul.CompactionError("x"), new soul.CheckpointNotFoundError(3, [])];
+    expect(checks.filter(soul.SoulError.isInstance)).toHaveLength(3);
+    expect(checks.filter(soul.CompactionError.isInstance)).toEqual([checks[1]]);
+  });
+
   it("keeps the rest under named subpaths, and everything under ./internal", () => {
     expect(compaction).toHaveProperty("SimpleCompaction");
     expect(compaction).toHaveProperty("defaultCompaction");

@@ -2,17 +2,18 @@ import { contextUsage } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 
 describe("contextUsage", () => {
-  it("uses Kode-cli's 90 % ratio by default", () => {
+  it("uses the soul's 85 % ratio by default", () => {
     expect(contextUsage(100_000, 200_000)).toEqual({
       used: 100_000,
       max: 200_000,
       percent: 50,
-      threshold: 180_000,
-      tokensToThreshold: 80_000,
+      threshold: 170_000,
+      tokensToThreshold: 70_000,
       compactionDue: false,
       trigger: "ratio",
     });
-    expect(contextUsage(180_000, 200_000).compactionDue).toBe(true);
+    expect(contextUsage(170_000, 200_000).compactionDue).toBe(true);
+    expect(contextUsage(169_999, 200_000).compactionDue).toBe(false);
   });
 
   it("uses kimi-cli's reserve when given, and the earlier of both triggers when both are", () => {
