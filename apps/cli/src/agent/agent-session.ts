@@ -11,7 +11,7 @@ import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import type { Providers } from "../providers/create-provider.js";
-import { createSession, findSession, latestSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, findSession, latestSession, openOrCreateSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { openWorkspace } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
@@ -22,6 +22,8 @@ export type SessionChoice =
   | { kind: "new" }
   | { kind: "continue" }
   | { kind: "resume"; id: string }
+  /** Resume the session with exactly this id, or start one with it. */
+  | { kind: "session"; id: string }
   | { kind: "resume-file"; file: string };
 
 /** A running session. */
@@ -117,6 +119,8 @@ async function chooseSession(home: string, cwd: string, choice: SessionChoice): 
       return saved(await latestSession(home, cwd));
     case "resume":
       return saved(await findSession(home, choice.id));
+    case "session":
+      return saved(await openOrCreateSession(home, cwd, choice.id));
     case "resume-file":
       return { session: null, contextFile: path.resolve(choice.file) };
   }
