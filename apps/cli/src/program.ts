@@ -104,6 +104,15 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("acp")
+    .description("serve kosong as an ACP agent on stdin/stdout (Zed and other ACP editors); provider flags go before `acp`")
+    .exitOverride()
+    .action(async (_options: object, command: Command) => {
+      const { runAcp } = await import("./run-main.js");
+      process.exitCode = await runAcp(command.optsWithGlobals<MainOptions>());
+    });
+
+  program
     .command("sessions")
     .description("list the saved sessions: id, directory, first prompt, size, last used")
     .exitOverride()

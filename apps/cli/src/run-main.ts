@@ -32,6 +32,14 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   return runInteractive({ settings, providers, choice, firstPrompt });
 }
 
+/** Runs `kosong acp`: serves ACP on stdin/stdout with the settings of the global flags; returns the exit code. */
+export async function runAcp(options: MainOptions): Promise<number> {
+  const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) });
+  const providers = await createProviders(settings);
+  const { runAcpMode } = await import("./modes/acp-mode.js");
+  return runAcpMode({ settings, providers });
+}
+
 /** `--thinking` alone is kimi-cli's switch (medium effort); `--no-thinking` turns it off. */
 function thinkingFlag(value: string | boolean | undefined): string | undefined {
   if (value === true) return "medium";

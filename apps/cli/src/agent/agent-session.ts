@@ -13,7 +13,7 @@ import { buildSystemPrompt } from "../project/system-prompt.js";
 import type { Providers } from "../providers/create-provider.js";
 import { createSession, findSession, latestSession, openOrCreateSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
-import { openWorkspace } from "../tools/workspace.js";
+import { openWorkspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
@@ -57,6 +57,8 @@ export interface OpenSessionOptions {
   choice: SessionChoice;
   /** The working directory (default: the process's). */
   cwd?: string;
+  /** The host's file system and terminal for the tools (an editor over ACP). */
+  host?: WorkspaceHost;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -69,7 +71,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
-    const tools = createAgentTools(await openWorkspace(cwd, files));
+    const tools = createAgentTools(await openWorkspace(cwd, files, options.host));
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
     const displayId = session?.id ?? path.basename(contextFile);

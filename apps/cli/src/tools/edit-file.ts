@@ -1,12 +1,11 @@
 /** The `EditFile` tool: an exact string replacement in a file of the workspace, after approval. */
-import { writeFile } from "node:fs/promises";
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
-import { relativeToRoot, type Workspace } from "./workspace.js";
+import { relativeToRoot, type Workspace, writeWorkspaceText } from "./workspace.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
@@ -36,7 +35,7 @@ export function editFileTool(workspace: Workspace) {
       if (rejected) return rejected;
       const edited = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
       try {
-        await writeFile(file, edited);
+        await writeWorkspaceText(workspace, file, edited);
       } catch (error) {
         return fileToolFailure(error, requested);
       }

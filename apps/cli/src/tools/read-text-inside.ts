@@ -1,8 +1,7 @@
 /** Reading a text file of the workspace for a tool: the path checked, the failure as an error result. */
-import { readFile } from "node:fs/promises";
 import type { ToolReturnValue } from "@kosong/core";
 import { fileToolFailure } from "./tool-failure.js";
-import { resolveInside, type Workspace } from "./workspace.js";
+import { readWorkspaceText, resolveInside, type Workspace } from "./workspace.js";
 
 /** The file's real path and text, or the error result to return. */
 export type TextRead = { ok: true; file: string; text: string } | { ok: false; failure: ToolReturnValue };
@@ -11,7 +10,7 @@ export type TextRead = { ok: true; file: string; text: string } | { ok: false; f
 export async function readTextInside(workspace: Workspace, requested: string): Promise<TextRead> {
   try {
     const file = await resolveInside(workspace, requested);
-    return { ok: true, file, text: await readFile(file, "utf8") };
+    return { ok: true, file, text: await readWorkspaceText(workspace, file) };
   } catch (error) {
     return { ok: false, failure: fileToolFailure(error, requested) };
   }

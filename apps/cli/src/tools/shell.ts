@@ -27,7 +27,7 @@ export function shellTool(workspace: Workspace) {
     async execute({ command, timeout }, context) {
       const rejected = await askApproval(context, "Shell", `Run: ${command}`);
       if (rejected) return rejected;
-      const run = await runCommand(command, workspace.root, timeout * 1000, context.signal);
+      const run = workspace.host?.runCommand ? await hostRun(workspace, command, timeout * 1000, context.signal) : await runCommand(command, workspace.root, timeout * 1000, context.signal);
       const output = capOutput(run.output || "(no output)");
       if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
       if (run.code !== 0) return toolError({ message: `The command exited with code ${run.code ?? run.signal}.`, output, brief: `Exit code ${run.code ?? run.signal}` });
@@ -41,6 +41,12 @@ interface CommandRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+}
+
+/** Runs the command in the host's terminal (an editor's), shaped like a local run. */
+async function hostRun(workspace: Workspace, command: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
+  const run = await workspace.host!.runCommand!({ command, cwd: workspace.root, timeoutMs, signal });
+  return { output: run.output, code: run.exitCode, signal: run.signal as NodeJS.Signals | null, timedOut: run.timedOut };
 }
 
 function runCommand(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {

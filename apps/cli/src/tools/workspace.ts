@@ -4,7 +4,7 @@
  * through `..`, an absolute path elsewhere, or a symlink (of the file or of
  * any folder on the way) that points out.
  */
-import { realpath } from "node:fs/promises";
+import { appendFile, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FileRegistry } from "@kosong/soul";
 
@@ -16,17 +16,52 @@ export class PathEscapeError extends Error {
   }
 }
 
+/** A command run for the Shell tool by the host instead of a local bash. */
+export interface HostCommand {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Services of the program hosting the agent (an editor over ACP) that the
+ * tools use instead of the disk and a local bash, so edits go through the
+ * editor's buffers and commands run in its terminal. Paths are still checked
+ * against the workspace first. Null or absent: not offered.
+ */
+export interface WorkspaceHost {
+  readTextFile?: ((path: string) => Promise<string>) | null;
+  writeTextFile?: ((path: string, content: string) => Promise<void>) | null;
+  runCommand?: ((command: HostCommand) => Promise<{ output: string; exitCode: number | null; signal: string | null; timedOut: boolean }>) | null;
+}
+
 /** Where the tools work and whom they tell about the files they touch. */
 export interface Workspace {
   /** The working directory (absolute, symlinks resolved). */
   root: string;
   /** The session's file registry (reads and writes are reported to it). */
   files: FileRegistry;
+  /** The host's file system and terminal, when it offers them. */
+  host?: WorkspaceHost;
 }
 
 /** A workspace rooted at the real path of `dir`. */
-export async function openWorkspace(dir: string, files: FileRegistry): Promise<Workspace> {
-  return { root: await realpath(dir), files };
+export async function openWorkspace(dir: string, files: FileRegistry, host?: WorkspaceHost): Promise<Workspace> {
+  return { root: await realpath(dir), files, ...(host && { host }) };
+}
+
+/** Reads a file of the workspace (already resolved) as UTF-8, through the host when it offers reading. */
+export function readWorkspaceText(workspace: Workspace, file: string): Promise<string> {
+  return workspace.host?.readTextFile ? workspace.host.readTextFile(file) : readFile(file, "utf8");
+}
+
+/** Writes a file of the workspace (already resolved), through the host when it offers writing. */
+export async function writeWorkspaceText(workspace: Workspace, file: string, content: string, mode: "overwrite" | "append" = "overwrite"): Promise<void> {
+  const write = workspace.host?.writeTextFile;
+  if (!write) return mode === "append" ? appendFile(file, content) : writeFile(file, content);
+  const before = mode === "append" ? await readWorkspaceText(workspace, file).catch(() => "") : "";
+  await write(file, before + content);
 }
 
 /**

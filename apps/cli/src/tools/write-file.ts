@@ -1,12 +1,12 @@
 /** The `WriteFile` tool: creates or overwrites (or appends to) a file of the workspace, after approval. */
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { fileToolFailure } from "./tool-failure.js";
-import { relativeToRoot, resolveInside, type Workspace } from "./workspace.js";
+import { relativeToRoot, resolveInside, type Workspace, writeWorkspaceText } from "./workspace.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it). Missing folders are created."),
@@ -32,7 +32,7 @@ export function writeFileTool(workspace: Workspace) {
       if (rejected) return rejected;
       try {
         await mkdir(path.dirname(file), { recursive: true });
-        await (mode === "append" ? appendFile(file, content) : writeFile(file, content));
+        await writeWorkspaceText(workspace, file, content, mode);
       } catch (error) {
         return fileToolFailure(error, requested);
       }

@@ -7,30 +7,14 @@
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Message } from "@kosong/core";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { createSession, ProtocolClient, type StreamEvent } from "@moonshot-ai/kimi-agent-sdk";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, kosongBin } from "./kosong-binary.js";
+import { kosongBin } from "./kosong-binary.js";
+import { callTool, say, useFakeModel, usage } from "./fake-model.js";
 
 const tempDir = useTempDirs();
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startFakeProviderServer();
-}, 300_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
-
-const usage = { input_other: 50, output: 5, input_cache_read: 0, input_cache_creation: 0 };
-const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
-const callTool = (id: string, name: string, args: object): Message => ({
-  role: "assistant",
-  content: [],
-  tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }],
-});
+const fake = useFakeModel();
 
 /** A project folder, and a wrapper script that runs the built kosong with a clean environment. */
 async function setup() {
@@ -38,7 +22,7 @@ async function setup() {
   const workDir = path.join(home, "project");
   await mkdir(workDir);
   const executable = path.join(home, "kosong-wrapper.sh");
-  const env = [`PATH=${process.env.PATH}`, `HOME=${home}`, `KOSONG_HOME=${home}/.kosong`, "OPENAI_API_KEY=sk-test", `OPENAI_BASE_URL=${server.url}/v1`, "NO_COLOR=1"];
+  const env = [`PATH=${process.env.PATH}`, `HOME=${home}`, `KOSONG_HOME=${home}/.kosong`, "OPENAI_API_KEY=sk-test", `OPENAI_BASE_URL=${fake.server.url}/v1`, "NO_COLOR=1"];
   await writeFile(executable, `#!/bin/sh\nexec env -i ${env.map((e) => `'${e}'`).join(" ")} '${process.execPath}' '${kosongBin}' "$@"\n`);
   await chmod(executable, 0o755);
   return { home, workDir, executable };
@@ -62,14 +46,14 @@ async function collect(turn: AsyncIterable<StreamEvent>, onEvent?: (event: WireE
 
 const texts = (events: WireEvent[]) => events.flatMap((e) => (e.type === "ContentPart" && e.payload.type === "text" ? [e.payload.text] : [])).join("");
 const types = (events: WireEvent[]) => events.map((e) => e.type);
-const lastUserMessage = (n: number) => (server.requests[n]!.body!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1);
+const lastUserMessage = (n: number) => (fake.server.requests[n]!.body!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1);
 
 describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_000 }, () => {
   it("streams a prompt's events, approves one tool call and rejects another, and resumes and replays the session in a new process", async () => {
     const { workDir, executable } = await setup();
     const session = createSession({ workDir, executable, model: "test-model", thinking: false });
     try {
-      server.enqueue({ message: { role: "assistant", content: [{ type: "think", think: "Thinking it over." }, { type: "text", text: "Hello " }, { type: "text", text: "from kosong." }] }, usage });
+      fake.server.enqueue({ message: { role: "assistant", content: [{ type: "think", think: "Thinking it over." }, { type: "text", text: "Hello " }, { type: "text", text: "from kosong." }] }, usage });
       const turn = session.prompt("say hello");
       const events = await collect(turn);
       expect(await turn.result).toEqual({ status: "finished", steps: undefined });
@@ -78,10 +62,10 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
       expect(events[2]!.payload).toMatchObject({ type: "think", think: "Thinking it over." });
       expect(texts(events)).toBe("Hello from kosong.");
       expect(events[5]!.payload).toMatchObject({ token_usage: usage });
-      expect(server.requests[0]!.body!.model).toBe("test-model");
+      expect(fake.server.requests[0]!.body!.model).toBe("test-model");
 
       // A WriteFile call the client approves: the file is written and the model reads the result.
-      server.enqueue({ message: callTool("call_w", "WriteFile", { path: "notes.txt", content: "approved" }), usage }, { message: say("Written."), usage });
+      fake.server.enqueue({ message: callTool("call_w", "WriteFile", { path: "notes.txt", content: "approved" }), usage }, { message: say("Written."), usage });
       const approved = session.prompt("write notes.txt");
       const approvedEvents = await collect(approved, async (event) => {
         if (event.type === "ApprovalRequest") await approved.approve(event.payload.id!, "approve");
@@ -95,7 +79,7 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
       expect(texts(approvedEvents)).toBe("Written.");
 
       // A Shell call the client rejects: nothing runs, the turn ends.
-      server.enqueue({ message: callTool("call_s", "Shell", { command: "touch rejected.txt" }), usage });
+      fake.server.enqueue({ message: callTool("call_s", "Shell", { command: "touch rejected.txt" }), usage });
       const rejected = session.prompt("touch a file");
       const rejectedEvents = await collect(rejected, async (event) => {
         if (event.type === "ApprovalRequest") await rejected.approve(event.payload.id!, "reject");
@@ -111,10 +95,10 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
     // The same session id in a new process: the conversation goes on with its history.
     const resumed = createSession({ workDir, executable, sessionId: session.sessionId, model: "test-model" });
     try {
-      server.enqueue({ message: say("I remember."), usage });
+      fake.server.enqueue({ message: say("I remember."), usage });
       const turn = resumed.prompt("what did I ask first?");
       expect(texts(await collect(turn))).toBe("I remember.");
-      const history = server.requests.at(-1)!.body!.messages as { role: string; content: unknown }[];
+      const history = fake.server.requests.at(-1)!.body!.messages as { role: string; content: unknown }[];
       expect(history.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["say hello", "write notes.txt", "touch a file", "what did I ask first?"]);
     } finally {
       await resumed.close();
@@ -144,7 +128,7 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
     const session = createSession({ workDir, executable, model: "test-model" });
     try {
       const words = Array.from({ length: 40 }, (_, i) => ({ type: "text" as const, text: `word${i} ` }));
-      server.enqueue({ message: { role: "assistant", content: words }, usage, chunkDelayMs: 50 });
+      fake.server.enqueue({ message: { role: "assistant", content: words }, usage, chunkDelayMs: 50 });
       const turn = session.prompt("talk for a while");
       let interrupted = false;
       const events = await collect(turn, async (event) => {
@@ -158,7 +142,7 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
       expect(texts(events).split(" ").length).toBeLessThan(40);
 
       // steer: input sent while the first step streams joins the turn after that step.
-      server.enqueue({ message: { role: "assistant", content: words.slice(0, 10) }, usage, chunkDelayMs: 30 }, { message: say("Steered answer."), usage });
+      fake.server.enqueue({ message: { role: "assistant", content: words.slice(0, 10) }, usage, chunkDelayMs: 30 }, { message: say("Steered answer."), usage });
       const steered = session.prompt("count slowly");
       let sent = false;
       const steeredEvents = await collect(steered, async (event) => {
@@ -170,7 +154,7 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
       expect(await steered.result).toMatchObject({ status: "finished" });
       expect(steeredEvents.find((e) => e.type === "SteerInput")?.payload).toEqual({ user_input: "use French instead" });
       expect(steeredEvents.filter((e) => e.type === "StepBegin").map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
-      expect(lastUserMessage(server.requests.length - 1)).toMatchObject({ content: "use French instead" });
+      expect(lastUserMessage(fake.server.requests.length - 1)).toMatchObject({ content: "use French instead" });
       expect(texts(steeredEvents)).toContain("Steered answer.");
     } finally {
       await session.close();
