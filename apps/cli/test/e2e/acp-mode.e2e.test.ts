@@ -5,7 +5,8 @@
  * streaming text and thinking, a tool call needing permission (granted,
  * then denied), a cancel mid-stream, and the session loaded in a new process
  * with its conversation replayed as updates. The client offers its file
- * system, so WriteFile goes through `fs/write_text_file`.
+ * system and terminal, so WriteFile goes through `fs/write_text_file` and
+ * Shell runs through `terminal/create`.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -26,6 +27,8 @@ interface Editor {
   updates: SessionNotification[];
   permissions: string[];
   writes: string[];
+  /** Commands run in the editor's terminal. */
+  commands: string[];
   answer: RequestPermissionResponse["outcome"];
 }
 
@@ -39,6 +42,7 @@ async function withAgent(home: string, cwd: string, editor: Editor, op: (ctx: Cl
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const terminals = new Map<string, { output: string; exit: Promise<{ exitCode: number | null }> }>();
   const app = client({ name: "test-editor" })
     .onNotification("session/update", ({ params }) => {
       editor.updates.push(params);
@@ -52,7 +56,20 @@ async function withAgent(home: string, cwd: string, editor: Editor, op: (ctx: Cl
       editor.writes.push(params.path);
       await writeFile(params.path, params.content);
       return {};
-    });
+    })
+    .onRequest("terminal/create", ({ params }) => {
+      const args = params.args ?? [];
+      editor.commands.push(args.at(-1) ?? params.command);
+      const run = spawn(params.command, args, { cwd: params.cwd ?? cwd });
+      const terminal = { output: "", exit: new Promise<{ exitCode: number | null }>((resolve) => run.on("close", (exitCode) => resolve({ exitCode }))) };
+      run.stdout.on("data", (chunk: Buffer) => (terminal.output += chunk.toString()));
+      terminals.set(`term-${terminals.size}`, terminal);
+      return { terminalId: `term-${terminals.size - 1}` };
+    })
+    .onRequest("terminal/wait_for_exit", ({ params }) => terminals.get(params.terminalId)!.exit)
+    .onRequest("terminal/output", ({ params }) => ({ output: terminals.get(params.terminalId)!.output, truncated: false }))
+    .onRequest("terminal/release", () => ({}))
+    .onRequest("terminal/kill", () => ({}));
   try {
     await app.connectWith(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>), op);
   } finally {
@@ -75,10 +92,10 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
-    const editor: Editor = { updates: [], permissions: [], writes: [], answer: { outcome: "selected", optionId: "approve" } };
+    const editor: Editor = { updates: [], permissions: [], writes: [], commands: [], answer: { outcome: "selected", optionId: "approve" } };
     let sessionId = "";
     await withAgent(home, cwd, editor, async (ctx) => {
-      const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+      const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
       expect(init).toMatchObject({ protocolVersion: 1, agentInfo: { name: "kosong" }, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false } } });
       sessionId = (await ctx.request("session/new", { cwd, mcpServers: [] })).sessionId;
 
@@ -97,6 +114,13 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
       const writeUpdates = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_w").map(({ update }) => update);
       expect(writeUpdates[0]).toMatchObject({ sessionUpdate: "tool_call", title: "WriteFile", kind: "edit", status: "pending" });
       expect(writeUpdates.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", status: "completed", rawInput: { path: "notes.txt", content: "granted" } });
+
+      // Granted Shell: the command runs in the editor's terminal.
+      fake.server.enqueue({ message: callTool("call_t", "Shell", { command: "echo via-terminal" }), usage }, { message: say("Ran it."), usage });
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run echo" }] })).toEqual({ stopReason: "end_turn" });
+      expect(editor.commands).toEqual(["echo via-terminal"]);
+      const shellResult = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_t").at(-1)?.update;
+      expect(shellResult).toMatchObject({ status: "completed", content: [{ type: "content", content: { type: "text", text: expect.stringContaining("via-terminal") } }] });
 
       // Denied: nothing runs, the tool call fails, the turn ends.
       editor.answer = { outcome: "selected", optionId: "reject" };
@@ -119,15 +143,15 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
 
     // A new process loads the session and replays the same conversation.
     const live = editor.updates.filter((n) => n.sessionId === sessionId);
-    const loaded: Editor = { updates: [], permissions: [], writes: [], answer: { outcome: "cancelled" } };
+    const loaded: Editor = { updates: [], permissions: [], writes: [], commands: [], answer: { outcome: "cancelled" } };
     await withAgent(home, cwd, loaded, async (ctx) => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       expect(await ctx.request("session/load", { sessionId, cwd, mcpServers: [] })).toEqual({});
     });
     expect(loaded.updates.every((n) => n.sessionId === sessionId)).toBe(true);
-    expect(chunks(loaded.updates, "user_message_chunk")).toEqual(["say hello", "write notes.txt", "touch a file", "talk for a while"]);
+    expect(chunks(loaded.updates, "user_message_chunk")).toEqual(["say hello", "write notes.txt", "run echo", "touch a file", "talk for a while"]);
     expect(chunks(loaded.updates, "agent_thought_chunk")).toEqual(chunks(live, "agent_thought_chunk"));
-    expect(chunks(loaded.updates, "agent_message_chunk").slice(0, 2)).toEqual(["Hello there.", "Written."]);
+    expect(chunks(loaded.updates, "agent_message_chunk").slice(0, 3)).toEqual(["Hello there.", "Written.", "Ran it."]);
     const toolCalls = (updates: SessionNotification[]) => updates.flatMap(({ update }) => (update.sessionUpdate === "tool_call" ? [[update.toolCallId, update.title]] : []));
     expect(toolCalls(loaded.updates)).toEqual(toolCalls(live));
   });
