@@ -5,13 +5,13 @@
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { SimpleToolset } from "@kosong/core";
+import { extractText, SimpleToolset } from "@kosong/core";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import type { Providers } from "../providers/create-provider.js";
-import { createSession, findSession, latestSession, openOrCreateSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { openWorkspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
@@ -97,8 +97,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       providers,
       settings,
       async close() {
+        // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
+        const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
         await context.close();
-        if (session) await secureSessionFiles(session);
+        if (!session) return;
+        if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
+        await secureSessionFiles(session);
       },
     };
   } catch (error) {

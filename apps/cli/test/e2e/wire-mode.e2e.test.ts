@@ -50,7 +50,7 @@ const lastUserMessage = (n: number) => (fake.server.requests[n]!.body!.messages 
 
 describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_000 }, () => {
   it("streams a prompt's events, approves one tool call and rejects another, and resumes and replays the session in a new process", async () => {
-    const { workDir, executable } = await setup();
+    const { home, workDir, executable } = await setup();
     const session = createSession({ workDir, executable, model: "test-model", thinking: false });
     try {
       fake.server.enqueue({ message: { role: "assistant", content: [{ type: "think", think: "Thinking it over." }, { type: "text", text: "Hello " }, { type: "text", text: "from kosong." }] }, usage });
@@ -103,6 +103,9 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
     } finally {
       await resumed.close();
     }
+
+    const metadata = JSON.parse(await readFile(path.join(home, ".kosong", "sessions", session.sessionId, "session.json"), "utf8")) as { first_prompt: string };
+    expect(metadata.first_prompt).toBe("say hello");
 
     // replay in another new process sends back what every earlier process sent.
     const client = new ProtocolClient();
