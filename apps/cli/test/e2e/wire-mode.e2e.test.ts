@@ -163,4 +163,21 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
       await session.close();
     }
   });
+
+  it("honours --yolo and --thinking from the SDK's options, and refuses plan mode as kimi-cli does with it off", async () => {
+    const { workDir, executable } = await setup();
+    const session = createSession({ workDir, executable, model: "test-model", thinking: true, yoloMode: true });
+    try {
+      fake.server.enqueue({ message: callTool("call_y", "WriteFile", { path: "yolo.txt", content: "no questions" }), usage }, { message: say("Done."), usage });
+      const turn = session.prompt("write yolo.txt");
+      const events = await collect(turn);
+      expect(await turn.result).toMatchObject({ status: "finished" });
+      expect(types(events)).not.toContain("ApprovalRequest");
+      expect(await readFile(path.join(workDir, "yolo.txt"), "utf8")).toBe("no questions");
+      expect(fake.server.requests[0]!.body!.reasoning_effort).toBe("medium");
+      await expect(session.setPlanMode(true)).rejects.toMatchObject({ code: "INVALID_STATE", message: "Plan mode is not supported" });
+    } finally {
+      await session.close();
+    }
+  });
 });
