@@ -101,11 +101,19 @@ function parseArgs(args: string): unknown {
   }
 }
 
-/** The updates that show a stored conversation again (for `session/load`), in order. */
+/** The soul's visible checkpoint marker (with D-Mail on), not something the user wrote. */
+const checkpointMarker = /^<system>CHECKPOINT \d+<\/system>$/;
+
+/**
+ * The updates that show a stored conversation again (for `session/load`),
+ * in order. System messages and checkpoint markers are left out.
+ */
 export function historyUpdates(history: readonly Message[]): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   for (const message of history) {
     if (message.role === "user") {
+      const only = message.content.length === 1 ? message.content[0] : undefined;
+      if (only?.type === "text" && checkpointMarker.test(only.text)) continue;
       for (const part of message.content) {
         const content = contentBlock(part);
         if (content) updates.push({ sessionUpdate: "user_message_chunk", content });
