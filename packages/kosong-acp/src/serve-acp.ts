@@ -23,7 +23,10 @@ export interface ServeAcpOptions {
 interface Served {
   session: AcpSession;
   mcp: McpTools | null;
+  /** The running prompt's abort controller, null when none runs. */
   turn: AbortController | null;
+  /** Settles when the running prompt (if any) has ended. */
+  idle: Promise<unknown>;
 }
 
 const permissionOptions = [
@@ -48,8 +51,7 @@ export async function serveAcp(host: AcpAgentHost, stream: Stream, options: Serv
     try {
       const session = await make({ cwd, mcpTools: mcp?.toolset ?? null, client: clientBridge(client, () => id!, capabilities) });
       id = session.id;
-      await sessions.get(id)?.session.close();
-      const served: Served = { session, mcp, turn: null };
+      const served: Served = { session, mcp, turn: null, idle: Promise.resolve() };
       sessions.set(id, served);
       return served;
     } catch (error) {
@@ -80,6 +82,13 @@ export async function serveAcp(host: AcpAgentHost, stream: Stream, options: Serv
     .onRequest("session/load", async ({ params, client }) => {
       const load = host.loadSession;
       if (load === undefined) throw RequestError.methodNotFound("session/load");
+      // Loading a session this connection has open replaces it: close it first (its files may be locked).
+      const current = sessions.get(params.sessionId);
+      if (current !== undefined) {
+        current.turn?.abort();
+        sessions.delete(params.sessionId);
+        await closeServed(current);
+      }
       const served = await open(client, params.cwd, params.mcpServers, (request) => load.call(host, params.sessionId, request));
       for (const update of historyUpdates(served.session.soul.context.history)) await client.notify("session/update", { sessionId: params.sessionId, update });
       return {};
@@ -88,7 +97,9 @@ export async function serveAcp(host: AcpAgentHost, stream: Stream, options: Serv
       const served = sessions.get(params.sessionId);
       if (served === undefined) throw RequestError.invalidParams(undefined, `no session ${params.sessionId}`);
       if (served.turn !== null) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
-      return runPrompt(served, client, params.sessionId, promptInput(params.prompt));
+      const running = runPrompt(served, client, params.sessionId, promptInput(params.prompt));
+      served.idle = running.catch(() => undefined);
+      return running;
     })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
@@ -103,12 +114,15 @@ export async function serveAcp(host: AcpAgentHost, stream: Stream, options: Serv
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     for (const served of sessions.values()) served.turn?.abort();
-    await Promise.allSettled([...sessions.values()].map(async (served) => {
-      while (served.turn !== null) await new Promise((resolve) => setTimeout(resolve, 10));
-      await served.session.close();
-      await served.mcp?.close();
-    }));
+    await Promise.allSettled([...sessions.values()].map(closeServed));
   }
+}
+
+/** Closes a session once its running turn (already aborted) has ended. */
+async function closeServed(served: Served): Promise<void> {
+  await served.idle;
+  await served.session.close();
+  await served.mcp?.close();
 }
 
 async function runPrompt(served: Served, client: AgentContext, sessionId: string, input: ReturnType<typeof promptInput>): Promise<PromptResponse> {

@@ -162,4 +162,24 @@ describe("serveAcp", () => {
     expect(requests[0]!.client.readTextFile).toBeNull();
     expect(requests[0]!.client.writeTextFile).toBeNull();
   });
+
+  it("closes a session this connection has open before loading it again (its files may be locked)", async () => {
+    const order: string[] = [];
+    const host: AcpAgentHost = {
+      info: { name: "test-agent", version: "0.0.1" },
+      newSession: () => Promise.reject(new Error("unused")),
+      async loadSession(id) {
+        order.push(`open ${id}`);
+        const context = new Context(new MemoryContextLog());
+        await context.restore();
+        const soul = new Soul({ agent: { name: "test", systemPrompt: "Test.", toolset: new SimpleToolset([]) }, provider: new ScriptedChatProvider([]), context });
+        return { id, soul, close: async () => void order.push(`close ${id}`) };
+      },
+    };
+    await drive(host, async () => ({ outcome: { outcome: "cancelled" } }), async (ctx) => {
+      await ctx.request("session/load", { sessionId: "abc", cwd: "/w", mcpServers: [] });
+      await ctx.request("session/load", { sessionId: "abc", cwd: "/w", mcpServers: [] });
+    });
+    expect(order).toEqual(["open abc", "close abc", "open abc", "close abc"]);
+  });
 });
