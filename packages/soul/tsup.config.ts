@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts" },
+  entry: { index: "src/index.ts", "wire-server/index": "src/wire-server/index.ts" },
   format: ["esm"],
   target: "node22",
   platform: "node",

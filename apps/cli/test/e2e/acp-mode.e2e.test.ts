@@ -1,0 +1,158 @@
+/**
+ * `kosong acp` driven by the official ACP SDK's client side: the BUILT
+ * binary is spawned against the fake OpenAI-compatible server, and the
+ * client does what an editor does: initialize, a new session, prompts
+ * streaming text and thinking, a tool call needing permission (granted,
+ * then denied), a cancel mid-stream, and the session loaded in a new process
+ * with its conversation replayed as updates. The client offers its file
+ * system and terminal, so WriteFile goes through `fs/write_text_file` and
+ * Shell runs through `terminal/create`.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { client, ndJsonStream, type ClientContext, type RequestPermissionResponse, type SessionNotification } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { callTool, say, useFakeModel, usage } from "./fake-model.js";
+
+const tempDir = useTempDirs();
+const fake = useFakeModel();
+
+/** What the editor side saw and decides. */
+interface Editor {
+  updates: SessionNotification[];
+  permissions: string[];
+  writes: string[];
+  /** Commands run in the editor's terminal. */
+  commands: string[];
+  answer: RequestPermissionResponse["outcome"];
+}
+
+/** Spawns `kosong acp` and runs `op` as its ACP client; resolves once the agent has exited. */
+async function withAgent(home: string, cwd: string, editor: Editor, op: (ctx: ClientContext) => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, [kosongBin, "--model", "test-model", "acp"], {
+    cwd,
+    env: cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const terminals = new Map<string, { output: string; exit: Promise<{ exitCode: number | null }> }>();
+  const app = client({ name: "test-editor" })
+    .onNotification("session/update", ({ params }) => {
+      editor.updates.push(params);
+    })
+    .onRequest("session/request_permission", ({ params }) => {
+      editor.permissions.push(params.toolCall.title ?? "");
+      return { outcome: editor.answer };
+    })
+    .onRequest("fs/read_text_file", async ({ params }) => ({ content: await readFile(params.path, "utf8") }))
+    .onRequest("fs/write_text_file", async ({ params }) => {
+      editor.writes.push(params.path);
+      await writeFile(params.path, params.content);
+      return {};
+    })
+    .onRequest("terminal/create", ({ params }) => {
+      const args = params.args ?? [];
+      editor.commands.push(args.at(-1) ?? params.command);
+      const run = spawn(params.command, args, { cwd: params.cwd ?? cwd });
+      const terminal = { output: "", exit: new Promise<{ exitCode: number | null }>((resolve) => run.on("close", (exitCode) => resolve({ exitCode }))) };
+      run.stdout.on("data", (chunk: Buffer) => (terminal.output += chunk.toString()));
+      terminals.set(`term-${terminals.size}`, terminal);
+      return { terminalId: `term-${terminals.size - 1}` };
+    })
+    .onRequest("terminal/wait_for_exit", ({ params }) => terminals.get(params.terminalId)!.exit)
+    .onRequest("terminal/output", ({ params }) => ({ output: terminals.get(params.terminalId)!.output, truncated: false }))
+    .onRequest("terminal/release", () => ({}))
+    .onRequest("terminal/kill", () => ({}));
+  try {
+    await app.connectWith(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>), op);
+  } finally {
+    child.stdin.end();
+  }
+  expect(await exited, stderr).toBe(0);
+}
+
+/** The texts of the content chunks of kind `kind` (user_message_chunk, agent_message_chunk, agent_thought_chunk). */
+function chunks(updates: SessionNotification[], kind: string): string[] {
+  return updates.flatMap(({ update }) => {
+    if (update.sessionUpdate !== kind || !("content" in update)) return [];
+    const content = update.content as { type?: string; text?: string } | null | undefined;
+    return content?.type === "text" && content.text !== undefined ? [content.text] : [];
+  });
+}
+
+describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60_000 }, () => {
+  it("initializes, prompts, asks permission (granted, denied), cancels, and loads the session in a new process", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const editor: Editor = { updates: [], permissions: [], writes: [], commands: [], answer: { outcome: "selected", optionId: "approve" } };
+    let sessionId = "";
+    await withAgent(home, cwd, editor, async (ctx) => {
+      const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+      expect(init).toMatchObject({ protocolVersion: 1, agentInfo: { name: "kosong" }, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false } } });
+      sessionId = (await ctx.request("session/new", { cwd, mcpServers: [] })).sessionId;
+
+      fake.server.enqueue({ message: { role: "assistant", content: [{ type: "think", think: "Pondering." }, { type: "text", text: "Hello there." }] }, usage });
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "say hello" }] })).toEqual({ stopReason: "end_turn" });
+      expect(chunks(editor.updates, "agent_thought_chunk")).toEqual(["Pondering."]);
+      expect(chunks(editor.updates, "agent_message_chunk")).toEqual(["Hello there."]);
+      expect(fake.server.requests[0]!.body!.model).toBe("test-model");
+
+      // Granted: the write goes through the editor's fs/write_text_file.
+      fake.server.enqueue({ message: callTool("call_w", "WriteFile", { path: "notes.txt", content: "granted" }), usage }, { message: say("Written."), usage });
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write notes.txt" }] })).toEqual({ stopReason: "end_turn" });
+      expect(editor.permissions).toEqual(["Write notes.txt (7 characters)"]);
+      expect(editor.writes).toEqual([path.join(cwd, "notes.txt")]);
+      expect(await readFile(path.join(cwd, "notes.txt"), "utf8")).toBe("granted");
+      const writeUpdates = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_w").map(({ update }) => update);
+      expect(writeUpdates[0]).toMatchObject({ sessionUpdate: "tool_call", title: "WriteFile", kind: "edit", status: "pending" });
+      expect(writeUpdates.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", status: "completed", rawInput: { path: "notes.txt", content: "granted" } });
+
+      // Granted Shell: the command runs in the editor's terminal.
+      fake.server.enqueue({ message: callTool("call_t", "Shell", { command: "echo via-terminal" }), usage }, { message: say("Ran it."), usage });
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run echo" }] })).toEqual({ stopReason: "end_turn" });
+      expect(editor.commands).toEqual(["echo via-terminal"]);
+      const shellResult = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_t").at(-1)?.update;
+      expect(shellResult).toMatchObject({ status: "completed", content: [{ type: "content", content: { type: "text", text: expect.stringContaining("via-terminal") } }] });
+
+      // Denied: nothing runs, the tool call fails, the turn ends.
+      editor.answer = { outcome: "selected", optionId: "reject" };
+      fake.server.enqueue({ message: callTool("call_s", "Shell", { command: "touch denied.txt" }), usage });
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "touch a file" }] })).toEqual({ stopReason: "end_turn" });
+      expect(editor.permissions.at(-1)).toBe("Run: touch denied.txt");
+      expect(editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_s").at(-1)?.update).toMatchObject({ status: "failed" });
+      expect(existsSync(path.join(cwd, "denied.txt"))).toBe(false);
+
+      // Cancel mid-stream.
+      const words = Array.from({ length: 40 }, (_, i) => ({ type: "text" as const, text: `word${i} ` }));
+      fake.server.enqueue({ message: { role: "assistant", content: words }, usage, chunkDelayMs: 50 });
+      const before = editor.updates.length;
+      const prompt = ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk for a while" }] });
+      while (chunks(editor.updates.slice(before), "agent_message_chunk").length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await ctx.notify("session/cancel", { sessionId });
+      expect(await prompt).toEqual({ stopReason: "cancelled" });
+      expect(chunks(editor.updates.slice(before), "agent_message_chunk").length).toBeLessThan(40);
+    });
+
+    // A new process loads the session and replays the same conversation.
+    const live = editor.updates.filter((n) => n.sessionId === sessionId);
+    const loaded: Editor = { updates: [], permissions: [], writes: [], commands: [], answer: { outcome: "cancelled" } };
+    await withAgent(home, cwd, loaded, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      expect(await ctx.request("session/load", { sessionId, cwd, mcpServers: [] })).toEqual({});
+    });
+    expect(loaded.updates.every((n) => n.sessionId === sessionId)).toBe(true);
+    expect(chunks(loaded.updates, "user_message_chunk")).toEqual(["say hello", "write notes.txt", "run echo", "touch a file", "talk for a while"]);
+    expect(chunks(loaded.updates, "agent_thought_chunk")).toEqual(chunks(live, "agent_thought_chunk"));
+    expect(chunks(loaded.updates, "agent_message_chunk").slice(0, 3)).toEqual(["Hello there.", "Written.", "Ran it."]);
+    const toolCalls = (updates: SessionNotification[]) => updates.flatMap(({ update }) => (update.sessionUpdate === "tool_call" ? [[update.toolCallId, update.title]] : []));
+    expect(toolCalls(loaded.updates)).toEqual(toolCalls(live));
+  });
+});
