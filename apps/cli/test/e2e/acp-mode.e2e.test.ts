@@ -26,6 +26,8 @@ const fake = useFakeModel();
 interface Editor {
   updates: SessionNotification[];
   permissions: string[];
+  /** The option names of each permission request. */
+  optionNames: string[][];
   writes: string[];
   /** Commands run in the editor's terminal. */
   commands: string[];
@@ -49,6 +51,7 @@ async function withAgent(home: string, cwd: string, editor: Editor, op: (ctx: Cl
     })
     .onRequest("session/request_permission", ({ params }) => {
       editor.permissions.push(params.toolCall.title ?? "");
+      editor.optionNames.push(params.options.map((option) => option.name));
       return { outcome: editor.answer };
     })
     .onRequest("fs/read_text_file", async ({ params }) => ({ content: await readFile(params.path, "utf8") }))
@@ -60,7 +63,9 @@ async function withAgent(home: string, cwd: string, editor: Editor, op: (ctx: Cl
     .onRequest("terminal/create", ({ params }) => {
       const args = params.args ?? [];
       editor.commands.push(args.at(-1) ?? params.command);
-      const run = spawn(params.command, args, { cwd: params.cwd ?? cwd });
+      // The editor's own environment holds a key of its own; the command's `env` is added to it, as Zed does.
+      const env = { ...process.env, EDITOR_API_KEY: "editor-secret", ...Object.fromEntries((params.env ?? []).map(({ name, value }) => [name, value])) };
+      const run = spawn(params.command, args, { cwd: params.cwd ?? cwd, env });
       const terminal = { output: "", exit: new Promise<{ exitCode: number | null }>((resolve) => run.on("close", (exitCode) => resolve({ exitCode }))) };
       run.stdout.on("data", (chunk: Buffer) => (terminal.output += chunk.toString()));
       terminals.set(`term-${terminals.size}`, terminal);
@@ -92,7 +97,7 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
-    const editor: Editor = { updates: [], permissions: [], writes: [], commands: [], answer: { outcome: "selected", optionId: "approve" } };
+    const editor: Editor = { updates: [], permissions: [], optionNames: [], writes: [], commands: [], answer: { outcome: "selected", optionId: "approve" } };
     let sessionId = "";
     await withAgent(home, cwd, editor, async (ctx) => {
       const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
@@ -115,18 +120,24 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
       expect(writeUpdates[0]).toMatchObject({ sessionUpdate: "tool_call", title: "WriteFile", kind: "edit", status: "pending" });
       expect(writeUpdates.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", status: "completed", rawInput: { path: "notes.txt", content: "granted" } });
 
-      // Granted Shell: the command runs in the editor's terminal.
-      fake.server.enqueue({ message: callTool("call_t", "Shell", { command: "echo via-terminal" }), usage }, { message: say("Ran it."), usage });
+      // Granted Shell: the command runs in the editor's terminal, with neither kosong's provider key nor the editor's own.
+      fake.server.enqueue({ message: callTool("call_t", "Shell", { command: "echo via-terminal; env" }), usage }, { message: say("Ran it."), usage });
       expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run echo" }] })).toEqual({ stopReason: "end_turn" });
-      expect(editor.commands).toEqual(["echo via-terminal"]);
+      expect(editor.commands).toEqual(["echo via-terminal; env"]);
       const shellResult = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_t").at(-1)?.update;
       expect(shellResult).toMatchObject({ status: "completed", content: [{ type: "content", content: { type: "text", text: expect.stringContaining("via-terminal") } }] });
+      const shellOutput = JSON.stringify(shellResult);
+      expect(shellOutput).toContain("PATH=");
+      expect(shellOutput).not.toContain("sk-test");
+      expect(shellOutput).not.toContain("editor-secret");
 
       // Denied: nothing runs, the tool call fails, the turn ends.
       editor.answer = { outcome: "selected", optionId: "reject" };
       fake.server.enqueue({ message: callTool("call_s", "Shell", { command: "touch denied.txt" }), usage });
       expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "touch a file" }] })).toEqual({ stopReason: "end_turn" });
       expect(editor.permissions.at(-1)).toBe("Run: touch denied.txt");
+      // "Allow for this session" says what it covers: for `touch`, this exact command only.
+      expect(editor.optionNames.at(-1)).toEqual(["Allow", "Allow for this session: this exact command", "Reject"]);
       expect(editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_s").at(-1)?.update).toMatchObject({ status: "failed" });
       expect(existsSync(path.join(cwd, "denied.txt"))).toBe(false);
 
@@ -143,7 +154,7 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
 
     // A new process loads the session and replays the same conversation.
     const live = editor.updates.filter((n) => n.sessionId === sessionId);
-    const loaded: Editor = { updates: [], permissions: [], writes: [], commands: [], answer: { outcome: "cancelled" } };
+    const loaded: Editor = { updates: [], permissions: [], optionNames: [], writes: [], commands: [], answer: { outcome: "cancelled" } };
     await withAgent(home, cwd, loaded, async (ctx) => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       expect(await ctx.request("session/load", { sessionId, cwd, mcpServers: [] })).toEqual({});
@@ -155,4 +166,5 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
     const toolCalls = (updates: SessionNotification[]) => updates.flatMap(({ update }) => (update.sessionUpdate === "tool_call" ? [[update.toolCallId, update.title]] : []));
     expect(toolCalls(loaded.updates)).toEqual(toolCalls(live));
   });
+
 });
