@@ -6,7 +6,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { extractText, SimpleToolset, type Toolset } from "@kosong/core";
-import type { McpServers } from "@kosong/mcp";
+import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
@@ -66,6 +66,12 @@ export interface OpenSessionOptions {
   warn?: (line: string) => void;
   /** The host's file system and terminal for the tools (an editor over ACP). */
   host?: WorkspaceHost;
+  /**
+   * Tools of MCP servers the host connected (those an ACP editor passes),
+   * added to the agent's after the configured servers' (a name in both is
+   * the host's). Asked for approval as any MCP tool; closing them is the host's.
+   */
+  mcpTools?: McpToolset | null;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -93,6 +99,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
       ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr));
+    }
+    if (options.mcpTools) {
+      const { withMcpTools } = await import("@kosong/mcp");
+      toolset = withMcpTools(toolset, options.mcpTools);
     }
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
@@ -136,7 +146,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   }
 }
 
-function warnOnStderr(line: string): void {
+/** Writes a warning as a `kosong:` line on stderr. */
+export function warnOnStderr(line: string): void {
   process.stderr.write(`kosong: ${line}\n`);
 }
 

@@ -6,14 +6,17 @@
  * then denied), a cancel mid-stream, and the session loaded in a new process
  * with its conversation replayed as updates. The client offers its file
  * system and terminal, so WriteFile goes through `fs/write_text_file` and
- * Shell runs through `terminal/create`.
+ * Shell runs through `terminal/create`. A second session gets the real
+ * `@modelcontextprotocol/server-filesystem` from the editor in
+ * `session/new`, and the model's calls reach it (granted) or not (denied).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientContext, type RequestPermissionResponse, type SessionNotification } from "@agentclientprotocol/sdk";
+import { client, ndJsonStream, type ClientContext, type McpServer, type RequestPermissionResponse, type SessionNotification } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
@@ -21,6 +24,8 @@ import { callTool, say, useFakeModel, usage } from "./fake-model.js";
 
 const tempDir = useTempDirs();
 const fake = useFakeModel();
+const require = createRequire(import.meta.url);
+const filesystemServer = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")), "dist", "index.js");
 
 /** What the editor side saw and decides. */
 interface Editor {
@@ -167,4 +172,36 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
     expect(toolCalls(loaded.updates)).toEqual(toolCalls(live));
   });
 
+  it("connects the MCP servers the editor passes in session/new: the model's call reaches the real filesystem server, after permission", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    await writeFile(path.join(cwd, "notes.txt"), "notes kept by the editor's MCP server");
+    const editor: Editor = { updates: [], permissions: [], optionNames: [], writes: [], commands: [], answer: { outcome: "selected", optionId: "approve" } };
+    await withAgent(home, cwd, editor, async (ctx) => {
+      const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
+      const files: McpServer = { name: "files", command: process.execPath, args: [filesystemServer, cwd], env: [{ name: "MCP_TEST_VARIABLE", value: "from-the-editor" }] };
+      const { sessionId } = await ctx.request("session/new", { cwd, mcpServers: [files] });
+
+      // Granted: the read reaches the server and its answer comes back as the tool's result.
+      fake.server.enqueue({ message: callTool("call_m", "mcp__files__read_text_file", { path: path.join(cwd, "notes.txt") }), usage }, { message: say("Read it."), usage });
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read the notes" }] })).toEqual({ stopReason: "end_turn" });
+      const offered = (fake.server.requests[0]!.body!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+      expect(offered).toEqual(expect.arrayContaining(["ReadFile", "Shell", "mcp__files__read_text_file", "mcp__files__write_file"]));
+      expect(editor.permissions).toHaveLength(1);
+      const read = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_m").at(-1)?.update;
+      expect(read).toMatchObject({ status: "completed", content: [{ type: "content", content: { type: "text", text: "notes kept by the editor's MCP server" } }] });
+      const toolMessage = (fake.server.requests[1]!.body!.messages as Array<{ role: string; content: unknown }>).find((m) => m.role === "tool");
+      expect(JSON.stringify(toolMessage?.content)).toContain("notes kept by the editor's MCP server");
+
+      // Denied: the server's write never runs.
+      editor.answer = { outcome: "selected", optionId: "reject" };
+      fake.server.enqueue({ message: callTool("call_w", "mcp__files__write_file", { path: path.join(cwd, "planted.txt"), content: "x" }), usage });
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write a file" }] })).toEqual({ stopReason: "end_turn" });
+      expect(editor.permissions).toHaveLength(2);
+      expect(editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_w").at(-1)?.update).toMatchObject({ status: "failed" });
+      expect(existsSync(path.join(cwd, "planted.txt"))).toBe(false);
+    });
+  });
 });
