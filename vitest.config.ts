@@ -18,6 +18,8 @@ const alias = [
   { find: /^@kosong\/context\/records$/, replacement: here("packages/kosong-context/src/records/index.ts") },
   { find: /^@kosong\/context\/testing$/, replacement: here("packages/kosong-context/src/testing/index.ts") },
   { find: /^@kosong\/soul$/, replacement: here("packages/soul/src/index.ts") },
+  { find: /^@kosong\/acp$/, replacement: here("packages/kosong-acp/src/index.ts") },
+  { find: /^@kosong\/soul\/wire$/, replacement: here("packages/soul/src/wire-server/index.ts") },
   { find: /^@kosong\/mcp$/, replacement: here("packages/kosong-mcp/src/index.ts") },
   { find: /^@kosong\/context-postgres$/, replacement: here("packages/kosong-context-postgres/src/index.ts") },
   { find: /^@kosong\/context-postgres\/testing$/, replacement: here("packages/kosong-context-postgres/src/testing/index.ts") },

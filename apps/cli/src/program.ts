@@ -10,8 +10,13 @@ import { compactionNames, outputFormats, providerNames, thinkingEfforts } from "
 import type { SettingFlags } from "./config/settings.js";
 
 /** The options of the main command, as commander parses them. */
-export interface MainOptions extends SettingFlags {
+export interface MainOptions extends Omit<SettingFlags, "thinking"> {
+  /** An effort, true for `--thinking` alone (kimi-cli's switch), false for `--no-thinking`. */
+  thinking?: string | boolean;
   print?: string;
+  wire?: boolean;
+  workDir?: string;
+  session?: string;
   continue?: boolean;
   resume?: string;
   resumeFile?: string;
@@ -70,7 +75,8 @@ export function buildProgram(): Command {
     .option("-m, --model <name>", "model name (default per provider, e.g. gpt-4.1, claude-sonnet-4-5)")
     .option("--base-url <url>", "API base URL, e.g. a local OpenAI-compatible server")
     .option("--max-context-size <tokens>", "the model's context window in tokens (drives compaction and the status bar)")
-    .addOption(new Option("--thinking <effort>", "thinking effort").choices(thinkingEfforts))
+    .addOption(new Option("--thinking [effort]", "thinking effort (alone: medium)").choices(thinkingEfforts))
+    .option("--no-thinking", "thinking off")
     .addOption(new Option("--compaction <strategy>", "compaction strategy (default: simple, or a resumed session's last /strategy)").choices(compactionNames))
     .option("--compact-model <name>", "a model of the same provider for compaction (used by --compaction auto)")
     .option("--script <file>", "echo-DSL responses for --provider scripted (JSON array, or responses separated by --- lines)")
@@ -79,6 +85,9 @@ export function buildProgram(): Command {
     .option("-c, --continue", "continue the most recent session of this directory")
     .option("-r, --resume <id>", "resume a session by id (or a unique id prefix); see `kosong sessions`")
     .option("--resume-file <path>", "resume a kimi-cli context.jsonl file (written to in place)")
+    .option("--session <id>", "resume the session with this id, or start one with it (kimi-cli's --session)")
+    .option("-w, --work-dir <dir>", "the working directory (default: the current one)")
+    .option("--wire", "serve kimi-cli's wire protocol (JSON-RPC on stdin/stdout) for @moonshot-ai/kimi-agent-sdk and other wire clients")
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
     .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])
     .option("--store <url>", "keep the conversations of saved sessions in PostgreSQL (a postgresql:// connection string) instead of files")
@@ -101,6 +110,15 @@ export function buildProgram(): Command {
     .action(async (options: { fast?: boolean }) => {
       const { runDemo } = await import("./demo/run-demo.js");
       process.exitCode = await runDemo({ fast: options.fast ?? false });
+    });
+
+  program
+    .command("acp")
+    .description("serve kosong as an ACP agent on stdin/stdout (Zed and other ACP editors); provider flags go before `acp`")
+    .exitOverride()
+    .action(async (_options: object, command: Command) => {
+      const { runAcp } = await import("./run-main.js");
+      process.exitCode = await runAcp(command.optsWithGlobals<MainOptions>());
     });
 
   program

@@ -11,11 +11,17 @@ import { createProviders } from "./providers/create-provider.js";
 
 /** Runs `kosong [prompt]` / `kosong -p PROMPT`; returns the exit code. */
 export async function runMain(firstPrompt: string, options: MainOptions): Promise<number> {
+  if (options.workDir !== undefined) await enterWorkDir(options.workDir);
   const choice = await sessionChoice(options);
   if (options.print !== undefined && firstPrompt) throw new UsageError("Give the prompt either with -p or as arguments, not both.");
   if (options.print === undefined && options.outputFormat) throw new UsageError("--output-format applies to print mode: add -p PROMPT.");
-  const settings = await resolveSettings(options);
+  if (options.wire && (options.print !== undefined || firstPrompt)) throw new UsageError("--wire takes its prompts from the wire client: drop -p and the prompt.");
+  const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) });
   const providers = await createProviders(settings);
+  if (options.wire) {
+    const { runWireMode } = await import("./modes/wire-mode.js");
+    return runWireMode({ settings, providers, choice });
+  }
   if (options.print !== undefined) {
     const prompt = options.print === "-" ? await readStdin() : options.print;
     if (!prompt.trim()) throw new UsageError("-p: the prompt is empty.");
@@ -26,17 +32,40 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   return runInteractive({ settings, providers, choice, firstPrompt });
 }
 
+/** Runs `kosong acp`: serves ACP on stdin/stdout with the settings of the global flags; returns the exit code. */
+export async function runAcp(options: MainOptions): Promise<number> {
+  const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) });
+  const providers = await createProviders(settings);
+  const { runAcpMode } = await import("./modes/acp-mode.js");
+  return runAcpMode({ settings, providers });
+}
+
+/** `--thinking` alone is kimi-cli's switch (medium effort); `--no-thinking` turns it off. */
+function thinkingFlag(value: string | boolean | undefined): string | undefined {
+  if (value === true) return "medium";
+  if (value === false) return "off";
+  return value;
+}
+
+async function enterWorkDir(dir: string): Promise<void> {
+  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!isDir) throw new UsageError(`--work-dir: no such directory: ${dir}`);
+  process.chdir(dir);
+}
+
 async function sessionChoice(options: MainOptions): Promise<SessionChoice> {
-  const given = [options.continue && "--continue", options.resume !== undefined && "--resume", options.resumeFile !== undefined && "--resume-file"].filter(Boolean);
+  const given = [options.continue && "--continue", options.resume !== undefined && "--resume", options.resumeFile !== undefined && "--resume-file", options.session !== undefined && "--session"].filter(Boolean);
   if (given.length > 1) throw new UsageError(`${given.join(" and ")} cannot be used together.`);
   if (options.resume !== undefined && !options.resume.trim()) throw new UsageError("--resume: the session id is empty; give an id or a unique id prefix (see `kosong sessions`).");
   if (options.resumeFile !== undefined && !options.resumeFile.trim()) throw new UsageError("--resume-file: the path is empty.");
+  if (options.session !== undefined && !options.session.trim()) throw new UsageError("--session: the session id is empty.");
   if (options.resumeFile !== undefined) {
     const isFile = await stat(options.resumeFile).then((s) => s.isFile(), () => false);
     if (!isFile) throw new UsageError(`--resume-file: no such file: ${options.resumeFile}`);
     return { kind: "resume-file", file: options.resumeFile };
   }
   if (options.resume !== undefined) return { kind: "resume", id: options.resume };
+  if (options.session !== undefined) return { kind: "session", id: options.session };
   return options.continue ? { kind: "continue" } : { kind: "new" };
 }
 

@@ -2,12 +2,23 @@ import { stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { printSessions } from "../src/sessions/print-sessions.js";
-import { createSession, findSession, latestSession, listSessions, recordFirstPrompt, secureSessionFiles } from "../src/sessions/session-store.js";
+import { createSession, findSession, latestSession, listSessions, openOrCreateSession, recordFirstPrompt, secureSessionFiles } from "../src/sessions/session-store.js";
 import { useTempDirs } from "./temp-dir.js";
 
 const tempDir = useTempDirs();
 
 describe("session store", () => {
+  it("opens the session with exactly the id --session names, or creates it with that id; refuses an id that is not a plain folder name", async () => {
+    const home = await tempDir();
+    const uuid = "0b6f1c9e-2f1a-4b7e-9a57-2d1f3c4b5a6e";
+    const created = await openOrCreateSession(home, "/work/a", uuid);
+    expect(created.id).toBe(uuid);
+    expect(created.dir).toBe(path.join(home, "sessions", uuid));
+    expect((await openOrCreateSession(home, "/work/a", uuid)).createdAt).toBe(created.createdAt);
+    expect((await openOrCreateSession(home, "/work/a", uuid.slice(0, 8))).id).toBe(uuid.slice(0, 8));
+    for (const bad of ["..", "../escape", "a/b", "", "x".repeat(129)]) await expect(openOrCreateSession(home, "/work/a", bad)).rejects.toThrow(/not a valid session id/);
+  });
+
   it("creates private session folders and finds them by id prefix and by directory", async () => {
     const home = await tempDir();
     const a = await createSession(home, "/work/a", new Date("2026-01-01T10:00:00Z"));

@@ -5,18 +5,18 @@
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { SimpleToolset, type Toolset } from "@kosong/core";
-import type { McpServers } from "@kosong/mcp";
+import { extractText, SimpleToolset, type Toolset } from "@kosong/core";
+import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import type { Providers } from "../providers/create-provider.js";
-import { createSession, findSession, latestSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
-import { openWorkspace } from "../tools/workspace.js";
+import { openWorkspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
@@ -25,6 +25,8 @@ export type SessionChoice =
   | { kind: "new" }
   | { kind: "continue" }
   | { kind: "resume"; id: string }
+  /** Resume the session with exactly this id, or start one with it. */
+  | { kind: "session"; id: string }
   | { kind: "resume-file"; file: string };
 
 /** A running session. */
@@ -62,6 +64,14 @@ export interface OpenSessionOptions {
   cwd?: string;
   /** Receives warnings: an MCP server that did not start, crashed or restarted (default: a `kosong:` line on stderr). */
   warn?: (line: string) => void;
+  /** The host's file system and terminal for the tools (an editor over ACP). */
+  host?: WorkspaceHost;
+  /**
+   * Tools of MCP servers the host connected (those an ACP editor passes),
+   * added to the agent's after the configured servers' (a name in both is
+   * the host's). Asked for approval as any MCP tool; closing them is the host's.
+   */
+  mcpTools?: McpToolset | null;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -84,11 +94,15 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
-    const tools = createAgentTools(await openWorkspace(cwd, files), { shellEnv });
+    const tools = createAgentTools(await openWorkspace(cwd, files, options.host), { shellEnv });
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
       ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr));
+    }
+    if (options.mcpTools) {
+      const { withMcpTools } = await import("@kosong/mcp");
+      toolset = withMcpTools(toolset, options.mcpTools);
     }
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
@@ -121,8 +135,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       mcp,
       async close() {
         await mcp?.close();
+        // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
+        const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
         await closeConversation();
-        if (session) await secureSessionFiles(session);
+        if (!session) return;
+        if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
+        await secureSessionFiles(session);
       },
     };
   } catch (error) {
@@ -132,7 +150,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   }
 }
 
-function warnOnStderr(line: string): void {
+/** Writes a warning as a `kosong:` line on stderr. */
+export function warnOnStderr(line: string): void {
   process.stderr.write(`kosong: ${line}\n`);
 }
 
@@ -150,6 +169,8 @@ async function chooseSession(home: string, cwd: string, choice: SessionChoice): 
       return saved(await latestSession(home, cwd));
     case "resume":
       return saved(await findSession(home, choice.id));
+    case "session":
+      return saved(await openOrCreateSession(home, cwd, choice.id));
     case "resume-file":
       return { session: null, contextFile: path.resolve(choice.file) };
   }

@@ -1,7 +1,8 @@
 /**
  * MCP servers for a session, from the config file's `mcpServers` and each
- * `--mcp-config-file`. Imported only when servers are configured, so a run
- * without them never loads the MCP SDK.
+ * `--mcp-config-file` (and, in `kosong acp`, those the editor passes).
+ * Imported only when servers are configured, so a run without them never
+ * loads the MCP SDK.
  */
 import type { Toolset } from "@kosong/core";
 import { connectMcpServers, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
@@ -25,12 +26,22 @@ export interface SessionMcp {
 export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void): Promise<SessionMcp> {
   const config: McpServersConfig = {};
   for (const source of sources) Object.assign(config, await readSource(source));
+  const mcp = await connectReporting(config, cwd, warn);
+  return { mcp, toolset: withMcpTools(toolset, mcp.toolset) };
+}
+
+/**
+ * Starts the servers of `config` with `cwd` as the default working
+ * directory of stdio servers. A server that does not start is reported
+ * through `warn` and left out; so is a server that crashes or restarts later.
+ */
+export async function connectReporting(config: McpServersConfig, cwd: string, warn: (line: string) => void): Promise<McpServers> {
   for (const server of Object.values(config)) if ("command" in server && server.cwd === undefined) server.cwd = cwd;
   let started = false;
   const mcp = await connectMcpServers(config, { onEvent: (event) => started && reportLater(event, warn) });
   started = true;
   for (const failure of mcp.failures) warn(`${failure.message} (the session runs without it)`);
-  return { mcp, toolset: withMcpTools(toolset, mcp.toolset) };
+  return mcp;
 }
 
 async function readSource(source: McpSource): Promise<McpServersConfig> {

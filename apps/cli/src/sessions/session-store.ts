@@ -58,9 +58,8 @@ export function newSessionId(now: Date = new Date()): string {
   return `${stamp}-${randomBytes(2).toString("hex")}`;
 }
 
-/** Creates a session for `cwd` (folder 0700, files 0600). */
-export async function createSession(home: string, cwd: string, now: Date = new Date()): Promise<SessionInfo> {
-  const id = newSessionId(now);
+/** Creates a session for `cwd` (folder 0700, files 0600), with a new id or the one given. */
+export async function createSession(home: string, cwd: string, now: Date = new Date(), id: string = newSessionId(now)): Promise<SessionInfo> {
   const dir = path.join(sessionsDir(home), id);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -109,6 +108,16 @@ export async function findSession(home: string, id: string): Promise<ListedSessi
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new CliError(`No session "${id}" in ${sessionsDir(home)} (see \`kosong sessions\`).`);
   throw new CliError(`"${id}" matches ${matches.length} sessions: ${matches.map((s) => s.id).join(", ")}`);
+}
+
+/** An id a client may choose (`--session`): a safe folder name. */
+export const sessionIdPattern = /^(?!\.{1,2}$)[\w.-]{1,128}$/;
+
+/** The session `id` (exactly), or a new session of `cwd` with that id (kimi-cli's `--session`). */
+export async function openOrCreateSession(home: string, cwd: string, id: string): Promise<SessionInfo> {
+  if (!sessionIdPattern.test(id)) throw new CliError(`--session: "${id}" is not a valid session id (letters, digits, ".", "_" and "-", at most 128).`);
+  const existing = (await listSessions(home)).find((s) => s.id === id);
+  return existing ?? createSession(home, cwd, new Date(), id);
 }
 
 /** The most recently used session of `cwd`, or a {@link CliError} when it has none. */

@@ -3,10 +3,10 @@ import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
-import { openForWrite, readWhole, replaceWhole } from "./confined-fs.js";
 import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
+import { writeTextInside } from "./write-text-inside.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
@@ -38,16 +38,11 @@ export function editFileTool(workspace: Workspace) {
       let written: string;
       try {
         // Opened again after the approval, through the confined walk; written only if it still holds what was edited.
-        const target = await openForWrite(workspace, requested, { create: false });
-        try {
-          if ((await readWhole(target, context.signal)) !== text) {
-            return toolError({ message: `\`${requested}\` changed while the edit waited for approval; read it again and redo the edit.`, brief: "File changed meanwhile" });
-          }
-          await replaceWhole(target, edited);
-        } finally {
-          await target.handle.close();
+        const result = await writeTextInside(workspace, requested, { content: edited, create: false, expected: text, signal: context.signal });
+        if (result.changed) {
+          return toolError({ message: `\`${requested}\` changed while the edit waited for approval; read it again and redo the edit.`, brief: "File changed meanwhile" });
         }
-        written = target.path;
+        written = result.file;
       } catch (error) {
         return fileToolFailure(error, requested);
       }

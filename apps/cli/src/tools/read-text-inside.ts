@@ -1,6 +1,13 @@
-/** Reading a text file of the workspace for a tool: opened through the confined primitives, the failure as an error result. */
+/**
+ * Reading a text file of the workspace for a tool: opened through the
+ * confined primitives, the failure as an error result. With a host that
+ * reads files (an editor over ACP), the file is still opened and checked
+ * here first and the host reads it by its real path (its buffer, saved or
+ * not).
+ */
 import type { ToolReturnValue } from "@kosong/core";
 import { openForRead, readWhole } from "./confined-fs.js";
+import { HostFileError } from "./host-file-error.js";
 import { fileToolFailure } from "./tool-failure.js";
 import type { Workspace } from "./workspace.js";
 
@@ -12,7 +19,9 @@ export async function readTextInside(workspace: Workspace, requested: string, si
   try {
     const file = await openForRead(workspace, requested);
     try {
-      return { ok: true, file: file.path, text: await readWhole(file, signal) };
+      const hostRead = workspace.host?.readTextFile;
+      const text = hostRead ? await HostFileError.wrap(requested, "read", () => hostRead(file.path)) : await readWhole(file, signal);
+      return { ok: true, file: file.path, text };
     } finally {
       await file.handle.close();
     }

@@ -7,6 +7,9 @@
  * are: the approval prompt is the guard, and approving for the session
  * covers only what `shellApproval` says (never every later command). Its
  * environment is kosong's without the credentials (see `child-environment.ts`).
+ * With a host that runs commands (an editor's terminal over ACP), the
+ * approved command runs there, with that same environment and nothing of
+ * the host's own.
  */
 import { spawn } from "node:child_process";
 import { defineTool, toolError, toolOk } from "@kosong/core";
@@ -35,10 +38,13 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       const { action, scope } = shellApproval(command);
       const rejected = await askApproval(context, action, `Run: ${command}`, scope);
       if (rejected) return rejected;
-      const run = await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
+      const hostRun = workspace.host?.runCommand;
+      const run: CommandRun = hostRun
+        ? await hostRun({ command, cwd: workspace.root, env, timeoutMs: timeout * 1000, signal: context.signal })
+        : await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
       const output = capOutput(run.output || "(no output)");
       if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
-      if (run.code !== 0) return toolError({ message: `The command exited with code ${run.code ?? run.signal}.`, output, brief: `Exit code ${run.code ?? run.signal}` });
+      if (run.exitCode !== 0) return toolError({ message: `The command exited with code ${run.exitCode ?? run.signal}.`, output, brief: `Exit code ${run.exitCode ?? run.signal}` });
       return toolOk({ output, brief: firstLine(run.output) });
     },
   });
@@ -46,8 +52,8 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
 
 interface CommandRun {
   output: string;
-  code: number | null;
-  signal: NodeJS.Signals | null;
+  exitCode: number | null;
+  signal: string | null;
   timedOut: boolean;
 }
 
@@ -80,7 +86,7 @@ function runCommand(command: string, cwd: string, env: Record<string, string>, t
     child.on("close", (code, exitSignal) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", kill);
-      resolve({ output, code, signal: exitSignal, timedOut });
+      resolve({ output, exitCode: code, signal: exitSignal, timedOut });
     });
   });
 }

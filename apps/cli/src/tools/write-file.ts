@@ -3,9 +3,10 @@ import { defineTool, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
-import { appendText, openForWrite, replaceWhole, resolveInside } from "./confined-fs.js";
+import { resolveInside } from "./confined-fs.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
+import { writeTextInside } from "./write-text-inside.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it). Missing folders are created."),
@@ -32,13 +33,7 @@ export function writeFileTool(workspace: Workspace) {
       let written: string;
       try {
         // Opened after the approval, through the confined walk: a path swapped for a link while the user decided is checked again.
-        const file = await openForWrite(workspace, requested, { append });
-        try {
-          await (append ? appendText(file, content) : replaceWhole(file, content));
-        } finally {
-          await file.handle.close();
-        }
-        written = file.path;
+        written = (await writeTextInside(workspace, requested, { content, append, signal: context.signal })).file;
       } catch (error) {
         return fileToolFailure(error, requested);
       }

@@ -1,0 +1,50 @@
+/**
+ * ACP mode (`kosong acp`): serves kosong as an ACP agent on stdin/stdout
+ * (see `@kosong/acp`), for Zed and other ACP editors. Each ACP session is a
+ * saved kosong session (`session/load` takes its id); the editor's file
+ * system and terminal are used for the tools when it offers them, and the
+ * MCP servers it passes are connected (through `@kosong/mcp`, loaded only
+ * then) and their tools added to the agent's. Ends when
+ * stdin closes (exit 0) or on SIGTERM/SIGINT/SIGHUP (turns aborted, sessions
+ * closed, exit 128+n). Diagnostics go to stderr only.
+ */
+import type { Toolset } from "@kosong/core";
+import { serveAcp, stdioStream, type AcpAgentHost, type AcpSession, type AcpSessionRequest, type ConnectMcpServers } from "@kosong/acp";
+import type { McpToolset } from "@kosong/mcp";
+import packageJson from "../../package.json" with { type: "json" };
+import { openAgentSession, type SessionChoice, warnOnStderr } from "../agent/agent-session.js";
+import type { Settings } from "../config/settings.js";
+import type { Providers } from "../providers/create-provider.js";
+import { serveUntilSignal } from "./stop-on-signals.js";
+
+/** What ACP mode serves. */
+export interface AcpModeOptions {
+  settings: Settings;
+  providers: Providers;
+}
+
+/** Serves until stdin closes or a signal arrives; returns the exit code. */
+export function runAcpMode(options: AcpModeOptions): Promise<number> {
+  // The editor's servers' toolsets, found again (with their type) from the Toolset @kosong/acp hands back in the session request.
+  const editorMcp = new WeakMap<Toolset, McpToolset>();
+  const connectMcpServers: ConnectMcpServers = async (servers, { cwd }) => {
+    const [{ acpMcpConfig }, { connectReporting }] = await Promise.all([import("../agent/acp-mcp-config.js"), import("../agent/mcp-tools.js")]);
+    const mcp = await connectReporting(acpMcpConfig(servers, warnOnStderr), cwd, warnOnStderr);
+    editorMcp.set(mcp.toolset, mcp.toolset);
+    return { toolset: mcp.toolset, close: () => mcp.close() };
+  };
+  const open = async (choice: SessionChoice, request: AcpSessionRequest): Promise<AcpSession> => {
+    const mcpTools = request.mcpTools && (editorMcp.get(request.mcpTools) ?? null);
+    const agent = await openAgentSession({ ...options, choice, cwd: request.cwd, host: request.client, mcpTools });
+    return { id: agent.displayId, soul: agent.soul, close: agent.close };
+  };
+  const host: AcpAgentHost = {
+    info: { name: "kosong", title: "kosong", version: packageJson.version },
+    newSession: (request) => open({ kind: "new" }, request),
+    loadSession: (id, request) => open({ kind: "resume", id }, request),
+    connectMcpServers,
+    // @kosong/mcp speaks stdio and streamable HTTP, not SSE.
+    mcpTransports: { http: true, sse: false },
+  };
+  return serveUntilSignal((signal) => serveAcp(host, stdioStream(), { signal }));
+}

@@ -1,0 +1,41 @@
+/**
+ * Wire mode (`kosong --wire`): serves the session over kimi-cli's wire
+ * protocol on stdin/stdout (see `@kosong/soul/wire`), for
+ * `@moonshot-ai/kimi-agent-sdk` and other wire clients. Everything sent is
+ * recorded in the session's `wire.jsonl` for `replay`. Ends when stdin
+ * closes (exit 0) or on SIGTERM/SIGINT/SIGHUP (the running turn aborted, the
+ * session closed, exit 128+n). Diagnostics go to stderr only.
+ */
+import path from "node:path";
+import { serveWire } from "@kosong/soul/wire";
+import packageJson from "../../package.json" with { type: "json" };
+import { openAgentSession, type SessionChoice } from "../agent/agent-session.js";
+import type { Settings } from "../config/settings.js";
+import type { Providers } from "../providers/create-provider.js";
+import { count } from "../render/count.js";
+import { serveUntilSignal } from "./stop-on-signals.js";
+
+/** What wire mode serves. */
+export interface WireModeOptions {
+  settings: Settings;
+  providers: Providers;
+  choice: SessionChoice;
+}
+
+/** Serves until stdin closes or a signal arrives; returns the exit code. */
+export async function runWireMode(options: WireModeOptions): Promise<number> {
+  const agent = await openAgentSession(options);
+  try {
+    const skipped = agent.restoreReport.skipped.length;
+    if (skipped > 0) process.stderr.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
+    return await serveUntilSignal((signal) =>
+      serveWire(agent.soul, process.stdin, process.stdout, {
+        server: { name: "kosong", version: packageJson.version },
+        log: agent.session ? path.join(agent.session.dir, "wire.jsonl") : undefined,
+        signal,
+      }),
+    );
+  } finally {
+    await agent.close();
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The fake OpenAI-compatible server the binary's e2e tests point kosong at
+ * (started once per file, reset before each test), and builders of the
+ * assistant messages it answers with.
+ */
+import type { Message } from "@kosong/core";
+import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { ensureBuilt } from "./kosong-binary.js";
+
+/** Builds the CLI when needed and runs the fake server for the file's tests; read `.server` inside tests. */
+export function useFakeModel(): { readonly server: FakeProviderServer } {
+  const holder = {} as { server: FakeProviderServer };
+  beforeAll(async () => {
+    ensureBuilt();
+    holder.server = await startFakeProviderServer();
+  }, 300_000);
+  afterAll(() => holder.server.close());
+  beforeEach(() => holder.server.reset());
+  return holder;
+}
+
+/** Token usage the fake server reports. */
+export const usage = { input_other: 50, output: 5, input_cache_read: 0, input_cache_creation: 0 };
+
+/** An assistant message saying `text`. */
+export const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+
+/** An assistant message calling tool `name` with `args`. */
+export const callTool = (id: string, name: string, args: object): Message => ({
+  role: "assistant",
+  content: [],
+  tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }],
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: { index: "src/index.ts" },
+  format: ["esm"],
+  target: "node22",
+  platform: "node",
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+  external: [/^@kosong\//, "@agentclientprotocol/sdk"],
+});
