@@ -10,6 +10,7 @@
  * the loop (checkpoint, token count, messages) costs one append and one
  * fsync. Operations run one at a time, in call order.
  */
+import { createHash } from "node:crypto";
 import { parseMessage, type Message } from "@kosong/core";
 import {
   JsonlContextFile,
@@ -515,7 +516,7 @@ export class Context implements AsyncDisposable {
   ): Promise<{ result: T; files?: FileRestoreReport }> {
     const journal = this.#journal;
     if (journal === null) return { result: (await step()).result };
-    const pending: PendingRestore = await journal.beginRestore(kind, target, (await log.listRotations()).length, force);
+    const pending: PendingRestore = await journal.beginRestore(kind, target, this.#fingerprint(), force);
     let done: { result: T; rotation: number | null };
     try {
       done = await step();
@@ -660,7 +661,7 @@ export class Context implements AsyncDisposable {
     const interruptedToolCalls = await this.#answerUnfinishedCalls(log);
     if (this.#journal !== null && !this.#recovered) {
       this.#recovered = true;
-      this.#fileRecovery = await this.#journal.recover((await log.listRotations()).map((r) => r.n));
+      this.#fileRecovery = await this.#journal.recover(this.#fingerprint(), (await log.listRotations()).map((r) => r.n));
     }
     return { ...state.report, interruptedToolCalls, fileRecovery: this.#fileRecovery };
   }
@@ -726,6 +727,12 @@ export class Context implements AsyncDisposable {
     records.push(...copies.map(messageRecord));
     groups.push(copies);
     return { records, groups, mark, markAt, systemPrompt };
+  }
+
+  /** A digest of the conversation (history, checkpoints, system prompt): tells the file journal whether a step of the log happened. */
+  #fingerprint(): string {
+    const marks = this.#marks.map((m) => [m.id, m.messageCount, m.label ?? null]);
+    return createHash("sha256").update(JSON.stringify([this.#history, marks, this.#systemPrompt])).digest("hex");
   }
 
   #push(messages: readonly Message[]): void {

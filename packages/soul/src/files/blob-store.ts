@@ -12,12 +12,14 @@ export function hashBytes(data: Uint8Array): string {
 export class BlobStore {
   readonly #dir: string;
   #ready: Promise<void> | null = null;
+  /** True when a blob was renamed into the folder since its last fsync. */
+  #unsynced = false;
 
   constructor(dir: string) {
     this.#dir = dir;
   }
 
-  /** Stores `data` (once: an existing blob is kept), durable when it resolves; returns its hash. */
+  /** Stores `data` (once: an existing blob is kept) and returns its hash; durable (its name too) after {@link sync}. */
   async put(data: Uint8Array): Promise<string> {
     const hash = hashBytes(data);
     const file = path.join(this.#dir, hash);
@@ -39,13 +41,20 @@ export class BlobStore {
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
+    this.#unsynced = true;
+    return hash;
+  }
+
+  /** Makes the names of the blobs stored since the last call durable (one fsync of the folder). */
+  async sync(): Promise<void> {
+    if (!this.#unsynced) return;
+    this.#unsynced = false;
     const folder = await open(this.#dir, "r");
     try {
       await folder.sync();
     } finally {
       await folder.close();
     }
-    return hash;
   }
 
   /** The content of blob `hash`; throws when it is missing or damaged. */

@@ -25,7 +25,6 @@
  * a parent folder can make a file be created before it is refused.
  */
 import { existsSync, type Dirent, type Stats } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { constants, type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, stat, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { isInside, PathEscapeError } from "./path-escape-error.js";
@@ -331,8 +330,9 @@ export type ReplacementEntry = { kind: "file"; data: Uint8Array; mode: number } 
  * written, its mode set, fsynced), then renamed over the name, and the folder
  * fsynced; a crash leaves the old entry or the new one, never a mix. The
  * rename replaces a symlink itself, never what it points to. `missing`
- * removes the entry (a folder is left alone: EISDIR). Missing folders on the
- * way are created; links of folders are followed only inside. Returns the
+ * removes the entry (a folder is left alone: EISDIR). The temporary is
+ * named `.<name>.kosong-tmp`: one a crash left behind is replaced by the next
+ * replace of the same file. Missing folders on the way are created; links of folders are followed only inside. Returns the
  * entry's absolute path.
  */
 export function replaceAtomically(workspace: ConfinedRoot, requested: string, entry: ReplacementEntry): Promise<string> {
@@ -346,7 +346,9 @@ export function replaceAtomically(workspace: ConfinedRoot, requested: string, en
     if (entry.kind === "missing") {
       if (current) await unlink(at(dir, name)).catch(ignoreMissing);
     } else {
-      const temporary = `.${name}.${randomBytes(6).toString("hex")}.kosong-tmp`;
+      // One name per file: what a crash left under it is removed and made again.
+      const temporary = `.${name}.kosong-tmp`;
+      await unlink(at(dir, temporary)).catch(ignoreMissing);
       try {
         if (entry.kind === "link") {
           await symlink(entry.target, at(dir, temporary));

@@ -123,6 +123,7 @@ export class FileJournal {
     return this.#run(async () => {
       const notJournaled: DeclaredWrite["notJournaled"] = [];
       const keys: string[] = [];
+      const records: JournalRecord[] = [];
       for (const requested of paths) {
         let key: string;
         try {
@@ -133,12 +134,14 @@ export class FileJournal {
         }
         keys.push(key);
         // Only a path's first record after the last marker tells a state at a marker: later ones are not needed.
-        if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker) continue;
+        if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker || records.some((r) => r.t === "pri" && r.path === key)) continue;
         const s = await this.#store(await this.#read(key));
         if (s.k === "big" || s.k === "unsupported") notJournaled.push({ path: key, reason: describeUnjournaled(s) });
-        await this.#append([{ t: "pri", path: key, s }], false);
+        records.push({ t: "pri", path: key, s });
       }
-      await this.#sync();
+      // The blobs are durable before the records that name them, and both before the write.
+      await this.#blobs.sync();
+      if (records.length > 0) await this.#append(records, true);
       return { notJournaled, done: () => this.#run(() => this.#stampAfter(keys)) };
     });
   }
@@ -163,20 +166,25 @@ export class FileJournal {
     });
   }
 
-  /** Records that the context made checkpoint `id` (on the current branch). For the {@link Context}. */
+  /**
+   * Records that the context made checkpoint `id` (on the current branch).
+   * Not fsynced on its own: the next declared write makes it durable, and
+   * without one there is nothing to restore to it. For the {@link Context}.
+   */
   markCheckpoint(id: number): Promise<void> {
     return this.#run(async () => {
-      await this.#append([{ t: "cp", id, b: this.#branch }], true);
+      await this.#append([{ t: "cp", id, b: this.#branch }], false);
     });
   }
 
   /**
    * Plans a restore and records it, durably, before anything changes. Call
-   * it before the context's step (with how many rotations it had), then
+   * it before the context's step (with the fingerprint of the conversation
+   * before it, see {@link recover}), then
    * {@link finishRestore} after it, or {@link abortRestore} when it failed.
    * A clear (`target` null, kind "clear") restores no file. For the {@link Context}.
    */
-  beginRestore(kind: RestoreKind, target: RestoreTarget, rotations: number, force = false): Promise<PendingRestore> {
+  beginRestore(kind: RestoreKind, target: RestoreTarget, before: string, force = false): Promise<PendingRestore> {
     return this.#run(async () => {
       const { entries, report, fork } = kind === "clear" ? { entries: [], report: emptyReport(), fork: null } : await this.#plan(target, force);
       const seq = this.#seq;
@@ -189,9 +197,10 @@ export class FileJournal {
         b: known?.branch ?? seq,
         parent: kind === "revert" && newBranch ? this.#branch : null,
         fork: kind === "revert" ? fork : null,
-        rotations,
+        before,
         files: entries,
       };
+      await this.#blobs.sync();
       await this.#append([record], true);
       return { seq, report };
     });
@@ -216,17 +225,19 @@ export class FileJournal {
   }
 
   /**
-   * Finishes a restore a crash interrupted: completed when the context has
-   * more rotations than when it began (its step happened), else rolled back.
-   * Null when none was interrupted. For the {@link Context}, once, when it reads its log.
+   * Finishes a restore a crash interrupted: completed when the
+   * conversation's `fingerprint` differs from the one before the restore
+   * (the context's step happened), else rolled back; `rotations` are the
+   * context's rotation numbers now. Null when none was interrupted. For the
+   * {@link Context}, once, when it reads its log.
    */
-  recover(rotations: readonly number[]): Promise<FileRecoveryReport | null> {
+  recover(fingerprint: string, rotations: readonly number[]): Promise<FileRecoveryReport | null> {
     return this.#run(async () => {
       if (this.#unfinished === null) return null;
       const seq = this.#unfinished;
       const rev = this.#revs.get(seq)!;
       const report = emptyReport();
-      if (rotations.length > rev.rotations) {
+      if (fingerprint !== rev.before) {
         await this.#applyAll(rev.files, "target", report);
         await this.#append([{ t: "end", r: seq, rotation: rotations.length === 0 ? null : Math.max(...rotations) }], true);
         return { outcome: "completed", files: report };
@@ -286,7 +297,9 @@ export class FileJournal {
     for (const record of records) this.#index(record, this.#seq++);
   }
 
+  /** Makes the blobs stored and the records appended so far durable (the blobs' names must be synced before records naming them are written). */
   async #sync(): Promise<void> {
+    await this.#blobs.sync();
     await this.#handle!.datasync();
   }
 
@@ -388,14 +401,14 @@ export class FileJournal {
     return { entries, report, fork };
   }
 
-  /** Puts each file of `entries` in its `which` state (skipping those already there) and records the stamps after. */
+  /** Puts each file of `entries` in its `which` state (again when it is there: that clears what an interrupted replace left) and records the stamps after. */
   async #applyAll(entries: readonly RestoreEntry[], which: "target" | "prior", report: FileRestoreReport): Promise<void> {
     const done: string[] = [];
     for (const entry of entries) {
       const wanted = entry[which];
       try {
         const state = await this.#load(wanted);
-        if (!sameState(await this.#read(entry.path), wanted)) await this.files.write(entry.path, state);
+        await this.files.write(entry.path, state);
         done.push(entry.path);
         if (which === "prior" || !report.restored.includes(entry.path)) report.restored.push(entry.path);
       } catch (error) {

@@ -30,10 +30,11 @@ export type JournalRecord =
    * A restore begins (written before anything changes): the context goes
    * from branch `from` to branch `b` (a new branch, this record's position,
    * when `parent` is set or `kind` is "clear"), then `files` are restored.
-   * `rotations` is how many rotations the context had before: more on reopen
-   * means the context's step happened and the restore is completed.
+   * `before` is the fingerprint of the conversation before the context's
+   * step: another one on reopen means the step happened and the restore is
+   * completed.
    */
-  | { t: "rev"; kind: RestoreKind; from: number; b: number; parent: number | null; fork: number | null; rotations: number; files: RestoreEntry[] }
+  | { t: "rev"; kind: RestoreKind; from: number; b: number; parent: number | null; fork: number | null; before: string; files: RestoreEntry[] }
   /** The restore at position `r` finished; the context's step kept the old log as rotation `rotation`. */
   | { t: "end"; r: number; rotation: number | null }
   /** The restore at position `r` was rolled back (the context's step never happened). */

@@ -1,4 +1,5 @@
 /** A real workspace folder with a journaled Context, and a snapshot of its files for comparisons. */
+import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import { Context, FileJournal, nodeWorkspaceFiles } from "@kosong/soul";
@@ -17,7 +18,7 @@ export async function journaledSession(options: { maxFileBytes?: number } = {}) 
   return { root, session, open, ...(await open()) };
 }
 
-/** Every entry under `root` (folders walked, links not followed): path -> "file:<mode>:<base64>", "link:<target>" or "dir". */
+/** Every entry under `root` (folders walked, links not followed): path -> "file:<mode>:<sha256>" or "link:<target>". */
 export async function snapshot(root: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const walk = async (dir: string): Promise<void> => {
@@ -27,7 +28,7 @@ export async function snapshot(root: string): Promise<Record<string, string>> {
       const info = await lstat(full);
       if (info.isSymbolicLink()) out[key] = `link:${await readlink(full)}`;
       else if (info.isDirectory()) await walk(full);
-      else out[key] = `file:${(info.mode & 0o7777).toString(8)}:${(await readFile(full)).toString("base64")}`;
+      else out[key] = `file:${(info.mode & 0o7777).toString(8)}:${createHash("sha256").update(await readFile(full)).digest("hex")}`;
     }
   };
   await walk(root);
