@@ -76,6 +76,7 @@ export function buildProgram(): Command {
     .option("-c, --continue", "continue the most recent session of this directory")
     .option("-r, --resume <id>", "resume a session by id (or a unique id prefix); see `kosong sessions`")
     .option("--resume-file <path>", "resume a kimi-cli context.jsonl file (written to in place)")
+    .option("--no-file-restore", "revert only the conversation: do not journal the files the agent writes nor restore them on /revert, /edit, /restore or a D-Mail")
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
     .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])
     .option("--store <url>", "keep the conversations of saved sessions in PostgreSQL (a postgresql:// connection string) instead of files")

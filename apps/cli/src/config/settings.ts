@@ -36,6 +36,8 @@ export interface SettingFlags {
   outputFormat?: string;
   mcpConfigFile?: string[];
   store?: string;
+  /** False with `--no-file-restore`. */
+  fileRestore?: boolean;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -67,6 +69,8 @@ export interface Settings {
   mcpSources: McpSource[];
   /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
   store: string | null;
+  /** Journal the files the agent writes and restore them with every revert (off with `--no-file-restore`). */
+  fileRestore: boolean;
 }
 
 /** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
@@ -108,6 +112,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
     ],
     store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
+    fileRestore: flags.fileRestore !== false,
   };
 }
 

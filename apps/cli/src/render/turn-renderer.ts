@@ -13,6 +13,7 @@
 import { type ApprovalKind, SEND_DMAIL_NAME, type SoulEvent } from "@kosong/soul";
 import yoctoSpinner from "yocto-spinner";
 import { MarkdownStream } from "./markdown-stream.js";
+import { revertedFilesLine } from "./reverted-files.js";
 import { formatTokens } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
@@ -158,6 +159,7 @@ export class TurnRenderer {
         this.#write(
           `${s.magenta("⟲")} ${event.payload.reason === "dmail" ? "D-Mail" : "rewrite"}: back to ${event.payload.checkpoint_id === null ? "the start" : `checkpoint ${event.payload.checkpoint_id}`}${event.payload.reason === "dmail" ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`) : ""}\n`,
         );
+        if (event.payload.files) this.#write(revertedFilesLine(event.payload.files, s));
         return;
       case "StatusUpdate":
         this.#lastTokens = event.payload.context_tokens;
