@@ -25,6 +25,7 @@
 import { mkdir, open, readFile, truncate, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
+import { mapLimit } from "./map-limit.js";
 import type { JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
 import { workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
 
@@ -86,6 +87,9 @@ interface LastTouch {
 }
 
 const BASE_BRANCH = -1;
+
+/** Files read, stored or replaced at once by a restore (their fsyncs overlap). */
+const PARALLEL_FILES = 8;
 
 /** The file journal of one session (see the file's doc). Operations run one at a time, in call order. */
 export class FileJournal {
@@ -374,54 +378,63 @@ export class FileJournal {
     }
     const entries: RestoreEntry[] = [];
     if (from === null) return { entries, report, fork };
-    for (const [key, list] of [...this.#entries].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const first = list.find((e) => e.seq >= from);
-      if (first === undefined) continue;
-      const wanted = first.s;
-      if (wanted.k === "big" || wanted.k === "unsupported") {
-        report.skipped.push({ path: key, reason: describeUnjournaled(wanted) });
-        continue;
+    const keys = [...this.#entries].sort(([a], [b]) => (a < b ? -1 : 1));
+    const decisions = await mapLimit(keys, PARALLEL_FILES, ([key, list]) => this.#decide(key, list, from, force));
+    for (const decision of decisions) {
+      if (decision === null) continue;
+      if ("reason" in decision) report.skipped.push(decision);
+      else if ("conflict" in decision) report.conflicts.push(decision.conflict);
+      else {
+        entries.push(decision);
+        report.restored.push(decision.path);
       }
-      const current = await this.#read(key);
-      if (sameState(current, wanted)) continue;
-      const touch = this.#touches.get(key);
-      const outside = touch === undefined ? false : touch.stamp === null ? !sameState(current, touch.prior) : !sameStamp(await this.files.stamp(key), touch.stamp);
-      if (outside && !force) {
-        report.conflicts.push(key);
-        continue;
-      }
-      const prior = await this.#store(current);
-      if (prior.k === "big" || prior.k === "unsupported") {
-        report.skipped.push({ path: key, reason: `its current state cannot be kept to undo the restore (${describeUnjournaled(prior)})` });
-        continue;
-      }
-      entries.push({ path: key, prior, target: wanted });
-      report.restored.push(key);
     }
     return { entries, report, fork };
   }
 
+  /** What a restore to the point `from` does to `key` (its records `list`): nothing, skip it, a conflict, or restore it. */
+  async #decide(key: string, list: readonly PathEntry[], from: number, force: boolean): Promise<RestoreEntry | { path: string; reason: string } | { conflict: string } | null> {
+    const first = list.find((e) => e.seq >= from);
+    if (first === undefined) return null;
+    const wanted = first.s;
+    if (wanted.k === "big" || wanted.k === "unsupported") return { path: key, reason: describeUnjournaled(wanted) };
+    const current = await this.#read(key);
+    if (sameState(current, wanted)) return null;
+    const touch = this.#touches.get(key);
+    const outside = touch === undefined ? false : touch.stamp === null ? !sameState(current, touch.prior) : !sameStamp(await this.files.stamp(key), touch.stamp);
+    if (outside && !force) return { conflict: key };
+    const prior = await this.#store(current);
+    if (prior.k === "big" || prior.k === "unsupported") return { path: key, reason: `its current state cannot be kept to undo the restore (${describeUnjournaled(prior)})` };
+    return { path: key, prior, target: wanted };
+  }
+
   /** Puts each file of `entries` in its `which` state (again when it is there: that clears what an interrupted replace left) and records the stamps after. */
   async #applyAll(entries: readonly RestoreEntry[], which: "target" | "prior", report: FileRestoreReport): Promise<void> {
-    const done: string[] = [];
-    for (const entry of entries) {
-      const wanted = entry[which];
+    const outcomes = await mapLimit(entries, PARALLEL_FILES, async (entry) => {
       try {
-        const state = await this.#load(wanted);
-        await this.files.write(entry.path, state);
+        await this.files.write(entry.path, await this.#load(entry[which]));
+        return null;
+      } catch (error) {
+        return `restoring it failed: ${(error as Error).message}`;
+      }
+    });
+    const done: string[] = [];
+    entries.forEach((entry, i) => {
+      const failure = outcomes[i];
+      if (failure === null) {
         done.push(entry.path);
         if (which === "prior" || !report.restored.includes(entry.path)) report.restored.push(entry.path);
-      } catch (error) {
+      } else {
         report.restored = report.restored.filter((p) => p !== entry.path);
-        report.skipped.push({ path: entry.path, reason: `restoring it failed: ${(error as Error).message}` });
+        report.skipped.push({ path: entry.path, reason: failure! });
       }
-    }
+    });
     await this.#stampAfter(done);
   }
 
   async #stampAfter(keys: readonly string[]): Promise<void> {
     const records: JournalRecord[] = [];
-    for (const key of keys) records.push({ t: "aft", path: key, st: await this.files.stamp(key) });
+    for (const [i, st] of (await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key))).entries()) records.push({ t: "aft", path: keys[i]!, st });
     if (records.length > 0) await this.#append(records, false);
   }
 
