@@ -9,7 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, SimpleToolset } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
-import { declareWrite, SendDMail, Soul } from "@kosong/soul";
+import { declareWrite, parseEvent, SendDMail, serializeEvent, Soul } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { call, collect, noWait, ofType, script } from "../soul/helpers.js";
@@ -54,6 +54,9 @@ describe("reverts through the soul restore files", () => {
     const reverted = ofType(events, "Reverted").map((e) => e.payload);
     expect(reverted).toEqual([{ checkpoint_id: 3, reason: "dmail", files: { restored: ["note.txt"], skipped: [], conflicts: [] } }]);
     expect(await readFile(note, "utf8")).toBe("first\n");
+    // The file lists travel in the wire envelope too.
+    const event = ofType(events, "Reverted")[0]!;
+    expect(parseEvent(serializeEvent(event))).toEqual(event);
 
     const rotations = await context.rotations();
     const undo = await context.restoreRotation(rotations.at(-1)!.n);
