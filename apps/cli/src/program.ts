@@ -88,6 +88,7 @@ export function buildProgram(): Command {
     .option("--session <id>", "resume the session with this id, or start one with it (kimi-cli's --session)")
     .option("-w, --work-dir <dir>", "the working directory (default: the current one)")
     .option("--wire", "serve kimi-cli's wire protocol (JSON-RPC on stdin/stdout) for @moonshot-ai/kimi-agent-sdk and other wire clients")
+    .option("--no-file-restore", "revert only the conversation: do not journal the files the agent writes nor restore them on /revert, /edit, /restore or a D-Mail")
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
     .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])
     .option("--store <url>", "keep the conversations of saved sessions in PostgreSQL (a postgresql:// connection string) instead of files")

@@ -137,8 +137,6 @@ export class StorageWriteError extends ContextStorageError {
 /** How another program changed a context file behind its writer's back. */
 export type ContextFileChange = "appended" | "truncated" | "replaced" | "removed" | "created";
 
-const changedMarker = markerFor("ContextFileChangedError");
-
 /**
  * Another program (kimi-cli, an editor, a script: anything that does not
  * take the file's lock) changed the context file since this writer last
@@ -157,6 +155,8 @@ const changedMarker = markerFor("ContextFileChangedError");
  * now; nothing is rewritten or deleted.
  */
 export class ContextFileChangedError extends StorageWriteError {
+  static override readonly brand: string = "@kosong/context.error.ContextFileChangedError";
+
   /** The context file (absolute). */
   readonly path: string;
   /** What happened to it. */
@@ -166,10 +166,5 @@ export class ContextFileChangedError extends StorageWriteError {
     super(`${path} was ${change} by another program (${detail}); nothing more is written through this handle: open the file again to go on from what it holds now`);
     this.path = path;
     this.change = change;
-    changedMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is ContextFileChangedError {
-    return changedMarker.is(value);
   }
 }

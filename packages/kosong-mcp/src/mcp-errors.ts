@@ -3,24 +3,16 @@
  * that could not be connected. Both are {@link KosongError}s, branded so that
  * `isInstance` works across duplicate installs.
  */
-import { createErrorMarker, KosongError, type KosongErrorOptions } from "@kosong/core";
-
-const configMarker = createErrorMarker("@kosong/mcp.error.McpConfigError");
+import { KosongError, type KosongErrorOptions } from "@kosong/core";
 
 /** An MCP config (a `mcpServers` object or file) that is not valid: the message names the source and the key. */
 export class McpConfigError extends KosongError {
+  static override readonly brand: string = "@kosong/mcp.error.McpConfigError";
+
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options);
-    configMarker.mark(this);
-  }
-
-  /** True when `value` is an McpConfigError from any copy of this package. */
-  static override isInstance(value: unknown): value is McpConfigError {
-    return configMarker.is(value);
   }
 }
-
-const connectMarker = createErrorMarker("@kosong/mcp.error.McpConnectError");
 
 /**
  * A server that could not be started or connected: the command was not
@@ -29,17 +21,13 @@ const connectMarker = createErrorMarker("@kosong/mcp.error.McpConnectError");
  * printable, when it wrote any).
  */
 export class McpConnectError extends KosongError {
+  static override readonly brand: string = "@kosong/mcp.error.McpConnectError";
+
   /** The server's name in the config. */
   readonly server: string;
 
   constructor(server: string, message: string, options: KosongErrorOptions = {}) {
     super(message, options);
     this.server = server;
-    connectMarker.mark(this);
-  }
-
-  /** True when `value` is an McpConnectError from any copy of this package. */
-  static override isInstance(value: unknown): value is McpConnectError {
-    return connectMarker.is(value);
   }
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { extractText, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
+import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
@@ -80,9 +81,13 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const cwd = await realpath(options.cwd ?? process.cwd());
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
-  const context = new Context(stored?.log ?? contextFile);
+  // The file journal lives in the session folder (beside a --resume-file file as <name>.files).
+  const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
+  const fileJournal = settings.fileRestore ? new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd) }) : undefined;
+  const context = new Context(stored?.log ?? contextFile, { fileJournal });
   const closeConversation = async () => {
     await context.close();
+    await fileJournal?.close();
     await stored?.close();
   };
   const restoreReport = await context.restore().catch(async (error: unknown) => {

@@ -39,6 +39,8 @@ export interface SettingFlags {
   firstByteTimeout?: string;
   idleTimeout?: string;
   shellTimeout?: string;
+  /** False with `--no-file-restore`. */
+  fileRestore?: boolean;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -74,6 +76,8 @@ export interface Settings {
   llmTimeouts: { firstByteMs?: number | null; idleMs?: number | null };
   /** The time limit of a Shell tool call in ms (null: none; default {@link DEFAULT_SHELL_TIMEOUT_MS}). */
   shellTimeoutMs: number | null;
+  /** Journal the files the agent writes and restore them with every revert (off with `--no-file-restore`). */
+  fileRestore: boolean;
 }
 
 /** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
@@ -128,6 +132,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       idleMs: seconds("--idle-timeout", pick(flags.idleTimeout, "KOSONG_IDLE_TIMEOUT", "idle_timeout")),
     }),
     shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
+    fileRestore: flags.fileRestore !== false,
   };
 }
 

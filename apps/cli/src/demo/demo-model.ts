@@ -69,8 +69,9 @@ export function demoReply(history: readonly Message[]): StreamedMessagePart[] {
   }
   if (said === demoPrompts.dmail) {
     if (done.length === 0) return [call("c6", "ReadFile", { path: "notes/meeting.md" })];
+    if (done.includes("ReadFile")) return [call("c6w", "WriteFile", { path: "notes/draft.md", content: "# Draft\n\nRelease: March 14 (Dana).\n" })];
     return [
-      textPart("Those notes are long and mostly noise. I'll send my past self just the answer, so the context stays small."),
+      textPart("Those notes are long and mostly noise. I'll send my past self just the answer, so the context stays small (the D-Mail also takes my draft back)."),
       call("c7", "SendDMail", {
         checkpoint_id: checkpointBefore(history, lastUser!),
         message: "notes/meeting.md: the release moves from March 7 to March 14; Dana decided, to finish the CSV export. No need to read the file again.",

@@ -3,7 +3,8 @@
  * runs on the real Soul, a real JSONL session file and the real tools in a
  * temporary workspace; only the model is scripted (DemoChatProvider) and the
  * user is a typist. It shows a multi-step tool turn with streaming, an
- * approval, the checkpoints, a D-Mail that reverts and continues, a rewrite
+ * approval, the checkpoints, a D-Mail that reverts (the file the agent wrote
+ * too) and continues, a rewrite
  * of an earlier message, a compaction with the context bar dropping, and the
  * session saved and resumed.
  */
@@ -59,7 +60,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     { text: "y" },
     { text: "a" },
     { narration: "2. Every turn and step starts at a checkpoint", text: "/checkpoints" },
-    { narration: "3. D-Mail: the model reads a long file, then sends its past self only the answer (the context bar drops)", text: demoPrompts.dmail },
+    { narration: "3. D-Mail: the model reads a long file and writes a draft, then sends its past self only the answer (the context bar drops, the draft is undone)", text: demoPrompts.dmail },
+    { text: "y" },
     { narration: "4. A host rewrite: fix a typo in an earlier prompt and rerun from there", text: demoPrompts.typo },
     { text: "/edit" },
     { text: () => `/edit ${messageNumber(agent.soul.history, demoPrompts.typo)}` },
@@ -94,6 +96,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       store: null,
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
+      fileRestore: true,
     };
   }
 }

@@ -14,6 +14,7 @@ import { type ApprovalKind, type SoulEvent } from "@kosong/soul";
 import { SEND_DMAIL_NAME } from "@kosong/soul/internal";
 import yoctoSpinner from "yocto-spinner";
 import { MarkdownStream } from "./markdown-stream.js";
+import { revertedFilesLine } from "./reverted-files.js";
 import { formatTokens } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
@@ -159,6 +160,7 @@ export class TurnRenderer {
         this.#write(
           `${s.magenta("⟲")} ${event.payload.reason === "dmail" ? "D-Mail" : "rewrite"}: back to ${event.payload.checkpoint_id === null ? "the start" : `checkpoint ${event.payload.checkpoint_id}`}${event.payload.reason === "dmail" ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`) : ""}\n`,
         );
+        if (event.payload.files) this.#write(revertedFilesLine(event.payload.files, s));
         return;
       case "StatusUpdate":
         this.#lastTokens = event.payload.context_tokens;

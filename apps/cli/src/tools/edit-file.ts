@@ -1,5 +1,6 @@
 /** The `EditFile` tool: an exact string replacement in a file of the workspace, after approval. */
 import { defineTool, toolError, toolOk } from "@kosong/core";
+import { declareWrite } from "@kosong/soul/files";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
@@ -36,6 +37,8 @@ export function editFileTool(workspace: Workspace) {
       if (rejected) return rejected;
       const edited = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
       let written: string;
+      // Its prior state is journaled first, so that a revert of the conversation restores it.
+      const declared = await declareWrite(context, [file]);
       try {
         // Opened again after the approval, through the confined walk; written only if it still holds what was edited.
         const result = await writeTextInside(workspace, requested, { content: edited, create: false, expected: text, signal: context.signal });
@@ -45,6 +48,8 @@ export function editFileTool(workspace: Workspace) {
         written = result.file;
       } catch (error) {
         return fileToolFailure(error, requested);
+      } finally {
+        await declared.done();
       }
       workspace.files.recordWrite(written);
       const replaced = count(occurrences, "replacement");

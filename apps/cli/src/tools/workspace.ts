@@ -7,13 +7,7 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { FileRegistry } from "@kosong/soul";
 
-/** Thrown for a path outside the workspace; tools turn it into an error result. */
-export class PathEscapeError extends Error {
-  constructor(readonly requested: string) {
-    super(`Path \`${requested}\` is outside the working directory; only files inside it can be used.`);
-    this.name = "PathEscapeError";
-  }
-}
+export { isInside, PathEscapeError } from "@kosong/soul/files";
 
 /** A command run for the Shell tool by the host instead of a local bash. */
 export interface HostCommand {
@@ -59,10 +53,4 @@ export async function openWorkspace(dir: string, files: FileRegistry, host?: Wor
 /** `target` relative to the workspace root, for display (`.` for the root). */
 export function relativeToRoot(workspace: Workspace, target: string): string {
   return path.relative(workspace.root, target) || ".";
-}
-
-/** True when the absolute path `target` is `root` or below it (compared as written, no links resolved). */
-export function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === "" || (relative.split(path.sep)[0] !== ".." && !path.isAbsolute(relative));
 }

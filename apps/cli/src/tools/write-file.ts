@@ -1,5 +1,6 @@
 /** The `WriteFile` tool: creates or overwrites (or appends to) a file of the workspace, after approval. */
 import { defineTool, toolOk } from "@kosong/core";
+import { declareWrite } from "@kosong/soul/files";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
@@ -21,21 +22,26 @@ export function writeFileTool(workspace: Workspace) {
     description: "Write a text file of the working directory (creating it and its folders, or overwriting it; mode=append adds to its end). Needs the user's approval.",
     parameters,
     async execute({ path: requested, content, mode }, context) {
-      let shown: string;
+      let resolved: string;
       try {
-        shown = relativeToRoot(workspace, await resolveInside(workspace, requested));
+        resolved = await resolveInside(workspace, requested);
       } catch (error) {
         return fileToolFailure(error, requested);
       }
+      const shown = relativeToRoot(workspace, resolved);
       const append = mode === "append";
       const rejected = await askApproval(context, "WriteFile", `${append ? "Append to" : "Write"} ${shown} (${count(content.length, "character")})`);
       if (rejected) return rejected;
       let written: string;
+      // Its prior state is journaled first, so that a revert of the conversation restores it.
+      const declared = await declareWrite(context, [resolved]);
       try {
         // Opened after the approval, through the confined walk: a path swapped for a link while the user decided is checked again.
         written = (await writeTextInside(workspace, requested, { content, append, signal: context.signal })).file;
       } catch (error) {
         return fileToolFailure(error, requested);
+      } finally {
+        await declared.done();
       }
       workspace.files.recordWrite(written);
       const lines = count(content.split("\n").length, "line");

@@ -10,6 +10,7 @@
  * the loop (checkpoint, token count, messages) costs one append and one
  * fsync. Operations run one at a time, in call order.
  */
+import { createHash } from "node:crypto";
 import { parseMessage, type Message } from "@kosong/core";
 import {
   JsonlContextFile,
@@ -26,6 +27,8 @@ import {
   type RestoreReport,
 } from "@kosong/context";
 import { checkpointRecord, encodeRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
+import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "../files/index.js";
+import type { RestoreKind } from "../files/journal-records.js";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
 import { estimateTextTokens } from "./estimate-text-tokens.js";
 import { findUnansweredTailCalls, findUnansweredToolCalls } from "./unanswered-tool-calls.js";
@@ -40,6 +43,13 @@ export interface ContextOptions {
    * {@link estimateTextTokens}, text characters / 4.
    */
   estimateTokens?: (messages: readonly Message[]) => number;
+  /**
+   * The journal of the workspace files the agent changes: checkpoints are
+   * marked in it, and every revert ({@link Context.revertTo},
+   * {@link Context.restoreRotation}, a D-Mail, a rewrite) restores the files
+   * with the conversation. Default: none (only the conversation is reverted).
+   */
+  fileJournal?: FileJournal;
 }
 
 /** A checkpoint of the context: reverting to it restores the first `messageCount` messages. */
@@ -78,6 +88,8 @@ export interface InterruptedToolCall {
 export interface ContextRestoreReport extends RestoreReport {
   /** Tool calls without a result (a crash between a call and its result), each answered as interrupted. */
   interruptedToolCalls: InterruptedToolCall[];
+  /** A file restore a crash interrupted, finished now (completed or rolled back); null when none (or no file journal). */
+  fileRecovery: FileRecoveryReport | null;
 }
 
 /**
@@ -113,6 +125,20 @@ export interface ClearContinuation extends ContextContinuation {
 export interface RevertOptions {
   /** Written after the revert in the same step. */
   then?: ContextContinuation;
+  /** Restore files changed outside the agent too (with a file journal); by default they are left alone and reported as conflicts. */
+  force?: boolean;
+}
+
+/** Options of {@link Context.restoreRotation}. */
+export interface RestoreRotationOptions {
+  /** As {@link RevertOptions.force}. */
+  force?: boolean;
+}
+
+/** The outcome of {@link Context.restoreRotation}. */
+export interface ContextRotationRestore extends LogRotationRestore {
+  /** What happened to the workspace files, with a file journal. */
+  files?: FileRestoreReport;
 }
 
 /** Options of {@link Context.clear}. */
@@ -136,6 +162,8 @@ export interface ContextRevert {
   rotation: LogRotation;
   /** The checkpoint `then.checkpoint` made, when it asked for one. */
   newCheckpoint?: ContextCheckpoint;
+  /** What happened to the workspace files, with a file journal: restored to their state at the checkpoint. */
+  files?: FileRestoreReport;
 }
 
 /** The outcome of {@link Context.clear}: where the whole log before it was kept. */
@@ -209,6 +237,9 @@ export class Context implements AsyncDisposable {
   readonly #estimate: (messages: readonly Message[]) => number;
   readonly #open: () => Promise<ContextLog>;
   readonly #location: string;
+  readonly #journal: FileJournal | null;
+  #fileRecovery: FileRecoveryReport | null = null;
+  #recovered = false;
   #log: Promise<ContextLog> | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #loaded = false;
@@ -239,6 +270,7 @@ export class Context implements AsyncDisposable {
    */
   constructor(pathOrLog: string | ContextLog, options: ContextOptions = {}) {
     this.#estimate = options.estimateTokens ?? estimateTextTokens;
+    this.#journal = options.fileJournal ?? null;
     if (typeof pathOrLog === "string") {
       this.#location = pathOrLog;
       this.#open = () => JsonlContextFile.open(pathOrLog, options.file);
@@ -246,6 +278,11 @@ export class Context implements AsyncDisposable {
       this.#location = pathOrLog.location;
       this.#open = () => Promise.resolve(pathOrLog);
     }
+  }
+
+  /** The file journal given in the options, null without one. */
+  get fileJournal(): FileJournal | null {
+    return this.#journal;
   }
 
   /** Where the log lives: the file path, or the log's name. */
@@ -391,6 +428,7 @@ export class Context implements AsyncDisposable {
       this.#nextCheckpointId = id + 1;
       this.#empty = false;
       if (message !== null) this.#push([message]);
+      await this.#journal?.markCheckpoint(id);
       return publicCheckpoint(mark);
     });
   }
@@ -422,8 +460,13 @@ export class Context implements AsyncDisposable {
       await this.#flush(log);
       const index = this.#findMark(idOrLabel);
       const mark = this.#marks[index]!;
-      const { rotation, newCheckpoint } = await this.#truncate(log, mark, index, options.then ?? {});
-      return { checkpoint: publicCheckpoint(mark), rotation, ...(newCheckpoint && { newCheckpoint }) };
+      const { result, files } = await this.#withFiles(log, "revert", { checkpoint: mark.id }, options.force, async () => {
+        const truncated = await this.#truncate(log, mark, index, options.then ?? {});
+        return { result: truncated, rotation: truncated.rotation.n };
+      });
+      const { rotation, newCheckpoint } = result;
+      if (newCheckpoint) await this.#journal?.markCheckpoint(newCheckpoint.id);
+      return { checkpoint: publicCheckpoint(mark), rotation, ...(newCheckpoint && { newCheckpoint }), ...(files && { files }) };
     });
   }
 
@@ -448,7 +491,12 @@ export class Context implements AsyncDisposable {
     return this.#change(async (log) => {
       await this.#flush(log);
       const base = first === 0 ? EMPTY : { ...EMPTY, nextCheckpointId: first };
-      const { rotation, newCheckpoint } = await this.#truncate(log, base, 0, options.then ?? {}, true);
+      const { result } = await this.#withFiles(log, "clear", null, false, async () => {
+        const truncated = await this.#truncate(log, base, 0, options.then ?? {}, true);
+        return { result: truncated, rotation: truncated.rotation.n };
+      });
+      const { rotation, newCheckpoint } = result;
+      if (newCheckpoint) await this.#journal?.markCheckpoint(newCheckpoint.id);
       return { ...rotation, ...(newCheckpoint && { newCheckpoint }) };
     });
   }
@@ -465,13 +513,43 @@ export class Context implements AsyncDisposable {
    *
    * @throws RotationNotFoundError (from @kosong/context) for an unknown `n`; nothing is changed.
    */
-  restoreRotation(n: number): Promise<LogRotationRestore> {
+  restoreRotation(n: number, options: RestoreRotationOptions = {}): Promise<ContextRotationRestore> {
     return this.#run(async (log) => {
       await this.#flush(log);
-      const restored = await log.restoreRotation(n);
+      if (!this.#loaded) await this.#load(log, await log.read());
+      const { result, files } = await this.#withFiles(log, "rotation", { rotation: n }, options.force, async () => {
+        const restored = await log.restoreRotation(n);
+        return { result: restored, rotation: restored.savedAs?.n ?? null };
+      });
       await this.#load(log, await log.read());
-      return restored;
+      return files ? { ...result, files } : result;
     });
+  }
+
+  /**
+   * Runs `step` (a change of the whole log) between the file journal's
+   * beginning of a restore and its end: the restore is recorded first, the
+   * files are restored once the log has taken the step.
+   */
+  async #withFiles<T>(
+    log: ContextLog,
+    kind: RestoreKind,
+    target: RestoreTarget,
+    force: boolean | undefined,
+    step: () => Promise<{ result: T; rotation: number | null }>,
+  ): Promise<{ result: T; files?: FileRestoreReport }> {
+    const journal = this.#journal;
+    if (journal === null) return { result: (await step()).result };
+    const pending: PendingRestore = await journal.beginRestore(kind, target, this.#fingerprint(), force);
+    let done: { result: T; rotation: number | null };
+    try {
+      done = await step();
+    } catch (error) {
+      await journal.abortRestore(pending);
+      throw error;
+    }
+    const files = await journal.finishRestore(pending, done.rotation);
+    return kind === "clear" ? { result: done.result } : { result: done.result, files };
   }
 
   /**
@@ -605,7 +683,11 @@ export class Context implements AsyncDisposable {
     this.#marks = state.checkpoints.map((c) => ({ ...c }));
     this.#empty = state.report.records === 0;
     const interruptedToolCalls = await this.#answerUnfinishedCalls(log);
-    return { ...state.report, interruptedToolCalls };
+    if (this.#journal !== null && !this.#recovered) {
+      this.#recovered = true;
+      this.#fileRecovery = await this.#journal.recover(this.#fingerprint(), (await log.listRotations()).map((r) => r.n));
+    }
+    return { ...state.report, interruptedToolCalls, fileRecovery: this.#fileRecovery };
   }
 
   /**
@@ -681,6 +763,12 @@ export class Context implements AsyncDisposable {
     groups.push(copies);
     for (const label of then.labels ?? []) checkpoint({ label });
     return { records, groups, marks, systemPrompt };
+  }
+
+  /** A digest of the conversation (history, checkpoints, system prompt): tells the file journal whether a step of the log happened. */
+  #fingerprint(): string {
+    const marks = this.#marks.map((m) => [m.id, m.messageCount, m.label ?? null]);
+    return createHash("sha256").update(JSON.stringify([this.#history, marks, this.#systemPrompt])).digest("hex");
   }
 
   #push(messages: readonly Message[]): void {

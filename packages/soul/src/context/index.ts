@@ -11,6 +11,8 @@ export {
   type ContextRestoreReport,
   type ContextRevert,
   type RevertOptions,
+  type RestoreRotationOptions,
+  type ContextRotationRestore,
   type InterruptedToolCall,
 } from "./context.js";
 export { CheckpointNotFoundError, type CheckpointName } from "./checkpoint-not-found-error.js";

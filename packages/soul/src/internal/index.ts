@@ -10,3 +10,4 @@ export * from "../tools/index.js";
 export * from "../compaction/index.js";
 export * from "../conversation/index.js";
 export * from "../tokens/index.js";
+export * from "../files/index.js";

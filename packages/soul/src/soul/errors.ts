@@ -62,8 +62,6 @@ export class EmptyInputError extends SoulError {
   }
 }
 
-const inUseMarker = marker("ContextInUseError");
-
 /**
  * A Soul was asked to run on a Context that another Soul owns. A Context
  * belongs to the first Soul that runs an operation on it (a turn, a
@@ -71,6 +69,8 @@ const inUseMarker = marker("ContextInUseError");
  * one Context would interleave their turns in the file.
  */
 export class ContextInUseError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.ContextInUseError";
+
   /** The context's location (its file, or the log's name). */
   readonly location: string;
 
@@ -80,10 +80,5 @@ export class ContextInUseError extends SoulError {
         "Call release() on that Soul first, or give this Soul its own Context.",
     );
     this.location = location;
-    inUseMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is ContextInUseError {
-    return inUseMarker.is(value);
   }
 }

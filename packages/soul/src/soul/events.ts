@@ -30,6 +30,7 @@ import type {
   VideoURLPart,
 } from "@kosong/core";
 import type { CompactionDetails } from "../compaction/index.js";
+import type { FileRestoreReport } from "../files/index.js";
 
 /** Why a turn ended. */
 export type StopReason =
@@ -155,8 +156,12 @@ export interface SoulEventPayloads {
   ApprovalResponse: { request_id: string; response: ApprovalKind; feedback: string };
   /** The context made checkpoint `id`. */
   CheckpointCreated: { id: number; label: string | null };
-  /** The context was reverted (to `checkpoint_id`, or cleared when null) and the turn goes on from there. */
-  Reverted: { checkpoint_id: number | null; reason: RevertReason };
+  /**
+   * The context was reverted (to `checkpoint_id`, or cleared when null) and
+   * the turn goes on from there. `files` (with a file journal) lists the
+   * workspace files restored with it, skipped, and left alone as conflicts.
+   */
+  Reverted: { checkpoint_id: number | null; reason: RevertReason; files?: FileRestoreReport };
 }
 
 /** The type names of soul events. */

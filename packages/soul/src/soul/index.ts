@@ -29,6 +29,7 @@ export {
 } from "./approval.js";
 export { ToolRejectedError } from "./tool-rejected-error.js";
 export { approveAll, askApproval, NO_APPROVAL_CHANNEL_MESSAGE } from "./ask-approval.js";
+
 export { ToolTimeoutError } from "./tool-timeout-error.js";
 export type { SoulSession, SoulSessionOptions } from "./session.js";
 export { defaultSoulConfig, resolveSoulConfig, type RetryTiming, type SoulConfig, type SoulConfigInput } from "./config.js";

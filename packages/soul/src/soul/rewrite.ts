@@ -72,7 +72,7 @@ export async function applyRewrite(rt: SoulRuntime, emit: Emit, index: number, t
   const visible = checkpointMessageId(kept[0]) === checkpoint.id;
   if (visible) kept.shift();
   const then = { checkpoint: { label: checkpoint.label, addUserMessage: visible }, messages: [...kept, ...tail] };
-  const { newCheckpoint } = await context.revertTo(checkpoint.id, { then });
-  emit({ type: "Reverted", payload: { checkpoint_id: checkpoint.id, reason: "rewrite" } });
+  const { newCheckpoint, files } = await context.revertTo(checkpoint.id, { then });
+  emit({ type: "Reverted", payload: { checkpoint_id: checkpoint.id, reason: "rewrite", ...(files && { files }) } });
   announceCheckpoint(rt, emit, newCheckpoint);
 }

@@ -116,7 +116,7 @@ export class Soul {
     this.config = resolveSoulConfig(options.config, options.provider);
     this.approval = options.approval ?? new Approval();
     const { id = randomUUID(), workDir = null, files = new FileRegistry() } = options.session ?? {};
-    this.session = { id, workDir, files, denwaRenji: new DenwaRenji() };
+    this.session = { id, workDir, files, fileJournal: options.context.fileJournal, denwaRenji: new DenwaRenji() };
     const effort = this.config.thinkingEffort;
     const provider = effort === null ? options.provider : options.provider.withThinking(effort);
     const compactionProvider = options.compactionProvider === undefined ? provider : options.compactionProvider;

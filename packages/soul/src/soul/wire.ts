@@ -115,5 +115,16 @@ const payloadSchemas: { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> } 
   ApprovalRequest: z.looseObject({ id: z.string(), tool_call_id: z.string(), sender: z.string(), action: z.string(), description: z.string(), scope: z.string().optional() }),
   ApprovalResponse: z.looseObject({ request_id: z.string(), response: z.enum(approvalKinds), feedback: z.string().default("") }),
   CheckpointCreated: z.looseObject({ id: int, label: nullishString }),
-  Reverted: z.looseObject({ checkpoint_id: int.nullable(), reason: z.enum(["dmail", "rewrite"]) }),
+  Reverted: z.looseObject({
+    checkpoint_id: int.nullable(),
+    reason: z.enum(["dmail", "rewrite"]),
+    files: z
+      .looseObject({
+        restored: z.array(z.string()),
+        skipped: z.array(z.looseObject({ path: z.string(), reason: z.string() })),
+        conflicts: z.array(z.string()),
+        notice: z.string().optional(),
+      })
+      .optional(),
+  }),
 } as { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> };

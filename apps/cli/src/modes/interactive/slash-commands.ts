@@ -8,6 +8,7 @@ import { mcpStatusLines } from "../../render/mcp-status.js";
 import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
+import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
 /** One slash command. */
@@ -70,11 +71,15 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "checkpoints",
-    help: "list the checkpoints of the conversation",
+    help: "list the checkpoints of the conversation and the files the agent changed after each",
     run: async (s) => {
-      const checkpoints = s.agent.context.checkpoints;
+      const { checkpoints, fileJournal } = s.agent.context;
       if (checkpoints.length === 0) s.print("No checkpoints yet.");
-      for (const c of checkpoints) s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it`);
+      for (const c of checkpoints) {
+        const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
+        const files = changed.length > 0 ? s.style.dim(` · changed: ${changed.map((f) => visibleControls(f, { oneLine: true })).join(", ")}`) : "";
+        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it${files}`);
+      }
     },
   },
   {
@@ -84,7 +89,10 @@ export const slashCommands: SlashCommand[] = [
     run: async (s, args) => {
       if (!args) return s.print("Usage: /revert <id|label> (see /checkpoints)");
       const target = /^\d+$/.test(args) ? Number(args) : args;
+      const found = s.agent.context.checkpoints.findLast((c) => (typeof target === "number" ? c.id === target : c.label === target));
+      if (found && !(await confirmFileRestore(s, { checkpoint: found.id }))) return;
       const revert = await s.agent.context.revertTo(target);
+      printFileRestore(s, revert.files);
       s.print(`Reverted to checkpoint ${revert.checkpoint.id}; ${s.agent.context.history.length} messages remain. /restore ${revert.rotation.n} undoes it.`);
       s.print(s.status());
     },
@@ -103,6 +111,10 @@ export const slashCommands: SlashCommand[] = [
         return;
       }
       const index = Number(args);
+      // A rewrite reverts to the last checkpoint before the message.
+      const at = s.agent.context.history.indexOf(history[index]!);
+      const checkpoint = s.agent.context.checkpoints.findLast((c) => c.messageCount <= at);
+      if (checkpoint && !(await confirmFileRestore(s, { checkpoint: checkpoint.id }))) return;
       s.print(s.style.dim("Edit the message and press Enter (Ctrl-C cancels):"));
       const edited = await s.input.readLine("edit› ", { initial: extractText(history[index]!), remember: false });
       if (edited.kind !== "line" || !edited.text.trim()) return s.print("Edit cancelled.");
@@ -132,7 +144,9 @@ export const slashCommands: SlashCommand[] = [
     help: "make rotation n the conversation again (the current one is kept too)",
     run: async (s, args) => {
       if (!/^\d+$/.test(args)) return s.print("Usage: /restore <n> (see /rotations)");
+      if (!(await confirmFileRestore(s, { rotation: Number(args) }))) return;
       const restore = await s.agent.context.restoreRotation(Number(args));
+      printFileRestore(s, restore.files);
       s.print(`Restored rotation ${restore.restored.n}${restore.savedAs ? `; the replaced conversation is rotation ${restore.savedAs.n}` : ""}. ${s.agent.context.history.length} messages.`);
       s.print(s.status());
     },
