@@ -57,14 +57,20 @@ export class MarkdownStream {
   /** The part of #pending already shown as a raw preview. */
   #previewed = "";
   #wroteRaw = false;
+  #lastWritten = "";
 
   constructor(private readonly target: MarkdownTarget) {}
+
+  #write(text: string): void {
+    if (text) this.#lastWritten = text;
+    this.target.write(text);
+  }
 
   /** Adds streamed text: shown at once, complete blocks rendered. */
   async push(text: string): Promise<void> {
     if (!text) return;
     if (!this.target.style.isColorSupported) {
-      this.target.write(text);
+      this.#write(text);
       this.#wroteRaw = true;
       return;
     }
@@ -82,17 +88,37 @@ export class MarkdownStream {
   async end(): Promise<void> {
     if (this.#pending.trim()) await this.#renderOverPreview(this.#pending);
     else this.#erasePreview();
-    if (this.#wroteRaw) this.target.write("\n\n");
+    if (this.#wroteRaw) this.#write("\n\n");
     this.#pending = "";
     this.#previewed = "";
     this.#wroteRaw = false;
+  }
+
+  /**
+   * Writes `line` (ending in a newline) between the streamed text's lines:
+   * the live preview is erased, the line written, and the preview shown
+   * again under it. A preview taller than the screen stays, and the line
+   * follows it.
+   */
+  interject(line: string): void {
+    if (!this.target.style.isColorSupported || !this.#erase(this.#previewed)) {
+      this.#write(`${this.#atLineStart() ? "" : "\n"}${line}`);
+      return;
+    }
+    this.#write(line);
+    this.#previewed = "";
+    this.#preview();
+  }
+
+  #atLineStart(): boolean {
+    return this.#lastWritten === "" || this.#lastWritten.endsWith("\n");
   }
 
   /** Shows the part of the pending text not shown yet. */
   #preview(): void {
     const fresh = this.#pending.slice(this.#previewed.length);
     if (!fresh) return;
-    this.target.write(this.target.style.dim(fresh));
+    this.#write(this.target.style.dim(fresh));
     this.#previewed = this.#pending;
   }
 
@@ -102,10 +128,10 @@ export class MarkdownStream {
     this.#previewed = "";
     if (!this.#erase(shown)) {
       // The preview scrolled off: keep it, and only what it had not shown yet follows.
-      this.target.write(`${markdown.slice(shown.length)}\n`);
+      this.#write(`${markdown.slice(shown.length)}\n`);
       return;
     }
-    if (markdown.trim()) this.target.write(`${render(markdown)}\n\n`);
+    if (markdown.trim()) this.#write(`${render(markdown)}\n\n`);
   }
 
   #erasePreview(): void {
@@ -118,7 +144,7 @@ export class MarkdownStream {
     if (!shown) return true;
     const rows = rowsOf(shown, this.target.columns);
     if (rows >= this.target.rows) return false;
-    this.target.write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[J`);
+    this.#write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[J`);
     return true;
   }
 }

@@ -64,6 +64,7 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream;
   readonly #calls = new Map<string, OpenCall>();
   #spinner: ReturnType<typeof yoctoSpinner> | null = null;
+  #spinnerText: string | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
   #lastTokens = 0;
   /** A `SendDMail` result held back until the step shows whether the D-Mail was delivered (a `Reverted` event). */
@@ -182,6 +183,18 @@ export class TurnRenderer {
     }
   }
 
+  /**
+   * Writes a line of the CLI's own (e.g. a queued input) amid the turn's
+   * output without breaking the streamed text's live preview; a spinner
+   * that was running goes on under it. `line` must already be safe to show.
+   */
+  note(line: string): void {
+    const spinning = this.#spinnerText;
+    this.#stopSpinner();
+    this.#markdown.interject(`${line}\n`);
+    if (spinning !== null) this.#startSpinner(spinning);
+  }
+
   /** Stops the spinner and writes pending text (after the last event, or before other output). */
   async finish(): Promise<void> {
     this.#stopSpinner();
@@ -208,12 +221,14 @@ export class TurnRenderer {
   #startSpinner(text: string): void {
     if (!this.#o.spinner) return;
     this.#stopSpinner();
+    this.#spinnerText = text;
     this.#spinner = yoctoSpinner({ text: this.#o.style.dim(text), stream: this.#o.out as NodeJS.WriteStream }).start();
   }
 
   #stopSpinner(): void {
     this.#spinner?.stop();
     this.#spinner = null;
+    this.#spinnerText = null;
   }
 
   #write(text: string): void {

@@ -55,6 +55,12 @@ export class TmuxTerminal {
     execFileSync("tmux", ["-L", this.socket, "send-keys", "-t", this.name, "-l", text]);
   }
 
+  /** Pastes `text` as a terminal does: bracketed (`ESC[200~`...`ESC[201~`) when the program asked for it. */
+  paste(text: string): void {
+    execFileSync("tmux", ["-L", this.socket, "load-buffer", "-b", "paste", "-"], { input: text });
+    execFileSync("tmux", ["-L", this.socket, "paste-buffer", "-p", "-d", "-b", "paste", "-t", this.name]);
+  }
+
   /** Types `text` and presses Enter. */
   line(text: string): void {
     this.type(text);

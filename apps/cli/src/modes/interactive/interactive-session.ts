@@ -8,7 +8,7 @@ import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
 import { statusLine } from "../../render/status-line.js";
 import type { Style } from "../../render/terminal-style.js";
-import { visibleControls } from "../../render/visible-controls.js";
+import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import type { LineInput } from "./terminal-input.js";
 
@@ -24,6 +24,8 @@ export class InteractiveSession {
   showThinking = false;
   /** Set by `/exit` and {@link stop}. */
   exitRequested = false;
+  /** Lines entered during the last operation and not handed to the soul: the loop sends them next. */
+  readonly queuedInput: string[] = [];
   #running: AbortController | null = null;
 
   constructor(
@@ -79,14 +81,36 @@ export class InteractiveSession {
 
   /**
    * Runs an operation of the soul (a turn, a rewrite, a compaction) with
-   * its events rendered; Ctrl-C or Esc aborts it. Prints the status line after.
+   * its events rendered; Ctrl-C aborts it, and so does Esc unless a line is
+   * queued. A line entered meanwhile is queued (shown, and taken back by
+   * Esc) and handed to `soul.steer()` once the step's tools run, so the
+   * model reads it after their results; one still queued when the operation
+   * ends is left in {@link queuedInput}. Prints the status line after.
    */
   async drive(start: (signal: AbortSignal) => SoulStream<unknown>): Promise<OperationEnd> {
     const controller = new AbortController();
     this.#running = controller;
+    const s = this.style;
+    const queued: string[] = [];
+    let toolsRunning = false;
+    const deliver = (): void => {
+      while (toolsRunning && queued.length > 0 && this.agent.soul.steer(queued[0]!)) queued.shift();
+    };
     let stopWatching: (() => void) | null = null;
     const watch = (): void => {
-      stopWatching = this.input.watchInterrupt(() => controller.abort());
+      stopWatching = this.input.watchTurn({
+        interrupt: () => controller.abort(),
+        escape: () => {
+          const taken = queued.pop();
+          if (taken === undefined) controller.abort();
+          else renderer.note(s.dim(`✗ took back: ${inputPreview(taken)}`));
+        },
+        line: (text) => {
+          queued.push(text);
+          renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back)")}`);
+          deliver();
+        },
+      });
     };
     const unwatch = (): void => {
       stopWatching?.();
@@ -119,7 +143,12 @@ export class InteractiveSession {
     watch();
     try {
       const stream = start(controller.signal);
-      for await (const event of stream as AsyncIterable<SoulEvent>) await renderer.render(event);
+      for await (const event of stream as AsyncIterable<SoulEvent>) {
+        await renderer.render(event);
+        if (event.type === "ToolCall") toolsRunning = true;
+        else if (event.type === "StepBegin" || event.type === "TurnEnd") toolsRunning = false;
+        deliver();
+      }
       await stream.result.catch((error: unknown) => this.printError(error));
     } catch (error) {
       this.printError(error);
@@ -128,6 +157,7 @@ export class InteractiveSession {
       unwatch();
       await renderer.finish();
     }
+    this.queuedInput.push(...queued);
     this.print(this.status());
     return controller.signal.aborted ? "aborted" : "done";
   }
@@ -159,4 +189,10 @@ export class InteractiveSession {
       this.print(s.dim("  answer y, a, n, or type feedback"));
     }
   }
+}
+
+/** A queued input on one line: its first 80 characters, and how many lines it has. */
+function inputPreview(text: string): string {
+  const lines = text.split("\n").length;
+  return `${oneLine(text, 80)}${lines > 1 ? ` (${lines} lines)` : ""}`;
 }

@@ -15,7 +15,8 @@ import type { Providers } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
 import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
 import { styleFor } from "../../render/terminal-style.js";
-import { InteractiveSession, promptText } from "./interactive-session.js";
+import { visibleControls } from "../../render/visible-controls.js";
+import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 
@@ -70,10 +71,17 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
  */
 export async function runLoop(session: InteractiveSession, firstPrompt = ""): Promise<void> {
   const { input, style } = session;
-  if (firstPrompt.trim() && !session.exitRequested) await session.runPrompt(firstPrompt);
+  let lastEnd: OperationEnd = "done";
+  if (firstPrompt.trim() && !session.exitRequested) lastEnd = await session.runPrompt(firstPrompt);
   let interruptedOnce = false;
   while (!session.exitRequested) {
-    const read = await input.readLine(style.cyan(promptText));
+    const queued = session.queuedInput.splice(0).join("\n");
+    if (queued && lastEnd === "done") {
+      session.print(`${style.cyan(promptText)}${visibleControls(queued)} ${style.dim("(queued)")}`);
+      lastEnd = await session.runPrompt(queued);
+      continue;
+    }
+    const read = await input.readLine(style.cyan(promptText), queued ? { initial: queued } : {});
     if (read.kind === "eof") break;
     if (read.kind === "interrupt") {
       if (read.hadText) {
@@ -88,8 +96,9 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     interruptedOnce = false;
     const line = read.text.trim();
     if (!line) continue;
+    lastEnd = "done";
     if (line.startsWith("/")) await runSlashCommand(session, line);
-    else await session.runPrompt(line);
+    else lastEnd = await session.runPrompt(line);
   }
   const { agent } = session;
   session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));

@@ -1,0 +1,107 @@
+/**
+ * The prompt's input in a real terminal (tmux), the built binary against
+ * the fake provider server: a 200-line paste reaches the model whole while
+ * the prompt shows it collapsed; a prompt of several lines (`\` + Enter,
+ * Alt+Enter); a line typed while a turn runs is queued and steered into the
+ * turn, and Esc takes a queued line back without aborting the turn.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Message } from "@kosong/core";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await kosongSuite({ tmux: true });
+
+const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
+const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+/** A reply that streams slowly (about 3 s) before it calls ReadFile. */
+const slowThenRead = (file: string): Message => ({
+  role: "assistant",
+  content: Array.from({ length: 60 }, (_, i) => ({ type: "text" as const, text: `word${i} ` })),
+  tool_calls: [{ type: "function", id: "r1", function: { name: "ReadFile", arguments: JSON.stringify({ path: file }) } }],
+});
+
+async function startKosong() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+  delete env.NO_COLOR;
+  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 30 });
+  terminals.push(terminal);
+  await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
+  return { terminal, cwd };
+}
+
+/** The user messages of the `n`th request (OpenAI format). */
+function userTexts(n: number): string[] {
+  const messages = server.requests[n]!.body!.messages as { role: string; content: string }[];
+  return messages.filter((m) => m.role === "user" && !m.content.startsWith("<system>")).map((m) => m.content);
+}
+
+describe("the prompt's input in a real terminal (tmux)", () => {
+  it("sends a 200-line paste whole, shown collapsed, and prompts of several lines", async () => {
+    const { terminal } = await startKosong();
+    const pasted = Array.from({ length: 200 }, (_, i) => `line ${i + 1}: ${"x".repeat(i % 30)}`).join("\n");
+    server.enqueue({ message: say("Got the paste."), usage });
+    terminal.type("summarise this: ");
+    terminal.paste(pasted);
+    await terminal.waitFor(/› summarise this: \[pasted 200 lines\]$/m);
+    expect(terminal.screen()).not.toContain("line 2:");
+    terminal.keys("Enter");
+    await terminal.waitFor(/Got the paste\.[\s\S]*›\s*$/);
+    expect(userTexts(0)).toEqual([`summarise this: ${pasted}`]);
+
+    // A short paste stays as it is, lines and all; `\` + Enter and Alt+Enter start new lines.
+    server.enqueue({ message: say("Got three lines."), usage }, { message: say("Got the list."), usage });
+    terminal.paste("alpha\nbeta");
+    terminal.type("\\");
+    terminal.keys("Enter");
+    terminal.type("gamma");
+    await terminal.waitFor(/› alpha\n\s+beta\n\s+gamma$/m);
+    terminal.keys("Enter");
+    await terminal.waitFor(/Got three lines\.[\s\S]*›\s*$/);
+    expect(userTexts(1).at(-1)).toBe("alpha\nbeta\ngamma");
+    terminal.type("one");
+    terminal.keys("M-Enter");
+    terminal.type("two");
+    terminal.keys("Enter");
+    await terminal.waitFor(/Got the list\.[\s\S]*›\s*$/);
+    expect(userTexts(2).at(-1)).toBe("one\ntwo");
+  }, 60_000);
+
+  it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {
+    const { terminal, cwd } = await startKosong();
+    await writeFile(path.join(cwd, "notes.txt"), "the notes\n");
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Read them, and the tests too."), usage });
+    terminal.line("read the notes");
+    await terminal.waitFor(/word3/, { from: "› read the notes" });
+    terminal.line("also check the tests");
+    await terminal.waitFor(/⧗ queued: also check the tests/, { from: "› read the notes" });
+    const screen = await terminal.waitFor(/Read them, and the tests too\.[\s\S]*›\s*$/, { from: "› read the notes" });
+    expect(screen).toContain("» steered: also check the tests");
+    expect(server.requests).toHaveLength(2);
+    // The steered line follows the tool's result in the same turn.
+    const messages = server.requests[1]!.body!.messages as { role: string; content: string }[];
+    const roles = messages.filter((m) => !(m.role === "user" && m.content.startsWith("<system>"))).map((m) => `${m.role}${m.role === "user" ? `:${m.content}` : ""}`);
+    expect(roles.slice(-4)).toEqual(["user:read the notes", "assistant", "tool", "user:also check the tests"]);
+    // Text from the model's stream is rendered once, not repeated by the queued line's note.
+    expect(screen.split("word59").length - 1).toBe(1);
+
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Done again."), usage });
+    terminal.line("read them again");
+    await terminal.waitFor(/word3/, { from: "› read them again" });
+    terminal.line("never mind");
+    await terminal.waitFor(/⧗ queued: never mind/, { from: "› read them again" });
+    terminal.keys("Escape");
+    await terminal.waitFor(/✗ took back: never mind/, { from: "› read them again" });
+    const after = await terminal.waitFor(/Done again\.[\s\S]*›\s*$/, { from: "› read them again" });
+    expect(after).not.toContain("interrupted");
+    expect(JSON.stringify(server.requests.slice(2).map((r) => r.body))).not.toContain("never mind");
+  }, 60_000);
+});
