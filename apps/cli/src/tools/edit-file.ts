@@ -4,6 +4,7 @@ import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { openForWrite, readWhole, replaceWhole } from "./confined-fs.js";
+import { lineDiff } from "./line-diff.js";
 import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
@@ -32,9 +33,9 @@ export function editFileTool(workspace: Workspace) {
         return toolError({ message: `old_string occurs ${occurrences} times in \`${requested}\`; give more surrounding text to make it unique, or set replace_all.`, brief: "Text not unique" });
       }
       const shown = relativeToRoot(workspace, file);
-      const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count(occurrences, "occurrence")}`);
-      if (rejected) return rejected;
       const edited = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+      const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count(occurrences, "occurrence")}\n${lineDiff(text, edited)}`);
+      if (rejected) return rejected;
       let written: string;
       try {
         // Opened again after the approval, through the confined walk; written only if it still holds what was edited.

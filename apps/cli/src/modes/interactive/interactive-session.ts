@@ -6,6 +6,7 @@
 import type { SoulEvent, SoulStream } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
+import { approvalLines } from "../../render/approval-lines.js";
 import { statusLine } from "../../render/status-line.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -164,15 +165,14 @@ export class InteractiveSession {
 
   /**
    * Asks about an approval request; Ctrl-C there rejects and aborts the
-   * turn. The lines of a multi-line description after its first are set in
-   * a gutter, so none of them can pass for a prompt line; the choice `[a]`
-   * says what approving for the session covers.
+   * turn. The request is shown by `approvalLines` (a file tool's diff
+   * coloured, cut to the screen's height); the choice `[a]` says what
+   * approving for the session covers.
    */
   async askApproval(question: ApprovalQuestion, controller: AbortController): Promise<ApprovalReply> {
     const s = this.style;
-    const description = question.description.split("\n").join(`\n  ${s.dim("│")} `);
     const scope = question.scope ?? `every ${question.action} request`;
-    this.print(`${s.yellow("?")} ${s.bold(question.sender)} wants to: ${description}`);
+    this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
     this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session   [n] reject   or type feedback to reject with it`));
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
