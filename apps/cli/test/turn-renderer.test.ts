@@ -51,6 +51,7 @@ describe("TurnRenderer (plain output)", () => {
         "Looking around.",
         "",
         "✓ ReadFile(src/a.ts) → src/a.ts (3 lines)",
+        "  │ x",
         "✗ c9 → Path `../x` is outside the working directory",
         "↻ retrying in 1.5 s (attempt 1): 429 slow down",
         "⇣ compacted: 12k → 900 tokens, kept 2, dropped 10, 1 stubs",

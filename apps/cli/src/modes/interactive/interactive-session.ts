@@ -27,6 +27,8 @@ export class InteractiveSession {
   exitRequested = false;
   /** Lines entered during the last operation and not handed to the soul: the loop sends them next. */
   readonly queuedInput: string[] = [];
+  /** The last tool's label and whole output (safe to show), for Ctrl-O. */
+  lastToolOutput: { label: string; output: string } | null = null;
   #running: AbortController | null = null;
 
   constructor(
@@ -72,6 +74,13 @@ export class InteractiveSession {
       },
       this.style,
     );
+  }
+
+  /** The last tool's whole output under a header, or null when no tool ran yet (what Ctrl-O shows). */
+  expandLastTool(): string | null {
+    const last = this.lastToolOutput;
+    if (last === null) return null;
+    return `${this.style.dim(`── ${last.label}: whole output ──`)}\n${last.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
   }
 
   /** Runs a turn for `prompt`. */
@@ -133,6 +142,7 @@ export class InteractiveSession {
         }
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
+      onToolOutput: (label, output) => (this.lastToolOutput = { label, output }),
       respond: (id, reply) => {
         try {
           this.agent.soul.approval.respond(id, reply.kind, reply.feedback);

@@ -81,7 +81,7 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
       lastEnd = await session.runPrompt(queued);
       continue;
     }
-    const read = await input.readLine(style.cyan(promptText), queued ? { initial: queued } : {});
+    const read = await input.readLine(style.cyan(promptText), { expand: () => session.expandLastTool(), ...(queued ? { initial: queued } : {}) });
     if (read.kind === "eof") break;
     if (read.kind === "interrupt") {
       if (read.hadText) {

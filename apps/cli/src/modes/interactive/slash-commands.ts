@@ -208,6 +208,7 @@ function helpText(s: InteractiveSession): string {
     `  ${"Enter".padEnd(width)}  ${s.style.dim("send the prompt (↑/↓ browse the input history)")}`,
     `  ${"Alt+Enter, \\+Enter".padEnd(width)}  ${s.style.dim("a new line in the prompt (a paste keeps its lines)")}`,
     `  ${"Enter during a turn".padEnd(width)}  ${s.style.dim("queue the line: the agent reads it after the running step")}`,
+    `  ${"Ctrl-O".padEnd(width)}  ${s.style.dim("show the last tool's whole output")}`,
     `  ${"Ctrl-C / Esc".padEnd(width)}  ${s.style.dim("abort the running turn (Esc first takes back a queued line)")}`,
     `  ${"Ctrl-C twice, Ctrl-D".padEnd(width)}  ${s.style.dim("exit at an empty prompt")}`,
   ].join("\n");

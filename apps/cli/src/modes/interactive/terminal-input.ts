@@ -28,6 +28,8 @@ export interface ReadLineOptions {
   initial?: string;
   /** Record the line in the input history (default true). */
   remember?: boolean;
+  /** What Ctrl-O shows above the prompt (the last tool's whole output), or null for nothing. */
+  expand?: () => string | null;
 }
 
 /** What happens to keys read while a turn runs. */
@@ -151,6 +153,15 @@ export class TerminalInput implements LineInput {
                 buffer.set(history[++browsing]!);
               }
               break;
+            case "ctrl-o": {
+              const shown = options.expand?.();
+              if (!shown) break;
+              toEnd();
+              this.output.write(`${shown.replace(/\r?\n/g, "\r\n")}\r\n`);
+              shownRow = 0;
+              shownRows = 1;
+              break;
+            }
             case "down":
               if (!buffer.down() && browsing >= 0) buffer.set(--browsing < 0 ? draft : history[browsing]!);
               break;
