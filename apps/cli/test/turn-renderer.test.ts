@@ -147,10 +147,10 @@ describe("Markdown streaming helpers and the status line", () => {
 });
 
 
-/** What a terminal shows for `out`: colours dropped, "erase back over n rows" applied. */
+/** What a terminal shows for `out`: colours dropped, "erase back over n rows" (up n rows, delete the lines) applied. */
 function terminalText(out: string): string {
   const plain = out.replace(/\u001b\[[0-9;]*m/g, "");
-  const [first = "", ...rest] = plain.split(/\r(?:\u001b\[(\d+)A)?\u001b\[J/);
+  const [first = "", ...rest] = plain.split(/\r(?:\u001b\[(\d+)A)?\u001b\[\d+M/);
   let lines = first.split("\n");
   for (let i = 0; i < rest.length; i += 2) {
     const up = Number(rest[i] ?? 0);

@@ -39,7 +39,7 @@ export interface ApprovalReply {
 export interface TurnRendererOptions {
   out: NodeJS.WritableStream;
   style: Style;
-  /** Terminal size, for Markdown and its live preview. */
+  /** Terminal size, for Markdown and its live preview (read each time: getters follow a resize). */
   columns: number;
   rows: number;
   /** Show think parts (dimmed) instead of a one-line note. */
@@ -82,7 +82,17 @@ export class TurnRenderer {
   constructor(options: TurnRendererOptions) {
     this.#o = options;
     this.#lastTokens = options.contextTokens();
-    this.#markdown = new MarkdownStream({ write: (text) => this.#write(text), style: options.style, columns: options.columns, rows: options.rows });
+    // The terminal's size as it is now: after a resize, the preview is erased and blocks rendered at the new size.
+    this.#markdown = new MarkdownStream({
+      write: (text) => this.#write(text),
+      style: options.style,
+      get columns() {
+        return options.columns;
+      },
+      get rows() {
+        return options.rows;
+      },
+    });
   }
 
   /** Renders one event (awaits an approval answer when it is an `ApprovalRequest`). */

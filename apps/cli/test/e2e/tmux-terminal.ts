@@ -73,6 +73,16 @@ export class TmuxTerminal {
     return execFileSync("tmux", escapes ? [...args, "-e"] : args, { encoding: "utf8" });
   }
 
+  /** The visible screen only (no scrollback), as plain text. */
+  visible(): string {
+    return execFileSync("tmux", ["-L", this.socket, "capture-pane", "-p", "-t", this.name], { encoding: "utf8" });
+  }
+
+  /** Resizes the terminal (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    execFileSync("tmux", ["-L", this.socket, "resize-window", "-t", this.name, "-x", String(width), "-y", String(height)]);
+  }
+
   /** The screen after the last occurrence of `marker` (what a step printed). */
   after(marker: string): string {
     const screen = this.screen();

@@ -7,7 +7,8 @@ import type { SoulEvent, SoulStream } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
 import { approvalLines } from "../../render/approval-lines.js";
-import { statusLine } from "../../render/status-line.js";
+import { addUsage, type SessionTokens, statusLine } from "../../render/status-line.js";
+import { StatusFooter } from "../../render/status-footer.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
@@ -27,6 +28,8 @@ export class InteractiveSession {
   exitRequested = false;
   /** Lines entered during the last operation and not handed to the soul: the loop sends them next. */
   readonly queuedInput: string[] = [];
+  /** Tokens used since the session started here. */
+  tokens: SessionTokens = { input: 0, output: 0, cached: 0 };
   /** The last tool's label and whole output (safe to show), for Ctrl-O. */
   lastToolOutput: { label: string; output: string } | null = null;
   #running: AbortController | null = null;
@@ -59,8 +62,8 @@ export class InteractiveSession {
     this.print(`${this.style.red("error:")} ${visibleControls(error instanceof Error ? error.message : String(error))}`);
   }
 
-  /** The status line: model, context bar, strategy, session id. */
-  status(): string {
+  /** The status line: model, context bar, (with `tokens`: this session's tokens,) strategy, session id. */
+  status(options: { tokens?: boolean } = {}): string {
     const { soul, providers, compaction, displayId } = this.agent;
     const status = soul.status;
     return statusLine(
@@ -71,6 +74,7 @@ export class InteractiveSession {
         sessionId: displayId,
         strategy: compaction.choice,
         yolo: soul.approval.yolo,
+        ...(options.tokens ? { tokens: this.tokens } : {}),
       },
       this.style,
     );
@@ -126,11 +130,17 @@ export class InteractiveSession {
       stopWatching?.();
       stopWatching = null;
     };
+    const out = this.out;
+    const footer = new StatusFooter(out, () => this.status({ tokens: true }));
     const renderer = new TurnRenderer({
-      out: this.out,
+      out,
       style: this.style,
-      columns: this.out.columns ?? 80,
-      rows: this.out.rows ?? 24,
+      get columns() {
+        return out.columns ?? 80;
+      },
+      get rows() {
+        return footer.outputRows;
+      },
       showThinking: () => this.showThinking,
       spinner: Boolean(this.out.isTTY),
       askApproval: async (question) => {
@@ -139,6 +149,7 @@ export class InteractiveSession {
           return await this.askApproval(question, controller);
         } finally {
           if (!controller.signal.aborted) watch();
+          footer.draw();
         }
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
@@ -152,10 +163,15 @@ export class InteractiveSession {
       },
     });
     watch();
+    footer.start();
     try {
       const stream = start(controller.signal);
       for await (const event of stream as AsyncIterable<SoulEvent>) {
         await renderer.render(event);
+        if (event.type === "StatusUpdate" && event.payload.token_usage) {
+          this.tokens = addUsage(this.tokens, event.payload.token_usage);
+          footer.draw();
+        }
         if (event.type === "ToolCall") toolsRunning = true;
         else if (event.type === "StepBegin" || event.type === "TurnEnd") toolsRunning = false;
         deliver();
@@ -167,6 +183,7 @@ export class InteractiveSession {
       this.#running = null;
       unwatch();
       await renderer.finish();
+      footer.stop();
     }
     this.queuedInput.push(...queued);
     this.print(this.status());
