@@ -2,12 +2,16 @@
  * The main command: resolves settings and providers, opens the session and
  * runs print mode (`-p`) or the interactive mode.
  */
+import { fstat } from "node:fs";
 import { stat } from "node:fs/promises";
+import { promisify } from "node:util";
 import type { SessionChoice } from "./agent/agent-session.js";
 import { UsageError } from "./cli-error.js";
 import { resolveSettings } from "./config/settings.js";
 import type { MainOptions } from "./program.js";
 import { createProviders } from "./providers/create-provider.js";
+
+const fstatAsync = promisify(fstat);
 
 /** Runs `kosong [prompt]` / `kosong -p PROMPT`; returns the exit code. */
 export async function runMain(firstPrompt: string, options: MainOptions): Promise<number> {
@@ -17,7 +21,7 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   const settings = await resolveSettings(options);
   const providers = await createProviders(settings);
   if (options.print !== undefined) {
-    const prompt = options.print === "-" ? await readStdin() : options.print;
+    const prompt = options.print === "-" ? await readStdin() : withPipedInput(options.print, await pipedStdin());
     if (!prompt.trim()) throw new UsageError("-p: the prompt is empty.");
     const { runPrintMode } = await import("./modes/print-mode.js");
     return runPrintMode({ settings, providers, choice, prompt });
@@ -38,6 +42,17 @@ async function sessionChoice(options: MainOptions): Promise<SessionChoice> {
   }
   if (options.resume !== undefined) return { kind: "resume", id: options.resume };
   return options.continue ? { kind: "continue" } : { kind: "new" };
+}
+
+/** What was piped or redirected into stdin (a pipe, a socket or a file, never a terminal), else "". */
+async function pipedStdin(): Promise<string> {
+  const piped = await fstatAsync(0).then((s) => s.isFIFO() || s.isFile() || s.isSocket(), () => false);
+  return piped ? readStdin() : "";
+}
+
+/** `prompt` with piped input after it as context, as other CLIs take `cat log | cli -p "explain"`. */
+export function withPipedInput(prompt: string, piped: string): string {
+  return piped.trim() ? `${prompt}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>` : prompt;
 }
 
 async function readStdin(): Promise<string> {

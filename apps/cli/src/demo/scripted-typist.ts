@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LineInput, LineResult, ReadLineOptions, TurnKeys } from "../modes/interactive/terminal-input.js";
+import { EditBuffer } from "../modes/interactive/edit-buffer.js";
 import type { Style } from "../render/terminal-style.js";
 
 /** One line the typist types: text, or a function of the moment (e.g. a message number). */
@@ -13,6 +14,8 @@ export interface TypedLine {
   text: string | (() => string);
   /** Typed while the turn this line starts runs (a queued line, handed to the soul as a steer). */
   during?: string;
+  /** Pasted after the text: shown collapsed, as the prompt shows a large paste, and sent whole. */
+  paste?: string;
 }
 
 /** Types lines from a script; ends the input (Ctrl-D) when the script runs out. */
@@ -42,8 +45,13 @@ export class ScriptedTypist implements LineInput {
       this.out.write(char);
       if (this.pace.perCharMs) await sleep(this.pace.perCharMs);
     }
+    if (line.paste !== undefined) {
+      const buffer = new EditBuffer();
+      buffer.paste(line.paste);
+      this.out.write(buffer.text);
+    }
     this.out.write("\n");
-    return { kind: "line", text };
+    return { kind: "line", text: line.paste === undefined ? text : text + line.paste };
   }
 
   watchTurn(keys: TurnKeys): () => void {

@@ -61,9 +61,24 @@ export function statusLine(info: StatusInfo, style: Style): string {
   } else {
     parts.push(`${formatTokens(info.contextTokens)} tokens`);
   }
-  if (info.tokens) parts.push(`in ${formatTokens(info.tokens.input)} · out ${formatTokens(info.tokens.output)} · cached ${formatTokens(info.tokens.cached)}`);
+  if (info.tokens) parts.push(tokensText(info.tokens));
   parts.push(`compaction: ${info.strategy}`);
   if (info.yolo) parts.push(style.yellow("yolo"));
   parts.push(`session ${info.sessionId}`);
   return style.dim(parts.join(" · "));
+}
+
+function tokensText(tokens: SessionTokens): string {
+  return `in ${formatTokens(tokens.input)} · out ${formatTokens(tokens.output)} · cached ${formatTokens(tokens.cached)}`;
+}
+
+/**
+ * The footer of a running turn: the model, the context bar and this
+ * session's tokens, set apart by a leading `▍` and wider gaps so that it is
+ * never taken for the status line printed after the turn.
+ */
+export function footerLine(info: StatusInfo, tokens: SessionTokens, style: Style): string {
+  const usage = info.usage;
+  const context = usage ? `${usageBar(usage.used / usage.max)} ${formatTokens(usage.used)}/${formatTokens(usage.max)} (${usage.percent}%)` : `${formatTokens(info.contextTokens)} tokens`;
+  return style.dim(`▍ ${style.bold(info.model)}   ${context}   ${tokensText(tokens)}${info.yolo ? "   yolo" : ""}`);
 }

@@ -38,7 +38,7 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     terminal.line("talk a while");
     await terminal.waitFor(/Alpha ends here/, { from: "› talk a while" });
     const rows = terminal.visible().trimEnd().split("\n");
-    expect(rows.at(-1)).toMatch(/^test-model · [▰▱]{10} /);
+    expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cached \d+$/);
     terminal.resize(70, 20);
     let screen = await terminal.waitFor(/Delta ends here\.[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk a while" });
     for (const name of ["Alpha", "Bravo", "Charlie", "Delta"]) {

@@ -26,13 +26,13 @@ const slowThenRead = (file: string): Message => ({
   tool_calls: [{ type: "function", id: "r1", function: { name: "ReadFile", arguments: JSON.stringify({ path: file }) } }],
 });
 
-async function startKosong() {
+async function startKosong(size: { width?: number } = {}) {
   const home = await tempDir();
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
   delete env.NO_COLOR;
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 30 });
+  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: size.width ?? 100, height: 30 });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
   return { terminal, cwd };
@@ -45,6 +45,28 @@ function userTexts(n: number): string[] {
 }
 
 describe("the prompt's input in a real terminal (tmux)", () => {
+  it("wraps /help at 80 columns between words, and /checkpoints names the prompt after each checkpoint", async () => {
+    const { terminal } = await startKosong({ width: 80 });
+    terminal.line("/help");
+    const help = await terminal.waitFor(/Ctrl-C twice, Ctrl-D[\s\S]*›\s*$/, { from: "› /help" });
+    const lines = help.split("\n");
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    // Each help text reads whole when its lines are joined: no word is cut.
+    const joined = lines.map((line) => line.trim()).join(" ");
+    for (const text of ["rewrite a past user message and rerun from there", "earlier versions kept by reverts, clears, edits and compactions", "make rotation n the conversation again (the current one is kept too)"]) {
+      expect(joined).toContain(text);
+    }
+    server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage });
+    terminal.line("first question here");
+    await terminal.waitFor(/One\.[\s\S]*›\s*$/, { from: "› first question here" });
+    terminal.line("second question");
+    await terminal.waitFor(/Two\.[\s\S]*›\s*$/, { from: "› second question" });
+    terminal.line("/checkpoints");
+    const checkpoints = await terminal.waitFor(/checkpoint \d+ · 2 messages before it · drops "second question" onward/, { from: "› /checkpoints" });
+    expect(checkpoints).toContain('checkpoint 0 · 0 messages before it · drops "first question here" onward');
+    expect(checkpoints).toContain('checkpoint 1 · 1 messages before it · drops the answer to "first question here" onward');
+  }, 60_000);
+
   it("sends a 200-line paste whole, shown collapsed, and prompts of several lines", async () => {
     const { terminal } = await startKosong();
     const pasted = Array.from({ length: 200 }, (_, i) => `line ${i + 1}: ${"x".repeat(i % 30)}`).join("\n");

@@ -7,7 +7,7 @@ import type { SoulEvent, SoulStream } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
 import { approvalLines } from "../../render/approval-lines.js";
-import { addUsage, type SessionTokens, statusLine } from "../../render/status-line.js";
+import { addUsage, footerLine, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
 import { StatusFooter } from "../../render/status-footer.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -64,20 +64,20 @@ export class InteractiveSession {
 
   /** The status line: model, context bar, (with `tokens`: this session's tokens,) strategy, session id. */
   status(options: { tokens?: boolean } = {}): string {
+    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : {}) }, this.style);
+  }
+
+  #statusInfo(): StatusInfo {
     const { soul, providers, compaction, displayId } = this.agent;
     const status = soul.status;
-    return statusLine(
-      {
-        model: providers.main.modelName,
-        contextTokens: status.contextTokens,
-        usage: status.usage,
-        sessionId: displayId,
-        strategy: compaction.choice,
-        yolo: soul.approval.yolo,
-        ...(options.tokens ? { tokens: this.tokens } : {}),
-      },
-      this.style,
-    );
+    return {
+      model: providers.main.modelName,
+      contextTokens: status.contextTokens,
+      usage: status.usage,
+      sessionId: displayId,
+      strategy: compaction.choice,
+      yolo: soul.approval.yolo,
+    };
   }
 
   /** The last tool's whole output under a header, or null when no tool ran yet (what Ctrl-O shows). */
@@ -131,7 +131,7 @@ export class InteractiveSession {
       stopWatching = null;
     };
     const out = this.out;
-    const footer = new StatusFooter(out, () => this.status({ tokens: true }));
+    const footer = new StatusFooter(out, () => footerLine(this.#statusInfo(), this.tokens, this.style));
     const renderer = new TurnRenderer({
       out,
       style: this.style,

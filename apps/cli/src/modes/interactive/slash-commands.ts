@@ -74,7 +74,15 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => {
       const checkpoints = s.agent.context.checkpoints;
       if (checkpoints.length === 0) s.print("No checkpoints yet.");
-      for (const c of checkpoints) s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it`);
+      // What reverting to each one takes away: a prompt and what followed, or an answer (named by its prompt) and what followed.
+      const history = s.agent.context.history;
+      const isPrompt = (m: (typeof history)[number]) => m.role === "user" && !extractText(m).startsWith("<system>");
+      for (const c of checkpoints) {
+        const firstDropped = history.slice(c.messageCount).find((m) => !(m.role === "user" && extractText(m).startsWith("<system>")));
+        const prompt = history.slice(0, c.messageCount).findLast(isPrompt);
+        const drops = !firstDropped ? "" : isPrompt(firstDropped) ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
+        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it${drops ? s.style.dim(` · ${drops}`) : ""}`);
+      }
     },
   },
   {
@@ -198,19 +206,44 @@ function suggestions(name: string): string[] {
   return starting.length > 0 ? starting : names.filter((n) => n.startsWith(name.slice(0, 2)));
 }
 
+/**
+ * `/help`: each command or key with its help beside it, the help wrapped
+ * at word boundaries to the terminal's width under its own column.
+ */
 function helpText(s: InteractiveSession): string {
-  const width = Math.max(...slashCommands.map((c) => `/${c.name} ${c.args ?? ""}`.length));
-  const lines = slashCommands.map((c) => `  ${`/${c.name} ${c.args ?? ""}`.padEnd(width)}  ${s.style.dim(c.help)}`);
+  // A name wider than the column (a long list of choices) has its help on the lines under it.
+  const width = Math.min(22, Math.max(...slashCommands.map((c) => `/${c.name} ${c.args ?? ""}`.length)));
+  const columns = s.out.columns ?? 80;
+  const entry = (name: string, help: string) => {
+    const wrapped = wrapWords(help, Math.max(20, columns - width - 5)).map((line) => `  ${" ".repeat(width)}  ${s.style.dim(line)}`);
+    if (name.length > width) return [`  ${name}`, ...wrapped].join("\n");
+    return [`  ${name.padEnd(width)}${wrapped[0]!.slice(width + 2)}`, ...wrapped.slice(1)].join("\n");
+  };
+  const lines = slashCommands.map((c) => entry(`/${c.name} ${c.args ?? ""}`, c.help));
   return [
     "Commands:",
     ...lines,
     "Keys:",
-    `  ${"Enter".padEnd(width)}  ${s.style.dim("send the prompt (↑/↓ browse the input history)")}`,
-    `  ${"Alt+Enter, \\+Enter".padEnd(width)}  ${s.style.dim("a new line in the prompt (a paste keeps its lines)")}`,
-    `  ${"Enter during a turn".padEnd(width)}  ${s.style.dim("queue the line: the agent reads it after the running step")}`,
-    `  ${"Ctrl-O".padEnd(width)}  ${s.style.dim("show the last tool's whole output")}`,
-    `  ${"Ctrl-C / Esc".padEnd(width)}  ${s.style.dim("abort the running turn (Esc first takes back a queued line)")}`,
-    `  ${"Ctrl-C twice, Ctrl-D".padEnd(width)}  ${s.style.dim("exit at an empty prompt")}`,
+    entry("Enter", "send the prompt (↑/↓ browse the input history)"),
+    entry("Alt+Enter, \\+Enter", "a new line in the prompt (a paste keeps its lines)"),
+    entry("Enter during a turn", "queue the line: the agent reads it after the running step"),
+    entry("Ctrl-O", "show the last tool's whole output"),
+    entry("Ctrl-C / Esc", "abort the running turn (Esc first takes back a queued line)"),
+    entry("Ctrl-C twice, Ctrl-D", "exit at an empty prompt"),
   ].join("\n");
 }
 
+
+/** `text` in lines of at most `width` characters, broken at spaces (a longer word on its own line). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines;
+}
