@@ -16,7 +16,7 @@ import { createSession, findSession, latestSession, type SessionInfo, secureSess
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
-import { openWorkspace } from "../tools/workspace.js";
+import { openWorkspace, type Workspace } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
@@ -39,6 +39,8 @@ export interface AgentSession {
   contextFile: string;
   /** The working directory. */
   cwd: string;
+  /** The working directory as the file tools see it (for `@path` mentions and completion, read through the same confinement). */
+  workspace: Workspace;
   /** What the system prompt was built from (null with `--no-project-context`). */
   projectContext: ProjectContext | null;
   /** What restoring the conversation found (damaged lines, interrupted tool calls). */
@@ -84,7 +86,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
-    const tools = createAgentTools(await openWorkspace(cwd, files), { shellEnv });
+    const workspace = await openWorkspace(cwd, files);
+    const tools = createAgentTools(workspace, { shellEnv });
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
@@ -109,6 +112,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       displayId,
       contextFile,
       cwd,
+      workspace,
       projectContext,
       restoreReport,
       compaction,

@@ -97,6 +97,35 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(userTexts(2).at(-1)).toBe("one\ntwo");
   }, 60_000);
 
+  it("completes slash commands and paths with Tab, and attaches @mentioned files read inside the working directory only", async () => {
+    const { terminal, cwd } = await startKosong();
+    await mkdir(path.join(cwd, "src"));
+    await writeFile(path.join(cwd, "src/alpha.ts"), "export const alpha = 1;\n");
+    await writeFile(path.join(cwd, "src/beta.ts"), "export const beta = 2;\n");
+    await writeFile(path.join(cwd, "..", "secret.txt"), "top secret\n");
+    terminal.type("/chec");
+    terminal.keys("Tab");
+    await terminal.waitFor(/› \/checkpoints $/m);
+    terminal.keys("C-u");
+    terminal.type("compare @sr");
+    terminal.keys("Tab");
+    await terminal.waitFor(/› compare @src\/$/m);
+    terminal.keys("Tab");
+    await terminal.waitFor(/@src\/alpha\.ts {2}@src\/beta\.ts\n› compare @src\/$/m);
+    terminal.type("a");
+    terminal.keys("Tab");
+    await terminal.waitFor(/› compare @src\/alpha\.ts $/m);
+    server.enqueue({ message: say("They differ."), usage });
+    terminal.line("with @src/beta.ts and @../secret.txt");
+    const screen = await terminal.waitFor(/They differ\.[\s\S]*›\s*$/, { from: "› compare @src/alpha.ts" });
+    expect(screen).toContain("attached: src/alpha.ts, src/beta.ts");
+    expect(screen).toMatch(/@\.\.\/secret\.txt not attached: Path `\.\.\/secret\.txt` is outside the working directory/);
+    const sent = userTexts(0).at(-1)!;
+    expect(sent).toContain('<file path="src/alpha.ts">\nexport const alpha = 1;\n</file>');
+    expect(sent).toContain('<file path="src/beta.ts">\nexport const beta = 2;\n</file>');
+    expect(sent).not.toContain("top secret");
+  }, 60_000);
+
   it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {
     const { terminal, cwd } = await startKosong();
     await writeFile(path.join(cwd, "notes.txt"), "the notes\n");

@@ -64,6 +64,12 @@ export class EditBuffer {
     return text;
   }
 
+  /** Replaces the text from index `from` to the cursor with `text` (a completion). */
+  replaceBefore(from: number, text: string): void {
+    this.text = this.text.slice(0, from) + text + this.text.slice(this.cursor);
+    this.cursor = from + text.length;
+  }
+
   backspace(): void {
     if (this.cursor === 0) return;
     const from = this.cursor - charBefore(this.text, this.cursor).length;

@@ -12,6 +12,7 @@ import { StatusFooter } from "../../render/status-footer.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
+import { attachMentions } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
 
 /** The prompt shown for input. */
@@ -87,10 +88,13 @@ export class InteractiveSession {
     return `${this.style.dim(`── ${last.label}: whole output ──`)}\n${last.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
   }
 
-  /** Runs a turn for `prompt`. */
+  /** Runs a turn for `prompt`, the files it mentions (`@path`) attached. */
   async runPrompt(prompt: string): Promise<OperationEnd> {
     if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
-    return this.drive((signal) => this.agent.soul.run(prompt, { signal }));
+    const mentioned = await attachMentions(prompt, this.agent.workspace);
+    if (mentioned.attached.length > 0) this.print(this.style.dim(`attached: ${mentioned.attached.map((p) => visibleControls(p, { oneLine: true })).join(", ")}`));
+    for (const { path, reason } of mentioned.refused) this.print(this.style.yellow(`@${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}`));
+    return this.drive((signal) => this.agent.soul.run(mentioned.text, { signal }));
   }
 
   /**

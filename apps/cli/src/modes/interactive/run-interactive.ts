@@ -17,7 +17,8 @@ import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
 import { styleFor } from "../../render/terminal-style.js";
 import { visibleControls } from "../../render/visible-controls.js";
 import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
-import { runSlashCommand } from "./slash-commands.js";
+import { complete } from "./completer.js";
+import { runSlashCommand, slashCommands } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 
 /** What the interactive mode runs. */
@@ -81,7 +82,11 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
       lastEnd = await session.runPrompt(queued);
       continue;
     }
-    const read = await input.readLine(style.cyan(promptText), { expand: () => session.expandLastTool(), ...(queued ? { initial: queued } : {}) });
+    const read = await input.readLine(style.cyan(promptText), {
+      expand: () => session.expandLastTool(),
+      complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
+      ...(queued ? { initial: queued } : {}),
+    });
     if (read.kind === "eof") break;
     if (read.kind === "interrupt") {
       if (read.hadText) {

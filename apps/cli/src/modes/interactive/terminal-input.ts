@@ -11,6 +11,8 @@
 import { appendFile, readFile } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import stringWidth from "string-width";
+import { visibleControls } from "../../render/visible-controls.js";
+import { commonStart, type Completion } from "./completer.js";
 import { EditBuffer } from "./edit-buffer.js";
 import { type Key, KeyReader } from "./key-reader.js";
 
@@ -30,6 +32,8 @@ export interface ReadLineOptions {
   remember?: boolean;
   /** What Ctrl-O shows above the prompt (the last tool's whole output), or null for nothing. */
   expand?: () => string | null;
+  /** What Tab completes the word before the cursor with. */
+  complete?: (before: string) => Promise<Completion | null>;
 }
 
 /** What happens to keys read while a turn runs. */
@@ -111,7 +115,9 @@ export class TerminalInput implements LineInput {
       this.output.write(`${down > 0 ? `\u001b[${down}B` : ""}${suffix}\r\n`);
     };
     return new Promise((resolve) => {
+      let settled = false;
       const finish = (result: LineResult): void => {
+        settled = true;
         stop();
         this.#cancel = null;
         resolve(result);
@@ -155,19 +161,38 @@ export class TerminalInput implements LineInput {
               break;
             case "ctrl-o": {
               const shown = options.expand?.();
-              if (!shown) break;
-              toEnd();
-              this.output.write(`${shown.replace(/\r?\n/g, "\r\n")}\r\n`);
-              shownRow = 0;
-              shownRows = 1;
+              if (shown) showAbove(shown);
               break;
             }
+            case "tab":
+              if (options.complete) void completeWord(options.complete);
+              return;
             case "down":
               if (!buffer.down() && browsing >= 0) buffer.set(--browsing < 0 ? draft : history[browsing]!);
               break;
             default:
               edit(buffer, key.name);
           }
+        draw();
+      };
+      /** Writes `text` above the prompt, which is drawn again under it. */
+      const showAbove = (text: string): void => {
+        toEnd();
+        this.output.write(`${text.replace(/\r?\n/g, "\r\n")}\r\n`);
+        shownRow = 0;
+        shownRows = 1;
+      };
+      const completeWord = async (completer: (before: string) => Promise<Completion | null>): Promise<void> => {
+        const [text, cursor] = [buffer.text, buffer.cursor];
+        const completion = await completer(text.slice(0, cursor));
+        // Keys typed while the folder was read win over the completion.
+        if (!completion || buffer.text !== text || buffer.cursor !== cursor || settled) return;
+        const { from, candidates } = completion;
+        const only = candidates.length === 1 ? candidates[0]! : null;
+        const start = only ?? commonStart(candidates);
+        if (only !== null) buffer.replaceBefore(from, only.endsWith("/") ? only : `${only} `);
+        else if (start.length > cursor - from) buffer.replaceBefore(from, start);
+        else showAbove(candidates.map((c) => visibleControls(c, { oneLine: true })).join("  "));
         draw();
       };
       const stop = this.#listen(onKey);
