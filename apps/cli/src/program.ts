@@ -13,7 +13,8 @@ import type { SettingFlags } from "./config/settings.js";
 export interface MainOptions extends SettingFlags {
   print?: string;
   continue?: boolean;
-  resume?: string;
+  /** An id, or true for `--resume` without one (pick a session). */
+  resume?: string | true;
   resumeFile?: string;
 }
 
@@ -74,7 +75,7 @@ export function buildProgram(): Command {
     .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it)")
     .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
     .option("-c, --continue", "continue the most recent session of this directory")
-    .option("-r, --resume <id>", "resume a session by id (or a unique id prefix); see `kosong sessions`")
+    .option("-r, --resume [id]", "resume a session by id (or a unique id prefix); without an id, pick one from a list; see `kosong sessions`")
     .option("--resume-file <path>", "resume a kimi-cli context.jsonl file (written to in place)")
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
     .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])

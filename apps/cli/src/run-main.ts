@@ -5,7 +5,7 @@
 import { fstat } from "node:fs";
 import { stat } from "node:fs/promises";
 import { promisify } from "node:util";
-import type { SessionChoice } from "./agent/agent-session.js";
+import type { ChoiceOrPick } from "./modes/interactive/session-picker.js";
 import { UsageError } from "./cli-error.js";
 import { resolveSettings } from "./config/settings.js";
 import type { MainOptions } from "./program.js";
@@ -24,21 +24,25 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
     const prompt = options.print === "-" ? await readStdin() : withPipedInput(options.print, await pipedStdin());
     if (!prompt.trim()) throw new UsageError("-p: the prompt is empty.");
     const { runPrintMode } = await import("./modes/print-mode.js");
-    return runPrintMode({ settings, providers, choice, prompt });
+    return runPrintMode({ settings, providers, choice: choice.kind === "pick" ? { kind: "new" } : choice, prompt });
   }
   const { runInteractive } = await import("./modes/interactive/run-interactive.js");
   return runInteractive({ settings, providers, choice, firstPrompt });
 }
 
-async function sessionChoice(options: MainOptions): Promise<SessionChoice> {
+async function sessionChoice(options: MainOptions): Promise<ChoiceOrPick> {
   const given = [options.continue && "--continue", options.resume !== undefined && "--resume", options.resumeFile !== undefined && "--resume-file"].filter(Boolean);
   if (given.length > 1) throw new UsageError(`${given.join(" and ")} cannot be used together.`);
-  if (options.resume !== undefined && !options.resume.trim()) throw new UsageError("--resume: the session id is empty; give an id or a unique id prefix (see `kosong sessions`).");
+  if (typeof options.resume === "string" && !options.resume.trim()) throw new UsageError("--resume: the session id is empty; give an id or a unique id prefix (see `kosong sessions`).");
   if (options.resumeFile !== undefined && !options.resumeFile.trim()) throw new UsageError("--resume-file: the path is empty.");
   if (options.resumeFile !== undefined) {
     const isFile = await stat(options.resumeFile).then((s) => s.isFile(), () => false);
     if (!isFile) throw new UsageError(`--resume-file: no such file: ${options.resumeFile}`);
     return { kind: "resume-file", file: options.resumeFile };
+  }
+  if (options.resume === true) {
+    if (options.print !== undefined) throw new UsageError("--resume without an id picks a session interactively; with -p, give the id (see `kosong sessions`).");
+    return { kind: "pick" };
   }
   if (options.resume !== undefined) return { kind: "resume", id: options.resume };
   return options.continue ? { kind: "continue" } : { kind: "new" };
