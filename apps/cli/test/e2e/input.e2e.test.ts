@@ -5,7 +5,7 @@
  * Alt+Enter); a line typed while a turn runs is queued and steered into the
  * turn, and Esc takes a queued line back without aborting the turn.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
@@ -124,6 +124,35 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(sent).toContain('<file path="src/alpha.ts">\nexport const alpha = 1;\n</file>');
     expect(sent).toContain('<file path="src/beta.ts">\nexport const beta = 2;\n</file>');
     expect(sent).not.toContain("top secret");
+  }, 60_000);
+
+  it("finds an earlier prompt with Ctrl-R, and runs !command through the Shell tool's approval", async () => {
+    const { terminal, cwd } = await startKosong();
+    server.enqueue({ message: say("First."), usage }, { message: say("Second."), usage }, { message: say("First again."), usage });
+    terminal.line("alpha question");
+    await terminal.waitFor(/First\.[\s\S]*›\s*$/, { from: "› alpha question" });
+    terminal.line("beta question");
+    await terminal.waitFor(/Second\.[\s\S]*›\s*$/, { from: "› beta question" });
+    terminal.keys("C-r");
+    terminal.type("alp");
+    await terminal.waitFor(/\(history search: alp\)› alpha question$/m);
+    terminal.keys("Enter");
+    await terminal.waitFor(/First again\.[\s\S]*›\s*$/, { from: "(history search: alp)" });
+    expect(userTexts(2).at(-1)).toBe("alpha question");
+
+    terminal.line("!echo made > made.txt; echo oops >&2; exit 4");
+    let screen = await terminal.waitFor(/approve\? $/m, { from: "› !echo made" });
+    expect(screen).toContain("Shell wants to: Run: echo made > made.txt; echo oops >&2; exit 4");
+    terminal.line("y");
+    screen = await terminal.waitFor(/✗ !echo made[^\n]*→ The command exited with code 4\.\noops\n›\s*$/, { from: "› !echo made" });
+    expect(await readFile(path.join(cwd, "made.txt"), "utf8")).toBe("made\n");
+    terminal.line("!touch refused.txt");
+    await terminal.waitFor(/approve\? $/m, { from: "› !touch refused.txt" });
+    terminal.line("n");
+    await terminal.waitFor(/✗ !touch refused\.txt[\s\S]*›\s*$/, { from: "› !touch refused.txt" });
+    await expect(readFile(path.join(cwd, "refused.txt"))).rejects.toThrow();
+    // Nothing of it reached the model.
+    expect(server.requests).toHaveLength(3);
   }, 60_000);
 
   it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {

@@ -9,6 +9,7 @@ import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../r
 import { approvalLines } from "../../render/approval-lines.js";
 import { addUsage, footerLine, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
 import { StatusFooter } from "../../render/status-footer.js";
+import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
@@ -86,6 +87,54 @@ export class InteractiveSession {
     const last = this.lastToolOutput;
     if (last === null) return null;
     return `${this.style.dim(`── ${last.label}: whole output ──`)}\n${last.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
+  }
+
+  /**
+   * `!command`: runs `command` with the agent's own Shell tool, so the same
+   * approval rules apply (yolo, what was approved for the session, or the
+   * prompt); its output is shown, not added to the conversation. Ctrl-C
+   * or Esc stops it.
+   */
+  async runShell(command: string): Promise<void> {
+    const { soul } = this.agent;
+    const id = `user-shell-${Date.now()}`;
+    const controller = new AbortController();
+    let stopWatching: (() => void) | null = null;
+    const watch = (): void => {
+      stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => controller.abort(), line: () => undefined });
+    };
+    const unwatch = (): void => {
+      stopWatching?.();
+      stopWatching = null;
+    };
+    const unsubscribe = soul.approval.subscribe((event) => {
+      if (event.type !== "ApprovalRequest" || event.payload.tool_call_id !== id) return;
+      unwatch();
+      const { description, scope } = event.payload;
+      const question = { id: event.payload.id, sender: "Shell", action: visibleControls(event.payload.action, { oneLine: true }), description: visibleControls(description), ...(scope === undefined ? {} : { scope: visibleControls(scope, { oneLine: true }) }) };
+      void this.askApproval(question, controller).then((reply) => {
+        try {
+          soul.approval.respond(event.payload.id, reply.kind, reply.feedback);
+        } catch {
+          // Settled meanwhile (stopped).
+        }
+        if (!controller.signal.aborted) watch();
+      });
+    });
+    watch();
+    try {
+      const call = { type: "function" as const, id, function: { name: "Shell", arguments: JSON.stringify({ command }) } };
+      const running = soul.agent.toolset.handle(call, { signal: controller.signal, context: { approval: soul.approval.forCall(id, "Shell", controller.signal) } });
+      const result = (await running).return_value;
+      const output = toolOutputText(result);
+      this.lastToolOutput = { label: `!${oneLine(command, 60)}`, output };
+      this.print(`${result.is_error ? this.style.red("✗") : this.style.green("✓")} ${this.style.bold(`!${oneLine(command, 70)}`)}${result.is_error ? this.style.dim(` → ${oneLine(result.message, 80)}`) : ""}`);
+      const printed = typeof result.output === "string" ? visibleControls(result.output.replace(/\s+$/, "")) : output;
+      if (printed && printed !== result.message) this.print(printed);
+    } finally {
+      unwatch();
+      unsubscribe();
+    }
   }
 
   /** Runs a turn for `prompt`, the files it mentions (`@path`) attached. */

@@ -107,7 +107,8 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     const line = read.text.trim();
     if (!line) continue;
     lastEnd = "done";
-    if (line.startsWith("/")) await runSlashCommand(session, line);
+    if (line.startsWith("!")) await session.runShell(line.slice(1).trim()).catch((error: unknown) => session.printError(error));
+    else if (line.startsWith("/")) await runSlashCommand(session, line);
     else lastEnd = await session.runPrompt(line);
   }
   const { agent } = session;

@@ -95,8 +95,20 @@ export class TerminalInput implements LineInput {
     let shownRow = 0;
     let shownRows = 1;
     const columns = () => Math.max(10, this.output.columns ?? 80);
+    /** Ctrl-R's search through the history: what is typed, where the match is, and the text before the search. */
+    let search: { query: string; at: number; before: string } | null = null;
+    const findFrom = (start: number): void => {
+      if (search === null) return;
+      const query = search.query;
+      const at = history.findIndex((line, i) => i >= start && line.includes(query));
+      if (at >= 0) {
+        search.at = at;
+        buffer.set(history[at]!);
+      }
+    };
     const draw = (): void => {
-      const layout = buffer.layout(prompt, columns());
+      const shownPrompt = search === null ? prompt : `(history search: ${visibleControls(search.query, { oneLine: true })})› `;
+      const layout = buffer.layout(shownPrompt, columns());
       let text = `\r${shownRow > 0 ? `\u001b[${shownRow}A` : ""}\u001b[J`;
       layout.lines.forEach((line, i) => {
         text += line;
@@ -123,6 +135,26 @@ export class TerminalInput implements LineInput {
         resolve(result);
       };
       const onKey = (key: Key): void => {
+        if (search !== null) {
+          if (key.kind === "text" || key.kind === "paste") {
+            search.query += key.text;
+            findFrom(search.at);
+            return draw();
+          }
+          if (key.name === "backspace" || key.name === "ctrl-r") {
+            if (key.name === "backspace") search.query = search.query.slice(0, -1);
+            findFrom(key.name === "ctrl-r" ? search.at + 1 : 0);
+            return draw();
+          }
+          // Esc and Ctrl-C give the text before the search back; any other key keeps the match and goes on.
+          if (key.name === "escape" || key.name === "ctrl-c") buffer.set(search.before);
+          search = null;
+          if (key.name === "escape" || key.name === "ctrl-c") return draw();
+        }
+        if (key.kind === "key" && key.name === "ctrl-r") {
+          search = { query: "", at: 0, before: buffer.submitted() };
+          return draw();
+        }
         if (key.kind === "text") buffer.insert(key.text);
         else if (key.kind === "paste") buffer.paste(key.text);
         else
