@@ -51,6 +51,11 @@ export interface AgentSession {
   settings: Settings;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /**
+   * Goes on with other providers (another model): a new Soul over the same
+   * context, tools, approvals and strategy. Not while an operation runs.
+   */
+  useProviders(providers: Providers): void;
   /** Closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
@@ -93,20 +98,32 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       const { openSessionMcp } = await import("./mcp-tools.js");
       ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr));
     }
+    // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
+    let current = providers;
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
-    const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
+    const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const soul = new Soul({
-      agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset },
-      provider: providers.main,
-      context,
-      config: { maxContextSize: providers.maxContextSize, reservedContextSize: reservedTokens(providers.maxContextSize) },
-      compaction,
-      approval: new Approval({ yolo: settings.yolo }),
-      session: { id: displayId, workDir: cwd, files },
-    });
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset };
+    const approval = new Approval({ yolo: settings.yolo });
+    const soulFor = (chosen: Providers): Soul =>
+      new Soul({
+        agent,
+        provider: chosen.main,
+        context,
+        config: { maxContextSize: chosen.maxContextSize, reservedContextSize: reservedTokens(chosen.maxContextSize) },
+        compaction,
+        approval,
+        session: { id: displayId, workDir: cwd, files },
+      });
     return {
-      soul,
+      soul: soulFor(providers),
+      useProviders(this: AgentSession, next: Providers) {
+        this.soul.release();
+        current = next;
+        this.providers = next;
+        compaction.use(compaction.choice);
+        this.soul = soulFor(next);
+      },
       context,
       session,
       displayId,

@@ -126,7 +126,7 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(sent).not.toContain("top secret");
   }, 60_000);
 
-  it("finds an earlier prompt with Ctrl-R, and runs !command through the Shell tool's approval", async () => {
+  it("finds an earlier prompt with Ctrl-R, runs !command through the Shell tool's approval, and switches the model with /model", async () => {
     const { terminal, cwd } = await startKosong();
     server.enqueue({ message: say("First."), usage }, { message: say("Second."), usage }, { message: say("First again."), usage });
     terminal.line("alpha question");
@@ -153,6 +153,15 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     await expect(readFile(path.join(cwd, "refused.txt"))).rejects.toThrow();
     // Nothing of it reached the model.
     expect(server.requests).toHaveLength(3);
+
+    // /model switches the model; the conversation goes on with it.
+    terminal.line("/model other-model");
+    await terminal.waitFor(/Model: other-model\nother-model · /, { from: "› /model other-model" });
+    server.enqueue({ message: say("Other here."), usage });
+    terminal.line("who are you?");
+    await terminal.waitFor(/Other here\.[\s\S]*other-model ·[\s\S]*›\s*$/, { from: "› who are you?" });
+    expect(server.requests[3]!.body!.model).toBe("other-model");
+    expect(userTexts(3)).toEqual(["alpha question", "beta question", "alpha question", "who are you?"]);
   }, 60_000);
 
   it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {

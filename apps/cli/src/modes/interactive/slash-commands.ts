@@ -158,6 +158,19 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => s.print(mcpStatusLines(s.agent.mcp, s.style).join("\n")),
   },
   {
+    name: "model",
+    args: "[name]",
+    help: "switch the model (same provider); the conversation goes on",
+    run: async (s, args) => {
+      const { agent } = s;
+      if (!args) return s.print(`Model now: ${agent.providers.main.modelName} (${agent.providers.main.name}). /model <name> switches.`);
+      const { createProviders } = await import("../../providers/create-provider.js");
+      agent.useProviders(await createProviders({ ...agent.settings, model: args }));
+      s.print(`Model: ${visibleControls(agent.providers.main.modelName, { oneLine: true })}`);
+      s.print(s.status());
+    },
+  },
+  {
     name: "yolo",
     help: "toggle approving every tool call without asking",
     run: async (s) => {
