@@ -170,7 +170,18 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Read them, and the tests too."), usage });
     terminal.line("read the notes");
     await terminal.waitFor(/word3/, { from: "› read the notes" });
-    terminal.line("also check the tests");
+    // What is typed shows in the footer until it is entered.
+    terminal.type("also check the tests");
+    const footer = async () => {
+      for (let i = 0; i < 50; i++) {
+        const last = terminal.visible().trimEnd().split("\n").at(-1)!;
+        if (last.includes("› also check the tests")) return last;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return terminal.visible();
+    };
+    expect(await footer()).toMatch(/^▍ test-model .*› also check the tests$/);
+    terminal.keys("Enter");
     await terminal.waitFor(/⧗ queued: also check the tests/, { from: "› read the notes" });
     const screen = await terminal.waitFor(/Read them, and the tests too\.[\s\S]*›\s*$/, { from: "› read the notes" });
     expect(screen).toContain("» steered: also check the tests");

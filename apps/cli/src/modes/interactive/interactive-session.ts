@@ -172,6 +172,10 @@ export class InteractiveSession {
           if (taken === undefined) controller.abort();
           else renderer.note(s.dim(`✗ took back: ${inputPreview(taken)}`));
         },
+        typing: (text) => {
+          typedAhead = text;
+          footer.draw();
+        },
         line: (text) => {
           queued.push(text);
           renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back)")}`);
@@ -184,7 +188,11 @@ export class InteractiveSession {
       stopWatching = null;
     };
     const out = this.out;
-    const footer = new StatusFooter(out, () => footerLine(this.#statusInfo(), this.tokens, this.style));
+    let typedAhead = "";
+    const footer = new StatusFooter(out, () => {
+      const line = footerLine(this.#statusInfo(), this.tokens, this.style);
+      return typedAhead ? `${line}   ${this.style.cyan("›")} ${inputPreview(typedAhead)}` : line;
+    });
     const renderer = new TurnRenderer({
       out,
       style: this.style,

@@ -44,6 +44,8 @@ export interface TurnKeys {
   escape(): void;
   /** A line typed and entered (not empty). */
   line(text: string): void;
+  /** The text typed so far and not entered (after each key), to show it. */
+  typing?(text: string): void;
 }
 
 /** Where the interactive mode reads lines from: the terminal, or the demo's scripted typist. */
@@ -238,8 +240,9 @@ export class TerminalInput implements LineInput {
 
   /**
    * Reads keys while a turn runs, until the returned function is called:
-   * Ctrl-C and Esc are handed on; typed text is kept (not shown: the turn's
-   * output has the screen) and handed on when Enter is pressed.
+   * Ctrl-C and Esc are handed on; typed text is kept (handed to `typing`
+   * to be shown outside the turn's output, in the footer) and handed on when
+   * Enter is pressed.
    */
   watchTurn(keys: TurnKeys): () => void {
     const buffer = this.#carried ?? new EditBuffer();
@@ -258,7 +261,9 @@ export class TerminalInput implements LineInput {
         if (text.trim()) keys.line(text);
       } else if (key.name === "newline") buffer.insert("\n");
       else edit(buffer, key.name);
+      keys.typing?.(buffer.text);
     });
+    if (buffer.text) keys.typing?.(buffer.text);
     return () => {
       stop();
       if (buffer.text) this.#carried = buffer;
