@@ -49,6 +49,13 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     terminal.line("/status");
     screen = await terminal.waitFor(/in 1\.5k · out 80 · cached 300/, { from: "› /status" });
 
+    // A request refused as too long, naming the server's real window: the session takes that window.
+    const tooLong = { status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } } };
+    server.enqueue(tooLong, tooLong, tooLong, tooLong);
+    terminal.line("a long question");
+    screen = await terminal.waitFor(/The server's context window is 8192 tokens, not 128000[^\n]*--max-context-size 8192[\s\S]*test-model · [▰▱]{10} [\d.k]+\/8\.2k[\s\S]*›\s*$/, { from: "› a long question" });
+    server.reset();
+
     const tall = `Tall **bold start** ${"and more words that fill the screen ".repeat(60)}tall end.`;
     server.enqueue({ message: streamed(tall), usage, chunkDelayMs: 2 });
     terminal.line("a tall one");

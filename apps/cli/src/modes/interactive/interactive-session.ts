@@ -13,6 +13,7 @@ import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
+import { reportedWindow } from "../../agent/reported-window.js";
 import { attachMentions } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
 
@@ -159,6 +160,7 @@ export class InteractiveSession {
     this.#running = controller;
     const s = this.style;
     const queued: string[] = [];
+    const errors: string[] = [];
     let toolsRunning = false;
     const deliver = (): void => {
       while (toolsRunning && queued.length > 0 && this.agent.soul.steer(queued[0]!)) queued.shift();
@@ -229,6 +231,7 @@ export class InteractiveSession {
       const stream = start(controller.signal);
       for await (const event of stream as AsyncIterable<SoulEvent>) {
         await renderer.render(event);
+        if (event.type === "TurnEnd" && event.payload.error) errors.push(event.payload.error);
         if (event.type === "StatusUpdate" && event.payload.token_usage) {
           this.tokens = addUsage(this.tokens, event.payload.token_usage);
           footer.draw();
@@ -237,7 +240,10 @@ export class InteractiveSession {
         else if (event.type === "StepBegin" || event.type === "TurnEnd") toolsRunning = false;
         deliver();
       }
-      await stream.result.catch((error: unknown) => this.printError(error));
+      await stream.result.catch((error: unknown) => {
+        errors.push(error instanceof Error ? error.message : String(error));
+        this.printError(error);
+      });
     } catch (error) {
       this.printError(error);
     } finally {
@@ -246,9 +252,23 @@ export class InteractiveSession {
       await renderer.finish();
       footer.stop();
     }
+    this.#learnWindow(errors);
     this.queuedInput.push(...queued);
     this.print(this.status());
     return controller.signal.aborted ? "aborted" : "done";
+  }
+
+  /**
+   * After a request refused as too long, a window the server named that is
+   * smaller than the one assumed becomes the session's (the bar and the
+   * compaction follow it), and the user is told how to set it from the start.
+   */
+  #learnWindow(errors: readonly string[]): void {
+    const { providers } = this.agent;
+    const window = errors.map(reportedWindow).find((n) => n !== null);
+    if (window === undefined || window === null || window >= providers.maxContextSize) return;
+    this.agent.useProviders({ ...providers, maxContextSize: window });
+    this.print(this.style.yellow(`The server's context window is ${window} tokens, not ${providers.maxContextSize}: this session uses it from now on (--max-context-size ${window} sets it from the start).`));
   }
 
   /**
