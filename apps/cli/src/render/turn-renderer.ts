@@ -181,7 +181,11 @@ export class TurnRenderer {
         this.#stopSpinner();
         const d = event.payload.details;
         const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${d.stubs} stubs` : ""}${d.filesRecovered.length ? `, ${d.filesRecovered.length} files recovered` : ""}` : "";
-        this.#write(`${s.cyan("⇣")} compacted: ${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}\n`);
+        // Said as it is: a compaction that removed nothing is not reported as one, and the strategy's notes (a summary rejected, a fallback, a missed budget) are shown.
+        const nothing = d !== null && d.dropped === 0 && d.stubs === 0 && event.payload.tokens_after >= event.payload.tokens_before;
+        const head = nothing ? `nothing compacted (${formatTokens(event.payload.tokens_before)} tokens)` : `compacted: ${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}`;
+        const notes = [...(d?.notes ?? []), ...(d?.withinBudget === false ? ["over the strategy's budget: the smallest output it could make"] : [])];
+        this.#write(`${s.cyan("⇣")} ${head}\n${notes.map((note) => `  ${s.yellow("!")} ${s.dim(visibleControls(note))}\n`).join("")}`);
         return;
       }
       case "Reverted":
