@@ -18,7 +18,8 @@ export interface MainOptions extends Omit<SettingFlags, "thinking"> {
   workDir?: string;
   session?: string;
   continue?: boolean;
-  resume?: string;
+  /** An id, or true for `--resume` without one (pick a session). */
+  resume?: string | true;
   resumeFile?: string;
 }
 
@@ -83,7 +84,7 @@ export function buildProgram(): Command {
     .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it)")
     .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
     .option("-c, --continue", "continue the most recent session of this directory")
-    .option("-r, --resume <id>", "resume a session by id (or a unique id prefix); see `kosong sessions`")
+    .option("-r, --resume [id]", "resume a session by id (or a unique id prefix); without an id, pick one from a list; see `kosong sessions`")
     .option("--resume-file <path>", "resume a kimi-cli context.jsonl file (written to in place)")
     .option("--session <id>", "resume the session with this id, or start one with it (kimi-cli's --session)")
     .option("-w, --work-dir <dir>", "the working directory (default: the current one)")

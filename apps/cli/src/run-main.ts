@@ -2,12 +2,16 @@
  * The main command: resolves settings and providers, opens the session and
  * runs print mode (`-p`) or the interactive mode.
  */
+import { fstat } from "node:fs";
 import { stat } from "node:fs/promises";
-import type { SessionChoice } from "./agent/agent-session.js";
+import { promisify } from "node:util";
+import type { ChoiceOrPick } from "./modes/interactive/session-picker.js";
 import { UsageError } from "./cli-error.js";
 import { resolveSettings } from "./config/settings.js";
 import type { MainOptions } from "./program.js";
 import { createProviders } from "./providers/create-provider.js";
+
+const fstatAsync = promisify(fstat);
 
 /** Runs `kosong [prompt]` / `kosong -p PROMPT`; returns the exit code. */
 export async function runMain(firstPrompt: string, options: MainOptions): Promise<number> {
@@ -19,14 +23,15 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) });
   const providers = await createProviders(settings);
   if (options.wire) {
+    if (choice.kind === "pick") throw new UsageError("--resume without an id picks a session interactively; with --wire, give the id or use --session.");
     const { runWireMode } = await import("./modes/wire-mode.js");
     return runWireMode({ settings, providers, choice });
   }
   if (options.print !== undefined) {
-    const prompt = options.print === "-" ? await readStdin() : options.print;
+    const prompt = options.print === "-" ? await readStdin() : withPipedInput(options.print, await pipedStdin());
     if (!prompt.trim()) throw new UsageError("-p: the prompt is empty.");
     const { runPrintMode } = await import("./modes/print-mode.js");
-    return runPrintMode({ settings, providers, choice, prompt });
+    return runPrintMode({ settings, providers, choice: choice.kind === "pick" ? { kind: "new" } : choice, prompt });
   }
   const { runInteractive } = await import("./modes/interactive/run-interactive.js");
   return runInteractive({ settings, providers, choice, firstPrompt });
@@ -53,10 +58,10 @@ async function enterWorkDir(dir: string): Promise<void> {
   process.chdir(dir);
 }
 
-async function sessionChoice(options: MainOptions): Promise<SessionChoice> {
+async function sessionChoice(options: MainOptions): Promise<ChoiceOrPick> {
   const given = [options.continue && "--continue", options.resume !== undefined && "--resume", options.resumeFile !== undefined && "--resume-file", options.session !== undefined && "--session"].filter(Boolean);
   if (given.length > 1) throw new UsageError(`${given.join(" and ")} cannot be used together.`);
-  if (options.resume !== undefined && !options.resume.trim()) throw new UsageError("--resume: the session id is empty; give an id or a unique id prefix (see `kosong sessions`).");
+  if (typeof options.resume === "string" && !options.resume.trim()) throw new UsageError("--resume: the session id is empty; give an id or a unique id prefix (see `kosong sessions`).");
   if (options.resumeFile !== undefined && !options.resumeFile.trim()) throw new UsageError("--resume-file: the path is empty.");
   if (options.session !== undefined && !options.session.trim()) throw new UsageError("--session: the session id is empty.");
   if (options.resumeFile !== undefined) {
@@ -64,9 +69,24 @@ async function sessionChoice(options: MainOptions): Promise<SessionChoice> {
     if (!isFile) throw new UsageError(`--resume-file: no such file: ${options.resumeFile}`);
     return { kind: "resume-file", file: options.resumeFile };
   }
+  if (options.resume === true) {
+    if (options.print !== undefined) throw new UsageError("--resume without an id picks a session interactively; with -p, give the id (see `kosong sessions`).");
+    return { kind: "pick" };
+  }
   if (options.resume !== undefined) return { kind: "resume", id: options.resume };
   if (options.session !== undefined) return { kind: "session", id: options.session };
   return options.continue ? { kind: "continue" } : { kind: "new" };
+}
+
+/** What was piped or redirected into stdin (a pipe, a socket or a file, never a terminal), else "". */
+async function pipedStdin(): Promise<string> {
+  const piped = await fstatAsync(0).then((s) => s.isFIFO() || s.isFile() || s.isSocket(), () => false);
+  return piped ? readStdin() : "";
+}
+
+/** `prompt` with piped input after it as context, as other CLIs take `cat log | cli -p "explain"`. */
+export function withPipedInput(prompt: string, piped: string): string {
+  return piped.trim() ? `${prompt}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>` : prompt;
 }
 
 async function readStdin(): Promise<string> {

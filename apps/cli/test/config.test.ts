@@ -53,6 +53,10 @@ describe("resolveSettings", () => {
     await expect(resolveSettings({ provider: "gemini" }, { KOSONG_HOME: home })).rejects.toThrow(/unknown value "gemini"/);
     await expect(resolveSettings({ maxContextSize: "12k" }, { KOSONG_HOME: home })).rejects.toThrow(/positive whole number/);
     await expect(resolveSettings({}, { KOSONG_HOME: home, KOSONG_THINKING: "extreme" })).rejects.toThrow(UsageError);
+    // An error caused by a variable or the config file names it, not the flag.
+    await expect(resolveSettings({}, { KOSONG_HOME: home, KOSONG_THINKING: "extreme" })).rejects.toThrow(/^KOSONG_THINKING \(environment\): unknown value "extreme"/);
+    await expect(resolveSettings({}, { KOSONG_HOME: home, KOSONG_MAX_CONTEXT_SIZE: "8k" })).rejects.toThrow(/^KOSONG_MAX_CONTEXT_SIZE \(environment\): expected a positive whole number/);
+    await expect(resolveSettings({ maxContextSize: "0" }, { KOSONG_HOME: home, KOSONG_MAX_CONTEXT_SIZE: "8k" })).rejects.toThrow(/^--max-context-size: /);
   });
 
   it("infers the provider from the key that is set", async () => {

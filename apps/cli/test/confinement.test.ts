@@ -103,7 +103,7 @@ describe("a path swapped for a link while the approval waits", () => {
     });
     await mkdir(path.join(root, "notes"));
     refusedOutside(await call("WriteFile", { path: "notes/todo.txt", content: "buy milk" }));
-    expect(asked).toEqual(["Write notes/todo.txt (8 characters)"]);
+    expect(asked).toEqual(["Write notes/todo.txt (8 characters)\n@@ -0,0 +1,1 @@\n+buy milk"]);
     expect(await readdir(outside)).toEqual([]);
   });
 

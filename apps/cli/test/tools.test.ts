@@ -130,7 +130,12 @@ describe("approval of the mutating tools", () => {
     expect((await call("Shell", { command: "echo again >> b.txt" })).is_error).toBe(true);
     expect(await readFile(path.join(root, "b.txt"), "utf8")).toBe("hi\n");
     expect((await call("EditFile", { path: "b.txt", old_string: "hi", new_string: "yo" })).is_error).toBe(true);
-    expect(asked).toEqual(["WriteFile: Write a.txt (1 character)", "Shell: Run: echo hi > b.txt", "Shell: Run: echo again >> b.txt", "EditFile: Edit b.txt: replace 1 occurrence"]);
+    expect(asked).toEqual([
+      "WriteFile: Write a.txt (1 character)\n@@ -0,0 +1,1 @@\n+x",
+      "Shell: Run: echo hi > b.txt",
+      "Shell: Run: echo again >> b.txt",
+      "EditFile: Edit b.txt: replace 1 occurrence\n@@ -1,1 +1,1 @@\n-hi\n+yo",
+    ]);
     expect((await call("ReadFile", { path: "b.txt" })).is_error).toBe(false);
   });
 

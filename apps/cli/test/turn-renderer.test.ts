@@ -41,6 +41,7 @@ describe("TurnRenderer (plain output)", () => {
       { type: "StepRetry", payload: { n: 2, attempt: 1, delay_ms: 1500, error: "429 slow down", error_type: "APIStatusError" } },
       { type: "CompactionBegin", payload: { reason: "auto", strategy: "simple" } },
       { type: "CompactionEnd", payload: { tokens_before: 12_000, tokens_after: 900, details: { kept: 2, dropped: 10, stubs: 1, filesRecovered: [], summarized: true, notes: [] } } },
+      { type: "CompactionEnd", payload: { tokens_before: 900, tokens_after: 900, details: { kept: 3, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: ["the summary was rejected (empty); kept the conversation"] } } },
       { type: "StatusUpdate", payload: { context_usage: 0.1, context_tokens: 2_400, max_context_tokens: 24_000, token_usage: null, message_id: null } },
       { type: "Reverted", payload: { checkpoint_id: 3, reason: "dmail" } },
       { type: "TurnEnd", payload: { stop_reason: "error", steps: 2, usage, error: "boom" } },
@@ -52,9 +53,12 @@ describe("TurnRenderer (plain output)", () => {
         "Looking around.",
         "",
         "✓ ReadFile(src/a.ts) → src/a.ts (3 lines)",
+        "  │ x",
         "✗ c9 → Path `../x` is outside the working directory",
         "↻ retrying in 1.5 s (attempt 1): 429 slow down",
         "⇣ compacted: 12k → 900 tokens, kept 2, dropped 10, 1 stubs",
+        "⇣ nothing compacted (900 tokens)",
+        "  ! the summary was rejected (empty); kept the conversation",
         "⟲ D-Mail: back to checkpoint 3 · context 2.4k → 300 tokens",
         "error: boom",
         "",
@@ -147,10 +151,10 @@ describe("Markdown streaming helpers and the status line", () => {
 });
 
 
-/** What a terminal shows for `out`: colours dropped, "erase back over n rows" applied. */
+/** What a terminal shows for `out`: colours dropped, "erase back over n rows" (up n rows, delete the lines) applied. */
 function terminalText(out: string): string {
   const plain = out.replace(/\u001b\[[0-9;]*m/g, "");
-  const [first = "", ...rest] = plain.split(/\r(?:\u001b\[(\d+)A)?\u001b\[J/);
+  const [first = "", ...rest] = plain.split(/\r(?:\u001b\[(\d+)A)?\u001b\[\d+M/);
   let lines = first.split("\n");
   for (let i = 0; i < rest.length; i += 2) {
     const up = Number(rest[i] ?? 0);

@@ -17,7 +17,7 @@ import { createSession, findSession, latestSession, openOrCreateSession, recordF
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
-import { openWorkspace, type WorkspaceHost } from "../tools/workspace.js";
+import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
@@ -42,6 +42,8 @@ export interface AgentSession {
   contextFile: string;
   /** The working directory. */
   cwd: string;
+  /** The working directory as the file tools see it (for `@path` mentions and completion, read through the same confinement). */
+  workspace: Workspace;
   /** What the system prompt was built from (null with `--no-project-context`). */
   projectContext: ProjectContext | null;
   /** What restoring the conversation found (damaged lines, interrupted tool calls). */
@@ -52,6 +54,11 @@ export interface AgentSession {
   settings: Settings;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /**
+   * Goes on with other providers (another model): a new Soul over the same
+   * context, tools, approvals and strategy. Not while an operation runs.
+   */
+  useProviders(providers: Providers): void;
   /** Closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
@@ -99,7 +106,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
-    const tools = createAgentTools(await openWorkspace(cwd, files, options.host), { shellEnv });
+    const workspace = await openWorkspace(cwd, files, options.host);
+    const tools = createAgentTools(workspace, { shellEnv });
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
@@ -109,29 +117,42 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       const { withMcpTools } = await import("@kosong/mcp");
       toolset = withMcpTools(toolset, options.mcpTools);
     }
+    // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
+    let current = providers;
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
-    const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, providers));
+    const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const soul = new Soul({
-      agent: { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset },
-      provider: providers.main,
-      context,
-      config: {
-        maxContextSize: providers.maxContextSize,
-        reservedContextSize: reservedTokens(providers.maxContextSize),
-        toolTimeouts: { Shell: settings.shellTimeoutMs },
-      },
-      compaction,
-      approval: new Approval({ yolo: settings.yolo }),
-      session: { id: displayId, workDir: cwd, files },
-    });
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset };
+    const approval = new Approval({ yolo: settings.yolo });
+    const soulFor = (chosen: Providers): Soul =>
+      new Soul({
+        agent,
+        provider: chosen.main,
+        context,
+        config: {
+          maxContextSize: chosen.maxContextSize,
+          reservedContextSize: reservedTokens(chosen.maxContextSize),
+          toolTimeouts: { Shell: settings.shellTimeoutMs },
+        },
+        compaction,
+        approval,
+        session: { id: displayId, workDir: cwd, files },
+      });
     return {
-      soul,
+      soul: soulFor(providers),
+      useProviders(this: AgentSession, next: Providers) {
+        this.soul.release();
+        current = next;
+        this.providers = next;
+        compaction.use(compaction.choice);
+        this.soul = soulFor(next);
+      },
       context,
       session,
       displayId,
       contextFile,
       cwd,
+      workspace,
       projectContext,
       restoreReport,
       compaction,

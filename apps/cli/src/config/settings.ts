@@ -99,11 +99,22 @@ export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
 export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<Settings> {
   const home = defaultHome(env);
   const { path: configPath, config } = await loadConfigFile(home);
-  const pick = <K extends keyof ConfigFile>(flag: string | undefined, envName: string, key: K): string | undefined =>
-    flag ?? nonEmpty(env[envName]) ?? (config[key] === undefined ? undefined : String(config[key]));
+  const pick = <K extends keyof ConfigFile>(flag: string | undefined, envName: string, key: K): string | undefined => picked(flag, envName, key).value;
+  /** The value and where it came from (the flag, the variable or the config key), for an error to name what to fix. */
+  const picked = <K extends keyof ConfigFile>(flag: string | undefined, envName: string, key: K): { value: string | undefined; from: string } => {
+    const flagName = `--${key.replace(/_/g, "-")}`;
+    if (flag !== undefined) return { value: flag, from: flagName };
+    const fromEnv = nonEmpty(env[envName]);
+    if (fromEnv !== undefined) return { value: fromEnv, from: `${envName} (environment)` };
+    return { value: config[key] === undefined ? undefined : String(config[key]), from: `${key} in ${configPath ?? "the config file"}` };
+  };
+  const checked = <K extends keyof ConfigFile, T extends string>(flag: string | undefined, envName: string, key: K, allowed: readonly T[]): T | undefined => {
+    const { value, from } = picked(flag, envName, key);
+    return oneOf(from, value, allowed);
+  };
 
-  const provider = oneOf("--provider", pick(flags.provider, "KOSONG_PROVIDER", "provider"), providerNames) ?? inferProvider(env);
-  const maxContext = pick(flags.maxContextSize, "KOSONG_MAX_CONTEXT_SIZE", "max_context_size");
+  const provider = checked(flags.provider, "KOSONG_PROVIDER", "provider", providerNames) ?? inferProvider(env);
+  const maxContext = picked(flags.maxContextSize, "KOSONG_MAX_CONTEXT_SIZE", "max_context_size");
   const shellTimeout = seconds("--shell-timeout", pick(flags.shellTimeout, "KOSONG_SHELL_TIMEOUT", "shell_timeout"));
   return {
     home,
@@ -112,9 +123,9 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     model: pick(flags.model, "KOSONG_MODEL", "model") ?? null,
     baseUrl: pick(flags.baseUrl, "KOSONG_BASE_URL", "base_url") ?? null,
     apiKey: nonEmpty(env.KOSONG_API_KEY) ?? config.api_key ?? null,
-    maxContextSize: maxContext === undefined ? null : positiveInt("--max-context-size", maxContext),
-    thinking: oneOf("--thinking", pick(flags.thinking, "KOSONG_THINKING", "thinking"), thinkingEfforts) ?? null,
-    compaction: oneOf("--compaction", pick(flags.compaction, "KOSONG_COMPACTION", "compaction"), compactionNames) ?? null,
+    maxContextSize: maxContext.value === undefined ? null : positiveInt(maxContext.from, maxContext.value),
+    thinking: checked(flags.thinking, "KOSONG_THINKING", "thinking", thinkingEfforts) ?? null,
+    compaction: checked(flags.compaction, "KOSONG_COMPACTION", "compaction", compactionNames) ?? null,
     compactModel: pick(flags.compactModel, "KOSONG_COMPACT_MODEL", "compact_model") ?? null,
     script: flags.script ?? nonEmpty(env.KOSONG_SCRIPT) ?? null,
     yolo: flags.yolo ?? envFlag(env.KOSONG_YOLO) ?? config.yolo ?? false,

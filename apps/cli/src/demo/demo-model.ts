@@ -26,7 +26,13 @@ export const demoPrompts = {
   typo: "who decided the relase?",
   edited: "Who decided the release date, and why?",
   resumed: "What did we do in this session?",
+  /** Typed while the fix runs: queued, then steered into the turn. */
+  steer: "Also tell me where average is used.",
+  pasted: "What does this build log say?",
 } as const;
+
+/** The log the demo's user pastes. */
+export const demoLog = Array.from({ length: 11 }, (_, i) => `[build] step ${i + 1}/12 ok`).concat("[build] step 12/12 FAILED: src/report.ts: cannot find name 'median'").join("\n");
 
 /** The demo's model. */
 export class DemoChatProvider implements ChatProvider {
@@ -51,9 +57,12 @@ export class DemoChatProvider implements ChatProvider {
 /** The parts the model answers `history` with. */
 export function demoReply(history: readonly Message[]): StreamedMessagePart[] {
   const messages = history.filter((m) => !isCheckpointMessage(m));
-  const lastUser = messages.findLast((m) => m.role === "user");
+  // A steered line is read along with the prompt it came in on.
+  const lastUser = messages.findLast((m) => m.role === "user" && extractText(m) !== demoPrompts.steer);
   const said = lastUser ? extractText(lastUser) : "";
-  const done = messages.at(-1)?.role === "tool" ? toolNamesOfLastCall(messages) : [];
+  const steered = messages.some((m) => m.role === "user" && extractText(m) === demoPrompts.steer);
+  const flow = messages.filter((m) => !(m.role === "user" && extractText(m) === demoPrompts.steer));
+  const done = flow.at(-1)?.role === "tool" ? toolNamesOfLastCall(flow) : [];
 
   if (said.startsWith("<system>You just got a D-Mail")) {
     return [textPart("The release moved from March 7 to **March 14**: Dana decided it, to finish the CSV export first.")];
@@ -65,7 +74,11 @@ export function demoReply(history: readonly Message[]): StreamedMessagePart[] {
       return [textPart("`average` divides by a hard-coded `2` instead of the number of values."), call("c4", "EditFile", { path: "src/math.ts", old_string: "sum(values) / 2", new_string: "sum(values) / values.length" })];
     }
     if (done.includes("EditFile")) return [call("c5", "Shell", { command: "grep -n 'values.length' src/math.ts" })];
-    return [textPart(fixDone)];
+    return [textPart(steered ? `${fixDone}\n- **Where it is used**: only in \`src/math.ts\` (you asked while I worked).` : fixDone)];
+  }
+  if (said.startsWith(demoPrompts.pasted)) {
+    const lines = said.slice(demoPrompts.pasted.length).trim().split("\n").length;
+    return [textPart(`The log has ${lines} lines: steps 1 to 11 passed, and step 12 failed in \`src/report.ts\`, which uses \`median\` before it exists.`)];
   }
   if (said === demoPrompts.dmail) {
     if (done.length === 0) return [call("c6", "ReadFile", { path: "notes/meeting.md" })];

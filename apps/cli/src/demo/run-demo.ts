@@ -18,7 +18,7 @@ import { printBanner, runLoop } from "../modes/interactive/run-interactive.js";
 import { styleFor } from "../render/terminal-style.js";
 import { defaultEnvironmentPolicy } from "../tools/child-environment.js";
 import { createDemoWorkspace } from "./demo-workspace.js";
-import { DemoChatProvider, demoPrompts } from "./demo-model.js";
+import { DemoChatProvider, demoLog, demoPrompts } from "./demo-model.js";
 import { ScriptedTypist, type TypedLine } from "./scripted-typist.js";
 
 /** Options of {@link runDemo}. */
@@ -43,8 +43,10 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   out.write(style.dim(`Workspace: ${workspace} (the session is saved in .kosong/ there)\n`));
 
   let sessionId = "";
+  // The first session starts on preserve-important and is taught `/strategy simple`; the resumed one keeps what it was taught.
   const open = async (choice: SessionChoice, lines: (agent: AgentSession) => TypedLine[]) => {
-    const agent = await openAgentSession({ settings, providers, choice, cwd: workspace });
+    const compaction = choice.kind === "new" ? "preserve-important" : null;
+    const agent = await openAgentSession({ settings: { ...settings, compaction }, providers, choice, cwd: workspace });
     sessionId = agent.displayId;
     const session = new InteractiveSession(agent, new ScriptedTypist(lines(agent), out, style, pace), out, style);
     try {
@@ -56,7 +58,11 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   };
 
   await open({ kind: "new" }, (agent) => [
-    { narration: "1. A multi-step tool turn: parallel tools, streaming, approvals (y = once, a = for the session)", text: demoPrompts.fix },
+    {
+      narration: "1. A multi-step tool turn: parallel tools, streaming, approvals with the diff (y = once, a = for the session); a line typed meanwhile is queued and steered in",
+      text: demoPrompts.fix,
+      during: demoPrompts.steer,
+    },
     { text: "y" },
     { text: "a" },
     { narration: "2. Every turn and step starts at a checkpoint", text: "/checkpoints" },
@@ -70,7 +76,12 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     { text: "/compact keep the decisions" },
     { narration: "6. The session is saved as it goes; exit and resume it", text: "/exit" },
   ]);
-  await open({ kind: "resume", id: sessionId }, () => [{ text: demoPrompts.resumed }, { text: "/rotations" }, { text: "/exit" }]);
+  await open({ kind: "resume", id: sessionId }, () => [
+    { text: demoPrompts.resumed },
+    { narration: "7. A paste: a long log is shown collapsed in the prompt and sent whole", text: `${demoPrompts.pasted} `, paste: demoLog },
+    { text: "/rotations" },
+    { text: "/exit" },
+  ]);
   out.write(`\n${style.green("Demo done.")} ${style.dim(`Files: ${workspace}`)}\n`);
   return ExitCode.ok;
 
@@ -84,7 +95,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       apiKey: null,
       maxContextSize: demoContextSize,
       thinking: null,
-      compaction: "preserve-important",
+      compaction: null,
       compactModel: null,
       script: null,
       yolo: false,

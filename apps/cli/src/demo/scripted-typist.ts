@@ -3,7 +3,8 @@
  * the interactive mode, at a human pace, with a narration before it.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { LineInput, LineResult, ReadLineOptions } from "../modes/interactive/terminal-input.js";
+import type { LineInput, LineResult, ReadLineOptions, TurnKeys } from "../modes/interactive/terminal-input.js";
+import { EditBuffer } from "../modes/interactive/edit-buffer.js";
 import type { Style } from "../render/terminal-style.js";
 
 /** One line the typist types: text, or a function of the moment (e.g. a message number). */
@@ -11,11 +12,16 @@ export interface TypedLine {
   /** Shown (dimmed) before the line is typed. */
   narration?: string;
   text: string | (() => string);
+  /** Typed while the turn this line starts runs (a queued line, handed to the soul as a steer). */
+  during?: string;
+  /** Pasted after the text: shown collapsed, as the prompt shows a large paste, and sent whole. */
+  paste?: string;
 }
 
 /** Types lines from a script; ends the input (Ctrl-D) when the script runs out. */
 export class ScriptedTypist implements LineInput {
   #next = 0;
+  #during: string | null = null;
 
   constructor(
     private readonly lines: TypedLine[],
@@ -34,16 +40,26 @@ export class ScriptedTypist implements LineInput {
     this.out.write(prompt);
     await sleep(this.pace.pauseMs / 2);
     const text = typeof line.text === "string" ? line.text : line.text();
+    this.#during = line.during ?? null;
     for (const char of text) {
       this.out.write(char);
       if (this.pace.perCharMs) await sleep(this.pace.perCharMs);
     }
+    if (line.paste !== undefined) {
+      const buffer = new EditBuffer();
+      buffer.paste(line.paste);
+      this.out.write(buffer.text);
+    }
     this.out.write("\n");
-    return { kind: "line", text };
+    return { kind: "line", text: line.paste === undefined ? text : text + line.paste };
   }
 
-  watchInterrupt(): () => void {
-    return () => undefined;
+  watchTurn(keys: TurnKeys): () => void {
+    const during = this.#during;
+    this.#during = null;
+    if (during === null) return () => undefined;
+    const timer = setTimeout(() => keys.line(during), this.pace.pauseMs);
+    return () => clearTimeout(timer);
   }
 
   cancel(): void {

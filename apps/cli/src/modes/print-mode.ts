@@ -12,7 +12,7 @@ import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
-import { visibleControls } from "../render/visible-controls.js";
+import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { recordFirstPrompt } from "../sessions/session-store.js";
 
 /** What print mode runs. */
@@ -42,14 +42,18 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     const skipped = agent.restoreReport.skipped.length;
     if (skipped > 0) err.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
+    const refused: string[] = [];
     agent.soul.approval.subscribe((event) => {
-      if (event.type === "ApprovalRequest") agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
+      if (event.type !== "ApprovalRequest") return;
+      refused.push(oneLine(`${event.payload.sender}: ${event.payload.description.split("\n", 1)[0]}`, 100));
+      agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
     const turn = agent.soul.run(prompt, { signal: controller.signal });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err);
     for await (const event of turn) print(event);
     const result = await turn.result;
     if (settings.outputFormat === "text") out.write("\n");
+    if (refused.length > 0) err.write(`kosong: ${count(refused.length, "tool call")} refused without --yolo (print mode cannot ask): ${refused.join("; ")}\n`);
     return exitCodeOf(result, err);
   } finally {
     process.off("SIGINT", onSignal);

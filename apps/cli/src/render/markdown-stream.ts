@@ -12,32 +12,42 @@ import type { Style } from "./terminal-style.js";
 
 type Render = (markdown: string) => string;
 
-let rendererPromise: Promise<Render> | null = null;
+type Modules = [typeof import("marked"), typeof import("marked-terminal")];
 
-/** Loads marked and marked-terminal once (they are heavy: loaded after the prompt is up). */
-export function loadMarkdownRenderer(width: number): Promise<Render> {
-  rendererPromise ??= (async () => {
-    const [{ Marked }, { markedTerminal }] = await Promise.all([import("marked"), import("marked-terminal")]);
-    const marked = new Marked();
-    marked.use(markedTerminal({ width: Math.max(40, Math.min(width, 120)), reflowText: true, tab: 2 }) as Parameters<typeof marked.use>[0]);
-    // marked-terminal renders a text token's raw text, so the inline Markdown of tight list items
-    // (`- **bold** and `code``) stayed literal: render their inline tokens instead.
-    // A link shows its target: a terminal hyperlink (what marked-terminal writes where supported) would let the
-    // model's text pass for another address.
-    marked.use({
-      renderer: {
-        text(token) {
-          return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
-        },
-        link(token) {
-          const text = this.parser.parseInline(token.tokens);
-          return text === token.href ? token.href : `${text} (${token.href})`;
-        },
+let modulesPromise: Promise<Modules> | null = null;
+const renderers = new Map<number, Promise<Render>>();
+
+/** Loads marked and marked-terminal once (they are heavy: loaded after the prompt is up), and a renderer per width. */
+export function loadMarkdownRenderer(columns: number): Promise<Render> {
+  const width = Math.max(40, Math.min(columns, 120));
+  modulesPromise ??= Promise.all([import("marked"), import("marked-terminal")]);
+  let renderer = renderers.get(width);
+  if (!renderer) {
+    renderer = modulesPromise.then((modules) => markdownRenderer(modules, width));
+    renderers.set(width, renderer);
+  }
+  return renderer;
+}
+
+function markdownRenderer([{ Marked }, { markedTerminal }]: Modules, width: number): Render {
+  const marked = new Marked();
+  marked.use(markedTerminal({ width, reflowText: true, tab: 2 }) as Parameters<typeof marked.use>[0]);
+  // marked-terminal renders a text token's raw text, so the inline Markdown of tight list items
+  // (`- **bold** and `code``) stayed literal: render their inline tokens instead.
+  // A link shows its target: a terminal hyperlink (what marked-terminal writes where supported) would let the
+  // model's text pass for another address.
+  marked.use({
+    renderer: {
+      text(token) {
+        return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
       },
-    });
-    return (markdown: string) => (marked.parse(markdown, { async: false }) as string).replace(/\n+$/, "");
-  })();
-  return rendererPromise;
+      link(token) {
+        const text = this.parser.parseInline(token.tokens);
+        return text === token.href ? token.href : `${text} (${token.href})`;
+      },
+    },
+  });
+  return (markdown: string) => (marked.parse(markdown, { async: false }) as string).replace(/\n+$/, "");
 }
 
 /** Where the stream writes and how big the screen is. */
@@ -57,14 +67,20 @@ export class MarkdownStream {
   /** The part of #pending already shown as a raw preview. */
   #previewed = "";
   #wroteRaw = false;
+  #lastWritten = "";
 
   constructor(private readonly target: MarkdownTarget) {}
+
+  #write(text: string): void {
+    if (text) this.#lastWritten = text;
+    this.target.write(text);
+  }
 
   /** Adds streamed text: shown at once, complete blocks rendered. */
   async push(text: string): Promise<void> {
     if (!text) return;
     if (!this.target.style.isColorSupported) {
-      this.target.write(text);
+      this.#write(text);
       this.#wroteRaw = true;
       return;
     }
@@ -75,6 +91,13 @@ export class MarkdownStream {
       this.#pending = this.#pending.slice(cut);
       await this.#renderOverPreview(blocks);
     }
+    // A paragraph about to grow taller than the screen could no longer be erased: render it so far, cut at a space.
+    const space = this.#pending.lastIndexOf(" ");
+    if (space > 0 && !opensFence(this.#pending) && rowsOf(this.#pending, this.target.columns) >= this.target.rows - 1) {
+      const part = this.#pending.slice(0, space);
+      this.#pending = this.#pending.slice(space + 1);
+      await this.#renderOverPreview(part, "\n");
+    }
     this.#preview();
   }
 
@@ -82,30 +105,50 @@ export class MarkdownStream {
   async end(): Promise<void> {
     if (this.#pending.trim()) await this.#renderOverPreview(this.#pending);
     else this.#erasePreview();
-    if (this.#wroteRaw) this.target.write("\n\n");
+    if (this.#wroteRaw) this.#write("\n\n");
     this.#pending = "";
     this.#previewed = "";
     this.#wroteRaw = false;
+  }
+
+  /**
+   * Writes `line` (ending in a newline) between the streamed text's lines:
+   * the live preview is erased, the line written, and the preview shown
+   * again under it. A preview taller than the screen stays, and the line
+   * follows it.
+   */
+  interject(line: string): void {
+    if (!this.target.style.isColorSupported || !this.#erase(this.#previewed)) {
+      this.#write(`${this.#atLineStart() ? "" : "\n"}${line}`);
+      return;
+    }
+    this.#write(line);
+    this.#previewed = "";
+    this.#preview();
+  }
+
+  #atLineStart(): boolean {
+    return this.#lastWritten === "" || this.#lastWritten.endsWith("\n");
   }
 
   /** Shows the part of the pending text not shown yet. */
   #preview(): void {
     const fresh = this.#pending.slice(this.#previewed.length);
     if (!fresh) return;
-    this.target.write(this.target.style.dim(fresh));
+    this.#write(this.target.style.dim(fresh));
     this.#previewed = this.#pending;
   }
 
-  async #renderOverPreview(markdown: string): Promise<void> {
+  async #renderOverPreview(markdown: string, after = "\n\n"): Promise<void> {
     const render = await loadMarkdownRenderer(this.target.columns);
     const shown = this.#previewed;
     this.#previewed = "";
     if (!this.#erase(shown)) {
       // The preview scrolled off: keep it, and only what it had not shown yet follows.
-      this.target.write(`${markdown.slice(shown.length)}\n`);
+      this.#write(`${markdown.slice(shown.length)}\n`);
       return;
     }
-    if (markdown.trim()) this.target.write(`${render(markdown)}\n\n`);
+    if (markdown.trim()) this.#write(`${render(markdown)}${after}`);
   }
 
   #erasePreview(): void {
@@ -118,7 +161,8 @@ export class MarkdownStream {
     if (!shown) return true;
     const rows = rowsOf(shown, this.target.columns);
     if (rows >= this.target.rows) return false;
-    this.target.write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[J`);
+    // Deleting the lines (not clearing to the screen's end) leaves a footer below the scroll region alone.
+    this.#write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[${rows}M`);
     return true;
   }
 }
@@ -148,4 +192,9 @@ export function completeBlocksEnd(text: string): number {
     }
   }
   return end;
+}
+
+/** Whether `text` has a code fence it does not close. */
+function opensFence(text: string): boolean {
+  return text.split("\n").filter((line) => /^\s*(```|~~~)/.test(line)).length % 2 === 1;
 }

@@ -2,6 +2,7 @@
  * The status line: model, context usage as tokens, percent and a small bar,
  * the compaction strategy and the session id.
  */
+import type { TokenUsage } from "@kosong/core";
 import type { ContextUsage } from "@kosong/soul";
 import type { Style } from "./terminal-style.js";
 
@@ -14,6 +15,24 @@ export interface StatusInfo {
   sessionId: string;
   strategy: string;
   yolo: boolean;
+  /** Tokens used this session, shown when given. */
+  tokens?: SessionTokens;
+}
+
+/** Tokens used over a session: input (cache reads and writes included), output, and the input read from a cache. */
+export interface SessionTokens {
+  input: number;
+  output: number;
+  cached: number;
+}
+
+/** `tokens` with one call's usage added. */
+export function addUsage(tokens: SessionTokens, usage: TokenUsage): SessionTokens {
+  return {
+    input: tokens.input + usage.input_other + usage.input_cache_read + usage.input_cache_creation,
+    output: tokens.output + usage.output,
+    cached: tokens.cached + usage.input_cache_read,
+  };
 }
 
 /** `n` tokens as `950`, `12.3k`, `1.2M`. */
@@ -42,8 +61,24 @@ export function statusLine(info: StatusInfo, style: Style): string {
   } else {
     parts.push(`${formatTokens(info.contextTokens)} tokens`);
   }
+  if (info.tokens) parts.push(tokensText(info.tokens));
   parts.push(`compaction: ${info.strategy}`);
   if (info.yolo) parts.push(style.yellow("yolo"));
   parts.push(`session ${info.sessionId}`);
   return style.dim(parts.join(" · "));
+}
+
+function tokensText(tokens: SessionTokens): string {
+  return `in ${formatTokens(tokens.input)} · out ${formatTokens(tokens.output)} · cached ${formatTokens(tokens.cached)}`;
+}
+
+/**
+ * The footer of a running turn: the model, the context bar and this
+ * session's tokens, set apart by a leading `▍` and wider gaps so that it is
+ * never taken for the status line printed after the turn.
+ */
+export function footerLine(info: StatusInfo, tokens: SessionTokens, style: Style): string {
+  const usage = info.usage;
+  const context = usage ? `${usageBar(usage.used / usage.max)} ${formatTokens(usage.used)}/${formatTokens(usage.max)} (${usage.percent}%)` : `${formatTokens(info.contextTokens)} tokens`;
+  return style.dim(`▍ ${style.bold(info.model)}   ${context}   ${tokensText(tokens)}${info.yolo ? "   yolo" : ""}`);
 }

@@ -18,6 +18,7 @@ import { revertedFilesLine } from "./reverted-files.js";
 import { formatTokens } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
+import { toolOutputPreview, toolOutputText } from "./tool-output.js";
 import { visibleControls } from "./visible-controls.js";
 
 /** An approval request as the renderer hands it to the prompt, its texts made safe to show. */
@@ -40,7 +41,7 @@ export interface ApprovalReply {
 export interface TurnRendererOptions {
   out: NodeJS.WritableStream;
   style: Style;
-  /** Terminal size, for Markdown and its live preview. */
+  /** Terminal size, for Markdown and its live preview (read each time: getters follow a resize). */
   columns: number;
   rows: number;
   /** Show think parts (dimmed) instead of a one-line note. */
@@ -53,12 +54,19 @@ export interface TurnRendererOptions {
   respond: (id: string, reply: ApprovalReply) => void;
   /** The context's token count now (shown when a D-Mail or a rewrite shrinks it). */
   contextTokens: () => number;
+  /** Receives each tool's label and whole output, safe to show (for a key that shows it in full). */
+  onToolOutput?: (label: string, output: string) => void;
 }
 
 interface OpenCall {
   name: string;
   args: string;
+  /** When the call was complete (it runs from then, or waits for approval). */
+  started: number;
 }
+
+/** A tool running this long shows its elapsed time. */
+const slowToolSeconds = 2;
 
 /** Renders the events of one operation (a turn or a compaction). */
 export class TurnRenderer {
@@ -66,6 +74,8 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream;
   readonly #calls = new Map<string, OpenCall>();
   #spinner: ReturnType<typeof yoctoSpinner> | null = null;
+  #spinnerText: string | null = null;
+  #ticker: ReturnType<typeof setInterval> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
   #lastTokens = 0;
   /** A `SendDMail` result held back until the step shows whether the D-Mail was delivered (a `Reverted` event). */
@@ -74,7 +84,17 @@ export class TurnRenderer {
   constructor(options: TurnRendererOptions) {
     this.#o = options;
     this.#lastTokens = options.contextTokens();
-    this.#markdown = new MarkdownStream({ write: (text) => this.#write(text), style: options.style, columns: options.columns, rows: options.rows });
+    // The terminal's size as it is now: after a resize, the preview is erased and blocks rendered at the new size.
+    this.#markdown = new MarkdownStream({
+      write: (text) => this.#write(text),
+      style: options.style,
+      get columns() {
+        return options.columns;
+      },
+      get rows() {
+        return options.rows;
+      },
+    });
   }
 
   /** Renders one event (awaits an approval answer when it is an `ApprovalRequest`). */
@@ -106,19 +126,29 @@ export class TurnRenderer {
         return;
       case "ToolCall":
         // The complete call (final arguments), before it runs.
-        this.#calls.set(event.payload.id, { name: event.payload.function.name, args: event.payload.function.arguments ?? "" });
+        this.#calls.set(event.payload.id, { name: event.payload.function.name, args: event.payload.function.arguments ?? "", started: Date.now() });
+        this.#showRunning();
         return;
       case "ToolResult": {
         this.#stopSpinner();
         const call = this.#calls.get(event.payload.tool_call_id);
+        this.#calls.delete(event.payload.tool_call_id);
         const label = call ? toolCallLabel(call.name, call.args) : visibleControls(event.payload.tool_call_id, { oneLine: true });
         const result = event.payload.return_value;
         const mark = result.is_error ? s.red("✗") : s.green("✓");
         const brief = toolResultBrief(result);
-        const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}\n`;
+        const seconds = call ? (Date.now() - call.started) / 1000 : 0;
+        const took = seconds >= slowToolSeconds ? s.dim(` (${seconds.toFixed(0)} s)`) : "";
+        const output = toolOutputText(result);
+        // No preview that only repeats the brief (a one-line error, a one-line answer).
+        const repeats = !output.includes("\n") && toolResultBrief(result, output.length + 1) === output;
+        const shown = call?.name === SEND_DMAIL_NAME || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
+        const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
+        this.#o.onToolOutput?.(label, output);
         // The model never reads a delivered D-Mail's result: whether it was delivered shows in the Reverted event that follows.
         if (call?.name === SEND_DMAIL_NAME) this.#dmailResult = { label, line };
         else this.#write(line);
+        this.#showRunning();
         return;
       }
       case "ApprovalRequest": {
@@ -134,6 +164,10 @@ export class TurnRenderer {
           ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
         });
         this.#o.respond(event.payload.id, reply);
+        // The tool runs from now: its time does not count the wait for the answer.
+        const call = this.#calls.get(event.payload.tool_call_id);
+        if (call) call.started = Date.now();
+        this.#showRunning();
         return;
       }
       case "StepRetry":
@@ -149,7 +183,11 @@ export class TurnRenderer {
         this.#stopSpinner();
         const d = event.payload.details;
         const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${d.stubs} stubs` : ""}${d.filesRecovered.length ? `, ${d.filesRecovered.length} files recovered` : ""}` : "";
-        this.#write(`${s.cyan("⇣")} compacted: ${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}\n`);
+        // Said as it is: a compaction that removed nothing is not reported as one, and the strategy's notes (a summary rejected, a fallback, a missed budget) are shown.
+        const nothing = d !== null && d.dropped === 0 && d.stubs === 0 && event.payload.tokens_after >= event.payload.tokens_before;
+        const head = nothing ? `nothing compacted (${formatTokens(event.payload.tokens_before)} tokens)` : `compacted: ${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}`;
+        const notes = [...(d?.notes ?? []), ...(d?.withinBudget === false ? ["over the strategy's budget: the smallest output it could make"] : [])];
+        this.#write(`${s.cyan("⇣")} ${head}\n${notes.map((note) => `  ${s.yellow("!")} ${s.dim(visibleControls(note))}\n`).join("")}`);
         return;
       }
       case "Reverted":
@@ -169,11 +207,13 @@ export class TurnRenderer {
         this.#write(`${s.dim("» steered:")} ${typeof event.payload.user_input === "string" ? visibleControls(event.payload.user_input) : "(content)"}\n`);
         return;
       case "StepInterrupted":
+        this.#calls.clear();
         this.#stopSpinner();
         await this.#flushText();
         if (event.payload.reason === "aborted") this.#write(`${s.yellow("■ interrupted")}\n`);
         return;
       case "TurnEnd":
+        this.#calls.clear();
         this.#stopSpinner();
         await this.#flushText();
         if (event.payload.stop_reason === "error") this.#write(`${s.red("error:")} ${visibleControls(event.payload.error ?? "the turn failed")}\n`);
@@ -183,6 +223,19 @@ export class TurnRenderer {
       default:
         return;
     }
+  }
+
+  /**
+   * Writes a line of the CLI's own (e.g. a queued input) amid the turn's
+   * output without breaking the streamed text's live preview; a spinner
+   * that was running goes on under it. `line` must already be safe to show.
+   */
+  note(line: string): void {
+    const spinning = this.#spinnerText;
+    this.#stopSpinner();
+    this.#markdown.interject(`${line}\n`);
+    if (this.#calls.size > 0) this.#showRunning();
+    else if (spinning !== null) this.#startSpinner(spinning);
   }
 
   /** Stops the spinner and writes pending text (after the last event, or before other output). */
@@ -208,15 +261,35 @@ export class TurnRenderer {
     this.#thinking = "none";
   }
 
+  /** The spinner for the tools still running, with the time the oldest has taken once it is slow. */
+  #showRunning(): void {
+    if (this.#calls.size === 0 || !this.#o.spinner) return;
+    const calls = [...this.#calls.values()];
+    const labels = calls.map((call) => toolCallLabel(call.name, call.args, 40));
+    const text = () => {
+      const seconds = (Date.now() - Math.min(...calls.map((call) => call.started))) / 1000;
+      return `running ${labels.join(", ")}${seconds >= slowToolSeconds ? ` · ${seconds.toFixed(0)} s` : ""}`;
+    };
+    this.#startSpinner(text());
+    const spinner = this.#spinner;
+    this.#ticker = setInterval(() => {
+      if (spinner !== null) spinner.text = this.#o.style.dim(text());
+    }, 1000);
+  }
+
   #startSpinner(text: string): void {
     if (!this.#o.spinner) return;
     this.#stopSpinner();
+    this.#spinnerText = text;
     this.#spinner = yoctoSpinner({ text: this.#o.style.dim(text), stream: this.#o.out as NodeJS.WriteStream }).start();
   }
 
   #stopSpinner(): void {
     this.#spinner?.stop();
     this.#spinner = null;
+    this.#spinnerText = null;
+    if (this.#ticker !== null) clearInterval(this.#ticker);
+    this.#ticker = null;
   }
 
   #write(text: string): void {

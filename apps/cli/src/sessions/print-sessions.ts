@@ -18,7 +18,8 @@ export async function printSessions(home: string = defaultHome(), out: NodeJS.Wr
   return ExitCode.ok;
 }
 
-function formatSize(bytes: number): string {
+/** `bytes` as `512 B`, `1.5 KiB`, `2.0 MiB`. */
+export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -7,11 +7,12 @@
  * can hold secrets the user typed. API keys are never written.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
+import { makeFolders } from "./make-folders.js";
 import { unwritableFolderError } from "./unwritable-folder.js";
 
 /** A session's folder and metadata. */
@@ -62,7 +63,7 @@ export function newSessionId(now: Date = new Date()): string {
 export async function createSession(home: string, cwd: string, now: Date = new Date(), id: string = newSessionId(now)): Promise<SessionInfo> {
   const dir = path.join(sessionsDir(home), id);
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeFolders(dir, 0o700);
   } catch (error) {
     throw (await unwritableFolderError(error, dir, `KOSONG_HOME (${home})`)) ?? error;
   }

@@ -4,6 +4,7 @@ import { declareWrite } from "@kosong/soul/files";
 import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
+import { lineDiff } from "./line-diff.js";
 import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
@@ -33,9 +34,9 @@ export function editFileTool(workspace: Workspace) {
         return toolError({ message: `old_string occurs ${occurrences} times in \`${requested}\`; give more surrounding text to make it unique, or set replace_all.`, brief: "Text not unique" });
       }
       const shown = relativeToRoot(workspace, file);
-      const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count(occurrences, "occurrence")}`);
-      if (rejected) return rejected;
       const edited = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+      const rejected = await askApproval(context, "EditFile", `Edit ${shown}: replace ${count(occurrences, "occurrence")}\n${lineDiff(text, edited)}`);
+      if (rejected) return rejected;
       let written: string;
       // Its prior state is journaled first, so that a revert of the conversation restores it.
       const declared = await declareWrite(context, [file]);

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { resolveInside } from "./confined-fs.js";
+import { lineDiff } from "./line-diff.js";
+import { readTextInside } from "./read-text-inside.js";
 import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
 import { writeTextInside } from "./write-text-inside.js";
@@ -30,7 +32,7 @@ export function writeFileTool(workspace: Workspace) {
       }
       const shown = relativeToRoot(workspace, resolved);
       const append = mode === "append";
-      const rejected = await askApproval(context, "WriteFile", `${append ? "Append to" : "Write"} ${shown} (${count(content.length, "character")})`);
+      const rejected = await askApproval(context, "WriteFile", `${append ? "Append to" : "Write"} ${shown} (${count(content.length, "character")})${await changeShown(workspace, requested, content, append, context.signal)}`);
       if (rejected) return rejected;
       let written: string;
       // Its prior state is journaled first, so that a revert of the conversation restores it.
@@ -48,4 +50,15 @@ export function writeFileTool(workspace: Workspace) {
       return toolOk({ output: `${append ? "Appended to" : "Wrote"} ${shown} (${lines}).`, brief: `${shown} (${lines})` });
     },
   });
+}
+
+/**
+ * The write as a diff for the approval (after a newline): the appended
+ * lines, or the file's text (read through the confined walk; none when it
+ * does not exist or cannot be read) against the new content.
+ */
+async function changeShown(workspace: Workspace, requested: string, content: string, append: boolean, signal?: AbortSignal): Promise<string> {
+  const read = append ? null : await readTextInside(workspace, requested, signal);
+  const diff = lineDiff(read?.ok ? read.text : "", content);
+  return diff ? `\n${diff}` : "\n(no change)";
 }

@@ -6,7 +6,7 @@
  * mode shows the model's and the server's control characters too.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
@@ -129,4 +129,44 @@ describe("print mode shows control characters from the model and the server", ()
     expect(failed.stderr).toContain("bad ␛]0;owned␇ request");
     expect(failed.stderr).not.toContain("\u001b");
   });
+});
+
+describe("file approvals show the change", () => {
+  const call = (id: string, name: string, args: Record<string, unknown>): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }] });
+
+  it("an edit shows its diff in colour, an overwrite its diff against the file, a large write is cut with a count", async () => {
+    const { terminal, cwd } = await kosongInRepository();
+    const before = Array.from({ length: 20 }, (_, i) => `const v${i} = ${i};`).join("\n");
+    await writeFile(path.join(cwd, "math.ts"), `${before}\nexport const average = (a: number[]) => sum(a) / 2;\n`);
+    server.enqueue({ message: call("e1", "EditFile", { path: "math.ts", old_string: "sum(a) / 2", new_string: "sum(a) / a.length" }), usage });
+    terminal.line("fix the average");
+    let screen = await terminal.waitFor(/approve\? $/m, { from: "› fix the average" });
+    expect(screen).toContain("EditFile wants to: Edit math.ts: replace 1 occurrence");
+    expect(screen).toMatch(/│ @@ -18,4 \+18,4 @@\n.*│  const v17 = 17;\n[\s\S]*│ -export const average = \(a: number\[\]\) => sum\(a\) \/ 2;\n.*│ \+export const average = \(a: number\[\]\) => sum\(a\) \/ a\.length;\n/);
+    expect(screen).not.toContain("const v10 = 10;");
+    const coloured = terminal.screen(true);
+    expect(coloured).toMatch(/\u001b\[31m-export const average/);
+    expect(coloured).toMatch(/\u001b\[32m\+export const average/);
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› fix the average" });
+
+    await writeFile(path.join(cwd, "list.txt"), "apple\nbanana\ncherry\n");
+    server.enqueue({ message: call("w0", "WriteFile", { path: "list.txt", content: "apple\nblueberry\ncherry\n" }), usage });
+    terminal.line("swap a fruit");
+    screen = await terminal.waitFor(/approve\? $/m, { from: "› swap a fruit" });
+    expect(screen).toMatch(/WriteFile wants to: Write list\.txt \(23 characters\)\n.*│ @@ -1,3 \+1,3 @@\n.*│  apple\n.*│ -banana\n.*│ \+blueberry\n.*│  cherry\n/);
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› swap a fruit" });
+
+    const big = Array.from({ length: 300 }, (_, i) => `row ${i}`).join("\n");
+    server.enqueue({ message: call("w1", "WriteFile", { path: "big.txt", content: big }), usage });
+    terminal.line("write a big file");
+    screen = await terminal.waitFor(/approve\? $/m, { from: "› write a big file" });
+    expect(screen).toContain("│ @@ -0,0 +1,300 @@");
+    expect(screen).toContain("│ +row 0");
+    expect(screen).not.toContain("+row 299");
+    expect(screen).toMatch(/│ … \d+ more lines not shown/);
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› write a big file" });
+  }, 60_000);
 });

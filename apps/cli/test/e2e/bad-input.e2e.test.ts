@@ -32,6 +32,18 @@ async function setup() {
 }
 
 describe("bad input to the built binary", { timeout: 60_000 }, () => {
+  it("says at once that a KOSONG_HOME under /proc cannot be created (Node's recursive mkdir spun there), and names a bad variable", async () => {
+    const { run, env, cwd, home } = await setup();
+    const refused = await runKosong(["-p", "hi"], { cwd, home, env: { ...env, KOSONG_HOME: "/proc/kosong-home" } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("Cannot create /proc/kosong-home/sessions/");
+    expect(refused.stderr).toContain("/proc is not writable");
+    const bad = await runKosong(["-p", "hi"], { cwd, home, env: { ...env, KOSONG_MAX_CONTEXT_SIZE: "8k" } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('KOSONG_MAX_CONTEXT_SIZE (environment): expected a positive whole number of tokens, got "8k"');
+    expect((await run(["-p", "hi", "--max-context-size", "8k"])).stderr).toContain("--max-context-size: expected");
+  });
+
   it("rejects a config file that is not UTF-8, naming the file and the byte offset", async () => {
     const { run, kosongHome } = await setup();
     for (const [name, bytes, offset] of [

@@ -19,6 +19,10 @@ describe("kosong demo (the built binary, no key, no network)", { timeout: 120_00
     // A multi-step tool turn with parallel tools and two approvals.
     expect(out).toMatch(/✓ ListDir\(\.\)[\s\S]*✓ Grep\(export function\)[\s\S]*✓ ReadFile\(src\/math\.ts\)/);
     expect(out).toMatch(/EditFile wants to: Edit src\/math\.ts[\s\S]*approve\? y\n✓ EditFile/);
+    // The edit's approval shows its diff; a line typed during the turn is queued, then steered in.
+    expect(out).toMatch(/│ -  return sum\(values\) \/ 2;\n.*│ \+  return sum\(values\) \/ values\.length;/);
+    expect(out).toMatch(/⧗ queued: Also tell me where average is used\.[\s\S]*» steered: Also tell me where average is used\.[\s\S]*you asked while I worked/);
+    expect(out.split("Let me look at the project first.").length - 1).toBe(1);
     expect(out).toMatch(/Shell wants to: Run: grep[\s\S]*approve\? a\n✓ Shell/);
     // Checkpoints, the model's D-Mail shrinking the context, the host's rewrite.
     expect(out).toMatch(/checkpoint 0 · 0 messages before it/);
@@ -27,12 +31,16 @@ describe("kosong demo (the built binary, no key, no network)", { timeout: 120_00
     expect(out).toMatch(/The release moved from March 7 to (\*\*)?March 14/);
     expect(out).toMatch(/edit› Who decided the release date, and why\?\n⟲ rewrite: back to checkpoint \d+/);
     // The chosen strategy compacts and the bar drops.
-    const compacted = /compacted: (\d+) → (\d+) tokens/.exec(out);
-    expect(Number(compacted![2])).toBeLessThan(Number(compacted![1]));
+    const compacted = /compacted: ([\d.]+k?) → ([\d.]+k?) tokens/.exec(out);
+    const tokens = (shown: string) => (shown.endsWith("k") ? Number(shown.slice(0, -1)) * 1000 : Number(shown));
+    expect(tokens(compacted![2]!)).toBeLessThan(tokens(compacted![1]!));
     // Saved and resumed.
     const workspace = /Workspace: (\S+)/.exec(out)![1]!;
     const id = /Resumed (\S+): \d+ messages\./.exec(out)![1]!;
     expect(out).toContain("In this session we:");
+    // The resumed session keeps the strategy taught with /strategy; a pasted log is shown collapsed and sent whole.
+    expect(out.slice(out.indexOf("Resumed"))).toMatch(/compaction: simple/);
+    expect(out).toContain("› What does this build log say? [pasted 12 lines]\nThe log has 12 lines:");
     const saved = await readFile(path.join(workspace, ".kosong/sessions", id, "context.jsonl"), "utf8");
     expect(saved).toContain("What did we do in this session?");
     expect(await readFile(path.join(workspace, "src/math.ts"), "utf8")).toContain("sum(values) / values.length");

@@ -104,6 +104,16 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const toolResult = requestMessages(1).find((m) => m.role === "tool");
     expect(JSON.stringify(toolResult)).toContain("refused in print mode");
     expect(JSON.stringify(toolResult)).toContain("--yolo");
+    // The user is told too, on stderr.
+    expect(result.stderr).toBe("kosong: 1 tool call refused without --yolo (print mode cannot ask): Shell: Run: touch pwned\n");
+  });
+
+  it("takes piped stdin as context next to -p PROMPT", async () => {
+    const { run } = await setup();
+    server.enqueue({ message: assistant("It failed at step 2."), usage });
+    const result = await run(["-p", "why did it fail?"], undefined, "step 1 ok\nstep 2 FAILED\n");
+    expect(result.code, result.stderr).toBe(0);
+    expect(requestMessages(0).at(-1)).toMatchObject({ role: "user", content: "why did it fail?\n\n<stdin>\nstep 1 ok\nstep 2 FAILED\n</stdin>" });
   });
 
   it("streams a refused tool turn as events in order: call, approval request and rejection, result, next step", async () => {

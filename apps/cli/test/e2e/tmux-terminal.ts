@@ -55,6 +55,12 @@ export class TmuxTerminal {
     execFileSync("tmux", ["-L", this.socket, "send-keys", "-t", this.name, "-l", text]);
   }
 
+  /** Pastes `text` as a terminal does: bracketed (`ESC[200~`...`ESC[201~`) when the program asked for it. */
+  paste(text: string): void {
+    execFileSync("tmux", ["-L", this.socket, "load-buffer", "-b", "paste", "-"], { input: text });
+    execFileSync("tmux", ["-L", this.socket, "paste-buffer", "-p", "-d", "-b", "paste", "-t", this.name]);
+  }
+
   /** Types `text` and presses Enter. */
   line(text: string): void {
     this.type(text);
@@ -65,6 +71,16 @@ export class TmuxTerminal {
   screen(escapes = false): string {
     const args = ["-L", this.socket, "capture-pane", "-p", "-J", "-S", "-5000", "-t", this.name];
     return execFileSync("tmux", escapes ? [...args, "-e"] : args, { encoding: "utf8" });
+  }
+
+  /** The visible screen only (no scrollback), as plain text. */
+  visible(): string {
+    return execFileSync("tmux", ["-L", this.socket, "capture-pane", "-p", "-t", this.name], { encoding: "utf8" });
+  }
+
+  /** Resizes the terminal (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    execFileSync("tmux", ["-L", this.socket, "resize-window", "-t", this.name, "-x", String(width), "-y", String(height)]);
   }
 
   /** The screen after the last occurrence of `marker` (what a step printed). */

@@ -6,10 +6,15 @@
 import type { SoulEvent, SoulStream } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
-import { statusLine } from "../../render/status-line.js";
+import { approvalLines } from "../../render/approval-lines.js";
+import { addUsage, footerLine, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
+import { StatusFooter } from "../../render/status-footer.js";
+import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
-import { visibleControls } from "../../render/visible-controls.js";
+import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
+import { reportedWindow } from "../../agent/reported-window.js";
+import { attachMentions } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
 
 /** The prompt shown for input. */
@@ -24,6 +29,12 @@ export class InteractiveSession {
   showThinking = false;
   /** Set by `/exit` and {@link stop}. */
   exitRequested = false;
+  /** Lines entered during the last operation and not handed to the soul: the loop sends them next. */
+  readonly queuedInput: string[] = [];
+  /** Tokens used since the session started here. */
+  tokens: SessionTokens = { input: 0, output: 0, cached: 0 };
+  /** The last tool's label and whole output (safe to show), for Ctrl-O. */
+  lastToolOutput: { label: string; output: string } | null = null;
   #running: AbortController | null = null;
 
   constructor(
@@ -54,49 +65,145 @@ export class InteractiveSession {
     this.print(`${this.style.red("error:")} ${visibleControls(error instanceof Error ? error.message : String(error))}`);
   }
 
-  /** The status line: model, context bar, strategy, session id. */
-  status(): string {
-    const { soul, providers, compaction, displayId } = this.agent;
-    const status = soul.status;
-    return statusLine(
-      {
-        model: providers.main.modelName,
-        contextTokens: status.contextTokens,
-        usage: status.usage,
-        sessionId: displayId,
-        strategy: compaction.choice,
-        yolo: soul.approval.yolo,
-      },
-      this.style,
-    );
+  /** The status line: model, context bar, (with `tokens`: this session's tokens,) strategy, session id. */
+  status(options: { tokens?: boolean } = {}): string {
+    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : {}) }, this.style);
   }
 
-  /** Runs a turn for `prompt`. */
-  async runPrompt(prompt: string): Promise<OperationEnd> {
-    if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
-    return this.drive((signal) => this.agent.soul.run(prompt, { signal }));
+  #statusInfo(): StatusInfo {
+    const { soul, providers, compaction, displayId } = this.agent;
+    const status = soul.status;
+    return {
+      model: providers.main.modelName,
+      contextTokens: status.contextTokens,
+      usage: status.usage,
+      sessionId: displayId,
+      strategy: compaction.choice,
+      yolo: soul.approval.yolo,
+    };
+  }
+
+  /** The last tool's whole output under a header, or null when no tool ran yet (what Ctrl-O shows). */
+  expandLastTool(): string | null {
+    const last = this.lastToolOutput;
+    if (last === null) return null;
+    return `${this.style.dim(`── ${last.label}: whole output ──`)}\n${last.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
   }
 
   /**
-   * Runs an operation of the soul (a turn, a rewrite, a compaction) with
-   * its events rendered; Ctrl-C or Esc aborts it. Prints the status line after.
+   * `!command`: runs `command` with the agent's own Shell tool, so the same
+   * approval rules apply (yolo, what was approved for the session, or the
+   * prompt); its output is shown, not added to the conversation. Ctrl-C
+   * or Esc stops it.
    */
-  async drive(start: (signal: AbortSignal) => SoulStream<unknown>): Promise<OperationEnd> {
+  async runShell(command: string): Promise<void> {
+    const { soul } = this.agent;
+    const id = `user-shell-${Date.now()}`;
     const controller = new AbortController();
-    this.#running = controller;
     let stopWatching: (() => void) | null = null;
     const watch = (): void => {
-      stopWatching = this.input.watchInterrupt(() => controller.abort());
+      stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => controller.abort(), line: () => undefined });
     };
     const unwatch = (): void => {
       stopWatching?.();
       stopWatching = null;
     };
+    const unsubscribe = soul.approval.subscribe((event) => {
+      if (event.type !== "ApprovalRequest" || event.payload.tool_call_id !== id) return;
+      unwatch();
+      const { description, scope } = event.payload;
+      const question = { id: event.payload.id, sender: "Shell", action: visibleControls(event.payload.action, { oneLine: true }), description: visibleControls(description), ...(scope === undefined ? {} : { scope: visibleControls(scope, { oneLine: true }) }) };
+      void this.askApproval(question, controller).then((reply) => {
+        try {
+          soul.approval.respond(event.payload.id, reply.kind, reply.feedback);
+        } catch {
+          // Settled meanwhile (stopped).
+        }
+        if (!controller.signal.aborted) watch();
+      });
+    });
+    watch();
+    try {
+      const call = { type: "function" as const, id, function: { name: "Shell", arguments: JSON.stringify({ command }) } };
+      const running = soul.agent.toolset.handle(call, { signal: controller.signal, context: { approval: soul.approval.forCall(id, "Shell", controller.signal) } });
+      const result = (await running).return_value;
+      const output = toolOutputText(result);
+      this.lastToolOutput = { label: `!${oneLine(command, 60)}`, output };
+      this.print(`${result.is_error ? this.style.red("✗") : this.style.green("✓")} ${this.style.bold(`!${oneLine(command, 70)}`)}${result.is_error ? this.style.dim(` → ${oneLine(result.message, 80)}`) : ""}`);
+      const printed = typeof result.output === "string" ? visibleControls(result.output.replace(/\s+$/, "")) : output;
+      if (printed && printed !== result.message) this.print(printed);
+    } finally {
+      unwatch();
+      unsubscribe();
+    }
+  }
+
+  /** Runs a turn for `prompt`, the files it mentions (`@path`) attached. */
+  async runPrompt(prompt: string): Promise<OperationEnd> {
+    if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
+    const mentioned = await attachMentions(prompt, this.agent.workspace);
+    if (mentioned.attached.length > 0) this.print(this.style.dim(`attached: ${mentioned.attached.map((p) => visibleControls(p, { oneLine: true })).join(", ")}`));
+    for (const { path, reason } of mentioned.refused) this.print(this.style.yellow(`@${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}`));
+    return this.drive((signal) => this.agent.soul.run(mentioned.text, { signal }));
+  }
+
+  /**
+   * Runs an operation of the soul (a turn, a rewrite, a compaction) with
+   * its events rendered; Ctrl-C aborts it, and so does Esc unless a line is
+   * queued. A line entered meanwhile is queued (shown, and taken back by
+   * Esc) and handed to `soul.steer()` once the step's tools run, so the
+   * model reads it after their results; one still queued when the operation
+   * ends is left in {@link queuedInput}. Prints the status line after.
+   */
+  async drive(start: (signal: AbortSignal) => SoulStream<unknown>): Promise<OperationEnd> {
+    const controller = new AbortController();
+    this.#running = controller;
+    const s = this.style;
+    const queued: string[] = [];
+    const errors: string[] = [];
+    let toolsRunning = false;
+    const deliver = (): void => {
+      while (toolsRunning && queued.length > 0 && this.agent.soul.steer(queued[0]!)) queued.shift();
+    };
+    let stopWatching: (() => void) | null = null;
+    const watch = (): void => {
+      stopWatching = this.input.watchTurn({
+        interrupt: () => controller.abort(),
+        escape: () => {
+          const taken = queued.pop();
+          if (taken === undefined) controller.abort();
+          else renderer.note(s.dim(`✗ took back: ${inputPreview(taken)}`));
+        },
+        typing: (text) => {
+          typedAhead = text;
+          footer.draw();
+        },
+        line: (text) => {
+          queued.push(text);
+          renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back)")}`);
+          deliver();
+        },
+      });
+    };
+    const unwatch = (): void => {
+      stopWatching?.();
+      stopWatching = null;
+    };
+    const out = this.out;
+    let typedAhead = "";
+    const footer = new StatusFooter(out, () => {
+      const line = footerLine(this.#statusInfo(), this.tokens, this.style);
+      return typedAhead ? `${line}   ${this.style.cyan("›")} ${inputPreview(typedAhead)}` : line;
+    });
     const renderer = new TurnRenderer({
-      out: this.out,
+      out,
       style: this.style,
-      columns: this.out.columns ?? 80,
-      rows: this.out.rows ?? 24,
+      get columns() {
+        return out.columns ?? 80;
+      },
+      get rows() {
+        return footer.outputRows;
+      },
       showThinking: () => this.showThinking,
       spinner: Boolean(this.out.isTTY),
       askApproval: async (question) => {
@@ -105,9 +212,11 @@ export class InteractiveSession {
           return await this.askApproval(question, controller);
         } finally {
           if (!controller.signal.aborted) watch();
+          footer.draw();
         }
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
+      onToolOutput: (label, output) => (this.lastToolOutput = { label, output }),
       respond: (id, reply) => {
         try {
           this.agent.soul.approval.respond(id, reply.kind, reply.feedback);
@@ -117,32 +226,61 @@ export class InteractiveSession {
       },
     });
     watch();
+    footer.start();
     try {
       const stream = start(controller.signal);
-      for await (const event of stream as AsyncIterable<SoulEvent>) await renderer.render(event);
-      await stream.result.catch((error: unknown) => this.printError(error));
+      for await (const event of stream as AsyncIterable<SoulEvent>) {
+        await renderer.render(event);
+        if (event.type === "TurnEnd" && event.payload.error) errors.push(event.payload.error);
+        if (event.type === "StatusUpdate" && event.payload.token_usage) {
+          this.tokens = addUsage(this.tokens, event.payload.token_usage);
+          footer.draw();
+        }
+        if (event.type === "ToolCall") toolsRunning = true;
+        else if (event.type === "StepBegin" || event.type === "TurnEnd") toolsRunning = false;
+        deliver();
+      }
+      await stream.result.catch((error: unknown) => {
+        errors.push(error instanceof Error ? error.message : String(error));
+        this.printError(error);
+      });
     } catch (error) {
       this.printError(error);
     } finally {
       this.#running = null;
       unwatch();
       await renderer.finish();
+      footer.stop();
     }
+    this.#learnWindow(errors);
+    this.queuedInput.push(...queued);
     this.print(this.status());
     return controller.signal.aborted ? "aborted" : "done";
   }
 
   /**
+   * After a request refused as too long, a window the server named that is
+   * smaller than the one assumed becomes the session's (the bar and the
+   * compaction follow it), and the user is told how to set it from the start.
+   */
+  #learnWindow(errors: readonly string[]): void {
+    const { providers } = this.agent;
+    const window = errors.map(reportedWindow).find((n) => n !== null);
+    if (window === undefined || window === null || window >= providers.maxContextSize) return;
+    this.agent.useProviders({ ...providers, maxContextSize: window });
+    this.print(this.style.yellow(`The server's context window is ${window} tokens, not ${providers.maxContextSize}: this session uses it from now on (--max-context-size ${window} sets it from the start).`));
+  }
+
+  /**
    * Asks about an approval request; Ctrl-C there rejects and aborts the
-   * turn. The lines of a multi-line description after its first are set in
-   * a gutter, so none of them can pass for a prompt line; the choice `[a]`
-   * says what approving for the session covers.
+   * turn. The request is shown by `approvalLines` (a file tool's diff
+   * coloured, cut to the screen's height); the choice `[a]` says what
+   * approving for the session covers.
    */
   async askApproval(question: ApprovalQuestion, controller: AbortController): Promise<ApprovalReply> {
     const s = this.style;
-    const description = question.description.split("\n").join(`\n  ${s.dim("│")} `);
     const scope = question.scope ?? `every ${question.action} request`;
-    this.print(`${s.yellow("?")} ${s.bold(question.sender)} wants to: ${description}`);
+    this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
     this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session   [n] reject   or type feedback to reject with it`));
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
@@ -159,4 +297,10 @@ export class InteractiveSession {
       this.print(s.dim("  answer y, a, n, or type feedback"));
     }
   }
+}
+
+/** A queued input on one line: its first 80 characters, and how many lines it has. */
+function inputPreview(text: string): string {
+  const lines = text.split("\n").length;
+  return `${oneLine(text, 80)}${lines > 1 ? ` (${lines} lines)` : ""}`;
 }

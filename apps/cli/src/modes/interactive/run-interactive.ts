@@ -8,22 +8,27 @@
 import { constants } from "node:os";
 import path from "node:path";
 import packageJson from "../../../package.json" with { type: "json" };
-import { openAgentSession, type SessionChoice } from "../../agent/agent-session.js";
+import { openAgentSession } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import type { Providers } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
+import { recentTranscript } from "../../render/recent-transcript.js";
 import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
 import { styleFor } from "../../render/terminal-style.js";
-import { InteractiveSession, promptText } from "./interactive-session.js";
-import { runSlashCommand } from "./slash-commands.js";
+import { visibleControls } from "../../render/visible-controls.js";
+import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
+import { complete } from "./completer.js";
+import { type ChoiceOrPick, pickSession } from "./session-picker.js";
+import { runSlashCommand, slashCommands } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 
 /** What the interactive mode runs. */
 export interface InteractiveOptions {
   settings: Settings;
   providers: Providers;
-  choice: SessionChoice;
+  /** The session to open; `pick` asks which. */
+  choice: ChoiceOrPick;
   /** A prompt to run first (the command line's words). */
   firstPrompt: string;
 }
@@ -38,9 +43,11 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const stdin = process.stdin;
   const stdout = process.stdout;
   if (!stdin.isTTY) throw new UsageError("Interactive mode needs a terminal; use -p PROMPT (or -p - to read the prompt from stdin).");
-  const agent = await openAgentSession(options);
   const style = styleFor(stdout);
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
+  const print = (line: string) => stdout.write(`${line}\n`);
+  const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
+  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd });
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -70,10 +77,21 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
  */
 export async function runLoop(session: InteractiveSession, firstPrompt = ""): Promise<void> {
   const { input, style } = session;
-  if (firstPrompt.trim() && !session.exitRequested) await session.runPrompt(firstPrompt);
+  let lastEnd: OperationEnd = "done";
+  if (firstPrompt.trim() && !session.exitRequested) lastEnd = await session.runPrompt(firstPrompt);
   let interruptedOnce = false;
   while (!session.exitRequested) {
-    const read = await input.readLine(style.cyan(promptText));
+    const queued = session.queuedInput.splice(0).join("\n");
+    if (queued && lastEnd === "done") {
+      session.print(`${style.cyan(promptText)}${visibleControls(queued)} ${style.dim("(queued)")}`);
+      lastEnd = await session.runPrompt(queued);
+      continue;
+    }
+    const read = await input.readLine(style.cyan(promptText), {
+      expand: () => session.expandLastTool(),
+      complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
+      ...(queued ? { initial: queued } : {}),
+    });
     if (read.kind === "eof") break;
     if (read.kind === "interrupt") {
       if (read.hadText) {
@@ -88,8 +106,10 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     interruptedOnce = false;
     const line = read.text.trim();
     if (!line) continue;
-    if (line.startsWith("/")) await runSlashCommand(session, line);
-    else await session.runPrompt(line);
+    lastEnd = "done";
+    if (line.startsWith("!")) await session.runShell(line.slice(1).trim()).catch((error: unknown) => session.printError(error));
+    else if (line.startsWith("/")) await runSlashCommand(session, line);
+    else lastEnd = await session.runPrompt(line);
   }
   const { agent } = session;
   session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
@@ -100,7 +120,10 @@ export function printBanner(session: InteractiveSession): void {
   const { agent, style } = session;
   session.print(`${style.bold("kosong")} ${packageJson.version} · ${agent.cwd}`);
   const restored = agent.context.history.length;
-  if (restored > 0) session.print(style.dim(`Resumed ${agent.displayId}: ${restored} messages.`));
+  if (restored > 0) {
+    session.print(style.dim(`Resumed ${agent.displayId}: ${restored} messages. The last of them:`));
+    for (const line of recentTranscript(agent.context.history, style)) session.print(line);
+  }
   const skipped = agent.restoreReport.skipped.length;
   if (skipped > 0) session.print(style.yellow(`${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is).`));
   session.print(style.dim("/help for commands · Ctrl-C aborts a turn · Ctrl-D exits"));

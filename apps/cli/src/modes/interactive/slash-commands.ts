@@ -28,7 +28,7 @@ export const slashCommands: SlashCommand[] = [
     help: "model, context usage, session and settings",
     run: async (s) => {
       const { agent } = s;
-      s.print(s.status());
+      s.print(s.status({ tokens: true }));
       s.print(`provider ${agent.providers.main.name} · model ${agent.providers.main.modelName} · thinking ${agent.providers.main.thinkingEffort ?? "default"}`);
       s.print(`messages ${agent.context.history.length} · checkpoints ${agent.context.nCheckpoints} · working directory ${agent.cwd}`);
       s.print(`conversation file ${agent.contextFile}`);
@@ -75,10 +75,16 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => {
       const { checkpoints, fileJournal } = s.agent.context;
       if (checkpoints.length === 0) s.print("No checkpoints yet.");
+      // What reverting to each one takes away: a prompt and what followed, or an answer (named by its prompt) and what followed.
+      const history = s.agent.context.history;
+      const isPrompt = (m: (typeof history)[number]) => m.role === "user" && !extractText(m).startsWith("<system>");
       for (const c of checkpoints) {
+        const firstDropped = history.slice(c.messageCount).find((m) => !(m.role === "user" && extractText(m).startsWith("<system>")));
+        const prompt = history.slice(0, c.messageCount).findLast(isPrompt);
+        const drops = !firstDropped ? "" : isPrompt(firstDropped) ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
         const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
         const files = changed.length > 0 ? s.style.dim(` · changed: ${changed.map((f) => visibleControls(f, { oneLine: true })).join(", ")}`) : "";
-        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it${files}`);
+        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it${drops ? s.style.dim(` · ${drops}`) : ""}${files}`);
       }
     },
   },
@@ -164,6 +170,19 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => s.print(mcpStatusLines(s.agent.mcp, s.style).join("\n")),
   },
   {
+    name: "model",
+    args: "[name]",
+    help: "switch the model (same provider); the conversation goes on",
+    run: async (s, args) => {
+      const { agent } = s;
+      if (!args) return s.print(`Model now: ${agent.providers.main.modelName} (${agent.providers.main.name}). /model <name> switches.`);
+      const { createProviders } = await import("../../providers/create-provider.js");
+      agent.useProviders(await createProviders({ ...agent.settings, model: args }));
+      s.print(`Model: ${visibleControls(agent.providers.main.modelName, { oneLine: true })}`);
+      s.print(s.status());
+    },
+  },
+  {
     name: "yolo",
     help: "toggle approving every tool call without asking",
     run: async (s) => {
@@ -212,16 +231,47 @@ function suggestions(name: string): string[] {
   return starting.length > 0 ? starting : names.filter((n) => n.startsWith(name.slice(0, 2)));
 }
 
+/**
+ * `/help`: each command or key with its help beside it, the help wrapped
+ * at word boundaries to the terminal's width under its own column.
+ */
 function helpText(s: InteractiveSession): string {
-  const width = Math.max(...slashCommands.map((c) => `/${c.name} ${c.args ?? ""}`.length));
-  const lines = slashCommands.map((c) => `  ${`/${c.name} ${c.args ?? ""}`.padEnd(width)}  ${s.style.dim(c.help)}`);
+  // A name wider than the column (a long list of choices) has its help on the lines under it.
+  const width = Math.min(22, Math.max(...slashCommands.map((c) => `/${c.name} ${c.args ?? ""}`.length)));
+  const columns = s.out.columns ?? 80;
+  const entry = (name: string, help: string) => {
+    const wrapped = wrapWords(help, Math.max(20, columns - width - 5)).map((line) => `  ${" ".repeat(width)}  ${s.style.dim(line)}`);
+    if (name.length > width) return [`  ${name}`, ...wrapped].join("\n");
+    return [`  ${name.padEnd(width)}${wrapped[0]!.slice(width + 2)}`, ...wrapped.slice(1)].join("\n");
+  };
+  const lines = slashCommands.map((c) => entry(`/${c.name} ${c.args ?? ""}`, c.help));
   return [
     "Commands:",
     ...lines,
     "Keys:",
-    `  ${"Enter".padEnd(width)}  ${s.style.dim("send the prompt (↑/↓ browse the input history)")}`,
-    `  ${"Ctrl-C / Esc".padEnd(width)}  ${s.style.dim("abort the running turn (the conversation stays valid)")}`,
-    `  ${"Ctrl-C twice, Ctrl-D".padEnd(width)}  ${s.style.dim("exit at an empty prompt")}`,
+    entry("Enter", "send the prompt (↑/↓ browse the input history)"),
+    entry("Alt+Enter, \\+Enter", "a new line in the prompt (a paste keeps its lines)"),
+    entry("Enter during a turn", "queue the line: the agent reads it after the running step"),
+    entry("Tab", "complete a command, or a path (@path attaches the file)"),
+    entry("Ctrl-R", "search the input history (again: an older match)"),
+    entry("!command", "run a shell command here (approval rules apply; not sent to the model)"),
+    entry("Ctrl-O", "show the last tool's whole output"),
+    entry("Ctrl-C / Esc", "abort the running turn (Esc first takes back a queued line)"),
+    entry("Ctrl-C twice, Ctrl-D", "exit at an empty prompt"),
   ].join("\n");
 }
 
+
+/** `text` in lines of at most `width` characters, broken at spaces (a longer word on its own line). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines;
+}

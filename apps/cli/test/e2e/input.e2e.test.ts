@@ -1,0 +1,207 @@
+/**
+ * The prompt's input in a real terminal (tmux), the built binary against
+ * the fake provider server: a 200-line paste reaches the model whole while
+ * the prompt shows it collapsed; a prompt of several lines (`\` + Enter,
+ * Alt+Enter); a line typed while a turn runs is queued and steered into the
+ * turn, and Esc takes a queued line back without aborting the turn.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Message } from "@kosong/core";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await kosongSuite({ tmux: true });
+
+const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
+const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+/** A reply that streams slowly (about 3 s) before it calls ReadFile. */
+const slowThenRead = (file: string): Message => ({
+  role: "assistant",
+  content: Array.from({ length: 60 }, (_, i) => ({ type: "text" as const, text: `word${i} ` })),
+  tool_calls: [{ type: "function", id: "r1", function: { name: "ReadFile", arguments: JSON.stringify({ path: file }) } }],
+});
+
+async function startKosong(size: { width?: number } = {}) {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+  delete env.NO_COLOR;
+  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: size.width ?? 100, height: 30 });
+  terminals.push(terminal);
+  await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
+  return { terminal, cwd };
+}
+
+/** The user messages of the `n`th request (OpenAI format). */
+function userTexts(n: number): string[] {
+  const messages = server.requests[n]!.body!.messages as { role: string; content: string }[];
+  return messages.filter((m) => m.role === "user" && !m.content.startsWith("<system>")).map((m) => m.content);
+}
+
+describe("the prompt's input in a real terminal (tmux)", () => {
+  it("wraps /help at 80 columns between words, and /checkpoints names the prompt after each checkpoint", async () => {
+    const { terminal } = await startKosong({ width: 80 });
+    terminal.line("/help");
+    const help = await terminal.waitFor(/Ctrl-C twice, Ctrl-D[\s\S]*›\s*$/, { from: "› /help" });
+    const lines = help.split("\n");
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    // Each help text reads whole when its lines are joined: no word is cut.
+    const joined = lines.map((line) => line.trim()).join(" ");
+    for (const text of ["rewrite a past user message and rerun from there", "earlier versions kept by reverts, clears, edits and compactions", "make rotation n the conversation again (the current one is kept too)"]) {
+      expect(joined).toContain(text);
+    }
+    server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage });
+    terminal.line("first question here");
+    await terminal.waitFor(/One\.[\s\S]*›\s*$/, { from: "› first question here" });
+    terminal.line("second question");
+    await terminal.waitFor(/Two\.[\s\S]*›\s*$/, { from: "› second question" });
+    terminal.line("/checkpoints");
+    const checkpoints = await terminal.waitFor(/checkpoint \d+ · 2 messages before it · drops "second question" onward/, { from: "› /checkpoints" });
+    expect(checkpoints).toContain('checkpoint 0 · 0 messages before it · drops "first question here" onward');
+    expect(checkpoints).toContain('checkpoint 1 · 1 messages before it · drops the answer to "first question here" onward');
+  }, 60_000);
+
+  it("sends a 200-line paste whole, shown collapsed, and prompts of several lines", async () => {
+    const { terminal } = await startKosong();
+    const pasted = Array.from({ length: 200 }, (_, i) => `line ${i + 1}: ${"x".repeat(i % 30)}`).join("\n");
+    server.enqueue({ message: say("Got the paste."), usage });
+    terminal.type("summarise this: ");
+    terminal.paste(pasted);
+    await terminal.waitFor(/› summarise this: \[pasted 200 lines\]$/m);
+    expect(terminal.screen()).not.toContain("line 2:");
+    terminal.keys("Enter");
+    await terminal.waitFor(/Got the paste\.[\s\S]*›\s*$/);
+    expect(userTexts(0)).toEqual([`summarise this: ${pasted}`]);
+
+    // A short paste stays as it is, lines and all; `\` + Enter and Alt+Enter start new lines.
+    server.enqueue({ message: say("Got three lines."), usage }, { message: say("Got the list."), usage });
+    terminal.paste("alpha\nbeta");
+    terminal.type("\\");
+    terminal.keys("Enter");
+    terminal.type("gamma");
+    await terminal.waitFor(/› alpha\n\s+beta\n\s+gamma$/m);
+    terminal.keys("Enter");
+    await terminal.waitFor(/Got three lines\.[\s\S]*›\s*$/);
+    expect(userTexts(1).at(-1)).toBe("alpha\nbeta\ngamma");
+    terminal.type("one");
+    terminal.keys("M-Enter");
+    terminal.type("two");
+    terminal.keys("Enter");
+    await terminal.waitFor(/Got the list\.[\s\S]*›\s*$/);
+    expect(userTexts(2).at(-1)).toBe("one\ntwo");
+  }, 60_000);
+
+  it("completes slash commands and paths with Tab, and attaches @mentioned files read inside the working directory only", async () => {
+    const { terminal, cwd } = await startKosong();
+    await mkdir(path.join(cwd, "src"));
+    await writeFile(path.join(cwd, "src/alpha.ts"), "export const alpha = 1;\n");
+    await writeFile(path.join(cwd, "src/beta.ts"), "export const beta = 2;\n");
+    await writeFile(path.join(cwd, "..", "secret.txt"), "top secret\n");
+    terminal.type("/chec");
+    terminal.keys("Tab");
+    await terminal.waitFor(/› \/checkpoints $/m);
+    terminal.keys("C-u");
+    terminal.type("compare @sr");
+    terminal.keys("Tab");
+    await terminal.waitFor(/› compare @src\/$/m);
+    terminal.keys("Tab");
+    await terminal.waitFor(/@src\/alpha\.ts {2}@src\/beta\.ts\n› compare @src\/$/m);
+    terminal.type("a");
+    terminal.keys("Tab");
+    await terminal.waitFor(/› compare @src\/alpha\.ts $/m);
+    server.enqueue({ message: say("They differ."), usage });
+    terminal.line("with @src/beta.ts and @../secret.txt");
+    const screen = await terminal.waitFor(/They differ\.[\s\S]*›\s*$/, { from: "› compare @src/alpha.ts" });
+    expect(screen).toContain("attached: src/alpha.ts, src/beta.ts");
+    expect(screen).toMatch(/@\.\.\/secret\.txt not attached: Path `\.\.\/secret\.txt` is outside the working directory/);
+    const sent = userTexts(0).at(-1)!;
+    expect(sent).toContain('<file path="src/alpha.ts">\nexport const alpha = 1;\n</file>');
+    expect(sent).toContain('<file path="src/beta.ts">\nexport const beta = 2;\n</file>');
+    expect(sent).not.toContain("top secret");
+  }, 60_000);
+
+  it("finds an earlier prompt with Ctrl-R, runs !command through the Shell tool's approval, and switches the model with /model", async () => {
+    const { terminal, cwd } = await startKosong();
+    server.enqueue({ message: say("First."), usage }, { message: say("Second."), usage }, { message: say("First again."), usage });
+    terminal.line("alpha question");
+    await terminal.waitFor(/First\.[\s\S]*›\s*$/, { from: "› alpha question" });
+    terminal.line("beta question");
+    await terminal.waitFor(/Second\.[\s\S]*›\s*$/, { from: "› beta question" });
+    terminal.keys("C-r");
+    terminal.type("alp");
+    await terminal.waitFor(/\(history search: alp\)› alpha question$/m);
+    terminal.keys("Enter");
+    await terminal.waitFor(/First again\.[\s\S]*›\s*$/, { from: "(history search: alp)" });
+    expect(userTexts(2).at(-1)).toBe("alpha question");
+
+    terminal.line("!echo made > made.txt; echo oops >&2; exit 4");
+    let screen = await terminal.waitFor(/approve\? $/m, { from: "› !echo made" });
+    expect(screen).toContain("Shell wants to: Run: echo made > made.txt; echo oops >&2; exit 4");
+    terminal.line("y");
+    screen = await terminal.waitFor(/✗ !echo made[^\n]*→ The command exited with code 4\.\noops\n›\s*$/, { from: "› !echo made" });
+    expect(await readFile(path.join(cwd, "made.txt"), "utf8")).toBe("made\n");
+    terminal.line("!touch refused.txt");
+    await terminal.waitFor(/approve\? $/m, { from: "› !touch refused.txt" });
+    terminal.line("n");
+    await terminal.waitFor(/✗ !touch refused\.txt[\s\S]*›\s*$/, { from: "› !touch refused.txt" });
+    await expect(readFile(path.join(cwd, "refused.txt"))).rejects.toThrow();
+    // Nothing of it reached the model.
+    expect(server.requests).toHaveLength(3);
+
+    // /model switches the model; the conversation goes on with it.
+    terminal.line("/model other-model");
+    await terminal.waitFor(/Model: other-model\nother-model · /, { from: "› /model other-model" });
+    server.enqueue({ message: say("Other here."), usage });
+    terminal.line("who are you?");
+    await terminal.waitFor(/Other here\.[\s\S]*other-model ·[\s\S]*›\s*$/, { from: "› who are you?" });
+    expect(server.requests[3]!.body!.model).toBe("other-model");
+    expect(userTexts(3)).toEqual(["alpha question", "beta question", "alpha question", "who are you?"]);
+  }, 60_000);
+
+  it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {
+    const { terminal, cwd } = await startKosong();
+    await writeFile(path.join(cwd, "notes.txt"), "the notes\n");
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Read them, and the tests too."), usage });
+    terminal.line("read the notes");
+    await terminal.waitFor(/word3/, { from: "› read the notes" });
+    // What is typed shows in the footer until it is entered.
+    terminal.type("also check the tests");
+    const footer = async () => {
+      for (let i = 0; i < 50; i++) {
+        const last = terminal.visible().trimEnd().split("\n").at(-1)!;
+        if (last.includes("› also check the tests")) return last;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return terminal.visible();
+    };
+    expect(await footer()).toMatch(/^▍ test-model .*› also check the tests$/);
+    terminal.keys("Enter");
+    await terminal.waitFor(/⧗ queued: also check the tests/, { from: "› read the notes" });
+    const screen = await terminal.waitFor(/Read them, and the tests too\.[\s\S]*›\s*$/, { from: "› read the notes" });
+    expect(screen).toContain("» steered: also check the tests");
+    expect(server.requests).toHaveLength(2);
+    // The steered line follows the tool's result in the same turn.
+    const messages = server.requests[1]!.body!.messages as { role: string; content: string }[];
+    const roles = messages.filter((m) => !(m.role === "user" && m.content.startsWith("<system>"))).map((m) => `${m.role}${m.role === "user" ? `:${m.content}` : ""}`);
+    expect(roles.slice(-4)).toEqual(["user:read the notes", "assistant", "tool", "user:also check the tests"]);
+    // Text from the model's stream is rendered once, not repeated by the queued line's note.
+    expect(screen.split("word59").length - 1).toBe(1);
+
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Done again."), usage });
+    terminal.line("read them again");
+    await terminal.waitFor(/word3/, { from: "› read them again" });
+    terminal.line("never mind");
+    await terminal.waitFor(/⧗ queued: never mind/, { from: "› read them again" });
+    terminal.keys("Escape");
+    await terminal.waitFor(/✗ took back: never mind/, { from: "› read them again" });
+    const after = await terminal.waitFor(/Done again\.[\s\S]*›\s*$/, { from: "› read them again" });
+    expect(after).not.toContain("interrupted");
+    expect(JSON.stringify(server.requests.slice(2).map((r) => r.body))).not.toContain("never mind");
+  }, 60_000);
+});
