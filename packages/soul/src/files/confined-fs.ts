@@ -27,6 +27,7 @@
 import { existsSync, type Dirent, type Stats } from "node:fs";
 import { constants, type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, stat, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
+import { SoulError } from "../soul/errors.js";
 import { isInside, PathEscapeError } from "./path-escape-error.js";
 
 /** The folder the primitives are confined to: `root` is absolute, with its symlinks resolved (`realpath`). */
@@ -35,26 +36,28 @@ export interface ConfinedRoot {
 }
 
 /** Thrown for a FIFO, socket, device or other file that is not a regular file or folder. */
-export class NotRegularFileError extends Error {
+export class NotRegularFileError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.NotRegularFileError";
+
   constructor(
     readonly requested: string,
     /** What it is instead: "FIFO", "socket", "device". */
     readonly kind: string,
   ) {
     super(`\`${requested}\` is a ${kind}, not a regular file; only regular files can be read or written.`);
-    this.name = "NotRegularFileError";
   }
 }
 
 /** Thrown for a regular file with more than one name (hard links): its other names may be outside the workspace. */
-export class HardLinkError extends Error {
+export class HardLinkError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.HardLinkError";
+
   constructor(
     readonly requested: string,
     /** How many names the file has. */
     readonly links: number,
   ) {
     super(`\`${requested}\` has ${links} hard links; a hard-linked file may be a file outside the working directory, so it is not read or written by this tool.`);
-    this.name = "HardLinkError";
   }
 }
 

@@ -1,11 +1,13 @@
 /** Paths that lead outside a workspace: the check, and the error for them. */
 import path from "node:path";
+import { SoulError } from "../soul/errors.js";
 
 /** Thrown for a path outside the workspace; tools turn it into an error result. */
-export class PathEscapeError extends Error {
+export class PathEscapeError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.PathEscapeError";
+
   constructor(readonly requested: string) {
     super(`Path \`${requested}\` is outside the working directory; only files inside it can be used.`);
-    this.name = "PathEscapeError";
   }
 }
 
