@@ -118,7 +118,8 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
       // Granted: the write goes through the editor's fs/write_text_file.
       fake.server.enqueue({ message: callTool("call_w", "WriteFile", { path: "notes.txt", content: "granted" }), usage }, { message: say("Written."), usage });
       expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write notes.txt" }] })).toEqual({ stopReason: "end_turn" });
-      expect(editor.permissions).toEqual(["Write notes.txt (7 characters)"]);
+      // The editor sees what will change: the description carries the diff.
+      expect(editor.permissions).toEqual(["Write notes.txt (7 characters)\n@@ -0,0 +1,1 @@\n+granted"]);
       expect(editor.writes).toEqual([path.join(cwd, "notes.txt")]);
       expect(await readFile(path.join(cwd, "notes.txt"), "utf8")).toBe("granted");
       const writeUpdates = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_w").map(({ update }) => update);
