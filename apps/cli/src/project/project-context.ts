@@ -1,5 +1,5 @@
 /**
- * The project context of the system prompt (seed 004, sections 7-8): the
+ * The project context of the system prompt: the
  * AGENTS.md files from the repository root down to the working directory and
  * a short environment block, each as a `<context name="...">` block. It is
  * built once per working directory and cached for the process, so a session

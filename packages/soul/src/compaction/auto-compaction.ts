@@ -1,5 +1,5 @@
 /**
- * Kode-cli's auto-compact, made dependable: a structured LLM summary of
+ * Kode's auto-compact, made dependable: a structured LLM summary of
  * eight sections, a dedicated compact model with the main model as
  * fallback, recovery of recently touched files, and a ladder that never
  * leaves the conversation uncompacted: compact model -> main model ->
@@ -18,7 +18,7 @@ import { SmartCompaction } from "./smart-compaction.js";
 import { COMPACTION_SYSTEM_PROMPT, summaryMessage, summaryRequest } from "./summary-request.js";
 import { truncateText } from "./truncate-text.js";
 
-/** A model used only for summaries (Kode-cli's `compact` model pointer). */
+/** A model used only for summaries (Kode's `compact` model pointer). */
 export interface CompactModel {
   provider: ChatProvider;
   /** Its context window in tokens: it is used only when the history fits 90 % of it. */

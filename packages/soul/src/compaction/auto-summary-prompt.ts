@@ -1,5 +1,5 @@
 /**
- * AutoCompaction's structured summary: the eight sections Kode-cli asks for
+ * AutoCompaction's structured summary: the eight sections Kode asks for
  * (in our own words), and the checks that reject a summary that is not one.
  */
 import type { FinishReason } from "@kosong/core";

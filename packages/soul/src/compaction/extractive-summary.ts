@@ -6,7 +6,7 @@
  * ended (failing tests and lint rules included), the decisions taken, and
  * an index of the identifiers seen, within a token budget. Each section is
  * capped so that none crowds out the rest; the index takes what they leave.
- * Kode-cli's summary counted messages and guessed topics; this one keeps
+ * Kode's summary counted messages and guessed topics; this one keeps
  * the facts that the work depends on.
  */
 import { extractText, type Message } from "@kosong/core";

@@ -1,5 +1,5 @@
 /**
- * Putting recently touched files back into a compacted conversation (Kode-cli's
+ * Putting recently touched files back into a compacted conversation (Kode's
  * file recovery): up to a number of files, each with line numbers and cut at
  * a line boundary, skipping files the kept messages already show. The file
  * reader is injected, so the strategy itself does no I/O.
@@ -15,9 +15,9 @@ export type FileReader = (path: string, signal?: AbortSignal) => Promise<string>
 /** Limits of {@link recoverFiles}. */
 export interface FileRecoveryOptions {
   read: FileReader;
-  /** At most this many files (Kode-cli: 5). */
+  /** At most this many files (Kode: 5). */
   maxFiles: number;
-  /** At most this many tokens of each file (Kode-cli: 10,000). */
+  /** At most this many tokens of each file (Kode: 10,000). */
   maxTokensPerFile: number;
   /** At most this many tokens for all recovered messages together. */
   maxTokens: number;

@@ -1,5 +1,5 @@
 /**
- * Which messages a balanced compaction keeps longest. Kode-cli's rule with
+ * Which messages a balanced compaction keeps longest. Kode's rule with
  * its flaws fixed: whole words instead of substrings ("error" no longer
  * matches "terrorist", "issue" no longer matches every "tissue"), decisions
  * count, and only what the user typed counts as a user message (tool

@@ -1,6 +1,6 @@
 /**
  * The balanced retention strategy: what matters plus the recent messages,
- * within a token budget. Kode-cli's version kept every "important" message
+ * within a token budget. Kode's version kept every "important" message
  * and the last five whatever they cost, matched "error" inside other words,
  * and cut tool pairs apart; this one stubs bulky old tool outputs first,
  * drops whole blocks in order of importance, refills what it over-dropped,
@@ -18,7 +18,7 @@ import { recentBlockStart } from "./recent-blocks.js";
 
 /** Options of {@link PreserveImportantCompaction}. */
 export interface PreserveImportantCompactionOptions extends BudgetOptions {
-  /** User and assistant messages at the end that are kept before anything but the task (default 5, as Kode-cli). */
+  /** User and assistant messages at the end that are kept before anything but the task (default 5, as Kode). */
   keepRecent?: number;
   /** A tool output larger than this many tokens is bulky: it becomes a stub before messages are dropped (default 200). */
   bulkyToolOutputTokens?: number;

@@ -1,6 +1,6 @@
 /**
  * The aggressive retention strategy: the most recent messages that fit the
- * budget, nothing else. Kode-cli's version kept the last N messages whatever
+ * budget, nothing else. Kode's version kept the last N messages whatever
  * they cost and cut tool pairs apart; this one counts tokens and cuts only
  * between whole blocks.
  */

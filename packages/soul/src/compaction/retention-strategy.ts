@@ -1,5 +1,5 @@
 /**
- * Choosing a strategy: Kode-cli's `createRetentionStrategy` (a preference
+ * Choosing a strategy: Kode's `createRetentionStrategy` (a preference
  * mapped to a strategy with a budget of 70 % of the target context length),
  * and the soul's default.
  */
@@ -17,7 +17,7 @@ export type RetentionPreference = "aggressive" | "balanced" | "conservative";
 
 /** Options of {@link createRetentionStrategy}. */
 export interface RetentionStrategyOptions {
-  /** The budget as a share of the target context length (default 0.7, as Kode-cli). */
+  /** The budget as a share of the target context length (default 0.7, as Kode). */
   budgetRatio?: number;
   tokenizer?: Tokenizer;
 }
@@ -26,9 +26,9 @@ export interface RetentionStrategyOptions {
  * The strategy for a preference, with a budget of `budgetRatio` (0.7) x
  * `targetContextLength` tokens: aggressive -> {@link PreserveRecentCompaction},
  * balanced (the default) -> {@link PreserveImportantCompaction},
- * conservative -> {@link SmartCompaction}. Kode-cli's message counts
+ * conservative -> {@link SmartCompaction}. Kode's message counts
  * (`preserveCount`) have no use here: every strategy fills its budget in
- * tokens, and the balanced one protects the last 5 messages as Kode-cli's
+ * tokens, and the balanced one protects the last 5 messages as Kode's
  * does. `currentTokens` is the context's size now: when it is already within
  * the budget the strategy returns the conversation unchanged, so passing it
  * only validates the call.

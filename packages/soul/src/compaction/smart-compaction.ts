@@ -1,6 +1,6 @@
 /**
  * The conservative retention strategy: the recent messages verbatim plus a
- * summary of everything before them. Kode-cli's summary said how many
+ * summary of everything before them. Kode's summary said how many
  * messages there were and guessed topics; without a provider this one
  * extracts the facts (requests, files, errors, decisions), with a provider
  * an LLM writes it.

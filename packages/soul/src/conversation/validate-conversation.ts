@@ -37,7 +37,7 @@ export interface ConversationViolation {
 export interface ConversationRules {
   /**
    * Treat consecutive user messages as a violation (repair merges them, as
-   * Kode-cli's normalisation does). Off by default: OpenAI accepts them,
+   * Kode's normalisation does). Off by default: OpenAI accepts them,
    * Anthropic merges them itself, and kimi-cli writes them by design (a
    * checkpoint message followed by the user's input).
    */
