@@ -110,9 +110,8 @@ async function scanRow(dir: string, files: number, rounds: number): Promise<Benc
   for (let d = 0; d < 100; d++) await mkdir(path.join(root, `d${d}`));
   for (let i = 0; i < files; i++) await writeFile(path.join(root, `d${i % 100}`, `f${i}.txt`), `file ${i}\n`);
   const scanned = async () => {
-    const scan = await journal.scanCommand();
-    if (scan.notice !== null) throw new Error(scan.notice);
-    await scan.finish();
+    const { notice } = await (await journal.scanCommand()).finish();
+    if (notice !== null) throw new Error(notice);
   };
   const bare = async () => {
     await readdir(root, { recursive: true });

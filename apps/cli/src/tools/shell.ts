@@ -47,15 +47,15 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       const hostRun = workspace.host?.runCommand;
       const scan = await scanCommand(context);
       let run: CommandRun;
+      let notice: string | null;
       try {
         run = hostRun
           ? await hostRun({ command, cwd: workspace.root, env, timeoutMs: timeout * 1000, signal: context.signal })
           : await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
       } finally {
-        await scan.finish();
+        ({ notice } = await scan.finish());
       }
-      const notice = scan.notice === null ? "" : `\n\nNote: ${scan.notice}.`;
-      const output = capOutput(run.output || "(no output)") + notice;
+      const output = capOutput(run.output || "(no output)") + (notice === null ? "" : `\n\nNote: ${notice}.`);
       if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
       if (run.exitCode !== 0) return toolError({ message: `The command exited with code ${run.exitCode ?? run.signal}.`, output, brief: `Exit code ${run.exitCode ?? run.signal}` });
       return toolOk({ output, brief: firstLine(run.output) });

@@ -79,10 +79,13 @@ export interface DeclaredWrite {
 
 /** A command's scan begun by {@link FileJournal.scanCommand}. */
 export interface ScannedCommand {
-  /** Why what the command changes will not be journaled (a scan limit was hit), else null (also when the scan is off). */
-  readonly notice: string | null;
-  /** After the command (whether it succeeded or not): journals the prior state of each file it created, changed or deleted, and returns their paths. */
-  finish(): Promise<string[]>;
+  /**
+   * After the command (whether it succeeded or not): journals the prior state
+   * of each file it created, changed or deleted, and returns their paths, and
+   * why (some of) what it changed is not journaled (a scan limit was hit,
+   * before or after the command), else null (also when the scan is off).
+   */
+  finish(): Promise<{ changed: string[]; notice: string | null }>;
 }
 
 /** A restore begun by {@link FileJournal.beginRestore}, finished by {@link FileJournal.finishRestore}. */
@@ -180,11 +183,12 @@ export class FileJournal {
   scanCommand(): Promise<ScannedCommand> {
     return this.#run(async () => {
       const limits = this.#scanLimits;
-      if (limits === false) return { notice: null, finish: () => Promise.resolve([]) };
+      if (limits === false) return { finish: () => Promise.resolve({ changed: [], notice: null }) };
       const before = await scanWorkspace(this.files.root, limits);
       if (before.stamps === null) {
         this.#scanned.clear();
-        return { notice: `${before.limitHit}, over the scan's limit: what this command changes is not journaled, and a revert will not restore it`, finish: () => Promise.resolve([]) };
+        const notice = `${before.limitHit}, over the scan's limit: what this command changes is not journaled, and a revert will not restore it`;
+        return { finish: () => Promise.resolve({ changed: [], notice }) };
       }
       const scanned = new Map<string, { stamp: FileStamp; state: ReadFileState }>();
       await mapLimit([...before.stamps], PARALLEL_FILES, async ([key, stamp]) => {
@@ -192,13 +196,14 @@ export class FileJournal {
         scanned.set(key, known && sameStamp(known.stamp, stamp) ? known : { stamp, state: await this.#read(key) });
       });
       this.#scanned = scanned;
-      return { notice: null, finish: () => this.#run(() => this.#journalScanned(scanned, limits)) };
+      return { finish: () => this.#run(() => this.#journalScanned(scanned, limits)) };
     });
   }
 
   /** Journals the prior state (in `before`) of each file a command created, changed or deleted. */
-  async #journalScanned(before: ReadonlyMap<string, { stamp: FileStamp; state: ReadFileState }>, limits: ScanLimits): Promise<string[]> {
-    const after = (await scanWorkspace(this.files.root, limits)).stamps;
+  async #journalScanned(before: ReadonlyMap<string, { stamp: FileStamp; state: ReadFileState }>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
+    const scan = await scanWorkspace(this.files.root, limits);
+    const after = scan.stamps;
     const stampNow = async (key: string): Promise<FileStamp> => after?.get(key) ?? (after === null ? this.files.stamp(key) : missingStamp);
     const changed: string[] = [];
     for (const [key, { stamp }] of before) if (!sameStamp(await stampNow(key), stamp)) changed.push(key);
@@ -211,7 +216,8 @@ export class FileJournal {
     }
     if (records.length > 0) await this.#append(records, true);
     await this.#stampAfter(changed);
-    return changed;
+    const notice = scan.limitHit === null ? null : `${scan.limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
+    return { changed, notice };
   }
 
   /**

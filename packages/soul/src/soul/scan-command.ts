@@ -7,12 +7,12 @@
 import type { ToolContext } from "@kosong/core";
 import type { ScannedCommand } from "../files/index.js";
 
-const nothing: ScannedCommand = { notice: null, finish: () => Promise.resolve([]) };
+const nothing: ScannedCommand = { finish: () => Promise.resolve({ changed: [], notice: null }) };
 
 /**
  * Scans the workspace before the command; call `finish()` after it, whether
- * it succeeded or not, and tell the model `notice` when set (the command's
- * changes are then not journaled).
+ * it succeeded or not, and tell the model the `notice` it returns when set
+ * (the command's changes are then not all journaled).
  *
  * ```ts
  * const scan = await scanCommand(context);

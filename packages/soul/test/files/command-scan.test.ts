@@ -20,7 +20,7 @@ const sh = promisify(execFile);
 async function shell(journal: FileJournal, command: string) {
   const scan = await journal.scanCommand();
   await sh("bash", ["-c", command], { cwd: journal.files.root });
-  return { notice: scan.notice, changed: await scan.finish() };
+  return scan.finish();
 }
 
 describe("the command scan", () => {
@@ -78,6 +78,17 @@ describe("the command scan", () => {
       await context.revertTo(0);
       expect(await readFile(path.join(root, "1"), "utf8")).toBe("changed\n");
     }
+  });
+
+  it("journals what changed, and says created files are not, when a command takes the workspace over the limit", async () => {
+    const { root, journal, context } = await journaledSession({ commandScan: { maxFiles: 3 } });
+    await writeFile(path.join(root, "1"), "one\n");
+    await context.checkpoint();
+    const { notice, changed } = await shell(journal, "echo changed > 1; touch 2 3 4");
+    expect(notice).toMatch(/after the command, over the scan's limit: the files it created are not journaled/);
+    expect(changed).toEqual(["1"]);
+    await context.revertTo(0);
+    expect(await readFile(path.join(root, "1"), "utf8")).toBe("one\n");
   });
 
   it("reads the root .gitignore's documented subset", () => {
