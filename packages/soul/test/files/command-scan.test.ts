@@ -103,5 +103,19 @@ describe("the command scan", () => {
     expect(ignored("docs/z.tmp", false)).toBe(true);
     expect(ignored("keep.log", false)).toBe(true);
     expect(ignored("src/main.ts", false)).toBe(false);
+    const more = parseGitignore("a?c\nlogs/*.txt\nout/**\n");
+    expect(more("abc", false)).toBe(true);
+    expect(more("a/c", false)).toBe(false);
+    expect(more("logs/x.txt", false)).toBe(true);
+    expect(more("logs/deep/x.txt", false)).toBe(false);
+    expect(more("out/a/b/c", false)).toBe(true);
+  });
+
+  it("a hostile .gitignore cannot make a test slow: patterns are not backtracking regular expressions", () => {
+    const ignored = parseGitignore(`${"*a".repeat(30)}*b\n${"a*".repeat(2000)}\n`);
+    const name = "a".repeat(200);
+    // With a backtracking regular expression this test never ends (vitest's timeout fails it).
+    expect(ignored(name, false)).toBe(false);
+    expect(ignored(`${name}b`, false)).toBe(true);
   });
 });
