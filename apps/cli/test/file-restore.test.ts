@@ -3,9 +3,12 @@
  * session and real files: /checkpoints names the file the agent wrote,
  * /revert lists it and asks (no: nothing reverted; yes: conversation and
  * file back), /restore brings the later file back after asking, and with
- * --no-file-restore only the conversation is reverted.
+ * --no-file-restore only the conversation is reverted. What a Shell command
+ * changed (found by the scan around it) is restored too, but for the files
+ * the root .gitignore ignores; over the scan's limit the tool result says
+ * the command is not journaled.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ScriptedChatProvider } from "@kosong/core/testing";
 import pc from "picocolors";
@@ -20,13 +23,14 @@ import { useTempDirs } from "./temp-dir.js";
 const tempDir = useTempDirs();
 const writeCall = `tool_call: ${JSON.stringify({ id: "w1", name: "WriteFile", arguments: JSON.stringify({ path: "a.txt", content: "by the agent\n" }) })}`;
 
-async function run(lines: string[], flags: { fileRestore?: boolean } = {}) {
+async function run(lines: string[], flags: { fileRestore?: boolean } = {}, call = writeCall, prepare?: (cwd: string) => Promise<void>) {
   const home = await tempDir();
   const cwd = path.join(home, "work");
   await mkdir(cwd);
   await writeFile(path.join(cwd, "a.txt"), "mine\n");
+  await prepare?.(cwd);
   const settings = await resolveSettings({ provider: "scripted", script: "unused", yolo: true, ...flags }, { KOSONG_HOME: path.join(home, ".kosong") });
-  const provider = new ScriptedChatProvider([writeCall, "text: done"]);
+  const provider = new ScriptedChatProvider([call, "text: done"]);
   const agent = await openAgentSession({ settings, providers: { main: provider, compact: null, maxContextSize: 10_000 }, choice: { kind: "new" }, cwd });
   let out = "";
   const sink = { write: (chunk: string) => ((out += chunk), true), columns: 100, rows: 30, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -37,7 +41,7 @@ async function run(lines: string[], flags: { fileRestore?: boolean } = {}) {
   } finally {
     await agent.close();
   }
-  return { out, file: path.join(cwd, "a.txt"), agent };
+  return { out, cwd, file: path.join(cwd, "a.txt"), agent };
 }
 
 describe("files restored by /revert and /restore", () => {
@@ -59,5 +63,48 @@ describe("files restored by /revert and /restore", () => {
     const off = await run(["write it", "/revert 0", "/exit"], { fileRestore: false });
     expect(off.out).not.toContain("Files that");
     expect(await readFile(off.file, "utf8")).toBe("by the agent\n");
+  });
+});
+
+const shellCall = (command: string) => `tool_call: ${JSON.stringify({ id: "s1", name: "Shell", arguments: JSON.stringify({ command }) })}`;
+
+/** Each entry of `dir` (flat): name -> mode and content. */
+async function listing(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of await readdir(dir)) out[name] = `${((await stat(path.join(dir, name))).mode & 0o777).toString(8)}:${await readFile(path.join(dir, name), "utf8")}`;
+  return out;
+}
+
+describe("files a Shell command changed, restored by /revert", () => {
+  it("undoes a write, an in-place edit, a delete, a chmod and a rename, but not an ignored file", async () => {
+    const command = "echo x > new.txt; sed -i s/mine/theirs/ a.txt; rm gone.txt; chmod +x run.sh; mv b.txt c.txt; echo later >> debug.log";
+    let before: Record<string, string> = {};
+    const prepare = async (cwd: string) => {
+      await writeFile(path.join(cwd, ".gitignore"), "*.log\n");
+      await writeFile(path.join(cwd, "gone.txt"), "delete me\n");
+      await writeFile(path.join(cwd, "run.sh"), "#!/bin/sh\n");
+      await chmod(path.join(cwd, "run.sh"), 0o644);
+      await writeFile(path.join(cwd, "b.txt"), "renamed\n");
+      await writeFile(path.join(cwd, "debug.log"), "log\n");
+      before = await listing(cwd);
+    };
+    const { out, cwd } = await run(["run it", "/revert 0", "y", "/exit"], {}, shellCall(command), prepare);
+    expect(out).toContain("Files that were restored:");
+    const after = await listing(cwd);
+    expect(after["debug.log"]).toBe("644:log\nlater\n");
+    expect({ ...after, "debug.log": "" }).toEqual({ ...before, "debug.log": "" });
+  });
+
+  it("says in the tool result when the workspace is over the scan's limit, and journals nothing", async () => {
+    const prepare = async (cwd: string) => {
+      await mkdir(path.join(cwd, "many"));
+      await Promise.all(Array.from({ length: 2001 }, (_, i) => writeFile(path.join(cwd, "many", String(i)), "")));
+    };
+    const { agent, out, file } = await run(["run it", "/checkpoints", "/exit"], {}, shellCall("echo changed > a.txt"), prepare);
+    const results = JSON.stringify(agent.context.history.filter((m) => m.role === "tool"));
+    expect(results).toContain("more than 2000 files, over the scan's limit: what this command changes is not journaled, and a revert will not restore it");
+    expect(await readFile(file, "utf8")).toBe("changed\n");
+    expect(out).toMatch(/checkpoint 1 · /);
+    expect(out).not.toContain("changed: a.txt");
   });
 });

@@ -10,9 +10,15 @@
  * With a host that runs commands (an editor's terminal over ACP), the
  * approved command runs there, with that same environment and nothing of
  * the host's own.
+ *
+ * With the session's file journal, the workspace is scanned before and after
+ * the command so that a revert restores the files it changed (see
+ * `FileJournal.scanCommand`); when the scan is over its limits the result
+ * says the command's changes are not journaled.
  */
 import { spawn } from "node:child_process";
 import { defineTool, toolError, toolOk } from "@kosong/core";
+import { scanCommand } from "@kosong/soul/files";
 import { z } from "zod";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
@@ -39,10 +45,17 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       const rejected = await askApproval(context, action, `Run: ${command}`, scope);
       if (rejected) return rejected;
       const hostRun = workspace.host?.runCommand;
-      const run: CommandRun = hostRun
-        ? await hostRun({ command, cwd: workspace.root, env, timeoutMs: timeout * 1000, signal: context.signal })
-        : await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
-      const output = capOutput(run.output || "(no output)");
+      const scan = await scanCommand(context);
+      let run: CommandRun;
+      let notice: string | null;
+      try {
+        run = hostRun
+          ? await hostRun({ command, cwd: workspace.root, env, timeoutMs: timeout * 1000, signal: context.signal })
+          : await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
+      } finally {
+        ({ notice } = await scan.finish());
+      }
+      const output = capOutput(run.output || "(no output)") + (notice === null ? "" : `\n\nNote: ${notice}.`);
       if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
       if (run.exitCode !== 0) return toolError({ message: `The command exited with code ${run.exitCode ?? run.signal}.`, output, brief: `Exit code ${run.exitCode ?? run.signal}` });
       return toolOk({ output, brief: firstLine(run.output) });

@@ -27,7 +27,8 @@ import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
 import { mapLimit } from "./map-limit.js";
 import type { JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
-import { workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
+import { scanWorkspace, type ScanLimits } from "./workspace-scan.js";
+import { missingStamp, workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
 
 /** Options of a {@link FileJournal}. */
 export interface FileJournalOptions {
@@ -37,6 +38,12 @@ export interface FileJournalOptions {
   files: WorkspaceFiles;
   /** Files larger than this (bytes) are not journaled, and a revert says so. Default 10 MiB. */
   maxFileBytes?: number;
+  /**
+   * The scan of the workspace around a `Shell` command ({@link FileJournal.scanCommand}):
+   * its limits (default `defaultScanLimits`: 2,000 files, 20 MiB), or false
+   * to journal declared writes only.
+   */
+  commandScan?: ScanLimits | false;
 }
 
 /** What a revert did (or would do) to the workspace files. Paths are relative to the workspace. */
@@ -68,6 +75,17 @@ export interface DeclaredWrite {
   notJournaled: { path: string; reason: string }[];
   /** Records the state after the write, for conflict detection. */
   done(): Promise<void>;
+}
+
+/** A command's scan begun by {@link FileJournal.scanCommand}. */
+export interface ScannedCommand {
+  /**
+   * After the command (whether it succeeded or not): journals the prior state
+   * of each file it created, changed or deleted, and returns their paths, and
+   * why (some of) what it changed is not journaled (a scan limit was hit,
+   * before or after the command), else null (also when the scan is off).
+   */
+  finish(): Promise<{ changed: string[]; notice: string | null }>;
 }
 
 /** A restore begun by {@link FileJournal.beginRestore}, finished by {@link FileJournal.finishRestore}. */
@@ -110,10 +128,14 @@ export class FileJournal {
   readonly #touches = new Map<string, LastTouch>();
   readonly #revs = new Map<number, Extract<JournalRecord, { t: "rev" }>>();
   #unfinished: number | null = null;
+  readonly #scanLimits: ScanLimits | false;
+  /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
+  #scanned = new Map<string, { stamp: FileStamp; state: ReadFileState }>();
 
   constructor(options: FileJournalOptions) {
     this.files = options.files;
     this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.#scanLimits = options.commandScan ?? {};
     this.#dir = options.dir;
     this.#blobs = new BlobStore(path.join(options.dir, "blobs"));
   }
@@ -148,6 +170,54 @@ export class FileJournal {
       if (records.length > 0) await this.#append(records, true);
       return { notJournaled, done: () => this.#run(() => this.#stampAfter(keys)) };
     });
+  }
+
+  /**
+   * Begins journaling a command whose writes are not declared (`Shell`):
+   * scans the workspace (see `workspace-scan.ts`) and keeps each file's
+   * content in memory (read again only when its stamp changed since the last
+   * scan); {@link ScannedCommand.finish} scans again and journals the prior
+   * state of what changed. Unlike a declared write, the record is written
+   * after the change: a crash during the command loses it.
+   */
+  scanCommand(): Promise<ScannedCommand> {
+    return this.#run(async () => {
+      const limits = this.#scanLimits;
+      if (limits === false) return { finish: () => Promise.resolve({ changed: [], notice: null }) };
+      const before = await scanWorkspace(this.files.root, limits);
+      if (before.stamps === null) {
+        this.#scanned.clear();
+        const notice = `${before.limitHit}, over the scan's limit: what this command changes is not journaled, and a revert will not restore it`;
+        return { finish: () => Promise.resolve({ changed: [], notice }) };
+      }
+      const scanned = new Map<string, { stamp: FileStamp; state: ReadFileState }>();
+      await mapLimit([...before.stamps], PARALLEL_FILES, async ([key, stamp]) => {
+        const known = this.#scanned.get(key);
+        scanned.set(key, known && sameStamp(known.stamp, stamp) ? known : { stamp, state: await this.#read(key) });
+      });
+      this.#scanned = scanned;
+      return { finish: () => this.#run(() => this.#journalScanned(scanned, limits)) };
+    });
+  }
+
+  /** Journals the prior state (in `before`) of each file a command created, changed or deleted. */
+  async #journalScanned(before: ReadonlyMap<string, { stamp: FileStamp; state: ReadFileState }>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
+    const scan = await scanWorkspace(this.files.root, limits);
+    const after = scan.stamps;
+    const stampNow = async (key: string): Promise<FileStamp> => after?.get(key) ?? (after === null ? this.files.stamp(key) : missingStamp);
+    const changed: string[] = [];
+    for (const [key, { stamp }] of before) if (!sameStamp(await stampNow(key), stamp)) changed.push(key);
+    // A scan over the limit after the command sees no created file: they are not journaled.
+    for (const key of after?.keys() ?? []) if (!before.has(key)) changed.push(key);
+    const records: JournalRecord[] = [];
+    for (const key of changed.sort()) {
+      if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker) continue;
+      records.push({ t: "pri", path: key, s: await this.#store(before.get(key)?.state ?? { kind: "missing" }) });
+    }
+    if (records.length > 0) await this.#append(records, true);
+    await this.#stampAfter(changed);
+    const notice = scan.limitHit === null ? null : `${scan.limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
+    return { changed, notice };
   }
 
   /**

@@ -24,6 +24,9 @@ export interface FileStamp {
   mode: number;
 }
 
+/** The stamp of a path that holds nothing. */
+export const missingStamp: FileStamp = { kind: "missing", size: 0, mtimeMs: 0, mode: 0 };
+
 /** File access for the journal, relative paths resolved against {@link root} and confined to it. */
 export interface WorkspaceFiles {
   /** The workspace folder (absolute, symlinks resolved). */
@@ -54,7 +57,7 @@ export function nodeWorkspaceFiles(root: string): WorkspaceFiles {
     root,
     async stamp(relative) {
       const { stats } = await inspectInside(confined, relative);
-      if (stats === null) return { kind: "missing", size: 0, mtimeMs: 0, mode: 0 };
+      if (stats === null) return missingStamp;
       const kind = stats.isFile() ? "file" : stats.isSymbolicLink() ? "link" : "other";
       return { kind, size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
     },

@@ -3,11 +3,11 @@ import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import { Context } from "@kosong/soul";
-import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
+import { FileJournal, nodeWorkspaceFiles, type FileJournalOptions } from "@kosong/soul/files";
 import { tempDir } from "../../context/helpers/temp-dir.js";
 
 /** A workspace, a session folder, and a Context on a JSONL file with a file journal. */
-export async function journaledSession(options: { maxFileBytes?: number } = {}) {
+export async function journaledSession(options: Pick<FileJournalOptions, "maxFileBytes" | "commandScan"> = {}) {
   const root = await realpath(await tempDir());
   const session = await tempDir();
   const open = async () => {

@@ -1,0 +1,121 @@
+/**
+ * The command scan on real files and real shell commands: what a command
+ * wrote, created, deleted, chmodded or renamed is restored by a revert to the
+ * checkpoint before it; what the root .gitignore ignores, and what a link
+ * leads to outside the workspace, is neither scanned nor touched; over a
+ * limit the command is not journaled and the notice says so.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { parseGitignore } from "../../src/files/root-gitignore.js";
+import { scanWorkspace, type FileJournal } from "@kosong/soul/files";
+import { describe, expect, it } from "vitest";
+import { journaledSession, snapshot } from "./helpers/workspace.js";
+
+const sh = promisify(execFile);
+
+/** What the Shell tool does: scan, run the command with bash in the workspace, finish the scan. */
+async function shell(journal: FileJournal, command: string) {
+  const scan = await journal.scanCommand();
+  await sh("bash", ["-c", command], { cwd: journal.files.root });
+  return scan.finish();
+}
+
+describe("the command scan", () => {
+  it("restores what shell commands wrote, created, deleted, chmodded and renamed, and leaves ignored files alone", async () => {
+    const { root, journal, context } = await journaledSession();
+    const at = (name: string) => path.join(root, name);
+    await writeFile(at(".gitignore"), "# build output\n*.log\n/build/\n");
+    await writeFile(at("edit.txt"), "hello\n");
+    await writeFile(at("gone.txt"), "delete me\n");
+    await writeFile(at("run.sh"), "#!/bin/sh\n", { mode: 0o644 });
+    await writeFile(at("a"), "renamed\n");
+    await mkdir(at("build"));
+    await writeFile(at("build/out.o"), "old build\n");
+    await writeFile(at("debug.log"), "old log\n");
+    await symlink("/etc", at("etc-link"));
+    await context.checkpoint();
+    const before = await snapshot(root);
+
+    const results = [];
+    for (const command of ["echo x > new.txt", "sed -i s/hello/world/ edit.txt", "rm gone.txt", "chmod +x run.sh", "mv a b", "echo new > build/out.o; echo more >> debug.log"]) {
+      results.push(await shell(journal, command));
+    }
+    expect(results.map((r) => r.changed)).toEqual([["new.txt"], ["edit.txt"], ["gone.txt"], ["run.sh"], ["a", "b"], []]);
+    expect(results.every((r) => r.notice === null)).toBe(true);
+    expect(await journal.changedAt(0)).toEqual(["a", "b", "edit.txt", "gone.txt", "new.txt", "run.sh"]);
+
+    const reverted = await context.revertTo(0);
+    expect(reverted.files?.restored.sort()).toEqual(["a", "b", "edit.txt", "gone.txt", "new.txt", "run.sh"]);
+    const after = await snapshot(root);
+    // Everything is back but the ignored files, which the commands' changes kept.
+    expect({ ...after, "build/out.o": "", "debug.log": "" }).toEqual({ ...before, "build/out.o": "", "debug.log": "" });
+    expect(await readFile(at("build/out.o"), "utf8")).toBe("new\n");
+    expect(await readFile(at("debug.log"), "utf8")).toBe("old log\nmore\n");
+  });
+
+  it("does not enter a link out of the workspace nor list ignored files", async () => {
+    const { root } = await journaledSession();
+    await writeFile(path.join(root, ".gitignore"), "node_modules/\n");
+    await mkdir(path.join(root, "node_modules/x"), { recursive: true });
+    await writeFile(path.join(root, "node_modules/x/i.js"), "");
+    await symlink("/etc", path.join(root, "etc-link"));
+    const scan = await scanWorkspace(root);
+    expect([...(scan.stamps?.keys() ?? [])].sort()).toEqual([".gitignore", "etc-link"]);
+    expect(scan.stamps?.get("etc-link")?.kind).toBe("link");
+  });
+
+  it("says a command is not journaled when the workspace is over the scan's limits", async () => {
+    for (const limits of [{ maxFiles: 3 }, { maxBytes: 10 }]) {
+      const { root, journal, context } = await journaledSession({ commandScan: limits });
+      for (const name of ["1", "2", "3", "4"]) await writeFile(path.join(root, name), "four bytes\n");
+      await context.checkpoint();
+      const { notice, changed } = await shell(journal, "echo changed > 1");
+      expect(notice).toMatch(/over the scan's limit: what this command changes is not journaled, and a revert will not restore it/);
+      expect(changed).toEqual([]);
+      await context.revertTo(0);
+      expect(await readFile(path.join(root, "1"), "utf8")).toBe("changed\n");
+    }
+  });
+
+  it("journals what changed, and says created files are not, when a command takes the workspace over the limit", async () => {
+    const { root, journal, context } = await journaledSession({ commandScan: { maxFiles: 3 } });
+    await writeFile(path.join(root, "1"), "one\n");
+    await context.checkpoint();
+    const { notice, changed } = await shell(journal, "echo changed > 1; touch 2 3 4");
+    expect(notice).toMatch(/after the command, over the scan's limit: the files it created are not journaled/);
+    expect(changed).toEqual(["1"]);
+    await context.revertTo(0);
+    expect(await readFile(path.join(root, "1"), "utf8")).toBe("one\n");
+  });
+
+  it("reads the root .gitignore's documented subset", () => {
+    const ignored = parseGitignore("# comment\n\n*.log\n/dist/\ncache/\ndocs/**/*.tmp\n!keep.log\n");
+    expect(ignored("a.log", false)).toBe(true);
+    expect(ignored("sub/b.log", false)).toBe(true);
+    expect(ignored("dist", true)).toBe(true);
+    expect(ignored("sub/dist", true)).toBe(false);
+    expect(ignored("sub/cache", true)).toBe(true);
+    expect(ignored("cache", false)).toBe(false);
+    expect(ignored("docs/x/y/z.tmp", false)).toBe(true);
+    expect(ignored("docs/z.tmp", false)).toBe(true);
+    expect(ignored("keep.log", false)).toBe(true);
+    expect(ignored("src/main.ts", false)).toBe(false);
+    const more = parseGitignore("a?c\nlogs/*.txt\nout/**\n");
+    expect(more("abc", false)).toBe(true);
+    expect(more("a/c", false)).toBe(false);
+    expect(more("logs/x.txt", false)).toBe(true);
+    expect(more("logs/deep/x.txt", false)).toBe(false);
+    expect(more("out/a/b/c", false)).toBe(true);
+  });
+
+  it("a hostile .gitignore cannot make a test slow: patterns are not backtracking regular expressions", () => {
+    const ignored = parseGitignore(`${"*a".repeat(30)}*b\n${"a*".repeat(2000)}\n`);
+    const name = "a".repeat(200);
+    // With a backtracking regular expression this test never ends (vitest's timeout fails it).
+    expect(ignored(name, false)).toBe(false);
+    expect(ignored(`${name}b`, false)).toBe(true);
+  });
+});
