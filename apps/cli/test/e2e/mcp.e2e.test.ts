@@ -10,23 +10,15 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Message } from "@kosong/core";
-import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { parseEvent, type SoulEvent } from "@kosong/soul";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, runKosong } from "./kosong-binary.js";
+import { runKosong, useFakeProviderServer } from "./kosong-binary.js";
 
 const tempDir = useTempDirs();
-let server: FakeProviderServer;
+const fake = useFakeProviderServer();
 const require = createRequire(import.meta.url);
 const serverScript = (pkg: string) => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startFakeProviderServer();
-}, 300_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const assistant = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 const callTool = (id: string, name: string, args: object): Message => ({
@@ -40,7 +32,7 @@ async function setup() {
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   await mkdir(path.join(home, ".kosong"));
-  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
   const run = (args: string[], extra: Record<string, string> = {}) => runKosong(args, { cwd, home, env: { ...env, ...extra } });
   return { home, cwd, run };
 }
@@ -58,12 +50,12 @@ describe("kosong with MCP servers", { timeout: 60_000 }, () => {
     const { home, run } = await setup();
     const file = path.join(home, "mcp.json");
     await writeFile(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [serverScript("@modelcontextprotocol/server-everything"), "stdio"] }, broken: { command: "kosong-no-such-mcp-server" } } }));
-    server.enqueue({ message: callTool("c1", "mcp__everything__echo", { message: "over MCP" }) }, { message: assistant("Echoed.") });
+    fake.server.enqueue({ message: callTool("c1", "mcp__everything__echo", { message: "over MCP" }) }, { message: assistant("Echoed.") });
     const result = await run(["-p", "echo it", "--yolo", "--output-format", "stream-json", "--mcp-config-file", file]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe("kosong: MCP server `broken` could not be started: spawn kosong-no-such-mcp-server ENOENT (the session runs without it)\n");
     expect(toolResults(result.stdout).map((r) => [r.tool_call_id, r.return_value.output])).toEqual([["c1", "Echo: over MCP"]]);
-    const offered = (server.requests[0]!.body!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+    const offered = (fake.server.requests[0]!.body!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
     expect(offered).toEqual(expect.arrayContaining(["ReadFile", "Shell", "mcp__everything__echo", "mcp__everything__get-tiny-image"]));
   });
 
@@ -73,13 +65,13 @@ describe("kosong with MCP servers", { timeout: 60_000 }, () => {
     const mcpServers = { files: { command: process.execPath, args: [serverScript("@modelcontextprotocol/server-filesystem"), "."] } };
     await writeFile(path.join(home, ".kosong", "config.json"), JSON.stringify({ mcpServers }));
     const read = callTool("c1", "mcp__files__read_text_file", { path: path.join(cwd, "notes.txt") });
-    server.enqueue({ message: read }, { message: assistant("Read it.") });
+    fake.server.enqueue({ message: read }, { message: assistant("Read it.") });
     const approved = await run(["-p", "read the notes", "--yolo", "--output-format", "stream-json"]);
     expect(approved.code, approved.stderr).toBe(0);
     expect(toolResults(approved.stdout).map((r) => r.return_value.output)).toEqual(["project notes"]);
 
-    server.reset();
-    server.enqueue({ message: read }, { message: assistant("I could not read it.") });
+    fake.server.reset();
+    fake.server.enqueue({ message: read }, { message: assistant("I could not read it.") });
     const refused = await run(["-p", "read the notes", "--output-format", "stream-json"]);
     expect(refused.code, refused.stderr).toBe(0);
     expect(toolResults(refused.stdout).map((r) => [r.return_value.is_error, r.return_value.output])).toEqual([[true, ""]]);
@@ -94,7 +86,7 @@ describe("kosong with MCP servers", { timeout: 60_000 }, () => {
     const result = await run(["-p", "hi", "--mcp-config-file", file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${file} is not a valid mcpServers config:\n  - mcpServers.remote: the "sse" transport is not supported`);
-    expect(server.requests).toEqual([]);
+    expect(fake.server.requests).toEqual([]);
   });
 
   it("a run without MCP servers never loads the MCP SDK", async () => {
@@ -108,14 +100,14 @@ registerHooks({ resolve(specifier, context, next) {
   return next(specifier, context);
 } });\n`,
     );
-    server.enqueue({ message: assistant("No MCP.") });
+    fake.server.enqueue({ message: assistant("No MCP.") });
     const without = await run(["-p", "hi"], { NODE_OPTIONS: `--import ${hook}` });
     expect(without.code, without.stderr).toBe(0);
     expect(without.stderr).toBe("");
     // The hook does see the SDK when servers are configured.
     const file = path.join(home, "mcp.json");
     await writeFile(file, JSON.stringify({ mcpServers: { broken: { command: "kosong-no-such-mcp-server" } } }));
-    server.enqueue({ message: assistant("Still no MCP.") });
+    fake.server.enqueue({ message: assistant("Still no MCP.") });
     const withServers = await run(["-p", "hi", "--mcp-config-file", file], { NODE_OPTIONS: `--import ${hook}` });
     expect(withServers.stderr).toContain("loaded @kosong/mcp\n");
   });
