@@ -12,6 +12,7 @@ import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
+import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
 import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
@@ -176,9 +177,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   }
 }
 
-/** Writes a warning as a `kosong:` line on stderr. */
+/** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed. */
 export function warnOnStderr(line: string): void {
-  process.stderr.write(`kosong: ${line}\n`);
+  process.stderr.write(`kosong: ${visibleControls(line, { oneLine: true })}\n`);
 }
 
 /** Tokens kept free for the answer: the soul's default (kimi-cli's 50k), or a quarter of a smaller window. */
