@@ -15,6 +15,7 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
+import { childEnvironment } from "../tools/child-environment.js";
 
 /** Status lines shown at most. */
 export const maxStatusLines = 20;
@@ -122,7 +123,8 @@ async function gitOnPath(): Promise<string | null> {
  */
 function runGit(program: string, cwd: string, args: string[], extra: Array<[string, string]>): Promise<GitRun | null> {
   const settings = [...safeSettings, ...extra];
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  // The environment Shell commands get (no credentials), without git's own variables.
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(childEnvironment(process.env)).filter(([key]) => !key.startsWith("GIT_")));
   Object.assign(env, {
     PATH: absoluteFolders().join(path.delimiter),
     GIT_CONFIG_NOSYSTEM: "1",
