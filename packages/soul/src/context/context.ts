@@ -3,12 +3,12 @@
  * on the record-log contract of @kosong/context: a `context.jsonl` file
  * (kimi-cli's format, byte for byte), memory, or any other `ContextLog`.
  *
- * The history, token count, system prompt and checkpoints live in memory.
- * Messages change them only after the log has taken the append; records
- * that add no message (a checkpoint without its visible message, a token
- * count) change them at once and travel with the next append, so a step of
- * the loop (checkpoint, token count, messages) costs one append and one
- * fsync. Operations run one at a time, in call order.
+ * The history, token count, system prompt and checkpoints live in memory,
+ * and change only after the log has taken the write. Every write is one
+ * call: {@link Context.commit} takes a whole step of the loop (checkpoint,
+ * token count, messages) as one append, so a step costs one fsync; the
+ * whole-log operations (revert, clear, restored rotation) carry what follows
+ * them in the same replacement. Operations run one at a time, in call order.
  */
 import { createHash } from "node:crypto";
 import { parseMessage, type Message } from "@kosong/core";
@@ -19,16 +19,17 @@ import {
   type ContextFileOptions,
   type ContextLog,
   type ContextLogState,
-  type LogAppendReceipt,
   type LogCheckpoint,
+  type LogPosition,
   type LogRotation,
   type LogRotationInfo,
   type LogRotationRestore,
   type RestoreReport,
 } from "@kosong/context";
-import { checkpointRecord, encodeRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
+import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
 import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "../files/index.js";
 import type { RestoreKind } from "../files/journal-records.js";
+import { checkpointMessage } from "./checkpoint-message.js";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
 import { estimateTextTokens } from "./estimate-text-tokens.js";
 import { findUnansweredTailCalls, findUnansweredToolCalls } from "./unanswered-tool-calls.js";
@@ -106,6 +107,24 @@ export interface ContextContinuation {
   messages?: readonly Message[];
 }
 
+/**
+ * One step of the loop, as {@link Context.commit} writes it: one append (one
+ * write and one fsync on a `context.jsonl`), in this order: the checkpoint
+ * and its visible message, the token count, the messages. The log holds the
+ * same bytes as {@link Context.checkpoint}, {@link Context.updateTokenCount}
+ * and {@link Context.appendMessage} called one after another.
+ */
+export interface ContextStep extends ContextContinuation {
+  /** The token count the provider reported for the request that sent the history up to here (checkpoint included). */
+  tokenCount?: number;
+}
+
+/** What {@link Context.commit} made. */
+export interface ContextCommit {
+  /** The checkpoint the step asked for. */
+  checkpoint?: ContextCheckpoint;
+}
+
 /** What {@link Context.clear} writes into the empty context, in the same step. */
 export interface ClearContinuation extends ContextContinuation {
   /** The system prompt, the first record (as {@link Context.writeSystemPrompt} writes it into an empty log). */
@@ -178,27 +197,29 @@ type Mark = LogCheckpoint;
 /** The state a revert or a clear goes back to, and where in the log it ends. */
 type Base = Omit<Mark, "id" | "label">;
 
+/** The state a step starts from. */
+type State = Omit<Base, "position">;
+
 /** The state of an empty log: what a clear goes back to. */
 const EMPTY: Base = { position: 0, messageCount: 0, tokenCount: 0, messagesBeforeLastUsage: 0, systemPrompt: null, nextCheckpointId: 0 };
 
-/** What records not yet written changed in memory: restored when writing them fails. */
-interface StateBefore {
-  tokenCount: number;
-  usageAt: number;
-  pending: number;
-  nextCheckpointId: number;
-  marks: number;
-  empty: boolean;
+/** A change of the in-memory state, in the order of the records that make it; applied once the log has taken them. */
+type Effect = { messages: readonly Message[] } | { tokenCount: number } | { mark: Mark; at: number };
+
+/** The records of a step and the effects they have once written. */
+interface Planned {
+  records: ContextRecord[];
+  effects: Effect[];
+  /** The first checkpoint made, and the last (which sets the next id). */
+  first: Mark | null;
+  last: Mark | null;
+  systemPrompt: string | null;
 }
 
 function publicCheckpoint(mark: Mark): ContextCheckpoint {
   return mark.label === undefined
     ? { id: mark.id, messageCount: mark.messageCount }
     : { id: mark.id, label: mark.label, messageCount: mark.messageCount };
-}
-
-function checkpointMessage(id: number): Message {
-  return { role: "user", content: [{ type: "text", text: `<system>CHECKPOINT ${id}</system>` }] };
 }
 
 /**
@@ -210,25 +231,17 @@ function checkpointMessage(id: number): Message {
  * leaves the context wholly before or wholly after them; the old log is
  * kept as a rotation either way.
  *
- * Durability: a message is durable when {@link appendMessage} resolves. A
- * checkpoint made without its visible message, and a token count, are
- * durable with the next append (of messages, or of a visible checkpoint), or
- * with {@link flush}, {@link close}, or any operation on the whole log
- * ({@link revertTo}, {@link clear}, {@link restoreRotation},
- * {@link writeSystemPrompt}): they are written first, in the order they were
- * made, so the log holds the same bytes as if each had been written at
- * once. A crash can lose such records made since the last append, never
- * anything after them: a restore then gives the context as it was before
- * them (that checkpoint gone, the earlier token count). When writing them
- * fails, the append that carried them rejects with the error and the
- * context forgets them too (the checkpoint and the token count are undone
- * in memory), so memory and log agree.
+ * Durability: what an operation writes is durable when it resolves, and
+ * memory changes only after that, so a failed write changes nothing and a
+ * restore after a crash gives the context as some resolved operation left
+ * it. Each operation is one write of the log: to make a checkpoint, a token
+ * count and messages one fsync, pass them to {@link commit} together, as the
+ * loop does for each step.
  *
  * ```ts
  * const context = new Context("/sessions/abc/context.jsonl");
  * await context.restore();
- * await context.checkpoint();
- * await context.appendMessage(userMessage("Hello"));
+ * await context.commit({ checkpoint: true, messages: [userMessage("Hello")] });
  * await context.revertTo(0); // the old file is kept as context_1.jsonl
  * await context.close();
  * ```
@@ -253,14 +266,8 @@ export class Context implements AsyncDisposable {
   #systemPrompt: string | null = null;
   #nextCheckpointId = 0;
   #marks: Mark[] = [];
-  /** True when the log holds no record (nor one waiting to be written). */
+  /** True when the log holds no record. */
   #empty = true;
-  /** Records that add no message, made but not yet written: they go out with the next append. */
-  #unwritten: ContextRecord[] = [];
-  /** The checkpoint among them (always their first record, see {@link checkpoint}), positioned once written. */
-  #unwrittenMark: Mark | null = null;
-  /** The state before the first of them. */
-  #beforeUnwritten: StateBefore | null = null;
 
   /**
    * @param pathOrLog a `context.jsonl` path, opened as a `JsonlContextFile`
@@ -362,9 +369,8 @@ export class Context implements AsyncDisposable {
     return this.#change(async (log) => {
       const record = systemPromptRecord(prompt);
       if (this.#empty || this.#systemPrompt !== null) {
-        await this.#append(log, [record]);
+        await log.append([record]);
       } else {
-        await this.#flush(log);
         await log.prepend([record]);
         await this.#refreshPositions(log, prompt);
       }
@@ -373,64 +379,48 @@ export class Context implements AsyncDisposable {
     });
   }
 
-  /** Appends one message or a batch of messages, in one append (a batch is never torn apart). */
-  appendMessage(message: Message | readonly Message[]): Promise<void> {
-    const batch = isMessageList(message) ? message : [message];
+  /**
+   * Writes one step of the loop as one append: the checkpoint (with the next
+   * id) and its visible message, the token count, then the messages (see
+   * {@link ContextStep}). Memory changes once the log has taken it.
+   *
+   * ```ts
+   * // A step: its checkpoint, the provider's count, the assistant's message and the tool results, one fsync.
+   * await context.commit({ checkpoint: true, tokenCount: 1234, messages: [assistant, ...toolResults] });
+   * ```
+   *
+   * @throws `MessageParseError` or `InvalidRecordError` for an invalid message, label or token count; the log's error when the write fails; nothing is changed either way.
+   */
+  commit(step: ContextStep): Promise<ContextCommit> {
     return this.#change(async (log) => {
-      if (batch.length === 0) return;
-      const copies = batch.map((m) => parseMessage(m));
-      await this.#append(log, copies.map(messageRecord));
-      this.#push(copies);
+      const planned = this.#plan(this.#state(), step);
+      if (planned.records.length === 0) return {};
+      const { position } = await log.append(planned.records);
+      // A commit's checkpoint is its first record.
+      this.#apply(planned, () => position);
+      if (planned.first === null) return {};
+      await this.#journal?.markCheckpoint(planned.first.id);
+      return { checkpoint: publicCheckpoint(planned.first) };
     });
   }
 
-  /**
-   * Records the context's token count as the provider reported it (a
-   * `_usage` record, written with the next append: see the class doc).
-   */
-  updateTokenCount(tokenCount: number): Promise<void> {
-    return this.#change(async () => {
-      this.#defer(usageRecord(tokenCount));
-      this.#tokenCount = tokenCount;
-      this.#usageAt = this.#history.length;
-      this.#pending = 0;
-      this.#empty = false;
-    });
+  /** Appends one message or a batch of messages, in one append (a batch is never torn apart): {@link commit} with `messages`. */
+  async appendMessage(message: Message | readonly Message[]): Promise<void> {
+    await this.commit({ messages: isMessageList(message) ? message : [message] });
+  }
+
+  /** Records the context's token count as the provider reported it (a `_usage` record): {@link commit} with `tokenCount`. */
+  async updateTokenCount(tokenCount: number): Promise<void> {
+    await this.commit({ tokenCount });
   }
 
   /**
    * Makes a checkpoint with the next id (ids count up from 0, and are used
-   * again after a revert, as in kimi-cli). Returns it. With its visible
-   * message it is written at once; without, with the next append (see the
-   * class doc).
+   * again after a revert, as in kimi-cli), written at once, and returns it:
+   * {@link commit} with `checkpoint`.
    */
-  checkpoint(options: CheckpointOptions = {}): Promise<ContextCheckpoint> {
-    return this.#change(async (log) => {
-      // A checkpoint's position is where an append starts: records still unwritten go out first, on their own.
-      await this.#flush(log);
-      const id = this.#nextCheckpointId;
-      const message = options.addUserMessage === true ? checkpointMessage(id) : null;
-      const record = checkpointRecord(id, options.label);
-      const mark: Mark = {
-        id,
-        // Set once the record is written.
-        position: Number.NaN,
-        messageCount: this.#history.length,
-        tokenCount: this.#tokenCount,
-        systemPrompt: this.#systemPrompt,
-        nextCheckpointId: id,
-        messagesBeforeLastUsage: this.#usageAt,
-      };
-      if (options.label !== undefined) mark.label = options.label;
-      if (message === null) this.#defer(record, mark);
-      else mark.position = (await this.#append(log, [record, messageRecord(message)])).position;
-      this.#marks.push(mark);
-      this.#nextCheckpointId = id + 1;
-      this.#empty = false;
-      if (message !== null) this.#push([message]);
-      await this.#journal?.markCheckpoint(id);
-      return publicCheckpoint(mark);
-    });
+  async checkpoint(options: CheckpointOptions = {}): Promise<ContextCheckpoint> {
+    return (await this.commit({ checkpoint: options })).checkpoint!;
   }
 
   /**
@@ -457,7 +447,6 @@ export class Context implements AsyncDisposable {
    */
   revertTo(idOrLabel: number | string, options: RevertOptions = {}): Promise<ContextRevert> {
     return this.#change(async (log) => {
-      await this.#flush(log);
       const index = this.#findMark(idOrLabel);
       const mark = this.#marks[index]!;
       const { result, files } = await this.#withFiles(log, "revert", { checkpoint: mark.id }, options.force, async () => {
@@ -489,7 +478,6 @@ export class Context implements AsyncDisposable {
     const first = options.firstCheckpointId ?? 0;
     if (!(Number.isInteger(first) && first >= 0)) return Promise.reject(new RangeError(`clear: firstCheckpointId must be a non-negative integer, got ${first}.`));
     return this.#change(async (log) => {
-      await this.#flush(log);
       const base = first === 0 ? EMPTY : { ...EMPTY, nextCheckpointId: first };
       const { result } = await this.#withFiles(log, "clear", null, false, async () => {
         const truncated = await this.#truncate(log, base, 0, options.then ?? {}, true);
@@ -515,7 +503,6 @@ export class Context implements AsyncDisposable {
    */
   restoreRotation(n: number, options: RestoreRotationOptions = {}): Promise<ContextRotationRestore> {
     return this.#run(async (log) => {
-      await this.#flush(log);
       if (!this.#loaded) await this.#load(log, await log.read());
       const { result, files } = await this.#withFiles(log, "rotation", { rotation: n }, options.force, async () => {
         const restored = await log.restoreRotation(n);
@@ -552,34 +539,14 @@ export class Context implements AsyncDisposable {
     return kind === "clear" ? { result: done.result } : { result: done.result, files };
   }
 
-  /**
-   * Writes the checkpoints and token counts not yet written (see the class
-   * doc); resolves at once when there are none.
-   * @throws StorageWriteError (or the log's error) when the write fails; the context then forgets them too.
-   */
-  flush(): Promise<void> {
-    return this.#run((log) => this.#flush(log));
-  }
-
-  /**
-   * Writes what is not yet written ({@link flush}) and closes the log.
-   * Idempotent; every other method then rejects. The log is closed even
-   * when that last write fails; the returned promise then rejects with its
-   * error.
-   */
+  /** Closes the log, after the operations already called. Idempotent; every other method then rejects. */
   close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
       this.#queue = this.#queue
         .catch(() => undefined)
         .then(async () => {
-          if (this.#log === null) return;
-          const log = await this.#log;
-          try {
-            await this.#flush(log);
-          } finally {
-            await log.close();
-          }
+          if (this.#log !== null) await (await this.#log).close();
         });
     }
     return this.#queue.then(() => undefined);
@@ -617,61 +584,6 @@ export class Context implements AsyncDisposable {
     }
   }
 
-  /** Holds back `record` (adding no message) for the next append; call it before changing the state for it. */
-  #defer(record: ContextRecord, mark: Mark | null = null): void {
-    // Validated now: a bad record rejects its own call, not the append that would carry it.
-    encodeRecord(record);
-    if (this.#unwritten.length === 0) {
-      this.#beforeUnwritten = {
-        tokenCount: this.#tokenCount,
-        usageAt: this.#usageAt,
-        pending: this.#pending,
-        nextCheckpointId: this.#nextCheckpointId,
-        marks: this.#marks.length,
-        empty: this.#empty,
-      };
-    }
-    this.#unwritten.push(record);
-    if (mark !== null) this.#unwrittenMark = mark;
-    this.#empty = false;
-  }
-
-  /**
-   * Appends the records not yet written and then `records`, as one append.
-   * When it fails, the state goes back to before the unwritten records.
-   */
-  async #append(log: ContextLog, records: readonly ContextRecord[]): Promise<LogAppendReceipt> {
-    const unwritten = this.#unwritten;
-    const mark = this.#unwrittenMark;
-    const before = this.#beforeUnwritten;
-    this.#unwritten = [];
-    this.#unwrittenMark = null;
-    this.#beforeUnwritten = null;
-    let receipt: LogAppendReceipt;
-    try {
-      receipt = await log.append(unwritten.length === 0 ? records : [...unwritten, ...records]);
-    } catch (error) {
-      if (before !== null) this.#undo(before);
-      throw error;
-    }
-    if (mark !== null) mark.position = receipt.position;
-    return receipt;
-  }
-
-  /** Writes the records not yet written, if any. */
-  async #flush(log: ContextLog): Promise<void> {
-    if (this.#unwritten.length > 0) await this.#append(log, []);
-  }
-
-  #undo(before: StateBefore): void {
-    this.#tokenCount = before.tokenCount;
-    this.#usageAt = before.usageAt;
-    this.#pending = before.pending;
-    this.#nextCheckpointId = before.nextCheckpointId;
-    this.#marks.length = before.marks;
-    this.#empty = before.empty;
-  }
-
   async #load(log: ContextLog, state: ContextLogState): Promise<ContextRestoreReport> {
     this.#loaded = true;
     this.#history = state.messages.slice();
@@ -702,67 +614,95 @@ export class Context implements AsyncDisposable {
     then: ClearContinuation,
     clearing = false,
   ): Promise<{ rotation: LogRotation; newCheckpoint?: ContextCheckpoint }> {
-    const { records, groups, marks, systemPrompt } = this.#continuation(base, then);
-    // The checkpoint `then.checkpoint` asked for is the first made; the last made sets the next id.
-    const mark = then.checkpoint === undefined ? null : (marks[0]?.mark ?? null);
-    const lastMark = marks.at(-1)?.mark ?? null;
-    const truncation = await log.truncateAndRotate(base.position, records);
+    const planned = this.#plan(base, then, true);
+    const truncation = await log.truncateAndRotate(base.position, planned.records);
     // A clear starts a new array (a reference to the old history keeps it, as before); a revert shortens it.
     if (clearing) this.#history = [];
     else this.#history.length = base.messageCount;
     this.#tokenCount = base.tokenCount;
     this.#usageAt = base.messagesBeforeLastUsage;
     this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
-    this.#systemPrompt = systemPrompt;
-    this.#nextCheckpointId = lastMark === null ? base.nextCheckpointId : lastMark.id + 1;
+    this.#nextCheckpointId = base.nextCheckpointId;
     this.#marks.length = keptMarks;
-    this.#empty = base.position === 0 && records.length === 0;
-    for (const { mark: made, at } of marks) {
-      made.position = truncation.positions[at]!;
-      this.#marks.push(made);
-    }
-    for (const group of groups) if (group.length > 0) this.#push(group);
+    this.#empty = base.position === 0;
+    this.#apply(planned, (at) => truncation.positions[at]!);
     const rotation = { n: truncation.n, location: truncation.location };
-    return mark === null ? { rotation } : { rotation, newCheckpoint: publicCheckpoint(mark) };
+    return planned.first === null ? { rotation } : { rotation, newCheckpoint: publicCheckpoint(planned.first) };
+  }
+
+  /** The state now, as a step planned after it starts from. */
+  #state(): State {
+    return {
+      messageCount: this.#history.length,
+      tokenCount: this.#tokenCount,
+      messagesBeforeLastUsage: this.#usageAt,
+      systemPrompt: this.#systemPrompt,
+      nextCheckpointId: this.#nextCheckpointId,
+    };
   }
 
   /**
-   * The records written after `base`: the interrupted results of tool calls
-   * the kept history leaves unanswered, then `then`'s system prompt,
-   * checkpoint (its position is set once written) and its visible message,
-   * messages (validated copies), and the checkpoints of `then`'s labels. `groups` are
-   * the messages as the separate calls would add them (the pending-token
-   * estimate is made per call).
+   * The records written after `base` and what they change: with
+   * `answerTail`, the interrupted results of tool calls the kept history
+   * (its first `base.messageCount` messages) leaves unanswered; then the
+   * system prompt, the checkpoint and its visible message, the token count,
+   * the messages (validated copies), and the checkpoints of the labels.
+   * Pure: nothing changes until {@link #apply}.
    */
-  #continuation(base: Base, then: ClearContinuation) {
-    const kept = this.#history.slice(0, base.messageCount);
-    const answers = findUnansweredTailCalls(kept).flatMap((found) => found.results);
-    const groups: Message[][] = [answers];
-    const records: ContextRecord[] = answers.map(messageRecord);
-    const systemPrompt = then.systemPrompt ?? base.systemPrompt;
-    if (then.systemPrompt !== undefined) records.push(systemPromptRecord(then.systemPrompt));
-    // `then.checkpoint`, the messages, then the carried labels' checkpoints, each with the next id (`at`: its record's index).
-    const marks: Array<{ mark: Mark; at: number }> = [];
-    const { tokenCount, messagesBeforeLastUsage } = base;
+  #plan(base: State, step: ContextStep & ClearContinuation, answerTail = false): Planned {
+    const records: ContextRecord[] = [];
+    const effects: Effect[] = [];
+    const marks: Mark[] = [];
+    const systemPrompt = step.systemPrompt ?? base.systemPrompt;
+    let { messageCount, tokenCount, messagesBeforeLastUsage, nextCheckpointId } = base;
+    const add = (messages: readonly Message[]): void => {
+      if (messages.length === 0) return;
+      records.push(...messages.map(messageRecord));
+      effects.push({ messages });
+      messageCount += messages.length;
+    };
     const checkpoint = (options: CheckpointOptions): void => {
-      const id = base.nextCheckpointId + marks.length;
-      const messageCount = kept.length + groups.reduce((n, group) => n + group.length, 0);
+      const id = nextCheckpointId++;
+      // The state just before it; its position is known once written.
       const mark: Mark = { id, position: Number.NaN, messageCount, tokenCount, systemPrompt, nextCheckpointId: id, messagesBeforeLastUsage };
       if (options.label !== undefined) mark.label = options.label;
-      marks.push({ mark, at: records.length });
+      marks.push(mark);
+      effects.push({ mark, at: records.length });
       records.push(checkpointRecord(id, options.label));
-      if (options.addUserMessage === true) {
-        const message = checkpointMessage(id);
-        groups.push([message]);
-        records.push(messageRecord(message));
-      }
+      if (options.addUserMessage === true) add([checkpointMessage(id)]);
     };
-    if (then.checkpoint !== undefined) checkpoint(then.checkpoint === true ? {} : then.checkpoint);
-    const copies = (then.messages ?? []).map((m) => parseMessage(m));
-    records.push(...copies.map(messageRecord));
-    groups.push(copies);
-    for (const label of then.labels ?? []) checkpoint({ label });
-    return { records, groups, marks, systemPrompt };
+    if (answerTail) add(findUnansweredTailCalls(this.#history.slice(0, base.messageCount)).flatMap((found) => found.results));
+    if (step.systemPrompt !== undefined) records.push(systemPromptRecord(step.systemPrompt));
+    if (step.checkpoint !== undefined) checkpoint(step.checkpoint === true ? {} : step.checkpoint);
+    if (step.tokenCount !== undefined) {
+      records.push(usageRecord(step.tokenCount));
+      effects.push({ tokenCount: step.tokenCount });
+      tokenCount = step.tokenCount;
+      messagesBeforeLastUsage = messageCount;
+    }
+    add((step.messages ?? []).map((m) => parseMessage(m)));
+    for (const label of step.labels ?? []) checkpoint({ label });
+    const first = step.checkpoint === undefined ? null : (marks[0] ?? null);
+    return { records, effects, first, last: marks.at(-1) ?? null, systemPrompt };
+  }
+
+  /** Applies what the log has taken; `positionOf(i)` is where its record `i` starts. */
+  #apply(planned: Planned, positionOf: (at: number) => LogPosition): void {
+    for (const effect of planned.effects) {
+      if ("messages" in effect) {
+        this.#push(effect.messages);
+      } else if ("tokenCount" in effect) {
+        this.#tokenCount = effect.tokenCount;
+        this.#usageAt = this.#history.length;
+        this.#pending = 0;
+      } else {
+        effect.mark.position = positionOf(effect.at);
+        this.#marks.push(effect.mark);
+      }
+    }
+    this.#systemPrompt = planned.systemPrompt;
+    if (planned.last !== null) this.#nextCheckpointId = planned.last.id + 1;
+    if (planned.records.length > 0) this.#empty = false;
   }
 
   /** A digest of the conversation (history, checkpoints, system prompt): tells the file journal whether a step of the log happened. */
@@ -801,7 +741,7 @@ export class Context implements AsyncDisposable {
       }
     }
     if (tail !== null) {
-      await this.#append(log, tail.results.map(messageRecord));
+      await log.append(tail.results.map(messageRecord));
       this.#push(tail.results);
     }
     const ids = (results: readonly Message[], appended: boolean) => results.map((m) => ({ toolCallId: m.tool_call_id!, appended }));

@@ -7,6 +7,8 @@ export {
   type ContextCheckpoint,
   type ContextClear,
   type ContextContinuation,
+  type ContextStep,
+  type ContextCommit,
   type ContextOptions,
   type ContextRestoreReport,
   type ContextRevert,
@@ -15,6 +17,7 @@ export {
   type ContextRotationRestore,
   type InterruptedToolCall,
 } from "./context.js";
+export { checkpointMessage, checkpointMessageId } from "./checkpoint-message.js";
 export { CheckpointNotFoundError, type CheckpointName } from "./checkpoint-not-found-error.js";
 export { estimateTextTokens } from "./estimate-text-tokens.js";
 export { TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult } from "./interrupted-tool-result.js";

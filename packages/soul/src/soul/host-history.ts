@@ -5,8 +5,7 @@
  * `soul.rewrite(index)` addresses messages by their index in it.
  */
 import type { Message } from "@kosong/core";
-import type { Context } from "../context/index.js";
-import { checkpointMessageId } from "./checkpoint.js";
+import { checkpointMessageId, type Context } from "../context/index.js";
 
 /** The host's view of a history: its messages and where each sits in `context.history`. */
 export interface HostHistory {

@@ -5,7 +5,8 @@
  */
 import type { ContentPart, Message } from "@kosong/core";
 import { isEmptyMessage } from "../conversation/index.js";
-import { announceCheckpoint, checkpointMessageId } from "./checkpoint.js";
+import { checkpointMessageId } from "../context/index.js";
+import { announceCheckpoint } from "./checkpoint.js";
 import { RewriteTargetError } from "./errors.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 

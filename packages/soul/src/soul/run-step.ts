@@ -1,7 +1,8 @@
 /**
- * One step of a turn: prepare (compaction check, checkpoint), call (the LLM
- * with retries, tools dispatched by core's `step`), act (grow the context in
- * one batch), finalize (rejection, D-Mail, whether to go on).
+ * One step of a turn: prepare (compaction check, the step's batch with its
+ * checkpoint), call (the LLM with retries, tools dispatched by core's
+ * `step`), act (commit the batch: checkpoint, token count, messages, one
+ * write), finalize (rejection, D-Mail, whether to go on).
  */
 import {
   abortError,
@@ -15,11 +16,11 @@ import {
 } from "@kosong/core";
 import { approvingToolset } from "./approving-toolset.js";
 import { callWithRetries } from "./call-with-retries.js";
-import { makeCheckpoint } from "./checkpoint.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
 import { toolTimeoutFor } from "./config.js";
 import { deliverDMail } from "./dmail.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
+import { openStepBatch, type StepBatch } from "./step-batch.js";
 import { stepMessages } from "./step-messages.js";
 import { partEvent, toolCallEvent, toolResultEvent } from "./stream-events.js";
 import { ToolRejectedError } from "./tool-rejected-error.js";
@@ -30,7 +31,8 @@ export type StepOutcome = "continue" | "no_tool_calls" | "tool_rejected";
 /**
  * Runs step `n`. Adds the usage of its LLM calls to `usage`. Rejects with an
  * AbortError when `signal` aborted (after the context grew, when the abort
- * came while tools ran), or with the error that ended the step.
+ * came while tools ran), or with the error that ended the step (the step's
+ * checkpoint is written then, without the rest of the step).
  */
 export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepOutcome> {
   emit({ type: "StepBegin", payload: { n } });
@@ -38,22 +40,29 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
   if (rt.compaction !== null && context.history.length > 0 && needsCompaction(context.tokenCountWithPending, rt.config)) {
     addUsage(usage, (await compactContext(rt, emit, { reason: "auto", step: n, signal })).usage);
   }
-  await makeCheckpoint(rt, emit);
-  const result = await callStep(rt, emit, n, usage, signal);
+  const batch = openStepBatch(rt, emit);
+  let result: StepResult;
+  let results: ToolResult[];
+  try {
+    result = await callStep(rt, emit, batch, n, usage, signal);
+    results = await result.toolResults();
+  } catch (error) {
+    // The step's error wins over a failure to write its checkpoint.
+    await batch.settle().catch(() => undefined);
+    throw error;
+  }
   addUsage(usage, result.usage);
-  if (result.usage !== null) await context.updateTokenCount(inputTokens(result.usage));
-  const results = await result.toolResults();
-  await context.appendMessage(stepMessages(result.message, results));
+  await batch.commit({ messages: stepMessages(result.message, results), ...(result.usage !== null && { tokenCount: inputTokens(result.usage) }) });
   emitStatus(rt, emit, result);
   if (signal?.aborted) throw abortError(signal);
   return finishStep(rt, emit, result, results);
 }
 
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
-async function callStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
+async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
   const toolset = approvingToolset(rt.agent.toolset, rt.approval, (name) => toolTimeoutFor(rt.config, name));
   const attempt = (): Promise<StepResult> =>
-    step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, rt.context.history, {
+    step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, batch.history(), {
       onMessagePart: (part) => emit(partEvent(part)),
       onToolCall: (call) => emit(toolCallEvent(call)),
       onToolResult: (result) => emit(toolResultEvent(result)),
@@ -66,6 +75,8 @@ async function callStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsag
     return await callWithRetries(attempt, n, rt.config, emit, signal);
   } catch (error) {
     if (rt.compaction === null || !APIContextOverflowError.isInstance(error) || signal?.aborted) throw error;
+    // The compaction keeps the log it replaces as a rotation, the step's checkpoint in it.
+    await batch.settle();
     addUsage(usage, (await compactContext(rt, emit, { reason: "overflow", step: n, signal })).usage);
     return callWithRetries(attempt, n, rt.config, emit, signal);
   }

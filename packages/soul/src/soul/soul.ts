@@ -13,7 +13,6 @@ import type { ContextUsage } from "../tokens/index.js";
 import { DenwaRenji } from "../tools/denwa-renji.js";
 import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
 import { Approval } from "./approval.js";
-import { makeCheckpoint } from "./checkpoint.js";
 import { compactContext, soulContextUsage } from "./compact-context.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
 import { claimContext, releaseContext } from "./context-ownership.js";
@@ -26,6 +25,7 @@ import { runTurn, type TurnStart } from "./run-turn.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
 import type { SoulSession, SoulSessionOptions } from "./session.js";
 import { soulCompaction } from "./soul-compaction.js";
+import { openStepBatch } from "./step-batch.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
 import "./tool-context.js";
@@ -177,8 +177,8 @@ export class Soul {
       input,
       prepare: async () => {
         if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
-        await makeCheckpoint(rt, emit, options.label);
-        await rt.context.appendMessage(message);
+        // The turn's checkpoint and the user's message: one write.
+        await openStepBatch(rt, emit, options.label).commit({ messages: [message] });
       },
     }), options.signal);
   }

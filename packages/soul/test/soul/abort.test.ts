@@ -50,6 +50,8 @@ describe("aborting a turn", () => {
     expect(result.error).toBeUndefined();
     expect(seen.slice(-2)).toEqual(["StepInterrupted", "TurnEnd"]);
     expect(outline(context)).toEqual(["user:hi"]);
+    // The step's checkpoint, announced before the model answered, is written without the rest of the step.
+    expect(context.checkpoints.map((c) => c.id)).toEqual([0, 1]);
 
     const next = await soul.run("again").result;
     expect(next.stopReason).toBe("no_tool_calls");

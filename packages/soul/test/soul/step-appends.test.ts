@@ -5,10 +5,10 @@
  * the user's message).
  */
 import path from "node:path";
-import { SimpleToolset, defineTool } from "@kosong/core";
+import { SimpleToolset, defineTool, type CallableTool } from "@kosong/core";
 import { ScriptedChatProvider } from "@kosong/core/testing";
 import { JsonlContextFile } from "@kosong/context";
-import { Context, Soul } from "@kosong/soul";
+import { Context, SendDMail, Soul } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { call, noWait, script, tempDir } from "./helpers.js";
@@ -17,12 +17,12 @@ const usage = (input: number) => `usage: {"input_other": ${input}, "output": 3}`
 
 const Echo = defineTool({ name: "Echo", description: "Echoes.", parameters: z.object({ text: z.string() }), execute: async ({ text }) => text });
 
-async function soulOnFile(scripts: string[]) {
+async function soulOnFile(scripts: string[], tools: CallableTool[] = [Echo]) {
   const file = await JsonlContextFile.open(path.join(await tempDir(), "context.jsonl"));
   const context = new Context(file);
   await context.restore();
   const provider = new ScriptedChatProvider(scripts);
-  const soul = new Soul({ agent: { name: "io", systemPrompt: "You help.", toolset: new SimpleToolset([Echo]) }, provider, context, config: { retry: noWait } });
+  const soul = new Soul({ agent: { name: "io", systemPrompt: "You help.", toolset: new SimpleToolset(tools) }, provider, context, config: { retry: noWait } });
   /** Writes and fsyncs of the file since the last call. */
   let last = file.stats;
   const io = () => {
@@ -57,5 +57,26 @@ describe("the loop's writes", () => {
     await again.restore();
     expect([again.nCheckpoints, again.tokenCount, again.history.length]).toEqual([8, 50, 10]);
     await again.close();
+  });
+
+  it("keeps a step one write with D-Mail on, the checkpoint's visible message going with it", async () => {
+    const { soul, context, io } = await soulOnFile(
+      [`text: hello\n${usage(10)}`, script(call("e1", "Echo", { text: "x" }), usage(30)), `text: done\n${usage(50)}`],
+      [Echo, SendDMail],
+    );
+    await soul.run("hi").result;
+    io();
+    const turn = soul.run("echo once");
+    const seen: string[] = [];
+    for await (const event of turn) if (event.type === "CheckpointCreated") seen.push(`checkpoint ${event.payload.id}`);
+    expect((await turn.result).steps).toBe(2);
+    // The turn's checkpoint with the user's message, then one write per step.
+    expect(io()).toEqual({ writes: 3, syncs: 3 });
+    expect(seen).toEqual(["checkpoint 2", "checkpoint 3", "checkpoint 4"]);
+    const checkpointTexts = context.history.filter((m) => m.role === "user").map((m) => (m.content[0] as { text: string }).text);
+    expect(checkpointTexts.slice(-4)).toEqual(["<system>CHECKPOINT 2</system>", "echo once", "<system>CHECKPOINT 3</system>", "<system>CHECKPOINT 4</system>"]);
+    // The token count of a step covers its request, whose last message was the step's checkpoint.
+    expect(context.tokenCountMessages).toBe(context.history.length - 1);
+    await context.close();
   });
 });

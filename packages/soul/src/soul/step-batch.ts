@@ -1,0 +1,50 @@
+/**
+ * The one write of a step. A step starts from a checkpoint that the model
+ * sees (its visible message, with D-Mail on) and may send a D-Mail to, but
+ * the checkpoint is written with the step's token count and messages, as
+ * one `Context.commit`: one append and one fsync per step. The batch is
+ * the loop's, so the context holds nothing back.
+ */
+import type { Message } from "@kosong/core";
+import { checkpointMessage, type CheckpointOptions, type ContextStep } from "../context/index.js";
+import type { Emit, SoulRuntime } from "./runtime.js";
+
+/** A step's write in the making: its checkpoint, until {@link StepBatch.commit} or {@link StepBatch.settle} writes it. */
+export interface StepBatch {
+  /**
+   * The history the step's request sends: the context's, then the
+   * checkpoint's visible message while the checkpoint is not written.
+   */
+  history(): readonly Message[];
+  /**
+   * Writes the checkpoint now, on its own, if it is not written yet: before
+   * a compaction replaces the log, or when the step fails (a failed step
+   * keeps its checkpoint, as the host was told of it).
+   */
+  settle(): Promise<void>;
+  /** Writes the checkpoint (unless settled), then the step's token count and messages, as one append. */
+  commit(step: Omit<ContextStep, "checkpoint">): Promise<void>;
+}
+
+/**
+ * Opens the batch of a step: plans its checkpoint (the next id, labelled
+ * `label`), tells the D-Mail switchboard it exists and emits
+ * `CheckpointCreated` (the model may name it before it is written).
+ */
+export function openStepBatch(rt: SoulRuntime, emit: Emit, label?: string): StepBatch {
+  const { context } = rt;
+  const id = context.nCheckpoints;
+  const visible = rt.dmailEnabled ? checkpointMessage(id) : null;
+  let checkpoint: CheckpointOptions | null = label === undefined ? { addUserMessage: rt.dmailEnabled } : { addUserMessage: rt.dmailEnabled, label };
+  rt.session.denwaRenji.setNCheckpoints(id + 1, context.checkpoints[0]?.id ?? id);
+  emit({ type: "CheckpointCreated", payload: { id, label: label ?? null } });
+  const write = async (step: ContextStep): Promise<void> => {
+    await context.commit(checkpoint === null ? step : { ...step, checkpoint });
+    checkpoint = null;
+  };
+  return {
+    history: () => (checkpoint === null || visible === null ? context.history : [...context.history, visible]),
+    settle: () => (checkpoint === null ? Promise.resolve() : write({})),
+    commit: write,
+  };
+}
