@@ -251,8 +251,8 @@ export class Context implements AsyncDisposable {
   readonly #open: () => Promise<ContextLog>;
   readonly #location: string;
   readonly #journal: FileJournal | null;
-  #fileRecovery: FileRecoveryReport | null = null;
-  #recovered = false;
+  /** What the file journal's recovery found, once it ran (on the first read of the log). */
+  #fileRecovery: FileRecoveryReport | null | undefined;
   #log: Promise<ContextLog> | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #loaded = false;
@@ -595,9 +595,8 @@ export class Context implements AsyncDisposable {
     this.#marks = state.checkpoints.map((c) => ({ ...c }));
     this.#empty = state.report.records === 0;
     const interruptedToolCalls = await this.#answerUnfinishedCalls(log);
-    if (this.#journal !== null && !this.#recovered) {
-      this.#recovered = true;
-      this.#fileRecovery = await this.#journal.recover(this.#fingerprint(), (await log.listRotations()).map((r) => r.n));
+    if (this.#fileRecovery === undefined) {
+      this.#fileRecovery = this.#journal === null ? null : await this.#journal.recover(this.#fingerprint(), (await log.listRotations()).map((r) => r.n));
     }
     return { ...state.report, interruptedToolCalls, fileRecovery: this.#fileRecovery };
   }
