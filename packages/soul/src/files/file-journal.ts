@@ -241,12 +241,19 @@ export class FileJournal {
   }
 
   /**
-   * Records that the context made checkpoint `id` (on the current branch).
-   * Not fsynced on its own: the next declared write makes it durable, and
-   * without one there is nothing to restore to it. For the {@link Context}.
+   * Records that the context made checkpoint `id` (on the current branch):
+   * the changes recorded after it are undone by a revert to it. Marking the
+   * newest marked checkpoint again changes nothing, so a checkpoint can be
+   * marked when it is announced (the soul marks a step's checkpoint before
+   * the model answers, and writes it with the step) and again when it is
+   * written. Not fsynced on its own: the next declared write makes it
+   * durable, and without one there is nothing to restore to it. For the
+   * {@link Context} and the soul's loop.
    */
   markCheckpoint(id: number): Promise<void> {
     return this.#run(async () => {
+      const newest = this.#markers.at(-1);
+      if (newest?.id === id && newest.b === this.#branch) return;
       await this.#append([{ t: "cp", id, b: this.#branch }], false);
     });
   }

@@ -40,7 +40,7 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
   if (rt.compaction !== null && context.history.length > 0 && needsCompaction(context.tokenCountWithPending, rt.config)) {
     addUsage(usage, (await compactContext(rt, emit, { reason: "auto", step: n, signal })).usage);
   }
-  const batch = openStepBatch(rt, emit);
+  const batch = await openStepBatch(rt, emit);
   let result: StepResult;
   let results: ToolResult[];
   try {

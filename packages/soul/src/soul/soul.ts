@@ -178,7 +178,7 @@ export class Soul {
       prepare: async () => {
         if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
         // The turn's checkpoint and the user's message: one write.
-        await openStepBatch(rt, emit, options.label).commit({ messages: [message] });
+        await (await openStepBatch(rt, emit, options.label)).commit({ messages: [message] });
       },
     }), options.signal);
   }

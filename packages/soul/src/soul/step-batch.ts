@@ -28,12 +28,15 @@ export interface StepBatch {
 
 /**
  * Opens the batch of a step: plans its checkpoint (the next id, labelled
- * `label`), tells the D-Mail switchboard it exists and emits
- * `CheckpointCreated` (the model may name it before it is written).
+ * `label`), marks it in the file journal (the step's file changes come
+ * after it, so a revert to it undoes them), tells the D-Mail switchboard it
+ * exists and emits `CheckpointCreated` (the model may name it before it is
+ * written).
  */
-export function openStepBatch(rt: SoulRuntime, emit: Emit, label?: string): StepBatch {
+export async function openStepBatch(rt: SoulRuntime, emit: Emit, label?: string): Promise<StepBatch> {
   const { context } = rt;
   const id = context.nCheckpoints;
+  await context.fileJournal?.markCheckpoint(id);
   const visible = rt.dmailEnabled ? checkpointMessage(id) : null;
   let checkpoint: CheckpointOptions | null = label === undefined ? { addUserMessage: rt.dmailEnabled } : { addUserMessage: rt.dmailEnabled, label };
   rt.session.denwaRenji.setNCheckpoints(id + 1, context.checkpoints[0]?.id ?? id);

@@ -65,6 +65,20 @@ describe("reverts through the soul restore files", () => {
     expect(await readFile(note, "utf8")).toBe("second, wrong\n");
   });
 
+  it("a D-Mail to the checkpoint of the step that wrote undoes that step's write (the step's checkpoint precedes its tools)", async () => {
+    const { soul, note } = await setup([
+      script(call("w1", "Write", { text: "first\n" })),
+      "text: wrote it",
+      // Turn 2: checkpoint 3, then its first step's checkpoint 4, written with the step after the tools ran.
+      script(call("w2", "Write", { text: "second, wrong\n" }), call("d", "SendDMail", { checkpoint_id: 4, message: "do not write" })),
+      "text: left it",
+    ]);
+    await collect(soul.run("write the note"));
+    const { events } = await collect(soul.run("change it"));
+    expect(ofType(events, "Reverted").map((e) => e.payload.files)).toEqual([{ restored: ["note.txt"], skipped: [], conflicts: [] }]);
+    expect(await readFile(note, "utf8")).toBe("first\n");
+  });
+
   it("a rewrite of the user's message puts the file back as it was before that turn", async () => {
     const { soul, note } = await setup([
       script(call("w1", "Write", { text: "one\n" })),
