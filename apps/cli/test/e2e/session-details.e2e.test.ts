@@ -1,10 +1,11 @@
 /**
  * What the interactive mode tells about a session, in a real terminal
- * (tmux), the built binary against the fake provider server: an explicit
- * `/compact` after a rejected summary asks the model again and says the
- * summary was rejected.
+ * (tmux), the built binary against the fake provider server: the session's
+ * cost in the footer and `/status` (a config-file price, then kosong's table
+ * after `/model`); an explicit `/compact` after a rejected summary asks the
+ * model again and says the summary was rejected.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { AUTO_SUMMARY_SECTIONS } from "@kosong/soul/compaction";
@@ -20,11 +21,13 @@ const { server, terminals } = await kosongSuite({ tmux: true });
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 
-/** kosong in a fresh home and project folder, ready for input. */
-async function startKosong(args: string[] = [], home?: string) {
-  home ??= await tempDir();
+/** kosong in a fresh home (with `config`, when given, as its config.toml) and project folder, ready for input. */
+async function startKosong(args: string[] = [], options: { home?: string; config?: string } = {}) {
+  const home = options.home ?? (await tempDir());
   const cwd = path.join(home, "project");
+  await mkdir(path.join(home, ".kosong"), { recursive: true });
   await mkdir(cwd, { recursive: true });
+  if (options.config !== undefined) await writeFile(path.join(home, ".kosong", "config.toml"), options.config);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
   const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env, width: 140 });
   terminals.push(terminal);
@@ -40,6 +43,38 @@ async function turn(terminal: TmuxTerminal, prompt: string, answer: string): Pro
 }
 
 describe("session details in a real terminal (tmux)", () => {
+  it("shows the session's cost in the footer and /status: a config-file price, then the table's after /model", async () => {
+    const { terminal } = await startKosong([], { config: '[prices.test-model]\ninput = 2\ncached_input = 0.5\noutput = 10\n' });
+    const cachedUsage = { input_other: 1200, output: 8, input_cache_read: 300, input_cache_creation: 0 };
+    server.enqueue({ message: say("Priced answer."), usage: cachedUsage });
+    terminal.line("first");
+    await terminal.waitFor(/Priced answer\.[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› first" });
+    // (1200 x 2 + 300 x 0.5 + 8 x 10) / 1M: the cached tokens at the cached price.
+    terminal.line("/status");
+    await terminal.waitFor(/in 1\.5k · out 8 · cached 300 · \$0\.0026 ·/, { from: "› /status" });
+
+    // gpt-4o is in kosong's table: (1200 x 2.5 + 300 x 1.25 + 8 x 10) / 1M more, shown in the footer of the next turn.
+    terminal.line("/model gpt-4o");
+    await terminal.waitFor(/Model: gpt-4o/, { from: "› /model gpt-4o" });
+    server.enqueue(
+      { message: { role: "assistant", content: [], tool_calls: [{ type: "function", id: "g1", function: { name: "Glob", arguments: JSON.stringify({ pattern: "*" }) } }] }, usage: cachedUsage },
+      { message: say(`Slow ${"words ".repeat(80)}end.`), usage: cachedUsage, chunkDelayMs: 40 },
+    );
+    terminal.line("second");
+    await terminal.waitFor(/^▍ gpt-4o .*cached 600 · \$0\.0061$/m, { from: "› second" });
+    await terminal.waitFor(/end\.[\s\S]*gpt-4o ·[\s\S]*›\s*$/, { from: "› second" });
+    terminal.line("/status");
+    await terminal.waitFor(/in 4\.5k · out 24 · cached 900 · \$0\.0095 ·/, { from: "› /status" });
+  }, 60_000);
+
+  it("shows no cost for a model without a price", async () => {
+    const { terminal } = await startKosong();
+    await turn(terminal, "hello", "Unpriced answer.");
+    terminal.line("/status");
+    const screen = await terminal.waitFor(/in 1\.2k · out 8 · cached 0 ·/, { from: "› /status" });
+    expect(screen).not.toContain("$");
+  }, 60_000);
+
   it("/compact after a rejected summary asks the model again instead of resting it, and says the summary was rejected", async () => {
     const { terminal } = await startKosong(["--compaction", "auto"]);
     for (const [prompt, answer] of [["first question", "First answer."], ["second question", "Second answer."], ["third question", "Third answer."]]) await turn(terminal, prompt!, answer!);
