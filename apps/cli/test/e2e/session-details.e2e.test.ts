@@ -2,10 +2,12 @@
  * What the interactive mode tells about a session, in a real terminal
  * (tmux), the built binary against the fake provider server: the session's
  * cost in the footer and `/status` (a config-file price, then kosong's table
- * after `/model`); an explicit `/compact` after a rejected summary asks the
- * model again and says the summary was rejected.
+ * after `/model`); each checkpoint's time in `/checkpoints`, kept for a
+ * resumed session (none when unknown or the file is damaged); an explicit
+ * `/compact` after a rejected summary asks the model again and says the
+ * summary was rejected.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { AUTO_SUMMARY_SECTIONS } from "@kosong/soul/compaction";
@@ -73,6 +75,41 @@ describe("session details in a real terminal (tmux)", () => {
     terminal.line("/status");
     const screen = await terminal.waitFor(/in 1\.2k · out 8 · cached 0 ·/, { from: "› /status" });
     expect(screen).not.toContain("$");
+  }, 60_000);
+
+  it("shows each checkpoint's time in /checkpoints, and a resumed session the times it knows", async () => {
+    const time = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`;
+    const { terminal, home } = await startKosong();
+    await turn(terminal, "first question", "One.");
+    await turn(terminal, "second question", "Two.");
+    terminal.line("/checkpoints");
+    await terminal.waitFor(new RegExp(`checkpoint 0 · ${time} · 0 messages before it · drops "first question" onward\n.*\n.*checkpoint 2 · ${time} · 2 messages before it · drops "second question" onward`), { from: "› /checkpoints" });
+    terminal.line("/exit");
+    await terminal.waitFor(/\[exit 0\]/);
+    const sessions = path.join(home, ".kosong", "sessions");
+    const [id] = await readdir(sessions);
+    const file = path.join(sessions, id!, "checkpoint-times.json");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+    // A later run knows checkpoint 0's time only (checkpoint 2's entry lost): it shows that one, and no time for the other.
+    const saved = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ "0": saved["0"], "2": "damaged" }));
+    const resumed = (await startKosong(["--continue"], { home })).terminal;
+    resumed.line("/checkpoints");
+    let screen = await resumed.waitFor(/checkpoint 2 · 2 messages before it/, { from: "› /checkpoints" });
+    expect(screen).toMatch(new RegExp(`checkpoint 0 · ${time} · 0 messages before it`));
+    resumed.line("/exit");
+    await resumed.waitFor(/\[exit 0\]/);
+
+    // A file that is not JSON at all: no times, and the session works as before.
+    await writeFile(file, "\u0000{garbage");
+    const third = (await startKosong(["--continue"], { home })).terminal;
+    third.line("/checkpoints");
+    screen = await third.waitFor(/checkpoint 2 · 2 messages before it/, { from: "› /checkpoints" });
+    expect(screen).toContain("checkpoint 0 · 0 messages before it");
+    await turn(third, "third question", "Three.");
+    third.line("/checkpoints");
+    await third.waitFor(new RegExp(`checkpoint 4 · ${time} · 4 messages before it · drops "third question" onward`), { from: "› /checkpoints" });
   }, 60_000);
 
   it("/compact after a rejected summary asks the model again instead of resting it, and says the summary was rejected", async () => {

@@ -232,6 +232,7 @@ export class InteractiveSession {
       const stream = start(controller.signal);
       for await (const event of stream as AsyncIterable<SoulEvent>) {
         await renderer.render(event);
+        await this.agent.observe(event);
         if (event.type === "TurnEnd" && event.payload.error) errors.push(event.payload.error);
         if (event.type === "StatusUpdate" && event.payload.token_usage) {
           const model = this.agent.providers.main.modelName;
