@@ -47,7 +47,7 @@ async function run(lines: string[], flags: { fileRestore?: boolean } = {}, call 
 describe("files restored by /revert and /restore", () => {
   it("lists the files, asks, restores them, and /restore brings them back", async () => {
     const { out, file } = await run(["write it", "/checkpoints", "/revert 0", "n", "/revert 0", "y", "/restore 1", "y", "/exit"]);
-    expect(out).toMatch(/checkpoint 1 · 1 messages before it · drops the answer to "write it" onward · changed: a\.txt/);
+    expect(out).toMatch(/checkpoint 1 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 1 messages before it · drops the answer to "write it" onward · changed: a\.txt/);
     const asked = out.split("› /revert 0\n");
     expect(asked[1]).toMatch(/^Files that will be restored:\n {2}↺ a\.txt\n/);
     expect(asked[1]).toContain("Nothing reverted.");

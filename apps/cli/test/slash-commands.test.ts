@@ -36,7 +36,7 @@ describe("slash commands on a real session (scripted model, real JSONL)", () => 
       expect(section("/context")).toMatch(/<context name="environment">\s+\d+ characters from working directory/);
       expect(section("/strategy preserve-recent")).toBe("Compaction strategy: preserve-recent");
       expect(section("/strategy bogus")).toMatch(/Strategy now: preserve-recent\. Choose one of: simple, preserve-recent/);
-      expect(section("/checkpoints")).toContain("checkpoint 0 · 0 messages before it");
+      expect(section("/checkpoints")).toMatch(/checkpoint 0 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 0 messages before it/);
       expect(section("/clear")).toBe("Conversation cleared. /restore 1 brings it back.");
       expect(section("/rotations")).toMatch(/^1 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}\d+ bytes/);
       expect(section("/restore 1")).toMatch(/^Restored rotation 1; the replaced conversation is rotation 2\. 2 messages\./);

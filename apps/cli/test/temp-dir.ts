@@ -8,7 +8,7 @@ import { afterEach } from "vitest";
 export function useTempDirs(): (prefix?: string) => Promise<string> {
   const made: string[] = [];
   afterEach(async () => {
-    await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+    await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })));
   });
   return async (prefix = "kosong-cli-") => {
     const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));

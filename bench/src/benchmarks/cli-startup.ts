@@ -154,7 +154,7 @@ const benchmark: Benchmark = {
       }
     } finally {
       await server.close();
-      rmSync(work, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
     return rows;
   },

@@ -7,13 +7,14 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { extractText, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
-import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
+import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
+import { CheckpointTimes } from "../sessions/checkpoint-times.js";
 import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { createAgentTools } from "../tools/agent-tools.js";
@@ -55,6 +56,13 @@ export interface AgentSession {
   settings: Settings;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
+  checkpointTimes: CheckpointTimes;
+  /**
+   * Keeps what the CLI records beside the conversation of an event the soul
+   * emitted: a `CheckpointCreated`'s time. Modes call it for every event.
+   */
+  observe(event: SoulEvent): Promise<void>;
   /**
    * Goes on with other providers (another model): a new Soul over the same
    * context, tools, approvals and strategy. Not while an operation runs.
@@ -125,6 +133,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const displayId = session?.id ?? path.basename(contextFile);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset };
     const approval = new Approval({ yolo: settings.yolo });
+    const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
       new Soul({
         agent,
@@ -160,6 +169,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       providers,
       settings,
       mcp,
+      checkpointTimes,
+      async observe(event) {
+        if (event.type !== "CheckpointCreated") return;
+        const checkpoint = context.checkpoints.find((c) => c.id === event.payload.id);
+        if (checkpoint) await checkpointTimes.record(checkpoint, new Date(), (error) => (options.warn ?? warnOnStderr)(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
+      },
       async close() {
         await mcp?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.

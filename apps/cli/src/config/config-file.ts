@@ -42,6 +42,22 @@ export const configFileSchema = z.strictObject({
   idle_timeout: z.number().nonnegative().optional(),
   /** Seconds a Shell tool call may run (0: no limit; default 660). */
   shell_timeout: z.number().nonnegative().optional(),
+  /**
+   * Model prices in USD per million tokens, by model name (`[prices."my-model"]`):
+   * `input` and `output`, and optionally `cached_input` and `cache_write`
+   * (default: `input`). They win over kosong's own table.
+   */
+  prices: z
+    .record(
+      z.string().min(1),
+      z.strictObject({
+        input: z.number().nonnegative(),
+        output: z.number().nonnegative(),
+        cached_input: z.number().nonnegative().optional(),
+        cache_write: z.number().nonnegative().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /** The settings a config file holds. */

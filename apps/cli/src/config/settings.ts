@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ThinkingEffort } from "@kosong/core";
 import { UsageError } from "../cli-error.js";
+import type { ModelPrice } from "../pricing/model-prices.js";
 import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
 import {
@@ -78,6 +79,8 @@ export interface Settings {
   shellTimeoutMs: number | null;
   /** Journal the files the agent writes and restore them with every revert (off with `--no-file-restore`). */
   fileRestore: boolean;
+  /** Model prices from the config file's `[prices]`, by model name (they win over kosong's table). */
+  prices: Record<string, ModelPrice>;
 }
 
 /** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
@@ -144,6 +147,9 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     }),
     shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
     fileRestore: flags.fileRestore !== false,
+    prices: Object.fromEntries(
+      Object.entries(config.prices ?? {}).map(([model, p]) => [model, { input: p.input, output: p.output, cachedInput: p.cached_input ?? p.input, ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }) }]),
+    ),
   };
 }
 

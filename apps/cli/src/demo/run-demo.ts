@@ -108,6 +108,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
       fileRestore: true,
+      prices: {},
     };
   }
 }

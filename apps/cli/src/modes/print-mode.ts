@@ -50,7 +50,10 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     });
     const turn = agent.soul.run(prompt, { signal: controller.signal });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err);
-    for await (const event of turn) print(event);
+    for await (const event of turn) {
+      print(event);
+      await agent.observe(event);
+    }
     const result = await turn.result;
     if (settings.outputFormat === "text") out.write("\n");
     if (refused.length > 0) err.write(`kosong: ${count(refused.length, "tool call")} refused without --yolo (print mode cannot ask): ${refused.join("; ")}\n`);

@@ -1,12 +1,14 @@
 /**
  * Builds the chat provider (and the optional compact model) from the
  * settings. The SDK-backed providers are imported lazily, so `--version`,
- * `--help` and the scripted provider never load an SDK.
+ * `--help` and the scripted provider never load an SDK, and the interactive
+ * mode loads it after its prompt is drawn (see {@link DeferredProvider}).
  */
 import type { ChatProvider } from "@kosong/core";
 import { UsageError } from "../cli-error.js";
 import type { ProviderName } from "../config/setting-values.js";
 import type { Settings } from "../config/settings.js";
+import { DeferredProvider } from "./deferred-provider.js";
 import { missingCredentialsMessage } from "./missing-credentials.js";
 import { readScriptsFile } from "./scripts-file.js";
 
@@ -64,26 +66,30 @@ async function createProvider(settings: Settings, model: string, env: Env): Prom
     case "anthropic": {
       const apiKey = settings.apiKey ?? env.ANTHROPIC_API_KEY ?? (env.ANTHROPIC_AUTH_TOKEN ? undefined : localKey(baseURL));
       if (!apiKey && !env.ANTHROPIC_AUTH_TOKEN) throw new UsageError(missingCredentialsMessage("anthropic"));
-      const { AnthropicProvider } = await import("@kosong/core/anthropic");
-      return new AnthropicProvider({ model, apiKey, baseURL, timeouts });
+      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }));
     }
     case "kimi": {
       const apiKey = settings.apiKey ?? env.KIMI_API_KEY ?? localKey(baseURL);
       if (!apiKey) throw new UsageError(missingCredentialsMessage("kimi"));
-      const { KimiChatProvider } = await import("@kosong/core/openai");
-      return new KimiChatProvider({ model, apiKey, baseURL, timeouts });
+      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey, baseURL, timeouts }));
     }
     case "openai":
     case "openai-responses": {
       const url = baseURL ?? (env.OPENAI_BASE_URL || undefined);
       const apiKey = settings.apiKey ?? (env.OPENAI_API_KEY || undefined) ?? localKey(url);
       if (!apiKey) throw new UsageError(missingCredentialsMessage(settings.provider));
-      const openai = await import("@kosong/core/openai");
-      return settings.provider === "openai"
-        ? new openai.OpenAIChatProvider({ model, apiKey, baseURL: url, timeouts })
-        : new openai.OpenAIResponsesProvider({ model, apiKey, baseURL: url, timeouts });
+      const chat = settings.provider === "openai";
+      return new DeferredProvider(settings.provider, model, async () => {
+        const openai = await import("@kosong/core/openai");
+        return chat ? new openai.OpenAIChatProvider({ model, apiKey, baseURL: url, timeouts }) : new openai.OpenAIResponsesProvider({ model, apiKey, baseURL: url, timeouts });
+      });
     }
   }
+}
+
+/** Starts loading the SDKs of `providers` (the interactive mode calls it once its prompt is drawn). */
+export function loadProviders(providers: Providers): void {
+  for (const provider of [providers.main, providers.compact]) if (provider instanceof DeferredProvider) void provider.load();
 }
 
 /**

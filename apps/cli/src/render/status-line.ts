@@ -4,6 +4,8 @@
  */
 import type { TokenUsage } from "@kosong/core";
 import type { ContextUsage } from "@kosong/soul";
+import type { ModelPrice } from "../pricing/model-prices.js";
+import { formatCost, usageCost } from "../pricing/usage-cost.js";
 import type { Style } from "./terminal-style.js";
 
 /** What the status line shows. */
@@ -19,19 +21,32 @@ export interface StatusInfo {
   tokens?: SessionTokens;
 }
 
-/** Tokens used over a session: input (cache reads and writes included), output, and the input read from a cache. */
+/**
+ * Tokens used over a session: input (cache reads and writes included),
+ * output, and the input read from a cache; and what the calls of a model
+ * with a known price cost.
+ */
 export interface SessionTokens {
   input: number;
   output: number;
   cached: number;
+  /** USD of the calls whose model has a price. */
+  cost: number;
+  /** Calls whose model has no price (their cost is unknown). */
+  unpricedCalls: number;
 }
 
-/** `tokens` with one call's usage added. */
-export function addUsage(tokens: SessionTokens, usage: TokenUsage): SessionTokens {
+/** A session before its first call. */
+export const noTokens: Readonly<SessionTokens> = Object.freeze({ input: 0, output: 0, cached: 0, cost: 0, unpricedCalls: 0 });
+
+/** `tokens` with one call's usage added, priced at `price` (null: the model has no known price). */
+export function addUsage(tokens: SessionTokens, usage: TokenUsage, price: ModelPrice | null): SessionTokens {
   return {
     input: tokens.input + usage.input_other + usage.input_cache_read + usage.input_cache_creation,
     output: tokens.output + usage.output,
     cached: tokens.cached + usage.input_cache_read,
+    cost: tokens.cost + (price ? usageCost(usage, price) : 0),
+    unpricedCalls: tokens.unpricedCalls + (price ? 0 : 1),
   };
 }
 
@@ -68,8 +83,14 @@ export function statusLine(info: StatusInfo, style: Style): string {
   return style.dim(parts.join(" · "));
 }
 
+/**
+ * The session's tokens, and its cost when some call was priced (`≥` when
+ * other calls were of a model without a price).
+ */
 function tokensText(tokens: SessionTokens): string {
-  return `in ${formatTokens(tokens.input)} · out ${formatTokens(tokens.output)} · cached ${formatTokens(tokens.cached)}`;
+  const priced = tokens.cost > 0 || (tokens.unpricedCalls === 0 && tokens.input + tokens.output > 0);
+  const cost = priced ? ` · ${tokens.unpricedCalls > 0 ? "≥" : ""}${formatCost(tokens.cost)}` : "";
+  return `in ${formatTokens(tokens.input)} · out ${formatTokens(tokens.output)} · cached ${formatTokens(tokens.cached)}${cost}`;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Sessions on disk: `$KOSONG_HOME/sessions/<id>/` holds the conversation,
  * `context.jsonl` (kimi-cli's format, with its rotations `context_N.jsonl`),
  * and `session.json` (the working directory, the first prompt, when it
- * started, the compaction strategy last chosen with `/strategy`). The
+ * started, the compaction strategy last chosen with `/strategy`), and
+ * `checkpoint-times.json` (see `checkpoint-times.ts`). The
  * folder is private to the user (0700) and its files 0600: conversations
  * can hold secrets the user typed. API keys are never written.
  */

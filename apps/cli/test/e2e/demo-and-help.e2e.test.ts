@@ -25,7 +25,7 @@ describe("kosong demo (the built binary, no key, no network)", { timeout: 120_00
     expect(out.split("Let me look at the project first.").length - 1).toBe(1);
     expect(out).toMatch(/Shell wants to: Run: grep[\s\S]*approve\? a\n✓ Shell/);
     // Checkpoints, the model's D-Mail shrinking the context, the host's rewrite.
-    expect(out).toMatch(/checkpoint 0 · 0 messages before it/);
+    expect(out).toMatch(/checkpoint 0 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 0 messages before it/);
     const dmail = /⟲ D-Mail: back to checkpoint \d+ · context ([\d.]+)k? → ([\d.]+k?) tokens/.exec(out);
     expect(dmail).not.toBeNull();
     expect(out).toMatch(/The release moved from March 7 to (\*\*)?March 14/);

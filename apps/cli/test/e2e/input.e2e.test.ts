@@ -62,9 +62,10 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     terminal.line("second question");
     await terminal.waitFor(/Two\.[\s\S]*›\s*$/, { from: "› second question" });
     terminal.line("/checkpoints");
-    const checkpoints = await terminal.waitFor(/checkpoint \d+ · 2 messages before it · drops "second question" onward/, { from: "› /checkpoints" });
-    expect(checkpoints).toContain('checkpoint 0 · 0 messages before it · drops "first question here" onward');
-    expect(checkpoints).toContain('checkpoint 1 · 1 messages before it · drops the answer to "first question here" onward');
+    // Each checkpoint with its time and the words a revert to it drops.
+    const checkpoints = await terminal.waitFor(/checkpoint \d+ · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 2 messages before it · drops "second question" onward/, { from: "› /checkpoints" });
+    expect(checkpoints).toMatch(/checkpoint 0 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 0 messages before it · drops "first question here" onward/);
+    expect(checkpoints).toMatch(/checkpoint 1 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 1 messages before it · drops the answer to "first question here" onward/);
   }, 60_000);
 
   it("sends a 200-line paste whole, shown collapsed, and prompts of several lines", async () => {

@@ -1,10 +1,14 @@
 /**
  * Runs the BUILT `kosong` binary (apps/cli/dist/kosong.js) as a child
  * process, with a clean environment: no provider keys from the machine, a
- * temporary HOME and KOSONG_HOME. Builds the CLI first when dist is missing.
+ * temporary HOME and KOSONG_HOME, and one compile cache for every test
+ * (outside the temporary HOME, which a run may still be writing its cache
+ * into as it exits). Builds the CLI first when dist is missing.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { afterAll, beforeAll, beforeEach } from "vitest";
@@ -43,9 +47,12 @@ export interface RunKosongOptions {
   onStdout?: (chunk: string) => void;
 }
 
+/** The cache folder (`XDG_CACHE_HOME`) of every test's runs: Node's compile cache of kosong goes there. */
+export const testCacheHome = path.join(os.tmpdir(), "kosong-e2e-cache");
+
 /** The clean environment the binary runs with. */
 export function cleanEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, KOSONG_HOME: `${home}/.kosong`, NO_COLOR: "1", ...extra };
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, KOSONG_HOME: `${home}/.kosong`, XDG_CACHE_HOME: testCacheHome, NO_COLOR: "1", ...extra };
 }
 
 /** Runs `kosong args...` to its end. */

@@ -85,23 +85,30 @@ export class AutoCompaction implements Compaction {
     const system = older.filter((m) => m.role === "system");
     const toSummarise = older.filter((m) => m.role !== "system");
     const notes: string[] = [];
+    const rejected: string[] = [];
     const usages: Array<TokenUsage | null> = [];
     if (toSummarise.length > 0) {
-      for (const [rung, provider] of this.#rungs(history, options.provider, notes)) {
-        const summary = await this.#summarise(rung, provider, toSummarise, options, notes, usages);
+      for (const [rung, provider] of this.#rungs(history, options.provider, options.explicit === true, notes)) {
+        const summary = await this.#summarise(rung, provider, toSummarise, options, { notes, rejected }, usages);
         if (summary === null) continue;
         // A summary that leaves no room for the recent messages is cut (at a line boundary) rather than them.
         const room = Math.max(maxTokens - counter.count(tail) - counter.count(system) - 50, Math.floor(maxTokens / 2));
         const text = truncateText(`Context compressed using the ${rung} (${provider.modelName}).\n\n${summary}`, room, budget.tokenizer);
         const head = [...system, summaryMessage([{ type: "text", text }])];
-        return this.#assemble(history, budget, head, tail, toSummarise.length, options, notes, sumTokenUsage(...usages));
+        return this.#assemble(history, budget, head, tail, toSummarise.length, options, notes, rejected, sumTokenUsage(...usages));
       }
     }
-    return this.#fallBack(history, options, notes, usages);
+    return this.#fallBack(history, options, notes, rejected, usages);
   }
 
-  /** The LLM rungs to try, in order, skipping those on cooldown and a compact model the history does not fit. */
-  #rungs(history: readonly Message[], main: ChatProvider | undefined, notes: string[]): Array<[Rung, ChatProvider]> {
+  /**
+   * The LLM rungs to try, in order, skipping a compact model the history does
+   * not fit and, unless the compaction was asked for explicitly, those on
+   * cooldown (an automatic trigger does not retry a broken model every step;
+   * the user's `/compact` does).
+   */
+  #rungs(history: readonly Message[], main: ChatProvider | undefined, explicit: boolean, notes: string[]): Array<[Rung, ChatProvider]> {
+    if (explicit) this.#skip.clear();
     for (const [rung, left] of this.#skip) {
       if (left <= 0) this.#skip.delete(rung);
       else this.#skip.set(rung, left - 1);
@@ -121,13 +128,13 @@ export class AutoCompaction implements Compaction {
     });
   }
 
-  /** One LLM summary, or null (with a note, and the rung put on cooldown) when it fails or is rejected. */
+  /** One LLM summary, or null (with a note, a line in `log.rejected`, and the rung put on cooldown) when it fails or is rejected. */
   async #summarise(
     rung: Rung,
     provider: ChatProvider,
     messages: readonly Message[],
     options: CompactionOptions,
-    notes: string[],
+    log: { notes: string[]; rejected: string[] },
     usages: Array<TokenUsage | null>,
   ): Promise<string | null> {
     let reason: string;
@@ -143,7 +150,8 @@ export class AutoCompaction implements Compaction {
       if (isAbortError(error) || options.signal?.aborted) throw error;
       reason = error instanceof Error ? error.message : String(error);
     }
-    notes.push(`The ${rung} (${provider.modelName}) failed: ${reason}.`);
+    log.notes.push(`The ${rung} (${provider.modelName}) failed: ${reason}.`);
+    log.rejected.push(`${rung} (${provider.modelName}): ${reason}`);
     this.#skip.set(rung, this.#cooldown);
     return null;
   }
@@ -157,6 +165,7 @@ export class AutoCompaction implements Compaction {
     summarised: number,
     options: CompactionOptions,
     notes: string[],
+    rejected: string[],
     usage: TokenUsage,
   ): Promise<CompactionResult> {
     const { maxTokens, counter, tokenizer } = budget;
@@ -179,12 +188,12 @@ export class AutoCompaction implements Compaction {
       notes.push(...files.skipped.map((why) => `File not recovered: ${why}.`));
     }
     const fit = fitCompacted(history, [...head, ...recovered, ...tail], head.length + recovered.length, summarised, notes, budget);
-    const details: CompactionDetails = { ...fit.details, filesRecovered: paths.filter((_, i) => fit.messages.includes(recovered[i]!)) };
+    const details: CompactionDetails = { ...fit.details, filesRecovered: paths.filter((_, i) => fit.messages.includes(recovered[i]!)), rejectedSummaries: rejected };
     return { messages: fit.messages, usage, details };
   }
 
   /** The non-LLM rungs, in order; the last one's failure propagates. */
-  async #fallBack(history: readonly Message[], options: CompactionOptions, notes: string[], usages: Array<TokenUsage | null>): Promise<CompactionResult> {
+  async #fallBack(history: readonly Message[], options: CompactionOptions, notes: string[], rejected: string[], usages: Array<TokenUsage | null>): Promise<CompactionResult> {
     const usage = usages.length === 0 ? null : sumTokenUsage(...usages);
     const budget = { maxTokens: this.#budget.maxTokens, tokenizer: this.#budget.tokenizer };
     const fallbacks = this.#options.fallbacks ?? [new SmartCompaction(budget), new PreserveRecentCompaction(budget)];
@@ -193,7 +202,7 @@ export class AutoCompaction implements Compaction {
         const result = await fallback.compact(history, { files: options.files, signal: options.signal, tokenScale: options.tokenScale, providerCount: options.providerCount });
         notes.push(`Fell back to ${fallback.name}.`);
         const details = result.details ?? { kept: 0, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] };
-        return { messages: result.messages, usage, details: { ...details, notes: [...notes, ...details.notes] } };
+        return { messages: result.messages, usage, details: { ...details, notes: [...notes, ...details.notes], rejectedSummaries: rejected, fallback: fallback.name } };
       } catch (error) {
         if (isAbortError(error) || options.signal?.aborted || index === fallbacks.length - 1) throw error;
         notes.push(`${fallback.name} failed: ${error instanceof Error ? error.message : String(error)}.`);

@@ -22,6 +22,13 @@ export interface CompactionOptions {
   signal?: AbortSignal;
   /** The user's extra instruction (`/compact <instruction>`), for LLM-backed strategies. */
   instruction?: string;
+  /**
+   * True when the user or host asked for this compaction (`soul.compact()`),
+   * false or absent for the automatic triggers. A strategy that rests a
+   * failing model for a while (`AutoCompaction`'s `failureCooldown`) tries it
+   * again when asked explicitly.
+   */
+  explicit?: boolean;
   /** The session's record of files read and written, for strategies that recover files. */
   files?: FileRegistry;
   /** Reads the registry's files for strategies that recover them (the soul passes one; a strategy's own reader wins). */
@@ -73,6 +80,19 @@ export interface CompactionDetails {
   summarized: boolean;
   /** Notes for people: a fallback taken, a budget that could not be met. */
   notes: string[];
+  /**
+   * The model summaries this compaction rejected or could not get, one line
+   * each (`main model (gpt-4o): missing-sections summary`), when the strategy
+   * summarises with a model.
+   */
+  rejectedSummaries?: string[];
+  /**
+   * The name of the fallback strategy whose output this is (`smart`,
+   * `preserve-recent`), when a strategy that summarises with a model got no
+   * usable summary: an extractive summary, a truncation, or the history
+   * unchanged, which a host should say rather than report a normal compaction.
+   */
+  fallback?: string;
   /** Tokens of the output as the strategy counted them (times `tokenScale`, when given), for strategies with a budget. */
   tokensAfter?: number;
   /** False when the strategy could not meet its budget (the output is then the smallest it could make). */

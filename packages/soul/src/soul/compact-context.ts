@@ -72,6 +72,7 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     provider: rt.compactionProvider ?? undefined,
     signal: options.signal,
     instruction: options.instruction,
+    explicit: options.reason === "manual",
     files: rt.session.files,
     readFile: rt.readFile,
     // Budgets are in the provider's tokens: strategies calibrate their estimate against its last count.

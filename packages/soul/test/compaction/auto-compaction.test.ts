@@ -127,6 +127,28 @@ describe("AutoCompaction", () => {
     expect(results[1]!.details!.notes.join("\n")).toMatch(/Skipped the compact model: it failed recently/);
   });
 
+  it("tries a model on cooldown again when the compaction is explicit, and lists each rejected summary", async () => {
+    const main = model("Sure, here is the summary you asked for.", "stop", "chatty");
+    const strategy = new AutoCompaction({ maxTokens: 1500, failureCooldown: 3 });
+    const first = await strategy.compact(history(), { provider: main });
+    expect(first.details!.rejectedSummaries).toEqual(["main model (chatty): acknowledgement summary"]);
+    expect(first.details!.fallback).toBe("smart");
+    // An automatic trigger rests the model...
+    const automatic = await strategy.compact(history(), { provider: main });
+    expect(main.calls).toHaveLength(1);
+    expect(automatic.details!.rejectedSummaries).toEqual([]);
+    expect(automatic.details!.notes.join("\n")).toMatch(/Skipped the main model: it failed recently/);
+    // ...the user's /compact asks it again, and its rejection is reported as one.
+    const explicit = await strategy.compact(history(), { provider: main, explicit: true });
+    expect(main.calls).toHaveLength(2);
+    expect(explicit.details!.rejectedSummaries).toEqual(["main model (chatty): acknowledgement summary"]);
+    const good = model(GOOD, "stop", "fixed");
+    const after = await strategy.compact(history(), { provider: good, explicit: true });
+    expect(after.details).toMatchObject({ summarized: true, rejectedSummaries: [] });
+    expect(after.details!.fallback).toBeUndefined();
+    expect(extractText(after.messages[0]!)).toContain("Context compressed using the main model (fixed)");
+  });
+
   it("lets an abort through instead of falling back", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -125,6 +125,17 @@ describe("every compaction result is checked before it replaces the context", ()
   });
 });
 
+describe("explicit and automatic compactions", () => {
+  it("tells the strategy that soul.compact() was asked for and the trigger was not", async () => {
+    const { strategy, seen } = fixed([userMessage("the gist")]);
+    const { soul } = await testSoul({ config: trigger, compaction: strategy, scripts: [`text: one\n${usage(6000)}`, "text: two"] });
+    await collect(soul.run("a"));
+    await collect(soul.run("b"));
+    await collect(soul.compact());
+    expect(seen.map((options) => options?.explicit)).toEqual([false, true]);
+  });
+});
+
 describe("AutoCompaction inside a soul", () => {
   const summary = AUTO_SUMMARY_SECTIONS.map((s) => `## ${s}\nThe notes config was written.`).join("\n\n");
 

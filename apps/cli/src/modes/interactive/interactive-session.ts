@@ -7,7 +7,8 @@ import type { SoulEvent, SoulStream } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
 import { approvalLines } from "../../render/approval-lines.js";
-import { addUsage, footerLine, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
+import { addUsage, footerLine, noTokens, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
+import { priceOf } from "../../pricing/model-prices.js";
 import { StatusFooter } from "../../render/status-footer.js";
 import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
@@ -31,8 +32,8 @@ export class InteractiveSession {
   exitRequested = false;
   /** Lines entered during the last operation and not handed to the soul: the loop sends them next. */
   readonly queuedInput: string[] = [];
-  /** Tokens used since the session started here. */
-  tokens: SessionTokens = { input: 0, output: 0, cached: 0 };
+  /** Tokens used since the session started here, and their cost where the model's price is known. */
+  tokens: SessionTokens = noTokens;
   /** The last tool's label and whole output (safe to show), for Ctrl-O. */
   lastToolOutput: { label: string; output: string } | null = null;
   #running: AbortController | null = null;
@@ -231,9 +232,11 @@ export class InteractiveSession {
       const stream = start(controller.signal);
       for await (const event of stream as AsyncIterable<SoulEvent>) {
         await renderer.render(event);
+        await this.agent.observe(event);
         if (event.type === "TurnEnd" && event.payload.error) errors.push(event.payload.error);
         if (event.type === "StatusUpdate" && event.payload.token_usage) {
-          this.tokens = addUsage(this.tokens, event.payload.token_usage);
+          const model = this.agent.providers.main.modelName;
+          this.tokens = addUsage(this.tokens, event.payload.token_usage, priceOf(model, this.agent.settings.prices));
           footer.draw();
         }
         if (event.type === "ToolCall") toolsRunning = true;

@@ -11,7 +11,7 @@ import packageJson from "../../../package.json" with { type: "json" };
 import { openAgentSession } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
-import type { Providers } from "../../providers/create-provider.js";
+import { loadProviders, type Providers } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
 import { recentTranscript } from "../../render/recent-transcript.js";
 import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
@@ -22,6 +22,9 @@ import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
 import { runSlashCommand, slashCommands } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
+
+/** How long after the first prompt is drawn the modules it does not need start loading. */
+const preloadDelayMs = 150;
 
 /** What the interactive mode runs. */
 export interface InteractiveOptions {
@@ -61,7 +64,12 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   try {
     await input.loadHistory();
     printBanner(session);
-    void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+    // Heavy modules the prompt does not need (Markdown, the model's SDK) load while the user types: shortly after the
+    // prompt is drawn, so that the terminal shows it before they take the CPU. A turn started earlier loads them itself.
+    setTimeout(() => {
+      void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+      loadProviders(agent.providers);
+    }, preloadDelayMs).unref();
     await runLoop(session, options.firstPrompt);
     return signalled === null ? ExitCode.ok : 128 + constants.signals[signalled];
   } finally {

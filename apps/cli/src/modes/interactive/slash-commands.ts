@@ -8,6 +8,7 @@ import { mcpStatusLines } from "../../render/mcp-status.js";
 import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
+import { timestamp } from "../../render/timestamp.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
@@ -84,7 +85,9 @@ export const slashCommands: SlashCommand[] = [
         const drops = !firstDropped ? "" : isPrompt(firstDropped) ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
         const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
         const files = changed.length > 0 ? s.style.dim(` · changed: ${changed.map((f) => visibleControls(f, { oneLine: true })).join(", ")}`) : "";
-        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""} · ${c.messageCount} messages before it${drops ? s.style.dim(` · ${drops}`) : ""}${files}`);
+        const at = s.agent.checkpointTimes.timeOf(c);
+        const time = at ? ` · ${timestamp(at)}` : "";
+        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""}${time} · ${c.messageCount} messages before it${drops ? s.style.dim(` · ${drops}`) : ""}${files}`);
       }
     },
   },
@@ -141,7 +144,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (s) => {
       const rotations = await s.agent.context.rotations();
       if (rotations.length === 0) s.print("No rotations yet.");
-      for (const r of rotations) s.print(`${r.n}  ${new Date(r.mtimeMs).toISOString().slice(0, 19).replace("T", " ")}  ${r.size} bytes  ${s.style.dim(r.location)}`);
+      for (const r of rotations) s.print(`${r.n}  ${timestamp(r.mtimeMs)}  ${r.size} bytes  ${s.style.dim(r.location)}`);
     },
   },
   {

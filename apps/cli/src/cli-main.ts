@@ -1,0 +1,31 @@
+/**
+ * The `kosong` command: parses the command line and runs the chosen mode.
+ * Errors the user can fix print as one message with their exit code (see
+ * `ExitCode`); any other error prints as `kosong: message` and exits 1
+ * (with its stack when `KOSONG_DEBUG` is set).
+ */
+import { CommanderError } from "commander";
+import { CliError, ExitCode } from "./cli-error.js";
+import { buildProgram, commanderExitCode } from "./program.js";
+import { visibleControls } from "./render/visible-controls.js";
+
+// A reader that went away (`kosong -p ... | head`) ends the run quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(ExitCode.ok);
+  throw error;
+});
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = commanderExitCode(error.code);
+  } else if (error instanceof CliError) {
+    process.stderr.write(`${visibleControls(error.message)}\n`);
+    process.exitCode = error.exitCode;
+  } else {
+    const detail = error instanceof Error ? (process.env.KOSONG_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
+    process.stderr.write(`kosong: ${visibleControls(detail)}\n`);
+    process.exitCode = ExitCode.error;
+  }
+}
