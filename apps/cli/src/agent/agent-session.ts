@@ -172,8 +172,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       checkpointTimes,
       async observe(event) {
         if (event.type !== "CheckpointCreated") return;
-        const checkpoint = context.checkpoints.find((c) => c.id === event.payload.id);
-        if (checkpoint) await checkpointTimes.record(checkpoint, new Date(), (error) => (options.warn ?? warnOnStderr)(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
+        // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.
+        const id = event.payload.id;
+        const checkpoint = context.checkpoints.find((c) => c.id === id) ?? { id, messageCount: context.history.length };
+        await checkpointTimes.record(checkpoint, new Date(), (error) => (options.warn ?? warnOnStderr)(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
       },
       async close() {
         await mcp?.close();
