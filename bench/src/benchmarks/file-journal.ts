@@ -14,9 +14,12 @@
  *   (no durability, no undo).
  * - The Shell scan on a 10,000-file working directory (quick: 1,000), warm:
  *   `scanCommand()` then `finish()` around a command that changes nothing
- *   (two walks with an lstat of every entry, contents already known from the
- *   first, untimed, scan). Goal: under 150 ms. Baseline, same rounds: two
- *   bare recursive `readdir`s of the same tree (names only, no stats).
+ *   (two walks through folder descriptors with an lstat of every file,
+ *   contents already known from the first, untimed, scan). Goal: under
+ *   150 ms. Baseline, same rounds: two bare recursive `readdir`s of the same
+ *   tree (names only, no stats). The floor is the lstats: through
+ *   `/proc/self/fd/N/name` (what keeps them confined) one costs about twice
+ *   one by absolute path.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, open, readdir, realpath, rm, writeFile } from "node:fs/promises";

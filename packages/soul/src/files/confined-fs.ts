@@ -24,7 +24,7 @@
  * with the `realpath` of that path: escapes are still refused, but a race on
  * a parent folder can make a file be created before it is refused.
  */
-import { existsSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { constants, type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, stat, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { SoulError } from "../soul/errors.js";
@@ -374,6 +374,125 @@ export function replaceAtomically(workspace: ConfinedRoot, requested: string, en
     await dir.handle.sync();
     return where;
   });
+}
+
+/** An entry of a folder met by {@link walkInside}. */
+export interface WalkedEntry {
+  name: string;
+  /** Its `lstat` (links not followed); for a folder, null (folders are not stat'ed). */
+  stats: Stats | null;
+}
+
+/** A folder met by {@link walkInside}. */
+export interface WalkedFolder {
+  /** Its path relative to the root, `/`-separated; "" for the root. */
+  key: string;
+  /** Its entries, in the folder's order (an entry removed while it was listed is left out). */
+  entries: WalkedEntry[];
+  /**
+   * Reads the entry `name` of this folder, opened through the folder's
+   * descriptor with `O_NOFOLLOW | O_NONBLOCK` and checked as {@link openForRead}
+   * checks (a regular file with one name): its first `maxBytes` bytes, and
+   * its status as opened (which may differ from the entry's if it changed
+   * since the listing). Throws as {@link openForRead} does (ELOOP for a link).
+   */
+  read(name: string, maxBytes: number): Promise<{ data: Buffer; stats: Stats }>;
+  /** The target of the symlink `name` of this folder (never followed). */
+  readLink(name: string): string;
+}
+
+/**
+ * Walks the workspace's tree, depth first, through folder descriptors: each
+ * folder is opened with `O_DIRECTORY | O_NOFOLLOW` through the descriptor of
+ * its parent and its real path checked inside the workspace (a folder moved
+ * out meanwhile is left out, with what is under it), so a link is listed but
+ * never followed, and a folder reached through one is never entered.
+ * `visit` sees each folder and returns the names of the entries to enter
+ * (those that are folders are entered, in that order), or null to stop the
+ * walk. Entries are listed and stat'ed with synchronous calls, which are
+ * twice as fast as their promises here, the walk yielding to the event loop
+ * every {@link WALK_BATCH} entries so no stall is long.
+ */
+export async function walkInside(workspace: ConfinedRoot, visit: (folder: WalkedFolder) => Promise<readonly string[] | null>): Promise<void> {
+  const rootFd = openSync(workspace.root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  let budget = WALK_BATCH;
+  const walk = async (fd: number, dirPath: string, key: string): Promise<boolean> => {
+    const base = procFd ? `${procFd}/${fd}` : dirPath;
+    const entries: WalkedEntry[] = [];
+    for (const dirent of readdirSync(base, { withFileTypes: true })) {
+      if (--budget <= 0) {
+        budget = WALK_BATCH;
+        await yieldToLoop();
+      }
+      if (dirent.isDirectory()) entries.push({ name: dirent.name, stats: null });
+      else {
+        const stats = lstatSync(`${base}/${dirent.name}`, { throwIfNoEntry: false });
+        if (stats !== undefined) entries.push({ name: dirent.name, stats: stats.isDirectory() ? null : stats });
+      }
+    }
+    const folder: WalkedFolder = {
+      key,
+      entries,
+      read: (name, maxBytes) => readEntry(workspace, fd, dirPath, name, key === "" ? name : `${key}/${name}`, maxBytes),
+      readLink: (name) => readlinkSync(`${base}/${name}`),
+    };
+    const enter = await visit(folder);
+    if (enter === null) return false;
+    for (const name of enter) {
+      let child: number;
+      try {
+        child = openSync(`${base}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      } catch {
+        continue; // not a folder (a file, a link), or removed meanwhile
+      }
+      try {
+        const childPath = path.join(dirPath, name);
+        if (!isInside(workspace.root, realPathSync(child, childPath))) continue;
+        if (!(await walk(child, childPath, key === "" ? name : `${key}/${name}`))) return false;
+      } finally {
+        closeSync(child);
+      }
+    }
+    return true;
+  };
+  try {
+    await walk(rootFd, workspace.root, "");
+  } finally {
+    closeSync(rootFd);
+  }
+}
+
+/** Entries a walk lists (and stats) between two yields to the event loop. */
+const WALK_BATCH = 512;
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The real path of the folder open as `fd` (expected at `expected`). */
+function realPathSync(fd: number, expected: string): string {
+  if (procFd) return readlinkSync(`${procFd}/${fd}`);
+  const real = realpathSync(expected);
+  const [opened, named] = [fstatSync(fd), statSync(real)];
+  return opened.dev === named.dev && opened.ino === named.ino ? real : "";
+}
+
+/** Reads the entry `name` of the folder open as `fd` (see {@link WalkedFolder.read}). */
+async function readEntry(workspace: ConfinedRoot, fd: number, dirPath: string, name: string, requested: string, maxBytes: number): Promise<{ data: Buffer; stats: Stats }> {
+  const handle = await open(procFd ? `${procFd}/${fd}/${name}` : path.join(dirPath, name), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  const { stats } = await checkOpened(workspace, requested, handle, path.join(dirPath, name), false);
+  try {
+    const buffer = Buffer.alloc(Math.min(stats.size, maxBytes));
+    let done = 0;
+    while (done < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, done, buffer.length - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return { data: buffer.subarray(0, done), stats };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** `/proc/self/fd` where the kernel offers it (Linux), else null. */

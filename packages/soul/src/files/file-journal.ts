@@ -27,7 +27,7 @@ import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
 import { mapLimit } from "./map-limit.js";
 import type { JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
-import { scanWorkspace, type ScanLimits } from "./workspace-scan.js";
+import { sameStamp, scanWorkspace, type ScanLimits, type ScannedFile } from "./workspace-scan.js";
 import { missingStamp, workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
 
 /** Options of a {@link FileJournal}. */
@@ -130,7 +130,7 @@ export class FileJournal {
   #unfinished: number | null = null;
   readonly #scanLimits: ScanLimits | false;
   /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
-  #scanned = new Map<string, { stamp: FileStamp; state: ReadFileState }>();
+  #scanned: ReadonlyMap<string, ScannedFile> = new Map();
 
   constructor(options: FileJournalOptions) {
     this.files = options.files;
@@ -184,29 +184,27 @@ export class FileJournal {
     return this.#run(async () => {
       const limits = this.#scanLimits;
       if (limits === false) return { finish: () => Promise.resolve({ changed: [], notice: null }) };
-      const before = await scanWorkspace(this.files.root, limits);
+      const before = await scanWorkspace(this.files.root, limits, { known: this.#scanned, maxFileBytes: this.maxFileBytes });
       if (before.stamps === null) {
-        this.#scanned.clear();
+        this.#scanned = new Map();
         const notice = `${before.limitHit}, over the scan's limit: what this command changes is not journaled, and a revert will not restore it`;
         return { finish: () => Promise.resolve({ changed: [], notice }) };
       }
-      const scanned = new Map<string, { stamp: FileStamp; state: ReadFileState }>();
-      await mapLimit([...before.stamps], PARALLEL_FILES, async ([key, stamp]) => {
-        const known = this.#scanned.get(key);
-        scanned.set(key, known && sameStamp(known.stamp, stamp) ? known : { stamp, state: await this.#read(key) });
-      });
-      this.#scanned = scanned;
-      return { finish: () => this.#run(() => this.#journalScanned(scanned, limits)) };
+      this.#scanned = before.contents;
+      return { finish: () => this.#run(() => this.#journalScanned(before.contents, limits)) };
     });
   }
 
   /** Journals the prior state (in `before`) of each file a command created, changed or deleted. */
-  async #journalScanned(before: ReadonlyMap<string, { stamp: FileStamp; state: ReadFileState }>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
+  async #journalScanned(before: ReadonlyMap<string, ScannedFile>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
     const scan = await scanWorkspace(this.files.root, limits);
     const after = scan.stamps;
-    const stampNow = async (key: string): Promise<FileStamp> => after?.get(key) ?? (after === null ? this.files.stamp(key) : missingStamp);
     const changed: string[] = [];
-    for (const [key, { stamp }] of before) if (!sameStamp(await stampNow(key), stamp)) changed.push(key);
+    for (const [key, { stamp }] of before) {
+      // Over the limit after the command, the files known before are looked at one by one.
+      const now = after === null ? await this.files.stamp(key) : (after.get(key) ?? missingStamp);
+      if (!sameStamp(now, stamp)) changed.push(key);
+    }
     // A scan over the limit after the command sees no created file: they are not journaled.
     for (const key of after?.keys() ?? []) if (!before.has(key)) changed.push(key);
     const records: JournalRecord[] = [];
@@ -562,8 +560,4 @@ function sameState(current: ReadFileState, stored: StoredState): boolean {
     default:
       return false;
   }
-}
-
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.kind === b.kind && a.size === b.size && a.mtimeMs === b.mtimeMs && a.mode === b.mode;
 }

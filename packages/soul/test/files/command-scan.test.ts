@@ -6,7 +6,7 @@
  * limit the command is not journaled and the notice says so.
  */
 import { execFile } from "node:child_process";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { parseGitignore } from "../../src/files/root-gitignore.js";
@@ -65,6 +65,30 @@ describe("the command scan", () => {
     const scan = await scanWorkspace(root);
     expect([...(scan.stamps?.keys() ?? [])].sort()).toEqual([".gitignore", "etc-link"]);
     expect(scan.stamps?.get("etc-link")?.kind).toBe("link");
+  });
+
+  it("reads contents through folder descriptors: a FIFO does not block it, a hard link and a big file are not read, a link is not followed", async () => {
+    const { root } = await journaledSession();
+    const at = (name: string) => path.join(root, name);
+    await mkdir(at("sub"));
+    await writeFile(at("sub/ok.txt"), "ok\n", { mode: 0o640 });
+    await writeFile(at("big.bin"), Buffer.alloc(200));
+    await writeFile(at("outside-twin"), "secret\n");
+    await link(at("outside-twin"), at("sub/hard.txt"));
+    await sh("mkfifo", [at("fifo")]);
+    await symlink("/etc/passwd", at("sub/passwd"));
+    const scan = await scanWorkspace(root, {}, { known: new Map(), maxFileBytes: 100 });
+    const states = Object.fromEntries([...(scan.contents ?? [])].map(([key, { state }]) => [key, state]));
+    expect(states["sub/ok.txt"]).toEqual({ kind: "file", data: Buffer.from("ok\n"), mode: 0o640 });
+    expect(states["big.bin"]).toEqual({ kind: "too-large", size: 200 });
+    expect(states["sub/hard.txt"]).toMatchObject({ kind: "unsupported", reason: expect.stringMatching(/hard links/) });
+    expect(states["fifo"]).toMatchObject({ kind: "unsupported" });
+    expect(states["sub/passwd"]).toEqual({ kind: "link", target: "/etc/passwd" });
+    // A second scan keeps what it read when the stamp is the same, and reads again what changed.
+    await writeFile(at("sub/ok.txt"), "changed, longer\n");
+    const again = await scanWorkspace(root, {}, { known: scan.contents!, maxFileBytes: 100 });
+    expect(again.contents?.get("big.bin")).toBe(scan.contents?.get("big.bin"));
+    expect(again.contents?.get("sub/ok.txt")?.state).toMatchObject({ kind: "file", data: Buffer.from("changed, longer\n") });
   });
 
   it("says a command is not journaled when the workspace is over the scan's limits", async () => {
