@@ -301,13 +301,31 @@ export interface InspectedEntry {
  * gives `stats: null`. Throws {@link PathEscapeError} for a path outside.
  */
 export function inspectInside(workspace: ConfinedRoot, requested: string): Promise<InspectedEntry> {
+  return inspect(workspace, requested, -1).then(({ entry }) => entry);
+}
+
+/**
+ * As {@link inspectInside}, in the same walk reading the content of a
+ * regular file of at most `maxBytes` (checked as {@link openForRead} checks:
+ * one name only), with its status as opened; `content` is null for anything
+ * else. Throws as {@link openForRead} does for a file that cannot be read.
+ */
+export function inspectAndReadInside(workspace: ConfinedRoot, requested: string, maxBytes: number): Promise<InspectedEntry & { content: { data: Buffer; stats: Stats } | null }> {
+  return inspect(workspace, requested, maxBytes).then(({ entry, content }) => ({ ...entry, content }));
+}
+
+function inspect(workspace: ConfinedRoot, requested: string, maxBytes: number): Promise<{ entry: InspectedEntry; content: { data: Buffer; stats: Stats } | null }> {
   return withParent(workspace, requested, false, undefined, async (dir, names) => {
-    if (names.length === 0) return { path: dir.path, stats: await dir.handle.stat(), linkTarget: null };
+    if (names.length === 0) return { entry: { path: dir.path, stats: await dir.handle.stat(), linkTarget: null }, content: null };
     const where = path.join(dir.path, ...names);
-    if (names.length > 1) return { path: where, stats: null, linkTarget: null };
+    if (names.length > 1) return { entry: { path: where, stats: null, linkTarget: null }, content: null };
     const stats = await lstat(at(dir, names[0]!)).catch(ignoreMissing);
     const linkTarget = stats?.isSymbolicLink() ? await readlink(at(dir, names[0]!)) : null;
-    return { path: where, stats, linkTarget };
+    const entry = { path: where, stats, linkTarget };
+    if (!stats?.isFile() || stats.size > maxBytes) return { entry, content: null };
+    const handle = await openNoFollow(at(dir, names[0]!), constants.O_RDONLY | constants.O_NONBLOCK);
+    if (handle instanceof FollowLink) return handle;
+    return { entry, content: await readOpened(workspace, requested, handle, where, maxBytes) };
   });
 }
 
@@ -480,7 +498,12 @@ function realPathSync(fd: number, expected: string): string {
 /** Reads the entry `name` of the folder open as `fd` (see {@link WalkedFolder.read}). */
 async function readEntry(workspace: ConfinedRoot, fd: number, dirPath: string, name: string, requested: string, maxBytes: number): Promise<{ data: Buffer; stats: Stats }> {
   const handle = await open(procFd ? `${procFd}/${fd}/${name}` : path.join(dirPath, name), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  const { stats } = await checkOpened(workspace, requested, handle, path.join(dirPath, name), false);
+  return readOpened(workspace, requested, handle, path.join(dirPath, name), maxBytes);
+}
+
+/** Checks `handle` as {@link openForRead} does, reads its first `maxBytes` bytes and closes it. */
+async function readOpened(workspace: ConfinedRoot, requested: string, handle: FileHandle, expected: string, maxBytes: number): Promise<{ data: Buffer; stats: Stats }> {
+  const { stats } = await checkOpened(workspace, requested, handle, expected, false);
   try {
     const buffer = Buffer.alloc(Math.min(stats.size, maxBytes));
     let done = 0;

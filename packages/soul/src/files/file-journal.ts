@@ -150,6 +150,7 @@ export class FileJournal {
       const notJournaled: DeclaredWrite["notJournaled"] = [];
       const keys: string[] = [];
       const records: JournalRecord[] = [];
+      const blobs: Promise<string>[] = [];
       for (const requested of paths) {
         let key: string;
         try {
@@ -161,13 +162,15 @@ export class FileJournal {
         keys.push(key);
         // Only a path's first record after the last marker tells a state at a marker: later ones are not needed.
         if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker || records.some((r) => r.t === "pri" && r.path === key)) continue;
-        const s = await this.#store(await this.#read(key));
+        const s = this.#storeLater(await this.#read(key), blobs);
         if (s.k === "big" || s.k === "unsupported") notJournaled.push({ path: key, reason: describeUnjournaled(s) });
         records.push({ t: "pri", path: key, s });
       }
-      // The blobs are durable before the records that name them, and both before the write.
-      await this.#blobs.sync();
-      if (records.length > 0) await this.#append(records, true);
+      // The blobs and the records naming them are made durable at once, both before the write: a
+      // crash before both are leaves records whose blob is missing at the journal's end, which
+      // the next open drops (their change never happened).
+      const stored = Promise.all(blobs).then(() => this.#blobs.sync());
+      await Promise.all([stored, records.length > 0 ? this.#append(records, true) : undefined]);
       return { notJournaled, done: () => this.#run(() => this.#stampAfter(keys)) };
     });
   }
@@ -347,19 +350,48 @@ export class FileJournal {
     const end = text.lastIndexOf("\n") + 1;
     // A torn last line (a crash during its write) was never synced as a whole: its change never happened.
     if (end < text.length) await truncate(file, Buffer.byteLength(text.slice(0, end)));
-    this.#seq = 0;
-    for (const line of text.slice(0, end).split("\n")) {
-      if (line === "") continue;
-      let record: JournalRecord;
+    const lines: { record: JournalRecord | null; offset: number }[] = [];
+    let offset = 0;
+    for (const line of text.slice(0, end).split("\n").slice(0, -1)) {
+      if (line === "") {
+        offset += 1;
+        continue;
+      }
+      let record: JournalRecord | null = null;
       try {
         record = JSON.parse(line) as JournalRecord;
       } catch {
-        this.#seq++;
-        continue;
+        // A damaged line counts as a record (positions stay as written) but says nothing.
       }
-      this.#index(record, this.#seq++);
+      lines.push({ record, offset });
+      offset += Buffer.byteLength(line) + 1;
+    }
+    const kept = await this.#durablePrefix(lines.map((l) => l.record));
+    if (kept < lines.length) await truncate(file, lines[kept]!.offset);
+    this.#seq = 0;
+    for (const { record } of lines.slice(0, kept)) {
+      if (record !== null) this.#index(record, this.#seq);
+      this.#seq++;
     }
     this.#handle = await open(file, "a");
+  }
+
+  /**
+   * How many of `records` (the journal's, in order) to keep: all but, when
+   * the journal ends with the records of a declared write whose blobs are
+   * not all there, those from the first whose blob is missing or damaged.
+   * Only the last write's records can be so (a write's blobs and records
+   * become durable at once, and the change waits for both): a crash stopped
+   * it before its change happened.
+   */
+  async #durablePrefix(records: readonly (JournalRecord | null)[]): Promise<number> {
+    let start = records.length;
+    while (start > 0 && records[start - 1]?.t === "pri") start--;
+    for (let i = start; i < records.length; i++) {
+      const record = records[i] as Extract<JournalRecord, { t: "pri" }>;
+      if (record.s.k === "file" && !(await this.#blobs.has(record.s.blob))) return i;
+    }
+    return records.length;
   }
 
   /** Appends `records` (and fsyncs when `sync`), indexing them. */
@@ -511,6 +543,14 @@ export class FileJournal {
   }
 
   async #store(state: ReadFileState): Promise<StoredState> {
+    const blobs: Promise<string>[] = [];
+    const s = this.#storeLater(state, blobs);
+    await Promise.all(blobs);
+    return s;
+  }
+
+  /** The stored state of `state`; the write of its blob (when new) is added to `blobs`. */
+  #storeLater(state: ReadFileState, blobs: Promise<string>[]): StoredState {
     switch (state.kind) {
       case "missing":
         return { k: "missing" };
@@ -520,8 +560,11 @@ export class FileJournal {
         return { k: "big", size: state.size };
       case "unsupported":
         return { k: "unsupported", why: state.reason };
-      case "file":
-        return { k: "file", blob: await this.#blobs.put(state.data), mode: state.mode, size: state.data.byteLength };
+      case "file": {
+        const blob = hashBytes(state.data);
+        blobs.push(this.#blobs.put(state.data, blob));
+        return { k: "file", blob, mode: state.mode, size: state.data.byteLength };
+      }
     }
   }
 
