@@ -30,13 +30,16 @@ import type { JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./jo
 import { sameStamp, scanWorkspace, type ScanLimits, type ScannedFile } from "./workspace-scan.js";
 import { missingStamp, workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
 
+/** The default size cap of a journaled file: 10 MiB. */
+export const defaultMaxFileBytes = 10 * 1024 * 1024;
+
 /** Options of a {@link FileJournal}. */
 export interface FileJournalOptions {
   /** The folder of the journal (`journal.jsonl` and `blobs/`), in the session's storage. */
   dir: string;
   /** The workspace, read and restored through it (`nodeWorkspaceFiles(root)`: confined to `root`). */
   files: WorkspaceFiles;
-  /** Files larger than this (bytes) are not journaled, and a revert says so. Default 10 MiB. */
+  /** Files larger than this (bytes) are not journaled, and a revert says so. Default {@link defaultMaxFileBytes}. */
   maxFileBytes?: number;
   /**
    * The scan of the workspace around a `Shell` command ({@link FileJournal.scanCommand}):
@@ -134,7 +137,7 @@ export class FileJournal {
 
   constructor(options: FileJournalOptions) {
     this.files = options.files;
-    this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes;
     this.#scanLimits = options.commandScan ?? {};
     this.#dir = options.dir;
     this.#blobs = new BlobStore(path.join(options.dir, "blobs"));
