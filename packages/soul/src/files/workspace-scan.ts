@@ -4,14 +4,14 @@
  * mtime, permission bits) of every file and symlink under the root, walked
  * through folder descriptors (see `walkInside`: links are listed, never
  * followed; a folder reached through a link is not entered). `.git` and what
- * the root `.gitignore` ignores (see `root-gitignore.ts`) are skipped. The
+ * the `.gitignore` files ignore (see `gitignore.ts`) are skipped. The
  * walk stops at {@link ScanLimits}: a scan that hit one says so and must not
  * be used. Asked to, the scan also reads the content of each file whose
  * stamp differs from the one it was last read with (see {@link ScanContents}).
  */
 import { walkInside, type ConfinedRoot, type WalkedFolder } from "./confined-fs.js";
 import { mapLimit } from "./map-limit.js";
-import { parseGitignore, MAX_GITIGNORE_CHARS, type IgnoreTest } from "./root-gitignore.js";
+import { GitignoreMatcher, GitignoreTooCostlyError, MAX_GITIGNORE_BYTES, parseGitignore, type GitignoreRule } from "./gitignore.js";
 import type { FileStamp, ReadFileState } from "./workspace-files.js";
 
 /** How much a scan may cover. */
@@ -51,11 +51,17 @@ export async function scanWorkspace(root: string, limits: ScanLimits = {}, conte
   const confined: ConfinedRoot = { root };
   const stamps = new Map<string, FileStamp>();
   const read = new Map<string, ScannedFile>();
-  let ignored: IgnoreTest = parseGitignore("");
+  const matcher = new GitignoreMatcher();
+  /** The `.gitignore` rules that apply under each folder walked. */
+  const rulesUnder = new Map<string, readonly GitignoreRule[]>();
   let bytes = 0;
   let limitHit: string | null = null;
-  await walkInside(confined, async (folder) => {
-    if (folder.key === "") ignored = await rootIgnore(folder);
+  const walked = walkInside(confined, async (folder) => {
+    const above = folder.key === "" ? [] : rulesUnder.get(parentKey(folder.key))!;
+    const own = folder.entries.some((e) => e.name === ".gitignore" && e.stats?.isFile()) ? await readGitignore(folder) : [];
+    const rules = own.length === 0 ? above : [...above, ...own];
+    rulesUnder.set(folder.key, rules);
+    const ignored = (key: string, isFolder: boolean) => rules.length > 0 && matcher.ignored(rules, key, isFolder);
     const enter: string[] = [];
     const toRead: string[] = [];
     for (const { name, stats } of folder.entries) {
@@ -85,6 +91,12 @@ export async function scanWorkspace(root: string, limits: ScanLimits = {}, conte
     }
     return enter;
   });
+  try {
+    await walked;
+  } catch (error) {
+    if (!(error instanceof GitignoreTooCostlyError)) throw error;
+    limitHit = error.message;
+  }
   if (limitHit !== null) return { stamps: null, contents: null, limitHit };
   return { stamps, contents: read, limitHit: null };
 }
@@ -110,12 +122,18 @@ async function readScanned(folder: WalkedFolder, name: string, stamp: FileStamp,
   }
 }
 
-/** The root `.gitignore`'s test (read as the other files are: not through a link; none when it cannot be read). */
-async function rootIgnore(root: WalkedFolder): Promise<IgnoreTest> {
+/** The key of the folder holding `key`. */
+function parentKey(key: string): string {
+  const slash = key.lastIndexOf("/");
+  return slash === -1 ? "" : key.slice(0, slash);
+}
+
+/** The rules of `folder`'s `.gitignore` (read as the other files are: not through a link; none when it cannot be read). */
+async function readGitignore(folder: WalkedFolder): Promise<GitignoreRule[]> {
   try {
-    const { data } = await root.read(".gitignore", MAX_GITIGNORE_CHARS * 4);
-    return parseGitignore(data.toString("utf8"));
+    const { data } = await folder.read(".gitignore", MAX_GITIGNORE_BYTES);
+    return parseGitignore(data.toString("utf8"), folder.key);
   } catch {
-    return parseGitignore("");
+    return [];
   }
 }
