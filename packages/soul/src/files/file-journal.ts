@@ -66,10 +66,30 @@ export type RestoreTarget = { checkpoint: number } | { rotation: number } | null
 
 /** What reopening found of a restore a crash interrupted. */
 export interface FileRecoveryReport {
-  /** "completed" when the conversation had been reverted (the files were then restored too), "rolled-back" when not. */
-  outcome: "completed" | "rolled-back";
+  /**
+   * Of a restore a crash interrupted: "completed" when the conversation had
+   * been reverted (the files were then restored too), "rolled-back" when
+   * not; null when no restore was interrupted (only a command).
+   */
+  outcome: "completed" | "rolled-back" | null;
   /** The files of that restore. */
   files: FileRestoreReport;
+  /** A command (`Shell`) a crash interrupted, and what it changed; null when none was. */
+  command: InterruptedCommandReport | null;
+}
+
+/**
+ * What a command a crash interrupted changed, found on the next open by
+ * scanning the workspace again and comparing with the scan made before the
+ * command (whose listing was made durable before it ran).
+ */
+export interface InterruptedCommandReport {
+  /** Files it created: journaled as not existing, so a revert deletes them. */
+  created: string[];
+  /** Files it changed or deleted: their content before it was not kept, so a revert cannot restore them (it says so). */
+  notRestorable: string[];
+  /** Why what it changed is not all known (the workspace is over the scan's limit now), else null. */
+  notice: string | null;
 }
 
 /** A write declared by {@link FileJournal.declareWrite}: call {@link done} once the write is over (whether it succeeded or not). */
@@ -131,6 +151,8 @@ export class FileJournal {
   readonly #touches = new Map<string, LastTouch>();
   readonly #revs = new Map<number, Extract<JournalRecord, { t: "rev" }>>();
   #unfinished: number | null = null;
+  /** The scan record of a command not finished (a crash interrupted it, when found on open). */
+  #openScan: { seq: number; list: string } | null = null;
   readonly #scanLimits: ScanLimits | false;
   /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
   #scanned: ReadonlyMap<string, ScannedFile> = new Map();
@@ -183,8 +205,10 @@ export class FileJournal {
    * scans the workspace (see `workspace-scan.ts`) and keeps each file's
    * content in memory (read again only when its stamp changed since the last
    * scan); {@link ScannedCommand.finish} scans again and journals the prior
-   * state of what changed. Unlike a declared write, the record is written
-   * after the change: a crash during the command loses it.
+   * state of what changed. Unlike a declared write, the records are written
+   * after the change; the listing of the scan before is made durable first,
+   * so that the next open finds what a command a crash interrupted changed
+   * (see {@link FileJournal.recover}).
    */
   scanCommand(): Promise<ScannedCommand> {
     return this.#run(async () => {
@@ -197,31 +221,65 @@ export class FileJournal {
         return { finish: () => Promise.resolve({ changed: [], notice }) };
       }
       this.#scanned = before.contents;
-      return { finish: () => this.#run(() => this.#journalScanned(before.contents, limits)) };
+      // The listing is durable before the command runs: a crash during it is found on the next open.
+      const list = await this.#blobs.put(Buffer.from(JSON.stringify([...before.stamps])));
+      const seq = this.#seq;
+      await this.#append([{ t: "scan", list }], true);
+      return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits)) };
     });
   }
 
-  /** Journals the prior state (in `before`) of each file a command created, changed or deleted. */
-  async #journalScanned(before: ReadonlyMap<string, ScannedFile>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
-    const scan = await scanWorkspace(this.files.root, limits);
-    const after = scan.stamps;
+  /** Journals the prior state (in `before`) of each file the command of the scan record `scan` created, changed or deleted. */
+  async #journalScanned(scan: number, before: ReadonlyMap<string, ScannedFile>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
+    const { changed, limitHit } = await this.#journalChanges(scan, before, limits, (key) => this.#store(before.get(key)?.state ?? { kind: "missing" }));
+    const notice = limitHit === null ? null : `${limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
+    return { changed, notice };
+  }
+
+  /**
+   * Scans again and journals, with the prior state `priorOf` gives, each
+   * file created, changed or deleted since the scan `before` of the scan
+   * record `scan` (not those already recorded since the last marker), then
+   * closes that record.
+   */
+  async #journalChanges(scan: number, before: ReadonlyMap<string, { stamp: FileStamp }>, limits: ScanLimits, priorOf: (key: string) => Promise<StoredState>): Promise<{ changed: string[]; journaled: string[]; limitHit: string | null }> {
+    const now = await scanWorkspace(this.files.root, limits);
+    const after = now.stamps;
     const changed: string[] = [];
     for (const [key, { stamp }] of before) {
       // Over the limit after the command, the files known before are looked at one by one.
-      const now = after === null ? await this.files.stamp(key) : (after.get(key) ?? missingStamp);
-      if (!sameStamp(now, stamp)) changed.push(key);
+      const current = after === null ? await this.files.stamp(key) : (after.get(key) ?? missingStamp);
+      if (!sameStamp(current, stamp)) changed.push(key);
     }
     // A scan over the limit after the command sees no created file: they are not journaled.
     for (const key of after?.keys() ?? []) if (!before.has(key)) changed.push(key);
     const records: JournalRecord[] = [];
     for (const key of changed.sort()) {
       if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker) continue;
-      records.push({ t: "pri", path: key, s: await this.#store(before.get(key)?.state ?? { kind: "missing" }) });
+      records.push({ t: "pri", path: key, s: await priorOf(key) });
     }
-    if (records.length > 0) await this.#append(records, true);
+    const journaled = records.map((r) => (r as Extract<JournalRecord, { t: "pri" }>).path);
+    records.push({ t: "scanned", r: scan });
+    await this.#append(records, true);
     await this.#stampAfter(changed);
-    const notice = scan.limitHit === null ? null : `${scan.limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
-    return { changed, notice };
+    return { changed, journaled, limitHit: now.limitHit };
+  }
+
+  /** Finds what the command of the open scan record `scan` (a crash interrupted it) changed, and journals it as far as it can be. */
+  async #recoverCommand(scan: { seq: number; list: string }): Promise<InterruptedCommandReport> {
+    let listed: [string, FileStamp][];
+    try {
+      listed = JSON.parse((await this.#blobs.get(scan.list)).toString("utf8")) as [string, FileStamp][];
+    } catch {
+      listed = [];
+    }
+    const before = new Map(listed.map(([key, stamp]) => [key, { stamp }]));
+    const limits = this.#scanLimits === false ? {} : this.#scanLimits;
+    const lost: StoredState = { k: "unsupported", why: "changed by a command a crash interrupted: its content before the command was not kept" };
+    const { journaled, limitHit } = await this.#journalChanges(scan.seq, before, limits, async (key) => (before.has(key) ? lost : { k: "missing" }));
+    const notice = limitHit === null ? null : `${limitHit} now, over the scan's limit: the files the command created are not known`;
+    // The files it changed that the journal knew already (the agent wrote them since the last checkpoint) are restored as usual.
+    return { created: journaled.filter((key) => !before.has(key)), notRestorable: journaled.filter((key) => before.has(key)), notice };
   }
 
   /**
@@ -306,24 +364,27 @@ export class FileJournal {
    * Finishes a restore a crash interrupted: completed when the
    * conversation's `fingerprint` differs from the one before the restore
    * (the context's step happened), else rolled back; `rotations` are the
-   * context's rotation numbers now. Null when none was interrupted. For the
-   * {@link Context}, once, when it reads its log.
+   * context's rotation numbers now. First finds what a command (`Shell`) a
+   * crash interrupted changed (see {@link InterruptedCommandReport}). Null
+   * when nothing was interrupted. For the {@link Context}, once, when it
+   * reads its log.
    */
   recover(fingerprint: string, rotations: readonly number[]): Promise<FileRecoveryReport | null> {
     return this.#run(async () => {
-      if (this.#unfinished === null) return null;
+      const command = this.#openScan === null ? null : await this.#recoverCommand(this.#openScan);
+      if (this.#unfinished === null) return command === null ? null : { outcome: null, files: emptyReport(), command };
       const seq = this.#unfinished;
       const rev = this.#revs.get(seq)!;
       const report = emptyReport();
       if (fingerprint !== rev.before) {
         await this.#applyAll(rev.files, "target", report);
         await this.#append([{ t: "end", r: seq, rotation: rotations.length === 0 ? null : Math.max(...rotations) }], true);
-        return { outcome: "completed", files: report };
+        return { outcome: "completed", files: report, command };
       }
       // The conversation never moved, and the files are changed only after it: put back any that were.
       await this.#applyAll(rev.files, "prior", report);
       await this.#append([{ t: "abort", r: seq }], true);
-      return { outcome: "rolled-back", files: report };
+      return { outcome: "rolled-back", files: report, command };
     });
   }
 
@@ -445,6 +506,12 @@ export class FileJournal {
       }
       case "abort":
         this.#unfinished = null;
+        return;
+      case "scan":
+        this.#openScan = { seq, list: record.list };
+        return;
+      case "scanned":
+        if (this.#openScan?.seq === record.r) this.#openScan = null;
     }
   }
 

@@ -1,0 +1,58 @@
+/**
+ * A Shell command cut by a crash: a real child process scans the workspace
+ * as the Shell tool does, runs a real bash command that edits, deletes and
+ * creates files, and is SIGKILLed while the command still runs. On the next
+ * open the journal finds what the command changed (its listing from before
+ * the command was made durable first): the created file is journaled, so a
+ * revert deletes it; the changed and deleted files are reported as not
+ * restorable (their content before was not kept), and the revert says so;
+ * a file the agent had journaled earlier is restored as usual.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { killWhenReady } from "../context/helpers/kill-child.js";
+import { journaledSession } from "./helpers/workspace.js";
+
+describe("a Shell command cut by a crash", () => {
+  it("is found on the next open: what it created is deleted by a revert, what it changed is reported as not restorable", async () => {
+    const { root, session, journal, context, open } = await journaledSession();
+    const at = (name: string) => path.join(root, name);
+    await writeFile(at("edit.txt"), "before\n");
+    await writeFile(at("gone.txt"), "delete me\n");
+    await writeFile(at("declared.txt"), "original\n");
+    await writeFile(at("untouched.txt"), "same\n");
+    await context.checkpoint();
+    // The agent wrote declared.txt (journaled as usual) before the command.
+    const declared = await journal.declareWrite([at("declared.txt")]);
+    await writeFile(at("declared.txt"), "by the agent\n");
+    await declared.done();
+    await context.close();
+    await journal.close();
+
+    const command = "echo changed >> edit.txt; rm gone.txt; echo new > new.txt; echo again >> declared.txt; echo \"pid $$\"; echo changed-all; exec sleep 60 >/dev/null 2>&1";
+    let bashPid = 0;
+    await killWhenReady("files/children/command-crash-child.ts", [root, session, command], (line) => {
+      if (line.startsWith("pid ")) bashPid = Number(line.slice(4));
+      return line === "changed-all";
+    });
+    process.kill(bashPid, "SIGKILL");
+
+    const reopened = await open();
+    expect(reopened.report.fileRecovery).toMatchObject({ outcome: null, command: { created: ["new.txt"], notRestorable: ["edit.txt", "gone.txt"], notice: null } });
+    const reverted = await reopened.context.revertTo(0);
+    expect(reverted.files?.restored.sort()).toEqual(["declared.txt", "new.txt"]);
+    expect(reverted.files?.skipped).toEqual([
+      { path: "edit.txt", reason: "not journaled: changed by a command a crash interrupted: its content before the command was not kept" },
+      { path: "gone.txt", reason: "not journaled: changed by a command a crash interrupted: its content before the command was not kept" },
+    ]);
+    expect(await readFile(at("declared.txt"), "utf8")).toBe("original\n");
+    await expect(readFile(at("new.txt"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    expect(await readFile(at("edit.txt"), "utf8")).toBe("before\nchanged\n");
+
+    // Found once: the next open has nothing to recover.
+    await reopened.context.close();
+    await reopened.journal.close();
+    expect((await open()).report.fileRecovery).toBeNull();
+  });
+});
