@@ -6,9 +6,11 @@
  * only; off or --no-file-restore: nothing), on `--file-restore-max-size` (a
  * larger file is not journaled, so not restored; nor replaced by a restore,
  * which could not be undone), and the same from the
- * config file; a bad size is a usage error naming where it came from.
+ * config file; a bad size is a usage error naming where it came from. A
+ * Shell command cut by a crash (the binary SIGKILLed while it runs) is
+ * reported when the session is continued.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
@@ -72,5 +74,42 @@ describe("--file-restore and --file-restore-max-size, the built binary", { timeo
     const mode = await writeThenDMail(["--file-restore", "everything"]);
     expect(mode.run.code).toBe(2);
     expect(mode.run.stderr).toContain("everything");
+  });
+});
+
+describe("a Shell command cut by a crash, the built binary", { timeout: 60_000 }, () => {
+  it("is reported when the session is continued: what it created, and what a revert cannot restore", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    await writeFile(path.join(cwd, "a.txt"), "mine\n");
+    const command = "echo more >> a.txt; echo new > new.txt; echo $$ > pid; exec sleep 60 </dev/null >/dev/null 2>&1";
+    fake.server.enqueue({ message: { role: "assistant", content: [], tool_calls: [call("s1", "Shell", { command })] }, usage });
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
+    const killed = await runKosong(["-p", "run it", "--yolo"], {
+      cwd,
+      home,
+      env,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          access(path.join(cwd, "pid")).then(
+            () => {
+              clearInterval(poll);
+              child.kill("SIGKILL");
+            },
+            () => undefined,
+          );
+        }, 20);
+      },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    process.kill(Number(await readFile(path.join(cwd, "pid"), "utf8")), "SIGKILL");
+
+    fake.server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "ok" }] }, usage });
+    const continued = await runKosong(["-p", "go on", "--continue"], { cwd, home, env });
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(continued.stderr).toContain("kosong: A Shell command was cut by a crash.\n");
+    expect(continued.stderr).toContain("kosong: Files it created (a revert deletes them): new.txt, pid\n");
+    expect(continued.stderr).toContain("kosong: Files it changed or deleted, which a revert cannot restore (their content before it was not kept): a.txt\n");
   });
 });
