@@ -3,8 +3,8 @@
  *
  * - WriteFile of 100 KB, journaled: a checkpoint (untimed), then what the
  *   WriteFile tool does with a journal: `declareWrite` (the prior content
- *   read in one confined walk, hashed, stored as a blob: its data fsynced,
- *   then its folder fsynced while the record is appended and fdatasynced),
+ *   read in one confined walk, hashed, stored as a blob: its data and then
+ *   its folder fsynced while the record is appended and fdatasynced),
  *   the write, `done()` (the stamp after). Baseline, same rounds: the write
  *   alone. Goal: the journal adds under 2 ms (see the note: the difference
  *   of the medians, and one 100 KB write + fdatasync, the floor of the
