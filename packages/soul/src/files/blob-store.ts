@@ -16,6 +16,8 @@ export class BlobStore {
   #ready = false;
   /** True when a blob was renamed into the folder since its last fsync. */
   #unsynced = false;
+  /** The last fsync of the folder. */
+  #syncing: Promise<void> = Promise.resolve();
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -46,10 +48,16 @@ export class BlobStore {
     return hash;
   }
 
-  /** Makes the names of the blobs stored since the last call durable (one fsync of the folder). */
-  async sync(): Promise<void> {
-    if (!this.#unsynced) return;
-    this.#unsynced = false;
+  /** Makes the names of the blobs stored so far durable (one fsync of the folder; a call during one waits for it). */
+  sync(): Promise<void> {
+    if (this.#unsynced) {
+      this.#unsynced = false;
+      this.#syncing = this.#syncFolder();
+    }
+    return this.#syncing;
+  }
+
+  async #syncFolder(): Promise<void> {
     const folder = openSync(this.#dir, "r");
     try {
       await promisify(fsync)(folder);

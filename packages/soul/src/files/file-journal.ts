@@ -191,11 +191,12 @@ export class FileJournal {
         if (s.k === "big" || s.k === "unsupported") notJournaled.push({ path: key, reason: describeUnjournaled(s) });
         records.push({ t: "pri", path: key, s });
       }
-      // The blobs and the records naming them are made durable at once, both before the write: a
-      // crash before both are leaves records whose blob is missing at the journal's end, which
-      // the next open drops (their change never happened).
-      const stored = Promise.all(blobs).then(() => this.#blobs.sync());
-      await Promise.all([stored, records.length > 0 ? this.#append(records, true) : undefined]);
+      // The blobs are written (a failure leaves no record naming them), then their folder and the
+      // records naming them are made durable at once, both before the write: a crash before both
+      // are leaves records whose blob is missing at the journal's end, which the next open drops
+      // (their change never happened).
+      await Promise.all(blobs);
+      await Promise.all([this.#blobs.sync(), records.length > 0 ? this.#append(records, "records") : undefined]);
       return { notJournaled, done: () => this.#run(() => this.#stampAfter(keys)) };
     });
   }
@@ -224,7 +225,7 @@ export class FileJournal {
       // The listing is durable before the command runs: a crash during it is found on the next open.
       const list = await this.#blobs.put(Buffer.from(JSON.stringify([...before.stamps])));
       const seq = this.#seq;
-      await this.#append([{ t: "scan", list }], true);
+      await Promise.all([this.#blobs.sync(), this.#append([{ t: "scan", list }], "records")]);
       return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits)) };
     });
   }
@@ -260,7 +261,7 @@ export class FileJournal {
     }
     const journaled = records.map((r) => (r as Extract<JournalRecord, { t: "pri" }>).path);
     records.push({ t: "scanned", r: scan });
-    await this.#append(records, true);
+    await this.#append(records, "all");
     await this.#stampAfter(changed);
     return { changed, journaled, limitHit: now.limitHit };
   }
@@ -270,8 +271,10 @@ export class FileJournal {
     let listed: [string, FileStamp][];
     try {
       listed = JSON.parse((await this.#blobs.get(scan.list)).toString("utf8")) as [string, FileStamp][];
-    } catch {
-      listed = [];
+    } catch (error) {
+      // Without the listing nothing can be told apart: no file is journaled (a revert would delete them all).
+      await this.#append([{ t: "scanned", r: scan.seq }], "all");
+      return { created: [], notRestorable: [], notice: `the scan before it cannot be read (${(error as Error).message}): what it changed is not known` };
     }
     const before = new Map(listed.map(([key, stamp]) => [key, { stamp }]));
     const limits = this.#scanLimits === false ? {} : this.#scanLimits;
@@ -309,7 +312,7 @@ export class FileJournal {
    */
   markCheckpoint(id: number): Promise<void> {
     return this.#run(async () => {
-      await this.#append([{ t: "cp", id, b: this.#branch }], false);
+      await this.#append([{ t: "cp", id, b: this.#branch }], "none");
     });
   }
 
@@ -337,7 +340,7 @@ export class FileJournal {
         files: entries,
       };
       await this.#blobs.sync();
-      await this.#append([record], true);
+      await this.#append([record], "all");
       return { seq, report };
     });
   }
@@ -348,7 +351,7 @@ export class FileJournal {
       const report = pending.report;
       const rev = this.#revs.get(pending.seq)!;
       await this.#applyAll(rev.files, "target", report);
-      await this.#append([{ t: "end", r: pending.seq, rotation }], true);
+      await this.#append([{ t: "end", r: pending.seq, rotation }], "all");
       return report;
     });
   }
@@ -356,7 +359,7 @@ export class FileJournal {
   /** Forgets `pending`: the context's step failed, nothing changed. */
   abortRestore(pending: PendingRestore): Promise<void> {
     return this.#run(async () => {
-      await this.#append([{ t: "abort", r: pending.seq }], true);
+      await this.#append([{ t: "abort", r: pending.seq }], "all");
     });
   }
 
@@ -378,12 +381,12 @@ export class FileJournal {
       const report = emptyReport();
       if (fingerprint !== rev.before) {
         await this.#applyAll(rev.files, "target", report);
-        await this.#append([{ t: "end", r: seq, rotation: rotations.length === 0 ? null : Math.max(...rotations) }], true);
+        await this.#append([{ t: "end", r: seq, rotation: rotations.length === 0 ? null : Math.max(...rotations) }], "all");
         return { outcome: "completed", files: report, command };
       }
       // The conversation never moved, and the files are changed only after it: put back any that were.
       await this.#applyAll(rev.files, "prior", report);
-      await this.#append([{ t: "abort", r: seq }], true);
+      await this.#append([{ t: "abort", r: seq }], "all");
       return { outcome: "rolled-back", files: report, command };
     });
   }
@@ -442,26 +445,32 @@ export class FileJournal {
 
   /**
    * How many of `records` (the journal's, in order) to keep: all but, when
-   * the journal ends with the records of a declared write whose blobs are
-   * not all there, those from the first whose blob is missing or damaged.
-   * Only the last write's records can be so (a write's blobs and records
-   * become durable at once, and the change waits for both): a crash stopped
-   * it before its change happened.
+   * the journal ends with the records of a declared write (or the scan
+   * record of a command) whose blobs are not all there, those from the first
+   * whose blob is missing or damaged. Only the last records can be so (the
+   * blobs' folder and the records become durable at once, and the change
+   * waits for both): a crash stopped it before its change happened.
    */
   async #durablePrefix(records: readonly (JournalRecord | null)[]): Promise<number> {
+    const blobOf = (record: JournalRecord | null): string | null | undefined => {
+      if (record?.t === "scan") return record.list;
+      if (record?.t === "pri") return record.s.k === "file" ? record.s.blob : null;
+      return undefined;
+    };
     let start = records.length;
-    while (start > 0 && records[start - 1]?.t === "pri") start--;
+    while (start > 0 && blobOf(records[start - 1]!) !== undefined) start--;
     for (let i = start; i < records.length; i++) {
-      const record = records[i] as Extract<JournalRecord, { t: "pri" }>;
-      if (record.s.k === "file" && !(await this.#blobs.has(record.s.blob))) return i;
+      const blob = blobOf(records[i]!);
+      if (blob && !(await this.#blobs.has(blob))) return i;
     }
     return records.length;
   }
 
-  /** Appends `records` (and fsyncs when `sync`), indexing them. */
-  async #append(records: JournalRecord[], sync: boolean): Promise<void> {
+  /** Appends `records`, indexing them; durable with the blobs stored so far ("all"), alone ("records": the caller syncs the blobs), or not yet ("none"). */
+  async #append(records: JournalRecord[], sync: "all" | "records" | "none"): Promise<void> {
     await this.#handle!.write(records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-    if (sync) await this.#sync();
+    if (sync === "all") await this.#sync();
+    else if (sync === "records") await this.#handle!.datasync();
     for (const record of records) this.#index(record, this.#seq++);
   }
 
@@ -605,7 +614,7 @@ export class FileJournal {
   async #stampAfter(keys: readonly string[]): Promise<void> {
     const records: JournalRecord[] = [];
     for (const [i, st] of (await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key))).entries()) records.push({ t: "aft", path: keys[i]!, st });
-    if (records.length > 0) await this.#append(records, false);
+    if (records.length > 0) await this.#append(records, "none");
   }
 
   #read(key: string): Promise<ReadFileState> {

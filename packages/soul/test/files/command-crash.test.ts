@@ -8,7 +8,7 @@
  * restorable (their content before was not kept), and the revert says so;
  * a file the agent had journaled earlier is restored as usual.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { killWhenReady } from "../context/helpers/kill-child.js";
@@ -54,5 +54,30 @@ describe("a Shell command cut by a crash", () => {
     await reopened.context.close();
     await reopened.journal.close();
     expect((await open()).report.fileRecovery).toBeNull();
+  });
+
+  it("drops a command's scan record whose listing never became durable, and journals nothing from a listing it cannot read", async () => {
+    for (const trailing of [true, false]) {
+      const { root, session, journal, context, open } = await journaledSession();
+      const at = (name: string) => path.join(root, name);
+      await writeFile(at("kept.txt"), "kept\n");
+      await context.checkpoint();
+      await journal.scanCommand();
+      // Not at the journal's end: a later record makes the scan record one the journal keeps.
+      if (!trailing) await (await journal.declareWrite([at("other.txt")])).done();
+      await writeFile(at("made.txt"), "by the command\n");
+      await context.close();
+      await journal.close();
+      const records = (await readFile(path.join(session, "files", "journal.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { t: string; list?: string });
+      await rm(path.join(session, "files", "blobs", records.find((r) => r.t === "scan")!.list!));
+
+      const reopened = await open();
+      const command = reopened.report.fileRecovery?.command ?? null;
+      if (trailing) expect(command).toBeNull();
+      else expect(command).toMatchObject({ created: [], notRestorable: [], notice: expect.stringMatching(/the scan before it cannot be read .*: what it changed is not known/) });
+      await reopened.context.revertTo(0);
+      expect(await readFile(at("kept.txt"), "utf8")).toBe("kept\n");
+      expect(await readFile(at("made.txt"), "utf8")).toBe("by the command\n");
+    }
   });
 });
