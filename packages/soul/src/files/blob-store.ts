@@ -66,6 +66,11 @@ export class BlobStore {
     }
   }
 
+  /** Removes blob `hash` (not durably: one a crash brings back is only unused). */
+  remove(hash: string): void {
+    rmSync(path.join(this.#dir, hash), { force: true });
+  }
+
   /** Whether blob `hash` is there, whole (its content is read and hashed). */
   async has(hash: string): Promise<boolean> {
     return this.get(hash).then(

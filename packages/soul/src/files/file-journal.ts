@@ -138,6 +138,8 @@ export class FileJournal {
   readonly maxFileBytes: number;
   readonly #dir: string;
   readonly #blobs: BlobStore;
+  /** The listings of the scans before commands (`scans/`), each removed once its command is over. */
+  readonly #listings: BlobStore;
   #handle: FileHandle | null = null;
   #opening: Promise<void> | null = null;
   #queue: Promise<unknown> = Promise.resolve();
@@ -152,7 +154,8 @@ export class FileJournal {
   readonly #revs = new Map<number, Extract<JournalRecord, { t: "rev" }>>();
   #unfinished: number | null = null;
   /** The scan record of a command not finished (a crash interrupted it, when found on open). */
-  #openScan: { seq: number; list: string } | null = null;
+  /** The scan records of commands not finished, by position: their listing's hash (a crash interrupted them, when found on open). */
+  readonly #openScans = new Map<number, string>();
   readonly #scanLimits: ScanLimits | false;
   /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
   #scanned: ReadonlyMap<string, ScannedFile> = new Map();
@@ -163,6 +166,7 @@ export class FileJournal {
     this.#scanLimits = options.commandScan ?? {};
     this.#dir = options.dir;
     this.#blobs = new BlobStore(path.join(options.dir, "blobs"));
+    this.#listings = new BlobStore(path.join(options.dir, "scans"));
   }
 
   /**
@@ -223,9 +227,9 @@ export class FileJournal {
       }
       this.#scanned = before.contents;
       // The listing is durable before the command runs: a crash during it is found on the next open.
-      const list = await this.#blobs.put(Buffer.from(JSON.stringify([...before.stamps])));
+      const list = await this.#listings.put(Buffer.from(JSON.stringify([...before.stamps])));
       const seq = this.#seq;
-      await Promise.all([this.#blobs.sync(), this.#append([{ t: "scan", list }], "records")]);
+      await Promise.all([this.#listings.sync(), this.#append([{ t: "scan", list }], "records")]);
       return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits)) };
     });
   }
@@ -260,20 +264,26 @@ export class FileJournal {
       records.push({ t: "pri", path: key, s: await priorOf(key) });
     }
     const journaled = records.map((r) => (r as Extract<JournalRecord, { t: "pri" }>).path);
-    records.push({ t: "scanned", r: scan });
-    await this.#append(records, "all");
+    await this.#closeScan(scan, records);
     await this.#stampAfter(changed);
     return { changed, journaled, limitHit: now.limitHit };
+  }
+
+  /** Appends `records` and the end of the scan record at position `scan`, durably, then removes its listing (unless another open scan has the same). */
+  async #closeScan(scan: number, records: JournalRecord[]): Promise<void> {
+    const list = this.#openScans.get(scan);
+    await this.#append([...records, { t: "scanned", r: scan }], "all");
+    if (list !== undefined && ![...this.#openScans.values()].includes(list)) this.#listings.remove(list);
   }
 
   /** Finds what the command of the open scan record `scan` (a crash interrupted it) changed, and journals it as far as it can be. */
   async #recoverCommand(scan: { seq: number; list: string }): Promise<InterruptedCommandReport> {
     let listed: [string, FileStamp][];
     try {
-      listed = JSON.parse((await this.#blobs.get(scan.list)).toString("utf8")) as [string, FileStamp][];
+      listed = JSON.parse((await this.#listings.get(scan.list)).toString("utf8")) as [string, FileStamp][];
     } catch (error) {
       // Without the listing nothing can be told apart: no file is journaled (a revert would delete them all).
-      await this.#append([{ t: "scanned", r: scan.seq }], "all");
+      await this.#closeScan(scan.seq, []);
       return { created: [], notRestorable: [], notice: `the scan before it cannot be read (${(error as Error).message}): what it changed is not known` };
     }
     const before = new Map(listed.map(([key, stamp]) => [key, { stamp }]));
@@ -374,7 +384,11 @@ export class FileJournal {
    */
   recover(fingerprint: string, rotations: readonly number[]): Promise<FileRecoveryReport | null> {
     return this.#run(async () => {
-      const command = this.#openScan === null ? null : await this.#recoverCommand(this.#openScan);
+      let command: InterruptedCommandReport | null = null;
+      for (const [seq, list] of [...this.#openScans].sort(([a], [b]) => a - b)) {
+        const found = await this.#recoverCommand({ seq, list });
+        command = command === null ? found : { created: [...command.created, ...found.created], notRestorable: [...command.notRestorable, ...found.notRestorable], notice: command.notice ?? found.notice };
+      }
       if (this.#unfinished === null) return command === null ? null : { outcome: null, files: emptyReport(), command };
       const seq = this.#unfinished;
       const rev = this.#revs.get(seq)!;
@@ -461,7 +475,7 @@ export class FileJournal {
     while (start > 0 && blobOf(records[start - 1]!) !== undefined) start--;
     for (let i = start; i < records.length; i++) {
       const blob = blobOf(records[i]!);
-      if (blob && !(await this.#blobs.has(blob))) return i;
+      if (blob && !(await (records[i]!.t === "scan" ? this.#listings : this.#blobs).has(blob))) return i;
     }
     return records.length;
   }
@@ -517,10 +531,10 @@ export class FileJournal {
         this.#unfinished = null;
         return;
       case "scan":
-        this.#openScan = { seq, list: record.list };
+        this.#openScans.set(seq, record.list);
         return;
       case "scanned":
-        if (this.#openScan?.seq === record.r) this.#openScan = null;
+        this.#openScans.delete(record.r);
     }
   }
 

@@ -39,7 +39,7 @@ export type JournalRecord =
   | { t: "end"; r: number; rotation: number | null }
   /** The restore at position `r` was rolled back (the context's step never happened). */
   | { t: "abort"; r: number }
-  /** A command (`Shell`) begins: `list` is the blob of the scan before it (`[key, stamp][]` as JSON). */
+  /** A command (`Shell`) begins: `list` is the hash of the listing of the scan before it (`[key, stamp][]` as JSON, in `scans/` until the command is over). */
   | { t: "scan"; list: string }
   /** The command of the scan record at position `r` is over, its changes journaled. */
   | { t: "scanned"; r: number };

@@ -8,7 +8,7 @@
  * restorable (their content before was not kept), and the revert says so;
  * a file the agent had journaled earlier is restored as usual.
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { killWhenReady } from "../context/helpers/kill-child.js";
@@ -50,6 +50,8 @@ describe("a Shell command cut by a crash", () => {
     await expect(readFile(at("new.txt"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
     expect(await readFile(at("edit.txt"), "utf8")).toBe("before\nchanged\n");
 
+    // The listing of the scan before the command is removed once the command is dealt with.
+    expect(await readdir(path.join(session, "files", "scans"))).toEqual([]);
     // Found once: the next open has nothing to recover.
     await reopened.context.close();
     await reopened.journal.close();
@@ -69,7 +71,7 @@ describe("a Shell command cut by a crash", () => {
       await context.close();
       await journal.close();
       const records = (await readFile(path.join(session, "files", "journal.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { t: string; list?: string });
-      await rm(path.join(session, "files", "blobs", records.find((r) => r.t === "scan")!.list!));
+      await rm(path.join(session, "files", "scans", records.find((r) => r.t === "scan")!.list!));
 
       const reopened = await open();
       const command = reopened.report.fileRecovery?.command ?? null;

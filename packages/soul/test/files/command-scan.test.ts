@@ -6,7 +6,7 @@
  * limit the command is not journaled and the notice says so.
  */
 import { execFile } from "node:child_process";
-import { link, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { scanWorkspace, type FileJournal } from "@kosong/soul/files";
@@ -24,7 +24,7 @@ async function shell(journal: FileJournal, command: string) {
 
 describe("the command scan", () => {
   it("restores what shell commands wrote, created, deleted, chmodded and renamed, and leaves ignored files alone", async () => {
-    const { root, journal, context } = await journaledSession();
+    const { root, session, journal, context } = await journaledSession();
     const at = (name: string) => path.join(root, name);
     await writeFile(at(".gitignore"), "# build output\n*.log\n/build/\n");
     await writeFile(at("edit.txt"), "hello\n");
@@ -45,6 +45,8 @@ describe("the command scan", () => {
     expect(results.map((r) => r.changed)).toEqual([["new.txt"], ["edit.txt"], ["gone.txt"], ["run.sh"], ["a", "b"], []]);
     expect(results.every((r) => r.notice === null)).toBe(true);
     expect(await journal.changedAt(0)).toEqual(["a", "b", "edit.txt", "gone.txt", "new.txt", "run.sh"]);
+    // Each command's listing (kept for a crash during it) is gone once it is over.
+    expect(await readdir(path.join(session, "files", "scans"))).toEqual([]);
 
     const reverted = await context.revertTo(0);
     expect(reverted.files?.restored.sort()).toEqual(["a", "b", "edit.txt", "gone.txt", "new.txt", "run.sh"]);
