@@ -24,7 +24,7 @@
  * with the `realpath` of that path: escapes are still refused, but a race on
  * a parent folder can make a file be created before it is refused.
  */
-import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { constants, type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, stat, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { SoulError } from "../soul/errors.js";
@@ -427,26 +427,36 @@ export interface WalkedFolder {
  * never followed, and a folder reached through one is never entered.
  * `visit` sees each folder and returns the names of the entries to enter
  * (those that are folders are entered, in that order), or null to stop the
- * walk. Entries are listed and stat'ed with synchronous calls, which are
- * twice as fast as their promises here, the walk yielding to the event loop
- * every {@link WALK_BATCH} entries so no stall is long.
+ * walk. It lists at most `maxEntries` entries in all (a folder of a
+ * million files is not read to its end). Entries are listed and stat'ed
+ * with synchronous calls, which are twice as fast as their promises here,
+ * the walk yielding to the event loop every {@link WALK_BATCH} entries so no
+ * stall is long. Resolves true when it walked everything `visit` asked for,
+ * false when `visit` or `maxEntries` stopped it.
  */
-export async function walkInside(workspace: ConfinedRoot, visit: (folder: WalkedFolder) => Promise<readonly string[] | null>): Promise<void> {
+export async function walkInside(workspace: ConfinedRoot, visit: (folder: WalkedFolder) => Promise<readonly string[] | null>, maxEntries = Number.POSITIVE_INFINITY): Promise<boolean> {
   const rootFd = openSync(workspace.root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   let budget = WALK_BATCH;
+  let listed = 0;
   const walk = async (fd: number, dirPath: string, key: string): Promise<boolean> => {
     const base = procFd ? `${procFd}/${fd}` : dirPath;
     const entries: WalkedEntry[] = [];
-    for (const dirent of readdirSync(base, { withFileTypes: true })) {
-      if (--budget <= 0) {
-        budget = WALK_BATCH;
-        await yieldToLoop();
+    const dir = opendirSync(base);
+    try {
+      for (let dirent = dir.readSync(); dirent !== null; dirent = dir.readSync()) {
+        if (++listed > maxEntries) return false;
+        if (--budget <= 0) {
+          budget = WALK_BATCH;
+          await yieldToLoop();
+        }
+        if (dirent.isDirectory()) entries.push({ name: dirent.name, stats: null });
+        else {
+          const stats = lstatSync(`${base}/${dirent.name}`, { throwIfNoEntry: false });
+          if (stats !== undefined) entries.push({ name: dirent.name, stats: stats.isDirectory() ? null : stats });
+        }
       }
-      if (dirent.isDirectory()) entries.push({ name: dirent.name, stats: null });
-      else {
-        const stats = lstatSync(`${base}/${dirent.name}`, { throwIfNoEntry: false });
-        if (stats !== undefined) entries.push({ name: dirent.name, stats: stats.isDirectory() ? null : stats });
-      }
+    } finally {
+      dir.closeSync();
     }
     const folder: WalkedFolder = {
       key,
@@ -474,7 +484,7 @@ export async function walkInside(workspace: ConfinedRoot, visit: (folder: Walked
     return true;
   };
   try {
-    await walk(rootFd, workspace.root, "");
+    return await walk(rootFd, workspace.root, "");
   } finally {
     closeSync(rootFd);
   }

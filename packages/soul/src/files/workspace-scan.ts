@@ -42,12 +42,17 @@ export type WorkspaceScan =
   | { stamps: Map<string, FileStamp>; contents: Map<string, ScannedFile>; limitHit: null }
   | { stamps: null; contents: null; limitHit: string };
 
+/** How many entries a scan lists at most, per file of {@link ScanLimits.maxFiles}. */
+const ENTRIES_PER_FILE = 10;
+
 /** Files read at once by a scan that reads contents. */
 const PARALLEL_READS = 8;
 
 /** Scans the workspace folder `root` (absolute, symlinks resolved) within `limits`, reading contents when `contents` is given. */
 export async function scanWorkspace(root: string, limits: ScanLimits = {}, contents?: ScanContents): Promise<WorkspaceScan> {
   const { maxFiles, maxBytes } = { ...defaultScanLimits, ...limits };
+  // Entries listed at most, ignored ones and folders included: a folder of a million ignored files is not read to its end.
+  const maxEntries = maxFiles * ENTRIES_PER_FILE;
   const confined: ConfinedRoot = { root };
   const stamps = new Map<string, FileStamp>();
   const read = new Map<string, ScannedFile>();
@@ -90,9 +95,9 @@ export async function scanWorkspace(root: string, limits: ScanLimits = {}, conte
       });
     }
     return enter;
-  });
+  }, maxEntries);
   try {
-    await walked;
+    if (!(await walked) && limitHit === null) limitHit = `the workspace lists more than ${maxEntries} entries (ignored ones included)`;
   } catch (error) {
     if (!(error instanceof GitignoreTooCostlyError)) throw error;
     limitHit = error.message;

@@ -105,6 +105,14 @@ describe("the command scan", () => {
     }
   });
 
+  it("stops listing a folder of many ignored entries instead of reading it to its end", async () => {
+    const { root } = await journaledSession();
+    await writeFile(path.join(root, ".gitignore"), "*.log\n");
+    await Promise.all(Array.from({ length: 60 }, (_, i) => writeFile(path.join(root, `${i}.log`), "")));
+    expect((await scanWorkspace(root, { maxFiles: 6 })).limitHit).toBe("the workspace lists more than 60 entries (ignored ones included)");
+    expect((await scanWorkspace(root, { maxFiles: 7 })).stamps?.size).toBe(1);
+  });
+
   it("journals what changed, and says created files are not, when a command takes the workspace over the limit", async () => {
     const { root, journal, context } = await journaledSession({ commandScan: { maxFiles: 3 } });
     await writeFile(path.join(root, "1"), "one\n");
