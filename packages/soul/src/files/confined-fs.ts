@@ -431,20 +431,23 @@ export interface WalkedFolder {
  * million files is not read to its end). Entries are listed and stat'ed
  * with synchronous calls, which are twice as fast as their promises here,
  * the walk yielding to the event loop every {@link WALK_BATCH} entries so no
- * stall is long. Resolves true when it walked everything `visit` asked for,
- * false when `visit` or `maxEntries` stopped it.
+ * stall is long. It enters at most {@link MAX_WALK_DEPTH} folders deep
+ * (one descriptor is open per level). Resolves how it ended: "done" (all
+ * that `visit` asked for was walked), "stopped" (by `visit`), "entries"
+ * (over `maxEntries`) or "depth".
  */
-export async function walkInside(workspace: ConfinedRoot, visit: (folder: WalkedFolder) => Promise<readonly string[] | null>, maxEntries = Number.POSITIVE_INFINITY): Promise<boolean> {
+export async function walkInside(workspace: ConfinedRoot, visit: (folder: WalkedFolder) => Promise<readonly string[] | null>, maxEntries = Number.POSITIVE_INFINITY): Promise<"done" | "stopped" | "entries" | "depth"> {
   const rootFd = openSync(workspace.root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   let budget = WALK_BATCH;
   let listed = 0;
-  const walk = async (fd: number, dirPath: string, key: string): Promise<boolean> => {
+  const walk = async (fd: number, dirPath: string, key: string, depth: number): Promise<"done" | "stopped" | "entries" | "depth"> => {
+    if (depth > MAX_WALK_DEPTH) return "depth";
     const base = procFd ? `${procFd}/${fd}` : dirPath;
     const entries: WalkedEntry[] = [];
     const dir = opendirSync(base);
     try {
       for (let dirent = dir.readSync(); dirent !== null; dirent = dir.readSync()) {
-        if (++listed > maxEntries) return false;
+        if (++listed > maxEntries) return "entries";
         if (--budget <= 0) {
           budget = WALK_BATCH;
           await yieldToLoop();
@@ -465,30 +468,36 @@ export async function walkInside(workspace: ConfinedRoot, visit: (folder: Walked
       readLink: (name) => readlinkSync(`${base}/${name}`),
     };
     const enter = await visit(folder);
-    if (enter === null) return false;
+    if (enter === null) return "stopped";
     for (const name of enter) {
       let child: number;
       try {
         child = openSync(`${base}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-      } catch {
-        continue; // not a folder (a file, a link), or removed meanwhile
+      } catch (error) {
+        // Not a folder (a file, a link), removed meanwhile, or not readable: nothing under it is walked.
+        if (["ENOTDIR", "ELOOP", "ENOENT", "EACCES", "EPERM"].includes((error as NodeJS.ErrnoException).code ?? "")) continue;
+        throw error;
       }
       try {
         const childPath = path.join(dirPath, name);
         if (!isInside(workspace.root, realPathSync(child, childPath))) continue;
-        if (!(await walk(child, childPath, key === "" ? name : `${key}/${name}`))) return false;
+        const end = await walk(child, childPath, key === "" ? name : `${key}/${name}`, depth + 1);
+        if (end !== "done") return end;
       } finally {
         closeSync(child);
       }
     }
-    return true;
+    return "done";
   };
   try {
-    return await walk(rootFd, workspace.root, "");
+    return await walk(rootFd, workspace.root, "", 0);
   } finally {
     closeSync(rootFd);
   }
 }
+
+/** How many folders deep {@link walkInside} goes at most. */
+export const MAX_WALK_DEPTH = 256;
 
 /** Entries a walk lists (and stats) between two yields to the event loop. */
 const WALK_BATCH = 512;

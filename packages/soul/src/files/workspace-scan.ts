@@ -9,7 +9,7 @@
  * be used. Asked to, the scan also reads the content of each file whose
  * stamp differs from the one it was last read with (see {@link ScanContents}).
  */
-import { walkInside, type ConfinedRoot, type WalkedFolder } from "./confined-fs.js";
+import { MAX_WALK_DEPTH, walkInside, type ConfinedRoot, type WalkedFolder } from "./confined-fs.js";
 import { mapLimit } from "./map-limit.js";
 import { GitignoreMatcher, GitignoreTooCostlyError, MAX_GITIGNORE_BYTES, parseGitignore, type GitignoreRule } from "./gitignore.js";
 import type { FileStamp, ReadFileState } from "./workspace-files.js";
@@ -97,7 +97,9 @@ export async function scanWorkspace(root: string, limits: ScanLimits = {}, conte
     return enter;
   }, maxEntries);
   try {
-    if (!(await walked) && limitHit === null) limitHit = `the workspace lists more than ${maxEntries} entries (ignored ones included)`;
+    const end = await walked;
+    if (end === "entries") limitHit = `the workspace lists more than ${maxEntries} entries (ignored ones included)`;
+    if (end === "depth") limitHit = `the workspace's folders nest more than ${MAX_WALK_DEPTH} deep`;
   } catch (error) {
     if (!(error instanceof GitignoreTooCostlyError)) throw error;
     limitHit = error.message;

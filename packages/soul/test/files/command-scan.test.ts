@@ -6,10 +6,10 @@
  * limit the command is not journaled and the notice says so.
  */
 import { execFile } from "node:child_process";
-import { link, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { scanWorkspace, type FileJournal } from "@kosong/soul/files";
+import { MAX_WALK_DEPTH, scanWorkspace, type FileJournal } from "@kosong/soul/files";
 import { describe, expect, it } from "vitest";
 import { journaledSession, snapshot } from "./helpers/workspace.js";
 
@@ -111,6 +111,17 @@ describe("the command scan", () => {
     await Promise.all(Array.from({ length: 60 }, (_, i) => writeFile(path.join(root, `${i}.log`), "")));
     expect((await scanWorkspace(root, { maxFiles: 6 })).limitHit).toBe("the workspace lists more than 60 entries (ignored ones included)");
     expect((await scanWorkspace(root, { maxFiles: 7 })).stamps?.size).toBe(1);
+  });
+
+  it("stops at folders nested deeper than it walks, with one descriptor open per level", async () => {
+    const { root } = await journaledSession();
+    const deep = path.join(root, ...Array.from({ length: MAX_WALK_DEPTH + 1 }, () => "d"));
+    await mkdir(deep, { recursive: true });
+    await writeFile(path.join(deep, "f"), "");
+    expect((await scanWorkspace(root)).limitHit).toBe(`the workspace's folders nest more than ${MAX_WALK_DEPTH} deep`);
+    await rm(path.join(deep, "f"));
+    await rmdir(deep);
+    expect((await scanWorkspace(root)).limitHit).toBeNull();
   });
 
   it("journals what changed, and says created files are not, when a command takes the workspace over the limit", async () => {
