@@ -24,7 +24,7 @@
  * with the `realpath` of that path: escapes are still refused, but a race on
  * a parent folder can make a file be created before it is refused.
  */
-import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, realpathSync, statSync, type Dir, type Dirent, type Stats } from "node:fs";
 import { constants, type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, stat, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { SoulError } from "../soul/errors.js";
@@ -444,7 +444,13 @@ export async function walkInside(workspace: ConfinedRoot, visit: (folder: Walked
     if (depth > MAX_WALK_DEPTH) return "depth";
     const base = procFd ? `${procFd}/${fd}` : dirPath;
     const entries: WalkedEntry[] = [];
-    const dir = opendirSync(base);
+    let dir: Dir;
+    try {
+      dir = opendirSync(base);
+    } catch (error) {
+      if (depth > 0 && isUnreachable(error)) return "done"; // a folder it may not read: nothing under it is walked
+      throw error;
+    }
     try {
       for (let dirent = dir.readSync(); dirent !== null; dirent = dir.readSync()) {
         if (++listed > maxEntries) return "entries";
@@ -454,7 +460,13 @@ export async function walkInside(workspace: ConfinedRoot, visit: (folder: Walked
         }
         if (dirent.isDirectory()) entries.push({ name: dirent.name, stats: null });
         else {
-          const stats = lstatSync(`${base}/${dirent.name}`, { throwIfNoEntry: false });
+          let stats: Stats | undefined;
+          try {
+            stats = lstatSync(`${base}/${dirent.name}`, { throwIfNoEntry: false });
+          } catch (error) {
+            if (!isUnreachable(error)) throw error;
+          }
+          // One removed since the listing, or that may not be looked at, is left out.
           if (stats !== undefined) entries.push({ name: dirent.name, stats: stats.isDirectory() ? null : stats });
         }
       }
@@ -475,7 +487,7 @@ export async function walkInside(workspace: ConfinedRoot, visit: (folder: Walked
         child = openSync(`${base}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
       } catch (error) {
         // Not a folder (a file, a link), removed meanwhile, or not readable: nothing under it is walked.
-        if (["ENOTDIR", "ELOOP", "ENOENT", "EACCES", "EPERM"].includes((error as NodeJS.ErrnoException).code ?? "")) continue;
+        if (isCode(error, "ENOTDIR") || isCode(error, "ELOOP") || isUnreachable(error)) continue;
         throw error;
       }
       try {
@@ -494,6 +506,11 @@ export async function walkInside(workspace: ConfinedRoot, visit: (folder: Walked
   } finally {
     closeSync(rootFd);
   }
+}
+
+/** Whether `error` says an entry is gone or may not be looked at. */
+function isUnreachable(error: unknown): boolean {
+  return isCode(error, "ENOENT") || isCode(error, "EACCES") || isCode(error, "EPERM");
 }
 
 /** How many folders deep {@link walkInside} goes at most. */

@@ -101,8 +101,8 @@ export async function scanWorkspace(root: string, limits: ScanLimits = {}, conte
     if (end === "entries") limitHit = `the workspace lists more than ${maxEntries} entries (ignored ones included)`;
     if (end === "depth") limitHit = `the workspace's folders nest more than ${MAX_WALK_DEPTH} deep`;
   } catch (error) {
-    if (!(error instanceof GitignoreTooCostlyError)) throw error;
-    limitHit = error.message;
+    // The root gone or unreadable, descriptors exhausted: the scan cannot be used, and says why.
+    limitHit = error instanceof GitignoreTooCostlyError ? error.message : `the workspace could not be scanned (${(error as Error).message})`;
   }
   if (limitHit !== null) return { stamps: null, contents: null, limitHit };
   return { stamps, contents: read, limitHit: null };

@@ -113,6 +113,13 @@ describe("the command scan", () => {
     expect((await scanWorkspace(root, { maxFiles: 7 })).stamps?.size).toBe(1);
   });
 
+  it("says a workspace it cannot scan is not journaled instead of failing the command", async () => {
+    const { root, journal } = await journaledSession();
+    await rm(root, { recursive: true });
+    const scan = await journal.scanCommand();
+    expect((await scan.finish()).notice).toMatch(/^the workspace could not be scanned \(ENOENT.*\), over the scan's limit: what this command changes is not journaled/);
+  });
+
   it("stops at folders nested deeper than it walks, with one descriptor open per level", async () => {
     const { root } = await journaledSession();
     const deep = path.join(root, ...Array.from({ length: MAX_WALK_DEPTH + 1 }, () => "d"));
