@@ -253,7 +253,7 @@ export class FileJournal {
     const changed: string[] = [];
     for (const [key, { stamp }] of before) {
       // Over the limit after the command, the files known before are looked at one by one.
-      const current = after === null ? await this.files.stamp(key) : (after.get(key) ?? missingStamp);
+      const current = after === null ? await this.files.stamp(key).catch(() => missingStamp) : (after.get(key) ?? missingStamp);
       if (!sameStamp(current, stamp)) changed.push(key);
     }
     // A scan over the limit after the command sees no created file: they are not journaled.
@@ -625,9 +625,10 @@ export class FileJournal {
     await this.#stampAfter(done);
   }
 
+  /** Records the stamps of `keys` now (one that cannot be taken, the workspace gone or a folder unreadable, as missing: anything seen later differs). */
   async #stampAfter(keys: readonly string[]): Promise<void> {
-    const records: JournalRecord[] = [];
-    for (const [i, st] of (await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key))).entries()) records.push({ t: "aft", path: keys[i]!, st });
+    const stamps = await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key).catch(() => missingStamp));
+    const records: JournalRecord[] = stamps.map((st, i) => ({ t: "aft", path: keys[i]!, st }));
     if (records.length > 0) await this.#append(records, "none");
   }
 

@@ -113,11 +113,18 @@ describe("the command scan", () => {
     expect((await scanWorkspace(root, { maxFiles: 7 })).stamps?.size).toBe(1);
   });
 
-  it("says a workspace it cannot scan is not journaled instead of failing the command", async () => {
-    const { root, journal } = await journaledSession();
+  it("says a workspace it cannot scan is not journaled instead of failing the command, and journals a command that removed it", async () => {
+    const { root, journal, context } = await journaledSession();
+    await writeFile(path.join(root, "kept.txt"), "kept\n");
+    await context.checkpoint();
+    const removing = await journal.scanCommand();
     await rm(root, { recursive: true });
+    expect(await removing.finish()).toMatchObject({ changed: ["kept.txt"], notice: expect.stringMatching(/^the workspace could not be scanned \(ENOENT.*\) after the command/) });
     const scan = await journal.scanCommand();
     expect((await scan.finish()).notice).toMatch(/^the workspace could not be scanned \(ENOENT.*\), over the scan's limit: what this command changes is not journaled/);
+    await mkdir(root);
+    await context.revertTo(0);
+    expect(await readFile(path.join(root, "kept.txt"), "utf8")).toBe("kept\n");
   });
 
   it("stops at folders nested deeper than it walks, with one descriptor open per level", async () => {
