@@ -6,7 +6,7 @@
 import { Command, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { ExitCode } from "./cli-error.js";
-import { compactionNames, outputFormats, providerNames, thinkingEfforts } from "./config/setting-values.js";
+import { compactionNames, fileRestoreModes, outputFormats, providerNames, thinkingEfforts } from "./config/setting-values.js";
 import type { SettingFlags } from "./config/settings.js";
 
 /** The options of the main command, as commander parses them. */
@@ -38,13 +38,15 @@ Environment:
   KOSONG_STORE_URL      default for --store (conversations in PostgreSQL)
   KOSONG_FIRST_BYTE_TIMEOUT, KOSONG_IDLE_TIMEOUT, KOSONG_SHELL_TIMEOUT
                         defaults for the timeout flags, in seconds (0: no limit)
+  KOSONG_FILE_RESTORE, KOSONG_FILE_RESTORE_MAX_SIZE
+                        defaults for --file-restore and --file-restore-max-size
   NO_COLOR              plain output without colours (also when output is not a terminal; FORCE_COLOR forces them)
   KOSONG_DEBUG          print the stack of unexpected errors
 
 Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
   compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config),
-  first_byte_timeout, idle_timeout, shell_timeout
+  first_byte_timeout, idle_timeout, shell_timeout, file_restore, file_restore_max_size
   Precedence: flags > KOSONG_* environment > config file > defaults.
 
 Local servers (no key needed with a localhost base URL):
@@ -89,7 +91,9 @@ export function buildProgram(): Command {
     .option("--session <id>", "resume the session with this id, or start one with it (kimi-cli's --session)")
     .option("-w, --work-dir <dir>", "the working directory (default: the current one)")
     .option("--wire", "serve kimi-cli's wire protocol (JSON-RPC on stdin/stdout) for @moonshot-ai/kimi-agent-sdk and other wire clients")
-    .option("--no-file-restore", "revert only the conversation: do not journal the files the agent writes nor restore them on /revert, /edit, /restore or a D-Mail")
+    .addOption(new Option("--file-restore <mode>", "which files the agent changes /revert, /edit, /restore and a D-Mail put back: none, those WriteFile and EditFile write, or those and what Shell commands change (default: scan)").choices(fileRestoreModes))
+    .option("--no-file-restore", "revert only the conversation (as --file-restore off)")
+    .option("--file-restore-max-size <size>", "files larger than this are not journaled, and a revert says so: bytes, or with a unit, e.g. 512KiB, 10MiB (default 10MiB)")
     .option("--no-project-context", "leave AGENTS.md files and the environment block out of the system prompt")
     .option("--mcp-config-file <file>", 'MCP servers to use, from a JSON file {"mcpServers": {...}} (repeatable; see /mcp)', (file: string, files: string[] = []) => [...files, file])
     .option("--store <url>", "keep the conversations of saved sessions in PostgreSQL (a postgresql:// connection string) instead of files")

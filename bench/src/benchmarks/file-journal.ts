@@ -3,9 +3,12 @@
  *
  * - WriteFile of 100 KB, journaled: a checkpoint (untimed), then what the
  *   WriteFile tool does with a journal: `declareWrite` (the prior content
- *   read, hashed, stored as a blob, its record fsynced), the write, `done()`
- *   (the stamp after). Baseline, same rounds: the write alone. Goal: the
- *   journal adds under 2 ms (see the note: the difference of the medians).
+ *   read in one confined walk, hashed, stored as a blob: its data and then
+ *   its folder fsynced while the record is appended and fdatasynced),
+ *   the write, `done()` (the stamp after). Baseline, same rounds: the write
+ *   alone. Goal: the journal adds under 2 ms (see the note: the difference
+ *   of the medians, and one 100 KB write + fdatasync, the floor of the
+ *   blob's durability, measured in the same run).
  * - A revert restoring 1,000 files (1 KB each, quick: 100): `revertTo(0)` on
  *   a JSONL context whose journal has every file changed since checkpoint 0:
  *   each file's current state kept as a blob, the restore record fsynced,
@@ -14,9 +17,12 @@
  *   (no durability, no undo).
  * - The Shell scan on a 10,000-file working directory (quick: 1,000), warm:
  *   `scanCommand()` then `finish()` around a command that changes nothing
- *   (two walks with an lstat of every entry, contents already known from the
- *   first, untimed, scan). Goal: under 150 ms. Baseline, same rounds: two
- *   bare recursive `readdir`s of the same tree (names only, no stats).
+ *   (two walks through folder descriptors with an lstat of every file,
+ *   contents already known from the first, untimed, scan). Goal: under
+ *   150 ms. Baseline, same rounds: two bare recursive `readdir`s of the same
+ *   tree (names only, no stats). The floor is the lstats: through
+ *   `/proc/self/fd/N/name` (what keeps them confined) one costs about twice
+ *   one by absolute path.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, open, readdir, realpath, rm, writeFile } from "node:fs/promises";

@@ -99,7 +99,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
   // The file journal lives in the session folder (beside a --resume-file file as <name>.files).
   const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
-  const fileJournal = settings.fileRestore ? new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd) }) : undefined;
+  const fileJournal =
+    settings.fileRestore === "off"
+      ? undefined
+      : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
   const context = new Context(stored?.log ?? contextFile, { fileJournal });
   const closeConversation = async () => {
     await context.close();

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { UsageError } from "../cli-error.js";
-import { compactionNames, providerNames, thinkingEfforts } from "./setting-values.js";
+import { compactionNames, fileRestoreModes, providerNames, thinkingEfforts } from "./setting-values.js";
 
 /** The config file's schema: every key optional, no other key allowed. */
 export const configFileSchema = z.strictObject({
@@ -58,6 +58,10 @@ export const configFileSchema = z.strictObject({
       }),
     )
     .optional(),
+  /** Which files the agent changes a revert restores: "off", "declared" (WriteFile, EditFile) or "scan" (and what Shell commands change; default). */
+  file_restore: z.enum(fileRestoreModes).optional(),
+  /** Files larger than this are not journaled: bytes, or a string with a unit ("512 KiB", "10 MiB"); default 10 MiB. */
+  file_restore_max_size: z.union([z.int().nonnegative(), z.string().min(1)]).optional(),
 });
 
 /** The settings a config file holds. */

@@ -16,6 +16,11 @@ export type CompactionName = (typeof compactionNames)[number];
 /** The thinking efforts `--thinking` accepts (core's `ThinkingEffort`). */
 export const thinkingEfforts = ["off", "low", "medium", "high", "xhigh", "max"] as const;
 
+/** What `--file-restore` journals: nothing, the files tools declare (WriteFile, EditFile), or those and what a Shell command changes (found by a scan around it). */
+export const fileRestoreModes = ["off", "declared", "scan"] as const;
+/** A mode of {@link fileRestoreModes}. */
+export type FileRestoreMode = (typeof fileRestoreModes)[number];
+
 /** The output formats of print mode. */
 export const outputFormats = ["text", "stream-json"] as const;
 /** An output format of {@link outputFormats}. */

@@ -7,6 +7,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { ThinkingEffort } from "@kosong/core";
+import { defaultMaxFileBytes } from "@kosong/soul/files";
 import { UsageError } from "../cli-error.js";
 import type { ModelPrice } from "../pricing/model-prices.js";
 import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
@@ -14,6 +15,8 @@ import { type ConfigFile, loadConfigFile } from "./config-file.js";
 import {
   type CompactionName,
   compactionNames,
+  type FileRestoreMode,
+  fileRestoreModes,
   type OutputFormat,
   outputFormats,
   type ProviderName,
@@ -40,8 +43,10 @@ export interface SettingFlags {
   firstByteTimeout?: string;
   idleTimeout?: string;
   shellTimeout?: string;
-  /** False with `--no-file-restore`. */
-  fileRestore?: boolean;
+  /** A mode of `--file-restore <mode>`, or false with `--no-file-restore`. */
+  fileRestore?: string | boolean;
+  /** `--file-restore-max-size <size>`: bytes, or with a unit (KiB, MiB, GiB). */
+  fileRestoreMaxSize?: string;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -77,8 +82,14 @@ export interface Settings {
   llmTimeouts: { firstByteMs?: number | null; idleMs?: number | null };
   /** The time limit of a Shell tool call in ms (null: none; default {@link DEFAULT_SHELL_TIMEOUT_MS}). */
   shellTimeoutMs: number | null;
-  /** Journal the files the agent writes and restore them with every revert (off with `--no-file-restore`). */
-  fileRestore: boolean;
+  /**
+   * Which files the agent changes are journaled and restored with every
+   * revert: none ("off", also `--no-file-restore`), the ones tools declare
+   * ("declared"), or those and what Shell commands change ("scan", the default).
+   */
+  fileRestore: FileRestoreMode;
+  /** Files larger than this (bytes) are not journaled, and a revert says so. */
+  fileRestoreMaxBytes: number;
   /** Model prices from the config file's `[prices]`, by model name (they win over kosong's table). */
   prices: Record<string, ModelPrice>;
 }
@@ -146,7 +157,8 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       idleMs: seconds("--idle-timeout", pick(flags.idleTimeout, "KOSONG_IDLE_TIMEOUT", "idle_timeout")),
     }),
     shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
-    fileRestore: flags.fileRestore !== false,
+    fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
+    fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
     prices: Object.fromEntries(
       Object.entries(config.prices ?? {}).map(([model, p]) => [model, { input: p.input, output: p.output, cachedInput: p.cached_input ?? p.input, ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }) }]),
     ),
@@ -197,6 +209,15 @@ function seconds(what: string, value: string | undefined): number | null | undef
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A size given as bytes or with a unit (B, KiB, MiB, GiB; K, M, G alike), in bytes; undefined when not given. */
+function byteSize({ value, from }: { value: string | undefined; from: string }): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|k|kib|m|mib|g|gib)?\s*$/i.exec(value);
+  const bytes = match ? Number(match[1]) * 1024 ** ["b", "k", "m", "g"].indexOf((match[2] ?? "b").charAt(0).toLowerCase()) : Number.NaN;
+  if (!Number.isSafeInteger(Math.floor(bytes))) throw new UsageError(`${from}: expected a size in bytes, or with a unit (KiB, MiB, GiB), got "${value}"`);
+  return Math.floor(bytes);
 }
 
 function positiveInt(what: string, value: string): number {

@@ -10,6 +10,7 @@
  */
 import path from "node:path";
 import { extractText, type Message } from "@kosong/core";
+import { defaultMaxFileBytes } from "@kosong/soul/files";
 import { type AgentSession, openAgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
 import { DEFAULT_SHELL_TIMEOUT_MS, type Settings } from "../config/settings.js";
@@ -107,7 +108,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       store: null,
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
-      fileRestore: true,
+      fileRestore: "scan",
+      fileRestoreMaxBytes: defaultMaxFileBytes,
       prices: {},
     };
   }

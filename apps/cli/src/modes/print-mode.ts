@@ -12,6 +12,7 @@ import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
+import { fileRecoveryLines } from "../render/file-recovery-lines.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { recordFirstPrompt } from "../sessions/session-store.js";
 
@@ -41,6 +42,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
   try {
     const skipped = agent.restoreReport.skipped.length;
     if (skipped > 0) err.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
+    for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) err.write(`kosong: ${line.trimStart()}\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
     const refused: string[] = [];
     agent.soul.approval.subscribe((event) => {

@@ -1,6 +1,8 @@
 /** Content-addressed blobs of a file journal: each content stored once (named by its SHA-256), durably. */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { closeSync, fsync, mkdirSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { promisify } from "node:util";
+import { open, readFile } from "node:fs/promises";
 import path from "node:path";
 
 /** The SHA-256 of `data`, hex. */
@@ -11,22 +13,23 @@ export function hashBytes(data: Uint8Array): string {
 /** A folder of blobs named by the SHA-256 of their content. */
 export class BlobStore {
   readonly #dir: string;
-  #ready: Promise<void> | null = null;
+  #ready = false;
   /** True when a blob was renamed into the folder since its last fsync. */
   #unsynced = false;
+  /** The last fsync of the folder. */
+  #syncing: Promise<void> = Promise.resolve();
 
   constructor(dir: string) {
     this.#dir = dir;
   }
 
-  /** Stores `data` (once: an existing blob is kept) and returns its hash; durable (its name too) after {@link sync}. */
-  async put(data: Uint8Array): Promise<string> {
-    const hash = hashBytes(data);
+  /** Stores `data` (once: an existing blob is kept) and returns its hash (`hash` when given: `hashBytes(data)`); durable (its name too) after {@link sync}. */
+  async put(data: Uint8Array, hash = hashBytes(data)): Promise<string> {
     const file = path.join(this.#dir, hash);
-    const existing = await stat(file).catch(() => null);
-    if (existing?.size === data.byteLength) return hash;
-    this.#ready ??= mkdir(this.#dir, { recursive: true }).then(() => undefined);
-    await this.#ready;
+    // The metadata calls are synchronous: on the session's local folder each takes microseconds, its promise tens of them.
+    if (statSync(file, { throwIfNoEntry: false })?.size === data.byteLength) return hash;
+    if (!this.#ready) mkdirSync(this.#dir, { recursive: true });
+    this.#ready = true;
     const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
     const handle = await open(temporary, "wx", 0o600);
     try {
@@ -36,25 +39,44 @@ export class BlobStore {
       await handle.close();
     }
     try {
-      await rename(temporary, file);
+      renameSync(temporary, file);
     } catch (error) {
-      await unlink(temporary).catch(() => undefined);
+      rmSync(temporary, { force: true });
       throw error;
     }
     this.#unsynced = true;
     return hash;
   }
 
-  /** Makes the names of the blobs stored since the last call durable (one fsync of the folder). */
-  async sync(): Promise<void> {
-    if (!this.#unsynced) return;
-    this.#unsynced = false;
-    const folder = await open(this.#dir, "r");
-    try {
-      await folder.sync();
-    } finally {
-      await folder.close();
+  /** Makes the names of the blobs stored so far durable (one fsync of the folder; a call during one waits for it). */
+  sync(): Promise<void> {
+    if (this.#unsynced) {
+      this.#unsynced = false;
+      this.#syncing = this.#syncFolder();
     }
+    return this.#syncing;
+  }
+
+  async #syncFolder(): Promise<void> {
+    const folder = openSync(this.#dir, "r");
+    try {
+      await promisify(fsync)(folder);
+    } finally {
+      closeSync(folder);
+    }
+  }
+
+  /** Removes blob `hash` (not durably: one a crash brings back is only unused). */
+  remove(hash: string): void {
+    rmSync(path.join(this.#dir, hash), { force: true });
+  }
+
+  /** Whether blob `hash` is there, whole (its content is read and hashed). */
+  async has(hash: string): Promise<boolean> {
+    return this.get(hash).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** The content of blob `hash`; throws when it is missing or damaged. */

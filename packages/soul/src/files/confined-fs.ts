@@ -24,7 +24,7 @@
  * with the `realpath` of that path: escapes are still refused, but a race on
  * a parent folder can make a file be created before it is refused.
  */
-import { existsSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, realpathSync, statSync, type Dir, type Dirent, type Stats } from "node:fs";
 import { constants, type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, stat, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { SoulError } from "../soul/errors.js";
@@ -301,13 +301,31 @@ export interface InspectedEntry {
  * gives `stats: null`. Throws {@link PathEscapeError} for a path outside.
  */
 export function inspectInside(workspace: ConfinedRoot, requested: string): Promise<InspectedEntry> {
+  return inspect(workspace, requested, -1).then(({ entry }) => entry);
+}
+
+/**
+ * As {@link inspectInside}, in the same walk reading the content of a
+ * regular file of at most `maxBytes` (checked as {@link openForRead} checks:
+ * one name only), with its status as opened; `content` is null for anything
+ * else. Throws as {@link openForRead} does for a file that cannot be read.
+ */
+export function inspectAndReadInside(workspace: ConfinedRoot, requested: string, maxBytes: number): Promise<InspectedEntry & { content: { data: Buffer; stats: Stats } | null }> {
+  return inspect(workspace, requested, maxBytes).then(({ entry, content }) => ({ ...entry, content }));
+}
+
+function inspect(workspace: ConfinedRoot, requested: string, maxBytes: number): Promise<{ entry: InspectedEntry; content: { data: Buffer; stats: Stats } | null }> {
   return withParent(workspace, requested, false, undefined, async (dir, names) => {
-    if (names.length === 0) return { path: dir.path, stats: await dir.handle.stat(), linkTarget: null };
+    if (names.length === 0) return { entry: { path: dir.path, stats: await dir.handle.stat(), linkTarget: null }, content: null };
     const where = path.join(dir.path, ...names);
-    if (names.length > 1) return { path: where, stats: null, linkTarget: null };
+    if (names.length > 1) return { entry: { path: where, stats: null, linkTarget: null }, content: null };
     const stats = await lstat(at(dir, names[0]!)).catch(ignoreMissing);
     const linkTarget = stats?.isSymbolicLink() ? await readlink(at(dir, names[0]!)) : null;
-    return { path: where, stats, linkTarget };
+    const entry = { path: where, stats, linkTarget };
+    if (!stats?.isFile() || stats.size > maxBytes) return { entry, content: null };
+    const handle = await openNoFollow(at(dir, names[0]!), constants.O_RDONLY | constants.O_NONBLOCK);
+    if (handle instanceof FollowLink) return handle;
+    return { entry, content: await readOpened(workspace, requested, handle, where, maxBytes) };
   });
 }
 
@@ -374,6 +392,166 @@ export function replaceAtomically(workspace: ConfinedRoot, requested: string, en
     await dir.handle.sync();
     return where;
   });
+}
+
+/** An entry of a folder met by {@link walkInside}. */
+export interface WalkedEntry {
+  name: string;
+  /** Its `lstat` (links not followed); for a folder, null (folders are not stat'ed). */
+  stats: Stats | null;
+}
+
+/** A folder met by {@link walkInside}. */
+export interface WalkedFolder {
+  /** Its path relative to the root, `/`-separated; "" for the root. */
+  key: string;
+  /** Its entries, in the folder's order (an entry removed while it was listed is left out). */
+  entries: WalkedEntry[];
+  /**
+   * Reads the entry `name` of this folder, opened through the folder's
+   * descriptor with `O_NOFOLLOW | O_NONBLOCK` and checked as {@link openForRead}
+   * checks (a regular file with one name): its first `maxBytes` bytes, and
+   * its status as opened (which may differ from the entry's if it changed
+   * since the listing). Throws as {@link openForRead} does (ELOOP for a link).
+   */
+  read(name: string, maxBytes: number): Promise<{ data: Buffer; stats: Stats }>;
+  /** The target of the symlink `name` of this folder (never followed). */
+  readLink(name: string): string;
+}
+
+/**
+ * Walks the workspace's tree, depth first, through folder descriptors: each
+ * folder is opened with `O_DIRECTORY | O_NOFOLLOW` through the descriptor of
+ * its parent and its real path checked inside the workspace (a folder moved
+ * out meanwhile is left out, with what is under it), so a link is listed but
+ * never followed, and a folder reached through one is never entered.
+ * `visit` sees each folder and returns the names of the entries to enter
+ * (those that are folders are entered, in that order), or null to stop the
+ * walk. It lists at most `maxEntries` entries in all (a folder of a
+ * million files is not read to its end). Entries are listed and stat'ed
+ * with synchronous calls, which are twice as fast as their promises here,
+ * the walk yielding to the event loop every {@link WALK_BATCH} entries so no
+ * stall is long. It enters at most {@link MAX_WALK_DEPTH} folders deep
+ * (one descriptor is open per level). Resolves how it ended: "done" (all
+ * that `visit` asked for was walked), "stopped" (by `visit`), "entries"
+ * (over `maxEntries`) or "depth".
+ */
+export async function walkInside(workspace: ConfinedRoot, visit: (folder: WalkedFolder) => Promise<readonly string[] | null>, maxEntries = Number.POSITIVE_INFINITY): Promise<"done" | "stopped" | "entries" | "depth"> {
+  const rootFd = openSync(workspace.root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  let budget = WALK_BATCH;
+  let listed = 0;
+  const walk = async (fd: number, dirPath: string, key: string, depth: number): Promise<"done" | "stopped" | "entries" | "depth"> => {
+    if (depth > MAX_WALK_DEPTH) return "depth";
+    const base = procFd ? `${procFd}/${fd}` : dirPath;
+    const entries: WalkedEntry[] = [];
+    let dir: Dir;
+    try {
+      dir = opendirSync(base);
+    } catch (error) {
+      if (depth > 0 && isUnreachable(error)) return "done"; // a folder it may not read: nothing under it is walked
+      throw error;
+    }
+    try {
+      for (let dirent = dir.readSync(); dirent !== null; dirent = dir.readSync()) {
+        if (++listed > maxEntries) return "entries";
+        if (--budget <= 0) {
+          budget = WALK_BATCH;
+          await yieldToLoop();
+        }
+        if (dirent.isDirectory()) entries.push({ name: dirent.name, stats: null });
+        else {
+          let stats: Stats | undefined;
+          try {
+            stats = lstatSync(`${base}/${dirent.name}`, { throwIfNoEntry: false });
+          } catch (error) {
+            if (!isUnreachable(error)) throw error;
+          }
+          // One removed since the listing, or that may not be looked at, is left out.
+          if (stats !== undefined) entries.push({ name: dirent.name, stats: stats.isDirectory() ? null : stats });
+        }
+      }
+    } finally {
+      dir.closeSync();
+    }
+    const folder: WalkedFolder = {
+      key,
+      entries,
+      read: (name, maxBytes) => readEntry(workspace, fd, dirPath, name, key === "" ? name : `${key}/${name}`, maxBytes),
+      readLink: (name) => readlinkSync(`${base}/${name}`),
+    };
+    const enter = await visit(folder);
+    if (enter === null) return "stopped";
+    for (const name of enter) {
+      let child: number;
+      try {
+        child = openSync(`${base}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      } catch (error) {
+        // Not a folder (a file, a link), removed meanwhile, or not readable: nothing under it is walked.
+        if (isCode(error, "ENOTDIR") || isCode(error, "ELOOP") || isUnreachable(error)) continue;
+        throw error;
+      }
+      try {
+        const childPath = path.join(dirPath, name);
+        if (!isInside(workspace.root, realPathSync(child, childPath))) continue;
+        const end = await walk(child, childPath, key === "" ? name : `${key}/${name}`, depth + 1);
+        if (end !== "done") return end;
+      } finally {
+        closeSync(child);
+      }
+    }
+    return "done";
+  };
+  try {
+    return await walk(rootFd, workspace.root, "", 0);
+  } finally {
+    closeSync(rootFd);
+  }
+}
+
+/** Whether `error` says an entry is gone or may not be looked at. */
+function isUnreachable(error: unknown): boolean {
+  return isCode(error, "ENOENT") || isCode(error, "EACCES") || isCode(error, "EPERM");
+}
+
+/** How many folders deep {@link walkInside} goes at most. */
+export const MAX_WALK_DEPTH = 256;
+
+/** Entries a walk lists (and stats) between two yields to the event loop. */
+const WALK_BATCH = 512;
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The real path of the folder open as `fd` (expected at `expected`). */
+function realPathSync(fd: number, expected: string): string {
+  if (procFd) return readlinkSync(`${procFd}/${fd}`);
+  const real = realpathSync(expected);
+  const [opened, named] = [fstatSync(fd), statSync(real)];
+  return opened.dev === named.dev && opened.ino === named.ino ? real : "";
+}
+
+/** Reads the entry `name` of the folder open as `fd` (see {@link WalkedFolder.read}). */
+async function readEntry(workspace: ConfinedRoot, fd: number, dirPath: string, name: string, requested: string, maxBytes: number): Promise<{ data: Buffer; stats: Stats }> {
+  const handle = await open(procFd ? `${procFd}/${fd}/${name}` : path.join(dirPath, name), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  return readOpened(workspace, requested, handle, path.join(dirPath, name), maxBytes);
+}
+
+/** Checks `handle` as {@link openForRead} does, reads its first `maxBytes` bytes and closes it. */
+async function readOpened(workspace: ConfinedRoot, requested: string, handle: FileHandle, expected: string, maxBytes: number): Promise<{ data: Buffer; stats: Stats }> {
+  const { stats } = await checkOpened(workspace, requested, handle, expected, false);
+  try {
+    const buffer = Buffer.alloc(Math.min(stats.size, maxBytes));
+    let done = 0;
+    while (done < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, done, buffer.length - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return { data: buffer.subarray(0, done), stats };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** `/proc/self/fd` where the kernel offers it (Linux), else null. */

@@ -27,8 +27,11 @@ import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
 import { mapLimit } from "./map-limit.js";
 import type { JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
-import { scanWorkspace, type ScanLimits } from "./workspace-scan.js";
+import { sameStamp, scanWorkspace, type ScanLimits, type ScannedFile } from "./workspace-scan.js";
 import { missingStamp, workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
+
+/** The default size cap of a journaled file: 10 MiB. */
+export const defaultMaxFileBytes = 10 * 1024 * 1024;
 
 /** Options of a {@link FileJournal}. */
 export interface FileJournalOptions {
@@ -36,7 +39,7 @@ export interface FileJournalOptions {
   dir: string;
   /** The workspace, read and restored through it (`nodeWorkspaceFiles(root)`: confined to `root`). */
   files: WorkspaceFiles;
-  /** Files larger than this (bytes) are not journaled, and a revert says so. Default 10 MiB. */
+  /** Files larger than this (bytes) are not journaled, and a revert says so. Default {@link defaultMaxFileBytes}. */
   maxFileBytes?: number;
   /**
    * The scan of the workspace around a `Shell` command ({@link FileJournal.scanCommand}):
@@ -63,10 +66,30 @@ export type RestoreTarget = { checkpoint: number } | { rotation: number } | null
 
 /** What reopening found of a restore a crash interrupted. */
 export interface FileRecoveryReport {
-  /** "completed" when the conversation had been reverted (the files were then restored too), "rolled-back" when not. */
-  outcome: "completed" | "rolled-back";
+  /**
+   * Of a restore a crash interrupted: "completed" when the conversation had
+   * been reverted (the files were then restored too), "rolled-back" when
+   * not; null when no restore was interrupted (only a command).
+   */
+  outcome: "completed" | "rolled-back" | null;
   /** The files of that restore. */
   files: FileRestoreReport;
+  /** A command (`Shell`) a crash interrupted, and what it changed; null when none was. */
+  command: InterruptedCommandReport | null;
+}
+
+/**
+ * What a command a crash interrupted changed, found on the next open by
+ * scanning the workspace again and comparing with the scan made before the
+ * command (whose listing was made durable before it ran).
+ */
+export interface InterruptedCommandReport {
+  /** Files it created: journaled as not existing, so a revert deletes them. */
+  created: string[];
+  /** Files it changed or deleted: their content before it was not kept, so a revert cannot restore them (it says so). */
+  notRestorable: string[];
+  /** Why what it changed is not all known (the workspace is over the scan's limit now), else null. */
+  notice: string | null;
 }
 
 /** A write declared by {@link FileJournal.declareWrite}: call {@link done} once the write is over (whether it succeeded or not). */
@@ -115,6 +138,8 @@ export class FileJournal {
   readonly maxFileBytes: number;
   readonly #dir: string;
   readonly #blobs: BlobStore;
+  /** The listings of the scans before commands (`scans/`), each removed once its command is over. */
+  readonly #listings: BlobStore;
   #handle: FileHandle | null = null;
   #opening: Promise<void> | null = null;
   #queue: Promise<unknown> = Promise.resolve();
@@ -128,16 +153,20 @@ export class FileJournal {
   readonly #touches = new Map<string, LastTouch>();
   readonly #revs = new Map<number, Extract<JournalRecord, { t: "rev" }>>();
   #unfinished: number | null = null;
+  /** The scan record of a command not finished (a crash interrupted it, when found on open). */
+  /** The scan records of commands not finished, by position: their listing's hash (a crash interrupted them, when found on open). */
+  readonly #openScans = new Map<number, string>();
   readonly #scanLimits: ScanLimits | false;
   /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
-  #scanned = new Map<string, { stamp: FileStamp; state: ReadFileState }>();
+  #scanned: ReadonlyMap<string, ScannedFile> = new Map();
 
   constructor(options: FileJournalOptions) {
     this.files = options.files;
-    this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes;
     this.#scanLimits = options.commandScan ?? {};
     this.#dir = options.dir;
     this.#blobs = new BlobStore(path.join(options.dir, "blobs"));
+    this.#listings = new BlobStore(path.join(options.dir, "scans"));
   }
 
   /**
@@ -150,6 +179,7 @@ export class FileJournal {
       const notJournaled: DeclaredWrite["notJournaled"] = [];
       const keys: string[] = [];
       const records: JournalRecord[] = [];
+      const blobs: Promise<string>[] = [];
       for (const requested of paths) {
         let key: string;
         try {
@@ -161,13 +191,16 @@ export class FileJournal {
         keys.push(key);
         // Only a path's first record after the last marker tells a state at a marker: later ones are not needed.
         if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker || records.some((r) => r.t === "pri" && r.path === key)) continue;
-        const s = await this.#store(await this.#read(key));
+        const s = this.#storeLater(await this.#read(key), blobs);
         if (s.k === "big" || s.k === "unsupported") notJournaled.push({ path: key, reason: describeUnjournaled(s) });
         records.push({ t: "pri", path: key, s });
       }
-      // The blobs are durable before the records that name them, and both before the write.
-      await this.#blobs.sync();
-      if (records.length > 0) await this.#append(records, true);
+      // The blobs are written (a failure leaves no record naming them), then their folder and the
+      // records naming them are made durable at once, both before the write: a crash before both
+      // are leaves records whose blob is missing at the journal's end, which the next open drops
+      // (their change never happened).
+      await Promise.all(blobs);
+      await Promise.all([this.#blobs.sync(), records.length > 0 ? this.#append(records, "records") : undefined]);
       return { notJournaled, done: () => this.#run(() => this.#stampAfter(keys)) };
     });
   }
@@ -177,47 +210,89 @@ export class FileJournal {
    * scans the workspace (see `workspace-scan.ts`) and keeps each file's
    * content in memory (read again only when its stamp changed since the last
    * scan); {@link ScannedCommand.finish} scans again and journals the prior
-   * state of what changed. Unlike a declared write, the record is written
-   * after the change: a crash during the command loses it.
+   * state of what changed. Unlike a declared write, the records are written
+   * after the change; the listing of the scan before is made durable first,
+   * so that the next open finds what a command a crash interrupted changed
+   * (see {@link FileJournal.recover}).
    */
   scanCommand(): Promise<ScannedCommand> {
     return this.#run(async () => {
       const limits = this.#scanLimits;
       if (limits === false) return { finish: () => Promise.resolve({ changed: [], notice: null }) };
-      const before = await scanWorkspace(this.files.root, limits);
+      const before = await scanWorkspace(this.files.root, limits, { known: this.#scanned, maxFileBytes: this.maxFileBytes });
       if (before.stamps === null) {
-        this.#scanned.clear();
+        this.#scanned = new Map();
         const notice = `${before.limitHit}, over the scan's limit: what this command changes is not journaled, and a revert will not restore it`;
         return { finish: () => Promise.resolve({ changed: [], notice }) };
       }
-      const scanned = new Map<string, { stamp: FileStamp; state: ReadFileState }>();
-      await mapLimit([...before.stamps], PARALLEL_FILES, async ([key, stamp]) => {
-        const known = this.#scanned.get(key);
-        scanned.set(key, known && sameStamp(known.stamp, stamp) ? known : { stamp, state: await this.#read(key) });
-      });
-      this.#scanned = scanned;
-      return { finish: () => this.#run(() => this.#journalScanned(scanned, limits)) };
+      this.#scanned = before.contents;
+      // The listing is durable before the command runs: a crash during it is found on the next open.
+      const list = await this.#listings.put(Buffer.from(JSON.stringify([...before.stamps])));
+      const seq = this.#seq;
+      await Promise.all([this.#listings.sync(), this.#append([{ t: "scan", list }], "records")]);
+      return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits)) };
     });
   }
 
-  /** Journals the prior state (in `before`) of each file a command created, changed or deleted. */
-  async #journalScanned(before: ReadonlyMap<string, { stamp: FileStamp; state: ReadFileState }>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
-    const scan = await scanWorkspace(this.files.root, limits);
-    const after = scan.stamps;
-    const stampNow = async (key: string): Promise<FileStamp> => after?.get(key) ?? (after === null ? this.files.stamp(key) : missingStamp);
+  /** Journals the prior state (in `before`) of each file the command of the scan record `scan` created, changed or deleted. */
+  async #journalScanned(scan: number, before: ReadonlyMap<string, ScannedFile>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
+    const { changed, limitHit } = await this.#journalChanges(scan, before, limits, (key) => this.#store(before.get(key)?.state ?? { kind: "missing" }));
+    const notice = limitHit === null ? null : `${limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
+    return { changed, notice };
+  }
+
+  /**
+   * Scans again and journals, with the prior state `priorOf` gives, each
+   * file created, changed or deleted since the scan `before` of the scan
+   * record `scan` (not those already recorded since the last marker), then
+   * closes that record.
+   */
+  async #journalChanges(scan: number, before: ReadonlyMap<string, { stamp: FileStamp }>, limits: ScanLimits, priorOf: (key: string) => Promise<StoredState>): Promise<{ changed: string[]; journaled: string[]; limitHit: string | null }> {
+    const now = await scanWorkspace(this.files.root, limits);
+    const after = now.stamps;
     const changed: string[] = [];
-    for (const [key, { stamp }] of before) if (!sameStamp(await stampNow(key), stamp)) changed.push(key);
+    for (const [key, { stamp }] of before) {
+      // Over the limit after the command, the files known before are looked at one by one.
+      const current = after === null ? await this.files.stamp(key).catch(() => missingStamp) : (after.get(key) ?? missingStamp);
+      if (!sameStamp(current, stamp)) changed.push(key);
+    }
     // A scan over the limit after the command sees no created file: they are not journaled.
     for (const key of after?.keys() ?? []) if (!before.has(key)) changed.push(key);
     const records: JournalRecord[] = [];
     for (const key of changed.sort()) {
       if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker) continue;
-      records.push({ t: "pri", path: key, s: await this.#store(before.get(key)?.state ?? { kind: "missing" }) });
+      records.push({ t: "pri", path: key, s: await priorOf(key) });
     }
-    if (records.length > 0) await this.#append(records, true);
+    const journaled = records.map((r) => (r as Extract<JournalRecord, { t: "pri" }>).path);
+    await this.#closeScan(scan, records);
     await this.#stampAfter(changed);
-    const notice = scan.limitHit === null ? null : `${scan.limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
-    return { changed, notice };
+    return { changed, journaled, limitHit: now.limitHit };
+  }
+
+  /** Appends `records` and the end of the scan record at position `scan`, durably, then removes its listing (unless another open scan has the same). */
+  async #closeScan(scan: number, records: JournalRecord[]): Promise<void> {
+    const list = this.#openScans.get(scan);
+    await this.#append([...records, { t: "scanned", r: scan }], "all");
+    if (list !== undefined && ![...this.#openScans.values()].includes(list)) this.#listings.remove(list);
+  }
+
+  /** Finds what the command of the open scan record `scan` (a crash interrupted it) changed, and journals it as far as it can be. */
+  async #recoverCommand(scan: { seq: number; list: string }): Promise<InterruptedCommandReport> {
+    let listed: [string, FileStamp][];
+    try {
+      listed = JSON.parse((await this.#listings.get(scan.list)).toString("utf8")) as [string, FileStamp][];
+    } catch (error) {
+      // Without the listing nothing can be told apart: no file is journaled (a revert would delete them all).
+      await this.#closeScan(scan.seq, []);
+      return { created: [], notRestorable: [], notice: `the scan before it cannot be read (${(error as Error).message}): what it changed is not known` };
+    }
+    const before = new Map(listed.map(([key, stamp]) => [key, { stamp }]));
+    const limits = this.#scanLimits === false ? {} : this.#scanLimits;
+    const lost: StoredState = { k: "unsupported", why: "changed by a command a crash interrupted: its content before the command was not kept" };
+    const { journaled, limitHit } = await this.#journalChanges(scan.seq, before, limits, async (key) => (before.has(key) ? lost : { k: "missing" }));
+    const notice = limitHit === null ? null : `${limitHit} now, over the scan's limit: the files the command created are not known`;
+    // The files it changed that the journal knew already (the agent wrote them since the last checkpoint) are restored as usual.
+    return { created: journaled.filter((key) => !before.has(key)), notRestorable: journaled.filter((key) => before.has(key)), notice };
   }
 
   /**
@@ -254,7 +329,7 @@ export class FileJournal {
     return this.#run(async () => {
       const newest = this.#markers.at(-1);
       if (newest?.id === id && newest.b === this.#branch) return;
-      await this.#append([{ t: "cp", id, b: this.#branch }], false);
+      await this.#append([{ t: "cp", id, b: this.#branch }], "none");
     });
   }
 
@@ -282,7 +357,7 @@ export class FileJournal {
         files: entries,
       };
       await this.#blobs.sync();
-      await this.#append([record], true);
+      await this.#append([record], "all");
       return { seq, report };
     });
   }
@@ -293,7 +368,7 @@ export class FileJournal {
       const report = pending.report;
       const rev = this.#revs.get(pending.seq)!;
       await this.#applyAll(rev.files, "target", report);
-      await this.#append([{ t: "end", r: pending.seq, rotation }], true);
+      await this.#append([{ t: "end", r: pending.seq, rotation }], "all");
       return report;
     });
   }
@@ -301,7 +376,7 @@ export class FileJournal {
   /** Forgets `pending`: the context's step failed, nothing changed. */
   abortRestore(pending: PendingRestore): Promise<void> {
     return this.#run(async () => {
-      await this.#append([{ t: "abort", r: pending.seq }], true);
+      await this.#append([{ t: "abort", r: pending.seq }], "all");
     });
   }
 
@@ -309,24 +384,31 @@ export class FileJournal {
    * Finishes a restore a crash interrupted: completed when the
    * conversation's `fingerprint` differs from the one before the restore
    * (the context's step happened), else rolled back; `rotations` are the
-   * context's rotation numbers now. Null when none was interrupted. For the
-   * {@link Context}, once, when it reads its log.
+   * context's rotation numbers now. First finds what a command (`Shell`) a
+   * crash interrupted changed (see {@link InterruptedCommandReport}). Null
+   * when nothing was interrupted. For the {@link Context}, once, when it
+   * reads its log.
    */
   recover(fingerprint: string, rotations: readonly number[]): Promise<FileRecoveryReport | null> {
     return this.#run(async () => {
-      if (this.#unfinished === null) return null;
+      let command: InterruptedCommandReport | null = null;
+      for (const [seq, list] of [...this.#openScans].sort(([a], [b]) => a - b)) {
+        const found = await this.#recoverCommand({ seq, list });
+        command = command === null ? found : { created: [...command.created, ...found.created], notRestorable: [...command.notRestorable, ...found.notRestorable], notice: command.notice ?? found.notice };
+      }
+      if (this.#unfinished === null) return command === null ? null : { outcome: null, files: emptyReport(), command };
       const seq = this.#unfinished;
       const rev = this.#revs.get(seq)!;
       const report = emptyReport();
       if (fingerprint !== rev.before) {
         await this.#applyAll(rev.files, "target", report);
-        await this.#append([{ t: "end", r: seq, rotation: rotations.length === 0 ? null : Math.max(...rotations) }], true);
-        return { outcome: "completed", files: report };
+        await this.#append([{ t: "end", r: seq, rotation: rotations.length === 0 ? null : Math.max(...rotations) }], "all");
+        return { outcome: "completed", files: report, command };
       }
       // The conversation never moved, and the files are changed only after it: put back any that were.
       await this.#applyAll(rev.files, "prior", report);
-      await this.#append([{ t: "abort", r: seq }], true);
-      return { outcome: "rolled-back", files: report };
+      await this.#append([{ t: "abort", r: seq }], "all");
+      return { outcome: "rolled-back", files: report, command };
     });
   }
 
@@ -356,25 +438,60 @@ export class FileJournal {
     const end = text.lastIndexOf("\n") + 1;
     // A torn last line (a crash during its write) was never synced as a whole: its change never happened.
     if (end < text.length) await truncate(file, Buffer.byteLength(text.slice(0, end)));
-    this.#seq = 0;
-    for (const line of text.slice(0, end).split("\n")) {
-      if (line === "") continue;
-      let record: JournalRecord;
+    const lines: { record: JournalRecord | null; offset: number }[] = [];
+    let offset = 0;
+    for (const line of text.slice(0, end).split("\n").slice(0, -1)) {
+      if (line === "") {
+        offset += 1;
+        continue;
+      }
+      let record: JournalRecord | null = null;
       try {
         record = JSON.parse(line) as JournalRecord;
       } catch {
-        this.#seq++;
-        continue;
+        // A damaged line counts as a record (positions stay as written) but says nothing.
       }
-      this.#index(record, this.#seq++);
+      lines.push({ record, offset });
+      offset += Buffer.byteLength(line) + 1;
+    }
+    const kept = await this.#durablePrefix(lines.map((l) => l.record));
+    if (kept < lines.length) await truncate(file, lines[kept]!.offset);
+    this.#seq = 0;
+    for (const { record } of lines.slice(0, kept)) {
+      if (record !== null) this.#index(record, this.#seq);
+      this.#seq++;
     }
     this.#handle = await open(file, "a");
   }
 
-  /** Appends `records` (and fsyncs when `sync`), indexing them. */
-  async #append(records: JournalRecord[], sync: boolean): Promise<void> {
+  /**
+   * How many of `records` (the journal's, in order) to keep: all but, when
+   * the journal ends with the records of a declared write (or the scan
+   * record of a command) whose blobs are not all there, those from the first
+   * whose blob is missing or damaged. Only the last records can be so (the
+   * blobs' folder and the records become durable at once, and the change
+   * waits for both): a crash stopped it before its change happened.
+   */
+  async #durablePrefix(records: readonly (JournalRecord | null)[]): Promise<number> {
+    const blobOf = (record: JournalRecord | null): string | null | undefined => {
+      if (record?.t === "scan") return record.list;
+      if (record?.t === "pri") return record.s.k === "file" ? record.s.blob : null;
+      return undefined;
+    };
+    let start = records.length;
+    while (start > 0 && blobOf(records[start - 1]!) !== undefined) start--;
+    for (let i = start; i < records.length; i++) {
+      const blob = blobOf(records[i]!);
+      if (blob && !(await (records[i]!.t === "scan" ? this.#listings : this.#blobs).has(blob))) return i;
+    }
+    return records.length;
+  }
+
+  /** Appends `records`, indexing them; durable with the blobs stored so far ("all"), alone ("records": the caller syncs the blobs), or not yet ("none"). */
+  async #append(records: JournalRecord[], sync: "all" | "records" | "none"): Promise<void> {
     await this.#handle!.write(records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-    if (sync) await this.#sync();
+    if (sync === "all") await this.#sync();
+    else if (sync === "records") await this.#handle!.datasync();
     for (const record of records) this.#index(record, this.#seq++);
   }
 
@@ -419,6 +536,12 @@ export class FileJournal {
       }
       case "abort":
         this.#unfinished = null;
+        return;
+      case "scan":
+        this.#openScans.set(seq, record.list);
+        return;
+      case "scanned":
+        this.#openScans.delete(record.r);
     }
   }
 
@@ -509,10 +632,11 @@ export class FileJournal {
     await this.#stampAfter(done);
   }
 
+  /** Records the stamps of `keys` now (one that cannot be taken, the workspace gone or a folder unreadable, as missing: anything seen later differs). */
   async #stampAfter(keys: readonly string[]): Promise<void> {
-    const records: JournalRecord[] = [];
-    for (const [i, st] of (await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key))).entries()) records.push({ t: "aft", path: keys[i]!, st });
-    if (records.length > 0) await this.#append(records, false);
+    const stamps = await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key).catch(() => missingStamp));
+    const records: JournalRecord[] = stamps.map((st, i) => ({ t: "aft", path: keys[i]!, st }));
+    if (records.length > 0) await this.#append(records, "none");
   }
 
   #read(key: string): Promise<ReadFileState> {
@@ -520,6 +644,14 @@ export class FileJournal {
   }
 
   async #store(state: ReadFileState): Promise<StoredState> {
+    const blobs: Promise<string>[] = [];
+    const s = this.#storeLater(state, blobs);
+    await Promise.all(blobs);
+    return s;
+  }
+
+  /** The stored state of `state`; the write of its blob (when new) is added to `blobs`. */
+  #storeLater(state: ReadFileState, blobs: Promise<string>[]): StoredState {
     switch (state.kind) {
       case "missing":
         return { k: "missing" };
@@ -529,8 +661,11 @@ export class FileJournal {
         return { k: "big", size: state.size };
       case "unsupported":
         return { k: "unsupported", why: state.reason };
-      case "file":
-        return { k: "file", blob: await this.#blobs.put(state.data), mode: state.mode, size: state.data.byteLength };
+      case "file": {
+        const blob = hashBytes(state.data);
+        blobs.push(this.#blobs.put(state.data, blob));
+        return { k: "file", blob, mode: state.mode, size: state.data.byteLength };
+      }
     }
   }
 
@@ -569,8 +704,4 @@ function sameState(current: ReadFileState, stored: StoredState): boolean {
     default:
       return false;
   }
-}
-
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.kind === b.kind && a.size === b.size && a.mtimeMs === b.mtimeMs && a.mode === b.mode;
 }

@@ -4,5 +4,5 @@ export * from "./workspace-files.js";
 export * from "./file-journal.js";
 export type { StoredState, RestoreKind, RestoreEntry } from "./journal-records.js";
 export { declareWrite } from "../soul/declare-write.js";
-export { scanWorkspace, defaultScanLimits, type ScanLimits, type WorkspaceScan } from "./workspace-scan.js";
+export { scanWorkspace, defaultScanLimits, type ScanLimits, type WorkspaceScan, type ScannedFile, type ScanContents } from "./workspace-scan.js";
 export { scanCommand } from "../soul/scan-command.js";

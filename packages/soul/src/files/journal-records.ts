@@ -38,4 +38,8 @@ export type JournalRecord =
   /** The restore at position `r` finished; the context's step kept the old log as rotation `rotation`. */
   | { t: "end"; r: number; rotation: number | null }
   /** The restore at position `r` was rolled back (the context's step never happened). */
-  | { t: "abort"; r: number };
+  | { t: "abort"; r: number }
+  /** A command (`Shell`) begins: `list` is the hash of the listing of the scan before it (`[key, stamp][]` as JSON, in `scans/` until the command is over). */
+  | { t: "scan"; list: string }
+  /** The command of the scan record at position `r` is over, its changes journaled. */
+  | { t: "scanned"; r: number };

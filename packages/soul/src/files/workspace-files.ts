@@ -6,7 +6,7 @@
  * descriptor, and every write is an atomic replace.
  */
 import { isInside, PathEscapeError } from "./path-escape-error.js";
-import { inspectInside, openForRead, readBytes, replaceAtomically, type ConfinedRoot } from "./confined-fs.js";
+import { inspectAndReadInside, inspectInside, replaceAtomically, type ConfinedRoot } from "./confined-fs.js";
 import path from "node:path";
 
 /** What a path holds: nothing, a regular file (its bytes and permission bits), or a symlink (its target, never followed). */
@@ -62,20 +62,16 @@ export function nodeWorkspaceFiles(root: string): WorkspaceFiles {
       return { kind, size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
     },
     async read(relative, maxBytes) {
-      const { stats, linkTarget } = await inspectInside(confined, relative);
-      if (stats === null) return { kind: "missing" };
-      if (linkTarget !== null) return { kind: "link", target: linkTarget };
-      if (!stats.isFile()) return { kind: "unsupported", reason: stats.isDirectory() ? "a folder" : "not a regular file" };
-      if (stats.size > maxBytes) return { kind: "too-large", size: stats.size };
       try {
-        const file = await openForRead(confined, relative);
-        try {
-          return { kind: "file", data: await readBytes(file), mode: file.stats.mode & 0o7777 };
-        } finally {
-          await file.handle.close();
-        }
+        const { stats, linkTarget, content } = await inspectAndReadInside(confined, relative, maxBytes);
+        if (stats === null) return { kind: "missing" };
+        if (linkTarget !== null) return { kind: "link", target: linkTarget };
+        if (!stats.isFile()) return { kind: "unsupported", reason: stats.isDirectory() ? "a folder" : "not a regular file" };
+        if (content === null || content.stats.size > maxBytes) return { kind: "too-large", size: content?.stats.size ?? stats.size };
+        return { kind: "file", data: content.data, mode: content.stats.mode & 0o7777 };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+        if (error instanceof PathEscapeError) throw error;
         return { kind: "unsupported", reason: (error as Error).message };
       }
     },

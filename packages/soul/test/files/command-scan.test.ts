@@ -6,11 +6,10 @@
  * limit the command is not journaled and the notice says so.
  */
 import { execFile } from "node:child_process";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { parseGitignore } from "../../src/files/root-gitignore.js";
-import { scanWorkspace, type FileJournal } from "@kosong/soul/files";
+import { MAX_WALK_DEPTH, scanWorkspace, type FileJournal } from "@kosong/soul/files";
 import { describe, expect, it } from "vitest";
 import { journaledSession, snapshot } from "./helpers/workspace.js";
 
@@ -25,7 +24,7 @@ async function shell(journal: FileJournal, command: string) {
 
 describe("the command scan", () => {
   it("restores what shell commands wrote, created, deleted, chmodded and renamed, and leaves ignored files alone", async () => {
-    const { root, journal, context } = await journaledSession();
+    const { root, session, journal, context } = await journaledSession();
     const at = (name: string) => path.join(root, name);
     await writeFile(at(".gitignore"), "# build output\n*.log\n/build/\n");
     await writeFile(at("edit.txt"), "hello\n");
@@ -46,6 +45,8 @@ describe("the command scan", () => {
     expect(results.map((r) => r.changed)).toEqual([["new.txt"], ["edit.txt"], ["gone.txt"], ["run.sh"], ["a", "b"], []]);
     expect(results.every((r) => r.notice === null)).toBe(true);
     expect(await journal.changedAt(0)).toEqual(["a", "b", "edit.txt", "gone.txt", "new.txt", "run.sh"]);
+    // Each command's listing (kept for a crash during it) is gone once it is over.
+    expect(await readdir(path.join(session, "files", "scans"))).toEqual([]);
 
     const reverted = await context.revertTo(0);
     expect(reverted.files?.restored.sort()).toEqual(["a", "b", "edit.txt", "gone.txt", "new.txt", "run.sh"]);
@@ -67,6 +68,30 @@ describe("the command scan", () => {
     expect(scan.stamps?.get("etc-link")?.kind).toBe("link");
   });
 
+  it("reads contents through folder descriptors: a FIFO does not block it, a hard link and a big file are not read, a link is not followed", async () => {
+    const { root } = await journaledSession();
+    const at = (name: string) => path.join(root, name);
+    await mkdir(at("sub"));
+    await writeFile(at("sub/ok.txt"), "ok\n", { mode: 0o640 });
+    await writeFile(at("big.bin"), Buffer.alloc(200));
+    await writeFile(at("outside-twin"), "secret\n");
+    await link(at("outside-twin"), at("sub/hard.txt"));
+    await sh("mkfifo", [at("fifo")]);
+    await symlink("/etc/passwd", at("sub/passwd"));
+    const scan = await scanWorkspace(root, {}, { known: new Map(), maxFileBytes: 100 });
+    const states = Object.fromEntries([...(scan.contents ?? [])].map(([key, { state }]) => [key, state]));
+    expect(states["sub/ok.txt"]).toEqual({ kind: "file", data: Buffer.from("ok\n"), mode: 0o640 });
+    expect(states["big.bin"]).toEqual({ kind: "too-large", size: 200 });
+    expect(states["sub/hard.txt"]).toMatchObject({ kind: "unsupported", reason: expect.stringMatching(/hard links/) });
+    expect(states["fifo"]).toMatchObject({ kind: "unsupported" });
+    expect(states["sub/passwd"]).toEqual({ kind: "link", target: "/etc/passwd" });
+    // A second scan keeps what it read when the stamp is the same, and reads again what changed.
+    await writeFile(at("sub/ok.txt"), "changed, longer\n");
+    const again = await scanWorkspace(root, {}, { known: scan.contents!, maxFileBytes: 100 });
+    expect(again.contents?.get("big.bin")).toBe(scan.contents?.get("big.bin"));
+    expect(again.contents?.get("sub/ok.txt")?.state).toMatchObject({ kind: "file", data: Buffer.from("changed, longer\n") });
+  });
+
   it("says a command is not journaled when the workspace is over the scan's limits", async () => {
     for (const limits of [{ maxFiles: 3 }, { maxBytes: 10 }]) {
       const { root, journal, context } = await journaledSession({ commandScan: limits });
@@ -80,6 +105,39 @@ describe("the command scan", () => {
     }
   });
 
+  it("stops listing a folder of many ignored entries instead of reading it to its end", async () => {
+    const { root } = await journaledSession();
+    await writeFile(path.join(root, ".gitignore"), "*.log\n");
+    await Promise.all(Array.from({ length: 60 }, (_, i) => writeFile(path.join(root, `${i}.log`), "")));
+    expect((await scanWorkspace(root, { maxFiles: 6 })).limitHit).toBe("the workspace lists more than 60 entries (ignored ones included)");
+    expect((await scanWorkspace(root, { maxFiles: 7 })).stamps?.size).toBe(1);
+  });
+
+  it("says a workspace it cannot scan is not journaled instead of failing the command, and journals a command that removed it", async () => {
+    const { root, journal, context } = await journaledSession();
+    await writeFile(path.join(root, "kept.txt"), "kept\n");
+    await context.checkpoint();
+    const removing = await journal.scanCommand();
+    await rm(root, { recursive: true });
+    expect(await removing.finish()).toMatchObject({ changed: ["kept.txt"], notice: expect.stringMatching(/^the workspace could not be scanned \(ENOENT.*\) after the command/) });
+    const scan = await journal.scanCommand();
+    expect((await scan.finish()).notice).toMatch(/^the workspace could not be scanned \(ENOENT.*\), over the scan's limit: what this command changes is not journaled/);
+    await mkdir(root);
+    await context.revertTo(0);
+    expect(await readFile(path.join(root, "kept.txt"), "utf8")).toBe("kept\n");
+  });
+
+  it("stops at folders nested deeper than it walks, with one descriptor open per level", async () => {
+    const { root } = await journaledSession();
+    const deep = path.join(root, ...Array.from({ length: MAX_WALK_DEPTH + 1 }, () => "d"));
+    await mkdir(deep, { recursive: true });
+    await writeFile(path.join(deep, "f"), "");
+    expect((await scanWorkspace(root)).limitHit).toBe(`the workspace's folders nest more than ${MAX_WALK_DEPTH} deep`);
+    await rm(path.join(deep, "f"));
+    await rmdir(deep);
+    expect((await scanWorkspace(root)).limitHit).toBeNull();
+  });
+
   it("journals what changed, and says created files are not, when a command takes the workspace over the limit", async () => {
     const { root, journal, context } = await journaledSession({ commandScan: { maxFiles: 3 } });
     await writeFile(path.join(root, "1"), "one\n");
@@ -89,33 +147,5 @@ describe("the command scan", () => {
     expect(changed).toEqual(["1"]);
     await context.revertTo(0);
     expect(await readFile(path.join(root, "1"), "utf8")).toBe("one\n");
-  });
-
-  it("reads the root .gitignore's documented subset", () => {
-    const ignored = parseGitignore("# comment\n\n*.log\n/dist/\ncache/\ndocs/**/*.tmp\n!keep.log\n");
-    expect(ignored("a.log", false)).toBe(true);
-    expect(ignored("sub/b.log", false)).toBe(true);
-    expect(ignored("dist", true)).toBe(true);
-    expect(ignored("sub/dist", true)).toBe(false);
-    expect(ignored("sub/cache", true)).toBe(true);
-    expect(ignored("cache", false)).toBe(false);
-    expect(ignored("docs/x/y/z.tmp", false)).toBe(true);
-    expect(ignored("docs/z.tmp", false)).toBe(true);
-    expect(ignored("keep.log", false)).toBe(true);
-    expect(ignored("src/main.ts", false)).toBe(false);
-    const more = parseGitignore("a?c\nlogs/*.txt\nout/**\n");
-    expect(more("abc", false)).toBe(true);
-    expect(more("a/c", false)).toBe(false);
-    expect(more("logs/x.txt", false)).toBe(true);
-    expect(more("logs/deep/x.txt", false)).toBe(false);
-    expect(more("out/a/b/c", false)).toBe(true);
-  });
-
-  it("a hostile .gitignore cannot make a test slow: patterns are not backtracking regular expressions", () => {
-    const ignored = parseGitignore(`${"*a".repeat(30)}*b\n${"a*".repeat(2000)}\n`);
-    const name = "a".repeat(200);
-    // With a backtracking regular expression this test never ends (vitest's timeout fails it).
-    expect(ignored(name, false)).toBe(false);
-    expect(ignored(`${name}b`, false)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
  * to a checkpoint, the revert is undone by restoring its rotation, and files
  * changed outside the agent are left alone and reported.
  */
-import { chmod, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FileJournal } from "@kosong/soul/files";
 import { describe, expect, it } from "vitest";
@@ -123,5 +123,27 @@ describe("the file journal", () => {
     await context.revertTo(1);
     expect(await readFile(path.join(root, "f.txt"), "utf8")).toBe("mine\n");
     expect(await readFile(path.join(outside, "secret"), "utf8")).toBe("outside\n");
+  });
+});
+
+describe("a declared write cut by a crash", () => {
+  it("drops, on the next open, the journal's last records whose blob never became durable, so the file is journaled again", async () => {
+    const { root, session, journal, context, open } = await journaledSession();
+    const file = path.join(root, "f.txt");
+    await writeFile(file, "at checkpoint 0\n");
+    await context.checkpoint();
+    // The records are written and the blob's name is not durable yet: the crash comes before the write.
+    await journal.declareWrite([file]);
+    await context.close();
+    await journal.close();
+    const blobs = path.join(session, "files", "blobs");
+    for (const blob of await readdir(blobs)) await rm(path.join(blobs, blob));
+
+    const reopened = await open();
+    expect(await readFile(path.join(session, "files", "journal.jsonl"), "utf8")).not.toContain('"pri"');
+    await agentWrites(reopened.journal, [file], () => writeFile(file, "later\n"));
+    const reverted = await reopened.context.revertTo(0);
+    expect(reverted.files).toMatchObject({ restored: ["f.txt"], skipped: [], conflicts: [] });
+    expect(await readFile(file, "utf8")).toBe("at checkpoint 0\n");
   });
 });

@@ -13,6 +13,7 @@ import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import { loadProviders, type Providers } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
+import { fileRecoveryLines } from "../../render/file-recovery-lines.js";
 import { recentTranscript } from "../../render/recent-transcript.js";
 import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
 import { styleFor } from "../../render/terminal-style.js";
@@ -134,6 +135,7 @@ export function printBanner(session: InteractiveSession): void {
   }
   const skipped = agent.restoreReport.skipped.length;
   if (skipped > 0) session.print(style.yellow(`${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is).`));
+  for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) session.print(style.yellow(line));
   session.print(style.dim("/help for commands · Ctrl-C aborts a turn · Ctrl-D exits"));
   session.print(session.status());
 }
