@@ -89,7 +89,12 @@ export interface InterruptedToolCall {
 export interface ContextRestoreReport extends RestoreReport {
   /** Tool calls without a result (a crash between a call and its result), each answered as interrupted. */
   interruptedToolCalls: InterruptedToolCall[];
-  /** A file restore a crash interrupted, finished now (completed or rolled back); null when none (or no file journal). */
+  /**
+   * What the file journal finished after a crash: a file restore the crash
+   * interrupted (completed or rolled back), and a Shell command it cut (the
+   * files it created, which a revert deletes, and those it changed, which a
+   * revert cannot restore); null when neither (or no file journal).
+   */
   fileRecovery: FileRecoveryReport | null;
 }
 
