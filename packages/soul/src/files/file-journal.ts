@@ -195,10 +195,10 @@ export class FileJournal {
         if (s.k === "big" || s.k === "unsupported") notJournaled.push({ path: key, reason: describeUnjournaled(s) });
         records.push({ t: "pri", path: key, s });
       }
-      // The blobs are written (a failure leaves no record naming them), then their folder and the
-      // records naming them are made durable at once, both before the write: a crash before both
-      // are leaves records whose blob is missing at the journal's end, which the next open drops
-      // (their change never happened).
+      // The blobs are written (a failure leaves no record naming them), then their contents, their
+      // folder and the records naming them are made durable at once, all before the write: a crash
+      // before all are leaves records whose blob is missing or damaged at the journal's end, which
+      // the next open drops (their change never happened).
       await Promise.all(blobs);
       await Promise.all([this.#blobs.sync(), records.length > 0 ? this.#append(records, "records") : undefined]);
       return { notJournaled, done: () => this.#run(() => this.#stampAfter(keys)) };

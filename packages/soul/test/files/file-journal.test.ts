@@ -146,4 +146,27 @@ describe("a declared write cut by a crash", () => {
     expect(reverted.files).toMatchObject({ restored: ["f.txt"], skipped: [], conflicts: [] });
     expect(await readFile(file, "utf8")).toBe("at checkpoint 0\n");
   });
+
+  it("drops a last record whose blob has its name but not its content, and writes that blob again", async () => {
+    const { root, session, journal, context, open } = await journaledSession();
+    const file = path.join(root, "f.txt");
+    await writeFile(file, "at checkpoint 0\n");
+    await context.checkpoint();
+    await journal.declareWrite([file]);
+    await context.close();
+    await journal.close();
+    // The blob's rename and the record were durable, its content was not: the crash left its name over zeros.
+    const blobs = path.join(session, "files", "blobs");
+    const [blob] = await readdir(blobs);
+    await writeFile(path.join(blobs, blob!), Buffer.alloc("at checkpoint 0\n".length));
+
+    const reopened = await open();
+    expect(await readFile(path.join(session, "files", "journal.jsonl"), "utf8")).not.toContain('"pri"');
+    // The same content is stored again: the damaged blob of the same size is not taken for it.
+    await agentWrites(reopened.journal, [file], () => writeFile(file, "later\n"));
+    expect(await readFile(path.join(blobs, blob!), "utf8")).toBe("at checkpoint 0\n");
+    const reverted = await reopened.context.revertTo(0);
+    expect(reverted.files).toMatchObject({ restored: ["f.txt"], skipped: [], conflicts: [] });
+    expect(await readFile(file, "utf8")).toBe("at checkpoint 0\n");
+  });
 });
