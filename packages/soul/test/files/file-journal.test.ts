@@ -127,16 +127,21 @@ describe("the file journal", () => {
 });
 
 describe("a declared write cut by a crash", () => {
-  it("drops, on the next open, the journal's last records whose blob never became durable, so the file is journaled again", async () => {
+  /** A session whose process stopped right after declaring a write of f.txt (the crash comes before the write itself). */
+  async function declaredThenStopped() {
     const { root, session, journal, context, open } = await journaledSession();
     const file = path.join(root, "f.txt");
     await writeFile(file, "at checkpoint 0\n");
     await context.checkpoint();
-    // The records are written and the blob's name is not durable yet: the crash comes before the write.
     await journal.declareWrite([file]);
     await context.close();
     await journal.close();
-    const blobs = path.join(session, "files", "blobs");
+    return { session, file, open, blobs: path.join(session, "files", "blobs") };
+  }
+
+  it("drops, on the next open, the journal's last records whose blob never became durable, so the file is journaled again", async () => {
+    const { session, file, open, blobs } = await declaredThenStopped();
+    // The records were durable, the blob's name was not.
     for (const blob of await readdir(blobs)) await rm(path.join(blobs, blob));
 
     const reopened = await open();
@@ -148,15 +153,8 @@ describe("a declared write cut by a crash", () => {
   });
 
   it("drops a last record whose blob has its name but not its content, and writes that blob again", async () => {
-    const { root, session, journal, context, open } = await journaledSession();
-    const file = path.join(root, "f.txt");
-    await writeFile(file, "at checkpoint 0\n");
-    await context.checkpoint();
-    await journal.declareWrite([file]);
-    await context.close();
-    await journal.close();
+    const { session, file, open, blobs } = await declaredThenStopped();
     // The blob's rename and the record were durable, its content was not: the crash left its name over zeros.
-    const blobs = path.join(session, "files", "blobs");
     const [blob] = await readdir(blobs);
     await writeFile(path.join(blobs, blob!), Buffer.alloc("at checkpoint 0\n".length));
 
