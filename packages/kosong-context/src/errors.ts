@@ -10,10 +10,6 @@ import { KosongError, type KosongErrorOptions } from "@kosong/core";
 /** The root of every error @kosong/context throws on purpose. */
 export class ContextStorageError extends KosongError {
   static override readonly brand: string = "@kosong/context.error.ContextStorageError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /** `restore()` was called on a storage that was already appended to or restored. */
@@ -86,10 +82,6 @@ export class SessionLockedError extends ContextStorageError {
  */
 export class InvalidRecordError extends ContextStorageError {
   static override readonly brand: string = "@kosong/context.error.InvalidRecordError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /** A truncation offset that is not the start of a line inside the file. */
@@ -128,10 +120,6 @@ export class RotationNotFoundError extends ContextStorageError {
  */
 export class StorageWriteError extends ContextStorageError {
   static override readonly brand: string = "@kosong/context.error.StorageWriteError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /** How another program changed a context file behind its writer's back. */

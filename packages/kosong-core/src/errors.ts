@@ -62,28 +62,16 @@ function isBranded(cls: abstract new (...args: never[]) => unknown, value: unkno
 /** An error raised by a chat provider: transport, HTTP status, or a malformed/empty response. */
 export class ChatProviderError extends KosongError {
   static override readonly brand: string = "@kosong/core.error.ChatProviderError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /** The connection failed or was cut (before or during the response stream). Retryable. */
 export class APIConnectionError extends ChatProviderError {
   static override readonly brand: string = "@kosong/core.error.APIConnectionError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /** The request timed out. Retryable. */
 export class APITimeoutError extends ChatProviderError {
   static override readonly brand: string = "@kosong/core.error.APITimeoutError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /** Details of an HTTP status error. */

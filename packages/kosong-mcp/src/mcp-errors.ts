@@ -8,10 +8,6 @@ import { KosongError, type KosongErrorOptions } from "@kosong/core";
 /** An MCP config (a `mcpServers` object or file) that is not valid: the message names the source and the key. */
 export class McpConfigError extends KosongError {
   static override readonly brand: string = "@kosong/mcp.error.McpConfigError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /**

@@ -3,15 +3,11 @@
  * core's, each class names a `brand`, so `isInstance` works across duplicate
  * installs (see core's `KosongError`).
  */
-import { KosongError, type KosongErrorOptions } from "@kosong/core";
+import { KosongError } from "@kosong/core";
 
 /** The root of the soul's errors. */
 export class SoulError extends KosongError {
   static override readonly brand: string = "@kosong/soul.error.SoulError";
-
-  constructor(message: string, options: KosongErrorOptions = {}) {
-    super(message, options);
-  }
 }
 
 /** A turn, rewrite or compaction was started while another one runs (one at a time per soul). */
