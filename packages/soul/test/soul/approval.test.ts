@@ -4,27 +4,13 @@
  * approval, yolo, rejection with and without feedback. Also the session the
  * tool sees.
  */
-import { defineTool, toolOk, type ToolContext } from "@kosong/core";
+import { defineTool, type ToolContext } from "@kosong/core";
 import { Approval, ApprovalRequestNotFoundError, ToolRejectedError, type ApprovalKind, type ApprovalRequestInfo, type Soul, type SoulEvent } from "@kosong/soul";
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { call, collect, ofType, outline, script, testSoul } from "./helpers.js";
+import { approvingShell, call, collect, ofType, outline, script, testSoul } from "./helpers.js";
 
-const ran: string[] = [];
-
-/** Asks before "running" a command; records what it ran. */
-const shell = defineTool({
-  name: "Shell",
-  description: "Runs a command.",
-  parameters: z.object({ command: z.string() }),
-  async execute({ command }, { approval }) {
-    expectTypeOf(approval).toEqualTypeOf<ToolContext["approval"]>();
-    const answer = await approval!.request("run command", command);
-    if (!answer.approved) return answer.rejection;
-    ran.push(command);
-    return toolOk(`ran ${command}`);
-  },
-});
+const { shell, ran } = approvingShell();
 
 /** Iterates a turn, answering each approval request with the next answer. */
 async function answering(soul: Soul, input: string, answers: Array<[ApprovalKind, string?]>) {

@@ -4,10 +4,12 @@
  * for echo-DSL scripts.
  */
 import path from "node:path";
-import { SimpleToolset, type CallableTool, type Message } from "@kosong/core";
+import { defineTool, SimpleToolset, toolOk, type CallableTool, type Message, type ToolContext } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript, type ScriptedChatProviderOptions } from "@kosong/core/testing";
 import { MemoryContextLog, type ContextLog } from "@kosong/context";
 import { Context, Soul, type SoulEvent, type SoulOptions, type SoulStream } from "@kosong/soul";
+import { expectTypeOf } from "vitest";
+import { z } from "zod";
 import { tempDir } from "../context/helpers/temp-dir.js";
 
 export { tempDir };
@@ -74,4 +76,22 @@ export function outline(source: Context | readonly Message[]): string[] {
     const calls = m.tool_calls?.length ? `+calls(${m.tool_calls.map((c) => c.id).join(",")})` : "";
     return `${m.role}:${text}${calls}`;
   });
+}
+
+/** A `Shell` tool that asks for approval ("run command", the command) before it "runs" one, and the commands it ran. */
+export function approvingShell(): { shell: CallableTool; ran: string[] } {
+  const ran: string[] = [];
+  const shell = defineTool({
+    name: "Shell",
+    description: "Runs a command.",
+    parameters: z.object({ command: z.string() }),
+    async execute({ command }, { approval }) {
+      expectTypeOf(approval).toEqualTypeOf<ToolContext["approval"]>();
+      const answer = await approval!.request("run command", command);
+      if (!answer.approved) return answer.rejection;
+      ran.push(command);
+      return toolOk(`ran ${command}`);
+    },
+  });
+  return { shell, ran };
 }

@@ -8,26 +8,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import { defineTool, toolOk } from "@kosong/core";
 import { serveWire, WireErrorCode, type ServeWireOptions } from "@kosong/soul/wire";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { call, script, tempDir, testSoul } from "../soul/helpers.js";
+import { approvingShell, call, script, tempDir, testSoul } from "../soul/helpers.js";
 
 type Line = { id?: string | number | null; method?: string; params?: { type: string; payload: Record<string, unknown> }; result?: Record<string, unknown>; error?: { code: number; message: string } };
 
-const ran: string[] = [];
-const shell = defineTool({
-  name: "Shell",
-  description: "Runs a command.",
-  parameters: z.object({ command: z.string() }),
-  async execute({ command }, { approval }) {
-    const answer = await approval!.request("run command", command);
-    if (!answer.approved) return answer.rejection;
-    ran.push(command);
-    return toolOk(`ran ${command}`);
-  },
-});
+const { shell, ran } = approvingShell();
 
 /** A soul served over in-memory streams, and a client for it. */
 async function served(scripts: string[], options: ServeWireOptions = {}) {
