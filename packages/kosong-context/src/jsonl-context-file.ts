@@ -10,6 +10,7 @@ import { encodeRecord, type ContextRecord } from "./context-record.js";
 import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
 import { inspectFile, replaceWithCopy, resolveContextFile, type FileFacts } from "./context-file-target.js";
 import { readContextFile } from "./context-state.js";
+import { GroupCommitQueue } from "./group-commit-queue.js";
 import {
   copyToNewFile,
   fsyncDirectory,
@@ -69,22 +70,6 @@ export interface ContextFileStats {
   bytes: number;
 }
 
-interface AppendItem {
-  op: null;
-  /** The records' lines, each ending in a newline, in UTF-8. */
-  bytes: Buffer;
-  resolve: (receipt: LogAppendReceipt) => void;
-  reject: (error: unknown) => void;
-}
-
-interface OpItem {
-  op: () => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-type QueueItem = AppendItem | OpItem;
-
 const NEWLINE = Buffer.from("\n");
 const durabilities: ReadonlySet<string> = new Set<Durability>(["none", "batch", "always"]);
 
@@ -140,9 +125,8 @@ export class JsonlContextFile implements ContextLog {
   #handle: FileHandle | null = null;
   #size: number;
   #needsNewline: boolean;
-  #queue: QueueItem[] = [];
-  #scheduled = false;
-  #draining = false;
+  /** Appends (the records' lines, each ending in a newline, in UTF-8) and operations, one at a time. */
+  readonly #queue: GroupCommitQueue<Buffer, LogAppendReceipt>;
   #closed = false;
   #closing: Promise<void> | null = null;
   #broken: StorageWriteError | null = null;
@@ -151,6 +135,7 @@ export class JsonlContextFile implements ContextLog {
   private constructor(file: string, durability: Durability, lock: SessionLock | null, facts: FileFacts) {
     this.path = file;
     this.durability = durability;
+    this.#queue = new GroupCommitQueue((batch) => this.#commit(batch), { maxBatch: durability === "always" ? 1 : Number.POSITIVE_INFINITY });
     this.#lock = lock;
     this.#dir = path.dirname(file);
     this.#exists = facts.exists;
@@ -249,10 +234,7 @@ export class JsonlContextFile implements ContextLog {
       return Promise.reject(error);
     }
     const bytes = Buffer.from(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
-    return new Promise<LogAppendReceipt>((resolve, reject) => {
-      this.#queue.push({ op: null, bytes, resolve, reject });
-      this.#schedule();
-    });
+    return this.#queue.append(bytes);
   }
 
   /** Resolves once every append and operation called before it is done. */
@@ -408,10 +390,8 @@ export class JsonlContextFile implements ContextLog {
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
     this.#closed = true;
-    this.#closing = new Promise<unknown>((resolve, reject) => {
-      this.#queue.push({ op: async () => undefined, resolve, reject });
-      this.#schedule();
-    })
+    this.#closing = this.#queue
+      .run(async () => undefined)
       .catch(() => undefined)
       .then(async () => {
         try {
@@ -482,100 +462,51 @@ export class JsonlContextFile implements ContextLog {
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ op, resolve: resolve as (value: unknown) => void, reject });
-      this.#schedule();
-    });
+    return this.#queue.run(op);
   }
 
-  #schedule(): void {
-    if (this.#scheduled || this.#draining) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      void this.#drain();
-    });
-  }
-
-  async #drain(): Promise<void> {
-    if (this.#draining) return;
-    this.#draining = true;
-    try {
-      const queue = this.#queue;
-      while (queue.length > 0) {
-        const head = queue[0]!;
-        if (head.op !== null) {
-          queue.shift();
-          try {
-            head.resolve(await head.op());
-          } catch (error) {
-            head.reject(error);
-          }
-          continue;
-        }
-        const limit = this.durability === "always" ? 1 : queue.length;
-        let count = 0;
-        while (count < limit && queue[count]?.op === null) count += 1;
-        await this.#commit(queue.splice(0, count) as AppendItem[]);
-      }
-    } finally {
-      this.#draining = false;
-    }
-  }
-
-  /** Writes a batch of appends as one buffer (one write, one fsync per durability) and settles them. */
-  async #commit(batch: AppendItem[]): Promise<void> {
-    if (this.#broken) {
-      for (const item of batch) item.reject(this.#broken);
-      return;
-    }
+  /** Writes a batch of appends as one buffer (one write, one fsync per durability): their receipts, or the error for all. */
+  async #commit(batch: Buffer[]): Promise<LogAppendReceipt[]> {
+    if (this.#broken) throw this.#broken;
     const start = this.#size;
     let bytes = 0;
-    for (const item of batch) bytes += item.bytes.length;
+    for (const item of batch) bytes += item.length;
     let lead = 0;
     if (bytes > 0) {
       lead = this.#needsNewline ? 1 : 0;
-      const buffers = batch.map((item) => item.bytes);
-      const buffer = Buffer.concat(lead === 1 ? [NEWLINE, ...buffers] : buffers);
-      try {
-        await this.#assertUnchanged();
-      } catch (error) {
-        for (const item of batch) item.reject(error);
-        return;
-      }
+      const buffer = Buffer.concat(lead === 1 ? [NEWLINE, ...batch] : batch);
+      await this.#assertUnchanged();
       let opened = false;
+      let changed: ReturnType<typeof compareWritten> = null;
       try {
         const handle = await this.#appendHandle();
         opened = true;
         await writeAll(handle, [buffer]);
         // Another program that wrote between the check and this write: these records may be glued to its bytes.
-        const changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, await handle.stat());
-        if (changed !== null) {
-          this.#broken = changed;
-          for (const item of batch) item.reject(changed);
-          return;
-        }
-        this.#stats.writes += 1;
-        if (this.durability !== "none") {
-          await handle.datasync();
-          this.#stats.syncs += 1;
+        changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, await handle.stat());
+        if (changed === null) {
+          this.#stats.writes += 1;
+          if (this.durability !== "none") {
+            await handle.datasync();
+            this.#stats.syncs += 1;
+          }
         }
       } catch (cause) {
         const error = ContextFileChangedError.isInstance(cause) ? cause : new StorageWriteError(`appending to ${this.path} failed: ${(cause as Error).message}`, { cause });
         if (opened) await this.#rollBack(start, error);
-        for (const item of batch) item.reject(error);
-        return;
+        throw error;
       }
+      if (changed !== null) throw (this.#broken = changed);
       this.#needsNewline = false;
       this.#size = start + lead + bytes;
       this.#stats.bytes += bytes;
     }
     let position = start + lead;
-    for (const item of batch) {
-      const end = position + item.bytes.length;
-      item.resolve({ position, end });
-      position = end;
-    }
+    return batch.map((item) => {
+      const receipt = { position, end: position + item.length };
+      position = receipt.end;
+      return receipt;
+    });
   }
 
   /** Cuts off a failed batch; if that fails too, the file is broken. */
