@@ -6,6 +6,7 @@
  * deduplicated by its own idempotency key: a group whose session was taken
  * over is left out (and reported as not owned), the others land.
  */
+import { GroupCommitQueue } from "@kosong/context";
 import type { Pool } from "pg";
 
 /** One log's appends, ready to write. */
@@ -32,19 +33,15 @@ export interface AppendStats {
   groups: number;
 }
 
-interface Pending {
-  group: AppendGroup;
-  resolve: (owned: boolean) => void;
-  reject: (error: unknown) => void;
-}
-
 /** Batches append groups of many sessions into one statement per flush. */
 export class AppendBatcher {
   readonly #pool: Pool;
   readonly #sql: string;
-  #pending: Pending[] = [];
-  #scheduled = false;
-  #flushing = false;
+  /** The groups handed over, written together by one statement per flush. */
+  readonly #queue = new GroupCommitQueue<AppendGroup, boolean>(async (groups) => {
+    const owned = await this.#write(groups);
+    return groups.map((group) => owned.has(group.sessionId));
+  });
   readonly #stats: AppendStats = { statements: 0, groups: 0 };
 
   /** `schema` is the quoted schema name. */
@@ -77,36 +74,7 @@ export class AppendBatcher {
    * caller retries; the key keeps a landed group from landing twice).
    */
   submit(group: AppendGroup): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ group, resolve, reject });
-      this.#schedule();
-    });
-  }
-
-  #schedule(): void {
-    if (this.#scheduled || this.#flushing) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      void this.#flush();
-    });
-  }
-
-  async #flush(): Promise<void> {
-    this.#flushing = true;
-    try {
-      while (this.#pending.length > 0) {
-        const batch = this.#pending.splice(0);
-        try {
-          const owned = await this.#write(batch.map((p) => p.group));
-          for (const { group, resolve } of batch) resolve(owned.has(group.sessionId));
-        } catch (error) {
-          for (const { reject } of batch) reject(error);
-        }
-      }
-    } finally {
-      this.#flushing = false;
-    }
+    return this.#queue.append(group);
   }
 
   /** One statement for every group; resolves to the sessions whose groups were owned. */

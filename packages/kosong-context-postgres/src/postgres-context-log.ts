@@ -13,7 +13,7 @@ import type {
   LogRotationRestore,
   LogTruncation,
 } from "@kosong/context";
-import { InvalidOffsetError, RotationNotFoundError, SessionLockedError, StorageAlreadyModifiedError, StorageClosedError, StorageWriteError } from "@kosong/context";
+import { GroupCommitQueue, InvalidOffsetError, RotationNotFoundError, SessionLockedError, StorageAlreadyModifiedError, StorageClosedError, StorageWriteError } from "@kosong/context";
 import { ContextStateBuilder, decodeRecordLine, encodeRecord, type ContextRecord } from "@kosong/context/records";
 import { isConnectionLoss, retryOnConnectionLoss, withClient } from "./connection-errors.js";
 import type { AppendBatcher } from "./append-batcher.js";
@@ -52,19 +52,10 @@ export const appendLines: unique symbol = Symbol("appendLines");
 /** Package-internal: fills an empty session with a current log and rotations (an import). */
 export const importGenerations: unique symbol = Symbol("importGenerations");
 
+/** An append waiting in the queue: its lines, and the key that keeps it from landing twice on a retry. */
 interface AppendItem {
-  kind: "append";
   lines: readonly string[];
   key: string;
-  resolve: (receipt: LogAppendReceipt) => void;
-  reject: (error: unknown) => void;
-}
-
-interface OpItem {
-  kind: "op";
-  run: () => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
 }
 
 /** The outcome of a whole-log operation, kept in the session row so that a retry finds it. */
@@ -117,9 +108,8 @@ export class PostgresContextLog implements ContextLog {
   readonly #epoch: string;
   #generation: string;
   #end: number;
-  #queue: Array<AppendItem | OpItem> = [];
-  #scheduled = false;
-  #draining = false;
+  /** Appends (committed in groups) and whole-log operations, one at a time. */
+  readonly #queue = new GroupCommitQueue<AppendItem, LogAppendReceipt>((group) => this.#commitGroup(group));
   #closed = false;
   #closing: Promise<void> | null = null;
   #broken: Error | null = null;
@@ -144,10 +134,7 @@ export class PostgresContextLog implements ContextLog {
   /** @internal */
   [appendLines](lines: readonly string[]): Promise<LogAppendReceipt> {
     if (this.#closed) return Promise.reject(this.#closedError());
-    return new Promise<LogAppendReceipt>((resolve, reject) => {
-      this.#queue.push({ kind: "append", lines, key: randomUUID(), resolve, reject });
-      this.#schedule();
-    });
+    return this.#queue.append({ lines, key: randomUUID() });
   }
 
   /** @internal */
@@ -255,10 +242,7 @@ export class PostgresContextLog implements ContextLog {
   /** Finishes pending appends, then releases the session's lock. Idempotent. */
   close(): Promise<void> {
     if (this.#closing !== null) return this.#closing;
-    const drained = new Promise<void>((resolve) => {
-      this.#queue.push({ kind: "op", run: async () => undefined, resolve: () => resolve(), reject: () => resolve() });
-      this.#schedule();
-    });
+    const drained = this.#queue.run(async () => undefined).catch(() => undefined);
     this.#closed = true;
     this.#closing = drained.then(async () => {
       await this.#backend.locks.unlock(this.#lockKey, this.#lockEpoch);
@@ -382,6 +366,7 @@ export class PostgresContextLog implements ContextLog {
 
   /** Appends a group of append calls, idempotently, in the store's next batch (one INSERT, one round trip for all its sessions). */
   async #commitGroup(items: readonly AppendItem[]): Promise<LogAppendReceipt[]> {
+    if (this.#broken !== null) throw this.#broken;
     const start = this.#end;
     const receipts: LogAppendReceipt[] = [];
     const lines: string[] = [];
@@ -447,48 +432,7 @@ export class PostgresContextLog implements ContextLog {
 
   #enqueue<T>(run: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closedError());
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ kind: "op", run, resolve: resolve as (value: unknown) => void, reject });
-      this.#schedule();
-    });
-  }
-
-  #schedule(): void {
-    if (this.#scheduled || this.#draining) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      void this.#drain();
-    });
-  }
-
-  async #drain(): Promise<void> {
-    this.#draining = true;
-    try {
-      while (this.#queue.length > 0) {
-        const head = this.#queue[0]!;
-        if (head.kind === "op") {
-          this.#queue.shift();
-          try {
-            head.resolve(await head.run());
-          } catch (error) {
-            head.reject(error);
-          }
-          continue;
-        }
-        const group: AppendItem[] = [];
-        while (this.#queue[0]?.kind === "append") group.push(this.#queue.shift() as AppendItem);
-        try {
-          if (this.#broken !== null) throw this.#broken;
-          const receipts = await this.#commitGroup(group);
-          group.forEach((item, i) => item.resolve(receipts[i]!));
-        } catch (error) {
-          for (const item of group) item.reject(error);
-        }
-      }
-    } finally {
-      this.#draining = false;
-    }
+    return this.#queue.run(run);
   }
 
   /** Validates and encodes `records` (a closed log or an invalid record rejects at once), then runs `write` with their lines. */
