@@ -17,7 +17,8 @@ export function fileRecoveryLines(report: FileRecoveryReport | null): string[] {
     lines.push("A Shell command was cut by a crash.");
     if (command.created.length > 0) lines.push(`  Files it created (a revert deletes them): ${list(command.created)}`);
     if (command.notRestorable.length > 0) lines.push(`  Files it changed or deleted, which a revert cannot restore (their content before it was not kept): ${list(command.notRestorable)}`);
-    if (command.notice !== null) lines.push(`  ${command.notice}.`);
+    // The notice quotes the workspace (a path over a limit): shown, not obeyed.
+    if (command.notice !== null) lines.push(`  ${visibleControls(command.notice, { oneLine: true })}.`);
   }
   return lines;
 }
