@@ -27,7 +27,7 @@
 import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, realpathSync, statSync, type Dir, type Dirent, type Stats } from "node:fs";
 import { constants, type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, stat, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
-import { SoulError } from "../soul/errors.js";
+import { WorkspaceError } from "./workspace-error.js";
 import { isInside, PathEscapeError } from "./path-escape-error.js";
 
 /** The folder the primitives are confined to: `root` is absolute, with its symlinks resolved (`realpath`). */
@@ -36,8 +36,8 @@ export interface ConfinedRoot {
 }
 
 /** Thrown for a FIFO, socket, device or other file that is not a regular file or folder. */
-export class NotRegularFileError extends SoulError {
-  static override readonly brand: string = "@kosong/soul.error.NotRegularFileError";
+export class NotRegularFileError extends WorkspaceError {
+  static override readonly brand: string = "@kosong/workspace.error.NotRegularFileError";
 
   constructor(
     readonly requested: string,
@@ -49,8 +49,8 @@ export class NotRegularFileError extends SoulError {
 }
 
 /** Thrown for a regular file with more than one name (hard links): its other names may be outside the workspace. */
-export class HardLinkError extends SoulError {
-  static override readonly brand: string = "@kosong/soul.error.HardLinkError";
+export class HardLinkError extends WorkspaceError {
+  static override readonly brand: string = "@kosong/workspace.error.HardLinkError";
 
   constructor(
     readonly requested: string,

@@ -323,7 +323,7 @@ export class FileJournal {
    * the model answers, and writes it with the step) and again when it is
    * written. Not fsynced on its own: the next declared write makes it
    * durable, and without one there is nothing to restore to it. For the
-   * {@link Context} and the soul's loop.
+   * soul's `Context` and the soul's loop.
    */
   markCheckpoint(id: number): Promise<void> {
     return this.#run(async () => {
@@ -338,7 +338,7 @@ export class FileJournal {
    * it before the context's step (with the fingerprint of the conversation
    * before it, see {@link recover}), then
    * {@link finishRestore} after it, or {@link abortRestore} when it failed.
-   * A clear (`target` null, kind "clear") restores no file. For the {@link Context}.
+   * A clear (`target` null, kind "clear") restores no file. For the soul's `Context`.
    */
   beginRestore(kind: RestoreKind, target: RestoreTarget, before: string, force = false): Promise<PendingRestore> {
     return this.#run(async () => {
@@ -386,7 +386,7 @@ export class FileJournal {
    * (the context's step happened), else rolled back; `rotations` are the
    * context's rotation numbers now. First finds what a command (`Shell`) a
    * crash interrupted changed (see {@link InterruptedCommandReport}). Null
-   * when nothing was interrupted. For the {@link Context}, once, when it
+   * when nothing was interrupted. For the soul's `Context`, once, when it
    * reads its log.
    */
   recover(fingerprint: string, rotations: readonly number[]): Promise<FileRecoveryReport | null> {

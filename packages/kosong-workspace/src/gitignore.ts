@@ -28,7 +28,7 @@
  * expression, and a {@link GitignoreMatcher} stops with
  * {@link GitignoreTooCostlyError} past a budget of table steps.
  */
-import { SoulError } from "../soul/errors.js";
+import { WorkspaceError } from "./workspace-error.js";
 
 /** Only this much of each `.gitignore` is read: the rest is left out. */
 export const MAX_GITIGNORE_BYTES = 64 * 1024;
@@ -47,8 +47,8 @@ export interface GitignoreRule {
 }
 
 /** Thrown by a {@link GitignoreMatcher} past its budget: the patterns cost too much to match against this tree. */
-export class GitignoreTooCostlyError extends SoulError {
-  static override readonly brand: string = "@kosong/soul.error.GitignoreTooCostlyError";
+export class GitignoreTooCostlyError extends WorkspaceError {
+  static override readonly brand: string = "@kosong/workspace.error.GitignoreTooCostlyError";
 
   constructor(readonly steps: number) {
     super(`the .gitignore patterns cost more than ${steps} steps to match against the workspace's paths`);

@@ -1,10 +1,10 @@
 /** Paths that lead outside a workspace: the check, and the error for them. */
 import path from "node:path";
-import { SoulError } from "../soul/errors.js";
+import { WorkspaceError } from "./workspace-error.js";
 
 /** Thrown for a path outside the workspace; tools turn it into an error result. */
-export class PathEscapeError extends SoulError {
-  static override readonly brand: string = "@kosong/soul.error.PathEscapeError";
+export class PathEscapeError extends WorkspaceError {
+  static override readonly brand: string = "@kosong/workspace.error.PathEscapeError";
 
   constructor(readonly requested: string) {
     super(`Path \`${requested}\` is outside the working directory; only files inside it can be used.`);

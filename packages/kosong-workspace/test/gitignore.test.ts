@@ -10,9 +10,9 @@ import { execFile } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { scanWorkspace } from "@kosong/soul/files";
+import { scanWorkspace } from "@kosong/workspace";
 import { describe, expect, it } from "vitest";
-import { GitignoreMatcher, parseGitignore } from "../../src/files/gitignore.js";
+import { GitignoreMatcher, parseGitignore } from "../src/gitignore.js";
 import { journaledSession } from "./helpers/workspace.js";
 
 const run = promisify(execFile);

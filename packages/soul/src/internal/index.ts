@@ -10,4 +10,5 @@ export * from "../tools/index.js";
 export * from "../compaction/index.js";
 export * from "../conversation/index.js";
 export * from "../tokens/index.js";
-export * from "../files/index.js";
+export { declareWrite } from "../soul/declare-write.js";
+export { scanCommand } from "../soul/scan-command.js";

@@ -4,7 +4,7 @@
  * state first). Without a journal (or outside a soul) it does nothing.
  */
 import type { ToolContext } from "@kosong/core";
-import type { DeclaredWrite } from "../files/index.js";
+import type { DeclaredWrite } from "@kosong/workspace";
 
 const nothing: DeclaredWrite = { notJournaled: [], done: () => Promise.resolve() };
 

@@ -30,7 +30,7 @@ import type {
   VideoURLPart,
 } from "@kosong/core";
 import type { CompactionDetails } from "../compaction/index.js";
-import type { FileRestoreReport } from "../files/index.js";
+import type { FileRestoreReport } from "@kosong/workspace";
 
 /** Why a turn ended. */
 export type StopReason =

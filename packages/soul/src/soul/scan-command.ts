@@ -5,7 +5,7 @@
  * outside a soul) it does nothing.
  */
 import type { ToolContext } from "@kosong/core";
-import type { ScannedCommand } from "../files/index.js";
+import type { ScannedCommand } from "@kosong/workspace";
 
 const nothing: ScannedCommand = { finish: () => Promise.resolve({ changed: [], notice: null }) };
 

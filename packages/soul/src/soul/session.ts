@@ -2,7 +2,7 @@
  * The session a soul runs in, as its tools see it (`context.session`).
  */
 import type { FileReader, FileRegistry } from "../compaction/index.js";
-import type { FileJournal } from "../files/index.js";
+import type { FileJournal } from "@kosong/workspace";
 import type { DenwaRenji } from "../tools/denwa-renji.js";
 
 /** What a tool learns about the session it runs in. */

@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { link, mkdir, readdir, readFile, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { MAX_WALK_DEPTH, scanWorkspace, type FileJournal } from "@kosong/soul/files";
+import { MAX_WALK_DEPTH, scanWorkspace, type FileJournal } from "@kosong/workspace";
 import { describe, expect, it } from "vitest";
 import { journaledSession, snapshot } from "./helpers/workspace.js";
 

@@ -6,7 +6,7 @@
  */
 import { chmod, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { FileJournal } from "@kosong/soul/files";
+import type { FileJournal } from "@kosong/workspace";
 import { describe, expect, it } from "vitest";
 import { journaledSession, snapshot } from "./helpers/workspace.js";
 

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { Context } from "@kosong/soul";
-import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
+import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 
 const [root, session, command] = [process.argv[2]!, process.argv[3]!, process.argv[4]!];
 const journal = new FileJournal({ dir: path.join(session, "files"), files: nodeWorkspaceFiles(root) });

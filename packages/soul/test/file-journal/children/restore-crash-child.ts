@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { Context } from "@kosong/soul";
-import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
+import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 
 const [root, session] = [process.argv[2]!, process.argv[3]!];
 const journal = new FileJournal({ dir: path.join(session, "files"), files: nodeWorkspaceFiles(root) });

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import { Context } from "@kosong/soul";
-import { FileJournal, nodeWorkspaceFiles, type FileJournalOptions } from "@kosong/soul/files";
+import { FileJournal, nodeWorkspaceFiles, type FileJournalOptions } from "@kosong/workspace";
 import { tempDir } from "../../context/helpers/temp-dir.js";
 
 /** A workspace, a session folder, and a Context on a JSONL file with a file journal. */
