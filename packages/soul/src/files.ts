@@ -7,5 +7,5 @@
  * `@kosong/workspace`.
  */
 export * from "@kosong/workspace";
-export { declareWrite } from "./soul/declare-write.js";
-export { scanCommand } from "./soul/scan-command.js";
+export { declareWrite } from "./session/declare-write.js";
+export { scanCommand } from "./session/scan-command.js";

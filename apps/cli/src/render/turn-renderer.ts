@@ -11,7 +11,7 @@
  * line or reorder what is shown.
  */
 import { type ApprovalKind, type SoulEvent } from "@kosong/soul";
-import { SEND_DMAIL_NAME } from "@kosong/soul/internal";
+import { SEND_DMAIL_NAME } from "@kosong/soul";
 import yoctoSpinner from "yocto-spinner";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";

@@ -4,8 +4,8 @@
  * event, and the host answers with `respond(id, kind, feedback?)`.
  */
 import { abortError } from "@kosong/core";
-import { ApprovalRequestNotFoundError } from "./errors.js";
-import { type ApprovalKind, approvalKinds, type SoulEventOf } from "./events.js";
+import { ApprovalRequestNotFoundError } from "../errors.js";
+import { type ApprovalKind, approvalKinds, type SoulEventOf } from "../events/events.js";
 import { ToolRejectedError } from "./tool-rejected-error.js";
 
 /** A pending request, as the `ApprovalRequest` event carries it. */

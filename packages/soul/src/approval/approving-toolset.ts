@@ -5,7 +5,7 @@
  */
 import type { Tool, ToolCall, ToolHandleOptions, ToolResult, Toolset } from "@kosong/core";
 import type { Approval } from "./approval.js";
-import { runWithTimeLimit } from "./tool-time-limit.js";
+import { runWithTimeLimit } from "../loop/tool-time-limit.js";
 
 /**
  * `toolset` with `context.approval` set for each call to

@@ -4,7 +4,7 @@
  * the step ends, reverts the context to the D-Mail's checkpoint and goes on
  * from there with the message.
  */
-import { SoulError } from "../soul/errors.js";
+import { SoulError } from "../errors.js";
 
 /** A message the model sends to its past self at checkpoint `checkpoint_id`. */
 export interface DMail {

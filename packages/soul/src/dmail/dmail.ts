@@ -3,9 +3,9 @@
  * fresh checkpoint, and the message from the future self.
  */
 import type { Message } from "@kosong/core";
-import type { DMail } from "../tools/denwa-renji.js";
-import { announceCheckpoint } from "./checkpoint.js";
-import type { Emit, SoulRuntime } from "./runtime.js";
+import type { DMail } from "./denwa-renji.js";
+import { announceCheckpoint } from "../loop/checkpoint.js";
+import type { Emit, SoulRuntime } from "../loop/runtime.js";
 
 /** The user message that carries a D-Mail to the past self. */
 export function dmailMessage(dmail: DMail): Message {

@@ -5,7 +5,7 @@
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod/v4";
-import "../soul/tool-context.js";
+import "../session/tool-context.js";
 import { DenwaRenjiError } from "./denwa-renji.js";
 
 /** The tool's name, by which the soul recognises that D-Mail is enabled. */

@@ -3,7 +3,7 @@
  * (and a compaction) hands its caller. The producer pushes without waiting;
  * the consumer iterates at its own pace.
  */
-import { SoulError } from "./errors.js";
+import { SoulError } from "../errors.js";
 
 /** Thrown when a stream's events are iterated a second time. */
 export class StreamAlreadyIteratedError extends SoulError {

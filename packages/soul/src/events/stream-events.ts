@@ -3,7 +3,7 @@
  */
 import { parseToolArguments, type JsonValue, type StreamedMessagePart, type ToolCall, type ToolResult } from "@kosong/core";
 import { partEventTypes, type SoulEvent } from "./events.js";
-import { settledResult } from "./step-messages.js";
+import { settledResult } from "../loop/step-messages.js";
 
 /** The event of a streamed part: a content part by its type, a `ToolCallBegin`, or a `ToolCallPart`. */
 export function partEvent(part: StreamedMessagePart): SoulEvent {

@@ -7,7 +7,7 @@
  */
 import { contentPartSchema } from "@kosong/core";
 import { z } from "zod/v4";
-import { SoulError } from "./errors.js";
+import { SoulError } from "../errors.js";
 import { approvalKinds, type SoulEvent, type SoulEventPayloads, type SoulEventType } from "./events.js";
 
 /** A line or value that is not a soul event envelope. */

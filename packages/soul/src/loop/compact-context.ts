@@ -11,8 +11,8 @@ import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { checkpointMessageId } from "../context/index.js";
 import { announceCheckpoint } from "./checkpoint.js";
-import { SoulError } from "./errors.js";
-import type { CompactionReason } from "./events.js";
+import { SoulError } from "../errors.js";
+import type { CompactionReason } from "../events/events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { CompactionOutcome } from "./turn.js";
 

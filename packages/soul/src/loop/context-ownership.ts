@@ -5,7 +5,7 @@
  * fold each other's messages into their turns.
  */
 import type { Context } from "../context/index.js";
-import { ContextInUseError } from "./errors.js";
+import { ContextInUseError } from "../errors.js";
 
 /** A Soul, as ownership needs it: a name for the error message. */
 export interface ContextOwner {

@@ -7,7 +7,7 @@ import type { ContentPart, Message } from "@kosong/core";
 import { isEmptyMessage } from "../conversation/index.js";
 import { checkpointMessageId } from "../context/index.js";
 import { announceCheckpoint } from "./checkpoint.js";
-import { RewriteTargetError } from "./errors.js";
+import { RewriteTargetError } from "../errors.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
 /** What replaces a message: a whole message of the same role, or just new content. */

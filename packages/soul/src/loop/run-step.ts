@@ -14,16 +14,16 @@ import {
   type TokenUsage,
   type ToolResult,
 } from "@kosong/core";
-import { approvingToolset } from "./approving-toolset.js";
+import { approvingToolset } from "../approval/approving-toolset.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
 import { toolTimeoutFor } from "./config.js";
-import { deliverDMail } from "./dmail.js";
+import { deliverDMail } from "../dmail/dmail.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import { openStepBatch, type StepBatch } from "./step-batch.js";
 import { stepMessages } from "./step-messages.js";
-import { partEvent, toolCallEvent, toolResultEvent } from "./stream-events.js";
-import { ToolRejectedError } from "./tool-rejected-error.js";
+import { partEvent, toolCallEvent, toolResultEvent } from "../events/stream-events.js";
+import { ToolRejectedError } from "../approval/tool-rejected-error.js";
 
 /** What the turn does after a step. */
 export type StepOutcome = "continue" | "no_tool_calls" | "tool_rejected";

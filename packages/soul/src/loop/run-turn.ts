@@ -6,7 +6,7 @@
  * always ends with `TurnEnd`, also after an error or an abort.
  */
 import { abortError, tokenUsage } from "@kosong/core";
-import type { StopReason, UserInput } from "./events.js";
+import type { StopReason, UserInput } from "../events/events.js";
 import { runStep, type StepOutcome } from "./run-step.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { TurnResult } from "./turn.js";

@@ -7,10 +7,10 @@
 import type { ChatProvider, Toolset } from "@kosong/core";
 import type { Compaction, FileReader } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
-import type { Approval } from "./approval.js";
+import type { Approval } from "../approval/approval.js";
 import type { SoulConfig } from "./config.js";
-import type { SoulEvent, SoulEventOf, UserInput } from "./events.js";
-import type { SoulSession } from "./session.js";
+import type { SoulEvent, SoulEventOf, UserInput } from "../events/events.js";
+import type { SoulSession } from "../session/session.js";
 
 /** The agent a soul runs. */
 export interface AgentSpec {

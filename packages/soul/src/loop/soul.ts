@@ -10,25 +10,25 @@ import type { ChatProvider, Message } from "@kosong/core";
 import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import type { ContextUsage } from "../tokens/index.js";
-import { DenwaRenji } from "../tools/denwa-renji.js";
-import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
-import { Approval } from "./approval.js";
+import { DenwaRenji } from "../dmail/denwa-renji.js";
+import { SEND_DMAIL_NAME } from "../dmail/send-dmail.js";
+import { Approval } from "../approval/approval.js";
 import { compactContext, soulContextUsage } from "./compact-context.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
 import { claimContext, releaseContext } from "./context-ownership.js";
-import { SoulBusyError } from "./errors.js";
-import type { SoulEvent, SoulEventOf, UserInput } from "./events.js";
-import { EventStream } from "./event-stream.js";
+import { SoulBusyError } from "../errors.js";
+import type { SoulEvent, SoulEventOf, UserInput } from "../events/events.js";
+import { EventStream } from "../events/event-stream.js";
 import { hostHistory } from "./host-history.js";
 import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
 import { runTurn, type TurnStart } from "./run-turn.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
-import type { SoulSession, SoulSessionOptions } from "./session.js";
+import type { SoulSession, SoulSessionOptions } from "../session/session.js";
 import { soulCompaction } from "./soul-compaction.js";
 import { openStepBatch } from "./step-batch.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
-import "./tool-context.js";
+import "../session/tool-context.js";
 
 /** Options of {@link Soul}. */
 export interface SoulOptions {

@@ -6,7 +6,7 @@
  * not the tool has stopped yet.
  */
 import type { ToolCall, ToolResult } from "@kosong/core";
-import type { ToolApproval } from "./approval.js";
+import type { ToolApproval } from "../approval/approval.js";
 import { ToolTimeoutError } from "./tool-timeout-error.js";
 
 /** What a limited call runs with: its signal, and a wrapper that stops the clock while an approval is asked. */

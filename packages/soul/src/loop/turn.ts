@@ -4,7 +4,7 @@
  */
 import type { TokenUsage } from "@kosong/core";
 import type { CompactionDetails } from "../compaction/index.js";
-import type { SoulEvent, StopReason } from "./events.js";
+import type { SoulEvent, StopReason } from "../events/events.js";
 
 /**
  * A running operation of a soul: iterate it for its events (once), await

@@ -3,8 +3,8 @@
  */
 import type { Message } from "@kosong/core";
 import { isEmptyMessage } from "../conversation/index.js";
-import { EmptyInputError } from "./errors.js";
-import type { UserInput } from "./events.js";
+import { EmptyInputError } from "../errors.js";
+import type { UserInput } from "../events/events.js";
 
 /**
  * The user message of `input`.

@@ -3,7 +3,7 @@
  */
 import type { FileReader, FileRegistry } from "../compaction/index.js";
 import type { FileJournal } from "@kosong/workspace";
-import type { DenwaRenji } from "../tools/denwa-renji.js";
+import type { DenwaRenji } from "../dmail/denwa-renji.js";
 
 /** What a tool learns about the session it runs in. */
 export interface SoulSession {

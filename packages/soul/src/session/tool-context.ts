@@ -15,7 +15,7 @@
  * });
  * ```
  */
-import type { ToolApproval } from "./approval.js";
+import type { ToolApproval } from "../approval/approval.js";
 import type { SoulSession } from "./session.js";
 
 declare module "@kosong/core" {
