@@ -17,6 +17,7 @@ import type { Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
 import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
+import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
@@ -54,6 +55,8 @@ export interface AgentSession {
   compaction: SwitchableCompaction;
   providers: Providers;
   settings: Settings;
+  /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
+  sandbox: CommandSandbox | null;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
@@ -114,12 +117,18 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     throw error;
   });
   let mcp: McpServers | null = null;
+  let sandbox: CommandSandbox | null = null;
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
     const workspace = await openWorkspace(cwd, files, options.host);
-    const tools = createAgentTools(workspace, { shellEnv });
+    // kosong's config and sessions are hidden from sandboxed commands, wherever this session's files are.
+    const kosongPaths = [settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
+    const opened = options.host?.runCommand ? { sandbox: null, notice: null } : await openCommandSandbox(settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
+    sandbox = opened.sandbox;
+    if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
+    const tools = createAgentTools(workspace, { shellEnv, sandbox });
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
@@ -171,6 +180,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       compaction,
       providers,
       settings,
+      sandbox,
       mcp,
       checkpointTimes,
       async observe(event) {
@@ -182,6 +192,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       },
       async close() {
         await mcp?.close();
+        await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
         const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
         await closeConversation();
@@ -192,6 +203,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     };
   } catch (error) {
     await mcp?.close();
+    await sandbox?.close();
     await closeConversation();
     throw error;
   }
