@@ -53,7 +53,7 @@ export interface HiddenPath {
   directory: boolean;
 }
 
-/** The real paths to hide that exist, without duplicates. */
+/** The real paths to hide that exist, without duplicates or paths inside another one (hidden with it). */
 export function hiddenPaths(sources: HiddenPathSources): HiddenPath[] {
   const candidates = [
     ...homeCredentialPaths.map((relative) => path.join(sources.home, relative)),
@@ -62,7 +62,9 @@ export function hiddenPaths(sources: HiddenPathSources): HiddenPath[] {
     ...(sources.sshAuthSock ? [sources.sshAuthSock] : []),
   ];
   const real = candidates.map(existingRealPath).filter((p): p is string => p !== null && p !== "/");
-  return [...new Set(real)].map((p) => ({ path: p, directory: statSync(p).isDirectory() }));
+  const inside = (p: string, parent: string) => p.startsWith(`${parent}${path.sep}`);
+  const outermost = [...new Set(real)].filter((p) => !real.some((other) => inside(p, other)));
+  return outermost.map((p) => ({ path: p, directory: statSync(p).isDirectory() }));
 }
 
 function existingRealPath(p: string): string | null {
