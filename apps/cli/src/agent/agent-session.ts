@@ -132,7 +132,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
-      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr));
+      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
     }
     if (options.mcpTools) {
       const { withMcpTools } = await import("@kosong/mcp");

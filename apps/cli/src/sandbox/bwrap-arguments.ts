@@ -15,8 +15,10 @@ import type { HiddenPath } from "./hidden-paths.js";
 
 /** What one sandboxed command may use. */
 export interface SandboxLayout {
-  /** The workspace's real path: writable, and the command's working directory. */
+  /** The workspace's real path: writable. */
   workspace: string;
+  /** The command's working directory. */
+  cwd: string;
   /** The private temp folder (real path), mounted at `/tmp`. */
   tempDir: string;
   /** Paths covered by empty ones. */
@@ -44,6 +46,6 @@ export function bwrapArguments(layout: SandboxLayout): string[] {
   if (layout.network.kind === "proxy") args.push("--ro-bind", layout.network.socketPath, proxySocketInside);
   args.push("--unshare-all", "--unshare-user");
   if (layout.network.kind === "host") args.push("--share-net");
-  args.push("--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", workspace, "--");
+  args.push("--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", layout.cwd, "--");
   return args;
 }

@@ -52,11 +52,20 @@ export class CommandSandbox {
     return new CommandSandbox(bwrap, realpathSync(workspace), tempDir, proxyDir, hidden, proxy, settings.network, settings.mode === "auto-allow");
   }
 
-  /** `bash -c command` inside the sandbox, with `env` plus the temp folder's (and the proxy's) variables. */
+  /** `bash -c command` inside the sandbox, in the workspace (see {@link wrap}). */
   wrapShell(command: string, env: Record<string, string>): SandboxedCommand {
-    const inner = ["bash", "-c", command];
+    return this.wrap("bash", ["-c", command], env);
+  }
+
+  /**
+   * `file args...` inside the sandbox, working in `cwd` (default: the
+   * workspace), with `env` plus the temp folder's (and the proxy's) variables.
+   */
+  wrap(file: string, args: readonly string[], env: Record<string, string>, cwd: string = this.workspace): SandboxedCommand {
+    const inner = [file, ...args];
     const layout: SandboxLayout = {
       workspace: this.workspace,
+      cwd,
       tempDir: this.tempDir,
       hidden: this.hidden,
       readOnly: gitReadOnlyPaths(this.workspace),

@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Message } from "@kosong/core";
@@ -25,6 +26,7 @@ import { TmuxTerminal } from "./tmux-terminal.js";
 
 const { server, terminals } = await kosongSuite({ tmux: true });
 const bwrap = ensureBubblewrap();
+const require = createRequire(import.meta.url);
 
 const usage = { input_other: 120, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -180,6 +182,25 @@ describe("the Shell sandbox (bubblewrap)", { timeout: 90_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(await readFile(path.join(cwd, "made.txt"), "utf8")).toBe("made\n");
     expect(result.stderr).toBe("kosong: 1 tool call refused without --yolo (print mode cannot ask): Shell: Run outside the sandbox (reason: needs the docker socket): touch ../outside/left\n");
+  });
+
+  it('runs an MCP stdio server with "sandbox": true in the sandbox', async () => {
+    const { home, cwd, outside, run } = await setup();
+    const fsServer = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")), "dist", "index.js");
+    const config = path.join(home, "mcp.json");
+    await writeFile(config, JSON.stringify({ mcpServers: { fs: { command: process.execPath, args: [fsServer, home], sandbox: true } } }));
+    const call = (id: string, tool: string, args: object): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name: `mcp__fs__${tool}`, arguments: JSON.stringify(args) } }] });
+    server.enqueue(
+      { message: call("out", "write_file", { path: path.join(outside, "from-mcp"), content: "x" }), usage },
+      { message: call("in", "write_file", { path: path.join(cwd, "from-mcp"), content: "x" }), usage },
+      { message: call("key", "read_text_file", { path: path.join(home, ".ssh", "id_ed25519") }), usage },
+      { message: say("Done."), usage },
+    );
+    const result = await run(["-p", "write", "--yolo", "--mcp-config-file", config]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(path.join(outside, "from-mcp"))).toBe(false);
+    expect(existsSync(path.join(cwd, "from-mcp"))).toBe(true);
+    expect(toolOutput("key")).not.toContain("SSH-KEY-SECRET");
   });
 
   it("without bwrap on the PATH, says so at start-up and asks for a command as before", async () => {
