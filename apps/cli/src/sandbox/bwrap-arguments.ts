@@ -38,10 +38,12 @@ export function bwrapArguments(layout: SandboxLayout): string[] {
   const containsWorkspace = (p: string) => workspace === p || workspace.startsWith(`${p}${path.sep}`);
   const hide = (hidden: HiddenPath) => (hidden.directory ? ["--tmpfs", hidden.path, "--remount-ro", hidden.path] : ["--ro-bind", "/dev/null", hidden.path]);
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", layout.tempDir, "/tmp"];
-  // A hidden folder holding the workspace is covered first, so that the workspace stays visible inside it.
-  for (const hidden of layout.hidden) if (containsWorkspace(hidden.path)) args.push(...hide(hidden));
+  // A hidden folder holding the workspace is covered first and made read-only last, so that the workspace stays visible inside it.
+  const holding = layout.hidden.filter((hidden) => containsWorkspace(hidden.path));
+  for (const hidden of holding) args.push("--tmpfs", hidden.path);
   args.push("--bind", workspace, workspace);
   for (const hidden of layout.hidden) if (!containsWorkspace(hidden.path)) args.push(...hide(hidden));
+  for (const hidden of holding) args.push("--remount-ro", hidden.path);
   for (const p of layout.readOnly) args.push("--ro-bind", p, p);
   if (layout.network.kind === "proxy") args.push("--ro-bind", layout.network.socketPath, proxySocketInside);
   args.push("--unshare-all", "--unshare-user");

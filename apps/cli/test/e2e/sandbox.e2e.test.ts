@@ -13,14 +13,16 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Message } from "@kosong/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { ensureBubblewrap } from "../ensure-bubblewrap.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -33,28 +35,11 @@ const say = (text: string): Message => ({ role: "assistant", content: [{ type: "
 const shell = (id: string, args: object): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name: "Shell", arguments: JSON.stringify(args) } }] });
 const openai = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
 
-/** Installs bubblewrap with apt-get when it is missing; returns its path. */
-function ensureBubblewrap(): string {
-  const find = () => execFileSync("bash", ["-c", "command -v bwrap || true"], { encoding: "utf8" }).trim();
-  if (find()) return find();
-  try {
-    execFileSync("apt-get", ["install", "-y", "bubblewrap"], { stdio: "ignore" });
-  } catch {
-    execFileSync("apt-get", ["update"], { stdio: "ignore" });
-    execFileSync("apt-get", ["install", "-y", "bubblewrap"], { stdio: "ignore" });
-  }
-  return find();
-}
-
-const made: string[] = [];
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })));
-});
+const tempDir = useTempDirs("/var/tmp");
 
 /** A fake HOME under /var/tmp with a secret key, kosong's config (with `config`), a folder outside the workspace, and a git repository as the workspace. */
 async function setup(config = "") {
-  const home = await realpath(await mkdtemp("/var/tmp/kosong-sandbox-e2e-"));
-  made.push(home);
+  const home = await tempDir("kosong-sandbox-e2e-");
   const cwd = path.join(home, "project");
   const outside = path.join(home, "outside");
   await mkdir(cwd);
