@@ -5,10 +5,12 @@
  * the rest of the folder hidden and read-only; a hidden file reads empty.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bwrapArguments, type SandboxLayout } from "../src/sandbox/bwrap-arguments.js";
+import { protectedGitPaths } from "../src/sandbox/git-protection.js";
 import { hiddenPaths } from "../src/sandbox/hidden-paths.js";
 import { ensureBubblewrap } from "./ensure-bubblewrap.js";
 import { useTempDirs } from "./temp-dir.js";
@@ -68,5 +70,30 @@ describe("the sandbox's file system view", () => {
     expect(run.output, run.output).toMatch(/planted.: Read-only file system/);
     expect(await readFile(path.join(workspace, "made"), "utf8")).toBe("ok\n");
     expect(execFileSync("ls", [secretDir], { encoding: "utf8" }).split("\n")).not.toContain("planted");
+  });
+
+  it("keeps .git/hooks and .git/config unwritable, also when the hooks folder was missing or the config is a symlink", async () => {
+    const tmp = await tempDir();
+    const layoutFor = (workspace: string): SandboxLayout => ({ workspace, cwd: workspace, tempDir: tmp, hidden: [], readOnly: protectedGitPaths(workspace), network: { kind: "none" } });
+    const plant = "mkdir -p .git/hooks; echo 'touch planted' > .git/hooks/pre-commit; echo '[core] fsmonitor = evil' >> .git/config; mv .git/hooks .git/old-hooks; echo ok > file; echo end";
+
+    const noHooks = await tempDir();
+    execFileSync("git", ["init", "-q", noHooks]);
+    await rm(path.join(noHooks, ".git", "hooks"), { recursive: true });
+    const config = await readFile(path.join(noHooks, ".git", "config"), "utf8");
+    expect(runIn(layoutFor(noHooks), plant).output).toContain("end");
+    expect(existsSync(path.join(noHooks, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(existsSync(path.join(noHooks, ".git", "old-hooks"))).toBe(false);
+    expect(await readFile(path.join(noHooks, ".git", "config"), "utf8")).toBe(config);
+    expect(await readFile(path.join(noHooks, "file"), "utf8")).toBe("ok\n");
+
+    const linkedConfig = await tempDir();
+    execFileSync("git", ["init", "-q", linkedConfig]);
+    await writeFile(path.join(linkedConfig, "real-config"), "[core]\n");
+    await rm(path.join(linkedConfig, ".git", "config"));
+    await symlink(path.join(linkedConfig, "real-config"), path.join(linkedConfig, ".git", "config"));
+    expect(runIn(layoutFor(linkedConfig), `rm .git/config; echo '[core] fsmonitor = evil' > .git/config; ${plant}`).output).toContain("end");
+    expect(await readFile(path.join(linkedConfig, ".git", "config"), "utf8")).toBe("[core]\n");
+    expect(existsSync(path.join(linkedConfig, ".git", "hooks", "pre-commit"))).toBe(false);
   });
 });

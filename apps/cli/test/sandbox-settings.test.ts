@@ -3,7 +3,7 @@
  * the host list of `sandbox.network`: a mode or a table, flags over the
  * environment over the file, a bad mode or host an error naming it.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../src/cli-error.js";
@@ -31,6 +31,13 @@ describe("sandbox settings", () => {
     expect((await settingsWith(table, {}, { KOSONG_SANDBOX: "off" })).sandbox.mode).toBe("off");
     expect((await settingsWith(table, { sandbox: "on" }, { KOSONG_SANDBOX: "off" })).sandbox).toMatchObject({ mode: "on" });
     expect((await settingsWith("[sandbox]\nnetwork = true\n")).sandbox).toEqual({ mode: "on", network: true });
+  });
+
+  it("accept the README's example as it is written", async () => {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    const example = /```toml\n(\[sandbox\][\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    expect((await settingsWith(example!)).sandbox).toEqual({ mode: "auto-allow", network: ["registry.npmjs.org", "*.pypi.org"] });
   });
 
   it("name a wrong mode or host", async () => {

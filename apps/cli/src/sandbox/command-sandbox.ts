@@ -5,12 +5,13 @@
  * {@link openCommandSandbox} says at start-up when there is none (no
  * bwrap, not Linux, no user namespaces) and commands are asked for as before.
  */
-import { existsSync, lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { allowedHosts } from "./allowed-hosts.js";
 import { type BubblewrapProbe, probeBubblewrap } from "./bubblewrap-probe.js";
 import { bwrapArguments, proxySocketInside, type SandboxLayout } from "./bwrap-arguments.js";
+import { protectedGitPaths } from "./git-protection.js";
 import { type HiddenPath, hiddenPaths } from "./hidden-paths.js";
 import { type NetworkProxy, startNetworkProxy } from "./network-proxy.js";
 import { bridgeProgram, bypassVariables, proxyVariables } from "./proxy-bridge.js";
@@ -68,7 +69,7 @@ export class CommandSandbox {
       cwd,
       tempDir: this.tempDir,
       hidden: this.hidden,
-      readOnly: gitReadOnlyPaths(this.workspace),
+      readOnly: protectedGitPaths(this.workspace),
       network: this.proxy ? { kind: "proxy", socketPath: this.proxy.socketPath } : { kind: this.network === true ? "host" : "none" },
     };
     const sandboxEnv: Record<string, string> = { ...env, TMPDIR: "/tmp", TMP: "/tmp", TEMP: "/tmp" };
@@ -111,17 +112,4 @@ export async function openCommandSandbox(settings: SandboxSettings, paths: Sandb
   if (!found.available) return { sandbox: null, notice: `Shell commands run without a sandbox: ${found.reason}. They ask for approval as before${settings.mode === "auto-allow" ? ' (sandbox = "auto-allow" needs the sandbox)' : ""}.` };
   const hidden = hiddenPaths({ home: paths.env.HOME ?? os.homedir(), kosongPaths: paths.kosongPaths, sshAuthSock: paths.env.SSH_AUTH_SOCK });
   return { sandbox: await CommandSandbox.open(found.bwrap, paths.workspace, settings, hidden), notice: null };
-}
-
-/** The workspace's `.git/hooks` and `.git/config` (or its `.git` file), by real path, that exist. */
-function gitReadOnlyPaths(workspace: string): string[] {
-  const git = path.join(workspace, ".git");
-  let isFile: boolean;
-  try {
-    isFile = !lstatSync(git).isDirectory();
-  } catch {
-    return [];
-  }
-  const candidates = isFile ? [git] : [path.join(git, "hooks"), path.join(git, "config")];
-  return candidates.filter((p) => existsSync(p)).map((p) => realpathSync(p));
 }
