@@ -46,6 +46,8 @@ async function setup(config = "") {
   await mkdir(outside);
   await mkdir(path.join(home, ".ssh"));
   await writeFile(path.join(home, ".ssh", "id_ed25519"), "SSH-KEY-SECRET\n");
+  await mkdir(path.join(home, ".aws"));
+  await writeFile(path.join(home, ".aws", "credentials"), "AWS-SECRET\n");
   await mkdir(path.join(home, ".kosong"));
   await writeFile(path.join(home, ".kosong", "config.toml"), `# CONFIG-MARKER\n${config}\n`);
   const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdio: "ignore" });
@@ -75,7 +77,7 @@ const escapes = [
   "echo 'touch $HOME/outside/hook-ran' > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout",
   "echo '[core]' >> .git/config",
 ].join("; ");
-const reads = "cat ~/.ssh/id_ed25519; cat ~/.kosong/config.toml; grep -rho 'SESSION-MARKE[R]' ~/.kosong/sessions";
+const reads = "cat ~/.ssh/id_ed25519; cat ~/.aws/credentials; cat ~/.kosong/config.toml; grep -rho 'SESSION-MARKE[R]' ~/.kosong/sessions";
 
 describe("the Shell sandbox (bubblewrap)", { timeout: 90_000 }, () => {
   it("keeps writes in the workspace and its temp folder, and hides ~/.ssh and kosong's config and sessions", async () => {
@@ -100,7 +102,7 @@ describe("the Shell sandbox (bubblewrap)", { timeout: 90_000 }, () => {
     expect(toolOutput("w")).toContain("temp");
     expect(toolOutput("w")).toContain("Read-only file system");
     const read = toolOutput("r");
-    for (const secret of ["SSH-KEY-SECRET", "CONFIG-MARKER", "SESSION-MARKER"]) expect(read).not.toContain(secret);
+    for (const secret of ["SSH-KEY-SECRET", "AWS-SECRET", "CONFIG-MARKER", "SESSION-MARKER"]) expect(read).not.toContain(secret);
     expect(existsSync(path.join(home, ".ssh", "id_ed25519"))).toBe(true);
   });
 
@@ -112,7 +114,7 @@ describe("the Shell sandbox (bubblewrap)", { timeout: 90_000 }, () => {
     const result = await run(["-p", "try to get out", "--yolo", "--sandbox", "off"]);
     expect(result.code, result.stderr).toBe(0);
     for (const name of ["direct", "via-link", "git-log", "via-proc"]) expect(existsSync(path.join(outside, name)), name).toBe(true);
-    for (const secret of ["SSH-KEY-SECRET", "CONFIG-MARKER", "SESSION-MARKER"]) expect(toolOutput("r")).toContain(secret);
+    for (const secret of ["SSH-KEY-SECRET", "AWS-SECRET", "CONFIG-MARKER", "SESSION-MARKER"]) expect(toolOutput("r")).toContain(secret);
   });
 
   it("runs in the real folder of a workspace that is a symlink, its parent read-only", async () => {
@@ -153,6 +155,14 @@ describe("the Shell sandbox (bubblewrap)", { timeout: 90_000 }, () => {
       const output = toolOutput("n");
       expect(output.split("HELLO-FROM-THE-HOST").length - 1).toBe(2);
       expect(output).toContain(`kosong's sandbox does not allow localhost:${port}`);
+    });
+
+    it("is the machine's with network = true", async () => {
+      const { run } = await setup("[sandbox]\nnetwork = true");
+      server.enqueue({ message: shell("n", { command: `curl -sS -m 5 http://127.0.0.1:${port}/ 2>&1` }), usage }, { message: say("Done."), usage });
+      const result = await run(["-p", "fetch", "--yolo"]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(toolOutput("n")).toContain("HELLO-FROM-THE-HOST");
     });
   });
 
