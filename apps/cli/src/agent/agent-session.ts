@@ -100,6 +100,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const cwd = await realpath(options.cwd ?? process.cwd());
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
+  // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
+  // kosong's config and sessions are hidden from sandboxed commands, wherever this session's files are.
+  const kosongPaths = [settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
+  const sandboxOpening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
+  sandboxOpening.catch(() => undefined);
+  const dropSandbox = () => sandboxOpening.then((opened) => opened.sandbox?.close(), () => undefined);
   // The file journal lives in the session folder (beside a --resume-file file as <name>.files).
   const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
   const fileJournal =
@@ -113,20 +119,18 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     await stored?.close();
   };
   const restoreReport = await context.restore().catch(async (error: unknown) => {
+    await dropSandbox();
     await closeConversation();
     throw error;
   });
   let mcp: McpServers | null = null;
-  let sandbox: CommandSandbox | null = null;
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
     const workspace = await openWorkspace(cwd, files, options.host);
-    // kosong's config and sessions are hidden from sandboxed commands, wherever this session's files are.
-    const kosongPaths = [settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
-    const opened = options.host?.runCommand ? { sandbox: null, notice: null } : await openCommandSandbox(settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
-    sandbox = opened.sandbox;
+    const opened = await sandboxOpening;
+    const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const tools = createAgentTools(workspace, { shellEnv, sandbox });
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
@@ -203,7 +207,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     };
   } catch (error) {
     await mcp?.close();
-    await sandbox?.close();
+    await dropSandbox();
     await closeConversation();
     throw error;
   }
