@@ -9,7 +9,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { allowedHosts } from "./allowed-hosts.js";
-import { type BubblewrapProbe, probeBubblewrap } from "./bubblewrap-probe.js";
+import { probeBubblewrap } from "./bubblewrap-probe.js";
 import { bwrapArguments, proxySocketInside, type SandboxLayout } from "./bwrap-arguments.js";
 import { protectedGitPaths } from "./git-protection.js";
 import { type HiddenPath, hiddenPaths } from "./hidden-paths.js";
@@ -106,9 +106,9 @@ export interface SandboxPaths {
 }
 
 /** Opens the session's sandbox as `settings` ask, or says why there is none. */
-export async function openCommandSandbox(settings: SandboxSettings, paths: SandboxPaths, probe: (pathVariable: string | undefined) => Promise<BubblewrapProbe> = probeBubblewrap): Promise<OpenedSandbox> {
+export async function openCommandSandbox(settings: SandboxSettings, paths: SandboxPaths): Promise<OpenedSandbox> {
   if (settings.mode === "off") return { sandbox: null, notice: null };
-  const found = await probe(paths.env.PATH);
+  const found = await probeBubblewrap(paths.env.PATH);
   if (!found.available) return { sandbox: null, notice: `Shell commands run without a sandbox: ${found.reason}. They ask for approval as before${settings.mode === "auto-allow" ? ' (sandbox = "auto-allow" needs the sandbox)' : ""}.` };
   const hidden = hiddenPaths({ home: paths.env.HOME ?? os.homedir(), kosongPaths: paths.kosongPaths, sshAuthSock: paths.env.SSH_AUTH_SOCK });
   return { sandbox: await CommandSandbox.open(found.bwrap, paths.workspace, settings, hidden), notice: null };

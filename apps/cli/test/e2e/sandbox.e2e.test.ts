@@ -198,6 +198,28 @@ describe("the Shell sandbox (bubblewrap)", { timeout: 90_000 }, () => {
     expect(toolOutput("key")).not.toContain("SSH-KEY-SECRET");
   });
 
+  it("in a terminal, auto-allow runs a sandboxed command unasked and asks, with the reason, to leave the sandbox", async () => {
+    const { home, cwd } = await setup('sandbox = "auto-allow"');
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env: cleanEnv(home, openai), width: 200 });
+    terminals.push(terminal);
+    const start = await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    expect(start).not.toContain("without a sandbox");
+    server.enqueue(
+      { message: shell("in", { command: "touch inside.txt" }), usage },
+      { message: shell("out", { command: "touch ../outside/left", outside_sandbox: true, reason: "writes next to the project" }), usage },
+    );
+    terminal.line("make files");
+    const screen = await terminal.waitFor(/approve\? $/m, { from: "› make files" });
+    expect(screen).toMatch(/✓ Shell\(touch inside\.txt\)/);
+    expect(screen.split("wants to:").length - 1).toBe(1);
+    expect(screen).toContain("Shell wants to: Run outside the sandbox (reason: writes next to the project): touch ../outside/left");
+    expect(screen).toContain("[a] approve this exact command outside the sandbox for this session");
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› make files" });
+    expect(existsSync(path.join(cwd, "inside.txt"))).toBe(true);
+    expect(existsSync(path.join(home, "outside", "left"))).toBe(false);
+  });
+
   it("without bwrap on the PATH, says so at start-up and asks for a command as before", async () => {
     const { home, cwd } = await setup('sandbox = "auto-allow"');
     const bin = path.join(home, "bin");
