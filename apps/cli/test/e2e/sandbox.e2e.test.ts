@@ -5,8 +5,10 @@
  * into `.git/hooks` or `.git/config`), cannot read `~/.ssh` or kosong's
  * config and session folders, reaches a local server only when
  * `sandbox.network` allows its host; `sandbox = "auto-allow"` runs it
- * unasked, leaving the sandbox is asked for with the model's reason; and
- * without bwrap on the PATH the CLI says so and asks as before.
+ * unasked (print mode and a terminal), leaving the sandbox is asked for
+ * with the model's reason; an MCP stdio server with `"sandbox": true` is
+ * confined too; and without bwrap on the PATH the CLI says so at start-up
+ * and asks as before.
  *
  * The folders live under /var/tmp, not /tmp: a sandbox has a private /tmp,
  * which would hide writes to /tmp paths whatever else held.
