@@ -47,6 +47,8 @@ describe("openCommandSandbox", () => {
     expect(missing.sandbox).toBeNull();
     expect(missing.notice).toMatch(/^Shell commands run without a sandbox: bubblewrap \(bwrap\) is not installed; .*\. They ask for approval as before \(sandbox = "auto-allow" needs the sandbox\)\.$/);
     expect(await openCommandSandbox({ mode: "off", network: false }, noBwrap)).toEqual({ sandbox: null, notice: null });
+    const root = await openCommandSandbox({ mode: "on", network: false }, { workspace: "/", kosongPaths: [], env: { PATH: path.dirname(ensureBubblewrap()) } });
+    expect(root).toEqual({ sandbox: null, notice: "Shell commands run without a sandbox: the working directory is the root of the file system. They ask for approval as before." });
     const opened = await openCommandSandbox({ mode: "on", network: ["example.com"] }, { workspace, kosongPaths: [], env: { PATH: path.dirname(ensureBubblewrap()) } });
     expect(opened.notice).toBeNull();
     expect(opened.sandbox?.autoAllow).toBe(false);

@@ -108,8 +108,11 @@ export interface SandboxPaths {
 /** Opens the session's sandbox as `settings` ask, or says why there is none. */
 export async function openCommandSandbox(settings: SandboxSettings, paths: SandboxPaths): Promise<OpenedSandbox> {
   if (settings.mode === "off") return { sandbox: null, notice: null };
+  const without = (reason: string): OpenedSandbox => ({ sandbox: null, notice: `Shell commands run without a sandbox: ${reason}. They ask for approval as before${settings.mode === "auto-allow" ? ' (sandbox = "auto-allow" needs the sandbox)' : ""}.` });
+  // A sandbox whose writable workspace is the whole file system would confine nothing.
+  if (path.dirname(paths.workspace) === paths.workspace) return without("the working directory is the root of the file system");
   const found = await probeBubblewrap(paths.env.PATH);
-  if (!found.available) return { sandbox: null, notice: `Shell commands run without a sandbox: ${found.reason}. They ask for approval as before${settings.mode === "auto-allow" ? ' (sandbox = "auto-allow" needs the sandbox)' : ""}.` };
+  if (!found.available) return without(found.reason);
   const hidden = hiddenPaths({ home: paths.env.HOME ?? os.homedir(), kosongPaths: paths.kosongPaths, sshAuthSock: paths.env.SSH_AUTH_SOCK });
   return { sandbox: await CommandSandbox.open(found.bwrap, paths.workspace, settings, hidden), notice: null };
 }

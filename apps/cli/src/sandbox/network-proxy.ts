@@ -12,6 +12,9 @@ import net from "node:net";
 /** Largest request head (request line and headers) read, in bytes. */
 const maxHeadBytes = 64 * 1024;
 
+/** How long a connection may take to send its request head. */
+const headTimeoutMs = 30_000;
+
 /** A running proxy. */
 export interface NetworkProxy {
   /** The Unix socket it listens on. */
@@ -44,17 +47,22 @@ export function startNetworkProxy(socketPath: string, allowed: (host: string, po
   });
 }
 
-/** Reads until the end of the request head; calls `then` with the head and the bytes after it, or ends the connection. */
+/** Reads until the end of the request head; calls `then` with the head and the bytes after it, or ends the connection (too large, or not sent within {@link headTimeoutMs}). */
 function readHead(client: net.Socket, then: (head: string, rest: Buffer) => void): void {
+  client.setTimeout(headTimeoutMs, () => client.destroy());
   let buffered = Buffer.alloc(0);
   const onData = (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);
     const end = buffered.indexOf("\r\n\r\n");
     if (end === -1) {
-      if (buffered.length > maxHeadBytes) reply(client, 431, "Request header fields too large");
+      if (buffered.length > maxHeadBytes) {
+        client.off("data", onData);
+        reply(client, 431, "Request header fields too large");
+      }
       return;
     }
     client.off("data", onData);
+    client.setTimeout(0);
     client.pause();
     then(buffered.subarray(0, end).toString("latin1"), buffered.subarray(end + 4));
   };
