@@ -7,7 +7,7 @@
  * and descriptions are made printable, oversized schemas are left out, its
  * stderr is kept (bounded) for error messages and never reaches the terminal.
  */
-import type { JsonSchema } from "@kosong/core";
+import { type JsonSchema, redactUrlPasswords } from "@kosong/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -313,10 +313,11 @@ export class McpServerConnection {
     return new McpConnectError(this.name, `MCP server \`${visibleLine(this.name)}\` ${why}`);
   }
 
-  /** `MCP server `name` <what>`, with the end of its stderr when it wrote any. */
+  /** `MCP server `name` <what>`, with the end of its stderr when it wrote any; passwords of URLs (the server's own and any other) hidden. */
   #describe(what: string): string {
     const stderr = visibleText(this.#stderr.trim());
-    return `MCP server \`${visibleLine(this.name)}\` ${visibleLine(what)}${stderr ? `; its stderr ended with:\n${stderr}` : ""}`;
+    const url = isStdioServer(this.config) ? undefined : this.config.url;
+    return redactUrlPasswords(`MCP server \`${visibleLine(this.name)}\` ${visibleLine(what)}${stderr ? `; its stderr ended with:\n${stderr}` : ""}`, url);
   }
 
   #setState(state: McpServerState): void {

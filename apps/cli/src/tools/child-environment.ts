@@ -15,6 +15,7 @@
  * reads and every variable whose value contains a credential kosong uses are
  * removed.
  */
+import { hasUrlPassword } from "@kosong/core";
 
 /** How the Shell tool's environment is built (config file: `[shell_environment_policy]`). */
 export interface EnvironmentPolicy {
@@ -38,9 +39,6 @@ export const defaultExcludes = ["*KEY*", "*SECRET*", "*TOKEN*", "*PASSWORD*", "*
 
 /** Names the default excludes match that hold no secret and that commands need: kept. */
 export const defaultExcludeExceptions = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "SSH_AUTH_SOCK"] as const;
-
-/** A URL with a password in it: `scheme://user:password@host...`. */
-const urlWithPassword = /[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:[^\s/@]+@/i;
 
 /** What `inherit = "core"` keeps. */
 export const coreVariables = ["HOME", "LOGNAME", "PATH", "SHELL", "USER", "USERNAME", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ"] as const;
@@ -80,7 +78,7 @@ export function childEnvironment(env: NodeJS.ProcessEnv, policy: EnvironmentPoli
   const known = [...credentialVariables.map((name) => env[name]), ...secrets].filter(long);
   const excludedValues = new Set(Object.entries(env).flatMap(([name, value]) => (isDefaultExcluded(name) && long(value) ? [value] : [])));
   const isCredential = matches(credentialVariables);
-  const isSecretValue = (value: string) => !policy.ignoreDefaultExcludes && (urlWithPassword.test(value) || excludedValues.has(value));
+  const isSecretValue = (value: string) => !policy.ignoreDefaultExcludes && (hasUrlPassword(value) || excludedValues.has(value));
   for (const [name, value] of Object.entries(out)) {
     if (isCredential(name) || isSecretValue(value) || known.some((secret) => value.includes(secret))) delete out[name];
   }
