@@ -67,6 +67,13 @@ describe("shellApproval", () => {
     }
   });
 
+  it("matches subcommands that set or run programs with plain words exactly", () => {
+    for (const command of ["git config core.fsmonitor ./x", "git config user.name", "gh alias set co pr", "git bisect run ./x", "git submodule foreach ./x", "npm config set script-shell ./x"]) {
+      const approval = shellApproval(command);
+      expect(approval, command).toEqual({ action: `Shell: exactly ${command}`, scope: "this exact command" });
+    }
+  });
+
   it("covers only the same command for other programs, options before a subcommand, and env assignments", () => {
     for (const command of ["ls -la", "rm notes.txt", "git -C .. status", "FOO=1 git status", "bash script.sh", "sudo git status", "git", "./git status"]) {
       expect(shellApproval(command), command).toEqual({ action: `Shell: exactly ${command}`, scope: "this exact command" });

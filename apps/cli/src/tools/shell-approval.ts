@@ -8,7 +8,8 @@
  * `--output=...`) and assignments (`KEY=value`) are where programs take
  * files to write and programs to run (`git log --output=~/.bashrc`,
  * `git diff --ext-diff`, `make SHELL=...`), so a command with any of them
- * only ever matches exactly, and so does one with shell syntax beyond plain
+ * only ever matches exactly, as does one of a subcommand that sets or runs
+ * programs with plain words (`git config`, `git bisect`, ...), and so does one with shell syntax beyond plain
  * words (`;`, `&&`, `|`, `$(...)`, backticks, quotes, redirections, globs,
  * a newline): an approved `git status` never lets `git status; rm -rf ~` or
  * `git status --output=x` through.
@@ -28,6 +29,13 @@ const subcommandPrograms = new Set([
   "kubectl", "helm", "terraform", "gh", "brew", "apt", "make", "dotnet", "mvn", "gradle", "bundle", "mix", "composer", "swift",
 ]);
 
+/**
+ * Subcommands whose plain arguments set what later commands run or run a
+ * command themselves (`git config core.fsmonitor ./x`, `gh alias set`,
+ * `git bisect run ./x`, `git submodule foreach ./x`): they match exactly.
+ */
+const exactSubcommands = new Set(["config", "alias", "bisect", "submodule"]);
+
 /** Subcommands that run what their next word names: the scope includes that word. */
 const runnerSubcommands = new Set(["run", "exec", "x", "dlx", "run-script"]);
 
@@ -43,7 +51,7 @@ export function shellApproval(command: string): ShellApproval {
   const words = plainCommand.test(trimmed) ? trimmed.split(/[ \t]+/) : [];
   const [program = "", subcommand = "", target = ""] = words;
   const plainArguments = words.slice(2).every((word) => !optionOrAssignment.test(word));
-  if (subcommandPrograms.has(program) && subcommandWord.test(subcommand) && plainArguments) {
+  if (subcommandPrograms.has(program) && subcommandWord.test(subcommand) && !exactSubcommands.has(subcommand) && plainArguments) {
     const prefix = runnerSubcommands.has(subcommand) ? (subcommandWord.test(target) ? `${program} ${subcommand} ${target}` : null) : `${program} ${subcommand}`;
     if (prefix !== null) return { action: `Shell: ${prefix}`, scope: `\`${prefix}\` commands without options` };
   }
