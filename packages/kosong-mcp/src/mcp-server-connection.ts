@@ -4,8 +4,9 @@
  * `notifications/tools/list_changed`, calls with a timeout and cancellation,
  * and one restart after the connection is lost (a stdio server that
  * crashed). Everything the server sends is treated as hostile: tool names
- * and descriptions are made printable, oversized or over-deep schemas are left out, its
- * stderr is kept (bounded) for error messages and never reaches the terminal.
+ * and descriptions are made printable, oversized or over-deep schemas are
+ * left out, a stdio message is capped while it is read, its stderr is kept
+ * (bounded) for error messages and never reaches the terminal.
  */
 import { type JsonSchema, redactUrlPasswords } from "@kosong/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
