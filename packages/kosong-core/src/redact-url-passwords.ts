@@ -1,7 +1,10 @@
 /** Hiding the passwords of URLs (`scheme://user:password@host`) in text that is shown or logged. */
 
-/** `scheme://user:password@`: the user and the password (never containing `/`, `@` or white space). */
-const urlUserinfo = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):([^\s/@]+)@/gi;
+/**
+ * `scheme://user:password@`: the password runs to the authority's last `@`,
+ * so one with a raw `@` (`p@ss`, not valid but common) is hidden whole.
+ */
+const urlUserinfo = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):([^\s/]+)@/gi;
 
 /**
  * `text` with the password of every URL in it replaced by `***`
@@ -23,7 +26,7 @@ export function hasUrlPassword(text: string): boolean {
 
 function passwordsOf(url: string | undefined): string[] {
   if (url === undefined) return [];
-  const match = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:([^\s/@]+)@/i.exec(url.trim());
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:([^\s/]+)@/i.exec(url.trim());
   if (!match) return [];
   const raw = match[1]!;
   let decoded = raw;

@@ -6,6 +6,7 @@ describe("redactUrlPasswords", () => {
   it("hides the password of every URL, keeping the user, host and the rest", () => {
     expect(redactUrlPasswords("connect postgres://app:hunter2@db:5432/app failed; retry http://u:p%40ss@h/x")).toBe("connect postgres://app:***@db:5432/app failed; retry http://u:***@h/x");
     expect(redactUrlPasswords("redis://:only-pass@cache:6379")).toBe("redis://:***@cache:6379");
+    expect(redactUrlPasswords("postgres://app:p@ss:w@rd@db/app")).toBe("postgres://app:***@db/app");
     expect(redactUrlPasswords("no secret: https://example.com/a?b=c git@github.com:o/r ssh://git@host/x")).toBe("no secret: https://example.com/a?b=c git@github.com:o/r ssh://git@host/x");
   });
 
