@@ -8,6 +8,7 @@
  * text is written as it comes, unchanged.
  */
 import stringWidth from "string-width";
+import { eraseRowsSequence } from "./screen-writer.js";
 import type { Style } from "./terminal-style.js";
 
 type Render = (markdown: string) => string;
@@ -161,8 +162,7 @@ export class MarkdownStream {
     if (!shown) return true;
     const rows = rowsOf(shown, this.target.columns);
     if (rows >= this.target.rows) return false;
-    // Deleting the lines (not clearing to the screen's end) leaves a footer below the scroll region alone.
-    this.#write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[${rows}M`);
+    this.#write(eraseRowsSequence(rows));
     return true;
   }
 }

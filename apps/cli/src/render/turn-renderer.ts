@@ -10,10 +10,10 @@
  * one-line summaries it calls), so none of it can move the cursor, erase a
  * line or reorder what is shown.
  */
-import { SendDMail, type ApprovalKind, type SoulEvent } from "@kosong/soul";
-import yoctoSpinner from "yocto-spinner";
+import { SendDMail, type ApprovalKind, type SoulEvent, type SoulEventOf, type SoulEventType } from "@kosong/soul";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";
+import { ScreenWriter } from "./screen-writer.js";
 import { formatTokens } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
@@ -64,6 +64,8 @@ interface OpenCall {
   started: number;
 }
 
+type EventPayload<K extends SoulEventType> = SoulEventOf<K>["payload"];
+
 /** A tool running this long shows its elapsed time. */
 const slowToolSeconds = 2;
 
@@ -72,7 +74,7 @@ export class TurnRenderer {
   readonly #o: TurnRendererOptions;
   readonly #markdown: MarkdownStream;
   readonly #calls = new Map<string, OpenCall>();
-  #spinner: ReturnType<typeof yoctoSpinner> | null = null;
+  readonly #screen: ScreenWriter;
   #spinnerText: string | null = null;
   #ticker: ReturnType<typeof setInterval> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
@@ -83,6 +85,7 @@ export class TurnRenderer {
   constructor(options: TurnRendererOptions) {
     this.#o = options;
     this.#lastTokens = options.contextTokens();
+    this.#screen = ScreenWriter.for(options.out);
     // The terminal's size as it is now: after a resize, the preview is erased and blocks rendered at the new size.
     this.#markdown = new MarkdownStream({
       write: (text) => this.#write(text),
@@ -98,132 +101,154 @@ export class TurnRenderer {
 
   /** Renders one event (awaits an approval answer when it is an `ApprovalRequest`). */
   async render(event: SoulEvent): Promise<void> {
-    const s = this.#o.style;
     if (this.#dmailResult !== null && event.type !== "Reverted" && event.type !== "ToolResult" && event.type !== "StatusUpdate") this.#flushDMailResult();
     switch (event.type) {
       case "StepBegin":
-        this.#startSpinner("thinking");
-        return;
+        return this.#startSpinner("thinking");
       case "TextPart":
-        await this.#endThinking();
-        this.#stopSpinner();
-        await this.#markdown.push(visibleControls(event.payload.text));
-        return;
+        return this.#text(event.payload.text);
       case "ThinkPart":
-        this.#stopSpinner();
-        if (this.#o.showThinking()) {
-          if (this.#thinking !== "shown") this.#write(s.dim(s.italic("thinking: ")));
-          this.#thinking = "shown";
-          this.#write(s.dim(s.italic(visibleControls(event.payload.think))));
-        } else if (this.#thinking === "none") {
-          this.#thinking = "noted";
-          this.#write(`${s.dim("(thinking… /thinking shows it)")}\n`);
-        }
-        return;
+        return this.#think(event.payload.think);
       case "ToolCallBegin":
-        await this.#flushText();
-        return;
+        return this.#flushText();
       case "ToolCall":
         // The complete call (final arguments), before it runs.
         this.#calls.set(event.payload.id, { name: event.payload.function.name, args: event.payload.function.arguments ?? "", started: Date.now() });
-        this.#showRunning();
-        return;
-      case "ToolResult": {
-        this.#stopSpinner();
-        const call = this.#calls.get(event.payload.tool_call_id);
-        this.#calls.delete(event.payload.tool_call_id);
-        const label = call ? toolCallLabel(call.name, call.args) : visibleControls(event.payload.tool_call_id, { oneLine: true });
-        const result = event.payload.return_value;
-        const mark = result.is_error ? s.red("✗") : s.green("✓");
-        const brief = toolResultBrief(result);
-        const seconds = call ? (Date.now() - call.started) / 1000 : 0;
-        const took = seconds >= slowToolSeconds ? s.dim(` (${seconds.toFixed(0)} s)`) : "";
-        const output = toolOutputText(result);
-        // No preview that only repeats the brief (a one-line error, a one-line answer).
-        const repeats = !output.includes("\n") && toolResultBrief(result, output.length + 1) === output;
-        const shown = call?.name === SendDMail.name || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
-        const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
-        this.#o.onToolOutput?.(label, output);
-        // The model never reads a delivered D-Mail's result: whether it was delivered shows in the Reverted event that follows.
-        if (call?.name === SendDMail.name) this.#dmailResult = { label, line };
-        else this.#write(line);
-        this.#showRunning();
-        return;
-      }
-      case "ApprovalRequest": {
-        await this.#flushText();
-        this.#stopSpinner();
-        const { id, sender, action, description, scope } = event.payload;
-        const oneLine = { oneLine: true };
-        const reply = await this.#o.askApproval({
-          id,
-          sender: visibleControls(sender, oneLine),
-          action: visibleControls(action, oneLine),
-          description: visibleControls(description),
-          ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
-        });
-        this.#o.respond(event.payload.id, reply);
-        // The tool runs from now: its time does not count the wait for the answer.
-        const call = this.#calls.get(event.payload.tool_call_id);
-        if (call) call.started = Date.now();
-        this.#showRunning();
-        return;
-      }
+        return this.#showRunning();
+      case "ToolResult":
+        return this.#toolResult(event.payload);
+      case "ApprovalRequest":
+        return this.#approval(event.payload);
       case "StepRetry":
-        await this.#flushText();
-        this.#stopSpinner();
-        this.#write(`${s.yellow("↻")} ${s.dim(`retrying in ${(event.payload.delay_ms / 1000).toFixed(1)} s (attempt ${event.payload.attempt}): ${visibleControls(event.payload.error)}`)}\n`);
-        return;
+        return this.#retry(event.payload);
       case "CompactionBegin":
         await this.#flushText();
-        this.#startSpinner(`compacting (${event.payload.strategy}, ${event.payload.reason})`);
-        return;
-      case "CompactionEnd": {
-        this.#stopSpinner();
-        const d = event.payload.details;
-        const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${d.stubs} stubs` : ""}${d.filesRecovered.length ? `, ${d.filesRecovered.length} files recovered` : ""}` : "";
-        // Said as it is: a compaction that removed nothing is not reported as one, and the strategy's notes (a summary rejected, a fallback, a missed budget) are shown.
-        const nothing = d !== null && d.dropped === 0 && d.stubs === 0 && event.payload.tokens_after >= event.payload.tokens_before;
-        const result = nothing ? `nothing compacted (${formatTokens(event.payload.tokens_before)} tokens)` : `compacted: ${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}`;
-        // No model summary made it (rejected, or the model failed): the output is the fallback's, and said so first.
-        const head = d?.fallback ? `${s.yellow(`summary ${d.rejectedSummaries?.length ? "rejected" : "not made"}, fell back to ${visibleControls(d.fallback, { oneLine: true })}`)}: ${result}` : result;
-        const notes = [...(d?.notes ?? []), ...(d?.withinBudget === false ? ["over the strategy's budget: the smallest output it could make"] : [])];
-        this.#write(`${s.cyan("⇣")} ${head}\n${notes.map((note) => `  ${s.yellow("!")} ${s.dim(visibleControls(note))}\n`).join("")}`);
-        return;
-      }
+        return this.#startSpinner(`compacting (${event.payload.strategy}, ${event.payload.reason})`);
+      case "CompactionEnd":
+        return this.#compactionEnd(event.payload);
       case "Reverted":
-        await this.#flushText();
-        if (this.#dmailResult !== null && event.payload.reason === "dmail") this.#write(`${s.magenta("✉")} ${s.bold(this.#dmailResult.label)}\n`);
-        else this.#flushDMailResult();
-        this.#dmailResult = null;
-        this.#write(
-          `${s.magenta("⟲")} ${event.payload.reason === "dmail" ? "D-Mail" : "rewrite"}: back to ${event.payload.checkpoint_id === null ? "the start" : `checkpoint ${event.payload.checkpoint_id}`}${event.payload.reason === "dmail" ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`) : ""}\n`,
-        );
-        if (event.payload.files) this.#write(revertedFilesLine(event.payload.files, s));
-        return;
+        return this.#reverted(event.payload);
       case "StatusUpdate":
         this.#lastTokens = event.payload.context_tokens;
         return;
       case "SteerInput":
-        this.#write(`${s.dim("» steered:")} ${typeof event.payload.user_input === "string" ? visibleControls(event.payload.user_input) : "(content)"}\n`);
-        return;
+        return this.#write(`${this.#o.style.dim("» steered:")} ${typeof event.payload.user_input === "string" ? visibleControls(event.payload.user_input) : "(content)"}\n`);
       case "StepInterrupted":
         this.#calls.clear();
         this.#stopSpinner();
         await this.#flushText();
-        if (event.payload.reason === "aborted") this.#write(`${s.yellow("■ interrupted")}\n`);
+        if (event.payload.reason === "aborted") this.#write(`${this.#o.style.yellow("■ interrupted")}\n`);
         return;
       case "TurnEnd":
-        this.#calls.clear();
-        this.#stopSpinner();
-        await this.#flushText();
-        if (event.payload.stop_reason === "error") this.#write(`${s.red("error:")} ${visibleControls(event.payload.error ?? "the turn failed")}\n`);
-        else if (event.payload.stop_reason === "tool_rejected") this.#write(`${s.yellow("rejected:")} the turn stopped; tell the agent how to go on\n`);
-        else if (event.payload.stop_reason === "max_steps") this.#write(`${s.yellow("stopped:")} the step limit was reached\n`);
-        return;
+        return this.#turnEnd(event.payload);
       default:
         return;
     }
+  }
+
+  async #text(text: string): Promise<void> {
+    await this.#endThinking();
+    this.#stopSpinner();
+    await this.#markdown.push(visibleControls(text));
+  }
+
+  #think(think: string): void {
+    const s = this.#o.style;
+    this.#stopSpinner();
+    if (this.#o.showThinking()) {
+      if (this.#thinking !== "shown") this.#write(s.dim(s.italic("thinking: ")));
+      this.#thinking = "shown";
+      this.#write(s.dim(s.italic(visibleControls(think))));
+    } else if (this.#thinking === "none") {
+      this.#thinking = "noted";
+      this.#write(`${s.dim("(thinking… /thinking shows it)")}\n`);
+    }
+  }
+
+  #toolResult(payload: EventPayload<"ToolResult">): void {
+    const s = this.#o.style;
+    this.#stopSpinner();
+    const call = this.#calls.get(payload.tool_call_id);
+    this.#calls.delete(payload.tool_call_id);
+    const label = call ? toolCallLabel(call.name, call.args) : visibleControls(payload.tool_call_id, { oneLine: true });
+    const result = payload.return_value;
+    const mark = result.is_error ? s.red("✗") : s.green("✓");
+    const brief = toolResultBrief(result);
+    const seconds = call ? (Date.now() - call.started) / 1000 : 0;
+    const took = seconds >= slowToolSeconds ? s.dim(` (${seconds.toFixed(0)} s)`) : "";
+    const output = toolOutputText(result);
+    // No preview that only repeats the brief (a one-line error, a one-line answer).
+    const repeats = !output.includes("\n") && toolResultBrief(result, output.length + 1) === output;
+    const shown = call?.name === SendDMail.name || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
+    const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
+    this.#o.onToolOutput?.(label, output);
+    // The model never reads a delivered D-Mail's result: whether it was delivered shows in the Reverted event that follows.
+    if (call?.name === SendDMail.name) this.#dmailResult = { label, line };
+    else this.#write(line);
+    this.#showRunning();
+  }
+
+  async #approval(payload: EventPayload<"ApprovalRequest">): Promise<void> {
+    await this.#flushText();
+    this.#stopSpinner();
+    const { id, sender, action, description, scope } = payload;
+    const oneLine = { oneLine: true };
+    const reply = await this.#o.askApproval({
+      id,
+      sender: visibleControls(sender, oneLine),
+      action: visibleControls(action, oneLine),
+      description: visibleControls(description),
+      ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
+    });
+    this.#o.respond(payload.id, reply);
+    // The tool runs from now: its time does not count the wait for the answer.
+    const call = this.#calls.get(payload.tool_call_id);
+    if (call) call.started = Date.now();
+    this.#showRunning();
+  }
+
+  async #retry(payload: EventPayload<"StepRetry">): Promise<void> {
+    const s = this.#o.style;
+    await this.#flushText();
+    this.#stopSpinner();
+    this.#write(`${s.yellow("↻")} ${s.dim(`retrying in ${(payload.delay_ms / 1000).toFixed(1)} s (attempt ${payload.attempt}): ${visibleControls(payload.error)}`)}\n`);
+  }
+
+  #compactionEnd(payload: EventPayload<"CompactionEnd">): void {
+    const s = this.#o.style;
+    this.#stopSpinner();
+    const d = payload.details;
+    const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${d.stubs} stubs` : ""}${d.filesRecovered.length ? `, ${d.filesRecovered.length} files recovered` : ""}` : "";
+    // Said as it is: a compaction that removed nothing is not reported as one, and the strategy's notes (a summary rejected, a fallback, a missed budget) are shown.
+    const nothing = d !== null && d.dropped === 0 && d.stubs === 0 && payload.tokens_after >= payload.tokens_before;
+    const result = nothing ? `nothing compacted (${formatTokens(payload.tokens_before)} tokens)` : `compacted: ${formatTokens(payload.tokens_before)} → ${formatTokens(payload.tokens_after)} tokens${what}`;
+    // No model summary made it (rejected, or the model failed): the output is the fallback's, and said so first.
+    const head = d?.fallback ? `${s.yellow(`summary ${d.rejectedSummaries?.length ? "rejected" : "not made"}, fell back to ${visibleControls(d.fallback, { oneLine: true })}`)}: ${result}` : result;
+    const notes = [...(d?.notes ?? []), ...(d?.withinBudget === false ? ["over the strategy's budget: the smallest output it could make"] : [])];
+    this.#write(`${s.cyan("⇣")} ${head}\n${notes.map((note) => `  ${s.yellow("!")} ${s.dim(visibleControls(note))}\n`).join("")}`);
+  }
+
+  async #reverted(payload: EventPayload<"Reverted">): Promise<void> {
+    const s = this.#o.style;
+    await this.#flushText();
+    const dmail = payload.reason === "dmail";
+    if (this.#dmailResult !== null && dmail) this.#write(`${s.magenta("✉")} ${s.bold(this.#dmailResult.label)}\n`);
+    else this.#flushDMailResult();
+    this.#dmailResult = null;
+    const target = payload.checkpoint_id === null ? "the start" : `checkpoint ${payload.checkpoint_id}`;
+    const tokens = dmail ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`) : "";
+    this.#write(`${s.magenta("⟲")} ${dmail ? "D-Mail" : "rewrite"}: back to ${target}${tokens}\n`);
+    if (payload.files) this.#write(revertedFilesLine(payload.files, s));
+  }
+
+  async #turnEnd(payload: EventPayload<"TurnEnd">): Promise<void> {
+    const s = this.#o.style;
+    this.#calls.clear();
+    this.#stopSpinner();
+    await this.#flushText();
+    if (payload.stop_reason === "error") this.#write(`${s.red("error:")} ${visibleControls(payload.error ?? "the turn failed")}\n`);
+    else if (payload.stop_reason === "tool_rejected") this.#write(`${s.yellow("rejected:")} the turn stopped; tell the agent how to go on\n`);
+    else if (payload.stop_reason === "max_steps") this.#write(`${s.yellow("stopped:")} the step limit was reached\n`);
   }
 
   /**
@@ -272,22 +297,18 @@ export class TurnRenderer {
       return `running ${labels.join(", ")}${seconds >= slowToolSeconds ? ` · ${seconds.toFixed(0)} s` : ""}`;
     };
     this.#startSpinner(text());
-    const spinner = this.#spinner;
-    this.#ticker = setInterval(() => {
-      if (spinner !== null) spinner.text = this.#o.style.dim(text());
-    }, 1000);
+    this.#ticker = setInterval(() => this.#screen.setSpinnerText(this.#o.style.dim(text())), 1000);
   }
 
   #startSpinner(text: string): void {
     if (!this.#o.spinner) return;
     this.#stopSpinner();
     this.#spinnerText = text;
-    this.#spinner = yoctoSpinner({ text: this.#o.style.dim(text), stream: this.#o.out as NodeJS.WriteStream }).start();
+    this.#screen.startSpinner(this.#o.style.dim(text), this.#o.style.cyan);
   }
 
   #stopSpinner(): void {
-    this.#spinner?.stop();
-    this.#spinner = null;
+    if (this.#spinnerText !== null) this.#screen.stopSpinner();
     this.#spinnerText = null;
     if (this.#ticker !== null) clearInterval(this.#ticker);
     this.#ticker = null;
@@ -295,6 +316,6 @@ export class TurnRenderer {
 
   #write(text: string): void {
     this.#stopSpinner();
-    this.#o.out.write(text);
+    this.#screen.write(text);
   }
 }

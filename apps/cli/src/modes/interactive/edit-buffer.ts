@@ -34,6 +34,50 @@ export class EditBuffer {
     this.set(initial);
   }
 
+  /** A copy to edit, this one left as it is (its pastes kept). */
+  clone(): EditBuffer {
+    const copy = new EditBuffer(this.text);
+    copy.cursor = this.cursor;
+    for (const [marker, pasted] of this.#pastes) copy.#pastes.set(marker, pasted);
+    return copy;
+  }
+
+  /** Applies an editing key both the prompt and the type-ahead of a turn share (others do nothing). */
+  editKey(name: string): void {
+    switch (name) {
+      case "backspace":
+        return this.backspace();
+      case "delete":
+        return this.delete();
+      case "left":
+        return this.left();
+      case "right":
+        return this.right();
+      case "home":
+        return this.home();
+      case "end":
+        return this.end();
+      case "word-left":
+        return this.wordLeft();
+      case "word-right":
+        return this.wordRight();
+      case "ctrl-u":
+        return this.killToStart();
+      case "ctrl-k":
+        return this.killToEnd();
+      case "ctrl-w":
+        return this.killWord();
+    }
+  }
+
+  /** Enter after a `\\`: the backslash becomes a line break (true); otherwise nothing happens (false). */
+  continueLine(): boolean {
+    if (!this.text.slice(0, this.cursor).endsWith("\\")) return false;
+    this.backspace();
+    this.insert("\n");
+    return true;
+  }
+
   /** Replaces the whole text (the cursor at its end). */
   set(text: string): void {
     this.text = text;

@@ -9,14 +9,16 @@ import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../r
 import { approvalLines } from "../../render/approval-lines.js";
 import { addUsage, footerLine, noTokens, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
 import { priceOf } from "../../pricing/model-prices.js";
-import { StatusFooter } from "../../render/status-footer.js";
+import { ScreenWriter } from "../../render/screen-writer.js";
 import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import { attachMentions } from "./file-mentions.js";
+import { QueuedLines } from "./queued-lines.js";
 import type { LineInput } from "./terminal-input.js";
+import { TurnKeyWatch } from "./turn-key-watch.js";
 
 /** The prompt shown for input. */
 export const promptText = "› ";
@@ -159,61 +161,76 @@ export class InteractiveSession {
   async drive(start: (signal: AbortSignal) => SoulStream<unknown>): Promise<OperationEnd> {
     const controller = new AbortController();
     this.#running = controller;
-    const s = this.style;
-    const queued: string[] = [];
+    const turn = this.#startTurn(controller);
+    try {
+      await this.#consume(start(controller.signal), turn);
+    } catch (error) {
+      this.printError(error);
+    } finally {
+      this.#running = null;
+      turn.keys.stop();
+      await turn.renderer.finish();
+      turn.screen.releaseFooter();
+    }
+    this.#learnWindow(turn.errors);
+    this.queuedInput.push(...turn.queue.drain());
+    this.print(this.status());
+    return controller.signal.aborted ? "aborted" : "done";
+  }
+
+  /** The renderer, footer, queue and key watch of an operation about to start. */
+  #startTurn(controller: AbortController): RunningTurn {
+    const screen = ScreenWriter.for(this.out);
+    const queue = new QueuedLines((text) => this.agent.soul.steer(text));
     const errors: string[] = [];
-    let toolsRunning = false;
-    const deliver = (): void => {
-      while (toolsRunning && queued.length > 0 && this.agent.soul.steer(queued[0]!)) queued.shift();
-    };
-    let stopWatching: (() => void) | null = null;
-    const watch = (): void => {
-      stopWatching = this.input.watchTurn({
-        interrupt: () => controller.abort(),
-        escape: () => {
-          const taken = queued.pop();
-          if (taken === undefined) controller.abort();
-          else renderer.note(s.dim(`✗ took back: ${inputPreview(taken)}`));
-        },
-        typing: (text) => {
-          typedAhead = text;
-          footer.draw();
-        },
-        line: (text) => {
-          queued.push(text);
-          renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back)")}`);
-          deliver();
-        },
-      });
-    };
-    const unwatch = (): void => {
-      stopWatching?.();
-      stopWatching = null;
-    };
-    const out = this.out;
     let typedAhead = "";
-    const footer = new StatusFooter(out, () => {
+    const keys = new TurnKeyWatch(this.input, () => ({
+      interrupt: () => controller.abort(),
+      escape: () => {
+        const taken = queue.takeBack();
+        if (taken === undefined) controller.abort();
+        else renderer.note(this.style.dim(`✗ took back: ${inputPreview(taken)}`));
+      },
+      typing: (text) => {
+        typedAhead = text;
+        screen.drawFooter();
+      },
+      line: (text) => {
+        queue.push(text);
+        renderer.note(`${this.style.cyan("⧗ queued:")} ${inputPreview(text)} ${this.style.dim("(sent after the running step · Esc takes it back)")}`);
+        queue.deliver();
+      },
+    }));
+    const renderer = this.#turnRenderer(controller, screen, keys);
+    keys.start();
+    screen.reserveFooter(() => {
       const line = footerLine(this.#statusInfo(), this.tokens, this.style);
       return typedAhead ? `${line}   ${this.style.cyan("›")} ${inputPreview(typedAhead)}` : line;
     });
-    const renderer = new TurnRenderer({
+    return { renderer, queue, keys, screen, errors };
+  }
+
+  /** The renderer of an operation's events; an approval's question pauses the key watch while it is asked. */
+  #turnRenderer(controller: AbortController, screen: ScreenWriter, keys: TurnKeyWatch): TurnRenderer {
+    const out = this.out;
+    return new TurnRenderer({
       out,
       style: this.style,
       get columns() {
         return out.columns ?? 80;
       },
       get rows() {
-        return footer.outputRows;
+        return screen.outputRows;
       },
       showThinking: () => this.showThinking,
       spinner: Boolean(this.out.isTTY),
       askApproval: async (question) => {
-        unwatch();
+        keys.stop();
         try {
           return await this.askApproval(question, controller);
         } finally {
-          if (!controller.signal.aborted) watch();
-          footer.draw();
+          if (!controller.signal.aborted) keys.start();
+          screen.drawFooter();
         }
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
@@ -226,39 +243,25 @@ export class InteractiveSession {
         }
       },
     });
-    watch();
-    footer.start();
-    try {
-      const stream = start(controller.signal);
-      for await (const event of stream as AsyncIterable<SoulEvent>) {
-        await renderer.render(event);
-        await this.agent.observe(event);
-        if (event.type === "TurnEnd" && event.payload.error) errors.push(event.payload.error);
-        if (event.type === "StatusUpdate" && event.payload.token_usage) {
-          const model = this.agent.providers.main.modelName;
-          this.tokens = addUsage(this.tokens, event.payload.token_usage, priceOf(model, this.agent.settings.prices));
-          footer.draw();
-        }
-        if (event.type === "ToolCall") toolsRunning = true;
-        else if (event.type === "StepBegin" || event.type === "TurnEnd") toolsRunning = false;
-        deliver();
+  }
+
+  /** Renders and observes the stream's events; the session's tokens and the footer follow each usage. */
+  async #consume(stream: SoulStream<unknown>, turn: RunningTurn): Promise<void> {
+    for await (const event of stream as AsyncIterable<SoulEvent>) {
+      await turn.renderer.render(event);
+      await this.agent.observe(event);
+      if (event.type === "TurnEnd" && event.payload.error) turn.errors.push(event.payload.error);
+      if (event.type === "StatusUpdate" && event.payload.token_usage) {
+        const model = this.agent.providers.main.modelName;
+        this.tokens = addUsage(this.tokens, event.payload.token_usage, priceOf(model, this.agent.settings.prices));
+        turn.screen.drawFooter();
       }
-      await stream.result.catch((error: unknown) => {
-        errors.push(error instanceof Error ? error.message : String(error));
-        this.printError(error);
-      });
-    } catch (error) {
-      this.printError(error);
-    } finally {
-      this.#running = null;
-      unwatch();
-      await renderer.finish();
-      footer.stop();
+      turn.queue.observe(event);
     }
-    this.#learnWindow(errors);
-    this.queuedInput.push(...queued);
-    this.print(this.status());
-    return controller.signal.aborted ? "aborted" : "done";
+    await stream.result.catch((error: unknown) => {
+      turn.errors.push(error instanceof Error ? error.message : String(error));
+      this.printError(error);
+    });
   }
 
   /**
@@ -300,6 +303,16 @@ export class InteractiveSession {
       this.print(s.dim("  answer y, a, n, or type feedback"));
     }
   }
+}
+
+/** What an operation running in {@link InteractiveSession.drive} is shown and read with. */
+interface RunningTurn {
+  renderer: TurnRenderer;
+  queue: QueuedLines;
+  keys: TurnKeyWatch;
+  screen: ScreenWriter;
+  /** The errors the operation ended with (a window the server reports is learnt from them). */
+  errors: string[];
 }
 
 /** A queued input on one line: its first 80 characters, and how many lines it has. */

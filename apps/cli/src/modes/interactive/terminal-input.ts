@@ -10,11 +10,13 @@
  */
 import { appendFile, readFile } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import stringWidth from "string-width";
-import { visibleControls } from "../../render/visible-controls.js";
-import { commonStart, type Completion } from "./completer.js";
+import { type ScreenStream, ScreenWriter } from "../../render/screen-writer.js";
+import type { Completion } from "./completer.js";
 import { EditBuffer } from "./edit-buffer.js";
 import { type Key, KeyReader } from "./key-reader.js";
+import { applyCompletion, initialPrompt, type PromptEffect, promptReducer } from "./prompt-state.js";
+import { promptView } from "./prompt-view.js";
+import { typeAheadReducer } from "./type-ahead-state.js";
 
 /** What reading a line gave. */
 export type LineResult =
@@ -61,8 +63,8 @@ export interface LineInput {
 /** Lines kept in the history file. */
 export const historyLimit = 500;
 
-const bracketedPasteOn = "\u001b[?2004h";
-const bracketedPasteOff = "\u001b[?2004l";
+/** The streams {@link TerminalInput} reads keys from and draws on. */
+export type KeyStream = Pick<NodeJS.ReadStream, "on" | "off" | "pause" | "resume"> & { setRawMode?: (mode: boolean) => unknown };
 
 /** The terminal's input. */
 export class TerminalInput implements LineInput {
@@ -70,12 +72,15 @@ export class TerminalInput implements LineInput {
   #cancel: (() => void) | null = null;
   /** Text typed during a turn and not entered: the next prompt starts with it. */
   #carried: EditBuffer | null = null;
+  readonly #screen: ScreenWriter;
 
   constructor(
-    private readonly input: NodeJS.ReadStream,
-    private readonly output: NodeJS.WriteStream,
+    private readonly input: KeyStream,
+    output: ScreenStream,
     private readonly historyFile: string | null,
-  ) {}
+  ) {
+    this.#screen = ScreenWriter.for(output);
+  }
 
   /** Loads the saved history (most recent first). */
   async loadHistory(): Promise<void> {
@@ -90,150 +95,47 @@ export class TerminalInput implements LineInput {
     // Text carried over from a turn goes to the next prompt, not to an approval's answer or an /edit.
     const carried = remember && options.initial === undefined ? this.#carried : null;
     if (carried) this.#carried = null;
-    const buffer = carried ?? new EditBuffer(options.initial);
-    const history = remember ? this.#history : [];
-    let browsing = -1;
-    let draft = "";
-    let shownRow = 0;
-    let shownRows = 1;
-    const columns = () => Math.max(10, this.output.columns ?? 80);
-    /** Ctrl-R's search through the history: what is typed, where the match is, and the text before the search. */
-    let search: { query: string; at: number; before: string } | null = null;
-    const findFrom = (start: number): void => {
-      if (search === null) return;
-      const query = search.query;
-      const at = history.findIndex((line, i) => i >= start && line.includes(query));
-      if (at >= 0) {
-        search.at = at;
-        buffer.set(history[at]!);
-      }
-    };
-    const draw = (): void => {
-      const shownPrompt = search === null ? prompt : `(history search: ${visibleControls(search.query, { oneLine: true })})› `;
-      const layout = buffer.layout(shownPrompt, columns());
-      let text = `\r${shownRow > 0 ? `\u001b[${shownRow}A` : ""}\u001b[J`;
-      layout.lines.forEach((line, i) => {
-        text += line;
-        // A line that fills its last row leaves the cursor waiting to wrap: wrap it now, so every line takes the rows layout() counts.
-        if (line && stringWidth(line) % columns() === 0) text += " \r\u001b[K";
-        if (i < layout.lines.length - 1) text += "\r\n";
-      });
-      const up = layout.rows - 1 - layout.cursorRow;
-      text += `${up > 0 ? `\u001b[${up}A` : ""}\r${layout.cursorColumn > 0 ? `\u001b[${layout.cursorColumn}C` : ""}`;
-      shownRow = layout.cursorRow;
-      shownRows = layout.rows;
-      this.output.write(text);
-    };
-    const toEnd = (suffix = ""): void => {
-      const down = shownRows - 1 - shownRow;
-      this.output.write(`${down > 0 ? `\u001b[${down}B` : ""}${suffix}\r\n`);
-    };
+    let state = initialPrompt(carried ?? new EditBuffer(options.initial), remember ? this.#history : []);
+    const screen = this.#screen;
+    const draw = (): void => screen.drawPrompt(promptView(state, prompt, screen.columns));
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (result: LineResult): void => {
+      const finish = (result: LineResult, suffix = ""): void => {
         settled = true;
+        screen.leavePrompt(suffix);
         stop();
         this.#cancel = null;
         resolve(result);
       };
-      const onKey = (key: Key): void => {
-        if (search !== null) {
-          if (key.kind === "text" || key.kind === "paste") {
-            search.query += key.text;
-            findFrom(search.at);
-            return draw();
+      const act = (effects: readonly PromptEffect[]): void => {
+        for (const effect of effects) {
+          if (effect.kind === "submit") {
+            if (remember && effect.text.trim()) void this.#remember(effect.text);
+            return finish({ kind: "line", text: effect.text });
           }
-          if (key.name === "backspace" || key.name === "ctrl-r") {
-            if (key.name === "backspace") search.query = search.query.slice(0, -1);
-            findFrom(key.name === "ctrl-r" ? search.at + 1 : 0);
-            return draw();
-          }
-          // Esc and Ctrl-C give the text before the search back; any other key keeps the match and goes on.
-          if (key.name === "escape" || key.name === "ctrl-c") buffer.set(search.before);
-          search = null;
-          if (key.name === "escape" || key.name === "ctrl-c") return draw();
+          if (effect.kind === "interrupt") return finish({ kind: "interrupt", hadText: effect.hadText }, effect.hadText ? "^C" : "");
+          if (effect.kind === "eof") return finish({ kind: "eof" });
+          if (effect.kind === "complete") return void complete(effect.before);
+          const shown = effect.kind === "expand" ? options.expand?.() : effect.text;
+          if (shown) screen.showAbovePrompt(shown);
         }
-        if (key.kind === "key" && key.name === "ctrl-r") {
-          search = { query: "", at: 0, before: buffer.submitted() };
-          return draw();
-        }
-        if (key.kind === "text") buffer.insert(key.text);
-        else if (key.kind === "paste") buffer.paste(key.text);
-        else
-          switch (key.name) {
-            case "enter": {
-              if (buffer.text.slice(0, buffer.cursor).endsWith("\\")) {
-                buffer.backspace();
-                buffer.insert("\n");
-                break;
-              }
-              toEnd();
-              const text = buffer.submitted();
-              if (remember && text.trim()) void this.#remember(text);
-              return finish({ kind: "line", text });
-            }
-            case "newline":
-              buffer.insert("\n");
-              break;
-            case "ctrl-c": {
-              const hadText = buffer.text.length > 0;
-              toEnd(hadText ? "^C" : "");
-              return finish({ kind: "interrupt", hadText });
-            }
-            case "ctrl-d":
-              if (!buffer.text) {
-                toEnd();
-                return finish({ kind: "eof" });
-              }
-              buffer.delete();
-              break;
-            case "up":
-              if (!buffer.up() && browsing + 1 < history.length) {
-                if (browsing < 0) draft = buffer.submitted();
-                buffer.set(history[++browsing]!);
-              }
-              break;
-            case "ctrl-o": {
-              const shown = options.expand?.();
-              if (shown) showAbove(shown);
-              break;
-            }
-            case "tab":
-              if (options.complete) void completeWord(options.complete);
-              return;
-            case "down":
-              if (!buffer.down() && browsing >= 0) buffer.set(--browsing < 0 ? draft : history[browsing]!);
-              break;
-            default:
-              edit(buffer, key.name);
-          }
         draw();
       };
-      /** Writes `text` above the prompt, which is drawn again under it. */
-      const showAbove = (text: string): void => {
-        toEnd();
-        this.output.write(`${text.replace(/\r?\n/g, "\r\n")}\r\n`);
-        shownRow = 0;
-        shownRows = 1;
+      const complete = async (before: string): Promise<void> => {
+        if (!options.complete) return;
+        const asked = state;
+        const completion = await options.complete(before);
+        const step = settled ? null : applyCompletion(state, asked, completion);
+        if (step === null) return;
+        state = step.state;
+        act(step.effects);
       };
-      const completeWord = async (completer: (before: string) => Promise<Completion | null>): Promise<void> => {
-        const [text, cursor] = [buffer.text, buffer.cursor];
-        const completion = await completer(text.slice(0, cursor));
-        // Keys typed while the folder was read win over the completion.
-        if (!completion || buffer.text !== text || buffer.cursor !== cursor || settled) return;
-        const { from, candidates } = completion;
-        const only = candidates.length === 1 ? candidates[0]! : null;
-        const start = only ?? commonStart(candidates);
-        if (only !== null) buffer.replaceBefore(from, only.endsWith("/") ? only : `${only} `);
-        else if (start.length > cursor - from) buffer.replaceBefore(from, start);
-        else showAbove(candidates.map((c) => visibleControls(c, { oneLine: true })).join("  "));
-        draw();
-      };
-      const stop = this.#listen(onKey);
-      this.#cancel = () => {
-        toEnd();
-        finish({ kind: "eof" });
-      };
+      const stop = this.#listen((key) => {
+        const step = promptReducer(state, key);
+        state = step.state;
+        act(step.effects);
+      });
+      this.#cancel = () => finish({ kind: "eof" });
       draw();
     });
   }
@@ -245,22 +147,16 @@ export class TerminalInput implements LineInput {
    * Enter is pressed.
    */
   watchTurn(keys: TurnKeys): () => void {
-    const buffer = this.#carried ?? new EditBuffer();
+    let buffer = this.#carried ?? new EditBuffer();
     this.#carried = null;
     const stop = this.#listen((key) => {
-      if (key.kind === "text") buffer.insert(key.text);
-      else if (key.kind === "paste") buffer.paste(key.text);
-      else if (key.name === "ctrl-c") keys.interrupt();
-      else if (key.name === "escape") keys.escape();
-      else if (key.name === "enter" && buffer.text.slice(0, buffer.cursor).endsWith("\\")) {
-        buffer.backspace();
-        buffer.insert("\n");
-      } else if (key.name === "enter") {
-        const text = buffer.submitted();
-        buffer.set("");
-        if (text.trim()) keys.line(text);
-      } else if (key.name === "newline") buffer.insert("\n");
-      else edit(buffer, key.name);
+      const step = typeAheadReducer(buffer, key);
+      buffer = step.state;
+      for (const effect of step.effects) {
+        if (effect.kind === "interrupt") keys.interrupt();
+        else if (effect.kind === "escape") keys.escape();
+        else keys.line(effect.text);
+      }
       keys.typing?.(buffer.text);
     });
     if (buffer.text) keys.typing?.(buffer.text);
@@ -283,7 +179,7 @@ export class TerminalInput implements LineInput {
     };
     const onEnd = (): void => onKey({ kind: "key", name: "ctrl-d" });
     this.input.setRawMode?.(true);
-    this.output.write(bracketedPasteOn);
+    this.#screen.bracketedPaste(true);
     this.input.on("data", onData);
     this.input.on("end", onEnd);
     this.input.resume();
@@ -291,7 +187,7 @@ export class TerminalInput implements LineInput {
       this.input.off("data", onData);
       this.input.off("end", onEnd);
       this.input.pause();
-      this.output.write(bracketedPasteOff);
+      this.#screen.bracketedPaste(false);
       this.input.setRawMode?.(false);
     };
   }
@@ -299,34 +195,6 @@ export class TerminalInput implements LineInput {
   async #remember(text: string): Promise<void> {
     this.#history = [text, ...this.#history.filter((line) => line !== text)].slice(0, historyLimit);
     if (this.historyFile) await appendFile(this.historyFile, `${escapeLine(text)}\n`, { mode: 0o600 }).catch(() => undefined);
-  }
-}
-
-/** The editing keys both the prompt and the type-ahead of a turn share. */
-function edit(buffer: EditBuffer, name: string): void {
-  switch (name) {
-    case "backspace":
-      return buffer.backspace();
-    case "delete":
-      return buffer.delete();
-    case "left":
-      return buffer.left();
-    case "right":
-      return buffer.right();
-    case "home":
-      return buffer.home();
-    case "end":
-      return buffer.end();
-    case "word-left":
-      return buffer.wordLeft();
-    case "word-right":
-      return buffer.wordRight();
-    case "ctrl-u":
-      return buffer.killToStart();
-    case "ctrl-k":
-      return buffer.killToEnd();
-    case "ctrl-w":
-      return buffer.killWord();
   }
 }
 
