@@ -1,6 +1,6 @@
 /**
  * The setup an end-to-end suite of the built binary shares: the CLI built,
- * tmux installed when the suite uses a terminal, one fake provider server
+ * tmux present when the suite uses a terminal (.ci/run installs it), one fake provider server
  * for the file (reset after each test, closed after the file), and the
  * terminals a test started closed after it. Call it at the top of the file:
  * `const { server, terminals } = await kosongSuite({ tmux: true });`.

@@ -1,24 +1,19 @@
 /**
  * A real terminal for the interactive tests: tmux runs the command in a
  * detached session on its own socket; keys go in with `send-keys`, the
- * screen comes out with `capture-pane`. Installs tmux with apt-get when the
- * machine lacks it (CI machines may).
+ * screen comes out with `capture-pane`. tmux must be installed (`.ci/run`
+ * installs it where it is missing); a test never installs it.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** Makes sure tmux is installed (apt-get install -y tmux when it is not). */
+/** Makes sure tmux is installed: throws, saying how to install it, when it is not. */
 export function ensureTmux(): void {
   try {
     execFileSync("tmux", ["-V"], { stdio: "ignore" });
   } catch {
-    try {
-      execFileSync("apt-get", ["install", "-y", "tmux"], { stdio: "ignore" });
-    } catch {
-      execFileSync("apt-get", ["update"], { stdio: "ignore" });
-      execFileSync("apt-get", ["install", "-y", "tmux"], { stdio: "ignore" });
-    }
+    throw new Error("tmux is not installed: the interactive end-to-end tests need it (apt-get install tmux; .ci/run installs it)");
   }
 }
 
