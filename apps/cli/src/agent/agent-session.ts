@@ -16,7 +16,7 @@ import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
 import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
-import { openStoredConversation } from "../sessions/stored-conversation.js";
+import { openStoredConversation, type StoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
@@ -97,51 +97,29 @@ export interface OpenSessionOptions {
 /** Opens the session, restores its conversation and builds the Soul. */
 export async function openAgentSession(options: OpenSessionOptions): Promise<AgentSession> {
   const { settings, providers, choice } = options;
+  const warn = options.warn ?? warnOnStderr;
   const cwd = await realpath(options.cwd ?? process.cwd());
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
   // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
-  // kosong's config and sessions are hidden from sandboxed commands, wherever this session's files are.
-  const kosongPaths = [settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
-  const sandboxOpening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
-  sandboxOpening.catch(() => undefined);
-  const dropSandbox = () => sandboxOpening.then((opened) => opened.sandbox?.close(), () => undefined);
-  // The file journal lives in the session folder (beside a --resume-file file as <name>.files).
-  const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
-  const fileJournal =
-    settings.fileRestore === "off"
-      ? undefined
-      : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
-  const context = new Context(stored?.log ?? contextFile, { fileJournal });
-  const closeConversation = async () => {
-    await context.close();
-    await fileJournal?.close();
-    await stored?.close();
-  };
+  const sandboxOpening = startSandbox(options, cwd, session, contextFile);
+  const conversation = openConversation(settings, cwd, session, contextFile, stored);
+  const { context } = conversation;
   const restoreReport = await context.restore().catch(async (error: unknown) => {
-    await dropSandbox();
-    await closeConversation();
+    await sandboxOpening.drop();
+    await conversation.close();
     throw error;
   });
   let mcp: McpServers | null = null;
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
-    const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
     const workspace = await openWorkspace(cwd, files, options.host);
-    const opened = await sandboxOpening;
+    const opened = await sandboxOpening.opening;
     const sandbox: CommandSandbox | null = opened.sandbox;
-    if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
-    const tools = createAgentTools(workspace, { shellEnv, sandbox });
-    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
-    if (settings.mcpSources.length > 0) {
-      const { openSessionMcp } = await import("./mcp-tools.js");
-      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
-    }
-    if (options.mcpTools) {
-      const { withMcpTools } = await import("@kosong/mcp");
-      toolset = withMcpTools(toolset, options.mcpTools);
-    }
+    if (opened.notice !== null) warn(opened.notice);
+    let toolset: Toolset;
+    ({ toolset, mcp } = await openToolset(options, cwd, workspace, sandbox));
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
     let current = providers;
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
@@ -192,14 +170,14 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.
         const id = event.payload.id;
         const checkpoint = context.checkpoints.find((c) => c.id === id) ?? { id, messageCount: context.history.length };
-        await checkpointTimes.record(checkpoint, new Date(), (error) => (options.warn ?? warnOnStderr)(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
+        await checkpointTimes.record(checkpoint, new Date(), (error) => warn(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
       },
       async close() {
         await mcp?.close();
         await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
         const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
-        await closeConversation();
+        await conversation.close();
         if (!session) return;
         if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
         await secureSessionFiles(session);
@@ -207,10 +185,72 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     };
   } catch (error) {
     await mcp?.close();
-    await dropSandbox();
-    await closeConversation();
+    await sandboxOpening.drop();
+    await conversation.close();
     throw error;
   }
+}
+
+/**
+ * Starts opening the Shell tool's sandbox (none when the host runs
+ * commands). kosong's config and sessions are hidden from sandboxed
+ * commands, wherever this session's files are. `drop` closes it once open
+ * (when opening the session failed).
+ */
+function startSandbox(options: OpenSessionOptions, cwd: string, session: SessionInfo | null, contextFile: string) {
+  const kosongPaths = [options.settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
+  const opening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(options.settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
+  opening.catch(() => undefined);
+  const drop = () => opening.then((opened) => opened.sandbox?.close(), () => undefined);
+  return { opening, drop };
+}
+
+/**
+ * The conversation's Context over its log (the store's, or the context
+ * file), with the file journal in the session folder (beside a
+ * `--resume-file` file as `<name>.files`) unless file restore is off; `close`
+ * closes all three.
+ */
+function openConversation(settings: Settings, cwd: string, session: SessionInfo | null, contextFile: string, stored: StoredConversation | null) {
+  const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
+  const fileJournal =
+    settings.fileRestore === "off"
+      ? undefined
+      : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
+  const context = new Context(stored?.log ?? contextFile, { fileJournal });
+  const close = async (): Promise<void> => {
+    await context.close();
+    await fileJournal?.close();
+    await stored?.close();
+  };
+  return { context, close };
+}
+
+/**
+ * The agent's toolset: its own tools (and SendDMail when D-Mail is on),
+ * the configured MCP servers' tools, then the host's MCP tools. `mcp` is the
+ * servers started here (closing them is the session's).
+ */
+async function openToolset(options: OpenSessionOptions, cwd: string, workspace: Workspace, sandbox: CommandSandbox | null): Promise<{ toolset: Toolset; mcp: McpServers | null }> {
+  const { settings } = options;
+  const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
+  const tools = createAgentTools(workspace, { shellEnv, sandbox });
+  let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
+  let mcp: McpServers | null = null;
+  if (settings.mcpSources.length > 0) {
+    const { openSessionMcp } = await import("./mcp-tools.js");
+    ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
+  }
+  if (options.mcpTools) {
+    try {
+      const { withMcpTools } = await import("@kosong/mcp");
+      toolset = withMcpTools(toolset, options.mcpTools);
+    } catch (error) {
+      await mcp?.close();
+      throw error;
+    }
+  }
+  return { toolset, mcp };
 }
 
 /** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed, and passwords of URLs are hidden. */
