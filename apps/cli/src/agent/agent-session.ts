@@ -129,19 +129,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
-      new Soul({
-        agent,
-        provider: chosen.main,
-        context,
-        config: {
-          maxContextSize: chosen.maxContextSize,
-          reservedContextSize: reservedTokens(chosen.maxContextSize),
-          toolTimeouts: { Shell: settings.shellTimeoutMs },
-        },
-        compaction,
-        approval,
-        session: { id: displayId, workDir: cwd, files },
-      });
+      new Soul({ agent, provider: chosen.main, context, config: soulConfig(chosen, settings), compaction, approval, session: { id: displayId, workDir: cwd, files } });
     return {
       soul: soulFor(providers),
       useProviders(this: AgentSession, next: Providers) {
@@ -175,12 +163,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       async close() {
         await mcp?.close();
         await sandbox?.close();
-        // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
-        const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
-        await conversation.close();
-        if (!session) return;
-        if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
-        await secureSessionFiles(session);
+        await closeConversation(conversation, session);
       },
     };
   } catch (error) {
@@ -189,6 +172,25 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     await conversation.close();
     throw error;
   }
+}
+
+/** The soul's limits with `chosen` providers. */
+function soulConfig(chosen: Providers, settings: Settings) {
+  return { maxContextSize: chosen.maxContextSize, reservedContextSize: reservedTokens(chosen.maxContextSize), toolTimeouts: { Shell: settings.shellTimeoutMs } };
+}
+
+/**
+ * Closes the conversation, then finishes the session's record: a first
+ * prompt that modes taking prompts from a client (--wire, acp) did not
+ * record is found in the history, and the session's files are made private.
+ */
+async function closeConversation(conversation: { context: Context; close(): Promise<void> }, session: SessionInfo | null): Promise<void> {
+  const { context } = conversation;
+  const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
+  await conversation.close();
+  if (!session) return;
+  if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
+  await secureSessionFiles(session);
 }
 
 /**
