@@ -130,12 +130,12 @@ describe("serveAcp", () => {
     });
     const server = { name: "files", command: "mcp-files", args: ["--root", "."], env: [] };
     const init = await drive(host, async () => ({ outcome: { outcome: "cancelled" } }), async (ctx) => {
-      await ctx.request("session/new", { cwd: "/work", mcpServers: [server] });
-      await ctx.request("session/new", { cwd: "/work", mcpServers: [] });
+      await ctx.request("session/new", { cwd: process.cwd(), mcpServers: [server] });
+      await ctx.request("session/new", { cwd: process.cwd(), mcpServers: [] });
       return ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
     });
     expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
-    expect(connected).toEqual([{ servers: [server], cwd: "/work" }]);
+    expect(connected).toEqual([{ servers: [server], cwd: process.cwd() }]);
     expect(requests[0]!.mcpTools).toBe(mcpTools);
     expect(requests[1]!.mcpTools).toBeNull();
     expect(closed.sort()).toEqual(["s1", "s2"]);
@@ -177,8 +177,8 @@ describe("serveAcp", () => {
       },
     };
     await drive(host, async () => ({ outcome: { outcome: "cancelled" } }), async (ctx) => {
-      await ctx.request("session/load", { sessionId: "abc", cwd: "/w", mcpServers: [] });
-      await ctx.request("session/load", { sessionId: "abc", cwd: "/w", mcpServers: [] });
+      await ctx.request("session/load", { sessionId: "abc", cwd: process.cwd(), mcpServers: [] });
+      await ctx.request("session/load", { sessionId: "abc", cwd: process.cwd(), mcpServers: [] });
     });
     expect(order).toEqual(["open abc", "close abc", "open abc", "close abc"]);
   });

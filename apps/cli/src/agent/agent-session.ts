@@ -15,7 +15,7 @@ import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
-import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
@@ -28,6 +28,8 @@ export type SessionChoice =
   | { kind: "new" }
   | { kind: "continue" }
   | { kind: "resume"; id: string }
+  /** The session with exactly this id, of this working directory (ACP's `session/load`). */
+  | { kind: "load"; id: string }
   /** Resume the session with exactly this id, or start one with it. */
   | { kind: "session"; id: string }
   | { kind: "resume-file"; file: string };
@@ -216,6 +218,11 @@ async function chooseSession(home: string, cwd: string, choice: SessionChoice): 
       return saved(await latestSession(home, cwd));
     case "resume":
       return saved(await findSession(home, choice.id));
+    case "load": {
+      const found = await exactSession(home, cwd, choice.id);
+      if (found === null) throw new CliError(`No session "${choice.id}" of ${cwd}.`);
+      return saved(found);
+    }
     case "session":
       return saved(await openOrCreateSession(home, cwd, choice.id));
     case "resume-file":

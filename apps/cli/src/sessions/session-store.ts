@@ -8,7 +8,7 @@
  * can hold secrets the user typed. API keys are never written.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
@@ -110,6 +110,18 @@ export async function findSession(home: string, id: string): Promise<ListedSessi
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new CliError(`No session "${id}" in ${sessionsDir(home)} (see \`kosong sessions\`).`);
   throw new CliError(`"${id}" matches ${matches.length} sessions: ${matches.map((s) => s.id).join(", ")}`);
+}
+
+/**
+ * The session with exactly the id `id` whose working directory is `cwd`
+ * (resolved like the session's own), or null: how a protocol client
+ * (ACP's `session/load`) names a session. No prefix matching, no other
+ * workspace's session.
+ */
+export async function exactSession(home: string, cwd: string, id: string): Promise<ListedSession | null> {
+  const folder = await realpath(cwd).catch(() => null);
+  if (folder === null || !id.isWellFormed()) return null;
+  return (await listSessions(home)).find((s) => s.id === id && s.cwd === folder) ?? null;
 }
 
 /** An id a client may choose (`--session`): a safe folder name. */
