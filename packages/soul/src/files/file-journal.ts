@@ -22,7 +22,8 @@
  * it (its size, mtime, mode or kind differ) is a conflict: left alone and
  * reported, unless the restore is forced.
  */
-import { mkdir, open, readFile, truncate, type FileHandle } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
 import { mapLimit } from "./map-limit.js";
@@ -417,6 +418,8 @@ export class FileJournal {
     return this.#run(async () => {
       await this.#handle?.close();
       this.#handle = null;
+      this.#blobs.close();
+      this.#listings.close();
       this.#opening = null;
     });
   }
@@ -433,11 +436,27 @@ export class FileJournal {
 
   async #open(): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
+    // The journal's folder, its file and its blobs are never reached through a link put in their place (see BlobStore).
+    if (!(await lstat(this.#dir)).isDirectory()) throw new Error(`the file journal's folder ${this.#dir} is a symlink: refused`);
     const file = path.join(this.#dir, "journal.jsonl");
-    const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? "" : Promise.reject(error)));
+    const handle = await open(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ELOOP" ? new Error(`the file journal ${file} is a symlink: refused`, { cause: error }) : error;
+    });
+    try {
+      await this.#readJournal(handle);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    this.#handle = handle;
+  }
+
+  /** Reads and indexes the journal open as `handle`, cutting what a crash left unfinished at its end. */
+  async #readJournal(handle: FileHandle): Promise<void> {
+    const text = await handle.readFile("utf8");
     const end = text.lastIndexOf("\n") + 1;
     // A torn last line (a crash during its write) was never synced as a whole: its change never happened.
-    if (end < text.length) await truncate(file, Buffer.byteLength(text.slice(0, end)));
+    if (end < text.length) await handle.truncate(Buffer.byteLength(text.slice(0, end)));
     const lines: { record: JournalRecord | null; offset: number }[] = [];
     let offset = 0;
     for (const line of text.slice(0, end).split("\n").slice(0, -1)) {
@@ -455,13 +474,12 @@ export class FileJournal {
       offset += Buffer.byteLength(line) + 1;
     }
     const kept = await this.#durablePrefix(lines.map((l) => l.record));
-    if (kept < lines.length) await truncate(file, lines[kept]!.offset);
+    if (kept < lines.length) await handle.truncate(lines[kept]!.offset);
     this.#seq = 0;
     for (const { record } of lines.slice(0, kept)) {
       if (record !== null) this.#index(record, this.#seq);
       this.#seq++;
     }
-    this.#handle = await open(file, "a");
   }
 
   /**
