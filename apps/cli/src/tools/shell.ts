@@ -45,7 +45,7 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       const rejected = await askApproval(context, action, `Run: ${command}`, scope);
       if (rejected) return rejected;
       const hostRun = workspace.host?.runCommand;
-      const scan = await scanCommand(context);
+      const scan = await scanCommand(context, command);
       let run: CommandRun;
       let notice: string | null;
       try {
