@@ -1,6 +1,6 @@
 /** Content-addressed blobs of a file journal: each content stored once (named by its SHA-256), durably. */
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, fsync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, constants, fsync, mkdirSync, openSync, lstatSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { promisify } from "node:util";
 import { open } from "node:fs/promises";
 import path from "node:path";
@@ -43,7 +43,9 @@ export class BlobStore {
   async put(data: Uint8Array, hash = hashBytes(data)): Promise<string> {
     const file = `${this.#folder(true)!}/${hash}`;
     // The metadata calls are synchronous: on the session's local folder each takes microseconds, its promise tens of them.
-    if (statSync(file, { throwIfNoEntry: false })?.size === data.byteLength && hashBytes(readFileSync(file)) === hash) return hash;
+    // A blob is a regular file: anything else under its name (a planted link) is replaced, not read.
+    const existing = lstatSync(file, { throwIfNoEntry: false });
+    if (existing?.isFile() && existing.size === data.byteLength && hashBytes(readFileSync(file)) === hash) return hash;
     const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
     const handle = await open(temporary, "wx", 0o600);
     try {
