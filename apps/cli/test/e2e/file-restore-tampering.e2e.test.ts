@@ -1,7 +1,8 @@
 /**
  * File restore with `--file-restore scan` under tampering, through the built
  * binary against the fake provider server: one step runs Shell `echo more >>
- * a.txt` and WriteFile `a.txt` (either order), and a D-Mail back to the
+ * a.txt; echo made > b.txt` and WriteFile `a.txt` and `b.txt` (either
+ * order), and a D-Mail back to the
  * checkpoint before it brings back the content at the checkpoint, never the
  * moment between the two tools; and when a hostile `.gitignore` pushes every
  * scan over its limit, the revert report the user sees names the command
@@ -41,16 +42,16 @@ function revertReports(stdout: string): unknown[] {
 }
 
 describe("file restore under tampering, the built binary", { timeout: 60_000 }, () => {
-  it("Shell appending to a file and WriteFile writing it in one step: the revert brings back the checkpoint's content (either order)", async () => {
-    // The model's answer streams slowly: Shell starts (and appends) before the WriteFile call arrives, and is still running when it does.
-    const shell = call("s1", "Shell", { command: "echo more >> a.txt; sleep 1.5" });
-    const write = call("w1", "WriteFile", { path: "a.txt", content: "WRITTEN\n" });
-    for (const calls of [[shell, write], [write, shell]]) {
+  it("Shell appending to a file (and creating one) and WriteFile writing them in one step: the revert brings back the checkpoint's content (either order)", async () => {
+    // The model's answer streams slowly: Shell starts (and writes) before the WriteFile calls arrive, and is still running when they do.
+    const shell = call("s1", "Shell", { command: "echo more >> a.txt; echo made > b.txt; sleep 1.5" });
+    const writes = [call("w1", "WriteFile", { path: "a.txt", content: "WRITTEN\n" }), call("w2", "WriteFile", { path: "b.txt", content: "WRITTEN\n" })];
+    for (const calls of [[shell, ...writes], [...writes, shell]]) {
       const { run, reverts, read } = await turn({ "a.txt": "ORIG-A\n" }, [{ role: "assistant", content: [], tool_calls: calls }, dmail, say("done")], 250);
       expect(run.code, run.stderr).toBe(0);
       expect(fake.server.requests.length).toBeGreaterThanOrEqual(3);
-      expect(await read("a.txt")).toBe("ORIG-A\n");
-      expect(reverts).toEqual([{ restored: ["a.txt"], skipped: [], conflicts: [] }]);
+      expect({ a: await read("a.txt"), b: await read("b.txt") }).toEqual({ a: "ORIG-A\n", b: null });
+      expect(reverts).toEqual([{ restored: ["a.txt", "b.txt"], skipped: [], conflicts: [] }]);
       fake.server.reset();
     }
   });

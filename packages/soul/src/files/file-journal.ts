@@ -163,8 +163,8 @@ export class FileJournal {
   /** The scan records of commands not finished, by position: their listing's hash (a crash interrupted them, when found on open). */
   readonly #openScans = new Map<number, string>();
   readonly #scanLimits: ScanLimits | false;
-  /** The contents seen by the scans before the commands running now, by scan record position (oldest first). */
-  readonly #scanning = new Map<number, ReadonlyMap<string, ScannedFile>>();
+  /** The scans before the commands running now (what they saw, and which keys they cover), by scan record position (oldest first). */
+  readonly #scanning = new Map<number, { contents: ReadonlyMap<string, ScannedFile>; covers: (key: string) => boolean }>();
   /** The commands whose changes were not (all) journaled, by record position. */
   readonly #unscanned: { seq: number; command: string | null; why: string }[] = [];
   /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
@@ -247,7 +247,7 @@ export class FileJournal {
       const list = await this.#listings.put(Buffer.from(JSON.stringify([...before.stamps])));
       const seq = this.#seq;
       await Promise.all([this.#listings.sync(), this.#append([{ t: "scan", list }], "records")]);
-      this.#scanning.set(seq, before.contents);
+      this.#scanning.set(seq, { contents: before.contents, covers: before.covers });
       return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits, command)) };
     });
   }
@@ -683,11 +683,12 @@ export class FileJournal {
     if (records.length > 0) await this.#append(records, "none");
   }
 
-  /** The state of `key` that the oldest scan before a command running now saw, if it saw it. */
+  /** The state of `key` the oldest scan before a command running now saw (missing when it covers `key` and did not list it), if it can tell. */
   #beforeCommands(key: string): ReadFileState | undefined {
-    for (const contents of this.#scanning.values()) {
+    for (const { contents, covers } of this.#scanning.values()) {
       const seen = contents.get(key);
       if (seen !== undefined) return seen.state;
+      if (covers(key)) return { kind: "missing" };
     }
     return undefined;
   }
