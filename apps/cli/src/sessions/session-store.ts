@@ -103,6 +103,7 @@ export async function listSessions(home: string): Promise<ListedSession[]> {
 
 /** The session whose id is `id` or starts with it; a {@link CliError} when none or several match. */
 export async function findSession(home: string, id: string): Promise<ListedSession> {
+  if (!id.isWellFormed()) throw new CliError(`${JSON.stringify(id)} is not a valid session id (not well-formed Unicode).`);
   const sessions = await listSessions(home);
   const exact = sessions.find((s) => s.id === id);
   if (exact) return exact;
