@@ -182,4 +182,34 @@ describe("serveAcp", () => {
     });
     expect(order).toEqual(["open abc", "close abc", "open abc", "close abc"]);
   });
+  it("asks hasSession before a load and refuses an unknown id (or a bad cwd) with invalid params, before the editor's MCP servers start", async () => {
+    const connected: unknown[] = [];
+    const asked: [string, string][] = [];
+    const loaded: string[] = [];
+    const { host } = testHost([], {
+      hasSession: async (id, cwd) => (asked.push([id, cwd]), id === "known"),
+      loadSession: async (id, request) => {
+        loaded.push(id);
+        return host.newSession(request);
+      },
+      connectMcpServers: async (servers) => {
+        connected.push(servers);
+        return { toolset: new SimpleToolset([]), close: async () => undefined };
+      },
+    });
+    const server = { name: "files", command: "mcp-files", args: [], env: [] };
+    const codes = await drive(host, async () => ({ outcome: { outcome: "cancelled" } }), async (ctx) => {
+      const code = (request: Promise<unknown>) => request.then(() => null, (error: { code?: number }) => error.code);
+      return [
+        await code(ctx.request("session/load", { sessionId: "know", cwd: process.cwd(), mcpServers: [server] })),
+        await code(ctx.request("session/load", { sessionId: "known", cwd: "relative", mcpServers: [server] })),
+        await code(ctx.request("session/new", { cwd: "relative", mcpServers: [server] })),
+        await code(ctx.request("session/load", { sessionId: "known", cwd: process.cwd(), mcpServers: [server] })),
+      ];
+    });
+    expect(codes).toEqual([-32602, -32602, -32602, null]);
+    expect(asked).toEqual([["know", process.cwd()], ["known", process.cwd()]]);
+    expect(loaded).toEqual(["known"]);
+    expect(connected).toHaveLength(1);
+  });
 });
