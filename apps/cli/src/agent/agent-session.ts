@@ -15,7 +15,7 @@ import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
-import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
@@ -186,6 +186,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
         await closeConversation();
         if (!session) return;
+        // Started and quit before a first prompt: nothing to resume, so no session is left for the picker to list.
+        if (session.firstPrompt === null && context.history.length === 0 && context.checkpoints.length === 0) return removeSession(session);
         if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
         await secureSessionFiles(session);
       },

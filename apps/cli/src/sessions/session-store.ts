@@ -8,7 +8,7 @@
  * can hold secrets the user typed. API keys are never written.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
@@ -127,6 +127,11 @@ export async function latestSession(home: string, cwd: string): Promise<ListedSe
   const latest = (await listSessions(home)).find((s) => s.cwd === cwd);
   if (!latest) throw new CliError(`No session to continue in ${cwd} (see \`kosong sessions\`).`);
   return latest;
+}
+
+/** Deletes the session's folder (a session that never got a prompt). */
+export async function removeSession(info: Pick<SessionInfo, "dir">): Promise<void> {
+  await rm(info.dir, { recursive: true, force: true });
 }
 
 /** Sets 0600 on every file of the session folder (rotations written by the context log included). */

@@ -121,7 +121,9 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     else lastEnd = await session.runPrompt(line);
   }
   const { agent } = session;
-  session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
+  // A saved session quit before its first prompt is not kept (see AgentSession.close).
+  if (agent.session?.firstPrompt === null && agent.context.history.length === 0) session.print(style.dim("No prompt given: no session saved."));
+  else session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
 }
 
 /** Prints the version, the working directory, what was resumed and the status line. */
