@@ -3,7 +3,7 @@
  * turns, rewrites and compactions with their events rendered, approval
  * prompts, and the status line. Slash commands act through it.
  */
-import type { SoulEvent, SoulStream } from "@kosong/soul";
+import type { SoulEvent, SoulStream, ToolApproval } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
 import { approvalLines } from "../../render/approval-lines.js";
@@ -17,6 +17,9 @@ import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import { attachMentions } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
+
+/** The approval of a command the user typed (`!cmd`): given already. */
+const userApproved: ToolApproval = { request: () => Promise.resolve({ approved: true }) };
 
 /** The prompt shown for input. */
 export const promptText = "› ";
@@ -92,41 +95,17 @@ export class InteractiveSession {
   }
 
   /**
-   * `!command`: runs `command` with the agent's own Shell tool, so the same
-   * approval rules apply (yolo, what was approved for the session, or the
-   * prompt); its output is shown, not added to the conversation. Ctrl-C
-   * or Esc stops it.
+   * `!command`: runs `command` with the agent's own Shell tool (its
+   * environment, confinement and time limit) without asking for approval:
+   * the user typed it. The command and its output are shown, not added to
+   * the conversation. Ctrl-C or Esc stops it.
    */
   async runShell(command: string): Promise<void> {
-    const { soul } = this.agent;
-    const id = `user-shell-${Date.now()}`;
     const controller = new AbortController();
-    let stopWatching: (() => void) | null = null;
-    const watch = (): void => {
-      stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => controller.abort(), line: () => undefined });
-    };
-    const unwatch = (): void => {
-      stopWatching?.();
-      stopWatching = null;
-    };
-    const unsubscribe = soul.approval.subscribe((event) => {
-      if (event.type !== "ApprovalRequest" || event.payload.tool_call_id !== id) return;
-      unwatch();
-      const { description, scope } = event.payload;
-      const question = { id: event.payload.id, sender: "Shell", action: visibleControls(event.payload.action, { oneLine: true }), description: visibleControls(description), ...(scope === undefined ? {} : { scope: visibleControls(scope, { oneLine: true }) }) };
-      void this.askApproval(question, controller).then((reply) => {
-        try {
-          soul.approval.respond(event.payload.id, reply.kind, reply.feedback);
-        } catch {
-          // Settled meanwhile (stopped).
-        }
-        if (!controller.signal.aborted) watch();
-      });
-    });
-    watch();
+    const stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => controller.abort(), line: () => undefined });
     try {
-      const call = { type: "function" as const, id, function: { name: "Shell", arguments: JSON.stringify({ command }) } };
-      const running = soul.agent.toolset.handle(call, { signal: controller.signal, context: { approval: soul.approval.forCall(id, "Shell", controller.signal) } });
+      const call = { type: "function" as const, id: `user-shell-${Date.now()}`, function: { name: "Shell", arguments: JSON.stringify({ command }) } };
+      const running = this.agent.soul.agent.toolset.handle(call, { signal: controller.signal, context: { approval: userApproved } });
       const result = (await running).return_value;
       const output = toolOutputText(result);
       this.lastToolOutput = { label: `!${oneLine(command, 60)}`, output };
@@ -134,8 +113,7 @@ export class InteractiveSession {
       const printed = typeof result.output === "string" ? visibleControls(result.output.replace(/\s+$/, "")) : output;
       if (printed && printed !== result.message) this.print(printed);
     } finally {
-      unwatch();
-      unsubscribe();
+      stopWatching();
     }
   }
 
