@@ -66,12 +66,14 @@ async function createProvider(settings: Settings, model: string, env: Env): Prom
     case "anthropic": {
       const apiKey = settings.apiKey ?? env.ANTHROPIC_API_KEY ?? (env.ANTHROPIC_AUTH_TOKEN ? undefined : localKey(baseURL));
       if (!apiKey && !env.ANTHROPIC_AUTH_TOKEN) throw new UsageError(missingCredentialsMessage("anthropic"));
-      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }));
+      const source = apiKey ? keySource(settings, env, "ANTHROPIC_API_KEY", baseURL) : "ANTHROPIC_AUTH_TOKEN";
+      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }), null, source);
     }
     case "kimi": {
       const apiKey = settings.apiKey ?? env.KIMI_API_KEY ?? localKey(baseURL);
       if (!apiKey) throw new UsageError(missingCredentialsMessage("kimi"));
-      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey, baseURL, timeouts }));
+      const source = keySource(settings, env, "KIMI_API_KEY", baseURL);
+      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey, baseURL, timeouts }), null, source);
     }
     case "openai":
     case "openai-responses": {
@@ -79,10 +81,11 @@ async function createProvider(settings: Settings, model: string, env: Env): Prom
       const apiKey = settings.apiKey ?? (env.OPENAI_API_KEY || undefined) ?? localKey(url);
       if (!apiKey) throw new UsageError(missingCredentialsMessage(settings.provider));
       const chat = settings.provider === "openai";
-      return new DeferredProvider(settings.provider, model, async () => {
+      const create = async () => {
         const openai = await import("@kosong/core/openai");
         return chat ? new openai.OpenAIChatProvider({ model, apiKey, baseURL: url, timeouts }) : new openai.OpenAIResponsesProvider({ model, apiKey, baseURL: url, timeouts });
-      });
+      };
+      return new DeferredProvider(settings.provider, model, create, null, keySource(settings, env, "OPENAI_API_KEY", url));
     }
   }
 }
@@ -90,6 +93,13 @@ async function createProvider(settings: Settings, model: string, env: Env): Prom
 /** Starts loading the SDKs of `providers` (the interactive mode calls it once its prompt is drawn). */
 export function loadProviders(providers: Providers): void {
   for (const provider of [providers.main, providers.compact]) if (provider instanceof DeferredProvider) void provider.load();
+}
+
+/** Where the key a provider sends comes from, as a user would fix it: a variable, the config file, or none (a local server). */
+function keySource(settings: Settings, env: Env, variable: string, baseURL: string | undefined): string {
+  if (settings.apiKey !== null) return env.KOSONG_API_KEY ? "KOSONG_API_KEY" : `api_key in ${settings.configPath ?? "the config file"}`;
+  if (env[variable]) return variable;
+  return `no key: a placeholder for the local server ${baseURL ?? ""}`.trim();
 }
 
 /**

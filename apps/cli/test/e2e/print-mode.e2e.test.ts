@@ -283,7 +283,11 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     server.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } } });
     const failed = await run(["-p", "hello"]);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/Incorrect API key/);
+    expect(failed.stderr).toBe("kosong: 401 invalid_request_error: Incorrect API key provided (the API key sent came from OPENAI_API_KEY)\n");
+    // A refused key names the variable it came from.
+    server.enqueue({ status: 403, body: { error: { message: "Forbidden", type: "permission_error" } } });
+    const viaKosongKey = await run(["-p", "hello"], { KOSONG_API_KEY: "sk-other", OPENAI_BASE_URL: `${server.url}/v1` });
+    expect(viaKosongKey.stderr).toContain("(the API key sent came from KOSONG_API_KEY)");
     const usageError = await run(["-p", "hello", "--provider", "gemini"]);
     expect(usageError.code).toBe(2);
     expect(usageError.stderr).toMatch(/gemini/);

@@ -132,7 +132,7 @@ export function printBanner(session: InteractiveSession): void {
   session.print(`${style.bold("kosong")} ${packageJson.version} · ${agent.cwd}`);
   const restored = agent.context.history.length;
   if (restored > 0) {
-    session.print(style.dim(`Resumed ${agent.displayId}: ${restored} messages. The last of them:`));
+    session.print(style.dim(`Resumed ${agent.displayId}: ${count(restored, "message")}. The last of them:`));
     for (const line of recentTranscript(agent.context.history, style)) session.print(line);
   }
   const skipped = agent.restoreReport.skipped.length;
