@@ -45,7 +45,7 @@ function userTexts(n: number): string[] {
 }
 
 describe("the prompt's input in a real terminal (tmux)", () => {
-  it("wraps /help at 80 columns between words, and /checkpoints names the prompt after each checkpoint", async () => {
+  it("wraps /help at 80 columns between words, and /checkpoints lists one checkpoint per prompt, each cut to the width", async () => {
     const { terminal } = await startKosong({ width: 80 });
     terminal.line("/help");
     const help = await terminal.waitFor(/Ctrl-C twice, Ctrl-D[\s\S]*›\s*$/, { from: "› /help" });
@@ -56,16 +56,34 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     for (const text of ["rewrite a past user message and rerun from there", "earlier versions kept by reverts, clears, edits and compactions", "make rotation n the conversation again (the current one is kept too)"]) {
       expect(joined).toContain(text);
     }
-    server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage });
+    const long = `third question, a long one: ${"and more words ".repeat(6)}`.trim();
+    server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage }, { message: say("Three."), usage });
     terminal.line("first question here");
     await terminal.waitFor(/One\.[\s\S]*›\s*$/, { from: "› first question here" });
     terminal.line("second question");
     await terminal.waitFor(/Two\.[\s\S]*›\s*$/, { from: "› second question" });
+    terminal.line(long);
+    await terminal.waitFor(/Three\.[\s\S]*›\s*$/, { from: `› ${long}` });
+    // One checkpoint per prompt, with its time and the words a revert to it drops; each on one line of the terminal.
     terminal.line("/checkpoints");
-    // Each checkpoint with its time and the words a revert to it drops.
-    const checkpoints = await terminal.waitFor(/checkpoint \d+ · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 2 messages before it · drops "second question" onward/, { from: "› /checkpoints" });
-    expect(checkpoints).toMatch(/checkpoint 0 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 0 messages before it · drops "first question here" onward/);
-    expect(checkpoints).toMatch(/checkpoint 1 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 1 messages before it · drops the answer to "first question here" onward/);
+    let checkpoints = await terminal.waitFor(/\/checkpoints all\)\n[\s\S]*›\s*$/, { from: "› /checkpoints" });
+    const listed = checkpoints.trim().split("\n").slice(0, -1);
+    expect(listed).toHaveLength(4);
+    const time = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`;
+    expect(listed[0]).toMatch(new RegExp(`^checkpoint 0 · ${time} · 0 messages before it · drops "first q`));
+    expect(listed[1]).toMatch(new RegExp(`^checkpoint 2 · ${time} · 2 messages before it · drops "second`));
+    expect(listed[2]).toMatch(new RegExp(`^checkpoint 4 · ${time} · 4 messages before it · drops "third`));
+    // Cut to the 80 columns, not wrapped.
+    for (const line of listed.slice(0, 3)) {
+      expect(line.length).toBeLessThan(80);
+      expect(line.endsWith("…")).toBe(true);
+    }
+    expect(listed[3]).toBe("(3 checkpoints before a prompt shown; 3 more between steps: /checkpoints all)");
+    // Every one with `all`.
+    terminal.line("/checkpoints all");
+    checkpoints = await terminal.waitFor(/checkpoint 5 [^\n]*\n[\s\S]*›\s*$/, { from: "› /checkpoints all" });
+    expect(checkpoints).toMatch(new RegExp(`\ncheckpoint 1 · ${time} · 1 message before it · drops the answer to`));
+    expect(checkpoints).not.toContain("between steps");
   }, 60_000);
 
   it("sends a 200-line paste whole, shown collapsed, and prompts of several lines", async () => {

@@ -9,6 +9,7 @@ import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
+import { printCheckpoints } from "./checkpoint-list.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
@@ -72,24 +73,9 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "checkpoints",
-    help: "list the checkpoints of the conversation and the files the agent changed after each",
-    run: async (s) => {
-      const { checkpoints, fileJournal } = s.agent.context;
-      if (checkpoints.length === 0) s.print("No checkpoints yet.");
-      // What reverting to each one takes away: a prompt and what followed, or an answer (named by its prompt) and what followed.
-      const history = s.agent.context.history;
-      const isPrompt = (m: (typeof history)[number]) => m.role === "user" && !extractText(m).startsWith("<system>");
-      for (const c of checkpoints) {
-        const firstDropped = history.slice(c.messageCount).find((m) => !(m.role === "user" && extractText(m).startsWith("<system>")));
-        const prompt = history.slice(0, c.messageCount).findLast(isPrompt);
-        const drops = !firstDropped ? "" : isPrompt(firstDropped) ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
-        const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
-        const files = changed.length > 0 ? s.style.dim(` · changed: ${changed.map((f) => visibleControls(f, { oneLine: true })).join(", ")}`) : "";
-        const at = s.agent.checkpointTimes.timeOf(c);
-        const time = at ? ` · ${timestamp(at)}` : "";
-        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""}${time} · ${c.messageCount} messages before it${drops ? s.style.dim(` · ${drops}`) : ""}${files}`);
-      }
-    },
+    args: "[all]",
+    help: "the checkpoint before each prompt (all: every step's too), with the files the agent changed after each",
+    run: printCheckpoints,
   },
   {
     name: "revert",
@@ -257,7 +243,7 @@ function helpText(s: InteractiveSession): string {
     entry("Enter during a turn", "queue the line: the agent reads it after the running step"),
     entry("Tab", "complete a command, or a path (@path attaches the file)"),
     entry("Ctrl-R", "search the input history (again: an older match)"),
-    entry("!command", "run a shell command here (approval rules apply; not sent to the model)"),
+    entry("!command", "run a shell command here (no approval asked: you typed it; not sent to the model)"),
     entry("Ctrl-O", "show the last tool's whole output"),
     entry("Ctrl-C / Esc", "abort the running turn (Esc first takes back a queued line)"),
     entry("Ctrl-C twice, Ctrl-D", "exit at an empty prompt"),
