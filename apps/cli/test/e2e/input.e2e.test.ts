@@ -145,7 +145,7 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(sent).not.toContain("top secret");
   }, 60_000);
 
-  it("finds an earlier prompt with Ctrl-R, runs !command without asking approval, and switches the model with /model", async () => {
+  it("finds an earlier prompt with Ctrl-R, runs !command without asking approval, lists the provider's models with /model, checks the name and switches", async () => {
     const { terminal, cwd } = await startKosong();
     server.enqueue({ message: say("First."), usage }, { message: say("Second."), usage }, { message: say("First again."), usage });
     terminal.line("alpha question");
@@ -167,14 +167,23 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     // Nothing of it reached the model.
     expect(server.requests).toHaveLength(3);
 
-    // /model switches the model; the conversation goes on with it.
+    // /model lists what the provider's GET /models reports, refuses a name it does not list, and switches to one it does.
+    const model = (id: string) => ({ id, object: "model", created: 0, owned_by: "fake" });
+    server.enqueue({ status: 200, body: { object: "list", data: [model("test-model"), model("other-model"), model("other-model-mini")] } });
+    terminal.line("/model");
+    await terminal.waitFor(/Model now: test-model \(openai\)\. \/model <name> switches\.\nThe provider's models: other-model, other-model-mini, test-model\n/, { from: "› /model" });
+    expect(server.requests.at(-1)!.path).toBe("/v1/models");
+    terminal.line("/model other");
+    await terminal.waitFor(/No model "other" at this provider; the model stays test-model\. Did you mean other-model, other-model-mini\? \/model lists them\./, { from: "› /model other" });
     terminal.line("/model other-model");
     await terminal.waitFor(/Model: other-model\nother-model · /, { from: "› /model other-model" });
     server.enqueue({ message: say("Other here."), usage });
     terminal.line("who are you?");
     await terminal.waitFor(/Other here\.[\s\S]*other-model ·[\s\S]*›\s*$/, { from: "› who are you?" });
-    expect(server.requests[3]!.body!.model).toBe("other-model");
-    expect(userTexts(3)).toEqual(["alpha question", "beta question", "alpha question", "who are you?"]);
+    // The list was asked for once.
+    expect(server.requests.filter((r) => r.path === "/v1/models")).toHaveLength(1);
+    expect(server.requests.at(-1)!.body!.model).toBe("other-model");
+    expect(userTexts(server.requests.length - 1)).toEqual(["alpha question", "beta question", "alpha question", "who are you?"]);
   }, 60_000);
 
   it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {

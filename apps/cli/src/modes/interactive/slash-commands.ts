@@ -9,6 +9,7 @@ import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
+import type { ModelList } from "../../providers/model-list.js";
 import { printCheckpoints } from "./checkpoint-list.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
@@ -161,15 +162,8 @@ export const slashCommands: SlashCommand[] = [
   {
     name: "model",
     args: "[name]",
-    help: "switch the model (same provider); the conversation goes on",
-    run: async (s, args) => {
-      const { agent } = s;
-      if (!args) return s.print(`Model now: ${agent.providers.main.modelName} (${agent.providers.main.name}). /model <name> switches.`);
-      const { createProviders } = await import("../../providers/create-provider.js");
-      agent.useProviders(await createProviders({ ...agent.settings, model: args }));
-      s.print(`Model: ${visibleControls(agent.providers.main.modelName, { oneLine: true })}`);
-      s.print(s.status());
-    },
+    help: "list the provider's models, or switch to one (same provider); the conversation goes on",
+    run: switchModel,
   },
   {
     name: "yolo",
@@ -195,6 +189,32 @@ export const slashCommands: SlashCommand[] = [
     },
   },
 ];
+
+/** The models each session's provider listed, asked once per session. */
+const modelLists = new WeakMap<InteractiveSession, Promise<ModelList>>();
+
+/** `/model`: lists the models; `/model <name>` switches to a model the provider lists (any name when it lists none). */
+async function switchModel(s: InteractiveSession, args: string): Promise<void> {
+  const { agent } = s;
+  let listing = modelLists.get(s);
+  if (!listing) modelLists.set(s, (listing = import("../../providers/model-list.js").then(({ listModels }) => listModels(agent.settings))));
+  const list = await listing;
+  const shown = (name: string) => visibleControls(name, { oneLine: true });
+  if (!args) {
+    s.print(`Model now: ${shown(agent.providers.main.modelName)} (${agent.providers.main.name}). /model <name> switches.`);
+    s.print(list.from === "provider" ? `The provider's models: ${list.models.map(shown).join(", ")}` : `Configured models: ${list.models.map(shown).join(", ")} ${s.style.dim(`(${visibleControls(list.why ?? "", { oneLine: true })})`)}`);
+    return;
+  }
+  if (list.from === "provider" && !list.models.includes(args)) {
+    const close = list.models.filter((m) => m.includes(args) || args.includes(m)).slice(0, 5);
+    s.print(`${s.style.yellow(`No model "${shown(args)}" at this provider;`)} the model stays ${shown(agent.providers.main.modelName)}.${close.length ? ` Did you mean ${close.map(shown).join(", ")}?` : ""} /model lists them.`);
+    return;
+  }
+  const { createProviders } = await import("../../providers/create-provider.js");
+  agent.useProviders(await createProviders({ ...agent.settings, model: args }));
+  s.print(`Model: ${shown(agent.providers.main.modelName)}${list.from === "settings" ? s.style.dim(" (not checked: the provider lists no models)") : ""}`);
+  s.print(s.status());
+}
 
 /** Runs the slash command on `line` (which starts with `/`). */
 export async function runSlashCommand(session: InteractiveSession, line: string): Promise<void> {
