@@ -186,7 +186,7 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(userTexts(server.requests.length - 1)).toEqual(["alpha question", "beta question", "alpha question", "who are you?"]);
   }, 60_000);
 
-  it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {
+  it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back to edit", async () => {
     const { terminal, cwd } = await startKosong();
     await writeFile(path.join(cwd, "notes.txt"), "the notes\n");
     server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Read them, and the tests too."), usage });
@@ -221,9 +221,15 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     terminal.line("never mind");
     await terminal.waitFor(/⧗ queued: never mind/, { from: "› read them again" });
     terminal.keys("Escape");
-    await terminal.waitFor(/✗ took back: never mind/, { from: "› read them again" });
-    const after = await terminal.waitFor(/Done again\.[\s\S]*›\s*$/, { from: "› read them again" });
+    await terminal.waitFor(/✗ took back to edit: never mind/, { from: "› read them again" });
+    // The line taken back is given back for editing: on the prompt once the turn ends.
+    const after = await terminal.waitFor(/Done again\.[\s\S]*› never mind\s*$/, { from: "› read them again" });
     expect(after).not.toContain("interrupted");
     expect(JSON.stringify(server.requests.slice(2).map((r) => r.body))).not.toContain("never mind");
+    server.enqueue({ message: say("Minded."), usage });
+    terminal.type(", or do");
+    terminal.keys("Enter");
+    await terminal.waitFor(/Minded\.[\s\S]*›\s*$/, { from: "› never mind, or do" });
+    expect(userTexts(server.requests.length - 1).at(-1)).toBe("never mind, or do");
   }, 60_000);
 });

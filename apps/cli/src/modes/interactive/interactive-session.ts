@@ -21,6 +21,9 @@ import type { LineInput } from "./terminal-input.js";
 /** The approval of a command the user typed (`!cmd`): given already. */
 const userApproved: ToolApproval = { request: () => Promise.resolve({ approved: true }) };
 
+/** Tool outputs Ctrl-O can go back through. */
+const keptToolOutputs = 100;
+
 /** The prompt shown for input. */
 export const promptText = "› ";
 
@@ -37,8 +40,8 @@ export class InteractiveSession {
   readonly queuedInput: string[] = [];
   /** Tokens used since the session started here, and their cost where the model's price is known. */
   tokens: SessionTokens = noTokens;
-  /** The last tool's label and whole output (safe to show), for Ctrl-O. */
-  lastToolOutput: { label: string; output: string } | null = null;
+  /** The tools' labels and whole outputs (safe to show), oldest first, at most {@link keptToolOutputs}: Ctrl-O shows them. */
+  readonly toolOutputs: { label: string; output: string }[] = [];
   #running: AbortController | null = null;
 
   constructor(
@@ -87,11 +90,22 @@ export class InteractiveSession {
     };
   }
 
-  /** The last tool's whole output under a header, or null when no tool ran yet (what Ctrl-O shows). */
-  expandLastTool(): string | null {
-    const last = this.lastToolOutput;
-    if (last === null) return null;
-    return `${this.style.dim(`── ${last.label}: whole output ──`)}\n${last.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
+  /** Keeps a tool's whole output for Ctrl-O. */
+  keepToolOutput(label: string, output: string): void {
+    this.toolOutputs.push({ label, output });
+    if (this.toolOutputs.length > keptToolOutputs) this.toolOutputs.shift();
+  }
+
+  /**
+   * What Ctrl-O shows: the whole output of the `back`th latest tool (0: the
+   * last) under a header saying which, or null when there is none that far back.
+   */
+  expandTool(back: number): string | null {
+    const at = this.toolOutputs.length - 1 - back;
+    const tool = this.toolOutputs[at];
+    if (tool === undefined) return back > 0 && this.toolOutputs.length > 0 ? this.style.dim("── no earlier tool output ──") : null;
+    const older = at > 0 ? " · Ctrl-O again: the one before" : "";
+    return `${this.style.dim(`── ${tool.label}: whole output (tool ${at + 1} of ${this.toolOutputs.length}${older}) ──`)}\n${tool.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
   }
 
   /**
@@ -102,13 +116,13 @@ export class InteractiveSession {
    */
   async runShell(command: string): Promise<void> {
     const controller = new AbortController();
-    const stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => controller.abort(), line: () => undefined });
+    const stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => void controller.abort(), line: () => undefined });
     try {
       const call = { type: "function" as const, id: `user-shell-${Date.now()}`, function: { name: "Shell", arguments: JSON.stringify({ command }) } };
       const running = this.agent.soul.agent.toolset.handle(call, { signal: controller.signal, context: { approval: userApproved } });
       const result = (await running).return_value;
       const output = toolOutputText(result);
-      this.lastToolOutput = { label: `!${oneLine(command, 60)}`, output };
+      this.keepToolOutput(`!${oneLine(command, 60)}`, output);
       this.print(`${result.is_error ? this.style.red("✗") : this.style.green("✓")} ${this.style.bold(`!${oneLine(command, 70)}`)}${result.is_error ? this.style.dim(` → ${oneLine(result.message, 80)}`) : ""}`);
       const printed = typeof result.output === "string" ? visibleControls(result.output.replace(/\s+$/, "")) : output;
       if (printed && printed !== result.message) this.print(printed);
@@ -150,8 +164,9 @@ export class InteractiveSession {
         interrupt: () => controller.abort(),
         escape: () => {
           const taken = queued.pop();
-          if (taken === undefined) controller.abort();
-          else renderer.note(s.dim(`✗ took back: ${inputPreview(taken)}`));
+          if (taken === undefined) return void controller.abort();
+          renderer.note(s.dim(`✗ took back to edit: ${inputPreview(taken)}`));
+          return taken;
         },
         typing: (text) => {
           typedAhead = text;
@@ -159,7 +174,7 @@ export class InteractiveSession {
         },
         line: (text) => {
           queued.push(text);
-          renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back)")}`);
+          renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back to edit)")}`);
           deliver();
         },
       });
@@ -188,6 +203,8 @@ export class InteractiveSession {
       askApproval: async (question) => {
         unwatch();
         try {
+          // What was typed ahead stays for the next prompt; the approval's answer is read apart from it.
+          if (typedAhead) this.print(s.dim(`  typed ahead, kept for after the answer: ${inputPreview(typedAhead)}`));
           return await this.askApproval(question, controller);
         } finally {
           if (!controller.signal.aborted) watch();
@@ -195,7 +212,7 @@ export class InteractiveSession {
         }
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
-      onToolOutput: (label, output) => (this.lastToolOutput = { label, output }),
+      onToolOutput: (label, output) => this.keepToolOutput(label, output),
       respond: (id, reply) => {
         try {
           this.agent.soul.approval.respond(id, reply.kind, reply.feedback);

@@ -96,8 +96,10 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
       lastEnd = await session.runPrompt(queued);
       continue;
     }
+    // Each Ctrl-O at this prompt shows an earlier tool's output: the last one first.
+    let back = 0;
     const read = await input.readLine(style.cyan(promptText), {
-      expand: () => session.expandLastTool(),
+      expand: () => session.expandTool(back++),
       complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
       ...(queued ? { initial: queued } : {}),
     });
