@@ -72,9 +72,9 @@ export class InteractiveSession {
     this.print(`${this.style.red("error:")} ${visibleControls(error instanceof Error ? error.message : String(error))}`);
   }
 
-  /** The status line: model, context bar, (with `tokens`: this session's tokens,) strategy, session id. */
+  /** The status line: model, context bar, this session's tokens (with `tokens`; else its cost, when priced), strategy, session id. */
   status(options: { tokens?: boolean } = {}): string {
-    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : {}) }, this.style);
+    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : { cost: this.tokens }) }, this.style);
   }
 
   #statusInfo(): StatusInfo {
