@@ -5,22 +5,17 @@
  */
 import { extractText, type Message } from "@kosong/core";
 import type { Style } from "./terminal-style.js";
+import { isUserPrompt, recoveredFilePath } from "./user-prompt.js";
 import { oneLine } from "./visible-controls.js";
-
-/** A compaction's recovered-file message (`**Recovered file: PATH**` ... `<system>Recovered automatically ...</system>`): its path; else null. */
-function recoveredFile(text: string): string | null {
-  if (!/<system>Recovered automatically after a compaction[^<]*<\/system>$/.test(text)) return null;
-  return /^\*\*Recovered file: (.+?)\*\*/.exec(text)?.[1] ?? null;
-}
 
 /** Lines for the last `max` prompts and answers of `history`. */
 export function recentTranscript(history: readonly Message[], style: Style, max = 6): string[] {
   const lines: string[] = [];
   for (const message of history) {
     const text = extractText(message).trim();
-    const recovered = message.role === "user" ? recoveredFile(text) : null;
+    const recovered = recoveredFilePath(message);
     if (recovered !== null) lines.push(style.dim(`  (${oneLine(recovered, 80)} recovered by a compaction)`));
-    else if (message.role === "user" && text && !text.startsWith("<system>")) lines.push(`${style.cyan("›")} ${oneLine(text, 100)}`);
+    else if (isUserPrompt(message) && text) lines.push(`${style.cyan("›")} ${oneLine(text, 100)}`);
     else if (message.role === "assistant") {
       const calls = message.tool_calls?.map((call) => call.function.name) ?? [];
       const said = text ? oneLine(text, 100) : "";

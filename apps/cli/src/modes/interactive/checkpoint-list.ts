@@ -9,11 +9,12 @@ import { extractText, type Message } from "@kosong/core";
 import stringWidth from "string-width";
 import { count } from "../../render/count.js";
 import { timestamp } from "../../render/timestamp.js";
+import { isUserPrompt } from "../../render/user-prompt.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
 const isSystemNote = (m: Message): boolean => m.role === "user" && extractText(m).startsWith("<system>");
-const isPrompt = (m: Message): boolean => m.role === "user" && !isSystemNote(m);
+const isPrompt = isUserPrompt;
 
 /** Prints the checkpoints (`args` "all": every one, else one per prompt). */
 export async function printCheckpoints(s: InteractiveSession, args: string): Promise<void> {

@@ -10,6 +10,7 @@ import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
 import type { ModelList } from "../../providers/model-list.js";
+import { isUserPrompt } from "../../render/user-prompt.js";
 import { printCheckpoints } from "./checkpoint-list.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
@@ -99,7 +100,7 @@ export const slashCommands: SlashCommand[] = [
     help: "rewrite a past user message and rerun from there",
     run: async (s, args) => {
       const history = s.agent.soul.history;
-      const users = history.flatMap((m, i) => (m.role === "user" && !extractText(m).startsWith("<system>") ? [i] : []));
+      const users = history.flatMap((m, i) => (isUserPrompt(m) ? [i] : []));
       if (!/^\d+$/.test(args) || !users.includes(Number(args))) {
         if (users.length === 0) return s.print("No user message to edit yet.");
         s.print("Usage: /edit <message#>. Your messages:");
