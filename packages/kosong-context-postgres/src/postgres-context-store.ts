@@ -184,6 +184,25 @@ export class PostgresContextStore {
   }
 
   /**
+   * The size in bytes of session `sessionId`'s current conversation as a
+   * `context.jsonl` would hold it (each stored line and its newline; the
+   * rotations not counted), 0 for a session never written. Takes no lock:
+   * a writer may change it right after.
+   */
+  sessionBytes(sessionId: string): Promise<number> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    const { schema } = this.#backend;
+    return retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, async () => {
+      const { rows } = await this.#pool.query<{ bytes: string | null }>(
+        `SELECT sum(octet_length(r.line) + 1)::text AS bytes FROM ${schema}.sessions s JOIN ${schema}.records r ON r.generation_id = s.current_generation WHERE s.session_id = $1`,
+        [sessionId],
+      );
+      return Number(rows[0]?.bytes ?? 0);
+    });
+  }
+
+  /**
    * Writes session `sessionId` as a `context.jsonl` at `file` (replacing
    * it) and each rotation as `<stem>_<n><ext>` beside it, the lines exactly
    * as stored: kimi-cli and `JsonlContextFile` read them as they are, and

@@ -16,7 +16,7 @@ import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
-import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, recordStoredSize, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { createAgentTools } from "../tools/agent-tools.js";
@@ -116,10 +116,13 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       ? undefined
       : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
   const context = new Context(stored?.log ?? contextFile, { fileJournal });
-  const closeConversation = async () => {
+  /** Closes the conversation; with a store, resolves to its size in bytes there (null when it could not be read). */
+  const closeConversation = async (): Promise<number | null> => {
     await context.close();
     await fileJournal?.close();
+    const bytes = stored ? await stored.bytes().catch(() => null) : null;
     await stored?.close();
+    return bytes;
   };
   const restoreReport = await context.restore().catch(async (error: unknown) => {
     await dropSandbox();
@@ -202,9 +205,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
         const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
-        await closeConversation();
+        const storedBytes = await closeConversation();
         if (!session) return;
+        // Started and quit before a first prompt: nothing to resume, so no session is left for the picker to list.
+        if (session.firstPrompt === null && context.history.length === 0 && context.checkpoints.length === 0) return removeSession(session);
         if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
+        if (storedBytes !== null) await recordStoredSize(session, storedBytes);
         await secureSessionFiles(session);
       },
     };

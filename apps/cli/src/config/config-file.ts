@@ -58,6 +58,7 @@ export const configFileSchema = z.strictObject({
   idle_timeout: z.number().nonnegative().optional(),
   /** Seconds a Shell tool call may run (0: no limit; default 660). */
   shell_timeout: z.number().nonnegative().optional(),
+  max_time: z.number().nonnegative().optional(),
   /**
    * Model prices in USD per million tokens, by model name (`[prices."my-model"]`):
    * `input` and `output`, and optionally `cached_input` and `cache_write`

@@ -44,6 +44,8 @@ export interface SettingFlags {
   firstByteTimeout?: string;
   idleTimeout?: string;
   shellTimeout?: string;
+  /** `--max-time <seconds>`: print mode's limit on the whole run. */
+  maxTime?: string;
   /** A mode of `--file-restore <mode>`, or false with `--no-file-restore`. */
   fileRestore?: string | boolean;
   /** `--file-restore-max-size <size>`: bytes, or with a unit (KiB, MiB, GiB). */
@@ -85,6 +87,8 @@ export interface Settings {
   llmTimeouts: { firstByteMs?: number | null; idleMs?: number | null };
   /** The time limit of a Shell tool call in ms (null: none; default {@link DEFAULT_SHELL_TIMEOUT_MS}). */
   shellTimeoutMs: number | null;
+  /** Print mode's limit on the whole run in ms (null: none; default {@link DEFAULT_PRINT_MAX_TIME_MS}). */
+  maxTimeMs: number | null;
   /**
    * Which files the agent changes are journaled and restored with every
    * revert: none ("off", also `--no-file-restore`), the ones tools declare
@@ -108,6 +112,13 @@ export type McpSource = { kind: "config"; path: string; mcpServers: Record<strin
  * that the tool's own timeout could not end.
  */
 export const DEFAULT_SHELL_TIMEOUT_MS = 660_000;
+
+/**
+ * The default limit on a whole print-mode run: 15 minutes, so that a model
+ * that stalls (each attempt waits up to the first-byte or idle timeout, and
+ * a step is tried 4 times) cannot hold a script for longer.
+ */
+export const DEFAULT_PRINT_MAX_TIME_MS = 900_000;
 
 /** The default `$KOSONG_HOME`. */
 export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -135,6 +146,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
   const provider = checked(flags.provider, "KOSONG_PROVIDER", "provider", providerNames) ?? inferProvider(env);
   const maxContext = picked(flags.maxContextSize, "KOSONG_MAX_CONTEXT_SIZE", "max_context_size");
   const shellTimeout = seconds("--shell-timeout", pick(flags.shellTimeout, "KOSONG_SHELL_TIMEOUT", "shell_timeout"));
+  const maxTime = seconds("--max-time", pick(flags.maxTime, "KOSONG_MAX_TIME", "max_time"));
   return {
     home,
     configPath,
@@ -162,6 +174,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       idleMs: seconds("--idle-timeout", pick(flags.idleTimeout, "KOSONG_IDLE_TIMEOUT", "idle_timeout")),
     }),
     shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
+    maxTimeMs: maxTime === undefined ? DEFAULT_PRINT_MAX_TIME_MS : maxTime,
     fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
     fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),

@@ -8,6 +8,7 @@ import path from "node:path";
 import { extractText } from "@kosong/core";
 import { PostgresContextStore } from "@kosong/context-postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { formatSize } from "../../src/sessions/print-sessions.js";
 import { useTempDirs } from "../temp-dir.js";
 import { ensureBuilt, runKosong } from "./kosong-binary.js";
 
@@ -79,6 +80,12 @@ describe("kosong --store (conversations in PostgreSQL)", { timeout: 90_000 }, ()
     const second = await run(["-p", "second question", "--continue"], { KOSONG_STORE_URL: url });
     expect(second.code, second.stderr).toBe(0);
     expect(await conversation(id!)).toEqual(["user: first question", "assistant: first answer", "user: second question", "assistant: first answer"]);
+    // `kosong sessions` (and the picker, from the same listing) shows the conversation's size in the database, not the empty file's.
+    const bytes = await store.sessionBytes(id!);
+    expect(bytes).toBeGreaterThan(100);
+    const listed = await run(["sessions"]);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}  \\S+ +${formatSize(bytes).replace(".", "\\.")} `, "m"));
+    expect(listed.stdout).not.toMatch(/ 0 B /);
   });
 
   it("never loads the PostgreSQL package when conversations are in files", async () => {
