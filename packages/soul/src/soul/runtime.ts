@@ -41,6 +41,8 @@ export interface SoulRuntime {
   readonly session: SoulSession;
   /** True when the toolset has `SendDMail`: checkpoints then carry their visible CHECKPOINT message. */
   readonly dmailEnabled: boolean;
+  /** True when the toolset has `Recall`: compactions then leave recall pointers, and tool-result aging runs. */
+  readonly recallEnabled: boolean;
   /**
    * Takes the input steered in since the last call (oldest first), leaving
    * none. Called after each step. Contract: never throws.
