@@ -10,6 +10,7 @@ import "./soul/tool-context.js";
 
 export { Soul, type CompactRequest, type RunOptions, type SoulOptions, type SoulStatus, type TurnOptions } from "./soul/soul.js";
 export type { AgentSpec } from "./soul/runtime.js";
+export type { ContextBreakdown } from "./soul/context-breakdown.js";
 export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./soul/turn.js";
 export type { SoulEvent, SoulEventOf, SoulEventType, StopReason, UserInput, ApprovalKind } from "./soul/events.js";
 export { serializeEvent, parseEvent, WireParseError } from "./soul/wire.js";

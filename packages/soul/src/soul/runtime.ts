@@ -20,6 +20,11 @@ export interface AgentSpec {
   systemPrompt: string;
   /** The tools the model may call. */
   toolset: Toolset;
+  /**
+   * The part of `systemPrompt` the host built from project files
+   * (`AGENTS.md`, ...), for the context breakdown only (`soul.status`).
+   */
+  projectContext?: string;
 }
 
 /** Receives the events of the running operation. Must not throw (the loop does not guard it). */

@@ -17,6 +17,7 @@ import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
 import { Approval } from "./approval.js";
 import { compactContext, soulContextUsage } from "./compact-context.js";
 import { checkpointRange } from "./compaction-range.js";
+import { contextBreakdown, type ContextBreakdown } from "./context-breakdown.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
 import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "./errors.js";
@@ -101,6 +102,8 @@ export interface SoulStatus {
    * the window size is unknown.
    */
   usage: ContextUsage | null;
+  /** Where the tokens go: system prompt, project files, tool definitions, messages, tool results, summaries, free and reserve. */
+  breakdown: ContextBreakdown;
 }
 
 /**
@@ -174,7 +177,19 @@ export class Soul {
   get status(): SoulStatus {
     const tokens = this.context.tokenCountWithPending;
     const max = this.config.maxContextSize;
-    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage: soulContextUsage(tokens, this.config) };
+    const usage = soulContextUsage(tokens, this.config);
+    const { agent } = this.#runtime;
+    const breakdown = contextBreakdown({
+      systemPrompt: this.context.systemPrompt ?? agent.systemPrompt,
+      ...(agent.projectContext !== undefined && { projectContext: agent.projectContext }),
+      tools: agent.toolset.tools,
+      history: this.context.history,
+      providerTokens: this.context.tokenCount > 0 ? tokens : null,
+      window: max,
+      reserve: this.config.reservedContextSize,
+      threshold: usage?.threshold ?? null,
+    });
+    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage, breakdown };
   }
 
   /**
