@@ -108,6 +108,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       store: null,
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
+      compactionThreshold: null,
       fileRestore: "scan",
       fileRestoreMaxBytes: defaultMaxFileBytes,
       prices: {},

@@ -31,8 +31,9 @@ export const Recall = defineTool({
     try {
       const recalled = pointer === undefined ? await session.recall.file(path!, query) : await session.recall.range(pointer, query);
       const what = pointer ?? path!;
-      const found = query === undefined ? "" : recalled.matched ? ` (lines mentioning "${query}")` : ` ("${query}" not found: the start and end)`;
-      return toolOk({ output: recalled.text, message: `Recalled ${what} from ${recalled.source}${found}.`, brief: `Recalled ${what}` });
+      const from = pointer === undefined ? `the last view of ${path} (${recalled.source})` : recalled.source;
+      const found = query === undefined ? "" : recalled.matched ? `, the lines mentioning "${query}"` : `; "${query}" is not in it: its start and end`;
+      return toolOk({ output: recalled.text, message: `Recalled ${from}${found}.`, brief: `Recalled ${what}` });
     } catch (error) {
       if (!RecallError.isInstance(error)) throw error;
       return toolError({ message: error.message, brief: "Nothing recalled" });
