@@ -6,8 +6,8 @@
  */
 import { defineTool, extractText, SimpleToolset, type Message } from "@kosong/core";
 import { ScriptedChatProvider } from "@kosong/core/testing";
-import { Context, Recall, Soul, type Compaction, type SoulStream } from "@kosong/soul";
-import { isPointerNotice } from "@kosong/soul/recall";
+import { Context, Soul, type Compaction, type SoulStream } from "@kosong/soul";
+import { isPointerNotice, Recall } from "@kosong/soul/recall";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sessionId, testStore } from "./helpers/store.js";

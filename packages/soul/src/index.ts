@@ -8,9 +8,8 @@
  */
 import "./soul/tool-context.js";
 
-export { Soul, type CompactRequest, type RunOptions, type SoulOptions, type SoulStatus, type TurnOptions } from "./soul/soul.js";
+export { Soul, type RunOptions, type SoulOptions, type SoulStatus, type TurnOptions } from "./soul/soul.js";
 export type { AgentSpec } from "./soul/runtime.js";
-export type { ContextBreakdown } from "./soul/context-breakdown.js";
 export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./soul/turn.js";
 export type { SoulEvent, SoulEventOf, SoulEventType, StopReason, UserInput, ApprovalKind } from "./soul/events.js";
 export { serializeEvent, parseEvent, WireParseError } from "./soul/wire.js";
@@ -24,7 +23,6 @@ export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, Rewri
 export type { Replacement } from "./soul/rewrite.js";
 export { Context, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
 export { CheckpointNotFoundError } from "./context/index.js";
-export { Recall, SendDMail } from "./tools/index.js";
-export { ContextRecall, RecallError, type ContextRecallOptions, type Recalled } from "./recall/index.js";
+export { SendDMail } from "./tools/index.js";
 export { CompactionError, FileRegistry, type Compaction } from "./compaction/index.js";
 export type { ContextUsage } from "./tokens/index.js";

@@ -4,7 +4,7 @@
  * reserve) with its tokens and share of the window.
  */
 import type { Tool } from "@kosong/core";
-import type { ContextBreakdown } from "@kosong/soul";
+import type { ContextBreakdown } from "@kosong/soul/tokens";
 import { count } from "./count.js";
 import { formatTokens } from "./status-line.js";
 

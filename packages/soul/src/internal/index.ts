@@ -11,3 +11,4 @@ export * from "../compaction/index.js";
 export * from "../conversation/index.js";
 export * from "../tokens/index.js";
 export * from "../files/index.js";
+export * from "../recall/index.js";

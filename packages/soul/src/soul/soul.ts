@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { ChatProvider, Message } from "@kosong/core";
 import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
-import type { ContextUsage } from "../tokens/index.js";
+import { contextBreakdown, type ContextBreakdown, type ContextUsage } from "../tokens/index.js";
 import { ContextRecall } from "../recall/context-recall.js";
 import { DenwaRenji } from "../tools/denwa-renji.js";
 import { RECALL_NAME } from "../tools/recall.js";
@@ -17,7 +17,7 @@ import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
 import { Approval } from "./approval.js";
 import { compactContext, soulContextUsage } from "./compact-context.js";
 import { checkpointRange } from "./compaction-range.js";
-import { contextBreakdown, type ContextBreakdown } from "./context-breakdown.js";
+import { messageKind } from "./message-kind.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
 import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "./errors.js";
@@ -188,6 +188,7 @@ export class Soul {
       window: max,
       reserve: this.config.reservedContextSize,
       threshold: usage?.threshold ?? null,
+      kindOf: messageKind,
     });
     return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage, breakdown };
   }

@@ -7,7 +7,7 @@
  * the trigger nothing changes (the provider's prefix stays the same).
  */
 import { extractText } from "@kosong/core";
-import { Recall } from "@kosong/soul";
+import { Recall } from "@kosong/soul/recall";
 import { describe, expect, it } from "vitest";
 import { call, collect, ofType, testSoul } from "../soul/helpers.js";
 import { bigFile, keepLast, readFileTool, resultOf } from "./helpers.js";

@@ -4,8 +4,8 @@
  * A part the strategy keeps whole (under its budget) is replaced by an
  * extractive summary; an unknown checkpoint changes nothing.
  */
-import { CheckpointNotFoundError, Recall, SoulError } from "@kosong/soul";
-import { isPointerNotice } from "@kosong/soul/recall";
+import { CheckpointNotFoundError, SoulError } from "@kosong/soul";
+import { isPointerNotice, Recall } from "@kosong/soul/recall";
 import { describe, expect, it } from "vitest";
 import { collect, outline, testSoul } from "../soul/helpers.js";
 import { keepLast } from "./helpers.js";

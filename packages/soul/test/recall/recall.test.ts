@@ -6,9 +6,8 @@
  * its path, from the rotation the compaction kept, on a file and in memory.
  */
 import { extractText } from "@kosong/core";
-import { isPointerNotice, POINTER_NOTICE_HEAD } from "@kosong/soul/recall";
+import { isPointerNotice, POINTER_NOTICE_HEAD, Recall } from "@kosong/soul/recall";
 import { estimateTokens } from "@kosong/soul/tokens";
-import { Recall } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { call, collect, ofType, script, testSoul } from "../soul/helpers.js";
 import { bigFile, firstPointer, keepLast, readFileTool, resultOf } from "./helpers.js";

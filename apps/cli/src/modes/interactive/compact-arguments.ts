@@ -1,7 +1,7 @@
 /**
  * The arguments of `/compact`: `[from <checkpoint> [to <checkpoint>]] [instruction]`.
  */
-import type { CompactRequest } from "@kosong/soul";
+import type { CompactRequest } from "@kosong/soul/recall";
 
 /** The request `/compact <args>` makes; a string when the arguments are not understood (what to print). */
 export function compactArguments(args: string): CompactRequest | string {

@@ -3,10 +3,9 @@
  * it), the tool definitions, the conversation's messages, tool results and
  * summaries, the reserve kept for the answer, and what is free.
  */
-import { extractText, type Message, type Tool } from "@kosong/core";
-import { COMPACTION_OUTPUT_PREFIX } from "../compaction/index.js";
-import { POINTER_NOTICE_HEAD } from "../recall/pointer-notice.js";
-import { charsPerTokenTokenizer, TokenCounter } from "../tokens/index.js";
+import type { Message, Tool } from "@kosong/core";
+import { TokenCounter } from "./token-counter.js";
+import { charsPerTokenTokenizer } from "./tokenizer.js";
 
 /**
  * The context window broken down, in tokens. The parts are estimates
@@ -38,6 +37,9 @@ export interface ContextBreakdown {
   threshold: number | null;
 }
 
+/** Which part of the breakdown a message of the conversation counts in. */
+export type MessageKind = "messages" | "toolResults" | "summaries";
+
 /** What {@link contextBreakdown} measures. */
 export interface BreakdownInput {
   systemPrompt: string;
@@ -49,10 +51,11 @@ export interface BreakdownInput {
   window: number | null;
   reserve: number;
   threshold: number | null;
+  /** Which part a message counts in (default: tool results by role, every other message a message). */
+  kindOf?: (message: Message) => MessageKind;
 }
 
 const counter = new TokenCounter({ tokenizer: charsPerTokenTokenizer });
-const NOTICE = /^<system>(?:\d+ earlier messages? (?:was|were) removed|Some tool outputs were elided)/;
 
 /** The breakdown of `input` (see {@link ContextBreakdown}). */
 export function contextBreakdown(input: BreakdownInput): ContextBreakdown {
@@ -66,18 +69,13 @@ export function contextBreakdown(input: BreakdownInput): ContextBreakdown {
     toolResults: 0,
     summaries: 0,
   };
+  const kindOf = input.kindOf ?? ((message: Message): MessageKind => (message.role === "tool" ? "toolResults" : "messages"));
   for (const message of input.history) parts[kindOf(message)] += counter.count([message]);
   const estimated = Object.values(parts).reduce((a, b) => a + b, 0);
   const scaled = input.providerTokens !== null && input.providerTokens > 0 && estimated > 0 ? scale(parts, input.providerTokens / estimated) : parts;
   const used = Object.values(scaled).reduce((a, b) => a + b, 0);
   const free = input.window === null ? null : Math.max(0, input.window - used - input.reserve);
   return { ...scaled, used, reserve: input.reserve, free, window: input.window, threshold: input.threshold };
-}
-
-function kindOf(message: Message): "messages" | "toolResults" | "summaries" {
-  if (message.role === "tool") return "toolResults";
-  const first = message.role === "user" ? extractText(message).trimStart() : "";
-  return first.startsWith(COMPACTION_OUTPUT_PREFIX) || first.startsWith(POINTER_NOTICE_HEAD) || NOTICE.test(first) ? "summaries" : "messages";
 }
 
 function scale<T extends Record<string, number>>(parts: T, factor: number): T {
