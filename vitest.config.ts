@@ -40,6 +40,7 @@ const postgresTests = [
   "packages/kosong-context-postgres/test/**/*.test.ts",
   "bench/test/context-postgres.test.ts",
   "apps/cli/test/e2e/store-postgres.e2e.test.ts",
+  "apps/cli/test/e2e/recall-postgres.e2e.test.ts",
 ];
 
 export default defineConfig({
