@@ -47,7 +47,7 @@ describe("Recall with --store", { timeout: 90_000 }, () => {
     await run("which port?", [call("r1", "Recall", { path: "./config.ts", query: "DATABASE_PORT" }), "text: 54329"], ["--continue"]);
     const [id] = await readdir(path.join(home, ".kosong", "sessions"));
     const after = await messagesOf(id!);
-    const notice = after.find((m) => extractText(m).startsWith("<system>Parts of the earlier conversation were compacted away"));
+    const notice = after.find((m) => extractText(m).startsWith("<system>Earlier parts of this conversation were compacted:"));
     expect(notice).toBeDefined();
     expect(extractText(after.find((m) => m.tool_call_id === "c1") ?? { content: [] })).not.toContain("DATABASE_PORT");
     expect(extractText(after.find((m) => m.tool_call_id === "r1")!)).toContain("export const DATABASE_PORT = 54329;");

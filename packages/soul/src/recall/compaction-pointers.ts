@@ -12,7 +12,7 @@ import { pointerNotice } from "./pointer-notice.js";
 /** The most tokens a notice may take: this share of the compacted history... */
 const NOTICE_SHARE = 0.03;
 /** ...but at least this many (when the compaction made that much room)... */
-const NOTICE_MIN_TOKENS = 64;
+const NOTICE_MIN_TOKENS = 160;
 /** ...and at most this many. */
 const NOTICE_MAX_TOKENS = 800;
 
@@ -29,7 +29,7 @@ export interface PointedOutput {
 /**
  * `output` followed by the pointer notice naming the ranges of `history`
  * it replaced, in rotation `rotation`. The notice takes at most
- * `min(tokens(history) - tokens(output), max(64, 3 % of tokens(history)), 800)`
+ * `min(tokens(history) - tokens(output), max(160, 3 % of tokens(history)), 800)`
  * estimated tokens, so it never makes the result larger than the history.
  */
 export function withCompactionPointers(history: readonly Message[], output: readonly Message[], rotation: number): PointedOutput {

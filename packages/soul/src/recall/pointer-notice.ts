@@ -11,7 +11,7 @@ import { formatPointer } from "./recall-pointer.js";
 
 /** The first line of every pointer notice, by which the soul recognises one. */
 export const POINTER_NOTICE_HEAD =
-  "<system>Parts of the earlier conversation were compacted away and can be brought back: call the Recall tool with a pointer below (or with a file's path for its last view).";
+  "<system>Earlier parts of this conversation were compacted: Recall brings one back by its pointer below (or a file's last view by its path).";
 
 /**
  * The notice for `ranges` of `history` (kept as rotation `rotation`) in at

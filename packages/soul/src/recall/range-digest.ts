@@ -5,7 +5,7 @@
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { MessageRange } from "./dropped-ranges.js";
 import { callsById } from "./render-range.js";
-import { stringArgument, toolCallPath } from "./tool-call-path.js";
+import { toolCallCommand, toolCallPath } from "./tool-call-path.js";
 
 /** The files, commands and errors of a range, in order of first appearance, without repeats. */
 export interface RangeDigest {
@@ -16,7 +16,6 @@ export interface RangeDigest {
   errors: string[];
 }
 
-const COMMAND_KEY = /^(command|cmd|script)$/i;
 /** `SomethingError: message`, a failing test line, or a tool's error result. */
 const ERROR_LINE = /^\s*(?:\w*(?:Error|Exception)\b:?\s.*|(?:FAILED|FAIL|ERROR)\b.*|<system>ERROR.*)$/m;
 const ITEM_CHARS = 80;
@@ -31,7 +30,7 @@ export function rangeDigest(history: readonly Message[], range: MessageRange): R
     if (call === undefined) return;
     const path = toolCallPath(call);
     if (path !== null) files.add(cleanItem(path));
-    const command = stringArgument(call, COMMAND_KEY);
+    const command = toolCallCommand(call);
     if (command !== null) commands.add(cleanItem(command));
   };
   for (const message of history.slice(range.from, range.to)) {

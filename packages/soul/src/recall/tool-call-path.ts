@@ -5,10 +5,29 @@
 import type { ToolCall } from "@kosong/core";
 
 const PATH_KEY = /^(path|file|file_?path|filename|target_file)$/i;
+const COMMAND_KEY = /^(command|cmd|script)$/i;
+/**
+ * A shell command that shows one file and does nothing else: `cat [-n] f`,
+ * `nl f`, `head|tail [-n N] f`, `sed -n 'A,Bp' f` (no pipe, no redirection,
+ * no second command).
+ */
+const SHELL_VIEW = /^\s*(?:cat(?:\s+-\w+)*|nl(?:\s+-\w+)*|(?:head|tail)(?:\s+-n\s*\d+|\s+-\d+)?|sed\s+-n\s+(['"]?)\d+(?:,\d+)?p\1)\s+([^\s|;&<>`$()]+)\s*$/;
 
-/** The first string argument of `call` under a path-like key (`path`, `file_path`, ...), or null. */
+/**
+ * The file `call` names: the first string argument under a path-like key
+ * (`path`, `file_path`, ...), else the file a shell command that only shows
+ * one file shows (`cat f`, `sed -n '10,40p' f`); null for neither.
+ */
 export function toolCallPath(call: ToolCall): string | null {
-  return stringArgument(call, PATH_KEY);
+  const named = stringArgument(call, PATH_KEY);
+  if (named !== null) return named;
+  const command = toolCallCommand(call);
+  return command === null ? null : (SHELL_VIEW.exec(command)?.[2] ?? null);
+}
+
+/** The command a shell-like tool call runs (its `command`, `cmd` or `script` argument), or null. */
+export function toolCallCommand(call: ToolCall): string | null {
+  return stringArgument(call, COMMAND_KEY);
 }
 
 /** The first non-empty string among the top-level arguments of `call` whose key matches `key`, or null (also for arguments that are not JSON). */

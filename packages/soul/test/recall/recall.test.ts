@@ -5,7 +5,8 @@
  * `Recall` brings a range back by its pointer, and a file's last view by
  * its path, from the rotation the compaction kept, on a file and in memory.
  */
-import { extractText } from "@kosong/core";
+import { defineTool, extractText } from "@kosong/core";
+import { z } from "zod";
 import { isPointerNotice, POINTER_NOTICE_HEAD, Recall } from "@kosong/soul/recall";
 import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
@@ -54,6 +55,42 @@ describe.each([
     expect(byPath).not.toContain("filler line 0 ");
     const results = ofType(turn, "ToolResult").map((e) => e.payload);
     expect(results.every((r) => !r.return_value.is_error)).toBe(true);
+  });
+});
+
+describe("Recall by path after shell views", () => {
+  it("takes a command that only shows a file (cat, sed -n 'a,bp') as a view of it, and a pipeline as none", async () => {
+    const filler = "\n# a comment line of the module, long enough to make room".repeat(20);
+    const outputs: Record<string, string> = {
+      "cat -n app/models.py": `1\tclass Order:\n2\t    TOTAL_LIMIT = 9000${filler}`,
+      "sed -n '1,2p' app/views.py": `def index(request):\n    return render(request)${filler}`,
+      "grep -n Order app/views.py | head -3": `12:from app.models import Order${filler}`,
+    };
+    const shell = defineTool({
+      name: "bash",
+      description: "Runs a command.",
+      parameters: z.object({ command: z.string() }),
+      async execute({ command }) {
+        return outputs[command] ?? "";
+      },
+    });
+    const { soul, context } = await testSoul({
+      tools: [shell, Recall],
+      compaction: keepLast(1).strategy,
+      scripts: [
+        script(...Object.keys(outputs).map((command, i) => call(`s${i}`, "bash", { command }))),
+        "text: looked",
+        script(call("r1", "Recall", { path: "/repo/app/models.py" }), call("r2", "Recall", { path: "app/views.py" })),
+        "text: ok",
+      ],
+    });
+    await collect(soul.run("look around"));
+    await collect(soul.compact());
+    expect(extractText(context.history.at(-1)!)).toContain("files: app/models.py, app/views.py");
+    await collect(soul.run("again"));
+    expect(resultOf(context.history, "r1")).toContain("TOTAL_LIMIT = 9000");
+    // The pipeline is no view: the last view of views.py is the sed one.
+    expect(resultOf(context.history, "r2")).toBe(`<system>Recalled the last view of app/views.py (r1:3).</system>${outputs["sed -n '1,2p' app/views.py"]}`);
   });
 });
 
