@@ -7,7 +7,7 @@ export default defineConfig({
     "tokens/index": "src/tokens/index.ts",
     "conversation/index": "src/conversation/index.ts",
     "internal/index": "src/internal/index.ts",
-    "files/index": "src/files/index.ts",
+    "files/index": "src/files.ts",
     "recall/index": "src/recall/index.ts",
     "wire-server/index": "src/wire-server/index.ts",
   },

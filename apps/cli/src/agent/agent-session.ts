@@ -9,7 +9,7 @@ import { extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@k
 import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
 import { Recall } from "@kosong/soul/recall";
-import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
+import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import type { Settings } from "../config/settings.js";
 import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";

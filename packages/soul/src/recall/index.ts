@@ -4,7 +4,7 @@
  * replaced, and tool-result aging runs), what it reads with
  * (`ContextRecall`), the pointers, and the request of a range compaction.
  */
-export { Recall, RECALL_NAME } from "../tools/recall.js";
+export { Recall, RECALL_NAME } from "./recall-tool.js";
 export { ContextRecall, type ContextRecallOptions, type Recalled } from "./context-recall.js";
 export { RecallError } from "./recall-error.js";
 export { formatPointer, parsePointer, type RecallPointer } from "./recall-pointer.js";
@@ -12,4 +12,4 @@ export { isPointerNotice, POINTER_NOTICE_HEAD } from "./pointer-notice.js";
 export type { MessageRange } from "./dropped-ranges.js";
 export { defaultToolResultAging, isAged, type ToolResultAgingOptions } from "./tool-result-aging.js";
 export { TOOL_RESULT_AGING } from "./aging-compaction.js";
-export type { CompactRequest } from "../soul/soul.js";
+export type { CompactRequest } from "../loop/soul.js";

@@ -1,5 +1,5 @@
 /** What a recall cannot bring back: an unknown pointer, a rotation that is gone, a file never viewed. */
-import { SoulError } from "../soul/errors.js";
+import { SoulError } from "../errors.js";
 
 /** A recall that found nothing; its message says why, for the model to read. */
 export class RecallError extends SoulError {
