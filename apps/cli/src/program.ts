@@ -105,6 +105,7 @@ export function buildProgram(): Command {
     .option("--idle-timeout <seconds>", "give up on (and retry) a model response stream silent this long (default 300, 0: no limit)")
     .option("--max-time <seconds>", "print mode: stop the whole run after this long, exit 1 (default 900, 0: no limit)")
     .option("--shell-timeout <seconds>", "stop a Shell tool call running this long; the model reads an error (default 660, 0: no limit)")
+    .option("--compaction-threshold <share>", "compact when the context reaches this share of the window, e.g. 0.7 or 70% (default 0.85, or earlier for the answer's reserve)")
     .addHelpText("after", environmentHelp)
     .showHelpAfterError("(kosong --help lists every flag)")
     .exitOverride()

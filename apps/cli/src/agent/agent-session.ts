@@ -8,10 +8,11 @@ import path from "node:path";
 import { extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
+import { Recall } from "@kosong/soul/recall";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import { CliError } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
-import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
+import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
@@ -139,7 +140,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const tools = createAgentTools(workspace, { shellEnv, sandbox });
-    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
+    // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
+    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
       ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
@@ -153,7 +155,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset };
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
@@ -163,7 +165,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         context,
         config: {
           maxContextSize: chosen.maxContextSize,
-          reservedContextSize: reservedTokens(chosen.maxContextSize),
+          ...compactionTriggers(chosen.maxContextSize, settings.compactionThreshold),
           toolTimeouts: { Shell: settings.shellTimeoutMs },
         },
         compaction,
@@ -225,6 +227,17 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
 /** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed, and passwords of URLs are hidden. */
 export function warnOnStderr(line: string): void {
   process.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(line), { oneLine: true })}\n`);
+}
+
+/**
+ * The soul's compaction triggers: the reserve for the answer
+ * ({@link reservedTokens}), and with a threshold share, that share of the
+ * window, the reserve then cut so that it does not trigger earlier.
+ */
+export function compactionTriggers(maxContextSize: number, threshold: number | null): { reservedContextSize: number; compactionTriggerRatio?: number } {
+  const reserve = reservedTokens(maxContextSize);
+  if (threshold === null) return { reservedContextSize: reserve };
+  return { reservedContextSize: Math.min(reserve, Math.round(maxContextSize * (1 - threshold))), compactionTriggerRatio: threshold };
 }
 
 /** Tokens kept free for the answer: the soul's default (kimi-cli's 50k), or a quarter of a smaller window. */

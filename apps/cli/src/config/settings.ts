@@ -46,6 +46,8 @@ export interface SettingFlags {
   shellTimeout?: string;
   /** `--max-time <seconds>`: print mode's limit on the whole run. */
   maxTime?: string;
+  /** `--compaction-threshold <share>`: 0.7 or 70%. */
+  compactionThreshold?: string;
   /** A mode of `--file-restore <mode>`, or false with `--no-file-restore`. */
   fileRestore?: string | boolean;
   /** `--file-restore-max-size <size>`: bytes, or with a unit (KiB, MiB, GiB). */
@@ -89,6 +91,8 @@ export interface Settings {
   shellTimeoutMs: number | null;
   /** Print mode's limit on the whole run in ms (null: none; default {@link DEFAULT_PRINT_MAX_TIME_MS}). */
   maxTimeMs: number | null;
+  /** Compact at this share of the window (0 < share <= 1); null: the soul's triggers (85 %, or the answer's reserve). */
+  compactionThreshold: number | null;
   /**
    * Which files the agent changes are journaled and restored with every
    * revert: none ("off", also `--no-file-restore`), the ones tools declare
@@ -175,6 +179,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     }),
     shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
     maxTimeMs: maxTime === undefined ? DEFAULT_PRINT_MAX_TIME_MS : maxTime,
+    compactionThreshold: share(picked(flags.compactionThreshold, "KOSONG_COMPACTION_THRESHOLD", "compaction_threshold")),
     fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
     fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
@@ -230,6 +235,15 @@ function seconds(what: string, value: string | undefined): number | null | undef
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new UsageError(`${what}: expected a number of seconds (0 for no limit), got "${value}"`);
   return n === 0 ? null : Math.min(Math.round(n * 1000), 2 ** 31 - 1) || 1;
+}
+
+/** A share of the window given as 0.7 or 70%, in (0, 1]; null when not given. */
+function share({ value, from }: { value: string | undefined; from: string }): number | null {
+  if (value === undefined) return null;
+  const percent = /^\s*([\d.]+)\s*%\s*$/.exec(value);
+  const n = percent ? Number(percent[1]) / 100 : Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`${from}: expected a share of the window between 0 and 1 (e.g. 0.7 or 70%), got "${value}"`);
+  return n;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -109,6 +109,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
       maxTimeMs: null,
+      compactionThreshold: null,
       fileRestore: "scan",
       fileRestoreMaxBytes: defaultMaxFileBytes,
       // The scripted tour runs the same everywhere: no sandbox, and no notice where there is none.

@@ -4,6 +4,7 @@
  */
 import { extractText } from "@kosong/core";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
+import { contextBreakdownLines } from "../../render/context-breakdown-lines.js";
 import { mcpStatusLines } from "../../render/mcp-status.js";
 import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -12,6 +13,7 @@ import { timestamp } from "../../render/timestamp.js";
 import type { ModelList } from "../../providers/model-list.js";
 import { isUserPrompt } from "../../render/user-prompt.js";
 import { printCheckpoints } from "./checkpoint-list.js";
+import { compactArguments } from "./compact-arguments.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
@@ -40,9 +42,12 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "context",
-    help: "what the system prompt was built from",
+    help: "where the context window goes, and what the system prompt was built from",
     run: async (s) => {
       const { projectContext, context, soul } = s.agent;
+      const [head, ...rows] = contextBreakdownLines(soul.status.breakdown, soul.agent.toolset.tools);
+      s.print(head!);
+      for (const row of rows) s.print(row);
       if (!projectContext) s.print("Project context is off (--no-project-context): the agent's instructions only.");
       else for (const block of projectContext.blocks) s.print(`<context name="${block.name}">  ${s.style.dim(`${block.content.length} characters from ${visibleControls(block.source, { oneLine: true })}`)}`);
       if (context.systemPrompt !== null && context.systemPrompt !== soul.agent.systemPrompt) {
@@ -53,10 +58,12 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "compact",
-    args: "[instruction]",
-    help: "compact the conversation now (the instruction guides the summary)",
+    args: "[from <checkpoint> [to <checkpoint>]] [instruction]",
+    help: "compact the conversation now (the instruction guides the summary); from a checkpoint: only that part, the rest stays verbatim",
     run: async (s, args) => {
-      await s.drive((signal) => s.agent.soul.compact(args || undefined, { signal }));
+      const request = compactArguments(args);
+      if (typeof request === "string") return s.print(request);
+      await s.drive((signal) => s.agent.soul.compact(request, { signal }));
     },
   },
   {
