@@ -153,7 +153,7 @@ describe("the prompt in an emulated terminal", () => {
     const events: string[] = [];
     const stop = input.watchTurn({
       interrupt: () => events.push("interrupt"),
-      escape: () => events.push("escape"),
+      escape: () => void events.push("escape"),
       line: (text) => events.push(`line:${text}`),
       typing: (text) => events.push(`typing:${text}`),
     });
@@ -182,6 +182,20 @@ describe("the prompt in an emulated terminal", () => {
     expect((await vt.visible())[0]).toBe("› later");
     vt.send(keys.enter);
     expect(await read).toEqual({ kind: "line", text: "later" });
+  });
+
+  it("puts a queued line Esc takes back before the text typed ahead, to edit", async () => {
+    const { vt, input } = setup(40, 10);
+    const queued = ["first queued"];
+    const typed: string[] = [];
+    const stop = input.watchTurn({ interrupt: () => undefined, escape: () => queued.pop(), line: () => undefined, typing: (text) => typed.push(text) });
+    vt.send("typed", keys.escape, keys.escape);
+    expect(typed.slice(-2)).toEqual(["first queued\ntyped", "first queued\ntyped"]);
+    stop();
+    const read = input.readLine("› ");
+    expect((await vt.visible()).slice(0, 2)).toEqual(["› first queued", "  typed"]);
+    vt.send(keys.enter);
+    expect(await read).toEqual({ kind: "line", text: "first queued\ntyped" });
   });
 
   it("redraws the prompt at the new width after a resize", async () => {

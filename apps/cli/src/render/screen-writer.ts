@@ -59,7 +59,13 @@ export class ScreenWriter {
   #promptRows = 1;
   #spinner: { text: string; frame: number; timer: ReturnType<typeof setInterval>; colour: (text: string) => string } | null = null;
   #footer: { text: () => string; rows: number } | null = null;
-  readonly #onResize = (): void => this.#setRegion();
+  readonly #onResize = (): void => {
+    // A resize resets the scroll region, and the cursor may now sit on the new last row, where the output
+    // would write over the footer: the whole screen scrolls by a line if so (IND keeps the column), and
+    // the cursor goes back up into what becomes the region.
+    this.out.write(`${save}${esc}[r${restore}${esc}D${up(1)}`);
+    this.#setRegion();
+  };
 
   private constructor(private readonly out: ScreenStream) {}
 

@@ -16,7 +16,7 @@ import { EditBuffer } from "./edit-buffer.js";
 import { type Key, KeyReader } from "./key-reader.js";
 import { applyCompletion, initialPrompt, type PromptEffect, promptReducer } from "./prompt-state.js";
 import { promptView } from "./prompt-view.js";
-import { typeAheadReducer } from "./type-ahead-state.js";
+import { takenBack, typeAheadReducer } from "./type-ahead-state.js";
 
 /** What reading a line gave. */
 export type LineResult =
@@ -42,8 +42,8 @@ export interface ReadLineOptions {
 export interface TurnKeys {
   /** Ctrl-C. */
   interrupt(): void;
-  /** Esc. */
-  escape(): void;
+  /** Esc; text it returns is put back on the line being typed, to edit (a queued line taken back). */
+  escape(): string | undefined;
   /** A line typed and entered (not empty). */
   line(text: string): void;
   /** The text typed so far and not entered (after each key), to show it. */
@@ -154,7 +154,7 @@ export class TerminalInput implements LineInput {
       buffer = step.state;
       for (const effect of step.effects) {
         if (effect.kind === "interrupt") keys.interrupt();
-        else if (effect.kind === "escape") keys.escape();
+        else if (effect.kind === "escape") buffer = takenBack(buffer, keys.escape());
         else keys.line(effect.text);
       }
       keys.typing?.(buffer.text);

@@ -28,3 +28,11 @@ export function typeAheadReducer(state: EditBuffer, key: Key): { state: EditBuff
   else buffer.editKey(key.name);
   return { state: buffer, effects };
 }
+
+/** The text typed ahead with a queued line taken back (Esc) put before it, to edit; unchanged when none was. */
+export function takenBack(state: EditBuffer, back: string | undefined): EditBuffer {
+  if (back === undefined) return state;
+  const buffer = state.clone();
+  buffer.set(buffer.text ? `${back}\n${buffer.text}` : back);
+  return buffer;
+}
