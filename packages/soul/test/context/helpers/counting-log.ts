@@ -8,7 +8,9 @@ import {
   type ContextLog,
   type ContextLogState,
   type LogAppendReceipt,
+  type LogRotation,
   type LogRotationInfo,
+  type RotationNote,
   type LogRotationRestore,
   type LogPosition,
   type LogTruncation,
@@ -57,6 +59,14 @@ export class CountingLog implements ContextLog {
 
   restoreRotation(n: number): Promise<LogRotationRestore> {
     return this.inner.restoreRotation(n);
+  }
+
+  annotateRotation(n: number, note: RotationNote): Promise<void> {
+    return this.inner.annotateRotation(n, note);
+  }
+
+  addRotation(records: readonly ContextRecord[]): Promise<LogRotation> {
+    return this.inner.addRotation(records);
   }
 
   close(): Promise<void> {
