@@ -95,6 +95,7 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
     const cleared = await context.clear({
       firstCheckpointId: context.nCheckpoints,
+      kind: "compaction",
       then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
     });
     announceCheckpoint(rt, emit, cleared.newCheckpoint);
