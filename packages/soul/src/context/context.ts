@@ -29,8 +29,8 @@ import {
   type RotationNote,
 } from "@kosong/context";
 import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
-import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "../files/index.js";
-import type { RestoreKind } from "../files/journal-records.js";
+import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "@kosong/workspace";
+import type { RestoreKind } from "@kosong/workspace";
 import { branchTree, type ContextBranch } from "./branch-tree.js";
 import { checkpointMessage } from "./checkpoint-message.js";
 import { isUserTyped } from "./is-user-typed.js";
