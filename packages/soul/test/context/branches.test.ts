@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { assistantMessage, userMessage } from "@kosong/core";
 import { Context, type ContextBranch } from "@kosong/soul";
 import { LOG_KINDS } from "./helpers/logs.js";
+import { runReadmeBlock } from "./helpers/readme-block.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 /** Three turns: checkpoint n, "prompt n", "answer n". */
@@ -120,4 +121,13 @@ describe("Context.branches on a context.jsonl", () => {
     expect((await context.branches()).map((b) => b.kind)).toEqual(["current", "revert", "unknown", "revert"]);
     await context.close();
   });
+});
+
+it("the README's Branches example runs and prints what it says", async () => {
+  const { logs } = await runReadmeBlock("### Branches");
+  expect(logs).toEqual([
+    [null, undefined, "current", null, "prompt 0"],
+    [1, null, "revert", 1, "prompt 1"],
+    [2, null, "btw", 0, "by the way?"],
+  ]);
 });
