@@ -5,7 +5,7 @@
  * last three checkpoints and the turns written again, every fifth a kept
  * side branch, `addBranch`). Setup untimed.
  * Ours: the whole branch tree (the rotations listed, their notes read from
- * `context.branches.jsonl`, the tree built).
+ * `context.jsonl.branches`, the tree built).
  * Baseline, same run, interleaved: `Context.rotations()`, the log's own
  * listing (a readdir and a stat per rotation), the least any listing of the
  * branches costs. A second row, informational: what a tree read from the
@@ -66,7 +66,7 @@ const benchmark: Benchmark = {
       return [
         toRow(`Context.branches(), ${label}`, "Context.rotations() (readdir + a stat per rotation)", tree, {
           goal: 2,
-          note: "ours: the rotations listed (same readdir + stats), context.branches.jsonl read, the tree built",
+          note: "ours: the rotations listed (same readdir + stats), context.jsonl.branches read, the tree built",
         }),
         toRow(`a tree read from the rotation files, ${label}`, "Context.branches()", naive, {
           note: "informational: parsing every rotation (what branches() avoids by keeping notes) against branches()",

@@ -353,12 +353,12 @@ export class JsonlContextFile implements ContextLog {
     });
   }
 
-  /** The rotations of this file, lowest number first, with their notes (from `<stem>.branches<ext>`). */
+  /** The rotations of this file, lowest number first, with their notes (from `<file>.branches`). */
   listRotations(): Promise<LogRotationInfo[]> {
     return this.#enqueue(() => listRotations(this.path));
   }
 
-  /** Appends `note` for rotation `n` to `<stem>.branches<ext>` beside the file, synced. */
+  /** Appends `note` for rotation `n` to `<file>.branches` beside the file (`context.jsonl.branches`), synced. */
   annotateRotation(n: number, note: RotationNote): Promise<void> {
     let checked: RotationNote;
     try {

@@ -1,14 +1,15 @@
 /**
  * The notes of a context file's rotations: one JSON line per note in
- * `<stem>.branches<ext>` beside the file (`context.jsonl` ->
- * `context.branches.jsonl`), `{"n":3,"size":1234,"note":{...}}`. Appended
+ * `<file>.branches` beside the file (`context.jsonl.branches`, as the lock
+ * is `context.jsonl.lock`: no context file, kimi-cli ignores it),
+ * `{"n":3,"size":1234,"note":{...}}`. Appended
  * (and synced) by the file's writer; the last line for a number wins. The
  * file is data from disk: a damaged line, a wrong shape or an oversized file
  * only loses notes, never a rotation.
  */
 import { open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { hasCode, PRIVATE_FILE_MODE } from "./durable-fs.js";
+import { hasCode, modeOf } from "./durable-fs.js";
 import { parseRotationNote, type RotationNote } from "./rotation-note.js";
 
 /** Past this size the notes file is not read (its rotations are listed without notes). */
@@ -22,8 +23,7 @@ export interface StoredRotationNote {
 
 /** The path of the notes file of `file`. */
 export function rotationNotesPath(file: string): string {
-  const { dir, name, ext } = path.parse(path.resolve(file));
-  return path.join(dir, `${name}.branches${ext}`);
+  return `${path.resolve(file)}.branches`;
 }
 
 /** The notes of `file`'s rotations by number (empty without a notes file). */
@@ -55,10 +55,11 @@ export async function readRotationNotes(file: string): Promise<Map<number, Store
 
 /**
  * Appends the note of rotation `n` (of `size` bytes) and syncs it. A line
- * torn by an earlier crash is ended first, so it spoils only itself.
+ * torn by an earlier crash is ended first, so it spoils only itself. A new
+ * notes file gets the permission bits of `file`.
  */
 export async function appendRotationNote(file: string, n: number, size: number, note: RotationNote): Promise<void> {
-  const handle = await open(rotationNotesPath(file), "a+", PRIVATE_FILE_MODE);
+  const handle = await open(rotationNotesPath(file), "a+", await modeOf(file));
   try {
     const { size: length } = await handle.stat();
     const last = Buffer.alloc(1);

@@ -3,7 +3,7 @@
  * `<stem>_<N><ext>` beside it (`context.jsonl` -> `context_1.jsonl`), as
  * kimi-cli names them. A new rotation takes the number after the highest
  * existing one and is created exclusively, so two writers never share one.
- * Their notes (what each is as a branch) are lines of `<stem>.branches<ext>`
+ * Their notes (what each is as a branch) are lines of `<file>.branches`
  * beside them (see `rotation-notes.ts`).
  */
 import { link, lstat, readdir, rename, stat } from "node:fs/promises";

@@ -87,7 +87,7 @@ describe.each(LOG_KINDS)("Context.branches on $name", (kind) => {
 });
 
 describe("Context.branches on a context.jsonl", () => {
-  it("addBranch leaves the file byte-identical; the notes live in context.branches.jsonl", async () => {
+  it("addBranch leaves the file byte-identical; the notes live in context.jsonl.branches", async () => {
     const file = path.join(await tempDir(), "context.jsonl");
     const context = new Context(file);
     await threeTurns(context);
@@ -95,7 +95,7 @@ describe("Context.branches on a context.jsonl", () => {
     await context.addBranch([userMessage("aside"), assistantMessage("noted")]);
     expect((await readFile(file)).equals(before)).toBe(true);
     expect((await readFile(path.join(path.dirname(file), "context_1.jsonl"), "utf8")).startsWith(before.toString("utf8"))).toBe(true);
-    expect(await readFile(path.join(path.dirname(file), "context.branches.jsonl"), "utf8")).toContain('"kind":"btw"');
+    expect(await readFile(path.join(path.dirname(file), "context.jsonl.branches"), "utf8")).toContain('"kind":"btw"');
     await context.close();
   });
 
@@ -106,7 +106,7 @@ describe("Context.branches on a context.jsonl", () => {
     await threeTurns(context);
     await context.revertTo(1);
     await copyFile(file, path.join(dir, "context_2.jsonl")); // as kimi-cli's clear would leave it
-    const notes = path.join(dir, "context.branches.jsonl");
+    const notes = path.join(dir, "context.jsonl.branches");
     const kept = await readFile(notes, "utf8");
     // A torn line, a line of another shape, and a note written for another rotation 2 (another size): none counts.
     await writeFile(notes, `${kept}{"n":2,"size":1,"note":{"kind":"btw","checkpoint":null,"sharedMessages":0,"messages":1,"firstPrompt":null}}\n["x"]\n{"n":2,"si`);
