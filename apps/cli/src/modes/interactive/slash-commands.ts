@@ -175,7 +175,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (s, args) => {
       if (!args) {
         const branches = await s.agent.context.branches();
-        s.print(branchTreeLines(branches, s.style).join("\n"));
+        s.print(branchTreeLines(branches, s.style, s.agent.settings.store === null ? "byte" : "record").join("\n"));
         s.print(s.style.dim(branches.length > 1 ? "/tree <n> switches to branch n; /fork copies the current branch into a new session." : "No other branch yet."));
         return;
       }
@@ -188,9 +188,10 @@ export const slashCommands: SlashCommand[] = [
     help: "copy the current branch into a new session (this one goes on unchanged)",
     run: async (s) => {
       const { agent } = s;
-      if (agent.settings.store !== null) return s.print("/fork copies a session's conversation file: with a PostgreSQL store (--store) it is not available yet.");
+      const { store } = agent.settings;
+      const source = store !== null && agent.session ? { store, sessionId: agent.session.id } : { contextFile: agent.contextFile };
       const firstPrompt = agent.context.history.find((m) => m.role === "user" && !extractText(m).startsWith("<system>"));
-      const forked = await forkSession(agent.settings.home, agent.cwd, agent.contextFile, firstPrompt ? extractText(firstPrompt, "\n") : null);
+      const forked = await forkSession(agent.settings.home, agent.cwd, source, firstPrompt ? extractText(firstPrompt, "\n") : null);
       s.print(`Forked the current branch into session ${forked.id}: kosong --resume ${forked.id} opens it. This session goes on here.`);
     },
   },
