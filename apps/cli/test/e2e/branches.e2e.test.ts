@@ -61,6 +61,22 @@ describe("branches in the interactive mode (tmux)", () => {
     expect((await readFile(file)).equals(before)).toBe(true);
     expect((await readdir(dir)).filter((name) => /^context_\d+\.jsonl$/.test(name))).toEqual([]);
 
+    // Aborted with Ctrl-C mid-answer, and an answer with terminal escapes (shown, not obeyed): the file is still the same.
+    const slow: Message = { role: "assistant", content: [...Array.from({ length: 200 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
+    server.enqueue({ message: slow, usage, chunkDelayMs: 40 });
+    terminal.line("/btw tell a long story");
+    await terminal.waitFor(/slowly/, { from: "› /btw tell" });
+    terminal.keys("C-c");
+    screen = await terminal.waitFor(/btw aborted; the conversation is unchanged\.[\s\S]*›\s*$/, { from: "› /btw tell" });
+    expect(screen).not.toContain("END");
+    server.enqueue({ message: say("red \u001b[31malert\u001b[0m"), usage });
+    terminal.line("/btw escapes?");
+    screen = await terminal.waitFor(/Keep this answer as a branch\? \[y\/N\] $/m, { from: "› /btw escapes?" });
+    expect(screen).toContain("red ␛[31malert␛[0m");
+    terminal.line("n");
+    await terminal.waitFor(/Not kept/, { from: "› /btw escapes?" });
+    expect((await readFile(file)).equals(before)).toBe(true);
+
     // Kept: a new branch, and still not a byte of the conversation changed.
     server.enqueue({ message: say("Blue, by the way."), usage });
     terminal.line("/btw and the colour of the sky?");
