@@ -16,6 +16,7 @@ export type {
   LogRotationRestore,
   LogTruncation,
 } from "./context-log.js";
+export { checkRotationNote, MAX_NOTE_PROMPT, parseRotationNote, type RotationNote } from "./rotation-note.js";
 export type { LinearStorage } from "./linear-storage.js";
 export { LinearContext } from "./linear-context.js";
 export { MemoryLinearStorage, type MemoryLinearStorageInit } from "./memory-linear-storage.js";

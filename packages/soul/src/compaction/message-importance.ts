@@ -6,17 +6,13 @@
  * results and the soul's own `<system>` messages do not).
  */
 import { extractText, type Message } from "@kosong/core";
+import { isUserTyped } from "../context/is-user-typed.js";
 
 /** Words that make an assistant message important: errors, failures, warnings and decisions. */
 export const IMPORTANT_WORDS =
   /\b(errors?|exceptions?|fail(s|ed|ing|ures?)?|warn(s|ed|ings?)?|critical|broken|crash(es|ed)?|decid(e|ed|es|ing)|decisions?|chose|chosen|choose)\b/i;
 
-/** True for a user message the user typed: not the soul's own messages, which are a `<system>…</system>` tag and nothing else. */
-export function isUserTyped(message: Message): boolean {
-  if (message.role !== "user") return false;
-  const text = extractText(message, "\n").trim();
-  return !(text.startsWith("<system>") && text.endsWith("</system>") && text.indexOf("<system>", 1) < 0);
-}
+export { isUserTyped };
 
 /**
  * Important: the system prompt (any system message), every message the user

@@ -103,6 +103,7 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
     const cleared = await context.clear({
       firstCheckpointId: context.nCheckpoints,
+      kind: "compaction",
       then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
     });
     if (rotation !== null && cleared.n !== rotation) notes.push(`The recall pointers name rotation ${rotation}, but the old conversation was kept as rotation ${cleared.n}.`);
