@@ -22,7 +22,7 @@ export async function askSideQuestion(s: InteractiveSession, question: string): 
   // Tool definitions go along only when the history holds tool calls (some APIs require them then); none is run.
   const tools = context.history.some((m) => (m.tool_calls?.length ?? 0) > 0) ? soul.agent.toolset.tools : [];
   const controller = new AbortController();
-  const stopWatching = s.input.watchTurn({ interrupt: () => controller.abort(), escape: () => controller.abort(), line: () => undefined });
+  const stopWatching = s.input.watchTurn({ interrupt: () => controller.abort(), escape: () => void controller.abort(), line: () => undefined });
   s.print(s.style.dim("btw: answered beside the conversation, which stays as it is"));
   let answer: Message;
   try {

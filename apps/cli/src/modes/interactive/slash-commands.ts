@@ -256,6 +256,9 @@ async function switchModel(s: InteractiveSession, args: string): Promise<void> {
   const { createProviders } = await import("../../providers/create-provider.js");
   agent.useProviders(await createProviders({ ...agent.settings, model: args }));
   s.print(`Model: ${shown(agent.providers.main.modelName)}${list.from === "settings" ? s.style.dim(" (not checked: the provider lists no models)") : ""}`);
+  s.print(s.status());
+}
+
 /** `/restore n` and `/tree n`: makes rotation `n` the conversation (after the file-restore go-ahead), keeping the replaced one. */
 async function switchToRotation(s: InteractiveSession, n: number, noun: "rotation" | "branch"): Promise<void> {
   if (!(await confirmFileRestore(s, { rotation: n }))) return;
