@@ -9,6 +9,7 @@ export default defineConfig({
     "internal/index": "src/internal/index.ts",
     "files/index": "src/files.ts",
     "wire-server/index": "src/wire-server/index.ts",
+    "subagent/index": "src/subagent/index.ts",
   },
   format: ["esm"],
   target: "node22",
