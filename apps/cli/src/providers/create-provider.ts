@@ -54,7 +54,8 @@ export async function createProviders(settings: Settings, env: Env = process.env
   return { main, compact, maxContextSize: settings.maxContextSize ?? defaultContextSizes[settings.provider] };
 }
 
-async function createProvider(settings: Settings, model: string, env: Env): Promise<ChatProvider> {
+/** A provider of the session's kind (key, base URL, timeouts) for `model`: what a subagent's own model runs on. */
+export async function createProvider(settings: Settings, model: string, env: Env = process.env): Promise<ChatProvider> {
   const baseURL = settings.baseUrl ?? undefined;
   const timeouts = settings.llmTimeouts;
   switch (settings.provider) {

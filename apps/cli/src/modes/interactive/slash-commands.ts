@@ -102,6 +102,8 @@ export const slashCommands: SlashCommand[] = [
       if (found && !(await confirmFileRestore(s, { checkpoint: found.id }))) return;
       const revert = await s.agent.context.revertTo(target);
       printFileRestore(s, revert.files);
+      const detached = await s.agent.afterRevert(revert.checkpoint.id);
+      if (detached !== null) s.print(s.style.dim(detached));
       s.print(`Reverted to checkpoint ${revert.checkpoint.id}; ${s.agent.context.history.length} messages remain. /restore ${revert.rotation.n} undoes it.`);
       s.print(s.status());
     },
