@@ -77,6 +77,11 @@ export class Subagents {
     return new Set(this.#running.keys());
   }
 
+  /** The model of child `id` while it runs, null otherwise. */
+  modelOf(id: string): string | null {
+    return this.#running.get(id)?.record.model || null;
+  }
+
   /** Answers of background children that finished while no turn ran (each once), for the next turn's input. */
   takeNotices(): string[] {
     return this.#notices.splice(0);

@@ -9,6 +9,7 @@ import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
+import { agentsCommand } from "../../subagents/agents-command.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
@@ -139,6 +140,12 @@ export const slashCommands: SlashCommand[] = [
       const rotation = await s.agent.context.clear();
       s.print(`Conversation cleared. /restore ${rotation.n} brings it back.`);
     },
+  },
+  {
+    name: "agents",
+    args: "[<id> | restore <id>]",
+    help: "the agents the Agent tool ran (status, cost); one's transcript",
+    run: (s, args) => agentsCommand(s.agent.subagents, args, { print: (line) => s.print(line), style: s.style }),
   },
   {
     name: "rotations",
