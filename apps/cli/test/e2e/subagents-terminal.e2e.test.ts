@@ -60,6 +60,6 @@ describe("a child agent in a real terminal (tmux)", () => {
     terminal.line("/agents");
     await terminal.waitFor(new RegExp(`${id}\\s+coder\\s+detached`), { from: "Reverted to checkpoint 0" });
     terminal.line(`/agents restore ${id}`);
-    await terminal.waitFor(/conversation is back \(3 messages\)/, { from: `› /agents restore ${id}` });
+    await terminal.waitFor(/conversation is back \(4 messages\)/, { from: `› /agents restore ${id}` });
   }, 60_000);
 });
