@@ -203,9 +203,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       });
     currentSoul = soulFor(providers);
     const afterRevert = async (checkpoint: number): Promise<string | null> => {
-      const detached = await store.detachFrom(checkpoint, subagents.running);
-      if (detached.length === 0) return null;
-      return `detached ${detached.length === 1 ? "agent" : "agents"} ${detached.map((r) => `${r.id} (${r.subagent_type})`).join(", ")}: the revert went back past ${detached.length === 1 ? "its call" : "their calls"} (each conversation kept as a rotation)`;
+      const changed = await store.detachFrom(checkpoint, subagents.running);
+      if (changed.length === 0) return null;
+      const what = (r: (typeof changed)[number]) => `${r.id} (${r.subagent_type})${r.status === "detached" ? "" : ` back to its turn ${r.turns.length}`}`;
+      return `detached ${changed.length === 1 ? "agent" : "agents"} ${changed.map(what).join(", ")}: the revert went back past ${changed.length === 1 ? "its call" : "their calls"} (each conversation kept as a rotation)`;
     };
     return {
       soul: currentSoul,

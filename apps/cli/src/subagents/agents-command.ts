@@ -55,11 +55,12 @@ async function printTranscript(subagents: Subagents, id: string, out: AgentsComm
 
 async function restoreDetached(subagents: Subagents, id: string, out: AgentsCommandOutput): Promise<void> {
   const record = await subagents.store.get(id);
-  if (record?.status !== "detached" || record.detached_rotation === undefined) return out.print(`No detached agent ${oneLine(id, 40)} (see /agents).`);
+  if (record?.detached_rotation === undefined) return out.print(`No detached agent ${oneLine(id, 40)} (see /agents).`);
   const context = new Context(subagents.store.contextFile(record.id));
   try {
     await context.restoreRotation(record.detached_rotation);
-    await subagents.store.save({ ...record, status: "finished" });
+    const { detached_rotation: _rotation, detached_turns: taken = [], ...rest } = record;
+    await subagents.store.save({ ...rest, status: record.status === "detached" ? "finished" : record.status, turns: [...record.turns, ...taken] });
     out.print(`Agent ${record.id}'s conversation is back (${context.history.length} messages); it can be resumed again.`);
   } finally {
     await context.close();

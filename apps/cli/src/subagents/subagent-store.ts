@@ -37,6 +37,18 @@ export interface SubagentRecord {
   created: string;
   /** When the parent's revert detached it: the rotation of its conversation that `/agents restore` brings back. */
   detached_rotation?: number;
+  /** Each turn the child ran: the parent's call and checkpoint, and the label of the child's turn checkpoint (its link to the call). */
+  turns: SubagentTurn[];
+  /** The turns a revert took back (what `/agents restore` gives back with the rotation). */
+  detached_turns?: SubagentTurn[];
+}
+
+/** One turn of a child: which call of the parent ran it, at which checkpoint of the parent. */
+export interface SubagentTurn {
+  parent_tool_call_id: string;
+  parent_checkpoint: number;
+  /** The label of the child's checkpoint for the turn (`<parent session>/<parent call>`). */
+  label: string;
 }
 
 /** An id of the store's shape: what a model's `resume` must look like before it names a folder. */
@@ -61,8 +73,8 @@ export class SubagentStore {
   }
 
   /** Writes a new record (its folder made). */
-  async create(record: Omit<SubagentRecord, "usage" | "cost" | "last_result" | "created">): Promise<SubagentRecord> {
-    const full: SubagentRecord = { ...record, usage: tokenUsage(), cost: null, last_result: "", created: new Date().toISOString() };
+  async create(record: Omit<SubagentRecord, "usage" | "cost" | "last_result" | "created" | "turns">): Promise<SubagentRecord> {
+    const full: SubagentRecord = { ...record, usage: tokenUsage(), cost: null, last_result: "", created: new Date().toISOString(), turns: [] };
     await mkdir(this.#folder(record.id), { recursive: true, mode: 0o700 });
     await this.save(full);
     return full;
@@ -116,27 +128,35 @@ export class SubagentStore {
   }
 
   /**
-   * Detaches the children of the parent's checkpoint `checkpoint` and later
-   * (those a revert to it went back past): each child's conversation is
-   * cleared, the old one kept as a rotation (`detached_rotation`), and its
-   * record says "detached". Running children are left alone. Returns those detached.
+   * After the parent reverted to `checkpoint`: each child's turns run by
+   * calls at that checkpoint or later are taken back. The child's
+   * conversation is reverted to the first such turn (the whole log before
+   * kept as a rotation, `detached_rotation`); a child left with no turn is
+   * "detached" (`/agents restore` brings its conversation back), one with
+   * earlier turns keeps them. Running children are left alone. Returns the
+   * records changed.
    */
   async detachFrom(checkpoint: number, running: ReadonlySet<string>): Promise<SubagentRecord[]> {
-    const past = (await this.list()).filter((r) => r.parent_checkpoint >= checkpoint && r.status !== "detached" && !running.has(r.id));
-    const detached: SubagentRecord[] = [];
-    for (const record of past) {
+    const changed: SubagentRecord[] = [];
+    for (const record of await this.list()) {
+      if (record.status === "detached" || running.has(record.id)) continue;
+      const turns = record.turns ?? [];
+      const first = turns.findIndex((t) => t.parent_checkpoint >= checkpoint);
+      if (first < 0) continue;
       const context = new Context(this.contextFile(record.id));
       try {
         await context.restore();
-        const rotation = await context.clear();
-        const updated: SubagentRecord = { ...record, status: "detached", detached_rotation: rotation.n };
+        const found = context.checkpoints.some((c) => c.label === turns[first]!.label);
+        const rotation = found ? (await context.revertTo(turns[first]!.label)).rotation : await context.clear();
+        const kept = turns.slice(0, first);
+        const updated: SubagentRecord = { ...record, turns: kept, detached_turns: turns.slice(first), detached_rotation: rotation.n, ...(kept.length === 0 && { status: "detached" as const }) };
         await this.save(updated);
-        detached.push(updated);
+        changed.push(updated);
       } finally {
         await context.close();
       }
     }
-    return detached;
+    return changed;
   }
 
   #folder(id: string): string {

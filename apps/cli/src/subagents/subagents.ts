@@ -188,6 +188,7 @@ export class Subagents {
     } finally {
       await child.close();
     }
+    record.turns = [...(record.turns ?? []), { parent_tool_call_id: record.parent_tool_call_id, parent_checkpoint: record.parent_checkpoint, label: result.link }];
     const value = subagentToolResult(result);
     const price = priceOf(provider.modelName, this.#options.prices);
     const stop = result.turn.stopReason;
