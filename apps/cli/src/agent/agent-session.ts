@@ -163,6 +163,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       types: loaded.types,
       tools,
       provider: () => current.main,
+      fastProvider: () => current.compact ?? current.main,
       providerFor: (model) => createProvider(settings, model),
       soul: () => currentSoul!,
       context,

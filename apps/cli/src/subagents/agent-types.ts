@@ -19,6 +19,8 @@ export interface AgentType {
   tools: readonly string[] | "all";
   /** The model it runs on, null for the session's. */
   model: string | null;
+  /** Runs on the session's compact model (`--compact-model`, a cheaper one) when there is one and no `model` is named. */
+  fast?: boolean;
   /** Where it was defined: "built-in" or the file. */
   source: string;
 }
@@ -40,10 +42,11 @@ export const builtinAgentTypes: readonly AgentType[] = [
   },
   {
     name: "explore",
-    description: "a fast read-only agent for finding things in the code base (files, definitions, how something works)",
+    description: "a fast read-only agent for finding things in the code base (files, definitions, how something works); runs on the compact model when one is set",
     systemPrompt: `${common}\nYou only read: search with Glob and Grep, read with ReadFile and ListDir. Be quick: answer as soon as you know, naming the files and lines.`,
     tools: readOnlyTools,
     model: null,
+    fast: true,
     source: "built-in",
   },
   {

@@ -11,7 +11,7 @@
  * {@link Subagents.takeNotices} for the next one.
  */
 import { defineTool, SimpleToolset, sumTokenUsage, toolError, toolOk, type CallableTool, type ChatProvider, type ToolContext, type ToolReturnValue } from "@kosong/core";
-import { Context, type Soul } from "@kosong/soul";
+import { Context, ToolRejectedError, type Soul } from "@kosong/soul";
 import { runSubagent, subagentToolResult, type SubagentResult } from "@kosong/soul/subagent";
 import { z } from "zod";
 import { priceOf, type ModelPrice } from "../pricing/model-prices.js";
@@ -31,6 +31,8 @@ export interface SubagentsOptions {
   tools: readonly CallableTool[];
   /** The session's model now (`/model` changes it). */
   provider(): ChatProvider;
+  /** The model of the fast kinds (`explore`): the compact model, else the session's. */
+  fastProvider(): ChatProvider;
   /** Another model of the session's provider, by name. */
   providerFor(model: string): Promise<ChatProvider>;
   /** The parent soul now (for its approvals and to steer a background child's answer in). */
@@ -140,7 +142,7 @@ export class Subagents {
     let provider: ChatProvider;
     try {
       const model = args.model ?? type.model;
-      provider = model === null ? this.#options.provider() : await this.#options.providerFor(model);
+      provider = model !== null ? await this.#options.providerFor(model) : type.fast ? this.#options.fastProvider() : this.#options.provider();
     } catch (error) {
       await store.save({ ...record, status: "failed", last_result: String(error) });
       return toolError({ message: `Agent ${record.id}: the model could not be used: ${error instanceof Error ? error.message : String(error)}` });
@@ -219,7 +221,13 @@ export class Subagents {
       turn: {
         emitSubagentEvent: () => undefined,
         addUsage: () => undefined,
-        requestApproval: (request, s) => this.#options.soul().approval.request(request, s),
+        // Asked while a turn runs, its host answers; asked between turns, nobody would: refused (yolo and approvals for the session still hold).
+        requestApproval: (request, s) => {
+          const soul = this.#options.soul();
+          if (soul.running || soul.approval.yolo || soul.approval.sessionApproved.has(request.action)) return soul.approval.request(request, s);
+          const feedback = "A background agent cannot ask for approval while no turn runs; do this in the foreground (or the user turns on /yolo).";
+          return Promise.resolve({ approved: false, feedback, rejection: new ToolRejectedError(feedback) });
+        },
       },
     };
   }

@@ -104,7 +104,7 @@ describe("the Agent tool in the built binary", { timeout: 90_000 }, () => {
     expect(server.requests[1]!.body!.model).toBe("test-model");
   });
 
-  it("runs two calls of one step in parallel, each child on its own conversation", async () => {
+  it("runs two calls of one step in parallel, each child on its own conversation (explore on the compact model)", async () => {
     const { home, run } = await setup();
     const read = (id: string) => callTool(id, "ReadFile", { path: "app.toml" });
     server.enqueue(
@@ -126,9 +126,11 @@ describe("the Agent tool in the built binary", { timeout: 90_000 }, () => {
       { message: say("child done"), usage },
       { message: say("Both done."), usage },
     );
-    const result = await run(["-p", "two things"]);
+    const result = await run(["-p", "two things", "--compact-model", "fast-model"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("Both done.");
+    // explore runs on the compact model when one is set.
+    expect(server.requests.map((r) => r.body!.model)).toEqual(["test-model", "fast-model", "fast-model", "fast-model", "fast-model", "test-model"]);
     const firstPrompts = [1, 2].map((n) => text(messages(n).at(-1)!.content)).sort();
     expect(firstPrompts).toEqual(["first task", "second task"]);
     expect((await childFolders(home)).length).toBe(2);
