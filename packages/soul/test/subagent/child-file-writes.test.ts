@@ -5,13 +5,15 @@
  * context has no journal.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import type { CallableTool } from "@kosong/core";
+import { SendDMail } from "@kosong/soul";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { call, collect, ofType, script } from "../soul/helpers.js";
 import { journaledSession, journaledWriteTool } from "../file-journal/helpers/workspace.js";
 import { family } from "./helpers.js";
 
-async function setup(parent: string[], root?: string) {
+async function setup(parent: string[], parentTools: CallableTool[] = []) {
   const session = await journaledSession();
   const note = path.join(session.root, "note.txt");
   await writeFile(note, "original\n");
@@ -21,7 +23,8 @@ async function setup(parent: string[], root?: string) {
     children: { editor: [script(call("w1", "Write", { text: "child's edit\n" })), "text: edited"] },
     childTools: [write],
     context: session.context,
-    childDir: root ?? session.session,
+    childDir: session.session,
+    parentTools,
   });
   made.soul.approval.yolo = true;
   return { ...session, ...made, note };
@@ -35,6 +38,17 @@ describe("a child's file writes and the parent's time travel", () => {
     expect(contexts.editor!.fileJournal).toBeNull();
     const { events } = await collect(soul.rewrite(0, "leave the note alone"));
     expect(ofType(events, "Reverted").map((e) => e.payload.files)).toEqual([{ restored: ["note.txt"], skipped: [], conflicts: [] }]);
+    expect(await readFile(note, "utf8")).toBe("original\n");
+  });
+
+  it("the parent's D-Mail back to the step that ran the child restores the file the child wrote", async () => {
+    // Checkpoint 0: the turn; 1: the step that runs the child; 2: the step whose D-Mail goes back to 1.
+    const { soul, note } = await setup(
+      [script(call("c1", "Agent", { name: "editor", prompt: "edit the note" })), script(call("d1", "SendDMail", { checkpoint_id: 1, message: "do not edit the note" })), "text: left it alone"],
+      [SendDMail],
+    );
+    const { events } = await collect(soul.run("edit the note"));
+    expect(ofType(events, "Reverted").map((e) => e.payload)).toEqual([{ checkpoint_id: 1, reason: "dmail", files: { restored: ["note.txt"], skipped: [], conflicts: [] } }]);
     expect(await readFile(note, "utf8")).toBe("original\n");
   });
 
