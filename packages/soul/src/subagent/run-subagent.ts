@@ -94,14 +94,19 @@ export async function runSubagent(parent: ToolContext, input: UserInput, options
     session: { id: agentId, ...(session.workDir !== null && { workDir: session.workDir }), fileJournal: session.fileJournal },
   });
   const link = `${session.id}/${parent.toolCallId}`;
-  const running = child.run(input, { signal: parent.signal, label: link });
-  for await (const event of running) {
-    options.onEvent?.(event);
-    turn.emitSubagentEvent({ parent_tool_call_id: parent.toolCallId, agent_id: agentId, subagent_type: subagentType, event });
+  let result: TurnResult;
+  try {
+    const running = child.run(input, { signal: parent.signal, label: link });
+    for await (const event of running) {
+      options.onEvent?.(event);
+      turn.emitSubagentEvent({ parent_tool_call_id: parent.toolCallId, agent_id: agentId, subagent_type: subagentType, event });
+    }
+    result = await running.result;
+  } finally {
+    // The context is free for the next call (a resume) whatever happened; the turn has ended by now.
+    if (!child.running) child.release();
   }
-  const result = await running.result;
   turn.addUsage(result.usage);
-  child.release();
   const last = context.history.findLast((m) => m.role === "assistant");
   return { agentId, subagentType, text: last === undefined ? "" : extractText(last), turn: result, link };
 }
