@@ -1,6 +1,7 @@
 /**
  * A child agent in a real terminal (tmux), the built binary against the
- * fake provider server: the child's steps show as lines under its Agent
+ * fake provider server: the child's write asks for approval at the prompt,
+ * named by the child; the child's steps show as lines under its Agent
  * call while it runs; `/agents` lists it with its status and opens its
  * transcript; `/revert` to the checkpoint before the call restores the file
  * the child wrote, and detaches the child (its conversation kept as a
@@ -24,7 +25,7 @@ describe("a child agent in a real terminal (tmux)", () => {
     const cwd = path.join(home, "project");
     await mkdir(cwd);
     await writeFile(path.join(cwd, "notes.txt"), "original\n");
-    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, KOSONG_YOLO: "1" });
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 110, height: 50 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
@@ -36,6 +37,10 @@ describe("a child agent in a real terminal (tmux)", () => {
       { message: say("The child rewrote the notes."), usage },
     );
     terminal.line("rewrite the notes with a helper");
+    // The child's write asks you, as any write does, named by the child.
+    const asked = await terminal.waitFor(/approve\? $/m, { from: "› rewrite the notes" });
+    expect(asked).toContain("? coder/WriteFile wants to:");
+    terminal.line("y");
     const screen = await terminal.waitFor(/The child rewrote the notes\.[\s\S]*›\s*$/, { from: "› rewrite the notes" });
     expect(screen).toMatch(/│ ✓ coder: WriteFile\(notes\.txt\)/);
     expect(screen).toMatch(/✓ Agent\(rewrite notes\) → coder finished/);
