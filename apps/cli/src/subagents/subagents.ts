@@ -170,20 +170,15 @@ export class Subagents {
   async #run(record: SubagentRecord, type: AgentType, provider: ChatProvider, prompt: string, context: ToolContext): Promise<ToolReturnValue> {
     const { store } = this.#options;
     const child = new Context(store.contextFile(record.id));
-    let result: SubagentResult | null = null;
+    const agent = { name: record.subagent_type, systemPrompt: type.systemPrompt, toolset: new SimpleToolset(this.#toolsOf(type)) };
+    const config = { maxContextSize: this.#options.maxContextSize };
+    let result: SubagentResult;
     try {
-      result = await this.#slots.run(
-        () =>
-          runSubagent(context, prompt, {
-            agent: { name: record.subagent_type, systemPrompt: type.systemPrompt, toolset: new SimpleToolset(this.#toolsOf(type)) },
-            provider,
-            context: child,
-            agentId: record.id,
-            subagentType: record.subagent_type,
-            config: { maxContextSize: this.#options.maxContextSize },
-          }),
-        context.signal,
-      );
+      result = await this.#slots.run(async () => {
+        // A resumed child goes on with its conversation (a cut tool call of it answered as interrupted).
+        await child.restore();
+        return runSubagent(context, prompt, { agent, provider, context: child, agentId: record.id, subagentType: record.subagent_type, config });
+      }, context.signal);
     } catch (error) {
       await store.save({ ...record, status: context.signal.aborted ? "aborted" : "failed", last_result: error instanceof Error ? error.message : String(error) });
       return toolError({ message: `Agent ${record.id} (${record.subagent_type}) did not run: ${error instanceof Error ? error.message : String(error)}` });

@@ -171,7 +171,11 @@ describe("the Agent tool in the built binary", { timeout: 90_000 }, () => {
       ["assistant", "noted"],
       ["user", "And hidden ones?"],
     ]);
-    expect((await childFolders(home)).length).toBe(1);
+    const folders = await childFolders(home);
+    expect(folders.length).toBe(1);
+    // One conversation, its system prompt stored once.
+    const lines = (await readFile(path.join(folders[0]!, "context.jsonl"), "utf8")).trim().split("\n");
+    expect(lines.filter((line) => line.includes('"_system_prompt"'))).toHaveLength(1);
   });
 
   it("refuses an unknown kind and a resume id that is not an agent's, as error results", async () => {

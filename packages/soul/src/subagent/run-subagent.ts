@@ -25,8 +25,9 @@ export interface SubagentOptions {
   provider: ChatProvider;
   /**
    * The child's own conversation (a file, memory, PostgreSQL: any
-   * `Context`), without a file journal of its own. Restored here when it was
-   * not yet; an existing conversation goes on (a resumed child).
+   * `Context`), without a file journal of its own. Restore it first when it
+   * holds an earlier conversation (a resumed child), as for any soul: the
+   * child goes on with it.
    */
   context: Context;
   /** The id the parent knows the child by, to resume it (default: a random UUID). */
