@@ -138,7 +138,8 @@ export class Subagents {
         status: "running",
       });
     }
-    const type = this.#options.types.find((t) => t.name === record.subagent_type)!;
+    const type = this.#options.types.find((t) => t.name === record.subagent_type);
+    if (type === undefined) return toolError({ message: `Agent ${record.id}'s kind ${JSON.stringify(record.subagent_type)} is no longer defined (its agent file is gone); start a new agent.` });
     let provider: ChatProvider;
     try {
       const model = args.model ?? type.model;
