@@ -16,3 +16,4 @@ export * from "../compaction/index.js";
 export * from "../conversation/index.js";
 export * from "../tokens/index.js";
 export * from "../subagent/index.js";
+export * from "../recall/index.js";
