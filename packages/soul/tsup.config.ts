@@ -10,6 +10,7 @@ export default defineConfig({
     "files/index": "src/files.ts",
     "recall/index": "src/recall/index.ts",
     "wire-server/index": "src/wire-server/index.ts",
+    "subagent/index": "src/subagent/index.ts",
   },
   format: ["esm"],
   target: "node22",

@@ -38,7 +38,17 @@ export type ApprovalListener = (event: SoulEventOf<"ApprovalRequest"> | SoulEven
 export interface ApprovalOptions {
   /** Approve everything without asking (default false). */
   yolo?: boolean;
+  /**
+   * Hands every request to another approval instead of answering it here
+   * (yolo, the session's approvals and the answers are then that one's): a
+   * child soul forwards to its parent's turn, so the parent's host answers
+   * (see `runSubagent`). No `ApprovalRequest` is emitted here then.
+   */
+  forward?: ApprovalForward;
 }
+
+/** Asks another approval: what {@link ApprovalOptions.forward} calls with each request. */
+export type ApprovalForward = (request: Omit<ApprovalRequestInfo, "id">, signal?: AbortSignal) => Promise<ApprovalAnswer>;
 
 interface Pending {
   info: ApprovalRequestInfo;
@@ -59,8 +69,11 @@ export class Approval {
   #delivering = false;
   #nextId = 1;
 
+  readonly #forward: ApprovalForward | null;
+
   constructor(options: ApprovalOptions = {}) {
     this.yolo = options.yolo ?? false;
+    this.#forward = options.forward ?? null;
   }
 
   /** The actions approved for the rest of the session. */
@@ -93,6 +106,7 @@ export class Approval {
    */
   request(request: Omit<ApprovalRequestInfo, "id">, signal?: AbortSignal): Promise<ApprovalAnswer> {
     if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (this.#forward !== null) return this.#forward(request, signal);
     if (this.yolo || this.#sessionActions.has(request.action)) return Promise.resolve({ approved: true });
     const info: ApprovalRequestInfo = { id: `approval-${this.#nextId++}`, ...request };
     return new Promise<ApprovalAnswer>((resolve, reject) => {

@@ -15,4 +15,5 @@ export * from "../dmail/index.js";
 export * from "../compaction/index.js";
 export * from "../conversation/index.js";
 export * from "../tokens/index.js";
+export * from "../subagent/index.js";
 export * from "../recall/index.js";

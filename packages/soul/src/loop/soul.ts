@@ -131,9 +131,9 @@ export class Soul {
   constructor(options: SoulOptions) {
     this.config = resolveSoulConfig(options.config, options.provider);
     this.approval = options.approval ?? new Approval();
-    const { id = randomUUID(), workDir = null, files = new FileRegistry() } = options.session ?? {};
+    const { id = randomUUID(), workDir = null, files = new FileRegistry(), fileJournal = options.context.fileJournal } = options.session ?? {};
     const recall = new ContextRecall(options.context);
-    this.session = { id, workDir, files, fileJournal: options.context.fileJournal, denwaRenji: new DenwaRenji(), recall };
+    this.session = { id, workDir, files, fileJournal, denwaRenji: new DenwaRenji(), recall };
     const effort = this.config.thinkingEffort;
     const provider = effort === null ? options.provider : options.provider.withThinking(effort);
     const compactionProvider = options.compactionProvider === undefined ? provider : options.compactionProvider;

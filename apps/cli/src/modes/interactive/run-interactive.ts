@@ -140,6 +140,7 @@ export function printBanner(session: InteractiveSession): void {
   const skipped = agent.restoreReport.skipped.length;
   if (skipped > 0) session.print(style.yellow(`${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is).`));
   for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) session.print(style.yellow(line));
+  for (const line of agent.subagentNotices) session.print(style.yellow(visibleControls(line, { oneLine: true })));
   session.print(style.dim("/help for commands · Ctrl-C aborts a turn · Ctrl-D exits"));
   session.print(session.status());
 }

@@ -10,6 +10,7 @@ import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
+import { agentsCommand } from "../../subagents/agents-command.js";
 import type { ModelList } from "../../providers/model-list.js";
 import { isUserPrompt } from "../../render/user-prompt.js";
 import { printCheckpoints } from "./checkpoint-list.js";
@@ -100,6 +101,8 @@ export const slashCommands: SlashCommand[] = [
       if (found && !(await confirmFileRestore(s, { checkpoint: found.id }))) return;
       const revert = await s.agent.context.revertTo(target);
       printFileRestore(s, revert.files);
+      const detached = await s.agent.afterRevert(revert.checkpoint.id);
+      if (detached !== null) s.print(s.style.dim(detached));
       s.print(`Reverted to checkpoint ${revert.checkpoint.id}; ${s.agent.context.history.length} messages remain. /restore ${revert.rotation.n} undoes it.`);
       s.print(s.status());
     },
@@ -135,6 +138,12 @@ export const slashCommands: SlashCommand[] = [
       const rotation = await s.agent.context.clear();
       s.print(`Conversation cleared. /restore ${rotation.n} brings it back.`);
     },
+  },
+  {
+    name: "agents",
+    args: "[<id> | restore <id>]",
+    help: "the agents the Agent tool ran (status, cost); one's transcript",
+    run: (s, args) => agentsCommand(s.agent.subagents, args, { print: (line) => s.print(line), style: s.style }),
   },
   {
     name: "rotations",
