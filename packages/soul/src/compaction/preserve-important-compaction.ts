@@ -71,7 +71,7 @@ export class PreserveImportantCompaction implements Compaction {
     const budget = scaledBudget("PreserveImportantCompaction", this.#budget, history, options);
     if (budget.counter.count(history) <= budget.maxTokens) return { ...fitToBudget(history, [], budget), usage: null };
     const blocks = conversationBlocks(history).map((block, index) => ({ ...block, index }));
-    const recent = recentBlockStart(blocks, Math.max(1, this.#keepRecent));
+    const recent = recentBlockStart(history, blocks, Math.max(1, this.#keepRecent));
     const typed = blocks.filter((b) => isUserTyped(history[b.start]!));
     const task = new Set([typed[0], typed.at(-1)].filter((b) => b !== undefined));
     const important = (b: ConversationBlock): boolean =>

@@ -11,6 +11,7 @@ import type { Compaction, CompactionOptions, CompactionResult } from "./compacti
 import { CompactionError } from "./compaction-error.js";
 import { fitCompacted } from "./fit-to-budget.js";
 import { extractiveSummary } from "./extractive-summary.js";
+import { isConversationTurn } from "./message-importance.js";
 import { modelSummary } from "./model-summary.js";
 import { modelSummaryWithIndex, summarisedConversation } from "./summarised-conversation.js";
 import { SIMPLE_SUMMARY_PROMPT } from "./summary-request.js";
@@ -20,8 +21,9 @@ export interface SimpleCompactionOptions {
   /**
    * How many user and assistant messages to keep verbatim at the end, with
    * the tool results between them (kimi-cli: 2, the default; 20 keeps more context).
-   * Tool messages are not counted, so the cut never separates a result from
-   * its call.
+   * Tool messages and checkpoint markers (`<system>CHECKPOINT n</system>`)
+   * are not counted, so the cut never separates a result from its call and
+   * D-Mail's markers never take the place of the model's last answer.
    */
   keepRecent?: number;
   /** Compact only when the history has more than this many messages (e.g. 60); default 0. */
@@ -65,7 +67,7 @@ export function prepareSimpleCompaction(history: readonly Message[], options: Si
   let counted = 0;
   while (start > 0 && counted < keepRecent) {
     start--;
-    if (history[start]!.role === "user" || history[start]!.role === "assistant") counted++;
+    if (isConversationTurn(history[start]!)) counted++;
   }
   // The kept part starts at a user or assistant message, so never with tool results cut from their call.
   if (counted < keepRecent) return nothing;
