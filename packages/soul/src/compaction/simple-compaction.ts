@@ -10,10 +10,11 @@ import { type Budget, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { fitCompacted } from "./fit-to-budget.js";
-import { extractiveSummary } from "./extractive-summary.js";
+import { extractiveSummary, taskTokens } from "./extractive-summary.js";
 import { isConversationTurn } from "./message-importance.js";
 import { modelSummary } from "./model-summary.js";
-import { modelSummaryWithIndex, summarisedConversation } from "./summarised-conversation.js";
+import { checkedModelSummary } from "./model-summary-check.js";
+import { summarisedConversation } from "./summarised-conversation.js";
 import { SIMPLE_SUMMARY_PROMPT } from "./summary-request.js";
 
 /** Options of {@link SimpleCompaction}. */
@@ -131,14 +132,23 @@ export class SimpleCompaction implements Compaction {
       const summary = await modelSummary(options.provider, plan.toCompact, this.#options.prompt ?? SIMPLE_SUMMARY_PROMPT, options);
       usage = summary.usage;
       if (summary.text === null) notes.push(summary.note);
-      else if (budget === null) text = summary.text;
-      else text = modelSummaryWithIndex(summary.text, plan.toCompact, plan.toPreserve, budget.maxTokens, Math.floor(budget.maxTokens * 0.15), budget);
+      else {
+        // Without a budget the summary may take at most what it replaces.
+        const checked = checkedModelSummary(summary.text, plan.toCompact, plan.toPreserve, budget?.maxTokens ?? Number.POSITIVE_INFINITY, counting);
+        notes.push(...checked.notes);
+        text = checked.text;
+      }
     }
     if (text === null) {
       // Without a budget the extractive summary takes a fifth of what it summarises, between 1,000 and 8,000 tokens.
       const summaryTokens = Math.min(8000, Math.max(1000, Math.floor(counting.counter.count(plan.toCompact) / 5)));
-      const room = budget === null ? summaryTokens : Math.max(Math.floor(budget.maxTokens / 4), budget.maxTokens - budget.counter.count([...plan.system, ...plan.toPreserve]) - 40);
-      text = extractiveSummary(plan.toCompact, { maxTokens: room, tokenizer: counting.tokenizer, files: options.files?.recent() ?? [], kept: plan.toPreserve });
+      const task = budget === null ? 0 : Math.min(taskTokens(plan.toCompact, budget.tokenizer) + 64, Math.floor(budget.maxTokens * 0.6));
+      const room =
+        budget === null
+          ? Math.max(summaryTokens, Math.min(taskTokens(plan.toCompact, counting.tokenizer) + 64, counting.counter.count(plan.toCompact)))
+          : Math.max(Math.floor(budget.maxTokens / 4), budget.maxTokens - budget.counter.count([...plan.system, ...plan.toPreserve]) - 40, task);
+      // Never longer than what it replaces.
+      text = extractiveSummary(plan.toCompact, { maxTokens: Math.min(room, Math.max(counting.counter.count(plan.toCompact), taskTokens(plan.toCompact, counting.tokenizer))), tokenizer: counting.tokenizer, files: options.files?.recent() ?? [], kept: plan.toPreserve });
     }
     const fit = summarisedConversation(history, start, text, budget, notes, this.#options.keepSystemMessages ?? true);
     return { messages: fit.messages, usage, details: fit.details };
