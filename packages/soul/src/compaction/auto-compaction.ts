@@ -12,6 +12,7 @@ import { CompactionError } from "./compaction-error.js";
 import { AUTO_SUMMARY_PROMPT, checkSummary } from "./auto-summary-prompt.js";
 import { type FileReader, recoverFiles } from "./file-recovery.js";
 import { fitCompacted } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
 import { checkedModelSummary } from "./model-summary-check.js";
 import { PreserveRecentCompaction } from "./preserve-recent-compaction.js";
 import { recentTailStart } from "./recent-blocks.js";
@@ -79,6 +80,10 @@ export class AutoCompaction implements Compaction {
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
     const budget = scaledBudget("AutoCompaction", this.#budget, history, options);
+    return neverLonger(history, await this.#compact(history, options, budget), budget, budget);
+  }
+
+  async #compact(history: readonly Message[], options: CompactionOptions, budget: Budget): Promise<CompactionResult> {
     const { maxTokens, counter } = budget;
     const start = recentTailStart(history, counter, Math.floor(maxTokens / 4), this.#options.keepRecent ?? 2);
     const older = history.slice(0, start);

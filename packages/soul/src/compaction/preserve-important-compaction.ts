@@ -12,6 +12,7 @@ import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budge
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { type FitAction, fitToBudget } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
 import { messageIdentifiers } from "./identifier-index.js";
 import { isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
@@ -77,6 +78,10 @@ export class PreserveImportantCompaction implements Compaction {
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
     const budget = scaledBudget("PreserveImportantCompaction", this.#budget, history, options);
+    return neverLonger(history, this.#compact(history, budget), budget, budget);
+  }
+
+  #compact(history: readonly Message[], budget: Budget): CompactionResult {
     const { counter, tokenizer } = budget;
     if (counter.count(history) <= budget.maxTokens) return { ...fitToBudget(history, [], budget), usage: null };
     const blocks = conversationBlocks(history).map((block, index) => ({ ...block, index }));

@@ -10,6 +10,7 @@ import { type Budget, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { fitCompacted } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
 import { extractiveSummary, taskTokens } from "./extractive-summary.js";
 import { isConversationTurn } from "./message-importance.js";
 import { modelSummary } from "./model-summary.js";
@@ -116,6 +117,11 @@ export class SimpleCompaction implements Compaction {
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
     const budget = this.#budget === null ? null : scaledBudget("SimpleCompaction", this.#budget, history, options);
+    const counting = budget ?? budgetOf("SimpleCompaction", { maxTokens: 1, tokenizer: this.#options.tokenizer });
+    return neverLonger(history, await this.#compact(history, options, budget, counting), counting, budget);
+  }
+
+  async #compact(history: readonly Message[], options: CompactionOptions, budget: Budget | null, counting: Budget): Promise<CompactionResult> {
     const plan = prepareSimpleCompaction(history, this.#options);
     if (plan.toCompact.length === 0) {
       const notes = ["Nothing to summarise."];
@@ -123,7 +129,6 @@ export class SimpleCompaction implements Compaction {
       return { messages: plan.toPreserve, usage: null, details: { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes } };
     }
     const start = history.length - plan.toPreserve.length;
-    const counting = budget ?? budgetOf("SimpleCompaction", { maxTokens: 1, tokenizer: this.#options.tokenizer });
     const notes: string[] = [];
     let text: string | null = null;
     let usage: TokenUsage | null = null;

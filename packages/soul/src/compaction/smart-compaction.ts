@@ -11,6 +11,7 @@ import type { Compaction, CompactionOptions, CompactionResult } from "./compacti
 import { CompactionError } from "./compaction-error.js";
 import { extractiveSummary, taskTokens } from "./extractive-summary.js";
 import { fitCompacted } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
 import { recentTailStart } from "./recent-blocks.js";
 import { modelSummary } from "./model-summary.js";
 import { checkedModelSummary } from "./model-summary-check.js";
@@ -60,6 +61,10 @@ export class SmartCompaction implements Compaction {
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
     const budget = scaledBudget("SmartCompaction", this.#budget, history, options);
+    return neverLonger(history, await this.#compact(history, options, budget), budget, budget);
+  }
+
+  async #compact(history: readonly Message[], options: CompactionOptions, budget: Budget): Promise<CompactionResult> {
     const { maxTokens, counter, tokenizer } = budget;
     const before = counter.count(history);
     if (before <= maxTokens) {

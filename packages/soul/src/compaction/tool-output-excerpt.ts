@@ -71,8 +71,9 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
   }
   if (previous < lines.length - 1) body.push(`[... ${lines.length - 1 - previous} lines ...]`);
   const header = `[excerpt: ${order.length} of ${lines.length} lines, those about what the recent messages work on]`;
-  const excerpt = truncateText(`${header}\n${body.join("\n")}`, maxTokens, tokenizer);
-  if (tokenizer.count(excerpt) >= tokenizer.count(text)) return null;
+  const joined = `${header}\n${body.join("\n")}`;
+  if (joined.length >= text.length) return null;
+  const excerpt = truncateText(joined, maxTokens, tokenizer);
   return { role: "tool", content: [{ type: "text", text: excerpt }], tool_call_id: output.tool_call_id };
 }
 
