@@ -1,5 +1,5 @@
 /**
- * The three packages as an outside developer gets them: each is packed with
+ * The four packages as an outside developer gets them: each is packed with
  * `pnpm pack` (workspace:^ ranges resolved, LICENSE inside), the tarballs are
  * installed with npm into scratch projects outside the workspace, one with
  * zod 4 and one with zod 3 (zod is a peer dependency), and each project runs
@@ -24,13 +24,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const soulDir = fileURLToPath(new URL("../../", import.meta.url));
 const packagesDir = path.join(soulDir, "..");
-const packageDirs = { core: "kosong-core", context: "kosong-context", soul: "soul" } as const;
+const packageDirs = { core: "kosong-core", context: "kosong-context", workspace: "kosong-workspace", soul: "soul" } as const;
 const built = Object.values(packageDirs).every((dir) => existsSync(path.join(packagesDir, dir, "dist", "index.js")));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const typesNode = realpathSync(path.join(soulDir, "node_modules", "@types", "node"));
 const version = (dir: string): string => (JSON.parse(readFileSync(path.join(packagesDir, dir, "package.json"), "utf8")) as { version: string }).version;
 
-const entries = ["@kosong/core", "@kosong/core/testing", "@kosong/context", "@kosong/context/records", "@kosong/soul", "@kosong/soul/compaction", "@kosong/soul/tokens", "@kosong/soul/conversation"];
+const entries = ["@kosong/core", "@kosong/core/testing", "@kosong/context", "@kosong/context/records", "@kosong/workspace", "@kosong/soul", "@kosong/soul/compaction", "@kosong/soul/tokens", "@kosong/soul/conversation", "@kosong/soul/files"];
 
 /** The ES-module agent: two tools, one scripted turn that calls both. */
 const agentSource = `
@@ -201,7 +201,8 @@ describe.skipIf(!built)(built ? "the packed packages, installed with npm outside
       expect(packed.manifests[dir]!.peerDependencies?.zod ?? "^3.25.0 || ^4.0.0").toBe("^3.25.0 || ^4.0.0");
       expect(JSON.stringify(packed.manifests[dir])).not.toContain("workspace:");
     }
-    expect(packed.manifests.soul!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}`, "@kosong/context": `^${version("kosong-context")}` });
+    expect(packed.manifests.soul!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}`, "@kosong/context": `^${version("kosong-context")}`, "@kosong/workspace": `^${version("kosong-workspace")}` });
+    expect(packed.manifests["kosong-workspace"]!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}` });
     expect(packed.manifests["kosong-context"]!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}` });
     expect(packed.manifests["kosong-core"]!.peerDependencies?.zod).toBe("^3.25.0 || ^4.0.0");
   });
