@@ -52,7 +52,8 @@ export function checkedModelSummary(text: string, summarised: readonly Message[]
   const additions: string[] = [];
   const requests = summarised.filter(isUserTyped).map((m) => m.content.flatMap((p) => (p.type === "text" ? [p.text.trim()] : [])).join("\n"));
   if (requests.some((request) => request !== "" && !text.includes(request))) {
-    const section = userRequests(summarised, Math.floor(room * 0.6), tokenizer);
+    // The requests may take all the room but a little: with too little left for the model's text, the extractive summary (which keeps them too) is used.
+    const section = userRequests(summarised, room - 24, tokenizer);
     if (section !== "") {
       additions.push(section);
       notes.push("Added the user's requests verbatim after the model's summary, which did not quote them.");
