@@ -143,6 +143,21 @@ describe("compaction in the loop", () => {
     expect(outline(context)).toEqual(compacted);
   });
 
+  it("with D-Mail on, the default SimpleCompaction keeps the model's last answer, not a checkpoint marker in its place (issue 28.3)", async () => {
+    const { soul, context } = await testSoul({
+      tools: [SendDMail],
+      config: { maxContextSize: 10_000, reservedContextSize: 1000, compactionTriggerRatio: 0.5 },
+      scripts: [`text: first answer${LONG}\n${usage(2000)}`, `text: THE LAST ANSWER: parseRows splits too early\n${usage(6000)}`, "text: SUMMARY of the start", `text: third answer\n${usage(900)}`],
+    });
+    await collect(soul.run("one"));
+    await collect(soul.run("two"));
+    const { events } = await collect(soul.run("three"));
+    expect(ofType(events, "CompactionBegin").map((e) => e.payload.strategy)).toEqual(["simple"]);
+    const compacted = outline(context);
+    expect(compacted).toContain("assistant:THE LAST ANSWER: parseRows splits too early");
+    expect(compacted.indexOf("assistant:THE LAST ANSWER: parseRows splits too early")).toBeLessThan(compacted.indexOf("user:three"));
+  });
+
   it("retries the strategy's LLM call on a retryable error", async () => {
     const { soul, context } = await testSoul({ compaction: new SimpleCompaction({ keepRecent: 1 }), scripts: [`text: one${LONG}`, "text: two", "error: 503 busy", "text: the summary"] });
     await collect(soul.run("a"));
