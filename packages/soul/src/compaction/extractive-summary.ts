@@ -61,7 +61,7 @@ type Section = (typeof SECTIONS)[number][0] | typeof REQUESTS;
 type Items = Array<{ text: string; priority: number }>;
 
 /** The share of the summary the fact sections take at most (after the requests); the excerpts of the working files get the rest. */
-const FACTS_SHARE = 0.35;
+const FACTS_SHARE = 0.45;
 /** The share of the summary the identifier index takes at most (it gets only what the rest leaves). */
 const INDEX_SHARE = 0.05;
 
