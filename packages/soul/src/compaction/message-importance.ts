@@ -7,6 +7,7 @@
  */
 import { extractText, type Message } from "@kosong/core";
 import { isUserTyped } from "../context/is-user-typed.js";
+import { checkpointMessageId } from "../context/index.js";
 
 /** Words that make an assistant message important: errors, failures, warnings and decisions. */
 export const IMPORTANT_WORDS =
@@ -31,4 +32,14 @@ export function isErrorResult(message: Message): boolean {
   if (message.role !== "tool") return false;
   const first = message.content[0];
   return first?.type === "text" && first.text.startsWith("<system>ERROR");
+}
+
+/**
+ * True for a user or assistant message that counts among the recent
+ * messages a strategy keeps (`keepRecent`): not a visible checkpoint marker
+ * (`<system>CHECKPOINT n</system>`, written with D-Mail on), which is the
+ * runtime's, not a turn of the conversation.
+ */
+export function isConversationTurn(message: Message): boolean {
+  return (message.role === "user" || message.role === "assistant") && checkpointMessageId(message) === null;
 }
