@@ -77,6 +77,7 @@ export class AutoCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("AutoCompaction", this.#budget, history, options);
     const { maxTokens, counter } = budget;
     const start = recentTailStart(history, counter, Math.floor(maxTokens / 4), this.#options.keepRecent ?? 2);

@@ -68,6 +68,7 @@ export class PreserveImportantCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("PreserveImportantCompaction", this.#budget, history, options);
     if (budget.counter.count(history) <= budget.maxTokens) return { ...fitToBudget(history, [], budget), usage: null };
     const blocks = conversationBlocks(history).map((block, index) => ({ ...block, index }));

@@ -58,6 +58,7 @@ export class SmartCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("SmartCompaction", this.#budget, history, options);
     const { maxTokens, counter, tokenizer } = budget;
     const before = counter.count(history);
