@@ -74,6 +74,16 @@ export interface RunOptions {
 export interface TurnOptions extends RunOptions {
   /** A label for the turn's checkpoint, to revert to it by name later (`context.revertTo(label)`). */
   label?: string;
+  /**
+   * When a turn or a compaction runs, wait until it has ended ({@link Soul.idle})
+   * and start then, instead of throwing `SoulBusyError` (default false). Turns
+   * waiting this way start one at a time, in no promised order. What `run()`
+   * would throw once the soul is idle (`ContextInUseError`) rejects the
+   * turn's `result` instead. Abort the running turn first to take over
+   * (an HTTP client that reconnects: abort the old request's turn, then
+   * run with `waitForIdle`).
+   */
+  waitForIdle?: boolean;
 }
 
 /** Context usage now, as the last `StatusUpdate` would report it. */
@@ -111,6 +121,7 @@ export class Soul {
   #steered: UserInput[] = [];
   #steering = false;
   #current: { kind: "turn" | "compaction"; emit: Emit } | null = null;
+  #idleWaiters: Array<() => void> = [];
 
   constructor(options: SoulOptions) {
     this.config = resolveSoulConfig(options.config, options.provider);
@@ -155,6 +166,19 @@ export class Soul {
     return this.#current !== null;
   }
 
+  /**
+   * Resolves once no turn or compaction runs: at once when none does,
+   * otherwise when the running one has finished unwinding (after an abort:
+   * its tools cancelled, its last writes done), just before its `result`
+   * settles. A turn started right after this resolves does not throw
+   * `SoulBusyError` (unless another caller started one first; see
+   * {@link TurnOptions.waitForIdle} for a run that waits its turn).
+   */
+  idle(): Promise<void> {
+    if (this.#current === null) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
   /** Context usage now. */
   get status(): SoulStatus {
     const tokens = this.context.tokenCountWithPending;
@@ -167,11 +191,12 @@ export class Soul {
    * model stops calling tools, a tool is rejected without feedback, or
    * `maxStepsPerTurn`.
    * @throws EmptyInputError when `input` has nothing in it.
-   * @throws SoulBusyError when a turn or a compaction already runs.
+   * @throws SoulBusyError when a turn or a compaction already runs (unless `waitForIdle`).
    * @throws ContextInUseError when another Soul owns the context (see {@link Soul.release}).
    */
   run(input: UserInput, options: TurnOptions = {}): Turn {
     const message = userInputMessage(input, "run a turn");
+    if (options.waitForIdle === true && this.#current !== null) return this.#whenIdle(() => this.run(input, options));
     const rt = this.#runtime;
     return this.#turn("run a turn", (emit) => ({
       input,
@@ -261,6 +286,19 @@ export class Soul {
     releaseContext(this.context, this);
   }
 
+  /** A stream that starts once the soul is idle (waiting again when another operation got there first) and relays the operation's events and result. */
+  #whenIdle<R>(start: () => SoulStream<R>): SoulStream<R> {
+    const stream = new EventStream<SoulEvent, R>();
+    const relay = async (): Promise<void> => {
+      await this.idle();
+      const operation = start();
+      for await (const event of operation) stream.push(event);
+      stream.end(await operation.result);
+    };
+    relay().catch((error: unknown) => stream.fail(error));
+    return stream;
+  }
+
   #operate<R>(what: string, kind: "turn" | "compaction", body: (emit: Emit) => Promise<R>): SoulStream<R> {
     if (this.#current !== null) throw new SoulBusyError(what);
     claimContext(this.context, this, what);
@@ -275,6 +313,7 @@ export class Soul {
       this.#current = null;
       this.#steering = false;
       this.#steered = [];
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
     };
     body(current.emit).then(
       (result) => {
