@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { ChatProvider, Message } from "@kosong/core";
 import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
-import type { Context } from "../context/index.js";
+import type { Context, ContextCheckpoint } from "../context/index.js";
 import type { ContextUsage } from "../tokens/index.js";
 import { DenwaRenji } from "../tools/denwa-renji.js";
 import { SEND_DMAIL_NAME } from "../tools/send-dmail.js";
@@ -19,7 +19,7 @@ import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "./errors.js";
 import type { SoulEvent, SoulEventOf, UserInput } from "./events.js";
 import { EventStream } from "./event-stream.js";
-import { hostHistory } from "./host-history.js";
+import { hostCheckpoints, hostHistory } from "./host-history.js";
 import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
 import { runTurn, type TurnStart } from "./run-turn.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
@@ -202,8 +202,8 @@ export class Soul {
       input,
       prepare: async () => {
         if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
-        // The turn's checkpoint and the user's message: one write.
-        await (await openStepBatch(rt, emit, options.label)).commit({ messages: [message] });
+        // The turn's checkpoint and the user's message: one write. The model is not sent its marker (see StepBatchOptions.marker).
+        await (await openStepBatch(rt, emit, { label: options.label, marker: false })).commit({ messages: [message] });
       },
     }), options.signal);
   }
@@ -215,6 +215,17 @@ export class Soul {
    */
   get history(): readonly Message[] {
     return hostHistory(this.context).messages;
+  }
+
+  /**
+   * The checkpoints as the host sees them, oldest first: `messageCount` counts
+   * the messages of {@link history} before each (checkpoint messages are not
+   * counted, as in `history` and {@link rewrite}), so
+   * `soul.history.slice(0, messageCount)` is what reverting to it keeps.
+   * (`context.checkpoints` counts in `context.history`, markers included.)
+   */
+  get checkpoints(): ContextCheckpoint[] {
+    return hostCheckpoints(this.context);
   }
 
   /**
