@@ -8,6 +8,7 @@ import packageJson from "../package.json" with { type: "json" };
 import { ExitCode } from "./cli-error.js";
 import { compactionNames, fileRestoreModes, outputFormats, providerNames, thinkingEfforts } from "./config/setting-values.js";
 import type { SettingFlags } from "./config/settings.js";
+import { sandboxModes } from "./sandbox/sandbox-settings.js";
 
 /** The options of the main command, as commander parses them. */
 export interface MainOptions extends Omit<SettingFlags, "thinking"> {
@@ -40,13 +41,15 @@ Environment:
                         defaults for the timeout flags, in seconds (0: no limit)
   KOSONG_FILE_RESTORE, KOSONG_FILE_RESTORE_MAX_SIZE
                         defaults for --file-restore and --file-restore-max-size
+  KOSONG_SANDBOX        default for --sandbox
   NO_COLOR              plain output without colours (also when output is not a terminal; FORCE_COLOR forces them)
   KOSONG_DEBUG          print the stack of unexpected errors
 
 Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
   compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config),
-  first_byte_timeout, idle_timeout, shell_timeout, file_restore, file_restore_max_size
+  first_byte_timeout, idle_timeout, shell_timeout, file_restore, file_restore_max_size,
+  sandbox ("on", "off", "auto-allow", or a table: mode, network = false / true / ["host", ...])
   Precedence: flags > KOSONG_* environment > config file > defaults.
 
 Local servers (no key needed with a localhost base URL):
@@ -83,7 +86,8 @@ export function buildProgram(): Command {
     .addOption(new Option("--compaction <strategy>", "compaction strategy (default: simple, or a resumed session's last /strategy)").choices(compactionNames))
     .option("--compact-model <name>", "a model of the same provider for compaction (used by --compaction auto)")
     .option("--script <file>", "echo-DSL responses for --provider scripted (JSON array, or responses separated by --- lines)")
-    .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it)")
+    .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it); Shell commands stay in the sandbox")
+    .addOption(new Option("--sandbox <mode>", "run Shell commands in a sandbox (Linux, bubblewrap): on (default where available), auto-allow (a sandboxed command runs without asking), off").choices(sandboxModes))
     .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
     .option("-c, --continue", "continue the most recent session of this directory")
     .option("-r, --resume [id]", "resume a session by id (or a unique id prefix); without an id, pick one from a list; see `kosong sessions`")

@@ -12,7 +12,8 @@
  *
  * A server with `command` runs as a child process over stdio; one with
  * `url` is reached over streamable HTTP. `type` (or kimi-cli's `transport`)
- * may say so explicitly; `disabled: true` leaves a server out; other keys
+ * may say so explicitly; `disabled: true` leaves a server out; `sandbox:
+ * true` asks the host to run a stdio server in its sandbox; other keys
  * that hosts add (`autoApprove`, `timeout`, ...) are ignored.
  */
 import { readFile } from "node:fs/promises";
@@ -33,6 +34,13 @@ export interface McpStdioServerConfig {
   env?: Record<string, string>;
   /** The working directory of the server (default: this process's). */
   cwd?: string;
+  /**
+   * Run the server in the host's sandbox (`"sandbox": true`). This package
+   * only carries the setting: the host wraps the command (the kosong CLI
+   * runs it under bubblewrap, and leaves the server out where it has no
+   * sandbox).
+   */
+  sandbox?: boolean;
 }
 
 /** A server reached over MCP's streamable HTTP transport. */
@@ -64,6 +72,7 @@ const serverSchema = z
     url: z.url({ protocol: /^https?$/, error: "must be an http: or https: URL" }).optional(),
     headers: stringMap.optional(),
     disabled: z.boolean().optional(),
+    sandbox: z.boolean().optional(),
   })
   .superRefine((server, ctx) => {
     const kind = server.type ?? server.transport;
@@ -122,11 +131,12 @@ export function isStdioServer(config: McpServerConfig): config is McpStdioServer
   return "command" in config && typeof config.command === "string";
 }
 
-function stdioConfig(command: string, server: { args?: string[] | undefined; env?: Record<string, string> | undefined; cwd?: string | undefined }): McpStdioServerConfig {
+function stdioConfig(command: string, server: { args?: string[] | undefined; env?: Record<string, string> | undefined; cwd?: string | undefined; sandbox?: boolean | undefined }): McpStdioServerConfig {
   const config: McpStdioServerConfig = { command };
   if (server.args) config.args = server.args;
   if (server.env) config.env = server.env;
   if (server.cwd) config.cwd = server.cwd;
+  if (server.sandbox) config.sandbox = true;
   return config;
 }
 

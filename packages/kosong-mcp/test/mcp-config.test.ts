@@ -18,6 +18,7 @@ describe("parseMcpConfig", () => {
         typed: { type: "http", url: "http://127.0.0.1:3001/mcp" },
         kimi: { transport: "streamable-http", url: "http://localhost/mcp" },
         local: { type: "stdio", command: "server", cwd: "/tmp" },
+        boxed: { command: "server", sandbox: true },
         off: { command: "server", disabled: true },
       },
       otherHostKey: true,
@@ -28,6 +29,7 @@ describe("parseMcpConfig", () => {
       typed: { url: "http://127.0.0.1:3001/mcp" },
       kimi: { url: "http://localhost/mcp" },
       local: { command: "server", cwd: "/tmp" },
+      boxed: { command: "server", sandbox: true },
     });
   });
 

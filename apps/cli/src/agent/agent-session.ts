@@ -17,6 +17,7 @@ import type { Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
 import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
+import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
@@ -54,6 +55,8 @@ export interface AgentSession {
   compaction: SwitchableCompaction;
   providers: Providers;
   settings: Settings;
+  /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
+  sandbox: CommandSandbox | null;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
@@ -97,6 +100,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const cwd = await realpath(options.cwd ?? process.cwd());
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
+  // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
+  // kosong's config and sessions are hidden from sandboxed commands, wherever this session's files are.
+  const kosongPaths = [settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
+  const sandboxOpening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
+  sandboxOpening.catch(() => undefined);
+  const dropSandbox = () => sandboxOpening.then((opened) => opened.sandbox?.close(), () => undefined);
   // The file journal lives in the session folder (beside a --resume-file file as <name>.files).
   const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
   const fileJournal =
@@ -110,6 +119,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     await stored?.close();
   };
   const restoreReport = await context.restore().catch(async (error: unknown) => {
+    await dropSandbox();
     await closeConversation();
     throw error;
   });
@@ -119,11 +129,14 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const files = new FileRegistry();
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
     const workspace = await openWorkspace(cwd, files, options.host);
-    const tools = createAgentTools(workspace, { shellEnv });
+    const opened = await sandboxOpening;
+    const sandbox: CommandSandbox | null = opened.sandbox;
+    if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
+    const tools = createAgentTools(workspace, { shellEnv, sandbox });
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
-      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr));
+      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
     }
     if (options.mcpTools) {
       const { withMcpTools } = await import("@kosong/mcp");
@@ -171,6 +184,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       compaction,
       providers,
       settings,
+      sandbox,
       mcp,
       checkpointTimes,
       async observe(event) {
@@ -182,6 +196,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       },
       async close() {
         await mcp?.close();
+        await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
         const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
         await closeConversation();
@@ -192,6 +207,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     };
   } catch (error) {
     await mcp?.close();
+    await dropSandbox();
     await closeConversation();
     throw error;
   }

@@ -5,9 +5,10 @@
  * loads the MCP SDK.
  */
 import type { Toolset } from "@kosong/core";
-import { connectMcpServers, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
+import { connectMcpServers, isStdioServer, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
 import { UsageError } from "../cli-error.js";
 import type { McpSource } from "../config/settings.js";
+import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 
 /** The servers and the agent's toolset with their tools added. */
 export interface SessionMcp {
@@ -20,13 +21,14 @@ export interface SessionMcp {
  * starts them with `cwd` as the default working directory of stdio
  * servers, and adds their tools to `toolset`. A server that does not start
  * is reported through `warn` and the session runs without it; so is a
- * server that crashes or restarts later.
+ * server that crashes or restarts later. A stdio server with `sandbox: true`
+ * runs in `sandbox`, or, without one, is left out (and reported).
  * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
  */
-export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void): Promise<SessionMcp> {
+export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null): Promise<SessionMcp> {
   const config: McpServersConfig = {};
   for (const source of sources) Object.assign(config, await readSource(source));
-  const mcp = await connectReporting(config, cwd, warn);
+  const mcp = await connectReporting(sandboxed(config, sandbox, warn), cwd, warn);
   return { mcp, toolset: withMcpTools(toolset, mcp.toolset) };
 }
 
@@ -42,6 +44,26 @@ export async function connectReporting(config: McpServersConfig, cwd: string, wa
   started = true;
   for (const failure of mcp.failures) warn(`${failure.message} (the session runs without it)`);
   return mcp;
+}
+
+/**
+ * `config` with each stdio server that asks for the sandbox wrapped in it
+ * (working in its `cwd`, or the workspace); without a sandbox such a server
+ * is left out, and `warn` says so.
+ */
+function sandboxed(config: McpServersConfig, sandbox: CommandSandbox | null, warn: (line: string) => void): McpServersConfig {
+  const out: McpServersConfig = {};
+  for (const [name, server] of Object.entries(config)) {
+    if (!isStdioServer(server) || !server.sandbox) {
+      out[name] = server;
+    } else if (sandbox === null) {
+      warn(`MCP server \`${visibleText(name)}\` asks for the sandbox ("sandbox": true), which this session does not have: not started`);
+    } else {
+      const { file, args, env } = sandbox.wrap(server.command, server.args ?? [], server.env ?? {}, server.cwd);
+      out[name] = { ...server, command: file, args, env };
+    }
+  }
+  return out;
 }
 
 async function readSource(source: McpSource): Promise<McpServersConfig> {

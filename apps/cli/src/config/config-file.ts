@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { UsageError } from "../cli-error.js";
+import { hostPattern, sandboxModes } from "../sandbox/sandbox-settings.js";
 import { compactionNames, fileRestoreModes, providerNames, thinkingEfforts } from "./setting-values.js";
 
 /** The config file's schema: every key optional, no other key allowed. */
@@ -33,6 +34,21 @@ export const configFileSchema = z.strictObject({
       include_only: z.array(z.string().min(1)).optional(),
       set: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name (letters, digits, _)"), z.string().refine((value) => !value.includes("\0"), "no NUL character")).optional(),
     })
+    .optional(),
+  /**
+   * The Shell sandbox: a mode ("on", default where available; "auto-allow": a
+   * sandboxed command runs without asking; "off"), or a table of `mode` and
+   * `network` (false: none, default; true: the machine's; a list of hosts reached
+   * through kosong's proxy). See `sandbox/sandbox-settings.ts`.
+   */
+  sandbox: z
+    .union([
+      z.enum(sandboxModes),
+      z.strictObject({
+        mode: z.enum(sandboxModes).optional(),
+        network: z.union([z.boolean(), z.array(z.string().regex(hostPattern, "a host name or IP address, `*.` allowed in front, `:port` allowed after"))]).optional(),
+      }),
+    ])
     .optional(),
   /** MCP servers in Claude's and kimi-cli's format; @kosong/mcp checks each server when they are started. */
   mcpServers: z.record(z.string(), z.unknown()).optional(),

@@ -10,6 +10,7 @@ import type { ThinkingEffort } from "@kosong/core";
 import { defaultMaxFileBytes } from "@kosong/soul/files";
 import { UsageError } from "../cli-error.js";
 import type { ModelPrice } from "../pricing/model-prices.js";
+import { defaultSandboxSettings, type SandboxSettings, sandboxModes } from "../sandbox/sandbox-settings.js";
 import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
 import {
@@ -47,6 +48,8 @@ export interface SettingFlags {
   fileRestore?: string | boolean;
   /** `--file-restore-max-size <size>`: bytes, or with a unit (KiB, MiB, GiB). */
   fileRestoreMaxSize?: string;
+  /** `--sandbox <mode>`: on, off or auto-allow. */
+  sandbox?: string;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -90,6 +93,8 @@ export interface Settings {
   fileRestore: FileRestoreMode;
   /** Files larger than this (bytes) are not journaled, and a revert says so. */
   fileRestoreMaxBytes: number;
+  /** The Shell sandbox (`--sandbox`, `KOSONG_SANDBOX`, config `sandbox`): on by default, no network. */
+  sandbox: SandboxSettings;
   /** Model prices from the config file's `[prices]`, by model name (they win over kosong's table). */
   prices: Record<string, ModelPrice>;
 }
@@ -159,6 +164,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
     fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
     fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
+    sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
     prices: Object.fromEntries(
       Object.entries(config.prices ?? {}).map(([model, p]) => [model, { input: p.input, output: p.output, cachedInput: p.cached_input ?? p.input, ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }) }]),
     ),
@@ -174,6 +180,12 @@ function environmentPolicy(configured: ConfigFile["shell_environment_policy"] = 
     includeOnly: configured.include_only ?? base.includeOnly,
     set: configured.set ?? base.set,
   };
+}
+
+/** The config file's `sandbox` (a mode, or a table of mode and network), its mode overridden by `mode` when given. */
+function sandboxSettings(configured: ConfigFile["sandbox"], mode: SandboxSettings["mode"] | undefined): SandboxSettings {
+  const table = typeof configured === "string" ? { mode: configured } : (configured ?? {});
+  return { mode: mode ?? table.mode ?? defaultSandboxSettings.mode, network: "network" in table && table.network !== undefined ? table.network : defaultSandboxSettings.network };
 }
 
 /** Without a configured provider: Anthropic when only its key is set, Kimi when only its key is set, else OpenAI. */

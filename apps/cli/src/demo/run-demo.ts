@@ -110,6 +110,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
       fileRestore: "scan",
       fileRestoreMaxBytes: defaultMaxFileBytes,
+      // The scripted tour runs the same everywhere: no sandbox, and no notice where there is none.
+      sandbox: { mode: "off", network: false },
       prices: {},
     };
   }

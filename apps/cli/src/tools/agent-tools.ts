@@ -1,5 +1,6 @@
 /** The agent's tools, confined to one workspace. */
 import type { CallableTool } from "@kosong/core";
+import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
@@ -16,6 +17,8 @@ export const approvalTools = ["WriteFile", "EditFile", "Shell"] as const;
 export interface AgentToolsOptions {
   /** The environment of Shell commands (default: this process's under the default policy of `child-environment.ts`). */
   shellEnv?: Record<string, string>;
+  /** The sandbox Shell commands run in (default: none). */
+  sandbox?: CommandSandbox | null;
 }
 
 /** ReadFile, WriteFile, EditFile, Shell, ListDir, Glob and Grep for `workspace`. */
@@ -24,7 +27,7 @@ export function createAgentTools(workspace: Workspace, options: AgentToolsOption
     readFileTool(workspace),
     writeFileTool(workspace),
     editFileTool(workspace),
-    shellTool(workspace, options.shellEnv),
+    shellTool(workspace, options.shellEnv, options.sandbox ?? null),
     listDirTool(workspace),
     globTool(workspace),
     grepTool(workspace),

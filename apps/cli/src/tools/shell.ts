@@ -11,15 +11,24 @@
  * approved command runs there, with that same environment and nothing of
  * the host's own.
  *
+ * With a sandbox (see `../sandbox/`), a command runs inside it: it can write
+ * only in the workspace and a temp folder, not read credentials, and reach
+ * only the network the settings allow; with `sandbox = "auto-allow"` it runs
+ * without asking. A command the model asks to run outside the sandbox
+ * (`outside_sandbox`, with its reason) is always asked for, with the reason,
+ * under an approval key of its own. A command the host runs is not
+ * sandboxed.
+ *
  * With the session's file journal, the workspace is scanned before and after
  * the command so that a revert restores the files it changed (see
  * `FileJournal.scanCommand`); when the scan is over its limits the result
  * says the command's changes are not journaled.
  */
 import { spawn } from "node:child_process";
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { defineTool, type ToolContext, type ToolReturnValue, toolError, toolOk } from "@kosong/core";
 import { scanCommand } from "@kosong/soul/files";
 import { z } from "zod";
+import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
 import { childEnvironment } from "./child-environment.js";
@@ -29,29 +38,37 @@ import type { Workspace } from "./workspace.js";
 const parameters = z.object({
   command: z.string().min(1).describe("The bash command to run in the working directory."),
   timeout: z.int().min(1).max(600).default(60).describe("Seconds before the command is killed (default 60, at most 600)."),
+  outside_sandbox: z.boolean().default(false).describe("Run outside the sandbox (when there is one): only when the command cannot work inside it; the user is asked, with your reason."),
+  reason: z.string().max(500).optional().describe("With outside_sandbox: why the command must leave the sandbox."),
 });
 
 /**
  * Builds `Shell` for `workspace`; commands run with `env` (default: this
- * process's environment under the default policy of `child-environment.ts`).
+ * process's environment under the default policy of `child-environment.ts`),
+ * in `sandbox` when given.
  */
-export function shellTool(workspace: Workspace, env: Record<string, string> = childEnvironment(process.env)) {
+export function shellTool(workspace: Workspace, env: Record<string, string> = childEnvironment(process.env), sandbox: CommandSandbox | null = null) {
+  const hostRun = workspace.host?.runCommand;
+  const inSandbox = hostRun ? null : sandbox;
+  const sandboxNote = inSandbox ? ` ${inSandbox.describe()}` : "";
   return defineTool({
     name: "Shell",
-    description: "Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.",
+    description: `Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.${sandboxNote}`,
     parameters,
-    async execute({ command, timeout }, context) {
-      const { action, scope } = shellApproval(command);
-      const rejected = await askApproval(context, action, `Run: ${command}`, scope);
-      if (rejected) return rejected;
-      const hostRun = workspace.host?.runCommand;
+    async execute({ command, timeout, outside_sandbox, reason }, context) {
+      const sandboxed = inSandbox !== null && !outside_sandbox;
+      if (!(sandboxed && inSandbox.autoAllow)) {
+        const rejected = await askShellApproval(context, command, inSandbox !== null && outside_sandbox ? (reason ?? "") : null);
+        if (rejected) return rejected;
+      }
       const scan = await scanCommand(context);
       let run: CommandRun;
       let notice: string | null;
       try {
+        const spawned = sandboxed ? inSandbox.wrapShell(command, env) : { file: "bash", args: ["-c", command], env };
         run = hostRun
           ? await hostRun({ command, cwd: workspace.root, env, timeoutMs: timeout * 1000, signal: context.signal })
-          : await runCommand(command, workspace.root, env, timeout * 1000, context.signal);
+          : await runCommand(spawned, workspace.root, timeout * 1000, context.signal);
       } finally {
         ({ notice } = await scan.finish());
       }
@@ -70,9 +87,21 @@ interface CommandRun {
   timedOut: boolean;
 }
 
-function runCommand(command: string, cwd: string, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
+/**
+ * Asks to run `command`; `outsideReason` non-null: the model asked to run it
+ * outside the sandbox for that reason, which the question says, under a key
+ * of its own (approving a command in the sandbox never lets it out).
+ */
+function askShellApproval(context: ToolContext, command: string, outsideReason: string | null): Promise<ToolReturnValue | null> {
+  const { action, scope } = shellApproval(command);
+  if (outsideReason === null) return askApproval(context, action, `Run: ${command}`, scope);
+  const why = outsideReason.trim() ? ` (reason: ${outsideReason.trim()})` : " (no reason given)";
+  return askApproval(context, `${action} outside the sandbox`, `Run outside the sandbox${why}: ${command}`, `${scope} outside the sandbox`);
+}
+
+function runCommand(spawned: { file: string; args: string[]; env: Record<string, string> }, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     let timedOut = false;
     const collect = (chunk: Buffer) => {
