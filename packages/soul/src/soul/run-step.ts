@@ -7,6 +7,7 @@
 import {
   abortError,
   APIContextOverflowError,
+  ChatProviderError,
   inputTokens,
   step,
   sumTokenUsage,
@@ -61,6 +62,7 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
 async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
   const toolset = approvingToolset(rt.agent.toolset, rt.approval, (name) => toolTimeoutFor(rt.config, name));
+  // A failed attempt's usage (reported before it failed) counts too.
   const attempt = (): Promise<StepResult> =>
     step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, batch.history(), {
       onMessagePart: (part) => emit(partEvent(part)),
@@ -70,6 +72,9 @@ async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number
       toolContext: { session: rt.session },
       cancelGraceMs: rt.config.cancelGraceMs,
       timeouts: rt.config.llmTimeouts,
+    }).catch((error: unknown) => {
+      if (ChatProviderError.isInstance(error)) addUsage(usage, error.usage);
+      throw error;
     });
   try {
     return await callWithRetries(attempt, n, rt.config, emit, signal);
