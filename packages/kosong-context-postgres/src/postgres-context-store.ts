@@ -148,14 +148,7 @@ export class PostgresContextStore {
    * next write fails).
    */
   async openLog(sessionId: string): Promise<PostgresContextLog> {
-    this.#assertOpen();
-    checkSessionId(sessionId);
-    const location = this.#location(sessionId);
-    const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
-    if (this.#open.has(sessionId)) {
-      throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process");
-    }
-    this.#open.add(sessionId);
+    const { location, lockKey } = this.#claim(sessionId);
     let lockEpoch: number | null = null;
     try {
       const opened = await retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, async () => {
@@ -268,14 +261,7 @@ export class PostgresContextStore {
    * Resolves to false when there was no such session.
    */
   async deleteSession(sessionId: string): Promise<boolean> {
-    this.#assertOpen();
-    checkSessionId(sessionId);
-    const location = this.#location(sessionId);
-    const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
-    if (this.#open.has(sessionId)) {
-      throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "an open handle in this process", `PostgreSQL advisory lock "${lockKey}"`);
-    }
-    this.#open.add(sessionId);
+    const { location, lockKey } = this.#claim(sessionId);
     let lockEpoch: number | null = null;
     try {
       const lock = await this.#backend.locks.tryLock(lockKey);
@@ -347,6 +333,22 @@ export class PostgresContextStore {
       `process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}`,
       `PostgreSQL advisory lock "${lockKey}"${lease}`,
     );
+  }
+
+  /**
+   * Checks `sessionId` and marks it in use by this store (the caller removes
+   * the mark when done): `SessionLockedError` when a handle of this store has it.
+   */
+  #claim(sessionId: string): { location: string; lockKey: string } {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    const location = this.#location(sessionId);
+    const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
+    if (this.#open.has(sessionId)) {
+      throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process", `PostgreSQL advisory lock "${lockKey}"`);
+    }
+    this.#open.add(sessionId);
+    return { location, lockKey };
   }
 
   /** A session's name in messages: `postgres:<schema>/<session id>`. */
