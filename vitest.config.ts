@@ -26,7 +26,8 @@ const alias = [
   { find: /^@kosong\/soul\/compaction$/, replacement: here("packages/soul/src/compaction/index.ts") },
   { find: /^@kosong\/soul\/tokens$/, replacement: here("packages/soul/src/tokens/index.ts") },
   { find: /^@kosong\/soul\/conversation$/, replacement: here("packages/soul/src/conversation/index.ts") },
-  { find: /^@kosong\/soul\/files$/, replacement: here("packages/soul/src/files/index.ts") },
+  { find: /^@kosong\/soul\/files$/, replacement: here("packages/soul/src/files.ts") },
+  { find: /^@kosong\/workspace$/, replacement: here("packages/kosong-workspace/src/index.ts") },
   { find: /^@kosong\/soul\/internal$/, replacement: here("packages/soul/src/internal/index.ts") },
 ];
 

@@ -7,7 +7,7 @@ export default defineConfig({
     "tokens/index": "src/tokens/index.ts",
     "conversation/index": "src/conversation/index.ts",
     "internal/index": "src/internal/index.ts",
-    "files/index": "src/files/index.ts",
+    "files/index": "src/files.ts",
     "wire-server/index": "src/wire-server/index.ts",
   },
   format: ["esm"],

@@ -2,8 +2,10 @@
  * The `kosong` command: parses the command line and runs the chosen mode.
  * Errors the user can fix print as one message with their exit code (see
  * `ExitCode`); any other error prints as `kosong: message` and exits 1
- * (with its stack when `KOSONG_DEBUG` is set).
+ * (with its stack when `KOSONG_DEBUG` is set). Passwords of URLs in them
+ * (a `--store` connection string a driver quotes) are shown as `***`.
  */
+import { redactUrlPasswords } from "@kosong/core";
 import { CommanderError } from "commander";
 import { CliError, ExitCode } from "./cli-error.js";
 import { buildProgram, commanderExitCode } from "./program.js";
@@ -21,11 +23,11 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = commanderExitCode(error.code);
   } else if (error instanceof CliError) {
-    process.stderr.write(`${visibleControls(error.message)}\n`);
+    process.stderr.write(`${visibleControls(redactUrlPasswords(error.message))}\n`);
     process.exitCode = error.exitCode;
   } else {
     const detail = error instanceof Error ? (process.env.KOSONG_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
-    process.stderr.write(`kosong: ${visibleControls(detail)}\n`);
+    process.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(detail))}\n`);
     process.exitCode = ExitCode.error;
   }
 }

@@ -65,6 +65,14 @@ describe("the environment of Shell commands", () => {
     }
   });
 
+  it("drops credentials under other names and their copies by default, and keeps them all with ignore_default_excludes", () => {
+    const env = { ...userEnv, GH_PAT: "ghp_pat_0123456789", NPM_AUTH: "npm-auth-0123", SLACK_WEBHOOK_URL: "https://hooks.example/x", SENTRY_DSN: "https://k@o.example/1", REDIS_URL: "redis://:pw-0123@cache:6379", PAT_COPY: "ghp_pat_0123456789", GIT_AUTHOR_NAME: "Ada", SSH_AUTH_SOCK: "/tmp/agent.sock", SHORT_COPY: "ok" };
+    const seen = childEnvironment(env);
+    for (const name of ["GH_PAT", "NPM_AUTH", "SLACK_WEBHOOK_URL", "SENTRY_DSN", "REDIS_URL", "PAT_COPY"]) expect(seen, name).not.toHaveProperty(name);
+    expect(seen).toMatchObject({ GIT_AUTHOR_NAME: "Ada", SSH_AUTH_SOCK: "/tmp/agent.sock", SHORT_COPY: "ok", EDITOR: "vi" });
+    expect(childEnvironment(env, policy({ ignoreDefaultExcludes: true }))).toMatchObject({ GH_PAT: "ghp_pat_0123456789", REDIS_URL: "redis://:pw-0123@cache:6379", PAT_COPY: "ghp_pat_0123456789" });
+  });
+
   it("follows inherit, exclude, include_only and set", async () => {
     expect(childEnvironment(userEnv, policy({ inherit: "core" }))).toEqual({ PATH: userEnv.PATH, HOME: "/home/someone", LANG: "C.UTF-8" });
     expect(childEnvironment(userEnv, policy({ inherit: "none", set: { CI: "1" } }))).toEqual({ CI: "1" });

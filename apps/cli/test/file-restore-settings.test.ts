@@ -6,7 +6,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { defaultMaxFileBytes } from "@kosong/soul/files";
+import { defaultMaxFileBytes } from "@kosong/workspace";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../src/cli-error.js";
 import { resolveSettings } from "../src/config/settings.js";

@@ -29,7 +29,7 @@ import { mkdir, mkdtemp, open, readdir, realpath, rm, writeFile } from "node:fs/
 import os from "node:os";
 import path from "node:path";
 import { Context } from "@kosong/soul";
-import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
+import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { median, rowFromSamples, timeOnce } from "../measure.ts";
 

@@ -31,3 +31,4 @@ export * from "./tool.js";
 export type { StandardSchemaV1 } from "./standard-schema.js";
 export * from "./toolset.js";
 export * from "./tool-result-message.js";
+export * from "./redact-url-passwords.js";

@@ -4,10 +4,11 @@
  * `notifications/tools/list_changed`, calls with a timeout and cancellation,
  * and one restart after the connection is lost (a stdio server that
  * crashed). Everything the server sends is treated as hostile: tool names
- * and descriptions are made printable, oversized schemas are left out, its
- * stderr is kept (bounded) for error messages and never reaches the terminal.
+ * and descriptions are made printable, oversized or over-deep schemas are
+ * left out, a stdio message is capped while it is read, its stderr is kept
+ * (bounded) for error messages and never reaches the terminal.
  */
-import type { JsonSchema } from "@kosong/core";
+import { type JsonSchema, redactUrlPasswords } from "@kosong/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -16,6 +17,9 @@ import { type CallToolResult, ErrorCode, McpError, ToolListChangedNotificationSc
 import packageJson from "../package.json" with { type: "json" };
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
 import { describeThrown } from "./describe-thrown.js";
+import { McpMessageTooLargeError } from "./json-line-buffer.js";
+import { McpStdioTransport } from "./mcp-stdio-transport.js";
+import { jsonDepth } from "./json-depth.js";
 import { McpConnectError } from "./mcp-errors.js";
 import { capText, visibleLine, visibleText } from "./server-text.js";
 
@@ -54,7 +58,12 @@ export interface McpConnectionOptions {
   callTimeoutMs?: number;
   /** How often a lost connection is re-established (default 1). A server lost once more is `failed`. */
   maxRestarts?: number;
-  /** The largest message a stdio server may send, in bytes (default 64 MiB); a larger one closes the connection. */
+  /**
+   * The largest message a stdio server may send, in bytes (default 64 MiB):
+   * a larger one is cut off while it is read (never buffered whole) and
+   * closes the connection; the call it answered fails saying so, and the
+   * server is restarted as after a crash.
+   */
   maxMessageBytes?: number;
   /** The client's name and version sent in `initialize` (default `kosong` and the version of @kosong/mcp). */
   clientInfo?: { name: string; version: string };
@@ -73,6 +82,8 @@ export interface McpCallOptions {
 const defaults = { connectTimeoutMs: 30_000, callTimeoutMs: 60_000, maxRestarts: 1, maxMessageBytes: 64 * 1024 * 1024 };
 const maxDescriptionChars = 10_000;
 const maxSchemaChars = 100_000;
+/** Deeper schemas are refused before anything walks them recursively (JSON.stringify, a provider's converter). */
+const maxSchemaDepth = 100;
 const maxTools = 1000;
 const maxListPages = 50;
 const stderrTailChars = 2000;
@@ -91,6 +102,9 @@ export class McpServerConnection {
   #starting: Promise<void> | null = null;
   #refreshing: Promise<void> = Promise.resolve();
   #stderr = "";
+  /** The last message over `maxMessageBytes`, which closed the connection (said in the crash report). */
+  #tooLarge: McpMessageTooLargeError | null = null;
+  #lostToLargeMessage = false;
   #closed = false;
 
   /**
@@ -125,9 +139,23 @@ export class McpServerConnection {
     return this.#state === "failed" || this.#state === "closed" ? [] : this.#tools;
   }
 
-  /** Tools left out of {@link tools} and why (an oversized schema, a duplicate name), printable. */
+  /** Tools left out of {@link tools} and why (an oversized or over-deep schema, a duplicate name), printable. */
   get warnings(): readonly string[] {
     return this.#warnings;
+  }
+
+  /**
+   * True when the connection was last lost because the server sent a
+   * message (a tool's result) over `maxMessageBytes`: it is cut off while
+   * reading, never buffered whole, and the connection closed.
+   */
+  get lostToLargeMessage(): boolean {
+    return this.#lostToLargeMessage;
+  }
+
+  /** The largest message the server may send, in bytes (`maxMessageBytes`). */
+  get maxMessageBytes(): number {
+    return this.#options.maxMessageBytes;
   }
 
   /** How often the connection was re-established after it was lost. */
@@ -203,7 +231,8 @@ export class McpServerConnection {
       this.#client = null;
       await killClient(client, transport);
       if (this.#closed) throw new McpConnectError(this.name, `MCP server \`${visibleLine(this.name)}\` was closed while connecting.`);
-      this.#error = this.#describe(`could not be started: ${describeThrown(error)}`);
+      this.#error = this.#describe(`could not be started: ${this.#tooLarge?.message ?? describeThrown(error)}`);
+      this.#tooLarge = null;
       this.#setState("failed");
       this.#emit({ type: "failed", server: this.name, error: this.#error });
       throw new McpConnectError(this.name, this.#error, { cause: error });
@@ -215,7 +244,9 @@ export class McpServerConnection {
   #createClient(): { client: Client; transport: Transport } {
     const client = new Client(this.#options.clientInfo ?? { name: "kosong", version: packageJson.version }, { capabilities: {} });
     client.onclose = () => this.#onClosed(client);
-    client.onerror = () => undefined;
+    client.onerror = (error) => {
+      if (error instanceof McpMessageTooLargeError) this.#tooLarge = error;
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.#client === client) void this.#refreshTools(client).then(() => this.#emit({ type: "tools_changed", server: this.name, tools: this.#tools.length }), () => undefined);
     });
@@ -225,14 +256,7 @@ export class McpServerConnection {
       return { client, transport: new StreamableHTTPClientTransport(new URL(url), headers ? { requestInit: { headers } } : {}) };
     }
     const { command, args, env, cwd } = this.config;
-    const transport = new StdioClientTransport({
-      command,
-      ...(args ? { args } : {}),
-      ...(env ? { env } : {}),
-      ...(cwd ? { cwd } : {}),
-      stderr: "pipe",
-      maxBufferSize: this.#options.maxMessageBytes,
-    });
+    const transport = new McpStdioTransport({ command, ...(args ? { args } : {}), ...(env ? { env } : {}), ...(cwd ? { cwd } : {}), stderr: "pipe" }, this.#options.maxMessageBytes);
     transport.stderr?.on("data", (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-stderrTailChars);
     });
@@ -268,6 +292,10 @@ export class McpServerConnection {
         continue;
       }
       seen.add(tool.name);
+      if (jsonDepth(tool.inputSchema, maxSchemaDepth) > maxSchemaDepth) {
+        warnings.push(`tool \`${shown}\` is left out: its input schema nests more than ${maxSchemaDepth} levels deep`);
+        continue;
+      }
       const schema = JSON.stringify(tool.inputSchema);
       if (schema.length > maxSchemaChars) {
         warnings.push(`tool \`${shown}\` is left out: its input schema has ${schema.length} characters (at most ${maxSchemaChars})`);
@@ -291,7 +319,9 @@ export class McpServerConnection {
     if (this.#closed || client !== this.#client || this.#state !== "connected") return;
     this.#client = null;
     this.#transport = null;
-    const lost = this.#describe("exited or closed the connection");
+    this.#lostToLargeMessage = this.#tooLarge !== null;
+    const lost = this.#describe(this.#tooLarge?.message ?? "exited or closed the connection");
+    this.#tooLarge = null;
     this.#error = lost;
     const restarting = this.#restarts < this.#options.maxRestarts;
     this.#emit({ type: "crashed", server: this.name, error: lost, restarting });
@@ -313,10 +343,11 @@ export class McpServerConnection {
     return new McpConnectError(this.name, `MCP server \`${visibleLine(this.name)}\` ${why}`);
   }
 
-  /** `MCP server `name` <what>`, with the end of its stderr when it wrote any. */
+  /** `MCP server `name` <what>`, with the end of its stderr when it wrote any; passwords of URLs (the server's own and any other) hidden. */
   #describe(what: string): string {
     const stderr = visibleText(this.#stderr.trim());
-    return `MCP server \`${visibleLine(this.name)}\` ${visibleLine(what)}${stderr ? `; its stderr ended with:\n${stderr}` : ""}`;
+    const url = isStdioServer(this.config) ? undefined : this.config.url;
+    return redactUrlPasswords(`MCP server \`${visibleLine(this.name)}\` ${visibleLine(what)}${stderr ? `; its stderr ended with:\n${stderr}` : ""}`, url);
   }
 
   #setState(state: McpServerState): void {

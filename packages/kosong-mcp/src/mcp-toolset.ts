@@ -192,6 +192,7 @@ function callFailure(entry: McpToolEntry, error: unknown): ToolReturnValue {
       server.state === "failed"
         ? "It was not started again: do without its tools."
         : "It is being restarted; the call was not retried (it may have had effects): call the tool again if needed.";
+    if (server.lostToLargeMessage) return toolError({ message: `The tool ${name} sent more than ${server.maxMessageBytes} bytes: the result was dropped and the connection closed. ${after}`, brief: "MCP result too large" });
     return toolError({ message: `The MCP server exited while running the tool ${name}. ${after}`, brief: "MCP server crashed" });
   }
   if (isRequestTimeout(error)) return toolError({ message: `The tool ${name} did not finish in time and was cancelled.`, brief: "Timed out" });

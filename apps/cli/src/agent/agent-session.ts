@@ -5,10 +5,10 @@
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { extractText, SimpleToolset, type Toolset } from "@kosong/core";
+import { extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
-import { FileJournal, nodeWorkspaceFiles } from "@kosong/soul/files";
+import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import type { Settings } from "../config/settings.js";
 import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
@@ -213,9 +213,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   }
 }
 
-/** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed. */
+/** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed, and passwords of URLs are hidden. */
 export function warnOnStderr(line: string): void {
-  process.stderr.write(`kosong: ${visibleControls(line, { oneLine: true })}\n`);
+  process.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(line), { oneLine: true })}\n`);
 }
 
 /** Tokens kept free for the answer: the soul's default (kimi-cli's 50k), or a quarter of a smaller window. */

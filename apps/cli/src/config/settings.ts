@@ -7,7 +7,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { ThinkingEffort } from "@kosong/core";
-import { defaultMaxFileBytes } from "@kosong/soul/files";
+import { defaultMaxFileBytes } from "@kosong/workspace";
 import { UsageError } from "../cli-error.js";
 import type { ModelPrice } from "../pricing/model-prices.js";
 import { defaultSandboxSettings, type SandboxSettings, sandboxModes } from "../sandbox/sandbox-settings.js";

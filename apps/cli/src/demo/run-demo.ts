@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { extractText, type Message } from "@kosong/core";
-import { defaultMaxFileBytes } from "@kosong/soul/files";
+import { defaultMaxFileBytes } from "@kosong/workspace";
 import { type AgentSession, openAgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
 import { DEFAULT_SHELL_TIMEOUT_MS, type Settings } from "../config/settings.js";

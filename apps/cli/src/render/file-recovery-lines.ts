@@ -1,5 +1,5 @@
 /** What reopening a session found of work on the workspace's files that a crash cut: shown when the session starts. */
-import type { FileRecoveryReport } from "@kosong/soul/files";
+import type { FileRecoveryReport } from "@kosong/workspace";
 import { count } from "./count.js";
 import { visibleControls } from "./visible-controls.js";
 

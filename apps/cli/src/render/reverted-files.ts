@@ -1,5 +1,5 @@
 /** The line under a D-Mail's or a rewrite's `⟲`: the workspace files the revert restored, and those it left alone. */
-import type { FileRestoreReport } from "@kosong/soul/files";
+import type { FileRestoreReport } from "@kosong/workspace";
 import type { Style } from "./terminal-style.js";
 import { visibleControls } from "./visible-controls.js";
 

@@ -10,8 +10,7 @@
  * one-line summaries it calls), so none of it can move the cursor, erase a
  * line or reorder what is shown.
  */
-import { type ApprovalKind, type SoulEvent } from "@kosong/soul";
-import { SEND_DMAIL_NAME } from "@kosong/soul/internal";
+import { SendDMail, type ApprovalKind, type SoulEvent } from "@kosong/soul";
 import yoctoSpinner from "yocto-spinner";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";
@@ -142,11 +141,11 @@ export class TurnRenderer {
         const output = toolOutputText(result);
         // No preview that only repeats the brief (a one-line error, a one-line answer).
         const repeats = !output.includes("\n") && toolResultBrief(result, output.length + 1) === output;
-        const shown = call?.name === SEND_DMAIL_NAME || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
+        const shown = call?.name === SendDMail.name || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
         const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
         this.#o.onToolOutput?.(label, output);
         // The model never reads a delivered D-Mail's result: whether it was delivered shows in the Reverted event that follows.
-        if (call?.name === SEND_DMAIL_NAME) this.#dmailResult = { label, line };
+        if (call?.name === SendDMail.name) this.#dmailResult = { label, line };
         else this.#write(line);
         this.#showRunning();
         return;

@@ -7,10 +7,15 @@
  * Steps, in order: start from all variables, the core ones or none
  * (`inherit`); drop those matching the default excludes (unless
  * `ignoreDefaultExcludes`) and `exclude`; keep only those matching
- * `includeOnly` when it is not empty; add `set`. Last, whatever the policy
- * says, the credential variables kosong reads and every variable whose value
- * contains a credential kosong uses are removed.
+ * `includeOnly` when it is not empty; add `set`. Unless
+ * `ignoreDefaultExcludes`, also drop every variable whose value is a URL
+ * with a password (`postgres://user:pass@host`) or equals the value of a
+ * variable the default excludes matched (a copy of `GH_PAT` under another
+ * name). Last, whatever the policy says, the credential variables kosong
+ * reads and every variable whose value contains a credential kosong uses are
+ * removed.
  */
+import { hasUrlPassword } from "@kosong/core";
 
 /** How the Shell tool's environment is built (config file: `[shell_environment_policy]`). */
 export interface EnvironmentPolicy {
@@ -29,8 +34,11 @@ export interface EnvironmentPolicy {
 /** The policy without a config: everything but the default excludes and the credentials. */
 export const defaultEnvironmentPolicy: EnvironmentPolicy = { inherit: "all", ignoreDefaultExcludes: false, exclude: [], includeOnly: [], set: {} };
 
-/** Name patterns removed by default: names that usually hold secrets. */
-export const defaultExcludes = ["*KEY*", "*SECRET*", "*TOKEN*", "*PASSWORD*", "*PASSWD*", "*CREDENTIAL*"] as const;
+/** Name patterns removed by default: names that usually hold secrets (tokens, passwords, `GH_PAT`, `NPM_AUTH`, webhook URLs, Sentry DSNs). */
+export const defaultExcludes = ["*KEY*", "*SECRET*", "*TOKEN*", "*PASSWORD*", "*PASSWD*", "*CREDENTIAL*", "*_PAT", "*AUTH*", "*WEBHOOK*", "*_DSN", "*COOKIE*"] as const;
+
+/** Names the default excludes match that hold no secret and that commands need: kept. */
+export const defaultExcludeExceptions = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "SSH_AUTH_SOCK"] as const;
 
 /** What `inherit = "core"` keeps. */
 export const coreVariables = ["HOME", "LOGNAME", "PATH", "SHELL", "USER", "USERNAME", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ"] as const;
@@ -53,7 +61,9 @@ export function childEnvironment(env: NodeJS.ProcessEnv, policy: EnvironmentPoli
     return (name: string) => compiled.some((pattern) => pattern.test(name));
   };
   const isCore = matches(coreVariables);
-  const isDefaultExcluded = matches(policy.ignoreDefaultExcludes ? [] : defaultExcludes);
+  const isException = matches(defaultExcludeExceptions);
+  const matchesDefaults = matches(defaultExcludes);
+  const isDefaultExcluded = (name: string) => !policy.ignoreDefaultExcludes && matchesDefaults(name) && !isException(name);
   const isExcluded = matches(policy.exclude);
   const isIncluded = matches(policy.includeOnly);
   const out: Record<string, string> = {};
@@ -64,10 +74,13 @@ export function childEnvironment(env: NodeJS.ProcessEnv, policy: EnvironmentPoli
     out[name] = value;
   }
   Object.assign(out, policy.set);
-  const known = [...credentialVariables.map((name) => env[name]), ...secrets].filter((secret): secret is string => !!secret && secret.length >= minSecretLength);
+  const long = (secret: string | null | undefined): secret is string => !!secret && secret.length >= minSecretLength;
+  const known = [...credentialVariables.map((name) => env[name]), ...secrets].filter(long);
+  const excludedValues = new Set(Object.entries(env).flatMap(([name, value]) => (isDefaultExcluded(name) && long(value) ? [value] : [])));
   const isCredential = matches(credentialVariables);
+  const isSecretValue = (value: string) => !policy.ignoreDefaultExcludes && (hasUrlPassword(value) || excludedValues.has(value));
   for (const [name, value] of Object.entries(out)) {
-    if (isCredential(name) || known.some((secret) => value.includes(secret))) delete out[name];
+    if (isCredential(name) || isSecretValue(value) || known.some((secret) => value.includes(secret))) delete out[name];
   }
   return out;
 }

@@ -1,4 +1,4 @@
-/** The confined file primitives every file tool opens its files through: they live in @kosong/soul (its file journal uses them too). */
+/** The confined file primitives every file tool opens its files through: they live in @kosong/workspace (its file journal uses them too). */
 export {
   appendText,
   FolderCursor,
@@ -15,4 +15,4 @@ export {
   type ConfinedFile,
   type ListedEntry,
   type WriteOpenOptions,
-} from "@kosong/soul/files";
+} from "@kosong/workspace";

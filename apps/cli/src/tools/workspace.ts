@@ -7,7 +7,7 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { FileRegistry } from "@kosong/soul";
 
-export { isInside, PathEscapeError } from "@kosong/soul/files";
+export { isInside, PathEscapeError } from "@kosong/workspace";
 
 /** A command run for the Shell tool by the host instead of a local bash. */
 export interface HostCommand {

@@ -77,40 +77,54 @@ describe("the approval prompt in a real terminal (tmux)", () => {
     expect(terminal.screen()).toContain("› list the files");
   }, 60_000);
 
-  it("approving `git status` for the session covers git status commands only, and the prompt says so", async () => {
+  it("approving `git status` for the session covers git status commands without options only, and the prompt says so", async () => {
     const { terminal, cwd } = await kosongInRepository();
+    const outside = path.join(path.dirname(cwd), "outside.txt");
     server.enqueue(
-      { message: shell("g1", "git status --short"), usage },
-      { message: shell("g2", "git status"), usage },
+      { message: shell("g1", "git status"), usage },
+      { message: shell("g2", "git status ."), usage },
       { message: shell("g3", "git status; touch pwned"), usage },
     );
     terminal.line("check the repo");
     let screen = await terminal.waitFor(/approve\? $/m, { from: "› check the repo" });
-    expect(screen).toContain("Shell wants to: Run: git status --short");
-    expect(screen).toContain("[a] approve `git status` commands for this session");
+    expect(screen).toContain("Shell wants to: Run: git status");
+    expect(screen).toContain("[a] approve `git status` commands without options for this session");
     terminal.line("a");
     screen = await terminal.waitFor(/Shell wants to: Run: git status; touch pwned[\s\S]*approve\? $/m, { from: "› check the repo" });
-    expect(screen).toMatch(/✓ Shell\(git status\)/);
+    expect(screen).toMatch(/✓ Shell\(git status \.\)/);
     expect(count(screen, "wants to:")).toBe(2);
     expect(screen).toContain("[a] approve this exact command for this session");
     terminal.line("n");
     await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› check the repo" });
     expect(await readdir(cwd)).not.toContain("pwned");
 
-    // Another subcommand asks again; file tools say their session approval is per tool.
+    // Approved `git log` commands do not cover an option that writes a file anywhere; file tools' approval is per tool.
+    await writeFile(path.join(cwd, "a.txt"), "a\n");
+    execFileSync("git", ["-C", cwd, "add", "a.txt"]);
+    execFileSync("git", ["-C", cwd, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "a"]);
     server.enqueue(
-      { message: shell("g4", "git log --oneline"), usage },
-      { message: { role: "assistant", content: [], tool_calls: [{ type: "function", id: "w1", function: { name: "WriteFile", arguments: JSON.stringify({ path: "a.txt", content: "a\n" }) } }] }, usage },
+      { message: shell("g4", "git log"), usage },
+      { message: shell("g5", `git log -1 --output=${outside}`), usage },
+    );
+    terminal.line("show the log");
+    screen = await terminal.waitFor(/approve\? $/m, { from: "› show the log" });
+    expect(screen).toContain("[a] approve `git log` commands without options for this session");
+    terminal.line("a");
+    screen = await terminal.waitFor(/Run: git log -1 --output=[\s\S]*approve\? $/m, { from: "› show the log" });
+    expect(screen).toContain("[a] approve this exact command for this session");
+    terminal.line("n");
+    await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› show the log" });
+    expect(await readdir(path.dirname(cwd))).not.toContain("outside.txt");
+
+    server.enqueue(
+      { message: { role: "assistant", content: [], tool_calls: [{ type: "function", id: "w1", function: { name: "WriteFile", arguments: JSON.stringify({ path: "b.txt", content: "b\n" }) } }] }, usage },
       { message: say("Done."), usage },
     );
-    terminal.line("log and write");
-    screen = await terminal.waitFor(/approve\? $/m, { from: "› log and write" });
-    expect(screen).toContain("[a] approve `git log` commands for this session");
-    terminal.line("y");
-    screen = await terminal.waitFor(/WriteFile wants to[\s\S]*approve\? $/m, { from: "› log and write" });
+    terminal.line("write");
+    screen = await terminal.waitFor(/WriteFile wants to[\s\S]*approve\? $/m, { from: "› write" });
     expect(screen).toContain("[a] approve every WriteFile call for this session");
     terminal.line("y");
-    await terminal.waitFor(/Done\.[\s\S]*›\s*$/, { from: "› log and write" });
+    await terminal.waitFor(/Done\.[\s\S]*›\s*$/, { from: "› write" });
   }, 60_000);
 });
 

@@ -54,6 +54,31 @@ describe("kosong -p --yolo against hostile workspaces", { timeout: 90_000 }, () 
     }
   });
 
+  it("a Shell `env` shows no credential under other names (PATs, *AUTH*, webhooks, DSNs, URLs with a password, copies) to the model or the session file", async () => {
+    const leaks = {
+      GH_PAT: "ghp_pat_value_4242",
+      GITHUB_PAT: "github_pat_value_4343",
+      NPM_AUTH: "npm_auth_value_4444",
+      DOCKER_AUTH_CONFIG: '{"auths":{"r.example":{"auth":"ZG9ja2VyX2F1dGg="}}}',
+      SLACK_WEBHOOK_URL: "https://hooks.slack.example/services/T0/B0/webhook_4545",
+      SENTRY_DSN: "https://sentry_dsn_4646@o0.ingest.example/1",
+      DATABASE_URL: "postgres://app:db_pass_4747@db.example:5432/app",
+      MIRROR_OF_PAT: "ghp_pat_value_4242",
+    };
+    const { toolResult, sessionFile } = await toolTurn("Shell", { command: "env" }, async () => undefined, {
+      ...leaks,
+      GIT_AUTHOR_NAME: "Ada Lovelace",
+      PLAIN_URL: "https://example.com/x",
+    });
+    expect(toolResult).toContain("GIT_AUTHOR_NAME=Ada Lovelace");
+    expect(toolResult).toContain("PLAIN_URL=https://example.com/x");
+    for (const [name, value] of Object.entries(leaks)) {
+      expect(toolResult, name).not.toContain(`${name}=`);
+      expect(toolResult, name).not.toContain(value.slice(-8));
+      expect(sessionFile, name).not.toContain(value.slice(-8));
+    }
+  });
+
   it("a WriteFile through a dangling link planted in the repository creates nothing outside", async () => {
     const { home, toolResult } = await toolTurn("WriteFile", { path: "notes.txt", content: "planted", mode: "append" }, async ({ home, cwd }) => {
       await mkdir(path.join(home, "outside"));

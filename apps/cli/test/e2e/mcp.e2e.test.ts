@@ -59,6 +59,20 @@ describe("kosong with MCP servers", { timeout: 60_000 }, () => {
     expect(offered).toEqual(expect.arrayContaining(["ReadFile", "Shell", "mcp__everything__echo", "mcp__everything__get-tiny-image"]));
   });
 
+  it("a server that does not start is reported without the passwords of its URL or of URLs in its stderr", async () => {
+    const { home, run } = await setup();
+    const file = path.join(home, "mcp.json");
+    const leaky = { command: process.execPath, args: ["-e", "console.error('cannot reach postgres://app:db_pw_4242@db.example/app'); process.exit(1)"] };
+    await writeFile(file, JSON.stringify({ mcpServers: { remote: { url: "http://user:url_pw_4242@127.0.0.1:9/mcp" }, leaky } }));
+    fake.server.enqueue({ message: assistant("Fine.") });
+    const result = await run(["-p", "hi", "--mcp-config-file", file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("_pw_4242");
+    expect(result.stderr).toContain("MCP server `remote` could not be started");
+    expect(result.stderr).toContain("http://user:***@127.0.0.1:9/mcp");
+    expect(result.stderr).toContain("postgres://app:***@db.example/app");
+  });
+
   it("the config file's mcpServers: a stdio server starts in the working directory; without --yolo print mode refuses its calls, as any tool needing approval", async () => {
     const { home, cwd, run } = await setup();
     await writeFile(path.join(cwd, "notes.txt"), "project notes");

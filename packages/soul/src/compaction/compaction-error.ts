@@ -1,4 +1,4 @@
-import { SoulError } from "../soul/errors.js";
+import { SoulError } from "../errors.js";
 
 /**
  * A compaction that cannot run as configured (an LLM-backed strategy without

@@ -1,4 +1,4 @@
-import { SoulError } from "../soul/errors.js";
+import { SoulError } from "../errors.js";
 
 /** A checkpoint as a caller names it: its id, and its label when it has one. */
 export interface CheckpointName {

@@ -27,8 +27,8 @@ import {
   type RestoreReport,
 } from "@kosong/context";
 import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
-import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "../files/index.js";
-import type { RestoreKind } from "../files/journal-records.js";
+import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "@kosong/workspace";
+import type { RestoreKind } from "@kosong/workspace";
 import { checkpointMessage } from "./checkpoint-message.js";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
 import { estimateTextTokens } from "./estimate-text-tokens.js";

@@ -9,7 +9,9 @@
  * questions, external tools rejected, `set_plan_mode` an invalid-state error.
  */
 import { ChatProviderError } from "@kosong/core";
-import { EmptyInputError, SoulBusyError, type Soul, type TurnResult, type UserInput } from "../soul/index.js";
+import { EmptyInputError, SoulBusyError } from "../errors.js";
+import type { UserInput } from "../events/index.js";
+import type { Soul, TurnResult } from "../loop/index.js";
 import { readLines } from "./json-lines.js";
 import { WireLog } from "./wire-log.js";
 import { toWireMessage, wireMessageKind, type WireMessage } from "./wire-message.js";

@@ -3,9 +3,12 @@
  * `wire.jsonl` format. The first line is `{"type": "metadata",
  * "protocol_version": ...}`; each later line is `{"timestamp": seconds,
  * "message": {"type", "payload"}}`. Append-only; a damaged line is skipped
- * when read, never fatal.
+ * when read, never fatal. A file that ends in a torn line (a crash, another
+ * program) gets a newline before the first record this log appends, so
+ * that record is not glued to the torn bytes (checked once, when the file
+ * is opened for appending).
  */
-import { createReadStream, createWriteStream, statSync, type WriteStream } from "node:fs";
+import { closeSync, createReadStream, createWriteStream, openSync, readSync, statSync, type WriteStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { WireMessage } from "./wire-message.js";
@@ -26,6 +29,7 @@ export class WireLog {
       this.#stream = createWriteStream(this.path, { flags: "a", mode: 0o600 });
       this.#stream.on("error", () => undefined);
       if (size === 0) this.#stream.write(`${JSON.stringify({ type: "metadata", protocol_version: protocolVersion })}\n`);
+      else if (!endsWithNewline(this.path, size)) this.#stream.write("\n");
     }
     this.#stream.write(`${JSON.stringify({ timestamp: Date.now() / 1000, message })}\n`);
   }
@@ -46,6 +50,20 @@ export class WireLog {
       const message = parseRecord(line);
       if (message !== null) yield message;
     }
+  }
+}
+
+/** True when the byte at `size - 1` of `file` is a newline (or it cannot be read: nothing is added then). */
+function endsWithNewline(file: string, size: number): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, "r");
+    const last = Buffer.alloc(1);
+    return readSync(fd, last, 0, 1, size - 1) === 1 ? last[0] === 10 : true;
+  } catch {
+    return true;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 

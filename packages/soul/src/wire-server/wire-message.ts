@@ -9,7 +9,7 @@
  * not have (`StepRetry`, `CheckpointCreated`, `Reverted`, `Warning`) are not
  * sent: its clients reject unknown event types.
  */
-import type { SoulEvent } from "../soul/index.js";
+import type { SoulEvent } from "../events/index.js";
 
 /** One wire message: kimi-cli's envelope. */
 export interface WireMessage {

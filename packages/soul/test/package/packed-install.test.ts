@@ -32,6 +32,7 @@ const packagesDir = path.join(soulDir, "..");
 const packageDirs = {
   core: "kosong-core",
   context: "kosong-context",
+  workspace: "kosong-workspace",
   soul: "soul",
   contextPostgres: "kosong-context-postgres",
   mcp: "kosong-mcp",
@@ -49,6 +50,7 @@ const entries = [
   "@kosong/core/testing",
   "@kosong/context",
   "@kosong/context/records",
+  "@kosong/workspace",
   "@kosong/soul",
   "@kosong/soul/compaction",
   "@kosong/soul/tokens",
@@ -289,7 +291,8 @@ describe.skipIf(!built)(built ? "the packed packages, installed with npm outside
       expect(packed.manifests[dir]!.peerDependencies?.zod ?? "^3.25.28 || ^4.0.0").toBe("^3.25.28 || ^4.0.0");
       expect(JSON.stringify(packed.manifests[dir])).not.toContain("workspace:");
     }
-    expect(packed.manifests.soul!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}`, "@kosong/context": `^${version("kosong-context")}` });
+    expect(packed.manifests.soul!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}`, "@kosong/context": `^${version("kosong-context")}`, "@kosong/workspace": `^${version("kosong-workspace")}` });
+    expect(packed.manifests["kosong-workspace"]!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}` });
     expect(packed.manifests["kosong-context"]!.dependencies).toMatchObject({ "@kosong/core": `^${version("kosong-core")}` });
     expect(packed.manifests["kosong-core"]!.peerDependencies?.zod).toBe("^3.25.28 || ^4.0.0");
     // The store's test helper's server is not a peer: installing the store never involves it; its public types need @types/pg.

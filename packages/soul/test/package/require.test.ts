@@ -22,13 +22,15 @@ const entries = [
   "@kosong/context",
   "@kosong/context/records",
   "@kosong/context/testing",
+  "@kosong/workspace",
   "@kosong/soul",
   "@kosong/soul/compaction",
   "@kosong/soul/tokens",
   "@kosong/soul/conversation",
+  "@kosong/soul/files",
   "@kosong/soul/internal",
 ];
-const built = ["kosong-core", "kosong-context", "soul"].every((dir) =>
+const built = ["kosong-core", "kosong-context", "kosong-workspace", "soul"].every((dir) =>
   existsSync(path.join(soulDir, "..", dir, "dist", "index.js")),
 );
 

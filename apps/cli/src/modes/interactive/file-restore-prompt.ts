@@ -2,7 +2,7 @@
  * Before /revert, /edit and /restore: which workspace files the revert will
  * restore (with the file journal), and the user's go-ahead.
  */
-import type { FileRestoreReport, RestoreTarget } from "@kosong/soul/files";
+import type { FileRestoreReport, RestoreTarget } from "@kosong/workspace";
 import { visibleControls } from "../../render/visible-controls.js";
 import type { InteractiveSession } from "./interactive-session.js";
 

@@ -1,0 +1,707 @@
+/**
+ * The file journal: the workspace files the agent changes, recorded so that
+ * reverting the conversation puts them back as they were.
+ *
+ * Before a tool changes a file it declares the write ({@link FileJournal.declareWrite}):
+ * the file's state (content as a content-addressed blob, permission bits, a
+ * symlink's target, or "did not exist") is appended to `journal.jsonl`,
+ * durably, before the change. Checkpoints leave a marker. A path's state at a
+ * point of the journal is the state recorded by its first record after that
+ * point (or its current state when there is none): every change the agent
+ * makes, restores included, is recorded first. So a revert to checkpoint k
+ * restores each file to its first record after k's marker, and journals the
+ * state it replaces, which makes the restore itself undoable
+ * (`restoreRotation` restores to the point where the revert began).
+ *
+ * Checkpoint ids are reused after a revert: the journal keeps the context's
+ * branches (a revert starts a branch forking at the checkpoint, a clear an
+ * unrelated one, `restoreRotation` goes back to the branch the rotation
+ * held) to find the marker of the checkpoint the context means.
+ *
+ * A file changed outside the agent since the agent (or a restore) last wrote
+ * it (its size, mtime, mode or kind differ) is a conflict: left alone and
+ * reported, unless the restore is forced.
+ */
+import { mkdir, open, readFile, truncate, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { BlobStore, hashBytes } from "./blob-store.js";
+import { mapLimit } from "./map-limit.js";
+import type { JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
+import { sameStamp, scanWorkspace, type ScanLimits, type ScannedFile } from "./workspace-scan.js";
+import { missingStamp, workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
+
+/** The default size cap of a journaled file: 10 MiB. */
+export const defaultMaxFileBytes = 10 * 1024 * 1024;
+
+/** Options of a {@link FileJournal}. */
+export interface FileJournalOptions {
+  /** The folder of the journal (`journal.jsonl` and `blobs/`), in the session's storage. */
+  dir: string;
+  /** The workspace, read and restored through it (`nodeWorkspaceFiles(root)`: confined to `root`). */
+  files: WorkspaceFiles;
+  /** Files larger than this (bytes) are not journaled, and a revert says so. Default {@link defaultMaxFileBytes}. */
+  maxFileBytes?: number;
+  /**
+   * The scan of the workspace around a `Shell` command ({@link FileJournal.scanCommand}):
+   * its limits (default `defaultScanLimits`: 2,000 files, 20 MiB), or false
+   * to journal declared writes only.
+   */
+  commandScan?: ScanLimits | false;
+}
+
+/** What a revert did (or would do) to the workspace files. Paths are relative to the workspace. */
+export interface FileRestoreReport {
+  /** Files put back (rewritten, re-created, deleted). */
+  restored: string[];
+  /** Files not restored, with why (not journaled: over the size cap, not a regular file; a failed write). */
+  skipped: { path: string; reason: string }[];
+  /** Files changed outside the agent since it last wrote them: left alone (restored when forced). */
+  conflicts: string[];
+  /** Set when nothing could be planned (the journal has no record of the checkpoint). */
+  notice?: string;
+}
+
+/** Where a restore goes: a checkpoint of the current conversation, or the end of a rotation. */
+export type RestoreTarget = { checkpoint: number } | { rotation: number } | null;
+
+/** What reopening found of a restore a crash interrupted. */
+export interface FileRecoveryReport {
+  /**
+   * Of a restore a crash interrupted: "completed" when the conversation had
+   * been reverted (the files were then restored too), "rolled-back" when
+   * not; null when no restore was interrupted (only a command).
+   */
+  outcome: "completed" | "rolled-back" | null;
+  /** The files of that restore. */
+  files: FileRestoreReport;
+  /** A command (`Shell`) a crash interrupted, and what it changed; null when none was. */
+  command: InterruptedCommandReport | null;
+}
+
+/**
+ * What a command a crash interrupted changed, found on the next open by
+ * scanning the workspace again and comparing with the scan made before the
+ * command (whose listing was made durable before it ran).
+ */
+export interface InterruptedCommandReport {
+  /** Files it created: journaled as not existing, so a revert deletes them. */
+  created: string[];
+  /** Files it changed or deleted: their content before it was not kept, so a revert cannot restore them (it says so). */
+  notRestorable: string[];
+  /** Why what it changed is not all known (the workspace is over the scan's limit now), else null. */
+  notice: string | null;
+}
+
+/** A write declared by {@link FileJournal.declareWrite}: call {@link done} once the write is over (whether it succeeded or not). */
+export interface DeclaredWrite {
+  /** Paths whose prior state could not be kept (over the size cap, not a regular file, outside the workspace), with why. */
+  notJournaled: { path: string; reason: string }[];
+  /** Records the state after the write, for conflict detection. */
+  done(): Promise<void>;
+}
+
+/** A command's scan begun by {@link FileJournal.scanCommand}. */
+export interface ScannedCommand {
+  /**
+   * After the command (whether it succeeded or not): journals the prior state
+   * of each file it created, changed or deleted, and returns their paths, and
+   * why (some of) what it changed is not journaled (a scan limit was hit,
+   * before or after the command), else null (also when the scan is off).
+   */
+  finish(): Promise<{ changed: string[]; notice: string | null }>;
+}
+
+/** A restore begun by {@link FileJournal.beginRestore}, finished by {@link FileJournal.finishRestore}. */
+export interface PendingRestore {
+  readonly seq: number;
+  readonly report: FileRestoreReport;
+}
+
+interface PathEntry {
+  seq: number;
+  s: StoredState;
+}
+
+interface LastTouch {
+  prior: StoredState;
+  stamp: FileStamp | null;
+}
+
+const BASE_BRANCH = -1;
+
+/** Files read, stored or replaced at once by a restore (their fsyncs overlap). */
+const PARALLEL_FILES = 8;
+
+/** The file journal of one session (see the file's doc). Operations run one at a time, in call order. */
+export class FileJournal {
+  readonly files: WorkspaceFiles;
+  readonly maxFileBytes: number;
+  readonly #dir: string;
+  readonly #blobs: BlobStore;
+  /** The listings of the scans before commands (`scans/`), each removed once its command is over. */
+  readonly #listings: BlobStore;
+  #handle: FileHandle | null = null;
+  #opening: Promise<void> | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #seq = 0;
+  #branch = BASE_BRANCH;
+  #lastMarker = -1;
+  readonly #branches = new Map<number, { parent: number | null; fork: number | null }>();
+  readonly #markers: { seq: number; id: number; b: number }[] = [];
+  readonly #rotations = new Map<number, { seq: number; branch: number }>();
+  readonly #entries = new Map<string, PathEntry[]>();
+  readonly #touches = new Map<string, LastTouch>();
+  readonly #revs = new Map<number, Extract<JournalRecord, { t: "rev" }>>();
+  #unfinished: number | null = null;
+  /** The scan record of a command not finished (a crash interrupted it, when found on open). */
+  /** The scan records of commands not finished, by position: their listing's hash (a crash interrupted them, when found on open). */
+  readonly #openScans = new Map<number, string>();
+  readonly #scanLimits: ScanLimits | false;
+  /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
+  #scanned: ReadonlyMap<string, ScannedFile> = new Map();
+
+  constructor(options: FileJournalOptions) {
+    this.files = options.files;
+    this.maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes;
+    this.#scanLimits = options.commandScan ?? {};
+    this.#dir = options.dir;
+    this.#blobs = new BlobStore(path.join(options.dir, "blobs"));
+    this.#listings = new BlobStore(path.join(options.dir, "scans"));
+  }
+
+  /**
+   * Declares that the files `paths` (absolute inside the workspace, or
+   * relative to it) are about to change: their current state is recorded,
+   * durably, before it resolves.
+   */
+  declareWrite(paths: readonly string[]): Promise<DeclaredWrite> {
+    return this.#run(async () => {
+      const notJournaled: DeclaredWrite["notJournaled"] = [];
+      const keys: string[] = [];
+      const records: JournalRecord[] = [];
+      const blobs: Promise<string>[] = [];
+      for (const requested of paths) {
+        let key: string;
+        try {
+          key = workspaceKey(this.files.root, requested);
+        } catch (error) {
+          notJournaled.push({ path: requested, reason: (error as Error).message });
+          continue;
+        }
+        keys.push(key);
+        // Only a path's first record after the last marker tells a state at a marker: later ones are not needed.
+        if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker || records.some((r) => r.t === "pri" && r.path === key)) continue;
+        const s = this.#storeLater(await this.#read(key), blobs);
+        if (s.k === "big" || s.k === "unsupported") notJournaled.push({ path: key, reason: describeUnjournaled(s) });
+        records.push({ t: "pri", path: key, s });
+      }
+      // The blobs are written (a failure leaves no record naming them), then their contents, their
+      // folder and the records naming them are made durable at once, all before the write: a crash
+      // before all are leaves records whose blob is missing or damaged at the journal's end, which
+      // the next open drops (their change never happened).
+      await Promise.all(blobs);
+      await Promise.all([this.#blobs.sync(), records.length > 0 ? this.#append(records, "records") : undefined]);
+      return { notJournaled, done: () => this.#run(() => this.#stampAfter(keys)) };
+    });
+  }
+
+  /**
+   * Begins journaling a command whose writes are not declared (`Shell`):
+   * scans the workspace (see `workspace-scan.ts`) and keeps each file's
+   * content in memory (read again only when its stamp changed since the last
+   * scan); {@link ScannedCommand.finish} scans again and journals the prior
+   * state of what changed. Unlike a declared write, the records are written
+   * after the change; the listing of the scan before is made durable first,
+   * so that the next open finds what a command a crash interrupted changed
+   * (see {@link FileJournal.recover}).
+   */
+  scanCommand(): Promise<ScannedCommand> {
+    return this.#run(async () => {
+      const limits = this.#scanLimits;
+      if (limits === false) return { finish: () => Promise.resolve({ changed: [], notice: null }) };
+      const before = await scanWorkspace(this.files.root, limits, { known: this.#scanned, maxFileBytes: this.maxFileBytes });
+      if (before.stamps === null) {
+        this.#scanned = new Map();
+        const notice = `${before.limitHit}, over the scan's limit: what this command changes is not journaled, and a revert will not restore it`;
+        return { finish: () => Promise.resolve({ changed: [], notice }) };
+      }
+      this.#scanned = before.contents;
+      // The listing is durable before the command runs: a crash during it is found on the next open.
+      const list = await this.#listings.put(Buffer.from(JSON.stringify([...before.stamps])));
+      const seq = this.#seq;
+      await Promise.all([this.#listings.sync(), this.#append([{ t: "scan", list }], "records")]);
+      return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits)) };
+    });
+  }
+
+  /** Journals the prior state (in `before`) of each file the command of the scan record `scan` created, changed or deleted. */
+  async #journalScanned(scan: number, before: ReadonlyMap<string, ScannedFile>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
+    const { changed, limitHit } = await this.#journalChanges(scan, before, limits, (key) => this.#store(before.get(key)?.state ?? { kind: "missing" }));
+    const notice = limitHit === null ? null : `${limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
+    return { changed, notice };
+  }
+
+  /**
+   * Scans again and journals, with the prior state `priorOf` gives, each
+   * file created, changed or deleted since the scan `before` of the scan
+   * record `scan` (not those already recorded since the last marker), then
+   * closes that record.
+   */
+  async #journalChanges(scan: number, before: ReadonlyMap<string, { stamp: FileStamp }>, limits: ScanLimits, priorOf: (key: string) => Promise<StoredState>): Promise<{ changed: string[]; journaled: string[]; limitHit: string | null }> {
+    const now = await scanWorkspace(this.files.root, limits);
+    const after = now.stamps;
+    const changed: string[] = [];
+    for (const [key, { stamp }] of before) {
+      // Over the limit after the command, the files known before are looked at one by one.
+      const current = after === null ? await this.files.stamp(key).catch(() => missingStamp) : (after.get(key) ?? missingStamp);
+      if (!sameStamp(current, stamp)) changed.push(key);
+    }
+    // A scan over the limit after the command sees no created file: they are not journaled.
+    for (const key of after?.keys() ?? []) if (!before.has(key)) changed.push(key);
+    const records: JournalRecord[] = [];
+    for (const key of changed.sort()) {
+      if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker) continue;
+      records.push({ t: "pri", path: key, s: await priorOf(key) });
+    }
+    const journaled = records.map((r) => (r as Extract<JournalRecord, { t: "pri" }>).path);
+    await this.#closeScan(scan, records);
+    await this.#stampAfter(changed);
+    return { changed, journaled, limitHit: now.limitHit };
+  }
+
+  /** Appends `records` and the end of the scan record at position `scan`, durably, then removes its listing (unless another open scan has the same). */
+  async #closeScan(scan: number, records: JournalRecord[]): Promise<void> {
+    const list = this.#openScans.get(scan);
+    await this.#append([...records, { t: "scanned", r: scan }], "all");
+    if (list !== undefined && ![...this.#openScans.values()].includes(list)) this.#listings.remove(list);
+  }
+
+  /** Finds what the command of the open scan record `scan` (a crash interrupted it) changed, and journals it as far as it can be. */
+  async #recoverCommand(scan: { seq: number; list: string }): Promise<InterruptedCommandReport> {
+    let listed: [string, FileStamp][];
+    try {
+      listed = JSON.parse((await this.#listings.get(scan.list)).toString("utf8")) as [string, FileStamp][];
+    } catch (error) {
+      // Without the listing nothing can be told apart: no file is journaled (a revert would delete them all).
+      await this.#closeScan(scan.seq, []);
+      return { created: [], notRestorable: [], notice: `the scan before it cannot be read (${(error as Error).message}): what it changed is not known` };
+    }
+    const before = new Map(listed.map(([key, stamp]) => [key, { stamp }]));
+    const limits = this.#scanLimits === false ? {} : this.#scanLimits;
+    const lost: StoredState = { k: "unsupported", why: "changed by a command a crash interrupted: its content before the command was not kept" };
+    const { journaled, limitHit } = await this.#journalChanges(scan.seq, before, limits, async (key) => (before.has(key) ? lost : { k: "missing" }));
+    const notice = limitHit === null ? null : `${limitHit} now, over the scan's limit: the files the command created are not known`;
+    // The files it changed that the journal knew already (the agent wrote them since the last checkpoint) are restored as usual.
+    return { created: journaled.filter((key) => !before.has(key)), notRestorable: journaled.filter((key) => before.has(key)), notice };
+  }
+
+  /**
+   * What a restore to `target` would do now (nothing is changed): the files
+   * it would restore, skip and leave alone as conflicts.
+   */
+  preview(target: RestoreTarget, options: { force?: boolean } = {}): Promise<FileRestoreReport> {
+    return this.#run(async () => (await this.#plan(target, options.force ?? false)).report);
+  }
+
+  /** The files the agent changed after checkpoint `id` of the current conversation and before the next one. */
+  changedAt(id: number): Promise<string[]> {
+    return this.#run(async () => {
+      const start = this.#findMarker(id, this.#branch);
+      if (start === null) return [];
+      const end = this.#findMarker(id + 1, this.#branch) ?? Number.POSITIVE_INFINITY;
+      const paths = new Set<string>();
+      for (const [key, entries] of this.#entries) if (entries.some((e) => e.seq > start && e.seq < end)) paths.add(key);
+      return [...paths].sort();
+    });
+  }
+
+  /**
+   * Records that the context made checkpoint `id` (on the current branch):
+   * the changes recorded after it are undone by a revert to it. Marking the
+   * newest marked checkpoint again changes nothing, so a checkpoint can be
+   * marked when it is announced (the soul marks a step's checkpoint before
+   * the model answers, and writes it with the step) and again when it is
+   * written. Not fsynced on its own: the next declared write makes it
+   * durable, and without one there is nothing to restore to it. For the
+   * soul's `Context` and the soul's loop.
+   */
+  markCheckpoint(id: number): Promise<void> {
+    return this.#run(async () => {
+      const newest = this.#markers.at(-1);
+      if (newest?.id === id && newest.b === this.#branch) return;
+      await this.#append([{ t: "cp", id, b: this.#branch }], "none");
+    });
+  }
+
+  /**
+   * Plans a restore and records it, durably, before anything changes. Call
+   * it before the context's step (with the fingerprint of the conversation
+   * before it, see {@link recover}), then
+   * {@link finishRestore} after it, or {@link abortRestore} when it failed.
+   * A clear (`target` null, kind "clear") restores no file. For the soul's `Context`.
+   */
+  beginRestore(kind: RestoreKind, target: RestoreTarget, before: string, force = false): Promise<PendingRestore> {
+    return this.#run(async () => {
+      const { entries, report, fork } = kind === "clear" ? { entries: [], report: emptyReport(), fork: null } : await this.#plan(target, force);
+      const seq = this.#seq;
+      const known = target !== null && "rotation" in target ? this.#rotations.get(target.rotation) : undefined;
+      const newBranch = kind === "revert" || kind === "clear" || known === undefined;
+      const record: JournalRecord = {
+        t: "rev",
+        kind,
+        from: this.#branch,
+        b: known?.branch ?? seq,
+        parent: kind === "revert" && newBranch ? this.#branch : null,
+        fork: kind === "revert" ? fork : null,
+        before,
+        files: entries,
+      };
+      await this.#blobs.sync();
+      await this.#append([record], "all");
+      return { seq, report };
+    });
+  }
+
+  /** Restores the files of `pending` (after the context's step, which kept its old log as `rotation`) and returns the report. */
+  finishRestore(pending: PendingRestore, rotation: number | null): Promise<FileRestoreReport> {
+    return this.#run(async () => {
+      const report = pending.report;
+      const rev = this.#revs.get(pending.seq)!;
+      await this.#applyAll(rev.files, "target", report);
+      await this.#append([{ t: "end", r: pending.seq, rotation }], "all");
+      return report;
+    });
+  }
+
+  /** Forgets `pending`: the context's step failed, nothing changed. */
+  abortRestore(pending: PendingRestore): Promise<void> {
+    return this.#run(async () => {
+      await this.#append([{ t: "abort", r: pending.seq }], "all");
+    });
+  }
+
+  /**
+   * Finishes a restore a crash interrupted: completed when the
+   * conversation's `fingerprint` differs from the one before the restore
+   * (the context's step happened), else rolled back; `rotations` are the
+   * context's rotation numbers now. First finds what a command (`Shell`) a
+   * crash interrupted changed (see {@link InterruptedCommandReport}). Null
+   * when nothing was interrupted. For the soul's `Context`, once, when it
+   * reads its log.
+   */
+  recover(fingerprint: string, rotations: readonly number[]): Promise<FileRecoveryReport | null> {
+    return this.#run(async () => {
+      let command: InterruptedCommandReport | null = null;
+      for (const [seq, list] of [...this.#openScans].sort(([a], [b]) => a - b)) {
+        const found = await this.#recoverCommand({ seq, list });
+        command = command === null ? found : { created: [...command.created, ...found.created], notRestorable: [...command.notRestorable, ...found.notRestorable], notice: command.notice ?? found.notice };
+      }
+      if (this.#unfinished === null) return command === null ? null : { outcome: null, files: emptyReport(), command };
+      const seq = this.#unfinished;
+      const rev = this.#revs.get(seq)!;
+      const report = emptyReport();
+      if (fingerprint !== rev.before) {
+        await this.#applyAll(rev.files, "target", report);
+        await this.#append([{ t: "end", r: seq, rotation: rotations.length === 0 ? null : Math.max(...rotations) }], "all");
+        return { outcome: "completed", files: report, command };
+      }
+      // The conversation never moved, and the files are changed only after it: put back any that were.
+      await this.#applyAll(rev.files, "prior", report);
+      await this.#append([{ t: "abort", r: seq }], "all");
+      return { outcome: "rolled-back", files: report, command };
+    });
+  }
+
+  /** Closes the journal file. */
+  close(): Promise<void> {
+    return this.#run(async () => {
+      await this.#handle?.close();
+      this.#handle = null;
+      this.#opening = null;
+    });
+  }
+
+  #run<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.#queue.catch(() => undefined).then(async () => {
+      this.#opening ??= this.#open();
+      await this.#opening;
+      return op();
+    });
+    this.#queue = next;
+    return next;
+  }
+
+  async #open(): Promise<void> {
+    await mkdir(this.#dir, { recursive: true });
+    const file = path.join(this.#dir, "journal.jsonl");
+    const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? "" : Promise.reject(error)));
+    const end = text.lastIndexOf("\n") + 1;
+    // A torn last line (a crash during its write) was never synced as a whole: its change never happened.
+    if (end < text.length) await truncate(file, Buffer.byteLength(text.slice(0, end)));
+    const lines: { record: JournalRecord | null; offset: number }[] = [];
+    let offset = 0;
+    for (const line of text.slice(0, end).split("\n").slice(0, -1)) {
+      if (line === "") {
+        offset += 1;
+        continue;
+      }
+      let record: JournalRecord | null = null;
+      try {
+        record = JSON.parse(line) as JournalRecord;
+      } catch {
+        // A damaged line counts as a record (positions stay as written) but says nothing.
+      }
+      lines.push({ record, offset });
+      offset += Buffer.byteLength(line) + 1;
+    }
+    const kept = await this.#durablePrefix(lines.map((l) => l.record));
+    if (kept < lines.length) await truncate(file, lines[kept]!.offset);
+    this.#seq = 0;
+    for (const { record } of lines.slice(0, kept)) {
+      if (record !== null) this.#index(record, this.#seq);
+      this.#seq++;
+    }
+    this.#handle = await open(file, "a");
+  }
+
+  /**
+   * How many of `records` (the journal's, in order) to keep: all but, when
+   * the journal ends with the records of a declared write (or the scan
+   * record of a command) whose blobs are not all there, those from the first
+   * whose blob is missing or damaged. Only the last records can be so (the
+   * blobs' folder and the records become durable at once, and the change
+   * waits for both): a crash stopped it before its change happened.
+   */
+  async #durablePrefix(records: readonly (JournalRecord | null)[]): Promise<number> {
+    const blobOf = (record: JournalRecord | null): string | null | undefined => {
+      if (record?.t === "scan") return record.list;
+      if (record?.t === "pri") return record.s.k === "file" ? record.s.blob : null;
+      return undefined;
+    };
+    let start = records.length;
+    while (start > 0 && blobOf(records[start - 1]!) !== undefined) start--;
+    for (let i = start; i < records.length; i++) {
+      const blob = blobOf(records[i]!);
+      if (blob && !(await (records[i]!.t === "scan" ? this.#listings : this.#blobs).has(blob))) return i;
+    }
+    return records.length;
+  }
+
+  /** Appends `records`, indexing them; durable with the blobs stored so far ("all"), alone ("records": the caller syncs the blobs), or not yet ("none"). */
+  async #append(records: JournalRecord[], sync: "all" | "records" | "none"): Promise<void> {
+    await this.#handle!.write(records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    if (sync === "all") await this.#sync();
+    else if (sync === "records") await this.#handle!.datasync();
+    for (const record of records) this.#index(record, this.#seq++);
+  }
+
+  /** Makes the blobs stored and the records appended so far durable (the blobs' names must be synced before records naming them are written). */
+  async #sync(): Promise<void> {
+    await this.#blobs.sync();
+    await this.#handle!.datasync();
+  }
+
+  #index(record: JournalRecord, seq: number): void {
+    switch (record.t) {
+      case "cp":
+        this.#markers.push({ seq, id: record.id, b: record.b });
+        this.#lastMarker = seq;
+        return;
+      case "pri":
+        this.#entry(record.path, seq, record.s);
+        this.#touches.set(record.path, { prior: record.s, stamp: null });
+        return;
+      case "aft": {
+        const touch = this.#touches.get(record.path);
+        if (touch) touch.stamp = record.st;
+        return;
+      }
+      case "rev":
+        this.#revs.set(seq, record);
+        this.#unfinished = seq;
+        this.#lastMarker = seq;
+        for (const file of record.files) {
+          this.#entry(file.path, seq, file.prior);
+          this.#touches.set(file.path, { prior: file.prior, stamp: null });
+        }
+        return;
+      case "end": {
+        const rev = this.#revs.get(record.r);
+        this.#unfinished = null;
+        if (rev === undefined) return;
+        if (rev.b === record.r) this.#branches.set(rev.b, { parent: rev.parent, fork: rev.fork });
+        this.#branch = rev.b;
+        if (record.rotation !== null) this.#rotations.set(record.rotation, { seq: record.r, branch: rev.from });
+        return;
+      }
+      case "abort":
+        this.#unfinished = null;
+        return;
+      case "scan":
+        this.#openScans.set(seq, record.list);
+        return;
+      case "scanned":
+        this.#openScans.delete(record.r);
+    }
+  }
+
+  #entry(key: string, seq: number, s: StoredState): void {
+    let list = this.#entries.get(key);
+    if (list === undefined) this.#entries.set(key, (list = []));
+    list.push({ seq, s });
+  }
+
+  /** The position of checkpoint `id`'s marker as branch `b` sees it (its own, else its parent's before the fork). */
+  #findMarker(id: number, b: number, before = Number.POSITIVE_INFINITY): number | null {
+    for (let i = this.#markers.length - 1; i >= 0; i--) {
+      const marker = this.#markers[i]!;
+      if (marker.seq <= before && marker.b === b && marker.id === id) return marker.seq;
+    }
+    const branch = this.#branches.get(b);
+    if (branch?.parent == null || branch.fork === null) return null;
+    return this.#findMarker(id, branch.parent, branch.fork);
+  }
+
+  /** The files to restore to reach `target`: each to its first record from the target's point on. */
+  async #plan(target: RestoreTarget, force: boolean): Promise<{ entries: RestoreEntry[]; report: FileRestoreReport; fork: number | null }> {
+    const report = emptyReport();
+    let from: number | null = null;
+    let fork: number | null = null;
+    if (target !== null && "checkpoint" in target) {
+      fork = this.#findMarker(target.checkpoint, this.#branch);
+      if (fork !== null) from = fork + 1;
+      else report.notice = `the file journal has no record of checkpoint ${target.checkpoint}; no file was restored`;
+    } else if (target !== null) {
+      const rotation = this.#rotations.get(target.rotation);
+      if (rotation !== undefined) from = rotation.seq;
+      else report.notice = `the file journal has no record of rotation ${target.rotation}; no file was restored`;
+    }
+    const entries: RestoreEntry[] = [];
+    if (from === null) return { entries, report, fork };
+    const keys = [...this.#entries].sort(([a], [b]) => (a < b ? -1 : 1));
+    const decisions = await mapLimit(keys, PARALLEL_FILES, ([key, list]) => this.#decide(key, list, from, force));
+    for (const decision of decisions) {
+      if (decision === null) continue;
+      if ("reason" in decision) report.skipped.push(decision);
+      else if ("conflict" in decision) report.conflicts.push(decision.conflict);
+      else {
+        entries.push(decision);
+        report.restored.push(decision.path);
+      }
+    }
+    return { entries, report, fork };
+  }
+
+  /** What a restore to the point `from` does to `key` (its records `list`): nothing, skip it, a conflict, or restore it. */
+  async #decide(key: string, list: readonly PathEntry[], from: number, force: boolean): Promise<RestoreEntry | { path: string; reason: string } | { conflict: string } | null> {
+    const first = list.find((e) => e.seq >= from);
+    if (first === undefined) return null;
+    const wanted = first.s;
+    if (wanted.k === "big" || wanted.k === "unsupported") return { path: key, reason: describeUnjournaled(wanted) };
+    const current = await this.#read(key);
+    if (sameState(current, wanted)) return null;
+    const touch = this.#touches.get(key);
+    const outside = touch === undefined ? false : touch.stamp === null ? !sameState(current, touch.prior) : !sameStamp(await this.files.stamp(key), touch.stamp);
+    if (outside && !force) return { conflict: key };
+    const prior = await this.#store(current);
+    if (prior.k === "big" || prior.k === "unsupported") return { path: key, reason: `its current state cannot be kept to undo the restore (${describeUnjournaled(prior)})` };
+    return { path: key, prior, target: wanted };
+  }
+
+  /** Puts each file of `entries` in its `which` state (again when it is there: that clears what an interrupted replace left) and records the stamps after. */
+  async #applyAll(entries: readonly RestoreEntry[], which: "target" | "prior", report: FileRestoreReport): Promise<void> {
+    const outcomes = await mapLimit(entries, PARALLEL_FILES, async (entry) => {
+      try {
+        await this.files.write(entry.path, await this.#load(entry[which]));
+        return null;
+      } catch (error) {
+        return `restoring it failed: ${(error as Error).message}`;
+      }
+    });
+    const done: string[] = [];
+    entries.forEach((entry, i) => {
+      const failure = outcomes[i];
+      if (failure === null) {
+        done.push(entry.path);
+        if (which === "prior" || !report.restored.includes(entry.path)) report.restored.push(entry.path);
+      } else {
+        report.restored = report.restored.filter((p) => p !== entry.path);
+        report.skipped.push({ path: entry.path, reason: failure! });
+      }
+    });
+    await this.#stampAfter(done);
+  }
+
+  /** Records the stamps of `keys` now (one that cannot be taken, the workspace gone or a folder unreadable, as missing: anything seen later differs). */
+  async #stampAfter(keys: readonly string[]): Promise<void> {
+    const stamps = await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key).catch(() => missingStamp));
+    const records: JournalRecord[] = stamps.map((st, i) => ({ t: "aft", path: keys[i]!, st }));
+    if (records.length > 0) await this.#append(records, "none");
+  }
+
+  #read(key: string): Promise<ReadFileState> {
+    return this.files.read(key, this.maxFileBytes);
+  }
+
+  async #store(state: ReadFileState): Promise<StoredState> {
+    const blobs: Promise<string>[] = [];
+    const s = this.#storeLater(state, blobs);
+    await Promise.all(blobs);
+    return s;
+  }
+
+  /** The stored state of `state`; the write of its blob (when new) is added to `blobs`. */
+  #storeLater(state: ReadFileState, blobs: Promise<string>[]): StoredState {
+    switch (state.kind) {
+      case "missing":
+        return { k: "missing" };
+      case "link":
+        return { k: "link", target: state.target };
+      case "too-large":
+        return { k: "big", size: state.size };
+      case "unsupported":
+        return { k: "unsupported", why: state.reason };
+      case "file": {
+        const blob = hashBytes(state.data);
+        blobs.push(this.#blobs.put(state.data, blob));
+        return { k: "file", blob, mode: state.mode, size: state.data.byteLength };
+      }
+    }
+  }
+
+  async #load(s: StoredState): Promise<FileState> {
+    switch (s.k) {
+      case "missing":
+        return { kind: "missing" };
+      case "link":
+        return { kind: "link", target: s.target };
+      case "file":
+        return { kind: "file", data: await this.#blobs.get(s.blob), mode: s.mode };
+      default:
+        throw new Error(describeUnjournaled(s));
+    }
+  }
+}
+
+function emptyReport(): FileRestoreReport {
+  return { restored: [], skipped: [], conflicts: [] };
+}
+
+function describeUnjournaled(s: StoredState): string {
+  if (s.k === "big") return `not journaled: ${s.size} bytes, over the journal's size cap`;
+  if (s.k === "unsupported") return `not journaled: ${s.why}`;
+  return "journaled";
+}
+
+function sameState(current: ReadFileState, stored: StoredState): boolean {
+  switch (current.kind) {
+    case "missing":
+      return stored.k === "missing";
+    case "link":
+      return stored.k === "link" && stored.target === current.target;
+    case "file":
+      return stored.k === "file" && stored.mode === current.mode && stored.size === current.data.byteLength && stored.blob === hashBytes(current.data);
+    default:
+      return false;
+  }
+}

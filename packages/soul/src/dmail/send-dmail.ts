@@ -1,0 +1,49 @@
+/**
+ * The `SendDMail` tool (kimi-cli's): the model sends a message back to one of
+ * its checkpoints. Add it to an agent's toolset to enable D-Mail; the soul
+ * then shows the model its checkpoints (`<system>CHECKPOINT n</system>`).
+ */
+import { defineTool, toolError, toolOk } from "@kosong/core";
+import { z } from "zod/v4";
+import "../session/tool-context.js";
+import { DenwaRenjiError } from "./denwa-renji.js";
+
+/** The tool's name, by which the soul recognises that D-Mail is enabled. */
+export const SEND_DMAIL_NAME = "SendDMail";
+
+const description = `Send a message to your past self at a checkpoint, to change the course of the conversation ("D-Mail").
+
+The conversation shows its checkpoints as <system>CHECKPOINT n</system> messages. When you send a D-Mail to checkpoint n, everything after that checkpoint is discarded and your past self continues from there with your message, without seeing what happened after it. Files and other effects outside the conversation are NOT reverted.
+
+Use it when going back is cheaper than going on: for example when a long tool output you no longer need fills the context (send yourself its useful part), or when an approach failed (tell your past self what to avoid). Only one D-Mail can be sent at a time, and it takes effect when the current step ends.`;
+
+/**
+ * Sends a D-Mail. When it is accepted the result is a success saying it was
+ * sent (what the host sees in the `ToolResult` event), and the soul delivers
+ * it at the end of the step by reverting the context, so the model never
+ * reads that result unless a rejected call of the same step cancelled the
+ * delivery, which the result tells it too. An unknown checkpoint or a second
+ * D-Mail is an error result.
+ */
+export const SendDMail = defineTool({
+  name: SEND_DMAIL_NAME,
+  description,
+  parameters: z.object({
+    message: z.string().describe("The message to your past self."),
+    checkpoint_id: z.int().min(0).describe("The checkpoint to send it to."),
+  }),
+  execute({ message, checkpoint_id }, { session }) {
+    if (session === undefined) return toolError({ message: "D-Mail only works inside a soul's session.", brief: "D-Mail unavailable" });
+    try {
+      session.denwaRenji.sendDMail({ message, checkpoint_id });
+    } catch (error) {
+      if (!DenwaRenjiError.isInstance(error)) throw error;
+      return toolError({ message: `The D-Mail was not sent: ${error.message}`, brief: "D-Mail not sent" });
+    }
+    return toolOk({
+      output: "",
+      message: `D-Mail sent to checkpoint ${checkpoint_id}: it is delivered when this step ends, unless another tool call of this step is rejected. If you read this, that happened and it was not delivered: go on from here.`,
+      brief: `D-Mail sent to checkpoint ${checkpoint_id}`,
+    });
+  },
+});

@@ -1,0 +1,350 @@
+/**
+ * `Soul`: the stateful owner of an agent's session. It holds the runtime
+ * (agent, provider, context, settings, approval, session) and runs one
+ * operation at a time: a turn (`run`), a rewrite of the history followed by a
+ * turn (`rewrite`), or a compaction (`compact`). The loop itself is plain
+ * functions (run-turn.ts, run-step.ts).
+ */
+import { randomUUID } from "node:crypto";
+import type { ChatProvider, Message } from "@kosong/core";
+import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
+import type { Context, ContextCheckpoint } from "../context/index.js";
+import type { ContextUsage } from "../tokens/index.js";
+import { DenwaRenji } from "../dmail/denwa-renji.js";
+import { SEND_DMAIL_NAME } from "../dmail/send-dmail.js";
+import { Approval } from "../approval/approval.js";
+import { compactContext, soulContextUsage } from "./compact-context.js";
+import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
+import { claimContext, releaseContext } from "./context-ownership.js";
+import { SoulBusyError } from "../errors.js";
+import type { SoulEvent, SoulEventOf, UserInput } from "../events/events.js";
+import { EventStream } from "../events/event-stream.js";
+import { hostCheckpoints, hostHistory } from "./host-history.js";
+import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
+import { runTurn, type TurnStart } from "./run-turn.js";
+import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
+import type { SoulSession, SoulSessionOptions } from "../session/session.js";
+import { soulCompaction } from "./soul-compaction.js";
+import { openStepBatch } from "./step-batch.js";
+import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
+import { userInputMessage } from "./user-input.js";
+import "../session/tool-context.js";
+
+/** Options of {@link Soul}. */
+export interface SoulOptions {
+  /** The agent: its name, system prompt and tools. Add `SendDMail` to the tools to enable the model's D-Mail. */
+  agent: AgentSpec;
+  /** The model. */
+  provider: ChatProvider;
+  /** The conversation (restore it first when resuming a session). */
+  context: Context;
+  /** Loop settings (see {@link SoulConfig} for the defaults). */
+  config?: SoulConfigInput;
+  /**
+   * The compaction strategy, used on the trigger, on a context overflow and
+   * by `compact()`. Default: kimi-cli's `SimpleCompaction` (an LLM summary
+   * by `compactionProvider`), or, with `compactionProvider: null`,
+   * `PreserveImportantCompaction` fitting the conversation into half of
+   * `maxContextSize` (which must then be known). With null nothing
+   * compacts: an overflow ends the turn with an error. Every strategy's
+   * output is checked (and repaired, with a note) before it replaces the
+   * context.
+   */
+  compaction?: Compaction | null;
+  /**
+   * The model compaction strategies summarise with (their `provider`).
+   * Default: the agent's `provider`. Another model (a cheaper one) moves the
+   * summaries there; null means compaction makes no LLM call: strategies
+   * get no provider, and the default strategy needs none.
+   */
+  compactionProvider?: ChatProvider | null;
+  /** The approval state (default: a new `Approval`, asking for everything). */
+  approval?: Approval;
+  /** The session id, working directory and file registry the tools see. */
+  session?: SoulSessionOptions;
+}
+
+/** Options of an operation. */
+export interface RunOptions {
+  /** Aborts the operation; a turn then ends with `stopReason: "aborted"`. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link Soul.run}. */
+export interface TurnOptions extends RunOptions {
+  /** A label for the turn's checkpoint, to revert to it by name later (`context.revertTo(label)`). */
+  label?: string;
+  /**
+   * When a turn or a compaction runs, wait until it has ended ({@link Soul.idle})
+   * and start then, instead of throwing `SoulBusyError` (default false). Turns
+   * waiting this way start one at a time, in no promised order. What `run()`
+   * would throw once the soul is idle (`ContextInUseError`) rejects the
+   * turn's `result` instead. Abort the running turn first to take over
+   * (an HTTP client that reconnects: abort the old request's turn, then
+   * run with `waitForIdle`).
+   */
+  waitForIdle?: boolean;
+}
+
+/** Context usage now, as the last `StatusUpdate` would report it. */
+export interface SoulStatus {
+  contextTokens: number;
+  maxContextTokens: number | null;
+  /** `contextTokens / maxContextTokens` (0..1), null when the window size is unknown. */
+  contextUsage: number | null;
+  /**
+   * What a status line shows (percent, the auto-compaction threshold under
+   * this soul's triggers, tokens left to it, whether it is due); null when
+   * the window size is unknown.
+   */
+  usage: ContextUsage | null;
+}
+
+/**
+ * An agent loop over a checkpointed context.
+ *
+ * ```ts
+ * const soul = new Soul({ agent: { name: "demo", systemPrompt: "You help.", toolset }, provider, context });
+ * const turn = soul.run("Add 2 and 3");
+ * for await (const event of turn) if (event.type === "TextPart") process.stdout.write(event.payload.text);
+ * console.log((await turn.result).stopReason);
+ * ```
+ */
+export class Soul {
+  /** Who answers the tools' approval requests: `soul.approval.respond(id, "approve")`, `soul.approval.yolo = true`. */
+  readonly approval: Approval;
+  /** The session the tools see. */
+  readonly session: SoulSession;
+  /** The settings in effect. */
+  readonly config: SoulConfig;
+  readonly #runtime: SoulRuntime;
+  #steered: UserInput[] = [];
+  #steering = false;
+  #current: { kind: "turn" | "compaction"; emit: Emit } | null = null;
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(options: SoulOptions) {
+    this.config = resolveSoulConfig(options.config, options.provider);
+    this.approval = options.approval ?? new Approval();
+    const { id = randomUUID(), workDir = null, files = new FileRegistry() } = options.session ?? {};
+    this.session = { id, workDir, files, fileJournal: options.context.fileJournal, denwaRenji: new DenwaRenji() };
+    const effort = this.config.thinkingEffort;
+    const provider = effort === null ? options.provider : options.provider.withThinking(effort);
+    const compactionProvider = options.compactionProvider === undefined ? provider : options.compactionProvider;
+    const warnings = this.config.maxContextSize === null ? [contextWindowUnknown(provider)] : [];
+    this.#runtime = {
+      agent: options.agent,
+      provider,
+      context: options.context,
+      config: this.config,
+      compaction: soulCompaction(options.compaction, compactionProvider, this.config.maxContextSize),
+      compactionProvider,
+      readFile: options.session?.readFile ?? nodeFileReader(),
+      approval: this.approval,
+      session: this.session,
+      dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),
+      takeSteered: () => this.#steered.splice(0),
+      takeWarnings: () => warnings.splice(0),
+      closeSteering: () => {
+        this.#steering = false;
+      },
+    };
+  }
+
+  /** The agent. */
+  get agent(): AgentSpec {
+    return this.#runtime.agent;
+  }
+
+  /** The conversation. */
+  get context(): Context {
+    return this.#runtime.context;
+  }
+
+  /** True while a turn or a compaction runs. */
+  get running(): boolean {
+    return this.#current !== null;
+  }
+
+  /**
+   * Resolves once no turn or compaction runs: at once when none does,
+   * otherwise when the running one has finished unwinding (after an abort:
+   * its tools cancelled, its last writes done), just before its `result`
+   * settles. A turn started right after this resolves does not throw
+   * `SoulBusyError` (unless another caller started one first; see
+   * {@link TurnOptions.waitForIdle} for a run that waits its turn).
+   */
+  idle(): Promise<void> {
+    if (this.#current === null) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Context usage now. */
+  get status(): SoulStatus {
+    const tokens = this.context.tokenCountWithPending;
+    const max = this.config.maxContextSize;
+    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage: soulContextUsage(tokens, this.config) };
+  }
+
+  /**
+   * Runs a turn: a checkpoint, the user's message, then steps until the
+   * model stops calling tools, a tool is rejected without feedback, or
+   * `maxStepsPerTurn`.
+   * @throws EmptyInputError when `input` has nothing in it.
+   * @throws SoulBusyError when a turn or a compaction already runs (unless `waitForIdle`).
+   * @throws ContextInUseError when another Soul owns the context (see {@link Soul.release}).
+   */
+  run(input: UserInput, options: TurnOptions = {}): Turn {
+    const message = userInputMessage(input, "run a turn");
+    if (options.waitForIdle === true && this.#current !== null) return this.#whenIdle(() => this.run(input, options));
+    const rt = this.#runtime;
+    return this.#turn("run a turn", (emit) => ({
+      input,
+      prepare: async () => {
+        if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
+        // The turn's checkpoint and the user's message: one write. The model is not sent its marker (see StepBatchOptions.marker).
+        await (await openStepBatch(rt, emit, { label: options.label, marker: false })).commit({ messages: [message] });
+      },
+    }), options.signal);
+  }
+
+  /**
+   * The conversation as the host sees it: `context.history` without the
+   * soul's checkpoint messages (`<system>CHECKPOINT n</system>`, which the
+   * model sees when D-Mail is on). {@link rewrite} indexes into this.
+   */
+  get history(): readonly Message[] {
+    return hostHistory(this.context).messages;
+  }
+
+  /**
+   * The checkpoints as the host sees them, oldest first: `messageCount` counts
+   * the messages of {@link history} before each (checkpoint messages are not
+   * counted, as in `history` and {@link rewrite}), so
+   * `soul.history.slice(0, messageCount)` is what reverting to it keeps.
+   * (`context.checkpoints` counts in `context.history`, markers included.)
+   */
+  get checkpoints(): ContextCheckpoint[] {
+    return hostCheckpoints(this.context);
+  }
+
+  /**
+   * The host's D-Mail: replaces the user message or tool result at
+   * `messageIndex` of {@link history} (with a message of the same role, or new
+   * content for it), drops everything after it (kept as a rotation, so
+   * `context.restoreRotation` undoes it), and runs the loop from there. When
+   * the message is one result of a parallel call, the call's other results
+   * stay.
+   * @throws RewriteTargetError for an index outside {@link history}, an assistant or system message, or a replacement of another role.
+   * @throws SoulBusyError when a turn or a compaction already runs.
+   * @throws ContextInUseError when another Soul owns the context.
+   */
+  rewrite(messageIndex: number, replacement: Replacement, options: RunOptions = {}): Turn {
+    if (this.#current !== null) throw new SoulBusyError("rewrite the history");
+    const { messages, positions } = hostHistory(this.context);
+    const tail = rewrittenTail(messages, messageIndex, replacement);
+    const at = positions[messageIndex]!;
+    const rt = this.#runtime;
+    return this.#turn("rewrite the history", (emit) => ({
+      input: tail[0]!.content,
+      prepare: () => applyRewrite(rt, emit, at, tail),
+    }), options.signal);
+  }
+
+  /**
+   * Queues input for the running turn: it is appended as a user message
+   * after the current step (with a `SteerInput` event), and the turn goes on
+   * with it. Returns false, queuing nothing, when no turn runs (or the
+   * running one has decided to end). Input queued when an abort or an error
+   * ends the turn is dropped.
+   * @throws EmptyInputError when `input` has nothing in it.
+   */
+  steer(input: UserInput): boolean {
+    userInputMessage(input, "steer");
+    if (!this.#steering) return false;
+    this.#steered.push(input);
+    return true;
+  }
+
+  /**
+   * Compacts the context now with the soul's strategy (`instruction` is
+   * handed to it), replacing the context through one `clear()` carrying the
+   * compacted conversation (a crash leaves the old one or the new one). The stream's
+   * `result` rejects with the error when the compaction fails (no strategy,
+   * the strategy's call failed, an abort); a strategy that fails leaves the
+   * context unchanged.
+   * @throws SoulBusyError when a turn or a compaction already runs.
+   * @throws ContextInUseError when another Soul owns the context.
+   */
+  compact(instruction?: string, options: RunOptions = {}): SoulStream<CompactionOutcome> {
+    return this.#operate("compact", "compaction", (emit) => compactContext(this.#runtime, emit, { reason: "manual", step: 0, instruction, signal: options.signal }));
+  }
+
+  #turn(what: string, start: (emit: Emit) => TurnStart, signal?: AbortSignal): Turn {
+    return this.#operate(what, "turn", (emit) => runTurn(this.#runtime, emit, start(emit), signal));
+  }
+
+  /**
+   * Gives up the context: a Context belongs to the first Soul that runs an
+   * operation on it (a turn, a rewrite, a compaction), and another Soul's
+   * operations on it throw `ContextInUseError` until this one releases it
+   * (to continue the conversation with another model or settings, say).
+   * This soul takes the context back on its next operation if it is free.
+   * @throws SoulBusyError when a turn or a compaction runs.
+   */
+  release(): void {
+    if (this.#current !== null) throw new SoulBusyError("release the context");
+    releaseContext(this.context, this);
+  }
+
+  /** A stream that starts once the soul is idle (waiting again when another operation got there first) and relays the operation's events and result. */
+  #whenIdle<R>(start: () => SoulStream<R>): SoulStream<R> {
+    const stream = new EventStream<SoulEvent, R>();
+    const relay = async (): Promise<void> => {
+      await this.idle();
+      const operation = start();
+      for await (const event of operation) stream.push(event);
+      stream.end(await operation.result);
+    };
+    relay().catch((error: unknown) => stream.fail(error));
+    return stream;
+  }
+
+  #operate<R>(what: string, kind: "turn" | "compaction", body: (emit: Emit) => Promise<R>): SoulStream<R> {
+    if (this.#current !== null) throw new SoulBusyError(what);
+    claimContext(this.context, this, what);
+    const stream = new EventStream<SoulEvent, R>();
+    const current = { kind, emit: (event: SoulEvent) => stream.push(event) };
+    this.#current = current;
+    this.#steering = kind === "turn";
+    // Approval events reach the running operation only (no listener outlives it, even with a shared Approval).
+    const unsubscribe = this.approval.subscribe(current.emit);
+    const settle = (): void => {
+      unsubscribe();
+      this.#current = null;
+      this.#steering = false;
+      this.#steered = [];
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    };
+    body(current.emit).then(
+      (result) => {
+        settle();
+        stream.end(result);
+      },
+      (error: unknown) => {
+        settle();
+        stream.fail(error);
+      },
+    );
+    return stream;
+  }
+}
+
+function contextWindowUnknown(provider: ChatProvider): SoulEventOf<"Warning">["payload"] {
+  return {
+    code: "context_window_unknown",
+    message:
+      `The context window of ${provider.name} model ${provider.modelName} is unknown, so the context is compacted only ` +
+      "after the provider rejects a request as too long: set config.maxContextSize (or the provider's maxContextSize).",
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * How a tool whose writes are not declared (`Shell`) has the files it
+ * changes journaled: the session's file journal scans the workspace before
+ * and after it (see `FileJournal.scanCommand`). Without a journal (or
+ * outside a soul) it does nothing.
+ */
+import type { ToolContext } from "@kosong/core";
+import type { ScannedCommand } from "@kosong/workspace";
+
+const nothing: ScannedCommand = { finish: () => Promise.resolve({ changed: [], notice: null }) };
+
+/**
+ * Scans the workspace before the command; call `finish()` after it, whether
+ * it succeeded or not, and tell the model the `notice` it returns when set
+ * (the command's changes are then not all journaled).
+ *
+ * ```ts
+ * const scan = await scanCommand(context);
+ * try {
+ *   await runTheCommand();
+ * } finally {
+ *   await scan.finish();
+ * }
+ * ```
+ */
+export function scanCommand(context: ToolContext): Promise<ScannedCommand> {
+  return context.session?.fileJournal?.scanCommand() ?? Promise.resolve(nothing);
+}
