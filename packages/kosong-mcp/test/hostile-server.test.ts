@@ -8,31 +8,24 @@
 import { readFile } from "node:fs/promises";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import path from "node:path";
-import { defineTool, SimpleToolset, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, toolResultToMessage } from "@kosong/core";
+import { defineTool, SimpleToolset, toolError, toolResultToMessage } from "@kosong/core";
 import { connectMcpServers, type McpServerEvent, McpServerConnection, McpToolset, NO_APPROVAL_CHANNEL_MESSAGE, withMcpTools } from "@kosong/mcp";
 import { approveAll } from "@kosong/soul";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { call, hostileStdio, tempDir } from "./helpers/servers.js";
+import { approveEveryCall, call, hostileStdio, tempDir } from "./helpers/servers.js";
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((item) => item.close()));
 });
 
-/** The toolset as a host that approves every call runs it (a call without an approval is refused: see the approval test). */
-class ApprovedMcpToolset extends McpToolset {
-  override handle(toolCall: ToolCall, options: ToolHandleOptions = {}): Promise<ToolResult> {
-    return super.handle(toolCall, { ...options, context: { approval: approveAll, ...options.context } });
-  }
-}
-
 async function hostile(options: { cancelLog?: string; callTimeoutMs?: number } = {}) {
   const events: McpServerEvent[] = [];
   const server = new McpServerConnection("hostile", hostileStdio(options), { callTimeoutMs: options.callTimeoutMs ?? 60_000, onEvent: (e) => events.push(e) });
   open.push(server);
   await server.connect();
-  return { server, toolset: new ApprovedMcpToolset([server]), events };
+  return { server, toolset: new McpToolset([server], { approval: approveEveryCall }), events };
 }
 
 function textOf(output: unknown): string {
