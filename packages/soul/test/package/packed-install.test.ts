@@ -56,6 +56,7 @@ const entries = [
   "@kosong/soul/tokens",
   "@kosong/soul/conversation",
   "@kosong/soul/files",
+  "@kosong/soul/recall",
   "@kosong/soul/wire",
   "@kosong/context-postgres",
   "@kosong/context-postgres/testing",
