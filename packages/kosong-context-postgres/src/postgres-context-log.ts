@@ -498,7 +498,8 @@ export class PostgresContextLog implements ContextLog {
       this.location,
       `advisory lock ${this.#lockKey}`,
       owner,
-      `another writer (process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}), which took the session over after this writer lost its lock`,
+      `another writer (process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}), which took the session over after this writer lost its lock or was idle past the lease`,
+      `PostgreSQL advisory lock "${this.#lockKey}"`,
     );
   }
 

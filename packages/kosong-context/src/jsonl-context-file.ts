@@ -60,6 +60,13 @@ export interface ContextFileOptions {
    * this process or another live one, gets a `SessionLockedError`.
    */
   lock?: boolean;
+  /**
+   * How long (ms) a live writer may leave the file unwritten before another
+   * opener may take its lock over (default: never; a dead writer's lock is
+   * taken over at once). The writer that lost it finds out at its next
+   * write or read (`ContextFileChangedError` once the new writer wrote).
+   */
+  leaseMs?: number;
 }
 
 /** Counters of the I/O a context file has done since it was opened. */
@@ -171,7 +178,7 @@ export class JsonlContextFile implements ContextLog {
     let lock: SessionLock | null = null;
     try {
       const target = await resolveContextFile(absolute);
-      if (options.lock !== false) lock = await SessionLock.acquire(target);
+      if (options.lock !== false) lock = await SessionLock.acquire(target, { leaseMs: options.leaseMs });
       // Recovery touches files another writer could be using: only under the lock.
       if (lock !== null) await removeStaleTempFiles(target);
       let facts = await inspectFile(target);

@@ -79,6 +79,7 @@ export class AutoCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("AutoCompaction", this.#budget, history, options);
     return neverLonger(history, await this.#compact(history, options, budget), budget, budget);
   }

@@ -77,6 +77,7 @@ export class PreserveImportantCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("PreserveImportantCompaction", this.#budget, history, options);
     return neverLonger(history, this.#compact(history, budget), budget, budget);
   }

@@ -30,6 +30,7 @@ export class PreserveRecentCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("PreserveRecentCompaction", this.#budget, history, options);
     const blocks = conversationBlocks(history);
     const fit = fitToBudget(history, blocks.slice(0, -1).map((_, index) => ({ drop: index })), budget);

@@ -5,7 +5,7 @@
  * messages kept).
  */
 import type { Message, TokenUsage } from "@kosong/core";
-import type { Tokenizer } from "../tokens/index.js";
+import { o200kTokenizer, type Tokenizer } from "../tokens/index.js";
 import { type Budget, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
@@ -116,6 +116,7 @@ export class SimpleCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await (this.#options.tokenizer ?? o200kTokenizer).load?.();
     const budget = this.#budget === null ? null : scaledBudget("SimpleCompaction", this.#budget, history, options);
     const counting = budget ?? budgetOf("SimpleCompaction", { maxTokens: 1, tokenizer: this.#options.tokenizer });
     return neverLonger(history, await this.#compact(history, options, budget, counting), counting, budget);

@@ -60,6 +60,7 @@ export class SmartCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("SmartCompaction", this.#budget, history, options);
     return neverLonger(history, await this.#compact(history, options, budget), budget, budget);
   }

@@ -61,7 +61,11 @@ export interface ContextOptions {
 export interface ContextCheckpoint {
   id: number;
   label?: string;
-  /** Messages before the checkpoint. */
+  /**
+   * Messages before the checkpoint, in this context's `history` (visible
+   * checkpoint messages included). `soul.checkpoints` gives the same count
+   * in `soul.history`, which has no checkpoint messages.
+   */
   messageCount: number;
 }
 

@@ -7,6 +7,7 @@
 import {
   abortError,
   APIContextOverflowError,
+  ChatProviderError,
   inputTokens,
   step,
   sumTokenUsage,
@@ -67,6 +68,7 @@ async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number
     addUsage: (spent) => addUsage(usage, spent),
     requestApproval: (request, signal) => rt.approval.request(request, signal),
   };
+  // A failed attempt's usage (reported before it failed) counts too.
   const attempt = (): Promise<StepResult> =>
     step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, batch.history(), {
       onMessagePart: (part) => emit(partEvent(part)),
@@ -76,6 +78,9 @@ async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number
       toolContext: { session: rt.session, turn },
       cancelGraceMs: rt.config.cancelGraceMs,
       timeouts: rt.config.llmTimeouts,
+    }).catch((error: unknown) => {
+      if (ChatProviderError.isInstance(error)) addUsage(usage, error.usage);
+      throw error;
     });
   try {
     return await callWithRetries(attempt, n, rt.config, emit, signal);
