@@ -85,10 +85,8 @@ describe("checkpoint messages with D-Mail on", () => {
     expect(context.checkpoints.length).toBe(soul.checkpoints.length);
   });
 
-  // Depends on the compaction strategies never counting checkpoint markers as the messages they keep (issue 28,
-  // item 3, the strategy part, done apart from this change). It fails today, so it is marked `fails`: when that
-  // fix lands, vitest reports this test as passing unexpectedly; then make it a plain `it`.
-  it.fails("after a D-Mail, the default compaction keeps the D-Mail and the last answer verbatim (needs the strategy fix)", async () => {
+  // Needs the compaction strategies never to count checkpoint markers as the messages they keep (issue 28, item 3).
+  it("after a D-Mail, the default compaction keeps the D-Mail and the last answer verbatim", async () => {
     const advice = "Use the metric units.";
     const { soul } = await testSoul({
       tools: [SendDMail],
