@@ -15,6 +15,9 @@ import { SoulError } from "../errors.js";
 import type { CompactionReason } from "../events/events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { CompactionOutcome } from "./turn.js";
+import { callHook } from "../hooks/call-hook.js";
+import type { MessageRange } from "../hooks/soul-hooks.js";
+import type { LogRotation } from "@kosong/context";
 
 /**
  * The usage of a context of `tokens` under the soul's two triggers
@@ -66,8 +69,10 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   if (strategy === null) throw new SoulError("Compaction is disabled for this soul (it was created with `compaction: null`).");
   const { context } = rt;
   const tokensBefore = context.tokenCountWithPending;
-  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategy.name } });
   const history = [...context.history];
+  const about = { trigger: options.reason, strategy: strategy.name, tokensBefore, messages: history.length, ...(options.instruction !== undefined && { instruction: options.instruction }) };
+  await callHook("PreCompact", rt.hooks.preCompact?.bind(rt.hooks), about, emit);
+  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategy.name } });
   const compactOptions = {
     provider: rt.compactionProvider ?? undefined,
     signal: options.signal,
@@ -87,6 +92,7 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   };
   const compacted = await callWithRetries(attempt, options.step, rt.config, emit, options.signal);
   const { result } = checkCompaction(compacted);
+  let rotation: LogRotation | null = null;
   if (!sameMessages(result.messages, history)) {
     const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;
     // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed.
@@ -98,10 +104,26 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
       then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
     });
     announceCheckpoint(rt, emit, cleared.newCheckpoint);
+    rotation = { n: cleared.n, location: cleared.location };
   }
   const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };
   emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
+  const after = { tokensAfter: outcome.tokensAfter, messagesAfter: context.history.length, details: outcome.details, rotation };
+  await callHook("PostCompact", rt.hooks.postCompact?.bind(rt.hooks), { ...about, ...after, dropped: rotation === null ? [] : droppedRanges(history, result.messages) }, emit);
   return outcome;
+}
+
+/** The index ranges of `before` whose messages `after` does not hold (a summary replaces them). */
+function droppedRanges(before: readonly Message[], after: readonly Message[]): MessageRange[] {
+  const kept = new Set(after);
+  const ranges: MessageRange[] = [];
+  before.forEach((message, i) => {
+    if (kept.has(message)) return;
+    const last = ranges.at(-1);
+    if (last !== undefined && last.to === i) last.to = i + 1;
+    else ranges.push({ from: i, to: i + 1 });
+  });
+  return ranges;
 }
 
 function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
