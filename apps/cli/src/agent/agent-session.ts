@@ -22,6 +22,8 @@ import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
+import { openSessionHooks } from "./session-command-hooks.js";
+import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
 /** Which conversation to run in. */
@@ -92,6 +94,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
+  askWorkspaceTrust?: AskWorkspaceTrust;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -148,6 +152,16 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset };
+    const hooks = await openSessionHooks({
+      settings,
+      cwd,
+      sandbox,
+      shellEnv,
+      warn: options.warn ?? warnOnStderr,
+      ask: options.askWorkspaceTrust,
+      info: { sessionId: displayId, transcriptPath: contextFile, cwd },
+      source: choice.kind === "new" ? "startup" : "resume",
+    });
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
@@ -163,6 +177,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction,
         approval,
         session: { id: displayId, workDir: cwd, files },
+        hooks: hooks.soul,
       });
     return {
       soul: soulFor(providers),
@@ -195,6 +210,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await checkpointTimes.record(checkpoint, new Date(), (error) => (options.warn ?? warnOnStderr)(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
       },
       async close() {
+        await hooks.end();
         await mcp?.close();
         await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.

@@ -91,6 +91,8 @@ function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream): (e
       newStep = wroteText;
       wroteInAttempt = false;
     }
+    // A hook's notice (timed out, failed, garbage output) is the user's to see; the model never reads it.
+    if (event.type === "Warning" && event.payload.code.startsWith("hook")) err.write(`kosong: ${visibleControls(event.payload.message, { oneLine: true })}\n`);
     if (event.type !== "TextPart" || !event.payload.text) return;
     if (newStep) out.write("\n\n");
     newStep = false;
