@@ -9,12 +9,14 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ensureBubblewrap } from "../ensure-bubblewrap.js";
 import { useTempDirs } from "../temp-dir.js";
 import { type KosongRun, runKosong } from "./kosong-binary.js";
 import { callTool, say, usage } from "./fake-model.js";
 import { kosongSuite } from "./kosong-suite.js";
 
 const tempDir = useTempDirs();
+const bwrap = ensureBubblewrap();
 const { server } = await kosongSuite();
 
 /** The hook program: `node hook.mjs MODE LOG` logs `{event, input}` to LOG, then acts as MODE says. */
@@ -53,7 +55,7 @@ async function setup() {
   const log = path.join(home, "hooks.log");
   const command = (mode: string) => `'${process.execPath}' '${hook}' ${mode} '${log}'`;
   const openai = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
-  const run = (args: string[]): Promise<KosongRun> => runKosong(["--sandbox", "off", "--model", "test-model", ...args], { cwd, home, env: openai });
+  const run = (args: string[], sandbox = "off"): Promise<KosongRun> => runKosong(["--sandbox", sandbox, "--model", "test-model", ...args], { cwd, home, env: openai });
   /** Writes `[[hooks]]` tables to config.toml. */
   const configHooks = (tables: Array<{ event: string; mode: string; matcher?: string; timeout?: number }>) =>
     writeFile(
@@ -67,7 +69,7 @@ async function setup() {
     await writeFile(path.join(cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [] }, hooks: json }));
   };
   const logged = async (): Promise<Array<Record<string, unknown>>> => (existsSync(log) ? (await readFile(log, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>) : []);
-  return { home, cwd, run, configHooks, claudeHooks, logged };
+  return { home, cwd, run, configHooks, claudeHooks, logged, command };
 }
 
 /** The text of the tool message answering `id` in request `n`. */
@@ -192,5 +194,21 @@ describe("hooks through the built binary", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain("printed more than 64 KiB; the rest was dropped");
     expect(result.stderr).toContain("printed output that is not valid JSON; ignored");
     expect(result.stderr).not.toContain("\u001b");
+  });
+
+  it.skipIf(!bwrap)("hook commands run in the Shell sandbox when it is on, with the Shell's environment (no API key)", async () => {
+    const { home, cwd, run } = await setup();
+    const outside = path.join(home, "outside-marker");
+    await writeFile(
+      path.join(home, ".kosong", "config.toml"),
+      `[[hooks]]\nevent = "UserPromptSubmit"\ncommand = ${JSON.stringify(`env > '${cwd}/env.txt'; touch '${outside}' 2>/dev/null; true`)}\n`,
+    );
+    server.enqueue({ message: say("ok"), usage });
+    const result = await run(["-p", "hello"], "on");
+    expect(result.code, result.stderr).toBe(0);
+    const env = await readFile(path.join(cwd, "env.txt"), "utf8");
+    expect(env).toContain(`CLAUDE_PROJECT_DIR=${cwd}`);
+    expect(env).not.toContain("sk-test");
+    expect(existsSync(outside)).toBe(false);
   });
 });
