@@ -100,6 +100,14 @@ describe("soul hooks", () => {
     expect(outline(context)).toEqual(["user:fix it", "assistant:done", "user:Stop hook: run the tests first", "assistant:tests pass"]);
   });
 
+  it("a Stop hook that always blocks keeps the turn going at most 8 times, with a warning", async () => {
+    const hooks: SoulHooks = { stop: () => ({ block: "again" }) };
+    const { soul } = await testSoul({ hooks, scripts: Array.from({ length: 9 }, (_, i) => `text: answer ${i}`) });
+    const { events, result } = await collect(soul.run("go"));
+    expect(result).toMatchObject({ stopReason: "no_tool_calls", steps: 9 });
+    expect(ofType(events, "Warning").map((e) => e.payload.message)).toContain("A Stop hook kept the turn going 8 times; the turn ends now.");
+  });
+
   it("PreCompact and PostCompact see the trigger, tokens, strategy, dropped ranges and the rotation", async () => {
     const strategy: Compaction = { name: "keep-last-2", compact: async (history) => ({ messages: history.slice(-2), usage: null }) };
     const pre: PreCompactInput[] = [];
