@@ -42,6 +42,7 @@ switch (mode) {
   case "hang": setInterval(() => {}, 1000); break;
   case "garbage": process.stdout.write("{not json \\u001b[31m\\u0007" + "x".repeat(200000)); break;
   case "context": process.stdout.write("The branch is feature-x."); break;
+  case "session-context": process.stdout.write("Session notes: use pnpm."); break;
 }
 `;
 
@@ -113,10 +114,10 @@ describe("hooks through the built binary", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain("2 hooks of this workspace (.claude/settings.json) not run: the workspace is not trusted");
   });
 
-  it("SessionStart, UserPromptSubmit (with context), PostToolUseFailure, Stop (keeps the turn going), Notification and SessionEnd fire in order", async () => {
+  it("SessionStart and UserPromptSubmit (both adding context), PostToolUseFailure, Stop (keeps the turn going), Notification and SessionEnd fire in order", async () => {
     const { run, configHooks, logged } = await setup();
     await configHooks([
-      { event: "SessionStart", mode: "log" },
+      { event: "SessionStart", mode: "session-context" },
       { event: "UserPromptSubmit", mode: "context" },
       { event: "PostToolUse", mode: "log" },
       { event: "PostToolUseFailure", mode: "log" },
@@ -138,9 +139,19 @@ describe("hooks through the built binary", { timeout: 60_000 }, () => {
     expect(events[6]).toMatchObject({ reason: "exit" });
     const first = JSON.stringify(server.requests[0]!.body!.messages);
     expect(first).toContain("The branch is feature-x.");
+    expect(first).toContain("Session notes: use pnpm.");
     const last = JSON.stringify(server.requests[2]!.body!.messages);
     expect(last).toContain("Stop hook: run the tests before you stop");
     expect(result.stdout).toContain("tests pass");
+  });
+
+  it("a UserPromptSubmit hook (exit 2) blocks the prompt: the model is not called and the user reads why", async () => {
+    const { run, configHooks } = await setup();
+    await configHooks([{ event: "UserPromptSubmit", mode: "block" }]);
+    const result = await run(["-p", "rm everything"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("kosong: A UserPromptSubmit hook blocked the prompt: rm is not allowed here, use trash instead");
+    expect(server.requests).toHaveLength(0);
   });
 
   it("a Notification hook hears that approval is needed", async () => {
