@@ -30,6 +30,9 @@ describe("workspace hooks run only once the workspace is trusted (tmux)", { time
     const writeHooks = (commands: string[]) =>
       writeFile(path.join(cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: commands.map((command) => ({ type: "command", command })) }] } }));
     await writeHooks([`echo ran >> '${log}'`]);
+    // A user hook always runs; its notice (an unknown exit code) shows in the terminal, controls visible.
+    await mkdir(path.join(home, ".kosong"), { recursive: true });
+    await writeFile(path.join(home, ".kosong", "config.toml"), `[[hooks]]\nevent = "UserPromptSubmit"\ncommand = "printf 'lint \\\\033[31mfailed' >&2; exit 7"\n`);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     const start = () => {
       const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--sandbox", "off"], { cwd, env, width: 160 });
@@ -52,6 +55,7 @@ describe("workspace hooks run only once the workspace is trusted (tmux)", { time
     await terminal.waitFor(ready);
     await prompt(terminal, "first");
     expect(await ranCount()).toBe(0);
+    expect(terminal.after("› first")).toMatch(/! UserPromptSubmit hook `printf .*` exited with code 7; going on: lint ␛\[31mfailed/);
     terminal.keys("C-d");
 
     // Yes: it runs, and the answer is remembered.
