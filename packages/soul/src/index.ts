@@ -29,7 +29,6 @@ export type { ContextUsage } from "./tokens/index.js";
 export type {
   HookOutcome,
   HostHooks,
-  MessageRange,
   NotificationInput,
   PostCompactInput,
   PostToolUseFailureInput,

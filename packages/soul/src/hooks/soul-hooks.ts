@@ -14,6 +14,7 @@ import type { LogRotation } from "@kosong/context";
 import type { ToolReturnValue } from "@kosong/core";
 import type { CompactionDetails } from "../compaction/index.js";
 import type { CompactionReason, StopReason, UserInput } from "../events/events.js";
+import type { MessageRange } from "../recall/dropped-ranges.js";
 
 /** What every hook outcome may carry. */
 export interface HookOutcome {
@@ -100,12 +101,6 @@ export interface PreCompactInput {
   messages: number;
   /** The instruction given to `soul.compact()`, if any. */
   instruction?: string;
-}
-
-/** A range of message indexes of the history before a compaction, `from` inclusive, `to` exclusive. */
-export interface MessageRange {
-  from: number;
-  to: number;
 }
 
 /** A compaction that replaced the context. */

@@ -5,19 +5,24 @@
  * `restoreRotation` can undo it).
  */
 import { isRetryable, type Message } from "@kosong/core";
-import { type CompactionResult, checkCompaction } from "../compaction/index.js";
+import { type Compaction, type CompactionDetails, type CompactionResult, checkCompaction } from "../compaction/index.js";
+import { agingCompaction, TOOL_RESULT_AGING } from "../recall/aging-compaction.js";
+import { withCompactionPointers } from "../recall/compaction-pointers.js";
+import type { MessageRange } from "../recall/index.js";
+import { nextRotation } from "../recall/next-rotation.js";
 import { type ContextUsage, contextUsage } from "../tokens/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { checkpointMessageId } from "../context/index.js";
 import { announceCheckpoint } from "./checkpoint.js";
+import { spliceRange } from "./compaction-range.js";
 import { SoulError } from "../errors.js";
 import type { CompactionReason } from "../events/events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { CompactionOutcome } from "./turn.js";
-import { callHook } from "../hooks/call-hook.js";
-import type { MessageRange } from "../hooks/soul-hooks.js";
 import type { LogRotation } from "@kosong/context";
+import { callHook } from "../hooks/call-hook.js";
+import { droppedRanges } from "../recall/dropped-ranges.js";
 
 /**
  * The usage of a context of `tokens` under the soul's two triggers
@@ -42,7 +47,12 @@ export interface CompactContextOptions {
   step: number;
   instruction?: string;
   signal?: AbortSignal;
+  /** Compact only these messages of the history (range compaction); the rest stays as it is. */
+  range?: MessageRange;
 }
+
+/** Below this share of the threshold, tool-result aging has made enough room to skip a full compaction. */
+const AGING_TARGET = 0.7;
 
 /**
  * Compacts the context with the soul's strategy (its LLM call retried like a
@@ -61,6 +71,12 @@ export interface CompactContextOptions {
  * compaction goes back to the compaction's result. A strategy that returned the history unchanged
  * (nothing to compact) changes nothing. Emits `CompactionBegin` and
  * `CompactionEnd`.
+ *
+ * With `Recall` in the toolset, the compacted conversation ends with a
+ * pointer notice naming the ranges it replaced (in the room the compaction
+ * made), and an automatic compaction first tries tool-result aging, which
+ * replaces it when it brings the context under 70 % of the threshold.
+ * With `range`, only those messages are given to the strategy.
  * @throws SoulError when the soul has no compaction strategy; the strategy's
  *   error when it fails (the context is then unchanged, and no `CompactionEnd` follows).
  */
@@ -70,9 +86,51 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   const { context } = rt;
   const tokensBefore = context.tokenCountWithPending;
   const history = [...context.history];
-  const about = { trigger: options.reason, strategy: strategy.name, tokensBefore, messages: history.length, ...(options.instruction !== undefined && { instruction: options.instruction }) };
+  const rotation = rt.recallEnabled ? await nextRotation(context) : null;
+  const aged = rotation === null || options.range !== undefined ? null : agedInstead(rt, history, rotation, options.reason);
+  const strategyName = aged === null ? strategy.name : TOOL_RESULT_AGING;
+  const about = { trigger: options.reason, strategy: strategyName, tokensBefore, messages: history.length, ...(options.instruction !== undefined && { instruction: options.instruction }) };
   await callHook("PreCompact", rt.hooks.preCompact?.bind(rt.hooks), about, emit);
-  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategy.name } });
+  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategyName } });
+  const { result } = checkCompaction(aged ?? (await strategyResult(rt, strategy, history, emit, options)));
+  let details = result.details ?? null;
+  // Where the old conversation is kept, for the PostCompact hook.
+  let keptIn: LogRotation | null = null;
+  if (!sameMessages(result.messages, history)) {
+    let compacted = result.messages;
+    const notes: string[] = [];
+    if (rotation !== null && aged === null) {
+      const pointed = withCompactionPointers(history, compacted, rotation);
+      compacted = pointed.messages;
+      if (pointed.notice !== null) notes.push(`Left recall pointers to ${pointed.ranges.length} replaced range${pointed.ranges.length === 1 ? "" : "s"} of rotation ${rotation}.`);
+    }
+    const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;
+    // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed.
+    const messages = rt.dmailEnabled ? compacted.filter((m) => checkpointMessageId(m) === null) : compacted;
+    // Ids go on from the old ones (an id the model saw never names another point), and labels keep resolving.
+    const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
+    const cleared = await context.clear({
+      firstCheckpointId: context.nCheckpoints,
+      then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
+    });
+    if (rotation !== null && cleared.n !== rotation) notes.push(`The recall pointers name rotation ${rotation}, but the old conversation was kept as rotation ${cleared.n}.`);
+    if (notes.length > 0) details = withNotes(details, notes);
+    announceCheckpoint(rt, emit, cleared.newCheckpoint);
+    keptIn = { n: cleared.n, location: cleared.location };
+  }
+  const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details, usage: result.usage };
+  emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
+  const dropped = keptIn === null ? [] : droppedRanges(history, result.messages);
+  const after = { tokensAfter: outcome.tokensAfter, messagesAfter: context.history.length, details: outcome.details, rotation: keptIn, dropped };
+  await callHook("PostCompact", rt.hooks.postCompact?.bind(rt.hooks), { ...about, ...after }, emit);
+  return outcome;
+}
+
+/** The strategy's compaction of the history (or of `options.range` of it, spliced back in). */
+async function strategyResult(rt: SoulRuntime, strategy: Compaction, history: Message[], emit: Emit, options: CompactContextOptions): Promise<CompactionResult> {
+  const { context } = rt;
+  const range = options.range;
+  const part = range === undefined ? history : history.slice(range.from, range.to);
   const compactOptions = {
     provider: rt.compactionProvider ?? undefined,
     signal: options.signal,
@@ -80,50 +138,31 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     explicit: options.reason === "manual",
     files: rt.session.files,
     readFile: rt.readFile,
-    // Budgets are in the provider's tokens: strategies calibrate their estimate against its last count.
-    providerCount: { inputTokens: context.tokenCount, messages: context.tokenCountMessages },
+    // Budgets are in the provider's tokens: strategies calibrate their estimate against its last count (which covers a range only from the start).
+    ...(range === undefined || range.from === 0 ? { providerCount: { inputTokens: context.tokenCount, messages: Math.min(context.tokenCountMessages, part.length) } } : {}),
     // A retryable model error is retried while retries are left; then the strategy falls back instead of failing.
     throwModelError: (error: unknown) => isRetryable(error) && attempts <= rt.config.maxRetriesPerStep,
   };
   let attempts = 0;
   const attempt = (): Promise<CompactionResult> => {
     attempts++;
-    return strategy.compact(history, compactOptions);
+    return strategy.compact(part, compactOptions);
   };
   const compacted = await callWithRetries(attempt, options.step, rt.config, emit, options.signal);
-  const { result } = checkCompaction(compacted);
-  let rotation: LogRotation | null = null;
-  if (!sameMessages(result.messages, history)) {
-    const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;
-    // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed.
-    const messages = rt.dmailEnabled ? result.messages.filter((m) => checkpointMessageId(m) === null) : result.messages;
-    // Ids go on from the old ones (an id the model saw never names another point), and labels keep resolving.
-    const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
-    const cleared = await context.clear({
-      firstCheckpointId: context.nCheckpoints,
-      then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
-    });
-    announceCheckpoint(rt, emit, cleared.newCheckpoint);
-    rotation = { n: cleared.n, location: cleared.location };
-  }
-  const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };
-  emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
-  const after = { tokensAfter: outcome.tokensAfter, messagesAfter: context.history.length, details: outcome.details, rotation };
-  await callHook("PostCompact", rt.hooks.postCompact?.bind(rt.hooks), { ...about, ...after, dropped: rotation === null ? [] : droppedRanges(history, result.messages) }, emit);
-  return outcome;
+  return range === undefined ? compacted : spliceRange(history, range, compacted);
 }
 
-/** The index ranges of `before` whose messages `after` does not hold (a summary replaces them). */
-function droppedRanges(before: readonly Message[], after: readonly Message[]): MessageRange[] {
-  const kept = new Set(after);
-  const ranges: MessageRange[] = [];
-  before.forEach((message, i) => {
-    if (kept.has(message)) return;
-    const last = ranges.at(-1);
-    if (last !== undefined && last.to === i) last.to = i + 1;
-    else ranges.push({ from: i, to: i + 1 });
-  });
-  return ranges;
+/** Tool-result aging in place of an automatic compaction, when it makes enough room (see {@link agingCompaction}). */
+function agedInstead(rt: SoulRuntime, history: readonly Message[], rotation: number, reason: CompactionReason): CompactionResult | null {
+  const aging = rt.config.toolResultAging;
+  const usage = soulContextUsage(rt.context.tokenCountWithPending, rt.config);
+  if (aging === null || reason === "manual" || usage === null) return null;
+  return agingCompaction(history, rotation, usage.used, Math.floor(usage.threshold * AGING_TARGET), aging);
+}
+
+function withNotes(details: CompactionDetails | null, notes: readonly string[]): CompactionDetails {
+  const base = details ?? { kept: 0, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] };
+  return { ...base, notes: [...base.notes, ...notes] };
 }
 
 function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
