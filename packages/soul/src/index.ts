@@ -4,7 +4,8 @@
  * checkpointed `Context`, approvals, D-Mail, events and errors. Compaction
  * strategies are in `@kosong/soul/compaction`, token counting in
  * `@kosong/soul/tokens`, conversation checks and repairs in
- * `@kosong/soul/conversation`.
+ * `@kosong/soul/conversation`, the hooks' types (`SoulHooks`, each input
+ * and outcome) and `HookBlockedError` in `@kosong/soul/hooks`.
  */
 import "./session/tool-context.js";
 
@@ -19,31 +20,10 @@ export { approveAll, askApproval } from "./approval/ask-approval.js";
 export { ToolRejectedError } from "./approval/tool-rejected-error.js";
 export type { SoulSession, SoulSessionOptions } from "./session/session.js";
 export { defaultSoulConfig, type RetryTiming, type SoulConfig, type SoulConfigInput } from "./loop/config.js";
-export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, HookBlockedError, RewriteTargetError, SoulBusyError, SoulError } from "./errors.js";
+export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "./errors.js";
 export type { Replacement } from "./loop/rewrite.js";
 export { Context, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
 export { CheckpointNotFoundError } from "./context/index.js";
 export { SendDMail } from "./dmail/index.js";
 export { CompactionError, FileRegistry, type Compaction } from "./compaction/index.js";
 export type { ContextUsage } from "./tokens/index.js";
-export type {
-  HookOutcome,
-  HostHooks,
-  NotificationInput,
-  PostCompactInput,
-  PostToolUseFailureInput,
-  PostToolUseInput,
-  PostToolUseOutcome,
-  PreCompactInput,
-  PreToolUseInput,
-  PreToolUseOutcome,
-  SessionEndInput,
-  SessionStartInput,
-  SessionStartOutcome,
-  SoulHooks,
-  StopInput,
-  StopOutcome,
-  SubagentInput,
-  UserPromptSubmitInput,
-  UserPromptSubmitOutcome,
-} from "./hooks/index.js";

@@ -5,7 +5,7 @@
  * SessionEnd.
  */
 import os from "node:os";
-import type { SoulHooks } from "@kosong/soul";
+import type { SoulHooks } from "@kosong/soul/hooks";
 import type { Settings } from "../config/settings.js";
 import { commandHooks, type HookSessionInfo } from "../hooks/command-hooks.js";
 import { type AskWorkspaceTrust, loadSessionHooks } from "../hooks/session-hooks.js";

@@ -6,7 +6,7 @@
  * replies merge into the soul's outcome.
  */
 import path from "node:path";
-import type { HostHooks, PreToolUseInput, SoulHooks } from "@kosong/soul";
+import type { HostHooks, PreToolUseInput, SoulHooks } from "@kosong/soul/hooks";
 import { type HookDefinition, type HookEvent, matchesTarget } from "./hook-definition.js";
 import { type HookReply, hookReply, mergeReplies } from "./hook-reply.js";
 import { type HookCommandRunner, runHookCommand } from "./run-hook-command.js";

@@ -7,7 +7,8 @@
  * hears approvals and turn ends; a throwing hook fails open with a warning.
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { HookBlockedError, type Compaction, type NotificationInput, type PostCompactInput, type PreCompactInput, type SoulHooks } from "@kosong/soul";
+import type { Compaction } from "@kosong/soul";
+import { HookBlockedError, type NotificationInput, type PostCompactInput, type PreCompactInput, type SoulHooks } from "@kosong/soul/hooks";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { approvingShell, call, collect, ofType, outline, testSoul } from "./helpers.js";
