@@ -24,7 +24,7 @@ import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
-import { openSessionHooks } from "./session-command-hooks.js";
+import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
 import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
@@ -77,6 +77,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
+  hooks: SessionCommandHooks;
   /** Closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
@@ -210,6 +212,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       sandbox,
       mcp,
       checkpointTimes,
+      hooks,
       async observe(event) {
         if (event.type !== "CheckpointCreated") return;
         // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.

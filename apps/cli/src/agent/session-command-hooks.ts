@@ -5,7 +5,7 @@
  * SessionEnd.
  */
 import os from "node:os";
-import type { SoulHooks } from "@kosong/soul/hooks";
+import type { SoulHooks, SubagentInput } from "@kosong/soul/hooks";
 import type { Settings } from "../config/settings.js";
 import { commandHooks, type HookSessionInfo } from "../hooks/command-hooks.js";
 import { type AskWorkspaceTrust, loadSessionHooks } from "../hooks/session-hooks.js";
@@ -24,9 +24,11 @@ export interface SessionCommandHooksOptions {
   source: "startup" | "resume";
 }
 
-/** A session's hooks: the soul's, and `end()` to fire SessionEnd. */
+/** A session's hooks: the soul's, the subagent events (for the code that runs subagents), and `end()` to fire SessionEnd. */
 export interface SessionCommandHooks {
   soul: SoulHooks;
+  /** Fires SubagentStart / SubagentStop (their notices go to `warn`). */
+  subagent(event: "start" | "stop", input: SubagentInput): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -34,7 +36,7 @@ export interface SessionCommandHooks {
 export async function openSessionHooks(options: SessionCommandHooksOptions): Promise<SessionCommandHooks> {
   const { cwd, warn } = options;
   const definitions = await loadSessionHooks({ settings: options.settings, cwd, home: process.env.HOME ?? os.homedir(), ask: options.ask, warn });
-  if (definitions.length === 0) return { soul: {}, end: async () => undefined };
+  if (definitions.length === 0) return { soul: {}, subagent: async () => undefined, end: async () => undefined };
   const env = { ...options.shellEnv, CLAUDE_PROJECT_DIR: cwd, KOSONG_PROJECT_DIR: cwd };
   const { soul, host } = commandHooks(definitions, { cwd, env, sandbox: options.sandbox }, options.info);
   const started = await host.sessionStart?.({ source: options.source });
@@ -55,6 +57,10 @@ export async function openSessionHooks(options: SessionCommandHooksOptions): Pro
     : soul;
   return {
     soul: withStart,
+    async subagent(event, input) {
+      const outcome = await (event === "start" ? host.subagentStart : host.subagentStop)?.(input);
+      for (const line of outcome?.warnings ?? []) warn(line);
+    },
     async end() {
       const ended = await host.sessionEnd?.({ reason: "exit" });
       for (const line of ended?.warnings ?? []) warn(line);
