@@ -4,7 +4,8 @@
  * checkpointed `Context`, approvals, D-Mail, events and errors. Compaction
  * strategies are in `@kosong/soul/compaction`, token counting in
  * `@kosong/soul/tokens`, conversation checks and repairs in
- * `@kosong/soul/conversation`.
+ * `@kosong/soul/conversation`, the hooks' types (`SoulHooks`, each input
+ * and outcome) and `HookBlockedError` in `@kosong/soul/hooks`.
  */
 import "./session/tool-context.js";
 

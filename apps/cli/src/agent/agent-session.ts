@@ -28,6 +28,8 @@ import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
+import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
+import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
 /** Which conversation to run in. */
@@ -89,6 +91,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
+  hooks: SessionCommandHooks;
   /** Closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
@@ -110,6 +114,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
+  askWorkspaceTrust?: AskWorkspaceTrust;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -194,6 +200,16 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
+    const hooks = await openSessionHooks({
+      settings,
+      cwd,
+      sandbox,
+      shellEnv,
+      warn: options.warn ?? warnOnStderr,
+      ask: options.askWorkspaceTrust,
+      info: { sessionId: displayId, transcriptPath: contextFile, cwd },
+      source: choice.kind === "new" ? "startup" : "resume",
+    });
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
@@ -209,6 +225,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction,
         approval,
         session: { id: displayId, workDir: cwd, files },
+        hooks: hooks.soul,
       });
     currentSoul = soulFor(providers);
     const afterRevert = async (checkpoint: number): Promise<string | null> => {
@@ -243,6 +260,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       sandbox,
       mcp,
       checkpointTimes,
+      hooks,
       async observe(event) {
         if (event.type === "Reverted" && event.payload.checkpoint_id !== null) {
           const line = await afterRevert(event.payload.checkpoint_id);
@@ -257,6 +275,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       async close() {
         subagents.abortAll();
         await subagents.settled();
+        await hooks.end();
         await mcp?.close();
         await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.

@@ -129,6 +129,10 @@ function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream, kee
         if (event.payload.reason === "aborted" && keepPartial()) flush();
         held = "";
         return;
+      case "Warning":
+        // A hook's notice (timed out, failed, garbage output) is the user's to see; the model never reads it.
+        if (event.payload.code.startsWith("hook")) err.write(`kosong: ${visibleControls(event.payload.message, { oneLine: true })}\n`);
+        return;
       default:
         return;
     }

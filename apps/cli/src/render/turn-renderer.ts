@@ -208,6 +208,11 @@ export class TurnRenderer {
         );
         if (event.payload.files) this.#write(revertedFilesLine(event.payload.files, s));
         return;
+      case "Warning":
+        if (!event.payload.code.startsWith("hook")) return;
+        await this.#flushText();
+        this.#write(`${s.yellow("!")} ${s.dim(visibleControls(event.payload.message, { oneLine: true }))}\n`);
+        return;
       case "StatusUpdate":
         this.#lastTokens = event.payload.context_tokens;
         return;

@@ -141,7 +141,9 @@ export interface SoulEventPayloads {
    * what to do. `context_window_unknown`: neither the config nor the
    * provider knows the model's context window, so nothing compacts before
    * the provider rejects a request as too long (emitted after the first
-   * `TurnBegin`).
+   * `TurnBegin`). `hook`: a hook's notice for the user (it timed out,
+   * printed garbage, ...); `hook_failed`: a hook threw, and the loop went
+   * on without it.
    */
   Warning: { code: string; message: string };
   /** A tool finished (or was cancelled); in completion order. */

@@ -16,6 +16,7 @@ import {
   type ToolResult,
 } from "@kosong/core";
 import { approvingToolset } from "../approval/approving-toolset.js";
+import { hookedToolset } from "../hooks/hooked-toolset.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
 import { toolTimeoutFor } from "./config.js";
@@ -62,7 +63,7 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
 
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
 async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
-  const toolset = approvingToolset(rt.agent.toolset, rt.approval, (name) => toolTimeoutFor(rt.config, name));
+  const toolset = approvingToolset(hookedToolset(rt.agent.toolset, rt.hooks, emit), rt.approval, (name) => toolTimeoutFor(rt.config, name));
   const turn: ToolTurn = {
     emitSubagentEvent: (payload) => emit({ type: "SubagentEvent", payload }),
     addUsage: (spent) => addUsage(usage, spent),

@@ -33,6 +33,9 @@ import { openStepBatch } from "./step-batch.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
 import "../session/tool-context.js";
+import type { SoulHooks } from "../hooks/soul-hooks.js";
+import { callHook } from "../hooks/call-hook.js";
+import { submitPrompt } from "../hooks/submit-prompt.js";
 
 /** Options of {@link Soul}. */
 export interface SoulOptions {
@@ -66,6 +69,12 @@ export interface SoulOptions {
   approval?: Approval;
   /** The session id, working directory and file registry the tools see. */
   session?: SoulSessionOptions;
+  /**
+   * Callbacks at the loop's lifecycle points (before and after each tool
+   * call, on the user's prompt, when the turn would stop, around each
+   * compaction, when an approval is asked and a turn ends). See {@link SoulHooks}.
+   */
+  hooks?: SoulHooks;
 }
 
 /** Options of an operation. */
@@ -159,6 +168,7 @@ export class Soul {
       readFile: options.session?.readFile ?? nodeFileReader(),
       approval: this.approval,
       session: this.session,
+      hooks: options.hooks ?? {},
       dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),
       recallEnabled: options.agent.toolset.tools.some((tool) => tool.name === RECALL_NAME),
       takeSteered: () => this.#steered.splice(0),
@@ -232,9 +242,10 @@ export class Soul {
     return this.#turn("run a turn", (emit) => ({
       input,
       prepare: async () => {
+        const submitted = await submitPrompt(rt, emit, input, message);
         if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
         // The turn's checkpoint and the user's message: one write. The model is not sent its marker (see StepBatchOptions.marker).
-        await (await openStepBatch(rt, emit, { label: options.label, marker: false })).commit({ messages: [message] });
+        await (await openStepBatch(rt, emit, { label: options.label, marker: false })).commit({ messages: [submitted] });
       },
     }), options.signal);
   }
@@ -365,7 +376,12 @@ export class Soul {
     this.#current = current;
     this.#steering = kind === "turn";
     // Approval events reach the running operation only (no listener outlives it, even with a shared Approval).
-    const unsubscribe = this.approval.subscribe(current.emit);
+    const unsubscribe = this.approval.subscribe((event) => {
+      current.emit(event);
+      if (event.type !== "ApprovalRequest") return;
+      const message = `${event.payload.sender} needs approval: ${event.payload.description}`;
+      void callHook("Notification", this.#runtime.hooks.notification?.bind(this.#runtime.hooks), { kind: "approval_needed", message }, current.emit);
+    });
     const settle = (): void => {
       unsubscribe();
       this.#current = null;

@@ -57,6 +57,8 @@ const entries = [
   "@kosong/soul/conversation",
   "@kosong/soul/files",
   "@kosong/soul/recall",
+  "@kosong/soul/hooks",
+  "@kosong/soul/subagent",
   "@kosong/soul/wire",
   "@kosong/context-postgres",
   "@kosong/context-postgres/testing",

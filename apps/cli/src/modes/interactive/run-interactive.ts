@@ -23,6 +23,7 @@ import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
 import { runSlashCommand, slashCommands } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
+import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
 
 /** How long after the first prompt is drawn the modules it does not need start loading. */
 const preloadDelayMs = 150;
@@ -51,7 +52,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const print = (line: string) => stdout.write(`${line}\n`);
   const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
-  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd });
+  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd, askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style) });
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
