@@ -4,8 +4,9 @@
  * project context of its system prompt, its tools and the Soul over them.
  */
 import { realpath } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
-import { extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
+import { type CallableTool, extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
 import { Recall } from "@kosong/soul/recall";
@@ -15,15 +16,20 @@ import type { Settings } from "../config/settings.js";
 import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
-import type { Providers } from "../providers/create-provider.js";
+import { createProvider, type Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
 import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, recordStoredSize, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation, type StoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
+import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
+import { type SubagentHooks, Subagents } from "../subagents/subagents.js";
+import { SubagentStore } from "../subagents/subagent-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
+import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
+import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
 /** Which conversation to run in. */
@@ -65,6 +71,16 @@ export interface AgentSession {
   mcp: McpServers | null;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
   checkpointTimes: CheckpointTimes;
+  /** The children the `Agent` tool runs, and their records. */
+  subagents: Subagents;
+  /** What opening found of children a crash cut (each a line to show), and of agent files skipped. */
+  subagentNotices: string[];
+  /**
+   * Detaches the children of checkpoint `checkpoint` and later, after a
+   * revert to it (`Reverted` events do it through {@link observe}; `/revert`
+   * calls it). Returns a line to show, or null when none was detached.
+   */
+  afterRevert(checkpoint: number): Promise<string | null>;
   /**
    * Keeps what the CLI records beside the conversation of an event the soul
    * emitted: a `CheckpointCreated`'s time. Modes call it for every event.
@@ -75,6 +91,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
+  hooks: SessionCommandHooks;
   /** Closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
@@ -96,6 +114,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
+  askWorkspaceTrust?: AskWorkspaceTrust;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -122,27 +142,59 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening.opening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) warn(opened.notice);
-    let toolset: Toolset;
-    ({ toolset, mcp } = await openToolset(options, cwd, workspace, sandbox));
-    // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
+    // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies and the children follow.
     let current = providers;
+    // The Agent tool reaches the soul of the moment (`/model` replaces it) and the session's hooks (opened once the tools are) through these.
+    let currentSoul: Soul | null = null;
+    let hooks: SessionCommandHooks | null = null;
+    const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
+    const tools = createAgentTools(workspace, { shellEnv, sandbox });
+    const { subagents, store, notices: subagentNotices } = await openSubagents({
+      settings,
+      cwd,
+      session,
+      contextFile,
+      context,
+      tools,
+      providers: () => current,
+      soul: () => currentSoul!,
+      hooks: (event, input) => hooks?.subagent(event, input) ?? Promise.resolve(),
+    });
+    let toolset: Toolset;
+    ({ toolset, mcp } = await openToolset(options, cwd, [...tools, subagents.tool()], sandbox));
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
+    const sessionHooks = await openSessionHooks({
+      settings,
+      cwd,
+      sandbox,
+      shellEnv,
+      warn,
+      ask: options.askWorkspaceTrust,
+      info: { sessionId: displayId, transcriptPath: contextFile, cwd },
+      source: choice.kind === "new" ? "startup" : "resume",
+    });
+    hooks = sessionHooks;
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
-      new Soul({ agent, provider: chosen.main, context, config: soulConfig(chosen, settings), compaction, approval, session: { id: displayId, workDir: cwd, files } });
+      new Soul({ agent, provider: chosen.main, context, config: soulConfig(chosen, settings), compaction, approval, session: { id: displayId, workDir: cwd, files }, hooks: sessionHooks.soul });
+    currentSoul = soulFor(providers);
+    const afterRevert = (checkpoint: number) => detachAfterRevert(store, subagents, checkpoint);
     return {
-      soul: soulFor(providers),
+      soul: currentSoul,
       useProviders(this: AgentSession, next: Providers) {
         this.soul.release();
         current = next;
         this.providers = next;
         compaction.use(compaction.choice);
-        this.soul = soulFor(next);
+        this.soul = currentSoul = soulFor(next);
       },
+      subagents,
+      subagentNotices,
+      afterRevert,
       context,
       session,
       displayId,
@@ -157,7 +209,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       sandbox,
       mcp,
       checkpointTimes,
+      hooks: sessionHooks,
       async observe(event) {
+        if (event.type === "Reverted" && event.payload.checkpoint_id !== null) {
+          const line = await afterRevert(event.payload.checkpoint_id);
+          if (line !== null) warn(line);
+        }
         if (event.type !== "CheckpointCreated") return;
         // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.
         const id = event.payload.id;
@@ -165,6 +222,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await checkpointTimes.record(checkpoint, new Date(), (error) => warn(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
       },
       async close() {
+        subagents.abortAll();
+        await subagents.settled();
+        await sessionHooks.end();
         await mcp?.close();
         await sandbox?.close();
         await closeConversation(conversation, session);
@@ -245,15 +305,72 @@ function openConversation(settings: Settings, cwd: string, session: SessionInfo 
   return { context, close };
 }
 
+/** What {@link openSubagents} needs of the session. */
+interface SubagentsSetup {
+  settings: Settings;
+  cwd: string;
+  session: SessionInfo | null;
+  contextFile: string;
+  /** The parent's conversation. */
+  context: Context;
+  /** The parent's tools (without `Agent`). */
+  tools: CallableTool[];
+  /** The providers in use now (`/model` replaces them). */
+  providers(): Providers;
+  /** The parent soul now. */
+  soul(): Soul;
+  /** Fires SubagentStart / SubagentStop. */
+  hooks: SubagentHooks;
+}
+
 /**
- * The agent's toolset: its own tools (and SendDMail when D-Mail is on),
- * the configured MCP servers' tools, then the host's MCP tools. `mcp` is the
- * servers started here (closing them is the session's).
+ * The session's children: the agent kinds of the agent files, the store of
+ * the children's records (in the session folder, beside a `--resume-file`
+ * file as `<name>.agents`), and a line per child a crash cut or agent file
+ * skipped (`notices`).
  */
-async function openToolset(options: OpenSessionOptions, cwd: string, workspace: Workspace, sandbox: CommandSandbox | null): Promise<{ toolset: Toolset; mcp: McpServers | null }> {
+async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
+  const { settings, session, contextFile } = setup;
+  const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, os.homedir()), setup.tools.map((t) => t.name));
+  const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
+  const cut = await store.recoverCut();
+  const notices = [
+    ...cut.map(({ record, messages, interruptedCalls, damagedLines }) =>
+      `agent ${record.id} (${record.subagent_type}) was cut while it ran: its conversation keeps ${messages} messages${interruptedCalls > 0 ? `, ${interruptedCalls} tool call(s) answered as interrupted` : ""}${damagedLines > 0 ? `, ${damagedLines} damaged line(s) skipped` : ""}; resume it with its id`,
+    ),
+    ...loaded.notes,
+  ];
+  const subagents = new Subagents({
+    store,
+    types: loaded.types,
+    tools: setup.tools,
+    provider: () => setup.providers().main,
+    fastProvider: () => setup.providers().compact ?? setup.providers().main,
+    providerFor: (model) => createProvider(settings, model),
+    soul: setup.soul,
+    context: setup.context,
+    maxContextSize: setup.providers().maxContextSize,
+    prices: settings.prices,
+    hooks: setup.hooks,
+  });
+  return { subagents, store, notices };
+}
+
+/** After a revert to `checkpoint`, detaches the children of it and later; a line to show, or null when none was detached. */
+async function detachAfterRevert(store: SubagentStore, subagents: Subagents, checkpoint: number): Promise<string | null> {
+  const changed = await store.detachFrom(checkpoint, subagents.running);
+  if (changed.length === 0) return null;
+  const what = (r: (typeof changed)[number]) => `${r.id} (${r.subagent_type})${r.status === "detached" ? "" : ` back to its turn ${r.turns.length}`}`;
+  return `detached ${changed.length === 1 ? "agent" : "agents"} ${changed.map(what).join(", ")}: the revert went back past ${changed.length === 1 ? "its call" : "their calls"} (each conversation kept as a rotation)`;
+}
+
+/**
+ * The agent's toolset: `tools` (its own, with `Agent`), Recall, SendDMail
+ * when D-Mail is on, the configured MCP servers' tools, then the host's MCP
+ * tools. `mcp` is the servers started here (closing them is the session's).
+ */
+async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null): Promise<{ toolset: Toolset; mcp: McpServers | null }> {
   const { settings } = options;
-  const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
-  const tools = createAgentTools(workspace, { shellEnv, sandbox });
   // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
   let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
   let mcp: McpServers | null = null;

@@ -62,6 +62,8 @@ interface OpenCall {
   args: string;
   /** When the call was complete (it runs from then, or waits for approval). */
   started: number;
+  /** A child's step, when the call runs a child (`Agent`). */
+  step?: string;
 }
 
 type EventPayload<K extends SoulEventType> = SoulEventOf<K>["payload"];
@@ -75,6 +77,8 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream;
   readonly #calls = new Map<string, OpenCall>();
   readonly #screen: ScreenWriter;
+  /** Labels of children's calls still running, by `<agent id>/<call id>`. */
+  readonly #childCalls = new Map<string, string>();
   #spinnerText: string | null = null;
   #ticker: ReturnType<typeof setInterval> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
@@ -128,9 +132,13 @@ export class TurnRenderer {
         return this.#compactionEnd(event.payload);
       case "Reverted":
         return this.#reverted(event.payload);
+      case "Warning":
+        return this.#warning(event.payload);
       case "StatusUpdate":
         this.#lastTokens = event.payload.context_tokens;
         return;
+      case "SubagentEvent":
+        return this.#child(event.payload);
       case "SteerInput":
         return this.#write(`${this.#o.style.dim("» steered:")} ${typeof event.payload.user_input === "string" ? visibleControls(event.payload.user_input) : "(content)"}\n`);
       case "StepInterrupted":
@@ -244,6 +252,13 @@ export class TurnRenderer {
     if (payload.files) this.#write(revertedFilesLine(payload.files, s));
   }
 
+  /** A hook's notice (the soul's other warnings are the modes' to show). */
+  async #warning(payload: EventPayload<"Warning">): Promise<void> {
+    if (!payload.code.startsWith("hook")) return;
+    await this.#flushText();
+    this.#write(`${this.#o.style.yellow("!")} ${this.#o.style.dim(visibleControls(payload.message, { oneLine: true }))}\n`);
+  }
+
   async #turnEnd(payload: EventPayload<"TurnEnd">): Promise<void> {
     const s = this.#o.style;
     this.#calls.clear();
@@ -252,6 +267,31 @@ export class TurnRenderer {
     if (payload.stop_reason === "error") this.#write(`${s.red("error:")} ${visibleControls(payload.error ?? "the turn failed")}\n`);
     else if (payload.stop_reason === "tool_rejected") this.#write(`${s.yellow("rejected:")} the turn stopped; tell the agent how to go on\n`);
     else if (payload.stop_reason === "max_steps") this.#write(`${s.yellow("stopped:")} the step limit was reached\n`);
+  }
+
+  /**
+   * A child's event, inside its parent's `Agent` call: the child's tool
+   * calls as indented lines (` │ ✓ ReadFile(app.toml)`) as they finish, its
+   * step in the running line; its text stays folded into the call's result
+   * (and its whole transcript is `/agents <id>`'s).
+   */
+  #child(payload: EventPayload<"SubagentEvent">): void {
+    const s = this.#o.style;
+    const { event } = payload;
+    const parent = this.#calls.get(payload.parent_tool_call_id);
+    const key = `${payload.agent_id}/`;
+    if (event.type === "ToolCall") {
+      this.#childCalls.set(key + event.payload.id, toolCallLabel(event.payload.function.name, event.payload.function.arguments, 50));
+    } else if (event.type === "ToolResult") {
+      const label = this.#childCalls.get(key + event.payload.tool_call_id) ?? visibleControls(event.payload.tool_call_id, { oneLine: true });
+      this.#childCalls.delete(key + event.payload.tool_call_id);
+      const mark = event.payload.return_value.is_error ? s.red("✗") : s.green("✓");
+      this.#write(`  ${s.dim("│")} ${mark} ${s.dim(`${visibleControls(payload.subagent_type, { oneLine: true })}:`)} ${label}\n`);
+      this.#showRunning();
+    } else if (event.type === "StepBegin" && parent) {
+      parent.step = `${visibleControls(payload.subagent_type, { oneLine: true })} step ${event.payload.n}`;
+      this.#showRunning();
+    }
   }
 
   /**
@@ -294,7 +334,7 @@ export class TurnRenderer {
   #showRunning(): void {
     if (this.#calls.size === 0 || !this.#o.spinner) return;
     const calls = [...this.#calls.values()];
-    const labels = calls.map((call) => toolCallLabel(call.name, call.args, 40));
+    const labels = calls.map((call) => `${toolCallLabel(call.name, call.args, 40)}${call.step ? ` · ${call.step}` : ""}`);
     const text = () => {
       const seconds = (Date.now() - Math.min(...calls.map((call) => call.started))) / 1000;
       return `running ${labels.join(", ")}${seconds >= slowToolSeconds ? ` · ${seconds.toFixed(0)} s` : ""}`;
