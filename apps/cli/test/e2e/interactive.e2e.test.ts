@@ -36,10 +36,11 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
   it("streams Markdown, shows the status line, asks approval, compacts, reverts, edits, aborts with Ctrl-C and exits cleanly", async () => {
     const { terminal, cwd, home } = await startKosong();
 
-    // A prompt, streamed Markdown, the status line.
-    server.enqueue({ message: say("Hello **bold** world.\n\n- first item\n- second item"), usage, chunkDelayMs: 20 });
+    // A prompt, streamed Markdown, the status line. The paragraph gives the /compact below something a summary is shorter than (a compaction never grows the context).
+    const paragraph = "A greeting that goes on for a while, so that a summary of it is shorter. ".repeat(6);
+    server.enqueue({ message: say(`Hello **bold** world.\n\n- first item\n- second item\n\n${paragraph}`), usage, chunkDelayMs: 20 });
     terminal.line("say hello");
-    let screen = await terminal.waitFor(/test-model · [▰▱]{10} 1\.2k\/128k \(1%\)/, { from: "› say hello" });
+    let screen = await terminal.waitFor(/test-model · [▰▱]{10} 1\.3k\/128k \(1%\)/, { from: "› say hello" });
     expect(screen).toContain("Hello bold world.");
     expect(screen).not.toContain("**bold**");
     expect(screen).toMatch(/\* first item/);
