@@ -99,11 +99,14 @@ export class GitignoreMatcher {
     return false;
   }
 
-  /** Whether `tokens` match all of `text`: a table of reachable (token, position) pairs, filled forwards. */
+  /**
+   * Whether `tokens` match all of `text`: a table of reachable (token,
+   * position) pairs, filled forwards. The table's cells are charged up front,
+   * and each row's inner runs (`*`, `**`) as the row is filled.
+   */
   #matches(tokens: readonly Token[], text: string): boolean {
     const width = text.length + 1;
-    this.#left -= (tokens.length + 1) * width;
-    if (this.#left < 0) throw new GitignoreTooCostlyError(this.maxSteps);
+    this.#spend((tokens.length + 1) * width);
     // reach[t * width + i]: tokens[0..t) can match text[0..i).
     const reach = new Uint8Array((tokens.length + 1) * width);
     reach[0] = 1;
@@ -111,6 +114,7 @@ export class GitignoreMatcher {
       const token = tokens[t]!;
       const next = (t + 1) * width;
       let any = false;
+      let runs = 0;
       for (let i = 0; i < width; i++) {
         if (reach[t * width + i] === 0) continue;
         any = true;
@@ -127,23 +131,33 @@ export class GitignoreMatcher {
           case "star":
             // Zero or more characters within this segment.
             for (let j = i; j < width; j++) {
+              runs++;
               reach[next + j] = 1;
               if (j >= text.length || text[j] === "/") break;
             }
             break;
           case "any":
+            runs += width - i;
             for (let j = i; j < width; j++) reach[next + j] = 1;
             break;
           case "segments":
             // Nothing, or anything that ends with a `/`.
             reach[next + i] = 1;
+            runs += width - 1 - i;
             for (let j = i; j < width - 1; j++) if (text[j] === "/") reach[next + j + 1] = 1;
             break;
         }
       }
+      this.#spend(runs);
       if (!any) return false;
     }
     return reach[tokens.length * width + width - 1] === 1;
+  }
+
+  /** Takes `steps` from the budget; throws {@link GitignoreTooCostlyError} past it. */
+  #spend(steps: number): void {
+    this.#left -= steps;
+    if (this.#left < 0) throw new GitignoreTooCostlyError(this.maxSteps);
   }
 }
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { scanWorkspace } from "@kosong/workspace";
 import { describe, expect, it } from "vitest";
-import { GitignoreMatcher, parseGitignore } from "../src/gitignore.js";
+import { GitignoreMatcher, GitignoreTooCostlyError, parseGitignore } from "../src/gitignore.js";
 import { journaledSession } from "./helpers/workspace.js";
 
 const run = promisify(execFile);
@@ -118,5 +118,14 @@ describe("the scan's .gitignore", () => {
     for (let i = 0; i < 20; i++) await writeFile(path.join(root, `${"a".repeat(100)}${i}`), "");
     const scan = await scanWorkspace(root);
     expect(scan.limitHit).toMatch(/the \.gitignore patterns cost more than \d+ steps to match/);
+  });
+
+  it("a pattern of many `**/` against a deep path stops with GitignoreTooCostlyError instead of running on", () => {
+    // Each `**/` walks the rest of the path from every position it reaches: the work grows with the path's length squared.
+    const rules = parseGitignore(`${"**/".repeat(16)}b\n`);
+    const key = `${"a/".repeat(2000)}c`;
+    expect(() => new GitignoreMatcher().ignored(rules, key, false)).toThrow(GitignoreTooCostlyError);
+    // The same path against an ordinary pattern stays well within the budget.
+    expect(new GitignoreMatcher().ignored(parseGitignore("**/c\n"), key, false)).toBe(true);
   });
 });
