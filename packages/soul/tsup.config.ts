@@ -1,6 +1,7 @@
+import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
+export default defineConfig(kosongTsup({
   entry: {
     index: "src/index.ts",
     "compaction/index": "src/compaction/index.ts",
@@ -10,13 +11,4 @@ export default defineConfig({
     "files/index": "src/files.ts",
     "wire-server/index": "src/wire-server/index.ts",
   },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  treeshake: true,
-  external: [/^@kosong\//],
-});
+}));
