@@ -9,6 +9,7 @@ export default defineConfig(kosongTsup({
     "conversation/index": "src/conversation/index.ts",
     "internal/index": "src/internal/index.ts",
     "files/index": "src/files.ts",
+    "recall/index": "src/recall/index.ts",
     "wire-server/index": "src/wire-server/index.ts",
   },
 }));

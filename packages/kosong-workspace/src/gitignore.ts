@@ -99,65 +99,55 @@ export class GitignoreMatcher {
     return false;
   }
 
-  /**
-   * Whether `tokens` match all of `text`: a table of reachable (token,
-   * position) pairs, filled forwards. The table's cells are charged up front,
-   * and each row's inner runs (`*`, `**`) as the row is filled.
-   */
+  /** Whether `tokens` match all of `text`: a table of reachable (token, position) pairs, filled forwards. */
   #matches(tokens: readonly Token[], text: string): boolean {
     const width = text.length + 1;
-    this.#spend((tokens.length + 1) * width);
+    this.#left -= (tokens.length + 1) * width;
+    if (this.#left < 0) throw new GitignoreTooCostlyError(this.maxSteps);
     // reach[t * width + i]: tokens[0..t) can match text[0..i).
     const reach = new Uint8Array((tokens.length + 1) * width);
     reach[0] = 1;
     for (let t = 0; t < tokens.length; t++) {
       const token = tokens[t]!;
-      const next = (t + 1) * width;
+      const here = t * width;
+      const next = here + width;
       let any = false;
-      let runs = 0;
+      // Set once a reachable cell is seen, for the tokens that stretch over what follows it: one pass per token (never a pass per cell).
+      let carry = false;
       for (let i = 0; i < width; i++) {
-        if (reach[t * width + i] === 0) continue;
-        any = true;
+        const reached = reach[here + i] === 1;
+        any ||= reached;
         switch (token.kind) {
           case "char":
-            if (text[i] === token.char) reach[next + i + 1] = 1;
+            if (reached && text[i] === token.char) reach[next + i + 1] = 1;
             break;
           case "one":
-            if (i < text.length && text[i] !== "/") reach[next + i + 1] = 1;
+            if (reached && i < text.length && text[i] !== "/") reach[next + i + 1] = 1;
             break;
           case "class":
-            if (i < text.length && text[i] !== "/" && inClass(token, text.charCodeAt(i))) reach[next + i + 1] = 1;
+            if (reached && i < text.length && text[i] !== "/" && inClass(token, text.charCodeAt(i))) reach[next + i + 1] = 1;
             break;
           case "star":
             // Zero or more characters within this segment.
-            for (let j = i; j < width; j++) {
-              runs++;
-              reach[next + j] = 1;
-              if (j >= text.length || text[j] === "/") break;
-            }
+            carry ||= reached;
+            if (carry) reach[next + i] = 1;
+            if (i >= text.length || text[i] === "/") carry = false;
             break;
           case "any":
-            runs += width - i;
-            for (let j = i; j < width; j++) reach[next + j] = 1;
+            carry ||= reached;
+            if (carry) reach[next + i] = 1;
             break;
           case "segments":
             // Nothing, or anything that ends with a `/`.
-            reach[next + i] = 1;
-            runs += width - 1 - i;
-            for (let j = i; j < width - 1; j++) if (text[j] === "/") reach[next + j + 1] = 1;
+            carry ||= reached;
+            if (reached) reach[next + i] = 1;
+            if (carry && i < width - 1 && text[i] === "/") reach[next + i + 1] = 1;
             break;
         }
       }
-      this.#spend(runs);
       if (!any) return false;
     }
     return reach[tokens.length * width + width - 1] === 1;
-  }
-
-  /** Takes `steps` from the budget; throws {@link GitignoreTooCostlyError} past it. */
-  #spend(steps: number): void {
-    this.#left -= steps;
-    if (this.#left < 0) throw new GitignoreTooCostlyError(this.maxSteps);
   }
 }
 

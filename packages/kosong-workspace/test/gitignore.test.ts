@@ -120,12 +120,13 @@ describe("the scan's .gitignore", () => {
     expect(scan.limitHit).toMatch(/the \.gitignore patterns cost more than \d+ steps to match/);
   });
 
-  it("a pattern of many `**/` against a deep path stops with GitignoreTooCostlyError instead of running on", () => {
-    // Each `**/` walks the rest of the path from every position it reaches: the work grows with the path's length squared.
-    const rules = parseGitignore(`${"**/".repeat(16)}b\n`);
+  it("a pattern of many `**/` against a deep path costs its table and no more: matched within that budget, stopped with GitignoreTooCostlyError below it", () => {
+    // Each `**/` could walk the rest of the path from every position it reaches (work growing with the path's length squared).
+    const pattern = `${"**/".repeat(16)}`;
     const key = `${"a/".repeat(2000)}c`;
-    expect(() => new GitignoreMatcher().ignored(rules, key, false)).toThrow(GitignoreTooCostlyError);
-    // The same path against an ordinary pattern stays well within the budget.
-    expect(new GitignoreMatcher().ignored(parseGitignore("**/c\n"), key, false)).toBe(true);
+    const table = (16 + 2) * (key.length + 1);
+    expect(new GitignoreMatcher(table).ignored(parseGitignore(`${pattern}c\n`), key, false)).toBe(true);
+    expect(new GitignoreMatcher(table).ignored(parseGitignore(`${pattern}b\n`), key, false)).toBe(false);
+    expect(() => new GitignoreMatcher(table - 1).ignored(parseGitignore(`${pattern}c\n`), key, false)).toThrow(GitignoreTooCostlyError);
   });
 });

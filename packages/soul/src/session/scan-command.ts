@@ -12,7 +12,8 @@ const nothing: ScannedCommand = { finish: () => Promise.resolve({ changed: [], n
 /**
  * Scans the workspace before the command; call `finish()` after it, whether
  * it succeeded or not, and tell the model the `notice` it returns when set
- * (the command's changes are then not all journaled).
+ * (the command's changes are then not all journaled). `command` (its text)
+ * is what a revert's report names when its changes were not journaled.
  *
  * ```ts
  * const scan = await scanCommand(context);
@@ -23,6 +24,6 @@ const nothing: ScannedCommand = { finish: () => Promise.resolve({ changed: [], n
  * }
  * ```
  */
-export function scanCommand(context: ToolContext): Promise<ScannedCommand> {
-  return context.session?.fileJournal?.scanCommand() ?? Promise.resolve(nothing);
+export function scanCommand(context: ToolContext, command: string | null = null): Promise<ScannedCommand> {
+  return context.session?.fileJournal?.scanCommand(command) ?? Promise.resolve(nothing);
 }
