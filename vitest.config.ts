@@ -30,6 +30,7 @@ const alias = [
   { find: /^@kosong\/soul\/recall$/, replacement: here("packages/soul/src/recall/index.ts") },
   { find: /^@kosong\/workspace$/, replacement: here("packages/kosong-workspace/src/index.ts") },
   { find: /^@kosong\/soul\/internal$/, replacement: here("packages/soul/src/internal/index.ts") },
+  { find: /^@kosong\/test-support$/, replacement: here("packages/test-support/src/index.ts") },
 ];
 
 /**

@@ -4,7 +4,7 @@ import { lstat, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import { Context } from "@kosong/soul";
 import { FileJournal, nodeWorkspaceFiles, type FileJournalOptions } from "@kosong/workspace";
-import { tempDir } from "../../context/helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** A workspace, a session folder, and a Context on a JSONL file with a file journal. */
 export async function journaledSession(options: Pick<FileJournalOptions, "maxFileBytes" | "commandScan"> = {}) {
