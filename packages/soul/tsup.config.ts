@@ -10,6 +10,8 @@ export default defineConfig(kosongTsup({
     "internal/index": "src/internal/index.ts",
     "files/index": "src/files.ts",
     "recall/index": "src/recall/index.ts",
+    "hooks/index": "src/hooks/index.ts",
     "wire-server/index": "src/wire-server/index.ts",
+    "subagent/index": "src/subagent/index.ts",
   },
 }));
