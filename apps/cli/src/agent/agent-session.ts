@@ -24,6 +24,7 @@ import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
+import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
 /** Which conversation to run in. */
@@ -142,9 +143,11 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const tools = createAgentTools(workspace, { shellEnv, sandbox });
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
-    if (settings.mcpSources.length > 0) {
+    // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
+    const mcpSources = [...(await workspaceMcpSources(cwd, process.env, options.warn ?? warnOnStderr)), ...settings.mcpSources];
+    if (mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
-      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
+      ({ mcp, toolset } = await openSessionMcp(mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
     }
     if (options.mcpTools) {
       const { withMcpTools } = await import("@kosong/mcp");

@@ -9,6 +9,8 @@ import { connectMcpServers, isStdioServer, loadMcpConfigFile, McpConfigError, ty
 import { UsageError } from "../cli-error.js";
 import type { McpSource } from "../config/settings.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
+import { mcpFailureHint } from "./mcp-failure-hint.js";
+import { launcherEnvironment } from "./mcp-launcher-environment.js";
 
 /** The servers and the agent's toolset with their tools added. */
 export interface SessionMcp {
@@ -20,15 +22,18 @@ export interface SessionMcp {
  * Reads the servers of `sources` (a later server of the same name wins),
  * starts them with `cwd` as the default working directory of stdio
  * servers, and adds their tools to `toolset`. A server that does not start
- * is reported through `warn` and the session runs without it; so is a
- * server that crashes or restarts later. A stdio server with `sandbox: true`
- * runs in `sandbox`, or, without one, is left out (and reported).
+ * is reported through `warn` (with its likely cause) and the session runs
+ * without it; so is a server that crashes or restarts later. `${VAR}` and
+ * `${VAR:-default}` expand from `env`; stdio servers get the launcher
+ * variables of `env` (proxy, CA, locale, npm config; no credentials) under
+ * their own `env`. A stdio server with `sandbox: true` runs in `sandbox`,
+ * or, without one, is left out (and reported).
  * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
  */
-export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null): Promise<SessionMcp> {
+export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env): Promise<SessionMcp> {
   const config: McpServersConfig = {};
-  for (const source of sources) Object.assign(config, await readSource(source));
-  const mcp = await connectReporting(sandboxed(config, sandbox, warn), cwd, warn);
+  for (const source of sources) Object.assign(config, await readSource(source, env));
+  const mcp = await connectReporting(sandboxed(withLauncherEnvironment(config, env), sandbox, warn), cwd, warn);
   return { mcp, toolset: withMcpTools(toolset, mcp.toolset) };
 }
 
@@ -42,7 +47,7 @@ export async function connectReporting(config: McpServersConfig, cwd: string, wa
   let started = false;
   const mcp = await connectMcpServers(config, { onEvent: (event) => started && reportLater(event, warn) });
   started = true;
-  for (const failure of mcp.failures) warn(`${failure.message} (the session runs without it)`);
+  for (const failure of mcp.failures) warn(`${failure.message}${mcpFailureHint(config[failure.server], failure.message)} (the session runs without it)`);
   return mcp;
 }
 
@@ -66,9 +71,15 @@ function sandboxed(config: McpServersConfig, sandbox: CommandSandbox | null, war
   return out;
 }
 
-async function readSource(source: McpSource): Promise<McpServersConfig> {
+/** `config` with each stdio server's environment on top of the launcher variables of `env`. */
+function withLauncherEnvironment(config: McpServersConfig, env: NodeJS.ProcessEnv): McpServersConfig {
+  const base = launcherEnvironment(env);
+  return Object.fromEntries(Object.entries(config).map(([name, server]) => [name, isStdioServer(server) ? { ...server, env: { ...base, ...server.env } } : server]));
+}
+
+async function readSource(source: McpSource, env: NodeJS.ProcessEnv): Promise<McpServersConfig> {
   try {
-    return source.kind === "config" ? parseMcpConfig({ mcpServers: source.mcpServers }, source.path) : await loadMcpConfigFile(source.path);
+    return source.kind === "config" ? parseMcpConfig({ mcpServers: source.mcpServers }, source.path, { env }) : await loadMcpConfigFile(source.path, { env });
   } catch (error) {
     if (McpConfigError.isInstance(error)) throw new UsageError(error.message, { cause: error });
     throw error;
