@@ -64,7 +64,7 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
         const rejected = await askShellApproval(context, command, inSandbox !== null && outside_sandbox ? (reason ?? "") : null);
         if (rejected) return rejected;
       }
-      const scan = await scanCommand(context, command);
+      const scan = await scanCommand(context, command, { name: "Shell", arguments: JSON.stringify({ command, timeout, outside_sandbox, ...(reason === undefined ? {} : { reason }) }) });
       let run: CommandRun;
       let notice: string | null;
       try {

@@ -77,7 +77,7 @@ describe("a Shell command when kosong is SIGKILLed, the built binary", { timeout
     expect(left, "processes of the command left running after kosong died").toEqual([]);
   });
 
-  it.skip("is answered in the continued conversation: the model reads that the call was interrupted and which files it changed", async () => {
+  it("is answered in the continued conversation: the model reads that the call was interrupted and which files it changed", async () => {
     const { home, cwd, env, marker } = await crashDuringShell("off");
     for (const pid of await survivors(marker)) process.kill(pid, "SIGKILL");
     fake.server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "ok" }] }, usage });
