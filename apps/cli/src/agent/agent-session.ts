@@ -25,6 +25,8 @@ import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
 import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
+import { loadPermissionRules, type PermissionRules } from "../permissions/permission-rules.js";
+import { withPermissionRules } from "../permissions/permission-toolset.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
 /** Which conversation to run in. */
@@ -64,6 +66,8 @@ export interface AgentSession {
   sandbox: CommandSandbox | null;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /** The session's permission rules (user's, and the trusted project's), for `/permissions`. */
+  permissionRules: PermissionRules;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
   checkpointTimes: CheckpointTimes;
   /**
@@ -153,6 +157,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       const { withMcpTools } = await import("@kosong/mcp");
       toolset = withMcpTools(toolset, options.mcpTools);
     }
+    const permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", process.env, options.warn ?? warnOnStderr);
+    toolset = withPermissionRules(toolset, permissionRules);
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
     let current = providers;
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
@@ -197,6 +203,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       settings,
       sandbox,
       mcp,
+      permissionRules,
       checkpointTimes,
       async observe(event) {
         if (event.type !== "CheckpointCreated") return;

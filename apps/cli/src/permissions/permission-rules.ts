@@ -1,0 +1,105 @@
+/**
+ * The permission rules of a session: the user's (the config file's
+ * `permissions`) and, once the user trusts the workspace, the project's
+ * (`.kosong/settings.json`, and Claude Code's `.claude/settings.json` and
+ * `.claude/settings.local.json`). A call matched by a `deny` rule is refused
+ * without asking; one matched by an `ask` rule is asked for as usual; one
+ * matched by an `allow` rule only runs without asking. Deny wins over ask,
+ * ask over allow.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { isWorkspaceTrusted } from "../project/workspace-trust.js";
+import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
+
+/** The `permissions` object of a settings file. */
+export interface PermissionLists {
+  allow?: string[] | undefined;
+  ask?: string[] | undefined;
+  deny?: string[] | undefined;
+}
+
+/** What the rules say of a call: the deciding rule, or null when none matches. */
+export interface PermissionDecision {
+  effect: PermissionEffect;
+  rule: PermissionRule;
+}
+
+/** The project files whose `permissions` are read (relative to the workspace). */
+export const projectRuleFiles = [path.join(".kosong", "settings.json"), path.join(".claude", "settings.json"), path.join(".claude", "settings.local.json")] as const;
+
+const effects: readonly PermissionEffect[] = ["deny", "ask", "allow"];
+
+/** A session's rules. */
+export class PermissionRules {
+  constructor(
+    readonly rules: readonly PermissionRule[],
+    /** The workspace, which file patterns are relative to. */
+    readonly workspace: string,
+  ) {}
+
+  /** The rule deciding the call of `tool` with `args`: deny first, then ask, then allow; null when no rule matches. */
+  decide(tool: string, args: Record<string, unknown>): PermissionDecision | null {
+    const relative = (p: string) => {
+      const rel = path.relative(this.workspace, path.resolve(this.workspace, p));
+      return rel.startsWith("..") || path.isAbsolute(rel) ? null : rel.split(path.sep).join("/");
+    };
+    for (const effect of effects) {
+      const rule = this.rules.find((r) => r.effect === effect && ruleMatches(r, tool, args, relative));
+      if (rule !== undefined) return { effect, rule };
+    }
+    return null;
+  }
+}
+
+/** The rules of `lists` from `source`; `warn` names each rule that cannot be read. */
+export function rulesOf(lists: PermissionLists, source: string, warn: (line: string) => void): PermissionRule[] {
+  const out: PermissionRule[] = [];
+  for (const effect of effects) {
+    for (const text of lists[effect] ?? []) {
+      const rule = typeof text === "string" ? parsePermissionRule(text, effect, source) : null;
+      if (rule === null) warn(`${source}: permission rule ${JSON.stringify(text).slice(0, 80)} is not Tool or Tool(pattern): ignored`);
+      else out.push(rule);
+    }
+  }
+  return out;
+}
+
+/**
+ * The session's rules: `user` (the config file's, from `userSource`), then
+ * the project files' when the workspace is trusted (else `warn` says they
+ * were not used).
+ */
+export async function loadPermissionRules(workspace: string, user: PermissionLists | null, userSource: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<PermissionRules> {
+  const rules = user === null ? [] : rulesOf(user, userSource, warn);
+  const trusted = isWorkspaceTrusted(env);
+  for (const file of projectRuleFiles) {
+    const lists = await readPermissions(path.join(workspace, file), warn);
+    if (lists === null) continue;
+    if (trusted) rules.push(...rulesOf(lists, file, warn));
+    else warn(`${file}: its permission rules are not used until you trust this workspace (KOSONG_TRUST_WORKSPACE=1)`);
+  }
+  return new PermissionRules(rules, workspace);
+}
+
+async function readPermissions(file: string, warn: (line: string) => void): Promise<PermissionLists | null> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(text) as { permissions?: unknown };
+    const lists = parsed?.permissions;
+    if (typeof lists !== "object" || lists === null) return null;
+    const pick = (key: PermissionEffect) => {
+      const value = (lists as Record<string, unknown>)[key];
+      return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined;
+    };
+    return { allow: pick("allow"), ask: pick("ask"), deny: pick("deny") };
+  } catch (error) {
+    warn(`${file} is not valid JSON (${(error as Error).message}): its permission rules are not used`);
+    return null;
+  }
+}
