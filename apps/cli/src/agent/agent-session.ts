@@ -66,6 +66,8 @@ export interface AgentSession {
   sandbox: CommandSandbox | null;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /** Resolves once every MCP server is connected or has failed (they start in the background with `mcpProgress`). */
+  mcpReady: Promise<void>;
   /** The session's permission rules (user's, and the trusted project's), for `/permissions`. */
   permissionRules: PermissionRules;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
@@ -101,6 +103,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Start the MCP servers in the background, with a line per server as it starts and as it is ready (interactive mode); without it the session waits for them. */
+  mcpProgress?: (line: string) => void;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -136,6 +140,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     throw error;
   });
   let mcp: McpServers | null = null;
+  let mcpReady = Promise.resolve();
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
@@ -151,7 +156,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const mcpSources = [...(await workspaceMcpSources(cwd, process.env, options.warn ?? warnOnStderr)), ...settings.mcpSources];
     if (mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
-      ({ mcp, toolset } = await openSessionMcp(mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
+      ({ mcp, toolset, ready: mcpReady } = await openSessionMcp(mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox, process.env, options.mcpProgress));
     }
     if (options.mcpTools) {
       const { withMcpTools } = await import("@kosong/mcp");
@@ -203,6 +208,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       settings,
       sandbox,
       mcp,
+      mcpReady,
       permissionRules,
       checkpointTimes,
       async observe(event) {

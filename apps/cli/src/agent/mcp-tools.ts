@@ -5,7 +5,7 @@
  * loads the MCP SDK.
  */
 import type { Toolset } from "@kosong/core";
-import { connectMcpServers, isStdioServer, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
+import { connectMcpServers, isStdioServer, type StartingMcpServers, startMcpServers, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
 import { UsageError } from "../cli-error.js";
 import type { McpSource } from "../config/settings.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
@@ -16,6 +16,8 @@ import { launcherEnvironment } from "./mcp-launcher-environment.js";
 export interface SessionMcp {
   mcp: McpServers;
   toolset: Toolset;
+  /** Resolves once every server is connected or has failed (at once unless started in the background). */
+  ready: Promise<void>;
 }
 
 /**
@@ -27,14 +29,44 @@ export interface SessionMcp {
  * `${VAR:-default}` expand from `env`; stdio servers get the launcher
  * variables of `env` (proxy, CA, locale, npm config; no credentials) under
  * their own `env`. A stdio server with `sandbox: true` runs in `sandbox`,
- * or, without one, is left out (and reported).
+ * or, without one, is left out (and reported). With `progress`, the servers
+ * start in the background: it gets a line per server at once (starting)
+ * and one as each is ready, and the call returns without waiting.
  * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
  */
-export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env): Promise<SessionMcp> {
+export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env, progress?: (line: string) => void): Promise<SessionMcp> {
   const config: McpServersConfig = {};
   for (const source of sources) Object.assign(config, await readSource(source, env));
-  const mcp = await connectReporting(sandboxed(withLauncherEnvironment(config, env), sandbox, warn), cwd, warn);
-  return { mcp, toolset: withMcpTools(toolset, mcp.toolset) };
+  const servers = sandboxed(withLauncherEnvironment(config, env), sandbox, warn);
+  if (progress === undefined) {
+    const mcp = await connectReporting(servers, cwd, warn);
+    return { mcp, toolset: withMcpTools(toolset, mcp.toolset), ready: Promise.resolve() };
+  }
+  const mcp = startReporting(servers, cwd, warn, progress);
+  return { mcp, toolset: withMcpTools(toolset, mcp.toolset), ready: mcp.ready };
+}
+
+/**
+ * Starts the servers of `config` in the background (see
+ * {@link openSessionMcp}'s `progress`): a line per server now, a line as
+ * each is ready or fails (with its likely cause); later crashes go to `warn`.
+ */
+function startReporting(config: McpServersConfig, cwd: string, warn: (line: string) => void, progress: (line: string) => void): StartingMcpServers {
+  for (const server of Object.values(config)) if ("command" in server && server.cwd === undefined) server.cwd = cwd;
+  const started = new Set<string>();
+  const mcp = startMcpServers(config, {
+    onEvent: (event) => {
+      if (!started.has(event.server)) {
+        started.add(event.server);
+        if (event.type === "connected") progress(`MCP server \`${visibleText(event.server)}\` ready: ${event.tools} tool${event.tools === 1 ? "" : "s"}`);
+        else if (event.type === "failed") progress(`${event.error}${mcpFailureHint(config[event.server], event.error)} (the session runs without it)`);
+        return;
+      }
+      reportLater(event, warn);
+    },
+  });
+  for (const [name, server] of Object.entries(config)) progress(`MCP server \`${visibleText(name)}\` starting${isStdioServer(server) ? ` (${visibleText(server.command)})` : ""}…`);
+  return mcp;
 }
 
 /**

@@ -51,7 +51,7 @@ async function setup(projectFile = true) {
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   await mkdir(path.join(home, ".kosong"));
-  registry = await startLocalNpmRegistry(path.join(home, "registry"), packageName, bin);
+  registry = await startLocalNpmRegistry(path.join(home, "registry"), [{ name: packageName, bin }]);
   const mcpServers = { echo: { command: "npx", args: ["--yes", packageName], env: { GREETING: "${WHO:-hello} from env" } } };
   const config = JSON.stringify({ mcpServers });
   if (projectFile) await writeFile(path.join(cwd, ".mcp.json"), config);
