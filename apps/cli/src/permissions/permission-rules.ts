@@ -9,7 +9,6 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { isWorkspaceTrusted } from "../project/workspace-trust.js";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
 
 /** The `permissions` object of a settings file. */
@@ -67,17 +66,16 @@ export function rulesOf(lists: PermissionLists, source: string, warn: (line: str
 
 /**
  * The session's rules: `user` (the config file's, from `userSource`), then
- * the project files' when the workspace is trusted (else `warn` says they
- * were not used).
+ * the project files' when the workspace is `trusted` (`--trust-workspace`;
+ * else `warn` says they were not used).
  */
-export async function loadPermissionRules(workspace: string, user: PermissionLists | null, userSource: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<PermissionRules> {
+export async function loadPermissionRules(workspace: string, user: PermissionLists | null, userSource: string, trusted: boolean, warn: (line: string) => void): Promise<PermissionRules> {
   const rules = user === null ? [] : rulesOf(user, userSource, warn);
-  const trusted = isWorkspaceTrusted(env);
   for (const file of projectRuleFiles) {
     const lists = await readPermissions(path.join(workspace, file), warn);
     if (lists === null) continue;
     if (trusted) rules.push(...rulesOf(lists, file, warn));
-    else warn(`${file}: its permission rules are not used until you trust this workspace (KOSONG_TRUST_WORKSPACE=1)`);
+    else warn(`${file}: its permission rules are not used until you trust this workspace (--trust-workspace or KOSONG_TRUST_WORKSPACE=1)`);
   }
   return new PermissionRules(rules, workspace);
 }

@@ -6,14 +6,13 @@
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import type { McpSource } from "../config/settings.js";
-import { isWorkspaceTrusted } from "./workspace-trust.js";
 
-/** The `.mcp.json` of `cwd` as an MCP source when it is a file and the workspace is trusted; otherwise none, with a line for `warn` when the file is there but not trusted. */
-export async function workspaceMcpSources(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<McpSource[]> {
+/** The `.mcp.json` of `cwd` as an MCP source when it is a file and the workspace is `trusted` (`--trust-workspace`); otherwise none, with a line for `warn` when the file is there but not trusted. */
+export async function workspaceMcpSources(cwd: string, trusted: boolean, warn: (line: string) => void): Promise<McpSource[]> {
   const file = path.join(cwd, ".mcp.json");
   const stats = await lstat(file).catch(() => null);
   if (stats === null || !stats.isFile()) return [];
-  if (isWorkspaceTrusted(env)) return [{ kind: "file", path: file }];
-  warn("This workspace's .mcp.json was not read: its servers start once you trust the workspace (KOSONG_TRUST_WORKSPACE=1)");
+  if (trusted) return [{ kind: "file", path: file }];
+  warn("This workspace's .mcp.json was not read: its servers start once you trust the workspace (--trust-workspace or KOSONG_TRUST_WORKSPACE=1)");
   return [];
 }

@@ -23,6 +23,7 @@ import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
 import { runSlashCommand, slashCommands } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
+import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
 
 /** How long after the first prompt is drawn the modules it does not need start loading. */
 const preloadDelayMs = 150;
@@ -52,7 +53,13 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const print = (line: string) => stdout.write(`${line}\n`);
   const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
   // MCP servers start in the background: a line per server now, one as each is ready, above the prompt once it is drawn.
-  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd, mcpProgress: (line) => input.printAbove(style.dim(line)) });
+  const agent = await openAgentSession({
+    ...options,
+    choice: picked.choice,
+    cwd: picked.cwd,
+    askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style),
+    mcpProgress: (line) => input.printAbove(style.dim(line)),
+  });
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -155,6 +162,7 @@ export function printBanner(session: InteractiveSession): void {
   const skipped = agent.restoreReport.skipped.length;
   if (skipped > 0) session.print(style.yellow(`${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is).`));
   for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) session.print(style.yellow(line));
+  for (const line of agent.subagentNotices) session.print(style.yellow(visibleControls(line, { oneLine: true })));
   session.print(style.dim("/help for commands · Ctrl-C aborts a turn · Ctrl-D exits"));
   session.print(session.status());
 }
