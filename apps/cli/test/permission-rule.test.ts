@@ -1,6 +1,6 @@
 /** Permission rules in Claude Code's shape, matched as kosong's tools see their calls. */
 import { describe, expect, it } from "vitest";
-import { parsePermissionRule } from "../src/permissions/permission-rule.js";
+import { parsePermissionRule, ruleForApproval } from "../src/permissions/permission-rule.js";
 import { PermissionRules } from "../src/permissions/permission-rules.js";
 
 const rules = (lists: Record<"allow" | "ask" | "deny", string[]>) =>
@@ -42,5 +42,16 @@ describe("permission rules", () => {
     expect(decide(r, "mcp__files__read", {})).toBe("allow");
     expect(decide(r, "mcp__files__delete", {})).toBe("deny");
     expect(decide(r, "mcp__filesystem__read", {})).toBeNull();
+  });
+});
+
+describe("ruleForApproval", () => {
+  it("turns a session approval's key into the rule saved for the project, never one leaving the sandbox", () => {
+    expect(ruleForApproval("Shell: git log")).toBe("Shell(git log:*)");
+    expect(ruleForApproval("Shell: exactly git log --oneline")).toBe("Shell(git log --oneline)");
+    expect(ruleForApproval("WriteFile")).toBe("WriteFile");
+    expect(ruleForApproval("mcp__files__write_file")).toBe("mcp__files__write_file");
+    expect(ruleForApproval("Shell: exactly curl x outside the sandbox")).toBeNull();
+    expect(ruleForApproval("Shell: exactly echo (x)")).toBeNull();
   });
 });

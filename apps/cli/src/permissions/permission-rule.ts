@@ -88,3 +88,19 @@ function globToRegExp(glob: string): RegExp {
   }
   return new RegExp(`^${body}$`);
 }
+
+/**
+ * The allow rule that an "approve for the session" of `action` (an approval
+ * key) becomes when saved for the project: `Shell: exactly X` → `Shell(X)`,
+ * `Shell: git log` → `Shell(git log:*)` (which, like the session approval,
+ * covers no options), a tool's name → itself. Null for what no rule should
+ * cover (a command outside the sandbox) or cannot be written as a rule.
+ */
+export function ruleForApproval(action: string): string | null {
+  if (action.endsWith(" outside the sandbox")) return null;
+  const exact = /^Shell: exactly (.+)$/s.exec(action);
+  if (exact !== null) return /[()\n]/.test(exact[1]!) ? null : `Shell(${exact[1]})`;
+  const prefix = /^Shell: (.+)$/.exec(action);
+  if (prefix !== null) return `Shell(${prefix[1]}:*)`;
+  return /^[\w-]+$/.test(action) ? action : null;
+}

@@ -7,7 +7,7 @@
  * matched by an `allow` rule only runs without asking. Deny wins over ask,
  * ask over allow.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
 
@@ -31,11 +31,40 @@ const effects: readonly PermissionEffect[] = ["deny", "ask", "allow"];
 
 /** A session's rules. */
 export class PermissionRules {
+  readonly #rules: PermissionRule[];
+
   constructor(
-    readonly rules: readonly PermissionRule[],
+    rules: readonly PermissionRule[],
     /** The workspace, which file patterns are relative to. */
     readonly workspace: string,
-  ) {}
+  ) {
+    this.#rules = [...rules];
+  }
+
+  /** The rules, in the order they were read (and added). */
+  get rules(): readonly PermissionRule[] {
+    return this.#rules;
+  }
+
+  /**
+   * Saves `text` as an allow rule of this project (`.kosong/settings.json`,
+   * made if missing; the file's other keys kept) and uses it from now on.
+   * @throws when the file cannot be written or is not a JSON object.
+   */
+  async allowForProject(text: string): Promise<void> {
+    const rule = parsePermissionRule(text, "allow", projectRuleFiles[0]);
+    if (rule === null) throw new Error(`not a permission rule: ${text}`);
+    const file = path.join(this.workspace, projectRuleFiles[0]);
+    const existing = await readFile(file, "utf8").then((t) => JSON.parse(t) as unknown, (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? {} : Promise.reject(error)));
+    if (typeof existing !== "object" || existing === null || Array.isArray(existing)) throw new Error(`${file} is not a JSON object`);
+    const settings = existing as { permissions?: PermissionLists };
+    const allow = settings.permissions?.allow ?? [];
+    if (!allow.includes(text)) settings.permissions = { ...settings.permissions, allow: [...allow, text] };
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(`${file}.tmp`, `${JSON.stringify(settings, null, 2)}\n`);
+    await rename(`${file}.tmp`, file);
+    this.#rules.push(rule);
+  }
 
   /** The rule deciding the call of `tool` with `args`: deny first, then ask, then allow; null when no rule matches. */
   decide(tool: string, args: Record<string, unknown>): PermissionDecision | null {
@@ -44,7 +73,7 @@ export class PermissionRules {
       return rel.startsWith("..") || path.isAbsolute(rel) ? null : rel.split(path.sep).join("/");
     };
     for (const effect of effects) {
-      const rule = this.rules.find((r) => r.effect === effect && ruleMatches(r, tool, args, relative));
+      const rule = this.#rules.find((r) => r.effect === effect && ruleMatches(r, tool, args, relative));
       if (rule !== undefined) return { effect, rule };
     }
     return null;
