@@ -23,6 +23,9 @@ import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sand
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
+import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
+import { skillTool } from "../extensions/skill-tool.js";
+import { skillsPromptSection } from "../extensions/skills.js";
 import { createCompaction } from "./create-compaction.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
@@ -61,6 +64,8 @@ export interface AgentSession {
   settings: Settings;
   /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
   sandbox: CommandSandbox | null;
+  /** The skills and custom commands of the workspace and the user (`/name` runs one). */
+  extensions: PromptExtensions;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
@@ -139,7 +144,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
-    const tools = createAgentTools(workspace, { shellEnv, sandbox });
+    const extensions = await loadPromptExtensions(cwd, settings.home, options.warn ?? warnOnStderr);
+    const tools = [...createAgentTools(workspace, { shellEnv, sandbox }), ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : [])];
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
     if (settings.mcpSources.length > 0) {
@@ -155,7 +161,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
@@ -193,6 +199,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       providers,
       settings,
       sandbox,
+      extensions,
       mcp,
       checkpointTimes,
       async observe(event) {

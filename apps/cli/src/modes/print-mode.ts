@@ -10,6 +10,7 @@ import { serializeEvent, type SoulEvent, type TurnResult } from "@kosong/soul";
 import { openAgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
+import { expandPromptCommand } from "../extensions/prompt-extensions.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
 import { fileRecoveryLines } from "../render/file-recovery-lines.js";
@@ -59,7 +60,9 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
       refused.push(oneLine(`${event.payload.sender}: ${event.payload.description.split("\n", 1)[0]}`, 100));
       agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
-    const turn = agent.soul.run(prompt, { signal: controller.signal });
+    // `/name args`: a custom command's template or a skill, as at the interactive prompt.
+    const expanded = prompt.trimStart().startsWith("/") ? await expandPromptCommand(agent.extensions, prompt) : null;
+    const turn = agent.soul.run(expanded ?? prompt, { signal: controller.signal });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err, () => !timedOut);
     for await (const event of turn) {
       print(event);

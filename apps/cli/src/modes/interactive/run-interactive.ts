@@ -21,7 +21,7 @@ import { visibleControls } from "../../render/visible-controls.js";
 import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
 import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
-import { runSlashCommand, slashCommands } from "./slash-commands.js";
+import { commandNames, runSlashCommand } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 
 /** How long after the first prompt is drawn the modules it does not need start loading. */
@@ -100,7 +100,7 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     let back = 0;
     const read = await input.readLine(style.cyan(promptText), {
       expand: () => session.expandTool(back++),
-      complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
+      complete: (before) => complete(before, commandNames(session), session.agent.workspace),
       ...(queued ? { initial: queued } : {}),
     });
     if (read.kind === "eof") break;
