@@ -26,6 +26,8 @@ import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/work
 import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
 import { skillTool } from "../extensions/skill-tool.js";
 import { skillsPromptSection } from "../extensions/skills.js";
+import { SetTodoList } from "../todo/set-todo-list.js";
+import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
@@ -145,7 +147,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const extensions = await loadPromptExtensions(cwd, settings.home, options.warn ?? warnOnStderr);
-    const tools = [...createAgentTools(workspace, { shellEnv, sandbox }), ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : [])];
+    const tools = [...createAgentTools(workspace, { shellEnv, sandbox }), ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList];
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
     if (settings.mcpSources.length > 0) {
@@ -174,7 +176,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
           ...compactionTriggers(chosen.maxContextSize, settings.compactionThreshold),
           toolTimeouts: { Shell: settings.shellTimeoutMs },
         },
-        compaction,
+        compaction: new TodoKeepingCompaction(compaction),
         approval,
         session: { id: displayId, workDir: cwd, files },
       });

@@ -74,7 +74,7 @@ describe("skills and custom commands (the built binary)", { timeout: 90_000 }, (
     expect((await run(["-p", "/release version 2.0"])).code).toBe(0);
     expect(text(sent(0).at(-1))).toMatch(/BODY-KOSONG: bump the version, then tag\.[\s\S]*version 2\.0$/);
     expect((await run(["-p", "/haiku about frogs"])).code).toBe(0);
-    expect(text(fake.server.requests[1]!.body!.messages.at(-1) as Sent)).toMatch(/BODY-USER: three lines[\s\S]*about frogs$/);
+    expect(text(sent(1).at(-1))).toMatch(/BODY-USER: three lines[\s\S]*about frogs$/);
   });
 
   it("runs a Claude Code command file from .claude/commands with $ARGUMENTS and positional arguments", async () => {
@@ -86,6 +86,6 @@ describe("skills and custom commands (the built binary)", { timeout: 90_000 }, (
     expect((await run(["-p", '/fix-issue "issue 12" high'])).code).toBe(0);
     expect(text(sent(0).at(-1))).toBe('Fix issue issue 12 with priority high.\nAll arguments: "issue 12" high');
     expect((await run(["-p", "/git:commit mention the tests"])).code).toBe(0);
-    expect(text(fake.server.requests[1]!.body!.messages.at(-1) as Sent)).toBe("Write a commit message for the staged changes.\n\nmention the tests");
+    expect(text(sent(1).at(-1))).toBe("Write a commit message for the staged changes.\n\nmention the tests");
   });
 });

@@ -15,6 +15,7 @@ import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
+import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
 
@@ -43,6 +44,8 @@ export class InteractiveSession {
   /** The tools' labels and whole outputs (safe to show), oldest first, at most {@link keptToolOutputs}: Ctrl-O shows them. */
   readonly toolOutputs: { label: string; output: string }[] = [];
   #running: AbortController | null = null;
+  /** The todo list last shown, to show it again only when it changed. */
+  #shownTodo: TodoItem[] | null = null;
 
   constructor(
     readonly agent: AgentSession,
@@ -88,6 +91,23 @@ export class InteractiveSession {
       strategy: compaction.choice,
       yolo: soul.approval.yolo,
     };
+  }
+
+  /**
+   * Shows the model's todo list (as the conversation now holds it): with
+   * `always`, whatever it is; else only when it changed since last shown.
+   */
+  printTodo(options: { always?: boolean } = {}): void {
+    const todos = todoListOf(this.agent.context.history);
+    if (!options.always && sameTodoList(todos, this.#shownTodo)) return;
+    this.#shownTodo = todos;
+    if (todos === null || todos.length === 0) {
+      if (options.always) this.print("No todo list.");
+      return;
+    }
+    const done = todos.filter((t) => t.status === "done").length;
+    this.print(this.style.bold(`Todo (${done}/${todos.length} done):`));
+    this.print(todoLines(todos, (title) => visibleControls(title, { oneLine: true })).join("\n"));
   }
 
   /** Keeps a tool's whole output for Ctrl-O. */
@@ -252,6 +272,7 @@ export class InteractiveSession {
     }
     this.#learnWindow(errors);
     this.queuedInput.push(...queued);
+    this.printTodo();
     this.print(this.status());
     return controller.signal.aborted ? "aborted" : "done";
   }

@@ -164,6 +164,11 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
+    name: "todo",
+    help: "the agent's todo list (it travels with the conversation: a revert brings back the list of then)",
+    run: async (s) => s.printTodo({ always: true }),
+  },
+  {
     name: "skills",
     help: "the skills the agent can load (/<skill> [request] uses one now)",
     run: async (s) => {
