@@ -26,6 +26,7 @@ import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/work
 import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
 import { skillTool } from "../extensions/skill-tool.js";
 import { skillsPromptSection } from "../extensions/skills.js";
+import { PlanMode, planModeToolset } from "../plan/plan-mode.js";
 import { SetTodoList } from "../todo/set-todo-list.js";
 import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
@@ -68,6 +69,8 @@ export interface AgentSession {
   sandbox: CommandSandbox | null;
   /** The skills and custom commands of the workspace and the user (`/name` runs one). */
   extensions: PromptExtensions;
+  /** Plan mode (only reading tools work) and whether it is on. */
+  planMode: PlanMode;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
@@ -163,6 +166,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
+    const planMode = new PlanMode(settings.plan);
+    toolset = planModeToolset(toolset, planMode);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
@@ -202,6 +207,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       settings,
       sandbox,
       extensions,
+      planMode,
       mcp,
       checkpointTimes,
       async observe(event) {

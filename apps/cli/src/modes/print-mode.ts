@@ -11,6 +11,7 @@ import { openAgentSession, type SessionChoice } from "../agent/agent-session.js"
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import { expandPromptCommand } from "../extensions/prompt-extensions.js";
+import { planModeNote } from "../plan/plan-mode.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
 import { fileRecoveryLines } from "../render/file-recovery-lines.js";
@@ -62,7 +63,8 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     });
     // `/name args`: a custom command's template or a skill, as at the interactive prompt.
     const expanded = prompt.trimStart().startsWith("/") ? await expandPromptCommand(agent.extensions, prompt) : null;
-    const turn = agent.soul.run(expanded ?? prompt, { signal: controller.signal });
+    const text = expanded ?? prompt;
+    const turn = agent.soul.run(agent.planMode.on ? `${text}\n\n${planModeNote}` : text, { signal: controller.signal });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err, () => !timedOut);
     for await (const event of turn) {
       print(event);

@@ -15,6 +15,7 @@ import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
+import { planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
@@ -90,6 +91,7 @@ export class InteractiveSession {
       sessionId: displayId,
       strategy: compaction.choice,
       yolo: soul.approval.yolo,
+      plan: this.agent.planMode.on,
     };
   }
 
@@ -108,6 +110,13 @@ export class InteractiveSession {
     const done = todos.filter((t) => t.status === "done").length;
     this.print(this.style.bold(`Todo (${done}/${todos.length} done):`));
     this.print(todoLines(todos, (title) => visibleControls(title, { oneLine: true })).join("\n"));
+  }
+
+  /** Switches plan mode (Shift-Tab, `/plan`); returns the line saying what it is now. */
+  togglePlanMode(): string {
+    const mode = this.agent.planMode;
+    mode.on = !mode.on;
+    return mode.on ? this.style.cyan("plan mode on: only tools that read work; the agent asks you to approve its plan (Shift-Tab or /plan turns it off)") : "plan mode off";
   }
 
   /** Keeps a tool's whole output for Ctrl-O. */
@@ -157,7 +166,8 @@ export class InteractiveSession {
     const mentioned = await attachMentions(prompt, this.agent.workspace);
     if (mentioned.attached.length > 0) this.print(this.style.dim(`attached: ${mentioned.attached.map((p) => visibleControls(p, { oneLine: true })).join(", ")}`));
     for (const { path, reason } of mentioned.refused) this.print(this.style.yellow(`@${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}`));
-    return this.drive((signal) => this.agent.soul.run(mentioned.text, { signal }));
+    const text = this.agent.planMode.on ? `${mentioned.text}\n\n${planModeNote}` : mentioned.text;
+    return this.drive((signal) => this.agent.soul.run(text, { signal }));
   }
 
   /**

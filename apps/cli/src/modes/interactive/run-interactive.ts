@@ -100,6 +100,7 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     let back = 0;
     const read = await input.readLine(style.cyan(promptText), {
       expand: () => session.expandTool(back++),
+      shiftTab: () => `${session.togglePlanMode()}\n${session.status()}`,
       complete: (before) => complete(before, commandNames(session), session.agent.workspace),
       ...(queued ? { initial: queued } : {}),
     });

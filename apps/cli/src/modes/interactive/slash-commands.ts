@@ -164,6 +164,14 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
+    name: "plan",
+    help: "switch plan mode (also Shift-Tab): only tools that read work, until you approve the agent's plan",
+    run: async (s) => {
+      s.print(s.togglePlanMode());
+      s.print(s.status());
+    },
+  },
+  {
     name: "todo",
     help: "the agent's todo list (it travels with the conversation: a revert brings back the list of then)",
     run: async (s) => s.printTodo({ always: true }),
@@ -299,6 +307,7 @@ function helpText(s: InteractiveSession): string {
     entry("Enter", "send the prompt (↑/↓ browse the input history)"),
     entry("Alt+Enter, \\+Enter", "a new line in the prompt (a paste keeps its lines)"),
     entry("Enter during a turn", "queue the line: the agent reads it after the running step"),
+    entry("Shift-Tab", "switch plan mode (the agent only reads, then asks you to approve its plan)"),
     entry("Tab", "complete a command, or a path (@path attaches the file)"),
     entry("Ctrl-R", "search the input history (again: an older match)"),
     entry("!command", "run a shell command here (no approval asked: you typed it; not sent to the model)"),
