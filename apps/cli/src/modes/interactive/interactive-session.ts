@@ -15,6 +15,7 @@ import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
+import type { QuestionAnswers, QuestionItem } from "../../questions/ask-user-question.js";
 import { planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions } from "./file-mentions.js";
@@ -45,6 +46,8 @@ export class InteractiveSession {
   /** The tools' labels and whole outputs (safe to show), oldest first, at most {@link keptToolOutputs}: Ctrl-O shows them. */
   readonly toolOutputs: { label: string; output: string }[] = [];
   #running: AbortController | null = null;
+  /** Set while an operation runs: reads from the user with the turn's key watching paused (approvals, questions). */
+  #paused: (<T>(read: () => Promise<T>) => Promise<T>) | null = null;
   /** The todo list last shown, to show it again only when it changed. */
   #shownTodo: TodoItem[] | null = null;
 
@@ -53,7 +56,34 @@ export class InteractiveSession {
     readonly input: LineInput,
     readonly out: NodeJS.WriteStream,
     readonly style: Style,
-  ) {}
+  ) {
+    agent.questioner = { ask: (questions, signal) => this.askQuestions(questions, signal) };
+  }
+
+  /**
+   * The picker of AskUserQuestion: each question with its options
+   * numbered; the user answers with a number (numbers separated by commas
+   * when several may be chosen) or types an answer of their own. Ctrl-C
+   * dismisses the questions (null).
+   */
+  async askQuestions(questions: readonly QuestionItem[], signal: AbortSignal): Promise<QuestionAnswers | null> {
+    const read = async (): Promise<QuestionAnswers | null> => {
+      const s = this.style;
+      const shown = (text: string) => visibleControls(text, { oneLine: true });
+      const answers: QuestionAnswers = {};
+      for (const q of questions) {
+        if (signal.aborted) return null;
+        this.print(`${s.cyan("?")} ${q.header ? s.dim(`[${shown(q.header)}] `) : ""}${s.bold(shown(q.question))}`);
+        q.options.forEach((o, i) => this.print(`  ${i + 1}. ${shown(o.label)}${o.description ? s.dim(` — ${shown(o.description)}`) : ""}`));
+        this.print(s.dim(`  ${q.multi_select ? "numbers separated by commas" : "a number"}, or type your own answer`));
+        const line = await this.input.readLine(s.cyan("answer› "), { remember: false });
+        if (line.kind !== "line") return null;
+        answers[q.question] = pickedAnswer(q, line.text.trim());
+      }
+      return answers;
+    };
+    return this.#paused ? this.#paused(read) : read();
+  }
 
   /**
    * Ends the session from outside (a signal): aborts the running operation
@@ -251,6 +281,15 @@ export class InteractiveSession {
         }
       },
     });
+    this.#paused = async (read) => {
+      unwatch();
+      try {
+        return await renderer.aside(read);
+      } finally {
+        if (!controller.signal.aborted) watch();
+        footer.draw();
+      }
+    };
     watch();
     footer.start();
     try {
@@ -276,6 +315,7 @@ export class InteractiveSession {
       this.printError(error);
     } finally {
       this.#running = null;
+      this.#paused = null;
       unwatch();
       await renderer.finish();
       footer.stop();
@@ -326,6 +366,14 @@ export class InteractiveSession {
       this.print(s.dim("  answer y, a, n, or type feedback"));
     }
   }
+}
+
+/** The answer `typed` gives to `q`: the labels of the numbers typed, else the text itself. */
+function pickedAnswer(q: QuestionItem, typed: string): string {
+  const numbers = typed.split(",").map((n) => n.trim());
+  const picked = numbers.every((n) => /^\d+$/.test(n) && Number(n) >= 1 && Number(n) <= q.options.length) ? numbers.map((n) => q.options[Number(n) - 1]!.label) : null;
+  if (picked && (q.multi_select || picked.length === 1)) return picked.join(", ");
+  return typed;
 }
 
 /** A queued input on one line: its first 80 characters, and how many lines it has. */
