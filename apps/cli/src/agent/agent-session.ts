@@ -26,7 +26,7 @@ import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/work
 import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
 import { skillTool } from "../extensions/skill-tool.js";
 import { skillsPromptSection } from "../extensions/skills.js";
-import { askUserQuestionTool, noQuestioner, type Questioner } from "../questions/ask-user-question.js";
+import { askUserQuestionTool, noQuestioner, type QuestionerSource } from "../questions/ask-user-question.js";
 import { PlanMode, planModeToolset } from "../plan/plan-mode.js";
 import { SetTodoList } from "../todo/set-todo-list.js";
 import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
@@ -74,7 +74,7 @@ export interface AgentSession {
    * Who answers the model's AskUserQuestion: the interactive picker, or
    * (the default) why nobody can, which the model reads as the tool's error.
    */
-  questioner: Questioner | string;
+  questioner: QuestionerSource;
   /** Plan mode (only reading tools work) and whether it is on. */
   planMode: PlanMode;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
@@ -156,7 +156,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const extensions = await loadPromptExtensions(cwd, settings.home, options.warn ?? warnOnStderr);
-    const tools = [...createAgentTools(workspace, { shellEnv, sandbox }), ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner)];
+    const tools = [...createAgentTools(workspace, { shellEnv, sandbox }), ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner())];
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
     if (settings.mcpSources.length > 0) {
@@ -192,7 +192,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         session: { id: displayId, workDir: cwd, files },
       });
     const running: AgentSession = {
-      questioner: noQuestioner("in this mode (print mode, stream-json, --wire or ACP)"),
+      questioner: () => noQuestioner("in this mode (print mode, stream-json, --wire or ACP)"),
       soul: soulFor(providers),
       useProviders(this: AgentSession, next: Providers) {
         this.soul.release();

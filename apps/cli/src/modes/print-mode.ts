@@ -56,7 +56,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     if (skipped > 0) err.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) err.write(`kosong: ${line.trimStart()}\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
-    agent.questioner = noQuestioner(`in print mode (kosong -p${settings.outputFormat === "stream-json" ? " --output-format stream-json" : ""})`);
+    agent.questioner = () => noQuestioner(`in print mode (kosong -p${settings.outputFormat === "stream-json" ? " --output-format stream-json" : ""})`);
     const refused: string[] = [];
     agent.soul.approval.subscribe((event) => {
       if (event.type !== "ApprovalRequest") return;

@@ -33,7 +33,7 @@ export type QuestionAnswers = Record<string, string>;
 
 /** Who answers: resolves to the answers, or null when the user dismissed the questions. */
 export interface Questioner {
-  ask(questions: readonly QuestionItem[], signal: AbortSignal): Promise<QuestionAnswers | null>;
+  ask(questions: readonly QuestionItem[], signal: AbortSignal, toolCallId: string): Promise<QuestionAnswers | null>;
 }
 
 /** Where the tool finds who answers now: a questioner, or why there is none (a sentence for the model). */
@@ -49,7 +49,7 @@ export function askUserQuestionTool(source: QuestionerSource) {
     async execute({ questions }, context) {
       const questioner = source();
       if (typeof questioner === "string") return toolError({ message: questioner, brief: "no user to ask" });
-      const answers = await questioner.ask(questions, context.signal);
+      const answers = await questioner.ask(questions, context.signal, context.toolCallId);
       if (answers === null || Object.keys(answers).length === 0) return toolError({ message: "The user dismissed the questions without answering. Go on with your best judgement, or ask in your answer.", brief: "dismissed" });
       const lines = questions.map((q) => `${q.question}\n→ ${answers[q.question] ?? "(no answer)"}`);
       return toolOk({ output: lines.join("\n\n"), brief: `${Object.keys(answers).length} answered` });

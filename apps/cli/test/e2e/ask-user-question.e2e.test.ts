@@ -1,9 +1,11 @@
 /**
  * AskUserQuestion through the built binary: a picker in the terminal (an
  * option by number, or the user's own words), and a clear error result for
- * the model in print mode, where nobody can answer.
+ * the model in print mode, where nobody can answer; over --wire, kimi-cli's
+ * QuestionRequest answered by Moonshot's own client SDK.
  */
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { createSession, type StreamEvent } from "@moonshot-ai/kimi-agent-sdk";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
@@ -56,5 +58,31 @@ describe("AskUserQuestion (the built binary)", { timeout: 90_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("I chose Python.");
     expect(toolResult(1)).toContain("AskUserQuestion is not available in print mode (kosong -p): no user can answer here.");
+  });
+
+  it("asks a --wire client with kimi-cli's QuestionRequest (the SDK declares supports_question) and the model reads its answers", async () => {
+    const { home, cwd } = await workspace();
+    const executable = path.join(home, "kosong-wrapper.sh");
+    const vars = [`PATH=${process.env.PATH}`, `HOME=${home}`, `KOSONG_HOME=${home}/.kosong`, "OPENAI_API_KEY=sk-test", `OPENAI_BASE_URL=${server.url}/v1`, "NO_COLOR=1"];
+    await writeFile(executable, `#!/bin/sh\nexec env -i ${vars.map((v) => `'${v}'`).join(" ")} '${process.execPath}' '${kosongBin}' "$@"\n`);
+    await chmod(executable, 0o755);
+    const session = createSession({ workDir: cwd, executable, model: "test-model", thinking: false });
+    try {
+      server.enqueue({ message: callTool("q1", "AskUserQuestion", questions), usage }, { message: say("Rust and SQLite."), usage });
+      const turn = session.prompt("start a project");
+      const asked: { id?: string; tool_call_id?: string; questions?: unknown }[] = [];
+      for await (const streamed of turn as AsyncIterable<StreamEvent>) {
+        const event = streamed as unknown as { type: string; payload: { id?: string; tool_call_id?: string; questions?: unknown } };
+        if (event.type !== "QuestionRequest") continue;
+        asked.push(event.payload);
+        await turn.respondQuestion(event.payload.id!, event.payload.id!, { "Which language?": "Rust", "Which database?": "SQLite" });
+      }
+      expect(await turn.result).toMatchObject({ status: "finished" });
+      expect(asked).toEqual([{ id: expect.any(String), tool_call_id: "q1", questions: questions.questions }]);
+      expect(toolResult(1)).toContain("Which language?\\n→ Rust");
+      expect(toolResult(1)).toContain("Which database?\\n→ SQLite");
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -57,7 +57,8 @@ export class InteractiveSession {
     readonly out: NodeJS.WriteStream,
     readonly style: Style,
   ) {
-    agent.questioner = { ask: (questions, signal) => this.askQuestions(questions, signal) };
+    const questioner = { ask: (questions: readonly QuestionItem[], signal: AbortSignal) => this.askQuestions(questions, signal) };
+    agent.questioner = () => questioner;
   }
 
   /**
