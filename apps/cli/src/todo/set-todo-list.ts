@@ -1,4 +1,4 @@
-/** The `SetTodoList` tool (kimi-cli's): the model keeps a list of what it is doing, shown to the user. */
+/** The `SetTodoList` tool (kimi-cli's): the model keeps a list of what it is doing, shown to the user (and to wire clients as kimi-cli's `todo` display block). */
 import { defineTool, toolOk } from "@kosong/core";
 import { todoListSchema } from "./todo-list.js";
 
@@ -10,6 +10,8 @@ export const SetTodoList = defineTool({
   parameters: todoListSchema,
   async execute({ todos }) {
     const done = todos.filter((t) => t.status === "done").length;
-    return toolOk({ output: `Todo list updated: ${done} of ${todos.length} done.`, brief: `${done}/${todos.length} done` });
+    const result = toolOk({ output: `Todo list updated: ${done} of ${todos.length} done.`, brief: `${done}/${todos.length} done` });
+    // kimi-cli's todo display block, which wire clients render.
+    return { ...result, display: [...result.display, { type: "todo", items: todos.map(({ title, status }) => ({ title, status })) }] };
   },
 });
