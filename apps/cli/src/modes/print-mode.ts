@@ -7,7 +7,7 @@
  * `visibleControls`); `stream-json` carries the events as they are. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
  */
 import { serializeEvent, type SoulEvent, type TurnResult } from "@kosong/soul";
-import { openAgentSession, type SessionChoice } from "../agent/agent-session.js";
+import { openAgentSession, type AgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import { expandPromptCommand } from "../extensions/prompt-extensions.js";
@@ -55,6 +55,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     const skipped = agent.restoreReport.skipped.length;
     if (skipped > 0) err.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) err.write(`kosong: ${line.trimStart()}\n`);
+    for (const line of agent.subagentNotices) err.write(`kosong: ${visibleControls(line, { oneLine: true })}\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
     agent.questioner = () => noQuestioner(`in print mode (kosong -p${settings.outputFormat === "stream-json" ? " --output-format stream-json" : ""})`);
     const refused: string[] = [];
@@ -66,13 +67,15 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     // `/name args`: a custom command's template or a skill, as at the interactive prompt.
     const expanded = prompt.trimStart().startsWith("/") ? await expandPromptCommand(agent.extensions, prompt) : null;
     const text = expanded ?? prompt;
-    const turn = agent.soul.run(agent.planMode.on ? `${text}\n\n${planModeNote}` : text, { signal: controller.signal });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err, () => !timedOut);
-    for await (const event of turn) {
-      print(event);
-      await agent.observe(event);
+    let result = await runTurn(agent, agent.planMode.on ? `${text}\n\n${planModeNote}` : text, controller.signal, print);
+    // Background agents still running: their answers come in as the next turn's input, until none is left.
+    while (result.stopReason === "no_tool_calls") {
+      await agent.subagents.settled();
+      const notices = agent.subagents.takeNotices();
+      if (notices.length === 0) break;
+      result = await runTurn(agent, notices.join("\n\n"), controller.signal, print);
     }
-    const result = await turn.result;
     if (settings.outputFormat === "text" && result.stopReason !== "error" && !timedOut) out.write("\n");
     if (timedOut) {
       err.write(`kosong: stopped after ${(settings.maxTimeMs ?? 0) / 1000} s (--max-time; 0: no limit)\n`);
@@ -86,6 +89,15 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     process.off("SIGTERM", onSignal);
     await agent.close();
   }
+}
+
+async function runTurn(agent: AgentSession, input: string, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {
+  const turn = agent.soul.run(input, { signal });
+  for await (const event of turn) {
+    print(event);
+    await agent.observe(event);
+  }
+  return turn.result;
 }
 
 function jsonPrinter(out: NodeJS.WritableStream): (event: SoulEvent) => void {
@@ -123,6 +135,10 @@ function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream, kee
       case "StepInterrupted":
         if (event.payload.reason === "aborted" && keepPartial()) flush();
         held = "";
+        return;
+      case "Warning":
+        // A hook's notice (timed out, failed, garbage output) is the user's to see; the model never reads it.
+        if (event.payload.code.startsWith("hook")) err.write(`kosong: ${visibleControls(event.payload.message, { oneLine: true })}\n`);
         return;
       default:
         return;

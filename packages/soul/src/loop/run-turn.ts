@@ -11,6 +11,10 @@ import { runStep, type StepOutcome } from "./run-step.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { TurnResult } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
+import { callHook } from "../hooks/call-hook.js";
+
+/** A Stop hook keeps a turn going at most this many times (a hook that always blocks must not run the turn to its step limit). */
+const maxStopHookContinuations = 8;
 
 /** How a turn starts. */
 export interface TurnStart {
@@ -26,6 +30,7 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
   for (const warning of rt.takeWarnings()) emit({ type: "Warning", payload: warning });
   const usage = tokenUsage();
   let steps = 0;
+  let stopHookRuns = 0;
   let result: TurnResult;
   try {
     await start.prepare();
@@ -37,6 +42,19 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
       const steered = await appendSteered(rt, emit);
       // No await between the empty take in appendSteered and closing: no steered input is left behind.
       stop = stopReason(outcome, steered, steps >= rt.config.maxStepsPerTurn);
+      if (stop === "no_tool_calls" && rt.hooks.stop) {
+        // A Stop hook may keep the turn going (its reason is the model's next input); input steered meanwhile does too.
+        const hook = await callHook("Stop", rt.hooks.stop.bind(rt.hooks), { stopReason: stop, stopHookActive: stopHookRuns > 0, steps }, emit);
+        if (hook?.block !== undefined && stopHookRuns >= maxStopHookContinuations) {
+          emit({ type: "Warning", payload: { code: "hook", message: `A Stop hook kept the turn going ${maxStopHookContinuations} times; the turn ends now.` } });
+        } else if (hook?.block !== undefined) {
+          await rt.context.appendMessage(userInputMessage(`Stop hook: ${hook.block.trim() || "keep going"}`, "continue after a Stop hook"));
+          stopHookRuns++;
+          stop = stopReason("continue", false, steps >= rt.config.maxStepsPerTurn);
+        } else if (await appendSteered(rt, emit)) {
+          stop = stopReason("continue", true, steps >= rt.config.maxStepsPerTurn);
+        }
+      }
     }
     rt.closeSteering();
     result = { stopReason: stop, steps, usage };
@@ -50,6 +68,7 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
     rt.session.denwaRenji.fetchPendingDMail();
   }
   emit({ type: "TurnEnd", payload: { stop_reason: result.stopReason, steps, usage, error: result.error?.message ?? null } });
+  await callHook("Notification", rt.hooks.notification?.bind(rt.hooks), { kind: "turn_done", message: `The turn ended (${result.stopReason}).` }, emit);
   return result;
 }
 

@@ -8,7 +8,9 @@ import {
   type ContextLog,
   type ContextLogState,
   type LogAppendReceipt,
+  type LogRotation,
   type LogRotationInfo,
+  type RotationNote,
   type LogRotationRestore,
   type LogPosition,
   type LogTruncation,
@@ -61,6 +63,14 @@ export class CountingLog implements ContextLog {
 
   readRotation(n: number): Promise<ContextLogState> {
     return this.inner.readRotation(n);
+  }
+
+  annotateRotation(n: number, note: RotationNote): Promise<void> {
+    return this.inner.annotateRotation(n, note);
+  }
+
+  addRotation(records: readonly ContextRecord[]): Promise<LogRotation> {
+    return this.inner.addRotation(records);
   }
 
   close(): Promise<void> {
