@@ -35,6 +35,13 @@ export async function runWireMode(options: WireModeOptions): Promise<number> {
         log: agent.session ? path.join(agent.session.dir, "wire.jsonl") : undefined,
         signal,
         // AskUserQuestion asks the client with kimi-cli's QuestionRequest when it declared supports_question.
+        // set_plan_mode switches the session's plan mode (only reading tools until the client approves a plan).
+        planMode: {
+          set: (enabled) => {
+            agent.planMode.on = enabled;
+            return agent.planMode.on;
+          },
+        },
         onQuestions: (channel) => {
           const questioner: Questioner = { ask: (questions, signal, toolCallId) => channel.ask(toolCallId, questions, signal) };
           agent.questioner = () => (channel.supported ? questioner : noQuestioner("over --wire: the client did not declare capabilities.supports_question in initialize"));

@@ -4,7 +4,7 @@
  * the model in print mode, where nobody can answer; over --wire, kimi-cli's
  * QuestionRequest answered by Moonshot's own client SDK.
  */
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { createSession, type StreamEvent } from "@moonshot-ai/kimi-agent-sdk";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { callTool, say, usage } from "./fake-model.js";
 import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
+import { wireExecutable } from "./wire-wrapper.js";
 
 const tempDir = useTempDirs();
 const { server, terminals } = await kosongSuite({ tmux: true });
@@ -62,10 +63,7 @@ describe("AskUserQuestion (the built binary)", { timeout: 90_000 }, () => {
 
   it("asks a --wire client with kimi-cli's QuestionRequest (the SDK declares supports_question) and the model reads its answers", async () => {
     const { home, cwd } = await workspace();
-    const executable = path.join(home, "kosong-wrapper.sh");
-    const vars = [`PATH=${process.env.PATH}`, `HOME=${home}`, `KOSONG_HOME=${home}/.kosong`, "OPENAI_API_KEY=sk-test", `OPENAI_BASE_URL=${server.url}/v1`, "NO_COLOR=1"];
-    await writeFile(executable, `#!/bin/sh\nexec env -i ${vars.map((v) => `'${v}'`).join(" ")} '${process.execPath}' '${kosongBin}' "$@"\n`);
-    await chmod(executable, 0o755);
+    const executable = await wireExecutable(home, `${server.url}/v1`);
     const session = createSession({ workDir: cwd, executable, model: "test-model", thinking: false });
     try {
       server.enqueue({ message: callTool("q1", "AskUserQuestion", questions), usage }, { message: say("Rust and SQLite."), usage });

@@ -7,12 +7,14 @@
 import { access, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
+import { createSession } from "@moonshot-ai/kimi-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { say, usage } from "./fake-model.js";
 import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
+import { wireExecutable } from "./wire-wrapper.js";
 
 const tempDir = useTempDirs();
 const { server, terminals } = await kosongSuite({ tmux: true });
@@ -81,5 +83,25 @@ describe("plan mode (the built binary)", { timeout: 90_000 }, () => {
     expect(toolResult(1, "w1")).toContain("Plan mode is on: WriteFile is refused");
     expect(toolResult(2, "p1")).toContain("The user approved the plan. Plan mode is off");
     expect(toolNames(2)).not.toContain("ExitPlanMode");
+  });
+
+  it("over --wire, the SDK's setPlanMode switches it (kimi-cli's set_plan_mode) and a WriteFile is refused", async () => {
+    const { home, cwd } = await workspace();
+    const session = createSession({ workDir: cwd, executable: await wireExecutable(home, `${server.url}/v1`), model: "test-model", thinking: false, yoloMode: true });
+    try {
+      server.enqueue({ message: say("ready"), usage });
+      const warmup = session.prompt("hi");
+      for await (const _ of warmup) void _;
+      expect(await session.setPlanMode(true)).toBe(true);
+      server.enqueue({ message: calls(["w", "WriteFile", { path: "a.txt", content: "x\n" }]), usage }, { message: say("Plan: write a.txt."), usage });
+      const turn = session.prompt("add a.txt");
+      for await (const _ of turn) void _;
+      expect(toolNames(1)).toContain("ExitPlanMode");
+      expect(toolResult(2, "w")).toContain("Plan mode is on: WriteFile is refused");
+      expect(await exists(path.join(cwd, "a.txt"))).toBe(false);
+      expect(await session.setPlanMode(false)).toBe(false);
+    } finally {
+      await session.close();
+    }
   });
 });

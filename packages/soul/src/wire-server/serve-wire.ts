@@ -6,7 +6,8 @@
  * sends the turn's events as `event` notifications and approval requests as
  * `request`s the client answers. Features kosong has no equivalent of are
  * answered as kimi-cli answers with them off: no slash commands, no
- * questions unless the host offers them (`onQuestions`), external tools rejected, `set_plan_mode` an invalid-state error.
+ * questions unless the host offers them (`onQuestions`), external tools rejected, `set_plan_mode` an invalid-state error unless
+ * the host has a plan mode (`planMode`).
  */
 import { ChatProviderError } from "@kosong/core";
 import { EmptyInputError, SoulBusyError } from "../errors.js";
@@ -37,6 +38,12 @@ export interface ServeWireOptions {
    * Without it the server answers `supports_question: false`.
    */
   onQuestions?: (channel: WireQuestionChannel) => void;
+  /**
+   * The host's plan mode, switched by `set_plan_mode` (kimi-cli's
+   * `{enabled}` → `{status: "ok", plan_mode}`): `set` returns whether it is
+   * on now. Without it `set_plan_mode` is an invalid-state error.
+   */
+  planMode?: { set(enabled: boolean): boolean };
 }
 
 /** Where the server writes its lines (a stream such as `process.stdout`). */
@@ -80,6 +87,7 @@ class WireServer {
   /** Approval requests sent to the client and not answered yet. */
   readonly #pending = new Set<string>();
   readonly #questions: WireQuestions | null;
+  readonly #planMode: { set(enabled: boolean): boolean } | null;
   #turn: AbortController | null = null;
   #replay: { cancelled: boolean } | null = null;
   #closed = false;
@@ -91,6 +99,7 @@ class WireServer {
     this.#log = options.log === undefined ? null : new WireLog(options.log);
     this.#questions = options.onQuestions ? new WireQuestions((message) => this.#sendLogged(message)) : null;
     if (this.#questions) options.onQuestions?.(this.#questions);
+    this.#planMode = options.planMode ?? null;
   }
 
   #sendLogged(message: WireMessage): void {
@@ -195,7 +204,8 @@ class WireServer {
       case "cancel":
         return this.#cancel();
       case "set_plan_mode":
-        throw new RpcFailure(WireErrorCode.invalidState, "Plan mode is not supported");
+        if (!this.#planMode) throw new RpcFailure(WireErrorCode.invalidState, "Plan mode is not supported");
+        return { status: "ok", plan_mode: this.#planMode.set((params as { enabled: boolean }).enabled) };
     }
   }
 
