@@ -21,7 +21,7 @@ import { visibleControls } from "../../render/visible-controls.js";
 import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
 import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
-import { runSlashCommand, slashCommands } from "./slash-commands.js";
+import { commandNames, runSlashCommand } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
 
@@ -108,7 +108,8 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     let back = 0;
     const read = await input.readLine(style.cyan(promptText), {
       expand: () => session.expandTool(back++),
-      complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
+      shiftTab: () => `${session.togglePlanMode()}\n${session.status()}`,
+      complete: (before) => complete(before, commandNames(session), session.agent.workspace),
       ...(queued ? { initial: queued } : {}),
     });
     if (read.kind === "eof") break;
