@@ -32,7 +32,7 @@ import {
   StorageOpenError,
   StorageWriteError,
 } from "./errors.js";
-import { checkWritten, compareWritten, statOrNull, takeBack } from "./foreign-change.js";
+import { checkWritten, compareWritten, statOrNullNow, takeBack } from "./foreign-change.js";
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
 import { linkNextRotation, listRotations, rotationPath, writeNextRotation } from "./rotation.js";
@@ -551,15 +551,16 @@ export class JsonlContextFile implements ContextLog {
       try {
         handle = await this.#appendHandle();
         await writeAll(handle, [buffer]);
-        // One look at the path after the write, alongside the fdatasync: is the file there still the one this
-        // writer wrote, with exactly its bytes? That rules out a foreign append before these records (they would
-        // be glued to its bytes), a truncate, a rename or a replacement, before anything is acknowledged.
-        const sync = this.durability === "none" ? Promise.resolve(false) : handle.datasync().then(() => true);
-        const [synced, now] = await Promise.all([sync, statOrNull(this.path)]);
-        changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, now);
+        // One look at the path after the write, before the fdatasync: is the file there still the one this writer
+        // wrote, with exactly its bytes? That rules out a foreign append before these records (they would be glued to
+        // its bytes), a truncate, a rename or a replacement, before anything is acknowledged.
+        changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, statOrNullNow(this.path));
         if (changed === null) {
           this.#stats.writes += 1;
-          if (synced) this.#stats.syncs += 1;
+          if (this.durability !== "none") {
+            await handle.datasync();
+            this.#stats.syncs += 1;
+          }
         }
       } catch (cause) {
         const error = ContextFileChangedError.isInstance(cause) ? cause : new StorageWriteError(`appending to ${this.path} failed: ${(cause as Error).message}`, { cause });
