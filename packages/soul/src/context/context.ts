@@ -27,15 +27,14 @@ import {
   type RestoreReport,
 } from "@kosong/context";
 import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
-import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "@kosong/workspace";
-import type { RestoreKind } from "@kosong/workspace";
+import type { ContextJournal, FileRecoveryReport, FileRestoreReport, RestoreKind, RestoreTarget, SessionJournal } from "@kosong/workspace";
 import { checkpointMessage } from "./checkpoint-message.js";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
 import { estimateTextTokens } from "./estimate-text-tokens.js";
 import { findUnansweredTailCalls, findUnansweredToolCalls } from "./unanswered-tool-calls.js";
 
 /** Options of a {@link Context}. */
-export interface ContextOptions {
+export interface ContextOptions<J extends ContextJournal = SessionJournal> {
   /** How a `context.jsonl` path is opened (durability, ...); unused when a log is given. */
   file?: ContextFileOptions;
   /**
@@ -45,12 +44,13 @@ export interface ContextOptions {
    */
   estimateTokens?: (messages: readonly Message[]) => number;
   /**
-   * The journal of the workspace files the agent changes: checkpoints are
-   * marked in it, and every revert ({@link Context.revertTo},
+   * The journal of the workspace files the agent changes (a `FileJournal`
+   * of `@kosong/workspace`), driven through its `ContextJournal` face only:
+   * checkpoints are marked in it, and every revert ({@link Context.revertTo},
    * {@link Context.restoreRotation}, a D-Mail, a rewrite) restores the files
    * with the conversation. Default: none (only the conversation is reverted).
    */
-  fileJournal?: FileJournal;
+  fileJournal?: J;
 }
 
 /** A checkpoint of the context: reverting to it restores the first `messageCount` messages. */
@@ -251,11 +251,13 @@ function publicCheckpoint(mark: Mark): ContextCheckpoint {
  * await context.close();
  * ```
  */
-export class Context implements AsyncDisposable {
+export class Context<J extends ContextJournal = SessionJournal> implements AsyncDisposable {
   readonly #estimate: (messages: readonly Message[]) => number;
   readonly #open: () => Promise<ContextLog>;
   readonly #location: string;
-  readonly #journal: FileJournal | null;
+  readonly #journal: J | null;
+  /** The checkpoint {@link markNextCheckpoint} marked in the journal ahead of its write, until it is written (or the log is replaced). */
+  #markedAhead: number | null = null;
   /** What the file journal's recovery found, once it ran (on the first read of the log). */
   #fileRecovery: FileRecoveryReport | null | undefined;
   #log: Promise<ContextLog> | null = null;
@@ -280,7 +282,7 @@ export class Context implements AsyncDisposable {
    *   use, or any open {@link ContextLog}. The context owns the log:
    *   {@link close} closes it.
    */
-  constructor(pathOrLog: string | ContextLog, options: ContextOptions = {}) {
+  constructor(pathOrLog: string | ContextLog, options: ContextOptions<J> = {}) {
     this.#estimate = options.estimateTokens ?? estimateTextTokens;
     this.#journal = options.fileJournal ?? null;
     if (typeof pathOrLog === "string") {
@@ -293,7 +295,7 @@ export class Context implements AsyncDisposable {
   }
 
   /** The file journal given in the options, null without one. */
-  get fileJournal(): FileJournal | null {
+  get fileJournal(): J | null {
     return this.#journal;
   }
 
@@ -404,7 +406,7 @@ export class Context implements AsyncDisposable {
       // A commit's checkpoint is its first record.
       this.#apply(planned, () => position);
       if (planned.first === null) return {};
-      await this.#journal?.markCheckpoint(planned.first.id);
+      await this.#markCheckpoint(planned.first.id);
       return { checkpoint: publicCheckpoint(planned.first) };
     });
   }
@@ -426,6 +428,30 @@ export class Context implements AsyncDisposable {
    */
   async checkpoint(options: CheckpointOptions = {}): Promise<ContextCheckpoint> {
     return (await this.commit({ checkpoint: options })).checkpoint!;
+  }
+
+  /**
+   * Marks the next checkpoint (id {@link nCheckpoints}) in the file journal
+   * now, ahead of the write that makes it: the files changed from here on
+   * come after it, so a revert to it undoes them (the loop marks a step's
+   * checkpoint before its tools run, and writes it with the step). The
+   * write that makes it does not mark it again. Returns its id; without a
+   * file journal it only returns the id.
+   */
+  markNextCheckpoint(): Promise<number> {
+    return this.#change(async () => {
+      const id = this.#nextCheckpointId;
+      await this.#markCheckpoint(id);
+      this.#markedAhead = id;
+      return id;
+    });
+  }
+
+  /** Marks checkpoint `id` in the file journal, unless {@link markNextCheckpoint} marked it already: the one place a checkpoint is marked. */
+  async #markCheckpoint(id: number): Promise<void> {
+    const ahead = this.#markedAhead;
+    this.#markedAhead = null;
+    if (ahead !== id) await this.#journal?.markCheckpoint(id);
   }
 
   /**
@@ -459,7 +485,7 @@ export class Context implements AsyncDisposable {
         return { result: truncated, rotation: truncated.rotation.n };
       });
       const { rotation, newCheckpoint } = result;
-      if (newCheckpoint) await this.#journal?.markCheckpoint(newCheckpoint.id);
+      if (newCheckpoint) await this.#markCheckpoint(newCheckpoint.id);
       return { checkpoint: publicCheckpoint(mark), rotation, ...(newCheckpoint && { newCheckpoint }), ...(files && { files }) };
     });
   }
@@ -489,7 +515,7 @@ export class Context implements AsyncDisposable {
         return { result: truncated, rotation: truncated.rotation.n };
       });
       const { rotation, newCheckpoint } = result;
-      if (newCheckpoint) await this.#journal?.markCheckpoint(newCheckpoint.id);
+      if (newCheckpoint) await this.#markCheckpoint(newCheckpoint.id);
       return { ...rotation, ...(newCheckpoint && { newCheckpoint }) };
     });
   }
@@ -532,7 +558,8 @@ export class Context implements AsyncDisposable {
   ): Promise<{ result: T; files?: FileRestoreReport }> {
     const journal = this.#journal;
     if (journal === null) return { result: (await step()).result };
-    const pending: PendingRestore = await journal.beginRestore(kind, target, this.#fingerprint(), force);
+    this.#markedAhead = null;
+    const pending = await journal.beginRestore(kind, target, this.#fingerprint(), force);
     let done: { result: T; rotation: number | null };
     try {
       done = await step();

@@ -15,6 +15,8 @@ import {
   type ToolResult,
 } from "@kosong/core";
 import { approvingToolset } from "../approval/approving-toolset.js";
+import { describeDMailFiles } from "../dmail/send-dmail-description.js";
+import { SEND_DMAIL_NAME } from "../dmail/send-dmail.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
 import { toolTimeoutFor } from "./config.js";
@@ -60,7 +62,8 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
 
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
 async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
-  const toolset = approvingToolset(rt.agent.toolset, rt.approval, (name) => toolTimeoutFor(rt.config, name));
+  const shown = describeDMailFiles(rt.agent.toolset, SEND_DMAIL_NAME, rt.context.fileJournal !== null);
+  const toolset = approvingToolset(shown, rt.approval, (name) => toolTimeoutFor(rt.config, name));
   const attempt = (): Promise<StepResult> =>
     step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, batch.history(), {
       onMessagePart: (part) => emit(partEvent(part)),

@@ -35,8 +35,7 @@ export interface StepBatch {
  */
 export async function openStepBatch(rt: SoulRuntime, emit: Emit, label?: string): Promise<StepBatch> {
   const { context } = rt;
-  const id = context.nCheckpoints;
-  await context.fileJournal?.markCheckpoint(id);
+  const id = await context.markNextCheckpoint();
   const visible = rt.dmailEnabled ? checkpointMessage(id) : null;
   let checkpoint: CheckpointOptions | null = label === undefined ? { addUserMessage: rt.dmailEnabled } : { addUserMessage: rt.dmailEnabled, label };
   rt.session.denwaRenji.setNCheckpoints(id + 1, context.checkpoints[0]?.id ?? id);

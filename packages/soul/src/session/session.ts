@@ -2,7 +2,7 @@
  * The session a soul runs in, as its tools see it (`context.session`).
  */
 import type { FileReader, FileRegistry } from "../compaction/index.js";
-import type { FileJournal } from "@kosong/workspace";
+import type { SessionJournal } from "@kosong/workspace";
 import type { DenwaRenji } from "../dmail/denwa-renji.js";
 
 /** What a tool learns about the session it runs in. */
@@ -13,8 +13,8 @@ export interface SoulSession {
   readonly workDir: string | null;
   /** The files the session's tools read and wrote (tools record into it; compaction reads it). */
   readonly files: FileRegistry;
-  /** The context's file journal (null without one): tools declare their writes to it, see `declareWrite`. */
-  readonly fileJournal: FileJournal | null;
+  /** The context's file journal (a `FileJournal`, null without one): tools declare their writes to it, see `declareWrite` in `@kosong/workspace`. */
+  readonly fileJournal: SessionJournal | null;
   /** Where the `SendDMail` tool leaves its D-Mail. */
   readonly denwaRenji: DenwaRenji;
 }
