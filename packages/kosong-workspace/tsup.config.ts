@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: {
     index: "src/index.ts",
+    "testing/index": "src/testing/index.ts",
   },
   format: ["esm"],
   target: "node22",
@@ -12,5 +13,5 @@ export default defineConfig({
   clean: true,
   splitting: true,
   treeshake: true,
-  external: [/^@kosong\//],
+  external: ["vitest", /^@kosong\//],
 });
