@@ -20,12 +20,12 @@ import { SoulBusyError } from "../errors.js";
 import type { SoulEvent, SoulEventOf, UserInput } from "../events/events.js";
 import { EventStream } from "../events/event-stream.js";
 import { hostHistory } from "./host-history.js";
-import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
-import { runTurn, type TurnStart } from "./run-turn.js";
+import { rewrittenTail, type Replacement } from "./rewrite.js";
+import { runTurn } from "./run-turn.js";
+import type { TurnStart } from "./turn-start.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
 import type { SoulSession, SoulSessionOptions } from "../session/session.js";
 import { soulCompaction } from "./soul-compaction.js";
-import { openStepBatch } from "./step-batch.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
 import "../session/tool-context.js";
@@ -172,15 +172,7 @@ export class Soul {
    */
   run(input: UserInput, options: TurnOptions = {}): Turn {
     const message = userInputMessage(input, "run a turn");
-    const rt = this.#runtime;
-    return this.#turn("run a turn", (emit) => ({
-      input,
-      prepare: async () => {
-        if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
-        // The turn's checkpoint and the user's message: one write.
-        await (await openStepBatch(rt, emit, options.label)).commit({ messages: [message] });
-      },
-    }), options.signal);
+    return this.#turn("run a turn", { kind: "input", input, message, label: options.label }, options.signal);
   }
 
   /**
@@ -207,12 +199,7 @@ export class Soul {
     if (this.#current !== null) throw new SoulBusyError("rewrite the history");
     const { messages, positions } = hostHistory(this.context);
     const tail = rewrittenTail(messages, messageIndex, replacement);
-    const at = positions[messageIndex]!;
-    const rt = this.#runtime;
-    return this.#turn("rewrite the history", (emit) => ({
-      input: tail[0]!.content,
-      prepare: () => applyRewrite(rt, emit, at, tail),
-    }), options.signal);
+    return this.#turn("rewrite the history", { kind: "rewrite", input: tail[0]!.content, at: positions[messageIndex]!, tail }, options.signal);
   }
 
   /**
@@ -244,8 +231,8 @@ export class Soul {
     return this.#operate("compact", "compaction", (emit) => compactContext(this.#runtime, emit, { reason: "manual", step: 0, instruction, signal: options.signal }));
   }
 
-  #turn(what: string, start: (emit: Emit) => TurnStart, signal?: AbortSignal): Turn {
-    return this.#operate(what, "turn", (emit) => runTurn(this.#runtime, emit, start(emit), signal));
+  #turn(what: string, start: TurnStart, signal?: AbortSignal): Turn {
+    return this.#operate(what, "turn", (emit) => runTurn(this.#runtime, emit, start, signal));
   }
 
   /**
