@@ -9,6 +9,7 @@ import type {
   ContextLogState,
   LogAppendReceipt,
   LogPosition,
+  LogPrepend,
   LogRotationInfo,
   LogRotationRestore,
   LogTruncation,
@@ -187,7 +188,7 @@ export class PostgresContextLog implements ContextLog {
     }));
   }
 
-  prepend(records: readonly ContextRecord[]): Promise<void> {
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
     return this.#encoded(records, (lines) => this.#enqueue(async () => {
       await this.#transaction(async (client, row) => {
         const generation = await this.#newGeneration(client);
@@ -200,6 +201,7 @@ export class PostgresContextLog implements ContextLog {
         await client.query(`UPDATE ${this.#backend.schema}.sessions SET current_generation = $2 WHERE session_id = $1`, [this.sessionId, generation]);
         return { generation, end: this.#end + lines.length };
       });
+      return { positions: lines.map((_, i) => i), shift: lines.length };
     }));
   }
 
@@ -377,7 +379,7 @@ export class PostgresContextLog implements ContextLog {
         lines.push(line);
         keys.push(i === 0 ? item.key : null);
       });
-      receipts.push({ position, end: start + lines.length });
+      receipts.push({ position, positions: item.lines.map((_, i) => position + i), end: start + lines.length });
     }
     if (lines.length === 0) return receipts;
     const group = { sessionId: this.sessionId, epoch: this.#epoch, generation: this.#generation, start, lines, keys, firstKey: keys.find((key) => key !== null)! };

@@ -7,7 +7,7 @@
 import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { encodeRecord, type ContextRecord } from "./context-record.js";
-import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
+import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogPrepend, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
 import { inspectFile, replaceWithCopy, resolveContextFile, type FileFacts } from "./context-file-target.js";
 import { readContextFile } from "./context-state.js";
 import { GroupCommitQueue } from "./group-commit-queue.js";
@@ -126,7 +126,7 @@ export class JsonlContextFile implements ContextLog {
   #size: number;
   #needsNewline: boolean;
   /** Appends (the records' lines, each ending in a newline, in UTF-8) and operations, one at a time. */
-  readonly #queue: GroupCommitQueue<Buffer, LogAppendReceipt>;
+  readonly #queue: GroupCommitQueue<Buffer, Omit<LogAppendReceipt, "positions">>;
   #closed = false;
   #closing: Promise<void> | null = null;
   #broken: StorageWriteError | null = null;
@@ -234,7 +234,7 @@ export class JsonlContextFile implements ContextLog {
       return Promise.reject(error);
     }
     const bytes = Buffer.from(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
-    return this.#queue.append(bytes);
+    return this.#queue.append(bytes).then((receipt) => ({ ...receipt, positions: lineStarts(receipt.position, lines) }));
   }
 
   /** Resolves once every append and operation called before it is done. */
@@ -324,7 +324,7 @@ export class JsonlContextFile implements ContextLog {
    * of the file, fsynced and renamed over it. Every position in the file
    * moves by the byte length of the new lines: read again afterwards.
    */
-  prepend(records: readonly ContextRecord[]): Promise<void> {
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
     let prefix: Buffer;
     try {
       this.#assertWritable();
@@ -348,6 +348,7 @@ export class JsonlContextFile implements ContextLog {
       });
       this.#exists = true;
       this.#size += prefix.length - start;
+      return { positions: lineStarts(0, records.map(encodeRecord)), shift: prefix.length - start };
     });
   }
 
@@ -466,7 +467,7 @@ export class JsonlContextFile implements ContextLog {
   }
 
   /** Writes a batch of appends as one buffer (one write, one fsync per durability): their receipts, or the error for all. */
-  async #commit(batch: Buffer[]): Promise<LogAppendReceipt[]> {
+  async #commit(batch: Buffer[]): Promise<Omit<LogAppendReceipt, "positions">[]> {
     if (this.#broken) throw this.#broken;
     const start = this.#size;
     let bytes = 0;
@@ -570,4 +571,15 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Where each of `lines` (without their newlines, written one after another from `start`) starts, in bytes. */
+function lineStarts(start: LogPosition, lines: readonly string[]): LogPosition[] {
+  const starts: LogPosition[] = [];
+  let at = start;
+  for (const line of lines) {
+    starts.push(at);
+    at += Buffer.byteLength(line) + 1;
+  }
+  return starts;
 }

@@ -179,6 +179,16 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           ]);
           expect("label" in checkpoints[1]!).toBe(false);
         }));
+
+      it("gives every appended record's position in the receipt: a checkpoint in the middle of an append is where read finds it", () =>
+        withHarness(async ({ log }) => {
+          const a = await log.append([messageRecord(user("q")), checkpointRecord(0), messageRecord(assistant(1)), checkpointRecord(1, "b")]);
+          const empty = await log.append([]);
+          expect(a.positions).toHaveLength(4);
+          expect(a.positions[0]).toBe(a.position);
+          expect(empty.positions).toEqual([]);
+          expect((await log.read()).checkpoints.map((c) => c.position)).toEqual([a.positions[1], a.positions[3]]);
+        }));
     });
 
     describe("truncateAndRotate", () => {
@@ -300,6 +310,18 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           const reverted = await log.read();
           expect(lines(reverted.messages)).toEqual(lines([user("q0")]));
           expect([reverted.systemPrompt, reverted.nextCheckpointId]).toEqual(["late prompt 😀", 1]);
+        }));
+
+      it("says how far it moved the records already there: a position known before, plus the shift, is where read finds it", () =>
+        withHarness(async ({ log }) => {
+          await log.append([messageRecord(user("q0"))]);
+          const before = await log.append([checkpointRecord(0), messageRecord(user("q1")), checkpointRecord(1)]);
+          const prepended = await log.prepend([systemPromptRecord("late prompt 😀")]);
+          expect(prepended.positions).toEqual([0]);
+          const moved = (await log.read()).checkpoints.map((c) => c.position);
+          expect(moved).toEqual([before.positions[0]! + prepended.shift, before.positions[2]! + prepended.shift]);
+          await log.truncateAndRotate(moved[1]!);
+          expect(lines((await log.read()).messages)).toEqual(lines([user("q0"), user("q1")]));
         }));
 
       it("rejects an invalid record and changes nothing", () =>
