@@ -379,7 +379,7 @@ export class PostgresContextLog implements ContextLog {
         lines.push(line);
         keys.push(i === 0 ? item.key : null);
       });
-      receipts.push({ position, positions: item.lines.map((_, i) => position + i), end: start + lines.length });
+      receipts.push({ position, end: start + lines.length });
     }
     if (lines.length === 0) return receipts;
     const group = { sessionId: this.sessionId, epoch: this.#epoch, generation: this.#generation, start, lines, keys, firstKey: keys.find((key) => key !== null)! };

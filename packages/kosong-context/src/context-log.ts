@@ -65,8 +65,6 @@ export interface ContextLogState {
 export interface LogAppendReceipt {
   /** Where the first appended record starts (truncate here to undo the append). */
   position: LogPosition;
-  /** Where each appended record starts, in order (empty when none were given): a checkpoint's position among them. */
-  positions: LogPosition[];
   /** Just past the last appended record. */
   end: LogPosition;
 }

@@ -126,7 +126,7 @@ export class JsonlContextFile implements ContextLog {
   #size: number;
   #needsNewline: boolean;
   /** Appends (the records' lines, each ending in a newline, in UTF-8) and operations, one at a time. */
-  readonly #queue: GroupCommitQueue<Buffer, Omit<LogAppendReceipt, "positions">>;
+  readonly #queue: GroupCommitQueue<Buffer, LogAppendReceipt>;
   #closed = false;
   #closing: Promise<void> | null = null;
   #broken: StorageWriteError | null = null;
@@ -234,7 +234,7 @@ export class JsonlContextFile implements ContextLog {
       return Promise.reject(error);
     }
     const bytes = Buffer.from(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
-    return this.#queue.append(bytes).then((receipt) => ({ ...receipt, positions: lineStarts(receipt.position, lines) }));
+    return this.#queue.append(bytes);
   }
 
   /** Resolves once every append and operation called before it is done. */
@@ -467,7 +467,7 @@ export class JsonlContextFile implements ContextLog {
   }
 
   /** Writes a batch of appends as one buffer (one write, one fsync per durability): their receipts, or the error for all. */
-  async #commit(batch: Buffer[]): Promise<Omit<LogAppendReceipt, "positions">[]> {
+  async #commit(batch: Buffer[]): Promise<LogAppendReceipt[]> {
     if (this.#broken) throw this.#broken;
     const start = this.#size;
     let bytes = 0;

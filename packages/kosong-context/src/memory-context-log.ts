@@ -34,7 +34,7 @@ export class MemoryContextLog implements ContextLog {
       const position = this.#lines.length;
       this.#lines.push(...lines);
       if (lines.length > 0) this.#written = true;
-      return { position, positions: lines.map((_, i) => position + i), end: this.#lines.length };
+      return { position, end: this.#lines.length };
     });
   }
 

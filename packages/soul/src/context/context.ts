@@ -381,8 +381,9 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
       const state = this.#state;
       const planned = planStep(state.history, this.#base(), step);
       if (planned.records.length === 0) return {};
-      const { positions } = await log.append(planned.records);
-      this.#state = applyStep(state, planned, positions, this.#estimate);
+      // A commit's checkpoint is its first record: where the append starts.
+      const { position } = await log.append(planned.records);
+      this.#state = applyStep(state, planned, [position], this.#estimate);
       if (planned.first === null) return {};
       await this.#markCheckpoint(planned.first.id);
       return { checkpoint: publicCheckpoint(planned.first) };
