@@ -28,6 +28,7 @@ const alias = [
   { find: /^@kosong\/soul\/conversation$/, replacement: here("packages/soul/src/conversation/index.ts") },
   { find: /^@kosong\/soul\/files$/, replacement: here("packages/soul/src/files.ts") },
   { find: /^@kosong\/workspace\/testing$/, replacement: here("packages/kosong-workspace/src/testing/index.ts") },
+  { find: /^@kosong\/soul\/recall$/, replacement: here("packages/soul/src/recall/index.ts") },
   { find: /^@kosong\/workspace$/, replacement: here("packages/kosong-workspace/src/index.ts") },
   { find: /^@kosong\/soul\/internal$/, replacement: here("packages/soul/src/internal/index.ts") },
 ];
@@ -41,6 +42,7 @@ const postgresTests = [
   "packages/kosong-context-postgres/test/**/*.test.ts",
   "bench/test/context-postgres.test.ts",
   "apps/cli/test/e2e/store-postgres.e2e.test.ts",
+  "apps/cli/test/e2e/recall-postgres.e2e.test.ts",
 ];
 
 export default defineConfig({

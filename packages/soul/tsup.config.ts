@@ -8,6 +8,7 @@ export default defineConfig({
     "conversation/index": "src/conversation/index.ts",
     "internal/index": "src/internal/index.ts",
     "files/index": "src/files.ts",
+    "recall/index": "src/recall/index.ts",
     "wire-server/index": "src/wire-server/index.ts",
   },
   format: ["esm"],

@@ -37,7 +37,7 @@ Environment:
   KOSONG_YOLO, KOSONG_DMAIL
                         1/true to turn on --yolo / --dmail
   KOSONG_STORE_URL      default for --store (conversations in PostgreSQL)
-  KOSONG_FIRST_BYTE_TIMEOUT, KOSONG_IDLE_TIMEOUT, KOSONG_SHELL_TIMEOUT
+  KOSONG_FIRST_BYTE_TIMEOUT, KOSONG_IDLE_TIMEOUT, KOSONG_SHELL_TIMEOUT, KOSONG_MAX_TIME
                         defaults for the timeout flags, in seconds (0: no limit)
   KOSONG_FILE_RESTORE, KOSONG_FILE_RESTORE_MAX_SIZE
                         defaults for --file-restore and --file-restore-max-size
@@ -48,7 +48,7 @@ Environment:
 Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
   compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config),
-  first_byte_timeout, idle_timeout, shell_timeout, file_restore, file_restore_max_size,
+  first_byte_timeout, idle_timeout, shell_timeout, max_time, file_restore, file_restore_max_size,
   sandbox ("on", "off", "auto-allow", or a table: mode, network = false / true / ["host", ...])
   Precedence: flags > KOSONG_* environment > config file > defaults.
 
@@ -103,7 +103,9 @@ export function buildProgram(): Command {
     .option("--store <url>", "keep the conversations of saved sessions in PostgreSQL (a postgresql:// connection string) instead of files")
     .option("--first-byte-timeout <seconds>", "give up on (and retry) a model response that has not started after this long (default 120, 0: no limit)")
     .option("--idle-timeout <seconds>", "give up on (and retry) a model response stream silent this long (default 300, 0: no limit)")
+    .option("--max-time <seconds>", "print mode: stop the whole run after this long, exit 1 (default 900, 0: no limit)")
     .option("--shell-timeout <seconds>", "stop a Shell tool call running this long; the model reads an error (default 660, 0: no limit)")
+    .option("--compaction-threshold <share>", "compact when the context reaches this share of the window, e.g. 0.7 or 70% (default 0.85, or earlier for the answer's reserve)")
     .addHelpText("after", environmentHelp)
     .showHelpAfterError("(kosong --help lists every flag)")
     .exitOverride()

@@ -16,7 +16,7 @@ describe("session store", () => {
     expect(created.dir).toBe(path.join(home, "sessions", uuid));
     expect((await openOrCreateSession(home, "/work/a", uuid)).createdAt).toBe(created.createdAt);
     expect((await openOrCreateSession(home, "/work/a", uuid.slice(0, 8))).id).toBe(uuid.slice(0, 8));
-    for (const bad of ["..", "../escape", "a/b", "", "x".repeat(129)]) await expect(openOrCreateSession(home, "/work/a", bad)).rejects.toThrow(/not a valid session id/);
+    for (const bad of ["..", "../escape", "a/b", "", "x".repeat(129), "a\ud800"]) await expect(openOrCreateSession(home, "/work/a", bad)).rejects.toThrow(/not a valid session id/);
   });
 
   it("creates private session folders and finds them by id prefix and by directory", async () => {
@@ -37,6 +37,7 @@ describe("session store", () => {
     expect((await findSession(home, a.id.slice(0, 10))).id).toBe(a.id);
     await expect(findSession(home, "2026")).rejects.toThrow(/matches 2 sessions/);
     await expect(findSession(home, "nope")).rejects.toThrow(/No session "nope"/);
+    await expect(findSession(home, `${a.id.slice(0, 10)}\ud800`)).rejects.toThrow(/not well-formed Unicode/);
     expect((await latestSession(home, "/work/b")).id).toBe(b.id);
     await expect(latestSession(home, "/elsewhere")).rejects.toThrow(/No session to continue/);
   });

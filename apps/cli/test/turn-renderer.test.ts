@@ -108,6 +108,14 @@ describe("TurnRenderer (plain output)", () => {
     await r.render({ type: "ApprovalRequest", payload: { id: "approval-1", tool_call_id: "c1", sender: "Shell", action: "Shell", description: "Run: mv a b" } });
     expect(responses).toEqual([["approval-1", { kind: "reject", feedback: "use git mv" }]]);
   });
+
+  it("names under a D-Mail's ⟲ the files restored and each Shell command whose changes were not journaled, with why", async () => {
+    const { r, output } = renderer();
+    const files = { restored: ["a.txt"], skipped: [], conflicts: [], commandsNotJournaled: [{ command: "echo left > x\u001b[2J", reason: "the .gitignore patterns cost too much to match" }] };
+    await r.render({ type: "Reverted", payload: { checkpoint_id: 0, reason: "dmail", files } });
+    await r.finish();
+    expect(output()).toContain("↺ files restored: a.txt · ! not journaled, not undone: `echo left > x␛[2J` (the .gitignore patterns cost too much to match)");
+  });
 });
 
 describe("Markdown streaming helpers and the status line", () => {

@@ -10,7 +10,7 @@ import type { ClientBridge } from "./client-bridge.js";
 
 /** What a new or loaded session is made from. */
 export interface AcpSessionRequest {
-  /** The session's working directory (absolute, as the editor sent it). */
+  /** The session's working directory (absolute, an existing folder, as the editor sent it). */
   cwd: string;
   /**
    * Tools of the MCP servers the editor passed, connected by the host's
@@ -58,6 +58,13 @@ export interface AcpAgentHost {
    * the agent does not advertise `loadSession`.
    */
   loadSession?(sessionId: string, request: AcpSessionRequest): Promise<AcpSession>;
+  /**
+   * Whether `sessionId` is exactly the id of a stored session of the
+   * workspace `cwd` (no prefix, no other workspace's session). `session/load`
+   * asks it before anything starts (the editor's MCP servers included) and
+   * refuses any other id with invalid params. Give it with `loadSession`.
+   */
+  hasSession?(sessionId: string, cwd: string): Promise<boolean>;
   /** Connects the MCP servers the editor passes; without it they are ignored and `mcpCapabilities` says no HTTP/SSE. */
   connectMcpServers?: ConnectMcpServers;
   /** Which MCP transports besides stdio `connectMcpServers` supports (default: http). */

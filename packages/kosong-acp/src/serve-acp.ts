@@ -7,6 +7,8 @@
  * calls as `session/update`s, approvals as `session/request_permission`
  * (failing closed), and `session/cancel`.
  */
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import { agent, PROTOCOL_VERSION, RequestError, type AgentContext, type ClientCapabilities, type McpServer, type PromptResponse, type RequestPermissionRequest, type Stream } from "@agentclientprotocol/sdk";
 import type { ApprovalKind, Soul, SoulEventOf, TurnResult } from "@kosong/soul";
 import type { AcpAgentHost, AcpSession, AcpSessionRequest, McpTools } from "./acp-host.js";
@@ -76,12 +78,18 @@ export async function serveAcp(host: AcpAgentHost, stream: Stream, options: Serv
       };
     })
     .onRequest("session/new", async ({ params, client }) => {
+      await checkCwd(params.cwd);
       const served = await open(client, params.cwd, params.mcpServers, (request) => host.newSession(request));
       return { sessionId: served.session.id };
     })
     .onRequest("session/load", async ({ params, client }) => {
       const load = host.loadSession;
       if (load === undefined) throw RequestError.methodNotFound("session/load");
+      await checkCwd(params.cwd);
+      // A protocol's ids are exact: an id of this workspace, checked before anything (the editor's MCP servers included) starts.
+      if (!params.sessionId.isWellFormed() || (host.hasSession !== undefined && !(await host.hasSession(params.sessionId, params.cwd)))) {
+        throw RequestError.invalidParams(undefined, `no session ${JSON.stringify(params.sessionId)} of ${JSON.stringify(params.cwd)}`);
+      }
       // Loading a session this connection has open replaces it: close it first (its files may be locked).
       const current = sessions.get(params.sessionId);
       if (current !== undefined) {
@@ -116,6 +124,13 @@ export async function serveAcp(host: AcpAgentHost, stream: Stream, options: Serv
     for (const served of sessions.values()) served.turn?.abort();
     await Promise.allSettled([...sessions.values()].map(closeServed));
   }
+}
+
+/** Refuses (invalid params) a working directory that is not an absolute path to an existing folder. */
+async function checkCwd(cwd: string): Promise<void> {
+  if (!path.isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
+  const stats = await stat(cwd).catch(() => null);
+  if (stats === null || !stats.isDirectory()) throw RequestError.invalidParams(undefined, `cwd is not a folder: ${JSON.stringify(cwd)}`);
 }
 
 /** Closes a session once its running turn (already aborted) has ended. */

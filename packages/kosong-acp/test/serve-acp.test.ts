@@ -130,12 +130,12 @@ describe("serveAcp", () => {
     });
     const server = { name: "files", command: "mcp-files", args: ["--root", "."], env: [] };
     const init = await drive(host, async () => ({ outcome: { outcome: "cancelled" } }), async (ctx) => {
-      await ctx.request("session/new", { cwd: "/work", mcpServers: [server] });
-      await ctx.request("session/new", { cwd: "/work", mcpServers: [] });
+      await ctx.request("session/new", { cwd: process.cwd(), mcpServers: [server] });
+      await ctx.request("session/new", { cwd: process.cwd(), mcpServers: [] });
       return ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
     });
     expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
-    expect(connected).toEqual([{ servers: [server], cwd: "/work" }]);
+    expect(connected).toEqual([{ servers: [server], cwd: process.cwd() }]);
     expect(requests[0]!.mcpTools).toBe(mcpTools);
     expect(requests[1]!.mcpTools).toBeNull();
     expect(closed.sort()).toEqual(["s1", "s2"]);
@@ -177,9 +177,39 @@ describe("serveAcp", () => {
       },
     };
     await drive(host, async () => ({ outcome: { outcome: "cancelled" } }), async (ctx) => {
-      await ctx.request("session/load", { sessionId: "abc", cwd: "/w", mcpServers: [] });
-      await ctx.request("session/load", { sessionId: "abc", cwd: "/w", mcpServers: [] });
+      await ctx.request("session/load", { sessionId: "abc", cwd: process.cwd(), mcpServers: [] });
+      await ctx.request("session/load", { sessionId: "abc", cwd: process.cwd(), mcpServers: [] });
     });
     expect(order).toEqual(["open abc", "close abc", "open abc", "close abc"]);
+  });
+  it("asks hasSession before a load and refuses an unknown id (or a bad cwd) with invalid params, before the editor's MCP servers start", async () => {
+    const connected: unknown[] = [];
+    const asked: [string, string][] = [];
+    const loaded: string[] = [];
+    const { host } = testHost([], {
+      hasSession: async (id, cwd) => (asked.push([id, cwd]), id === "known"),
+      loadSession: async (id, request) => {
+        loaded.push(id);
+        return host.newSession(request);
+      },
+      connectMcpServers: async (servers) => {
+        connected.push(servers);
+        return { toolset: new SimpleToolset([]), close: async () => undefined };
+      },
+    });
+    const server = { name: "files", command: "mcp-files", args: [], env: [] };
+    const codes = await drive(host, async () => ({ outcome: { outcome: "cancelled" } }), async (ctx) => {
+      const code = (request: Promise<unknown>) => request.then(() => null, (error: { code?: number }) => error.code);
+      return [
+        await code(ctx.request("session/load", { sessionId: "know", cwd: process.cwd(), mcpServers: [server] })),
+        await code(ctx.request("session/load", { sessionId: "known", cwd: "relative", mcpServers: [server] })),
+        await code(ctx.request("session/new", { cwd: "relative", mcpServers: [server] })),
+        await code(ctx.request("session/load", { sessionId: "known", cwd: process.cwd(), mcpServers: [server] })),
+      ];
+    });
+    expect(codes).toEqual([-32602, -32602, -32602, null]);
+    expect(asked).toEqual([["know", process.cwd()], ["known", process.cwd()]]);
+    expect(loaded).toEqual(["known"]);
+    expect(connected).toHaveLength(1);
   });
 });

@@ -7,6 +7,6 @@
 export { PostgresContextStore, type PostgresStoreOptions, type PostgresTarget } from "./postgres-context-store.js";
 export { PostgresContextLog } from "./postgres-context-log.js";
 export { PostgresLinearStorage } from "./postgres-linear-storage.js";
-export { rotationFile, type SessionExport } from "./session-transfer.js";
+export { exportManifestFile, rotationFile, type SessionExport } from "./session-transfer.js";
 export { migrations, type Migration } from "./migrations.js";
 export type { AppendStats } from "./append-batcher.js";

@@ -241,6 +241,18 @@ export class PostgresContextLog implements ContextLog {
     });
   }
 
+  /** Reads rotation `n` (a generation of the session) into its state; nothing changes. */
+  readRotation(n: number): Promise<ContextLogState> {
+    return this.#enqueue(async () => {
+      if (!Number.isSafeInteger(n)) throw new RotationNotFoundError(this.location, n);
+      const query = `SELECT generation_id::text AS generation FROM ${this.#backend.schema}.rotations WHERE session_id = $1 AND n = $2`;
+      const { location } = this.#rotationName(n);
+      return retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, () =>
+        this.#readGeneration(query, [this.sessionId, n], location, () => new RotationNotFoundError(this.location, n)),
+      );
+    });
+  }
+
   /** Finishes pending appends, then releases the session's lock. Idempotent. */
   close(): Promise<void> {
     if (this.#closing !== null) return this.#closing;
@@ -292,15 +304,22 @@ export class PostgresContextLog implements ContextLog {
   }
 
   #readOnce(): Promise<ContextLogState> {
+    const current = `SELECT current_generation::text AS generation FROM ${this.#backend.schema}.sessions WHERE session_id = $1`;
+    return this.#readGeneration(current, [this.sessionId], this.location);
+  }
+
+  /**
+   * Folds the records of the generation that `query` selects (its first
+   * row's `generation`; none: the empty state, or `missing()` thrown).
+   */
+  #readGeneration(query: string, params: unknown[], path: string, missing?: () => Error): Promise<ContextLogState> {
     return withClient(this.#backend.pool, async (client) => {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      const { rows } = await client.query<{ generation: string }>(
-        `SELECT current_generation::text AS generation FROM ${this.#backend.schema}.sessions WHERE session_id = $1`,
-        [this.sessionId],
-      );
+      const { rows } = await client.query<{ generation: string }>(query, params);
       const builder = new ContextStateBuilder();
-      const report = { path: this.location, exists: false, bytes: 0, lines: 0, records: 0, skipped: [] as ContextLogState["report"]["skipped"], endsWithNewline: true };
+      const report = { path, exists: false, bytes: 0, lines: 0, records: 0, skipped: [] as ContextLogState["report"]["skipped"], endsWithNewline: true };
       const generation = rows[0]?.generation;
+      if (generation === undefined && missing !== undefined) throw missing();
       if (generation !== undefined) {
         const cursor = client.query(
           new Cursor<{ seq: number; line: string }>(`SELECT seq, line FROM ${this.#backend.schema}.records WHERE generation_id = $1 ORDER BY seq`, [generation]),

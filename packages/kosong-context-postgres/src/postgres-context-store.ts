@@ -34,11 +34,15 @@ export interface PostgresStoreOptions {
 
 const DEFAULT_SCHEMA = "kosong";
 
-/** A session id: 1-512 characters, no control characters. */
+/**
+ * A session id: 1-512 characters of well-formed Unicode (no lone UTF-16
+ * surrogate: the server would store it as U+FFFD, and two such ids would
+ * share a row), no control characters.
+ */
 function checkSessionId(sessionId: string): string {
   // eslint-disable-next-line no-control-regex
-  if (typeof sessionId !== "string" || sessionId.length === 0 || sessionId.length > 512 || /[\u0000-\u001f\u007f]/.test(sessionId)) {
-    throw new TypeError(`a session id must be 1-512 characters without control characters, got ${JSON.stringify(String(sessionId)).slice(0, 80)}`);
+  if (typeof sessionId !== "string" || sessionId.length === 0 || sessionId.length > 512 || !sessionId.isWellFormed() || /[\u0000-\u001f\u007f]/.test(sessionId)) {
+    throw new TypeError(`a session id must be 1-512 characters of well-formed Unicode without control characters, got ${JSON.stringify(String(sessionId)).slice(0, 80)}`);
   }
   return sessionId;
 }
@@ -180,10 +184,33 @@ export class PostgresContextStore {
   }
 
   /**
+   * The size in bytes of session `sessionId`'s current conversation as a
+   * `context.jsonl` would hold it (each stored line and its newline; the
+   * rotations not counted), 0 for a session never written. Takes no lock:
+   * a writer may change it right after.
+   */
+  sessionBytes(sessionId: string): Promise<number> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    const { schema } = this.#backend;
+    return retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, async () => {
+      const { rows } = await this.#pool.query<{ bytes: string | null }>(
+        `SELECT sum(octet_length(r.line) + 1)::text AS bytes FROM ${schema}.sessions s JOIN ${schema}.records r ON r.generation_id = s.current_generation WHERE s.session_id = $1`,
+        [sessionId],
+      );
+      return Number(rows[0]?.bytes ?? 0);
+    });
+  }
+
+  /**
    * Writes session `sessionId` as a `context.jsonl` at `file` (replacing
    * it) and each rotation as `<stem>_<n><ext>` beside it, the lines exactly
-   * as stored: kimi-cli and `JsonlContextFile` read them as they are. Reads
-   * one consistent snapshot through a cursor; takes no lock.
+   * as stored: kimi-cli and `JsonlContextFile` read them as they are, and
+   * the list of those rotations as `<file>.export.json`. Rotation files an
+   * earlier export left beside `file` are removed. Each file is created
+   * exclusively under a temporary name and renamed into place (a symlink
+   * there is replaced, never followed). Reads one consistent snapshot
+   * through a cursor; takes no lock.
    */
   exportSession(sessionId: string, file: string): Promise<SessionExport> {
     this.#assertOpen();
@@ -193,12 +220,16 @@ export class PostgresContextStore {
 
   /**
    * Creates session `sessionId` from the context file `file` and its
-   * rotations beside it (`<stem>_<n><ext>`), in one transaction under the
+   * rotations beside it (`<stem>_<n><ext>`: those `<file>.export.json`
+   * names when an export wrote it, else all), in one transaction under the
    * session's lock. Damaged lines are skipped and reported, as a file
    * restore does. Throws `StorageAlreadyModifiedError` when the session
-   * already has records or rotations.
+   * already has records or rotations, `StorageOpenError` (before the session
+   * is opened) when `file` is missing.
    */
   async importSession(sessionId: string, file: string): Promise<RestoreReport> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
     const files = await readSessionFiles(file);
     const log = await this.openLog(sessionId);
     try {

@@ -3,9 +3,9 @@
  * truncations and prepends on a JsonlContextFile and on a PostgresContextLog
  * give byte-identical files once the session is exported, hostile text
  * (NUL and other control characters, lone surrogates, huge messages)
- * included.
+ * included; `sessionBytes` reports that file's size.
  */
-import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Message } from "@kosong/core";
@@ -57,5 +57,8 @@ describe("records keep the exact JSONL bytes", () => {
 
     expect((await readFile(exported)).equals(await readFile(file))).toBe(true);
     expect((await readFile(rotationFile(exported, 1))).equals(await readFile(rotationFile(file, 1)))).toBe(true);
+    // The size the store reports is that file's, in bytes; a session never written has none.
+    expect(await store.sessionBytes(id)).toBe((await stat(file)).size);
+    expect(await store.sessionBytes(sessionId())).toBe(0);
   });
 });

@@ -158,6 +158,12 @@ export interface ContextLog extends AsyncDisposable {
    * `RotationNotFoundError`.
    */
   restoreRotation(n: number): Promise<LogRotationRestore>;
+  /**
+   * Reads rotation `n` into its state without changing anything (what a
+   * compaction or a revert replaced, for a recall). Unknown `n`:
+   * `RotationNotFoundError`.
+   */
+  readRotation(n: number): Promise<ContextLogState>;
   /** Finishes pending appends and releases the log (its lock, its handle). Idempotent. */
   close(): Promise<void>;
 }

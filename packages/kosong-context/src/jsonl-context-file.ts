@@ -385,6 +385,23 @@ export class JsonlContextFile implements ContextLog {
   }
 
   /**
+   * Reads rotation `n` (`<stem>_<n><ext>`) into its state, damaged lines
+   * skipped and reported as {@link read} does; the file is not changed.
+   */
+  readRotation(n: number): Promise<ContextLogState> {
+    return this.#enqueue(async () => {
+      const source = rotationPath(this.path, n);
+      try {
+        if (!Number.isSafeInteger(n) || n < 1 || !(await stat(source)).isFile()) throw new RotationNotFoundError(this.path, n);
+      } catch (error) {
+        if (hasCode(error, "ENOENT")) throw new RotationNotFoundError(this.path, n);
+        throw error;
+      }
+      return readContextFile(source);
+    });
+  }
+
+  /**
    * Commits every pending append, closes the file and releases the lock.
    * Later calls reject with `StorageClosedError`. Idempotent.
    */

@@ -40,16 +40,14 @@ export class MemoryContextLog implements ContextLog {
 
   /** Decodes the stored lines into the state (always without damage: only valid records are stored). */
   read(): Promise<ContextLogState> {
+    return this.#run(() => this.#fold(this.#lines, this.location, this.#written));
+  }
+
+  readRotation(n: number): Promise<ContextLogState> {
     return this.#run(() => {
-      const builder = new ContextStateBuilder();
-      let bytes = 0;
-      this.#lines.forEach((line, position) => {
-        bytes += Buffer.byteLength(line) + 1;
-        const decoded = decodeRecordLine(line);
-        if (decoded.ok) builder.apply(decoded.record, position);
-      });
-      const lines = this.#lines.length;
-      return builder.finish({ path: this.location, exists: this.#written, bytes, lines, records: lines, skipped: [], endsWithNewline: true });
+      const rotation = this.#rotations.get(n);
+      if (rotation === undefined) throw new RotationNotFoundError(this.location, n);
+      return this.#fold(rotation.lines, this.#rotationName(n), true);
     });
   }
 
@@ -114,6 +112,18 @@ export class MemoryContextLog implements ContextLog {
     this.#rotations.set(n, { lines: this.#lines, mtimeMs: Date.now() });
     this.#written = true;
     return { n, location: this.#rotationName(n) };
+  }
+
+  #fold(stored: readonly string[], path: string, exists: boolean): ContextLogState {
+    const builder = new ContextStateBuilder();
+    let bytes = 0;
+    stored.forEach((line, position) => {
+      bytes += Buffer.byteLength(line) + 1;
+      const decoded = decodeRecordLine(line);
+      if (decoded.ok) builder.apply(decoded.record, position);
+    });
+    const lines = stored.length;
+    return builder.finish({ path, exists, bytes, lines, records: lines, skipped: [], endsWithNewline: true });
   }
 
   #rotationName(n: number): string {

@@ -45,7 +45,7 @@ describe("large and deep messages from a stdio MCP server", () => {
       is_error: true,
       message: expect.stringContaining(`The tool \`big\` of MCP server \`raw\` sent more than ${8 * 1024 * 1024} bytes: the result was dropped and the connection closed.`),
     });
-    await expect.poll(() => server.state).toBe("connected");
+    await expect.poll(() => server.state, { timeout: 30_000 }).toBe("connected");
     expect(server.restarts).toBe(1);
     expect((await toolset.handle(call("c2", "mcp__raw__echo", { text: "still here" }))).return_value.output).toBe("still here");
   }, 60_000);

@@ -554,8 +554,8 @@ async function readOpened(workspace: ConfinedRoot, requested: string, handle: Fi
   }
 }
 
-/** `/proc/self/fd` where the kernel offers it (Linux), else null. */
-const procFd = existsSync("/proc/self/fd") ? "/proc/self/fd" : null;
+/** `/proc/self/fd` where the kernel offers it (Linux), else null: `${procFd}/<fd>/<name>` names an entry of an open folder. */
+export const procFd = existsSync("/proc/self/fd") ? "/proc/self/fd" : null;
 
 /** Symlinks followed (or races retried) at most in one call, as the kernel's limit. */
 const maxLinks = 40;

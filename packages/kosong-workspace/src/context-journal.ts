@@ -34,6 +34,11 @@ export interface FileRestoreReport {
   conflicts: string[];
   /** Set when nothing could be planned (the journal has no record of the checkpoint). */
   notice?: string;
+  /**
+   * The commands (`Shell`) since the target whose changes were not (all)
+   * journaled, so not restored (a scan over its limit), with why; absent when none.
+   */
+  commandsNotJournaled?: { command: string | null; reason: string }[];
 }
 
 /** Where a restore goes: a checkpoint of the current conversation, or the end of a rotation. */

@@ -22,7 +22,8 @@
  * it (its size, mtime, mode or kind differ) is a conflict: left alone and
  * reported, unless the restore is forced.
  */
-import { mkdir, open, readFile, truncate, type FileHandle } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
 import { mapLimit } from "./map-limit.js";
@@ -91,6 +92,10 @@ export class FileJournal implements ContextJournal, ToolJournal {
   /** The scan records of commands not finished, by position: their listing's hash (a crash interrupted them, when found on open). */
   readonly #openScans = new Map<number, string>();
   readonly #scanLimits: ScanLimits | false;
+  /** The scans before the commands running now (what they saw, and which keys they cover), by scan record position (oldest first). */
+  readonly #scanning = new Map<number, { contents: ReadonlyMap<string, ScannedFile>; covers: (key: string) => boolean }>();
+  /** The commands whose changes were not (all) journaled, by record position. */
+  readonly #unscanned: { seq: number; command: string | null; why: string }[] = [];
   /** The files seen by the last command scan, with their content then (at most the scan's byte limit in all). */
   #scanned: ReadonlyMap<string, ScannedFile> = new Map();
 
@@ -125,7 +130,8 @@ export class FileJournal implements ContextJournal, ToolJournal {
         keys.push(key);
         // Only a path's first record after the last marker tells a state at a marker: later ones are not needed.
         if ((this.#entries.get(key)?.at(-1)?.seq ?? -1) > this.#lastMarker || records.some((r) => r.t === "pri" && r.path === key)) continue;
-        const s = this.#storeLater(await this.#read(key), blobs);
+        // A command running now may have changed the file already: its state before that command is the one to keep.
+        const s = this.#storeLater(this.#beforeCommands(key) ?? (await this.#read(key)), blobs);
         if (s.k === "big" || s.k === "unsupported") notJournaled.push({ path: key, reason: describeUnjournaled(s) });
         records.push({ t: "pri", path: key, s });
       }
@@ -147,9 +153,13 @@ export class FileJournal implements ContextJournal, ToolJournal {
    * state of what changed. Unlike a declared write, the records are written
    * after the change; the listing of the scan before is made durable first,
    * so that the next open finds what a command a crash interrupted changed
-   * (see {@link FileJournal.recover}).
+   * (see {@link FileJournal.recover}). A write declared while the command
+   * runs keeps the file's state this scan saw (the command may have changed
+   * it already). A command whose changes are not journaled (a scan over its
+   * limit) is recorded, with `command` (its text) and why, and a revert past
+   * it lists it in {@link FileRestoreReport.commandsNotJournaled}.
    */
-  scanCommand(): Promise<ScannedCommand> {
+  scanCommand(command: string | null = null): Promise<ScannedCommand> {
     return this.#run(async () => {
       const limits = this.#scanLimits;
       if (limits === false) return { finish: () => Promise.resolve({ changed: [], notice: null }) };
@@ -157,6 +167,8 @@ export class FileJournal implements ContextJournal, ToolJournal {
       if (before.stamps === null) {
         this.#scanned = new Map();
         const notice = `${before.limitHit}, over the scan's limit: what this command changes is not journaled, and a revert will not restore it`;
+        // Recorded for the revert's report: the user is told which command a revert does not undo.
+        await this.#append([{ t: "unscanned", command, why: notice }], "none");
         return { finish: () => Promise.resolve({ changed: [], notice }) };
       }
       this.#scanned = before.contents;
@@ -164,14 +176,17 @@ export class FileJournal implements ContextJournal, ToolJournal {
       const list = await this.#listings.put(Buffer.from(JSON.stringify([...before.stamps])));
       const seq = this.#seq;
       await Promise.all([this.#listings.sync(), this.#append([{ t: "scan", list }], "records")]);
-      return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits)) };
+      this.#scanning.set(seq, { contents: before.contents, covers: before.covers });
+      return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits, command)) };
     });
   }
 
   /** Journals the prior state (in `before`) of each file the command of the scan record `scan` created, changed or deleted. */
-  async #journalScanned(scan: number, before: ReadonlyMap<string, ScannedFile>, limits: ScanLimits): Promise<{ changed: string[]; notice: string | null }> {
+  async #journalScanned(scan: number, before: ReadonlyMap<string, ScannedFile>, limits: ScanLimits, command: string | null): Promise<{ changed: string[]; notice: string | null }> {
     const { changed, limitHit } = await this.#journalChanges(scan, before, limits, (key) => this.#store(before.get(key)?.state ?? { kind: "missing" }));
-    const notice = limitHit === null ? null : `${limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
+    if (limitHit === null) return { changed, notice: null };
+    const notice = `${limitHit} after the command, over the scan's limit: the files it created are not journaled, and a revert will not delete them`;
+    await this.#append([{ t: "unscanned", command, why: notice }], "none");
     return { changed, notice };
   }
 
@@ -206,6 +221,7 @@ export class FileJournal implements ContextJournal, ToolJournal {
   /** Appends `records` and the end of the scan record at position `scan`, durably, then removes its listing (unless another open scan has the same). */
   async #closeScan(scan: number, records: JournalRecord[]): Promise<void> {
     const list = this.#openScans.get(scan);
+    this.#scanning.delete(scan);
     await this.#append([...records, { t: "scanned", r: scan }], "all");
     if (list !== undefined && ![...this.#openScans.values()].includes(list)) this.#listings.remove(list);
   }
@@ -351,6 +367,8 @@ export class FileJournal implements ContextJournal, ToolJournal {
     return this.#run(async () => {
       await this.#handle?.close();
       this.#handle = null;
+      this.#blobs.close();
+      this.#listings.close();
       this.#opening = null;
     });
   }
@@ -367,11 +385,27 @@ export class FileJournal implements ContextJournal, ToolJournal {
 
   async #open(): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
+    // The journal's folder, its file and its blobs are never reached through a link put in their place (see BlobStore).
+    if (!(await lstat(this.#dir)).isDirectory()) throw new Error(`the file journal's folder ${this.#dir} is a symlink: refused`);
     const file = path.join(this.#dir, "journal.jsonl");
-    const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? "" : Promise.reject(error)));
+    const handle = await open(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ELOOP" ? new Error(`the file journal ${file} is a symlink: refused`, { cause: error }) : error;
+    });
+    try {
+      await this.#readJournal(handle);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    this.#handle = handle;
+  }
+
+  /** Reads and indexes the journal open as `handle`, cutting what a crash left unfinished at its end. */
+  async #readJournal(handle: FileHandle): Promise<void> {
+    const text = await handle.readFile("utf8");
     const end = text.lastIndexOf("\n") + 1;
     // A torn last line (a crash during its write) was never synced as a whole: its change never happened.
-    if (end < text.length) await truncate(file, Buffer.byteLength(text.slice(0, end)));
+    if (end < text.length) await handle.truncate(Buffer.byteLength(text.slice(0, end)));
     const lines: { record: JournalRecord | null; offset: number }[] = [];
     let offset = 0;
     for (const line of text.slice(0, end).split("\n").slice(0, -1)) {
@@ -389,13 +423,12 @@ export class FileJournal implements ContextJournal, ToolJournal {
       offset += Buffer.byteLength(line) + 1;
     }
     const kept = await this.#durablePrefix(lines.map((l) => l.record));
-    if (kept < lines.length) await truncate(file, lines[kept]!.offset);
+    if (kept < lines.length) await handle.truncate(lines[kept]!.offset);
     this.#seq = 0;
     for (const { record } of lines.slice(0, kept)) {
       if (record !== null) this.#index(record, this.#seq);
       this.#seq++;
     }
-    this.#handle = await open(file, "a");
   }
 
   /**
@@ -476,6 +509,9 @@ export class FileJournal implements ContextJournal, ToolJournal {
         return;
       case "scanned":
         this.#openScans.delete(record.r);
+        return;
+      case "unscanned":
+        this.#unscanned.push({ seq, command: record.command, why: record.why });
     }
   }
 
@@ -512,6 +548,9 @@ export class FileJournal implements ContextJournal, ToolJournal {
     }
     const entries: RestoreEntry[] = [];
     if (from === null) return { entries, report, fork };
+    const start = from;
+    const unscanned = this.#unscanned.filter((u) => u.seq >= start);
+    if (unscanned.length > 0) report.commandsNotJournaled = unscanned.map((u) => ({ command: u.command, reason: u.why }));
     const keys = [...this.#entries].sort(([a], [b]) => (a < b ? -1 : 1));
     const decisions = await mapLimit(keys, PARALLEL_FILES, ([key, list]) => this.#decide(key, list, from, force));
     for (const decision of decisions) {
@@ -571,6 +610,16 @@ export class FileJournal implements ContextJournal, ToolJournal {
     const stamps = await mapLimit(keys, PARALLEL_FILES, (key) => this.files.stamp(key).catch(() => missingStamp));
     const records: JournalRecord[] = stamps.map((st, i) => ({ t: "aft", path: keys[i]!, st }));
     if (records.length > 0) await this.#append(records, "none");
+  }
+
+  /** The state of `key` the oldest scan before a command running now saw (missing when it covers `key` and did not list it), if it can tell. */
+  #beforeCommands(key: string): ReadFileState | undefined {
+    for (const { contents, covers } of this.#scanning.values()) {
+      const seen = contents.get(key);
+      if (seen !== undefined) return seen.state;
+      if (covers(key)) return { kind: "missing" };
+    }
+    return undefined;
   }
 
   #read(key: string): Promise<ReadFileState> {

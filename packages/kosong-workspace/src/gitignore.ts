@@ -109,35 +109,39 @@ export class GitignoreMatcher {
     reach[0] = 1;
     for (let t = 0; t < tokens.length; t++) {
       const token = tokens[t]!;
-      const next = (t + 1) * width;
+      const here = t * width;
+      const next = here + width;
       let any = false;
+      // Set once a reachable cell is seen, for the tokens that stretch over what follows it: one pass per token (never a pass per cell).
+      let carry = false;
       for (let i = 0; i < width; i++) {
-        if (reach[t * width + i] === 0) continue;
-        any = true;
+        const reached = reach[here + i] === 1;
+        any ||= reached;
         switch (token.kind) {
           case "char":
-            if (text[i] === token.char) reach[next + i + 1] = 1;
+            if (reached && text[i] === token.char) reach[next + i + 1] = 1;
             break;
           case "one":
-            if (i < text.length && text[i] !== "/") reach[next + i + 1] = 1;
+            if (reached && i < text.length && text[i] !== "/") reach[next + i + 1] = 1;
             break;
           case "class":
-            if (i < text.length && text[i] !== "/" && inClass(token, text.charCodeAt(i))) reach[next + i + 1] = 1;
+            if (reached && i < text.length && text[i] !== "/" && inClass(token, text.charCodeAt(i))) reach[next + i + 1] = 1;
             break;
           case "star":
             // Zero or more characters within this segment.
-            for (let j = i; j < width; j++) {
-              reach[next + j] = 1;
-              if (j >= text.length || text[j] === "/") break;
-            }
+            carry ||= reached;
+            if (carry) reach[next + i] = 1;
+            if (i >= text.length || text[i] === "/") carry = false;
             break;
           case "any":
-            for (let j = i; j < width; j++) reach[next + j] = 1;
+            carry ||= reached;
+            if (carry) reach[next + i] = 1;
             break;
           case "segments":
             // Nothing, or anything that ends with a `/`.
-            reach[next + i] = 1;
-            for (let j = i; j < width - 1; j++) if (text[j] === "/") reach[next + j + 1] = 1;
+            carry ||= reached;
+            if (reached) reach[next + i] = 1;
+            if (carry && i < width - 1 && text[i] === "/") reach[next + i + 1] = 1;
             break;
         }
       }

@@ -42,4 +42,6 @@ export type JournalRecord =
   /** A command (`Shell`) begins: `list` is the hash of the listing of the scan before it (`[key, stamp][]` as JSON, in `scans/` until the command is over). */
   | { t: "scan"; list: string }
   /** The command of the scan record at position `r` is over, its changes journaled. */
-  | { t: "scanned"; r: number };
+  | { t: "scanned"; r: number }
+  /** A command (`command`, when the tool named it) whose changes were not (all) journaled, and why. */
+  | { t: "unscanned"; command: string | null; why: string };

@@ -6,8 +6,9 @@ const noScan: ScannedCommand = { finish: () => Promise.resolve({ changed: [], no
 /**
  * Scans the workspace before the command; call `finish()` after it, whether
  * it succeeded or not, and tell the model the `notice` it returns when set
- * (the command's changes are then not all journaled). Without a journal it
- * does nothing.
+ * (the command's changes are then not all journaled). `command` (its text)
+ * is what a revert's report names when its changes were not journaled.
+ * Without a journal it does nothing.
  *
  * ```ts
  * const scan = await scanCommand(context);
@@ -18,6 +19,6 @@ const noScan: ScannedCommand = { finish: () => Promise.resolve({ changed: [], no
  * }
  * ```
  */
-export function scanCommand(context: JournalingToolContext): Promise<ScannedCommand> {
-  return context.session?.fileJournal?.scanCommand() ?? Promise.resolve(noScan);
+export function scanCommand(context: JournalingToolContext, command: string | null = null): Promise<ScannedCommand> {
+  return context.session?.fileJournal?.scanCommand(command) ?? Promise.resolve(noScan);
 }

@@ -29,8 +29,12 @@ export interface ScannedCommand {
 export interface ToolJournal {
   /** Records the state of `paths` (absolute inside the workspace, or relative to it), durably, before the tool changes them. */
   declareWrite(paths: readonly string[]): Promise<DeclaredWrite>;
-  /** Scans the workspace before a command; {@link ScannedCommand.finish} after it journals what it changed. */
-  scanCommand(): Promise<ScannedCommand>;
+  /**
+   * Scans the workspace before a command; {@link ScannedCommand.finish}
+   * after it journals what it changed. `command` (its text) is what a
+   * revert's report names when its changes were not journaled.
+   */
+  scanCommand(command?: string | null): Promise<ScannedCommand>;
 }
 
 /** Where a tool finds the journal: a soul's `ToolContext` is one (`context.session.fileJournal`). */

@@ -37,10 +37,16 @@ export interface ScanContents {
   maxFileBytes: number;
 }
 
-/** What a scan saw: each file's stamp by workspace key (and its content, when asked), or the limit it hit. */
+/**
+ * What a scan saw: each file's stamp by workspace key (and its content, when
+ * asked), and `covers(key)`: whether it would have listed `key` had it
+ * existed (its folders walked or missing, neither it nor one of them `.git`,
+ * ignored or a link), so that a key it covers and did not list did not
+ * exist. Or the limit it hit.
+ */
 export type WorkspaceScan =
-  | { stamps: Map<string, FileStamp>; contents: Map<string, ScannedFile>; limitHit: null }
-  | { stamps: null; contents: null; limitHit: string };
+  | { stamps: Map<string, FileStamp>; contents: Map<string, ScannedFile>; covers: (key: string) => boolean; limitHit: null }
+  | { stamps: null; contents: null; covers: null; limitHit: string };
 
 /** How many entries a scan lists at most, per file of {@link ScanLimits.maxFiles}. */
 const ENTRIES_PER_FILE = 10;
@@ -104,8 +110,27 @@ export async function scanWorkspace(root: string, limits: ScanLimits = {}, conte
     // The root gone or unreadable, descriptors exhausted: the scan cannot be used, and says why.
     limitHit = error instanceof GitignoreTooCostlyError ? error.message : `the workspace could not be scanned (${(error as Error).message})`;
   }
-  if (limitHit !== null) return { stamps: null, contents: null, limitHit };
-  return { stamps, contents: read, limitHit: null };
+  if (limitHit !== null) return { stamps: null, contents: null, covers: null, limitHit };
+  const covers = (key: string): boolean => {
+    const parts = key.split("/");
+    let folder = "";
+    try {
+      for (const [i, name] of parts.entries()) {
+        const child = folder === "" ? name : `${folder}/${name}`;
+        const rules = rulesUnder.get(folder)!;
+        const last = i === parts.length - 1;
+        if (name === ".git" || (rules.length > 0 && matcher.ignored(rules, child, !last))) return false;
+        if (last) return true;
+        // A folder not walked: missing (so was the key), or a link or a file (what is under it was not scanned).
+        if (!rulesUnder.has(child)) return !stamps.has(child);
+        folder = child;
+      }
+    } catch {
+      // Over the matcher's budget: not known.
+    }
+    return false;
+  };
+  return { stamps, contents: read, covers, limitHit: null };
 }
 
 /** Whether two stamps are the same (nothing seen changed). */

@@ -8,14 +8,16 @@ import path from "node:path";
 import { extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
+import { Recall } from "@kosong/soul/recall";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
+import { CliError } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
-import { loadProjectContext, type ProjectContext } from "../project/project-context.js";
+import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
 import type { Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
-import { createSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, recordStoredSize, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { createAgentTools } from "../tools/agent-tools.js";
@@ -29,6 +31,8 @@ export type SessionChoice =
   | { kind: "new" }
   | { kind: "continue" }
   | { kind: "resume"; id: string }
+  /** The session with exactly this id, of this working directory (ACP's `session/load`). */
+  | { kind: "load"; id: string }
   /** Resume the session with exactly this id, or start one with it. */
   | { kind: "session"; id: string }
   | { kind: "resume-file"; file: string };
@@ -113,10 +117,13 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       ? undefined
       : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
   const context = new Context(stored?.log ?? contextFile, { fileJournal });
-  const closeConversation = async () => {
+  /** Closes the conversation; with a store, resolves to its size in bytes there (null when it could not be read). */
+  const closeConversation = async (): Promise<number | null> => {
     await context.close();
     await fileJournal?.close();
+    const bytes = stored ? await stored.bytes().catch(() => null) : null;
     await stored?.close();
+    return bytes;
   };
   const restoreReport = await context.restore().catch(async (error: unknown) => {
     await dropSandbox();
@@ -133,7 +140,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const tools = createAgentTools(workspace, { shellEnv, sandbox });
-    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, SendDMail] : tools);
+    // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
+    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
       ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
@@ -147,7 +155,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset };
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
@@ -157,7 +165,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         context,
         config: {
           maxContextSize: chosen.maxContextSize,
-          reservedContextSize: reservedTokens(chosen.maxContextSize),
+          ...compactionTriggers(chosen.maxContextSize, settings.compactionThreshold),
           toolTimeouts: { Shell: settings.shellTimeoutMs },
         },
         compaction,
@@ -199,9 +207,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.
         const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
-        await closeConversation();
+        const storedBytes = await closeConversation();
         if (!session) return;
+        // Started and quit before a first prompt: nothing to resume, so no session is left for the picker to list.
+        if (session.firstPrompt === null && context.history.length === 0 && context.checkpoints.length === 0) return removeSession(session);
         if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
+        if (storedBytes !== null) await recordStoredSize(session, storedBytes);
         await secureSessionFiles(session);
       },
     };
@@ -218,6 +229,17 @@ export function warnOnStderr(line: string): void {
   process.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(line), { oneLine: true })}\n`);
 }
 
+/**
+ * The soul's compaction triggers: the reserve for the answer
+ * ({@link reservedTokens}), and with a threshold share, that share of the
+ * window, the reserve then cut so that it does not trigger earlier.
+ */
+export function compactionTriggers(maxContextSize: number, threshold: number | null): { reservedContextSize: number; compactionTriggerRatio?: number } {
+  const reserve = reservedTokens(maxContextSize);
+  if (threshold === null) return { reservedContextSize: reserve };
+  return { reservedContextSize: Math.min(reserve, Math.round(maxContextSize * (1 - threshold))), compactionTriggerRatio: threshold };
+}
+
 /** Tokens kept free for the answer: the soul's default (kimi-cli's 50k), or a quarter of a smaller window. */
 export function reservedTokens(maxContextSize: number): number {
   return Math.min(defaultSoulConfig.reservedContextSize, Math.floor(maxContextSize / 4));
@@ -232,6 +254,11 @@ async function chooseSession(home: string, cwd: string, choice: SessionChoice): 
       return saved(await latestSession(home, cwd));
     case "resume":
       return saved(await findSession(home, choice.id));
+    case "load": {
+      const found = await exactSession(home, cwd, choice.id);
+      if (found === null) throw new CliError(`No session "${choice.id}" of ${cwd}.`);
+      return saved(found);
+    }
     case "session":
       return saved(await openOrCreateSession(home, cwd, choice.id));
     case "resume-file":

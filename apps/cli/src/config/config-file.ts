@@ -58,6 +58,9 @@ export const configFileSchema = z.strictObject({
   idle_timeout: z.number().nonnegative().optional(),
   /** Seconds a Shell tool call may run (0: no limit; default 660). */
   shell_timeout: z.number().nonnegative().optional(),
+  max_time: z.number().nonnegative().optional(),
+  /** Compact when the context reaches this share of the window: 0.7 or "70%" (default: 0.85, or earlier when the reserve for the answer runs out). */
+  compaction_threshold: z.union([z.number(), z.string()]).optional(),
   /**
    * Model prices in USD per million tokens, by model name (`[prices."my-model"]`):
    * `input` and `output`, and optionally `cached_input` and `cache_write`

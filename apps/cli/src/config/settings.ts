@@ -44,6 +44,10 @@ export interface SettingFlags {
   firstByteTimeout?: string;
   idleTimeout?: string;
   shellTimeout?: string;
+  /** `--max-time <seconds>`: print mode's limit on the whole run. */
+  maxTime?: string;
+  /** `--compaction-threshold <share>`: 0.7 or 70%. */
+  compactionThreshold?: string;
   /** A mode of `--file-restore <mode>`, or false with `--no-file-restore`. */
   fileRestore?: string | boolean;
   /** `--file-restore-max-size <size>`: bytes, or with a unit (KiB, MiB, GiB). */
@@ -85,6 +89,10 @@ export interface Settings {
   llmTimeouts: { firstByteMs?: number | null; idleMs?: number | null };
   /** The time limit of a Shell tool call in ms (null: none; default {@link DEFAULT_SHELL_TIMEOUT_MS}). */
   shellTimeoutMs: number | null;
+  /** Print mode's limit on the whole run in ms (null: none; default {@link DEFAULT_PRINT_MAX_TIME_MS}). */
+  maxTimeMs: number | null;
+  /** Compact at this share of the window (0 < share <= 1); null: the soul's triggers (85 %, or the answer's reserve). */
+  compactionThreshold: number | null;
   /**
    * Which files the agent changes are journaled and restored with every
    * revert: none ("off", also `--no-file-restore`), the ones tools declare
@@ -108,6 +116,13 @@ export type McpSource = { kind: "config"; path: string; mcpServers: Record<strin
  * that the tool's own timeout could not end.
  */
 export const DEFAULT_SHELL_TIMEOUT_MS = 660_000;
+
+/**
+ * The default limit on a whole print-mode run: 15 minutes, so that a model
+ * that stalls (each attempt waits up to the first-byte or idle timeout, and
+ * a step is tried 4 times) cannot hold a script for longer.
+ */
+export const DEFAULT_PRINT_MAX_TIME_MS = 900_000;
 
 /** The default `$KOSONG_HOME`. */
 export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -135,6 +150,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
   const provider = checked(flags.provider, "KOSONG_PROVIDER", "provider", providerNames) ?? inferProvider(env);
   const maxContext = picked(flags.maxContextSize, "KOSONG_MAX_CONTEXT_SIZE", "max_context_size");
   const shellTimeout = seconds("--shell-timeout", pick(flags.shellTimeout, "KOSONG_SHELL_TIMEOUT", "shell_timeout"));
+  const maxTime = seconds("--max-time", pick(flags.maxTime, "KOSONG_MAX_TIME", "max_time"));
   return {
     home,
     configPath,
@@ -162,6 +178,8 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       idleMs: seconds("--idle-timeout", pick(flags.idleTimeout, "KOSONG_IDLE_TIMEOUT", "idle_timeout")),
     }),
     shellTimeoutMs: shellTimeout === undefined ? DEFAULT_SHELL_TIMEOUT_MS : shellTimeout,
+    maxTimeMs: maxTime === undefined ? DEFAULT_PRINT_MAX_TIME_MS : maxTime,
+    compactionThreshold: share(picked(flags.compactionThreshold, "KOSONG_COMPACTION_THRESHOLD", "compaction_threshold")),
     fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
     fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
@@ -217,6 +235,15 @@ function seconds(what: string, value: string | undefined): number | null | undef
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new UsageError(`${what}: expected a number of seconds (0 for no limit), got "${value}"`);
   return n === 0 ? null : Math.min(Math.round(n * 1000), 2 ** 31 - 1) || 1;
+}
+
+/** A share of the window given as 0.7 or 70%, in (0, 1]; null when not given. */
+function share({ value, from }: { value: string | undefined; from: string }): number | null {
+  if (value === undefined) return null;
+  const percent = /^\s*([\d.]+)\s*%\s*$/.exec(value);
+  const n = percent ? Number(percent[1]) / 100 : Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`${from}: expected a share of the window between 0 and 1 (e.g. 0.7 or 70%), got "${value}"`);
+  return n;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

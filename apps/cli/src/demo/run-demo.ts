@@ -66,7 +66,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     },
     { text: "y" },
     { text: "a" },
-    { narration: "2. Every turn and step starts at a checkpoint", text: "/checkpoints" },
+    { narration: "2. Every turn and step starts at a checkpoint", text: "/checkpoints all" },
     { narration: "3. D-Mail: the model reads a long file and writes a draft, then sends its past self only the answer (the context bar drops, the draft is undone)", text: demoPrompts.dmail },
     { text: "y" },
     { narration: "4. A host rewrite: fix a typo in an earlier prompt and rerun from there", text: demoPrompts.typo },
@@ -108,6 +108,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       store: null,
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
+      maxTimeMs: null,
+      compactionThreshold: null,
       fileRestore: "scan",
       fileRestoreMaxBytes: defaultMaxFileBytes,
       // The scripted tour runs the same everywhere: no sandbox, and no notice where there is none.

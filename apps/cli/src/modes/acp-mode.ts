@@ -1,7 +1,7 @@
 /**
  * ACP mode (`kosong acp`): serves kosong as an ACP agent on stdin/stdout
  * (see `@kosong/acp`), for Zed and other ACP editors. Each ACP session is a
- * saved kosong session (`session/load` takes its id); the editor's file
+ * saved kosong session (`session/load` takes its exact id, of the same working directory); the editor's file
  * system and terminal are used for the tools when it offers them, and the
  * MCP servers it passes are connected (through `@kosong/mcp`, loaded only
  * then) and their tools added to the agent's. Ends when
@@ -14,6 +14,7 @@ import type { McpToolset } from "@kosong/mcp";
 import packageJson from "../../package.json" with { type: "json" };
 import { openAgentSession, type SessionChoice, warnOnStderr } from "../agent/agent-session.js";
 import type { Settings } from "../config/settings.js";
+import { exactSession } from "../sessions/session-store.js";
 import type { Providers } from "../providers/create-provider.js";
 import { serveUntilSignal } from "./stop-on-signals.js";
 
@@ -41,7 +42,8 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
   const host: AcpAgentHost = {
     info: { name: "kosong", title: "kosong", version: packageJson.version },
     newSession: (request) => open({ kind: "new" }, request),
-    loadSession: (id, request) => open({ kind: "resume", id }, request),
+    loadSession: (id, request) => open({ kind: "load", id }, request),
+    hasSession: async (id, cwd) => (await exactSession(options.settings.home, cwd, id)) !== null,
     connectMcpServers,
     // @kosong/mcp speaks stdio and streamable HTTP, not SSE.
     mcpTransports: { http: true, sse: false },

@@ -1,7 +1,7 @@
 /**
  * Print mode (`kosong -p PROMPT`): one turn, then exit. A small subscriber
- * to the turn's events: in `text` format the assistant's text streams to
- * stdout; in `stream-json` every event is one wire-envelope JSON line.
+ * to the turn's events: in `text` format the assistant's text goes to
+ * stdout as each response completes (a cut, retried attempt writes nothing); in `stream-json` every event is one wire-envelope JSON line.
  * Tools that need approval are refused (the model reads why) unless
  * `--yolo`. The text's control characters are shown, not obeyed (see
  * `visibleControls`); `stream-json` carries the events as they are. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
@@ -37,6 +37,15 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
   const agent = await openAgentSession({ settings: options.settings, providers: options.providers, choice: options.choice });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
+  // --max-time: the whole run, stalls and retries included, ends after this long (exit 1).
+  let timedOut = false;
+  const timer =
+    settings.maxTimeMs === null
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, settings.maxTimeMs);
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
@@ -51,16 +60,21 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
       agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
     const turn = agent.soul.run(prompt, { signal: controller.signal });
-    const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err);
+    const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err, () => !timedOut);
     for await (const event of turn) {
       print(event);
       await agent.observe(event);
     }
     const result = await turn.result;
-    if (settings.outputFormat === "text") out.write("\n");
+    if (settings.outputFormat === "text" && result.stopReason !== "error" && !timedOut) out.write("\n");
+    if (timedOut) {
+      err.write(`kosong: stopped after ${(settings.maxTimeMs ?? 0) / 1000} s (--max-time; 0: no limit)\n`);
+      return ExitCode.error;
+    }
     if (refused.length > 0) err.write(`kosong: ${count(refused.length, "tool call")} refused without --yolo (print mode cannot ask): ${refused.join("; ")}\n`);
     return exitCodeOf(result, err);
   } finally {
+    clearTimeout(timer);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await agent.close();
@@ -72,31 +86,40 @@ function jsonPrinter(out: NodeJS.WritableStream): (event: SoulEvent) => void {
 }
 
 /**
- * Streams the assistant's text; a step's text starts on a new paragraph
- * after an earlier step's. Streamed text cannot be taken back: when a
- * connection drops mid-answer and the step is retried, stderr says that the
- * paragraph before is cut off and the retried answer follows in full
- * (`stream-json` tells the attempts apart by their `StepRetry` event).
+ * Writes the assistant's text; a step's text starts on a new paragraph
+ * after an earlier step's. Streamed text cannot be taken back, so an
+ * attempt's text is held until its response is complete: a connection cut
+ * mid-answer and retried (`StepRetry`) drops the cut attempt's text, and a
+ * turn that fails (or runs out of --max-time) writes nothing of its failed
+ * step. An abort (Ctrl-C) writes what had come. `stream-json` tells attempts apart by `StepRetry`.
  */
-function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream): (event: SoulEvent) => void {
+function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream, keepPartial: () => boolean): (event: SoulEvent) => void {
   let wroteText = false;
-  let wroteInAttempt = false;
-  let newStep = false;
-  return (event) => {
-    if (event.type === "StepRetry" && wroteInAttempt) {
-      out.write("\n");
-      err.write(`kosong: the answer above was cut off (${visibleControls(event.payload.error)}); retrying, the full answer follows\n`);
-    }
-    if (event.type === "StepBegin" || event.type === "StepRetry") {
-      newStep = wroteText;
-      wroteInAttempt = false;
-    }
-    if (event.type !== "TextPart" || !event.payload.text) return;
-    if (newStep) out.write("\n\n");
-    newStep = false;
+  let held = "";
+  const flush = (): void => {
+    if (!held) return;
+    out.write(`${wroteText ? "\n\n" : ""}${held}`);
     wroteText = true;
-    wroteInAttempt = true;
-    out.write(visibleControls(event.payload.text));
+    held = "";
+  };
+  return (event) => {
+    switch (event.type) {
+      case "TextPart":
+        held += visibleControls(event.payload.text);
+        return;
+      case "StepRetry":
+        if (held) err.write(`kosong: the answer was cut off (${visibleControls(event.payload.error)}); retrying\n`);
+        held = "";
+        return;
+      case "StatusUpdate":
+        return flush();
+      case "StepInterrupted":
+        if (event.payload.reason === "aborted" && keepPartial()) flush();
+        held = "";
+        return;
+      default:
+        return;
+    }
   };
 }
 

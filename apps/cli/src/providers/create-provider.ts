@@ -54,35 +54,65 @@ export async function createProviders(settings: Settings, env: Env = process.env
   return { main, compact, maxContextSize: settings.maxContextSize ?? defaultContextSizes[settings.provider] };
 }
 
-async function createProvider(settings: Settings, model: string, env: Env): Promise<ChatProvider> {
+/** How a provider reaches its API: the key (undefined: none, e.g. Anthropic's auth token), the base URL, and where the key came from. */
+export interface ProviderEndpoint {
+  apiKey: string | undefined;
+  baseURL: string | undefined;
+  /** For messages about a refused key, e.g. `OPENAI_API_KEY`. */
+  keySource: string;
+}
+
+/**
+ * The key and base URL of `settings.provider` (not `scripted`) by kosong's
+ * rules: `KOSONG_API_KEY` or the config's `api_key`, else the provider's
+ * variable, else a placeholder for a server on this machine. Missing
+ * credentials are a {@link UsageError} saying how to set them.
+ */
+export function providerEndpoint(settings: Settings, env: Env = process.env): ProviderEndpoint {
   const baseURL = settings.baseUrl ?? undefined;
-  const timeouts = settings.llmTimeouts;
   switch (settings.provider) {
-    case "scripted": {
-      if (!settings.script) throw new UsageError("--provider scripted needs --script <file> (a JSON array of echo-DSL responses, or responses separated by --- lines)");
-      const { ScriptedChatProvider } = await import("@kosong/core/testing");
-      return new ScriptedChatProvider(await readScriptsFile(settings.script), { chunkSize: 8, delayMs: 5 });
-    }
     case "anthropic": {
       const apiKey = settings.apiKey ?? env.ANTHROPIC_API_KEY ?? (env.ANTHROPIC_AUTH_TOKEN ? undefined : localKey(baseURL));
       if (!apiKey && !env.ANTHROPIC_AUTH_TOKEN) throw new UsageError(missingCredentialsMessage("anthropic"));
-      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }));
+      return { apiKey, baseURL, keySource: apiKey ? keySource(settings, env, "ANTHROPIC_API_KEY", baseURL) : "ANTHROPIC_AUTH_TOKEN" };
     }
     case "kimi": {
       const apiKey = settings.apiKey ?? env.KIMI_API_KEY ?? localKey(baseURL);
       if (!apiKey) throw new UsageError(missingCredentialsMessage("kimi"));
-      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey, baseURL, timeouts }));
+      return { apiKey, baseURL, keySource: keySource(settings, env, "KIMI_API_KEY", baseURL) };
     }
     case "openai":
-    case "openai-responses": {
+    case "openai-responses":
+    case "scripted": {
       const url = baseURL ?? (env.OPENAI_BASE_URL || undefined);
       const apiKey = settings.apiKey ?? (env.OPENAI_API_KEY || undefined) ?? localKey(url);
-      if (!apiKey) throw new UsageError(missingCredentialsMessage(settings.provider));
+      if (!apiKey && settings.provider !== "scripted") throw new UsageError(missingCredentialsMessage(settings.provider));
+      return { apiKey, baseURL: url, keySource: keySource(settings, env, "OPENAI_API_KEY", url) };
+    }
+  }
+}
+
+async function createProvider(settings: Settings, model: string, env: Env): Promise<ChatProvider> {
+  const timeouts = settings.llmTimeouts;
+  if (settings.provider === "scripted") {
+    if (!settings.script) throw new UsageError("--provider scripted needs --script <file> (a JSON array of echo-DSL responses, or responses separated by --- lines)");
+    const { ScriptedChatProvider } = await import("@kosong/core/testing");
+    return new ScriptedChatProvider(await readScriptsFile(settings.script), { chunkSize: 8, delayMs: 5 });
+  }
+  const { apiKey, baseURL, keySource: source } = providerEndpoint(settings, env);
+  switch (settings.provider) {
+    case "anthropic":
+      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }), null, source);
+    case "kimi":
+      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey: apiKey!, baseURL, timeouts }), null, source);
+    case "openai":
+    case "openai-responses": {
       const chat = settings.provider === "openai";
-      return new DeferredProvider(settings.provider, model, async () => {
+      const create = async () => {
         const openai = await import("@kosong/core/openai");
-        return chat ? new openai.OpenAIChatProvider({ model, apiKey, baseURL: url, timeouts }) : new openai.OpenAIResponsesProvider({ model, apiKey, baseURL: url, timeouts });
-      });
+        return chat ? new openai.OpenAIChatProvider({ model, apiKey: apiKey!, baseURL, timeouts }) : new openai.OpenAIResponsesProvider({ model, apiKey: apiKey!, baseURL, timeouts });
+      };
+      return new DeferredProvider(settings.provider, model, create, null, source);
     }
   }
 }
@@ -90,6 +120,13 @@ async function createProvider(settings: Settings, model: string, env: Env): Prom
 /** Starts loading the SDKs of `providers` (the interactive mode calls it once its prompt is drawn). */
 export function loadProviders(providers: Providers): void {
   for (const provider of [providers.main, providers.compact]) if (provider instanceof DeferredProvider) void provider.load();
+}
+
+/** Where the key a provider sends comes from, as a user would fix it: a variable, the config file, or none (a local server). */
+function keySource(settings: Settings, env: Env, variable: string, baseURL: string | undefined): string {
+  if (settings.apiKey !== null) return env.KOSONG_API_KEY ? "KOSONG_API_KEY" : `api_key in ${settings.configPath ?? "the config file"}`;
+  if (env[variable]) return variable;
+  return `no key: a placeholder for the local server ${baseURL ?? ""}`.trim();
 }
 
 /**

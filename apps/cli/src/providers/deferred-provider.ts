@@ -6,7 +6,7 @@
  * calls {@link DeferredProvider.load} to import the SDK while the user
  * types; any other use loads it on the first `generate`.
  */
-import { type ChatProvider, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
+import { APIStatusError, type ChatProvider, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
 
 /** A {@link ChatProvider} built by `create` on first use. */
 export class DeferredProvider implements ChatProvider {
@@ -17,12 +17,15 @@ export class DeferredProvider implements ChatProvider {
    * @param name The name the built provider has (`openai`, `anthropic`, ...).
    * @param modelName The model it calls.
    * @param create Builds it (importing its SDK); its failure rejects each `generate`.
+   * @param thinkingEffort The effort of `withThinking`, null for the provider's default.
+   * @param keySource Where the API key came from (e.g. `OPENAI_API_KEY`): a refused key (401, 403) says so.
    */
   constructor(
     readonly name: string,
     readonly modelName: string,
     create: () => Promise<ChatProvider>,
     readonly thinkingEffort: ThinkingEffort | null = null,
+    readonly keySource: string | null = null,
   ) {
     this.#create = create;
   }
@@ -43,10 +46,21 @@ export class DeferredProvider implements ChatProvider {
   }
 
   async generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options?: ProviderGenerateOptions): Promise<StreamedMessage> {
-    return (await this.load()).generate(systemPrompt, tools, history, options);
+    try {
+      return await (await this.load()).generate(systemPrompt, tools, history, options);
+    } catch (error) {
+      throw this.#namingKey(error);
+    }
   }
 
   withThinking(effort: ThinkingEffort): DeferredProvider {
-    return new DeferredProvider(this.name, this.modelName, async () => (await this.load()).withThinking(effort), effort);
+    return new DeferredProvider(this.name, this.modelName, async () => (await this.load()).withThinking(effort), effort, this.keySource);
+  }
+
+  /** A refused key (401, 403) with where the key came from added to its message, so the user knows what to fix. */
+  #namingKey(error: unknown): unknown {
+    if (this.keySource === null || !APIStatusError.isInstance(error) || (error.statusCode !== 401 && error.statusCode !== 403)) return error;
+    const { statusCode, requestId, retryAfterMs, errorType, errorCode } = error;
+    return new APIStatusError(statusCode, `${error.message} (the API key sent came from ${this.keySource})`, { requestId, retryAfterMs, errorType, errorCode, cause: error });
   }
 }

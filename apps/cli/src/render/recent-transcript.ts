@@ -5,6 +5,7 @@
  */
 import { extractText, type Message } from "@kosong/core";
 import type { Style } from "./terminal-style.js";
+import { isUserPrompt, recoveredFilePath } from "./user-prompt.js";
 import { oneLine } from "./visible-controls.js";
 
 /** Lines for the last `max` prompts and answers of `history`. */
@@ -12,7 +13,9 @@ export function recentTranscript(history: readonly Message[], style: Style, max 
   const lines: string[] = [];
   for (const message of history) {
     const text = extractText(message).trim();
-    if (message.role === "user" && text && !text.startsWith("<system>")) lines.push(`${style.cyan("›")} ${oneLine(text, 100)}`);
+    const recovered = recoveredFilePath(message);
+    if (recovered !== null) lines.push(style.dim(`  (${oneLine(recovered, 80)} recovered by a compaction)`));
+    else if (isUserPrompt(message) && text) lines.push(`${style.cyan("›")} ${oneLine(text, 100)}`);
     else if (message.role === "assistant") {
       const calls = message.tool_calls?.map((call) => call.function.name) ?? [];
       const said = text ? oneLine(text, 100) : "";

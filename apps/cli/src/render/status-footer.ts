@@ -14,7 +14,13 @@ const restore = "\u001b8";
 export class StatusFooter {
   #on = false;
   #rows = 0;
-  readonly #onResize = (): void => this.#setRegion();
+  readonly #onResize = (): void => {
+    // A resize resets the scroll region, and the cursor may now sit on the new last row, where the output
+    // would write over the footer: the whole screen scrolls by a line if so (IND keeps the column), and
+    // the cursor goes back up into what becomes the region.
+    this.out.write(`${save}\u001b[r${restore}\u001bD\u001b[1A`);
+    this.#setRegion();
+  };
 
   constructor(
     private readonly out: NodeJS.WriteStream,

@@ -19,6 +19,8 @@ export interface StatusInfo {
   yolo: boolean;
   /** Tokens used this session, shown when given. */
   tokens?: SessionTokens;
+  /** Without `tokens`: this session's cost is shown when given and some call was priced (as the footer shows it). */
+  cost?: SessionTokens;
 }
 
 /**
@@ -77,6 +79,7 @@ export function statusLine(info: StatusInfo, style: Style): string {
     parts.push(`${formatTokens(info.contextTokens)} tokens`);
   }
   if (info.tokens) parts.push(tokensText(info.tokens));
+  else if (info.cost && costText(info.cost)) parts.push(costText(info.cost));
   parts.push(`compaction: ${info.strategy}`);
   if (info.yolo) parts.push(style.yellow("yolo"));
   parts.push(`session ${info.sessionId}`);
@@ -88,9 +91,14 @@ export function statusLine(info: StatusInfo, style: Style): string {
  * other calls were of a model without a price).
  */
 function tokensText(tokens: SessionTokens): string {
+  const cost = costText(tokens);
+  return `in ${formatTokens(tokens.input)} · out ${formatTokens(tokens.output)} · cached ${formatTokens(tokens.cached)}${cost ? ` · ${cost}` : ""}`;
+}
+
+/** The session's cost (`≥` when some calls were of a model without a price), or "" when no call was priced. */
+function costText(tokens: SessionTokens): string {
   const priced = tokens.cost > 0 || (tokens.unpricedCalls === 0 && tokens.input + tokens.output > 0);
-  const cost = priced ? ` · ${tokens.unpricedCalls > 0 ? "≥" : ""}${formatCost(tokens.cost)}` : "";
-  return `in ${formatTokens(tokens.input)} · out ${formatTokens(tokens.output)} · cached ${formatTokens(tokens.cached)}${cost}`;
+  return priced ? `${tokens.unpricedCalls > 0 ? "≥" : ""}${formatCost(tokens.cost)}` : "";
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { ToolReturnValue } from "@kosong/core";
 import { oneLine, visibleControls } from "./visible-controls.js";
 
-const keyArguments = ["path", "command", "pattern", "message", "query", "url"];
+const keyArguments = ["path", "command", "pattern", "message", "pointer", "query", "url"];
 
 /** `Name(key argument)`, from the call's JSON arguments (shortened to `max` characters). */
 export function toolCallLabel(name: string, argumentsJson: string | null, max = 70): string {

@@ -184,7 +184,10 @@ export class TurnRenderer {
         const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${d.stubs} stubs` : ""}${d.filesRecovered.length ? `, ${d.filesRecovered.length} files recovered` : ""}` : "";
         // Said as it is: a compaction that removed nothing is not reported as one, and the strategy's notes (a summary rejected, a fallback, a missed budget) are shown.
         const nothing = d !== null && d.dropped === 0 && d.stubs === 0 && event.payload.tokens_after >= event.payload.tokens_before;
-        const result = nothing ? `nothing compacted (${formatTokens(event.payload.tokens_before)} tokens)` : `compacted: ${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}`;
+        const grew = !nothing && event.payload.tokens_after > event.payload.tokens_before;
+        const tokens = `${formatTokens(event.payload.tokens_before)} → ${formatTokens(event.payload.tokens_after)} tokens${what}`;
+        // A compaction whose output is larger than what it replaced (a summary longer than a short conversation) is said so, not called a compaction.
+        const result = nothing ? `nothing compacted (${formatTokens(event.payload.tokens_before)} tokens)` : grew ? s.yellow(`the context grew: ${tokens}`) : `compacted: ${tokens}`;
         // No model summary made it (rejected, or the model failed): the output is the fallback's, and said so first.
         const head = d?.fallback ? `${s.yellow(`summary ${d.rejectedSummaries?.length ? "rejected" : "not made"}, fell back to ${visibleControls(d.fallback, { oneLine: true })}`)}: ${result}` : result;
         const notes = [...(d?.notes ?? []), ...(d?.withinBudget === false ? ["over the strategy's budget: the smallest output it could make"] : [])];

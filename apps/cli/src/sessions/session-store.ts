@@ -8,7 +8,7 @@
  * can hold secrets the user typed. API keys are never written.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
@@ -30,11 +30,13 @@ export interface SessionInfo {
   createdAt: string;
   /** The strategy last chosen with `/strategy`, or null. */
   compaction: CompactionName | null;
+  /** With `--store`: the conversation's size in the database when the session was last closed (bytes), else null. */
+  storedSize: number | null;
 }
 
 /** A listed session with what `kosong sessions` shows. */
 export interface ListedSession extends SessionInfo {
-  /** Bytes of the conversation file. */
+  /** Bytes of the conversation: its file, or with `--store` its size in the database when last closed. */
   size: number;
   /** When the conversation last changed (ms since the epoch). */
   lastUsed: number;
@@ -47,6 +49,7 @@ const metadataSchema = z.object({
   created_at: z.string(),
   // A name this version does not know (written by a later one) is ignored, not a broken session.
   compaction: z.enum(compactionNames).nullable().default(null).catch(null),
+  stored_size: z.number().int().nonnegative().nullable().default(null).catch(null),
 });
 
 /** The folder holding all sessions under `home`. */
@@ -69,7 +72,7 @@ export async function createSession(home: string, cwd: string, now: Date = new D
     throw (await unwritableFolderError(error, dir, `KOSONG_HOME (${home})`)) ?? error;
   }
   await chmod(dir, 0o700);
-  const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString(), compaction: null };
+  const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString(), compaction: null, storedSize: null };
   await writeFile(info.contextFile, "", { mode: 0o600, flag: "a" });
   await writeMetadata(info);
   return info;
@@ -88,6 +91,12 @@ export async function recordCompaction(info: SessionInfo, name: CompactionName):
   await writeMetadata(info);
 }
 
+/** Records the size of the conversation in the database (`--store`), for listings. */
+export async function recordStoredSize(info: SessionInfo, bytes: number): Promise<void> {
+  info.storedSize = bytes;
+  await writeMetadata(info);
+}
+
 /** Every session under `home`, most recently used first. Folders without readable metadata are skipped. */
 export async function listSessions(home: string): Promise<ListedSession[]> {
   let names: string[];
@@ -103,6 +112,7 @@ export async function listSessions(home: string): Promise<ListedSession[]> {
 
 /** The session whose id is `id` or starts with it; a {@link CliError} when none or several match. */
 export async function findSession(home: string, id: string): Promise<ListedSession> {
+  if (!id.isWellFormed()) throw new CliError(`${JSON.stringify(id)} is not a valid session id (not well-formed Unicode).`);
   const sessions = await listSessions(home);
   const exact = sessions.find((s) => s.id === id);
   if (exact) return exact;
@@ -110,6 +120,18 @@ export async function findSession(home: string, id: string): Promise<ListedSessi
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new CliError(`No session "${id}" in ${sessionsDir(home)} (see \`kosong sessions\`).`);
   throw new CliError(`"${id}" matches ${matches.length} sessions: ${matches.map((s) => s.id).join(", ")}`);
+}
+
+/**
+ * The session with exactly the id `id` whose working directory is `cwd`
+ * (resolved like the session's own), or null: how a protocol client
+ * (ACP's `session/load`) names a session. No prefix matching, no other
+ * workspace's session.
+ */
+export async function exactSession(home: string, cwd: string, id: string): Promise<ListedSession | null> {
+  const folder = await realpath(cwd).catch(() => null);
+  if (folder === null || !id.isWellFormed()) return null;
+  return (await listSessions(home)).find((s) => s.id === id && s.cwd === folder) ?? null;
 }
 
 /** An id a client may choose (`--session`): a safe folder name. */
@@ -129,6 +151,11 @@ export async function latestSession(home: string, cwd: string): Promise<ListedSe
   return latest;
 }
 
+/** Deletes the session's folder (a session that never got a prompt). */
+export async function removeSession(info: Pick<SessionInfo, "dir">): Promise<void> {
+  await rm(info.dir, { recursive: true, force: true });
+}
+
 /** Sets 0600 on every file of the session folder (rotations written by the context log included). */
 export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promise<void> {
   const names = await readdir(info.dir).catch(() => [] as string[]);
@@ -136,7 +163,7 @@ export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promis
 }
 
 async function writeMetadata(info: SessionInfo): Promise<void> {
-  const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt, compaction: info.compaction };
+  const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt, compaction: info.compaction, ...(info.storedSize === null ? {} : { stored_size: info.storedSize }) };
   await writeFile(path.join(info.dir, "session.json"), `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600 });
 }
 
@@ -153,7 +180,8 @@ async function readSession(dir: string): Promise<ListedSession | null> {
       firstPrompt: metadata.first_prompt,
       createdAt: metadata.created_at,
       compaction: metadata.compaction,
-      size: info.size,
+      storedSize: metadata.stored_size,
+      size: metadata.stored_size ?? info.size,
       lastUsed: info.mtimeMs,
     };
   } catch {

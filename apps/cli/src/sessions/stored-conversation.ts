@@ -13,6 +13,8 @@ import type { SessionInfo } from "./session-store.js";
 /** An open conversation in the store, and how to let go of the store. */
 export interface StoredConversation {
   log: ContextLog;
+  /** The conversation's size in bytes, as a `context.jsonl` would hold it (for `kosong sessions` and the picker). */
+  bytes(): Promise<number>;
   /** Ends the store's connections (after the context, which closes the log, is closed). */
   close(): Promise<void>;
 }
@@ -24,7 +26,7 @@ export async function openStoredConversation(url: string, session: SessionInfo |
   // A lost connection is retried for 10 s (then the write fails and the turn reports it), not the library's 30 s.
   const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
   try {
-    return { log: await store.openLog(session.id), close: () => store.close() };
+    return { log: await store.openLog(session.id), bytes: () => store.sessionBytes(session.id), close: () => store.close() };
   } catch (error) {
     await store.close();
     throw error;

@@ -61,7 +61,7 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
         const rejected = await askShellApproval(context, command, inSandbox !== null && outside_sandbox ? (reason ?? "") : null);
         if (rejected) return rejected;
       }
-      const scan = await scanCommand(context);
+      const scan = await scanCommand(context, command);
       let run: CommandRun;
       let notice: string | null;
       try {

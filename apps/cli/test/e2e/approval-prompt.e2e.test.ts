@@ -183,4 +183,17 @@ describe("file approvals show the change", () => {
     terminal.line("n");
     await terminal.waitFor(/rejected:[\s\S]*›\s*$/, { from: "› write a big file" });
   }, 60_000);
+
+  it("shows what was typed ahead while an approval prompt is up, and keeps it for the next prompt", async () => {
+    const { terminal } = await kosongInRepository();
+    const slowThenShell: Message = { ...shell("s9", "echo hi"), content: Array.from({ length: 30 }, (_, i) => ({ type: "text" as const, text: `word${i} ` })) };
+    server.enqueue({ message: slowThenShell, usage, chunkDelayMs: 50 }, { message: say("Ran it."), usage });
+    terminal.line("run echo");
+    await terminal.waitFor(/word3/, { from: "› run echo" });
+    terminal.type("my next idea");
+    const screen = await terminal.waitFor(/approve\? $/m, { from: "› run echo" });
+    expect(screen).toContain("typed ahead, kept for after the answer: my next idea");
+    terminal.line("y");
+    await terminal.waitFor(/Ran it\.[\s\S]*› my next idea\s*$/, { from: "› run echo" });
+  }, 60_000);
 });

@@ -2,7 +2,8 @@
  * The status footer and Markdown across a resize, in a real terminal
  * (tmux), the built binary against the fake provider server: during a turn
  * the last row shows the model, the context bar and the session's tokens;
- * a resize mid-stream leaves every paragraph shown once; a paragraph
+ * a resize mid-stream leaves every paragraph shown once, and a smaller
+ * screen's last row the footer alone (no streamed text over it); a paragraph
  * taller than the screen is still rendered (no Markdown left raw).
  */
 import { mkdir } from "node:fs/promises";
@@ -62,5 +63,27 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     screen = await terminal.waitFor(/tall end\.[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› a tall one" });
     expect(screen).toContain("Tall bold start");
     expect(screen).not.toContain("**");
+  }, 60_000);
+
+  it("keeps the footer row clean when the terminal shrinks mid-stream", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+    delete env.NO_COLOR;
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 20 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    const text = Array.from({ length: 8 }, (_, i) => `Para${i} ${"filler words go here and wrap. ".repeat(5)}`).join("\n\n");
+    server.enqueue({ message: streamed(text), usage, chunkDelayMs: 15 });
+    terminal.line("talk");
+    await terminal.waitFor(/Para3/, { from: "› talk" });
+    terminal.resize(60, 14);
+    // More text streams after the resize; the last row is still the footer alone.
+    await terminal.waitFor(/Para5/, { from: "› talk" });
+    const rows = terminal.visible().trimEnd().split("\n");
+    expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cach/);
+    expect(rows.at(-1)).not.toMatch(/filler|words|wrap/);
+    await terminal.waitFor(/Para7[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk" });
   }, 60_000);
 });

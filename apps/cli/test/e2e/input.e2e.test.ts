@@ -45,7 +45,7 @@ function userTexts(n: number): string[] {
 }
 
 describe("the prompt's input in a real terminal (tmux)", () => {
-  it("wraps /help at 80 columns between words, and /checkpoints names the prompt after each checkpoint", async () => {
+  it("wraps /help at 80 columns between words, and /checkpoints lists one checkpoint per prompt, each cut to the width", async () => {
     const { terminal } = await startKosong({ width: 80 });
     terminal.line("/help");
     const help = await terminal.waitFor(/Ctrl-C twice, Ctrl-D[\s\S]*›\s*$/, { from: "› /help" });
@@ -56,16 +56,34 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     for (const text of ["rewrite a past user message and rerun from there", "earlier versions kept by reverts, clears, edits and compactions", "make rotation n the conversation again (the current one is kept too)"]) {
       expect(joined).toContain(text);
     }
-    server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage });
+    const long = `third question, a long one: ${"and more words ".repeat(6)}`.trim();
+    server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage }, { message: say("Three."), usage });
     terminal.line("first question here");
     await terminal.waitFor(/One\.[\s\S]*›\s*$/, { from: "› first question here" });
     terminal.line("second question");
     await terminal.waitFor(/Two\.[\s\S]*›\s*$/, { from: "› second question" });
+    terminal.line(long);
+    await terminal.waitFor(/Three\.[\s\S]*›\s*$/, { from: `› ${long}` });
+    // One checkpoint per prompt, with its time and the words a revert to it drops; each on one line of the terminal.
     terminal.line("/checkpoints");
-    // Each checkpoint with its time and the words a revert to it drops.
-    const checkpoints = await terminal.waitFor(/checkpoint \d+ · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 2 messages before it · drops "second question" onward/, { from: "› /checkpoints" });
-    expect(checkpoints).toMatch(/checkpoint 0 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 0 messages before it · drops "first question here" onward/);
-    expect(checkpoints).toMatch(/checkpoint 1 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 1 messages before it · drops the answer to "first question here" onward/);
+    let checkpoints = await terminal.waitFor(/\/checkpoints all\)\n[\s\S]*›\s*$/, { from: "› /checkpoints" });
+    const listed = checkpoints.trim().split("\n").slice(0, -1);
+    expect(listed).toHaveLength(4);
+    const time = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`;
+    expect(listed[0]).toMatch(new RegExp(`^checkpoint 0 · ${time} · 0 messages before it · drops "first q`));
+    expect(listed[1]).toMatch(new RegExp(`^checkpoint 2 · ${time} · 2 messages before it · drops "second`));
+    expect(listed[2]).toMatch(new RegExp(`^checkpoint 4 · ${time} · 4 messages before it · drops "third`));
+    // Cut to the 80 columns, not wrapped.
+    for (const line of listed.slice(0, 3)) {
+      expect(line.length).toBeLessThan(80);
+      expect(line.endsWith("…")).toBe(true);
+    }
+    expect(listed[3]).toBe("(3 checkpoints before a prompt shown; 3 more between steps: /checkpoints all)");
+    // Every one with `all`.
+    terminal.line("/checkpoints all");
+    checkpoints = await terminal.waitFor(/checkpoint 5 [^\n]*\n[\s\S]*›\s*$/, { from: "› /checkpoints all" });
+    expect(checkpoints).toMatch(new RegExp(`\ncheckpoint 1 · ${time} · 1 message before it · drops the answer to`));
+    expect(checkpoints).not.toContain("between steps");
   }, 60_000);
 
   it("sends a 200-line paste whole, shown collapsed, and prompts of several lines", async () => {
@@ -127,7 +145,7 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(sent).not.toContain("top secret");
   }, 60_000);
 
-  it("finds an earlier prompt with Ctrl-R, runs !command through the Shell tool's approval, and switches the model with /model", async () => {
+  it("finds an earlier prompt with Ctrl-R, runs !command without asking approval, lists the provider's models with /model, checks the name and switches", async () => {
     const { terminal, cwd } = await startKosong();
     server.enqueue({ message: say("First."), usage }, { message: say("Second."), usage }, { message: say("First again."), usage });
     terminal.line("alpha question");
@@ -141,31 +159,34 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     await terminal.waitFor(/First again\.[\s\S]*›\s*$/, { from: "(history search: alp)" });
     expect(userTexts(2).at(-1)).toBe("alpha question");
 
+    // The user's own command runs without an approval prompt: it is shown with its outcome and output.
     terminal.line("!echo made > made.txt; echo oops >&2; exit 4");
-    let screen = await terminal.waitFor(/approve\? $/m, { from: "› !echo made" });
-    expect(screen).toContain("Shell wants to: Run: echo made > made.txt; echo oops >&2; exit 4");
-    terminal.line("y");
-    screen = await terminal.waitFor(/✗ !echo made[^\n]*→ The command exited with code 4\.\noops\n›\s*$/, { from: "› !echo made" });
+    const screen = await terminal.waitFor(/✗ !echo made[^\n]*→ The command exited with code 4\.\noops\n›\s*$/, { from: "› !echo made" });
+    expect(screen).not.toContain("approve?");
     expect(await readFile(path.join(cwd, "made.txt"), "utf8")).toBe("made\n");
-    terminal.line("!touch refused.txt");
-    await terminal.waitFor(/approve\? $/m, { from: "› !touch refused.txt" });
-    terminal.line("n");
-    await terminal.waitFor(/✗ !touch refused\.txt[\s\S]*›\s*$/, { from: "› !touch refused.txt" });
-    await expect(readFile(path.join(cwd, "refused.txt"))).rejects.toThrow();
     // Nothing of it reached the model.
     expect(server.requests).toHaveLength(3);
 
-    // /model switches the model; the conversation goes on with it.
+    // /model lists what the provider's GET /models reports, refuses a name it does not list, and switches to one it does.
+    const model = (id: string) => ({ id, object: "model", created: 0, owned_by: "fake" });
+    server.enqueue({ status: 200, body: { object: "list", data: [model("test-model"), model("other-model"), model("other-model-mini")] } });
+    terminal.line("/model");
+    await terminal.waitFor(/Model now: test-model \(openai\)\. \/model <name> switches\.\nThe provider's models: other-model, other-model-mini, test-model\n/, { from: "› /model" });
+    expect(server.requests.at(-1)!.path).toBe("/v1/models");
+    terminal.line("/model other");
+    await terminal.waitFor(/No model "other" at this provider; the model stays test-model\. Did you mean other-model, other-model-mini\? \/model lists them\./, { from: "› /model other" });
     terminal.line("/model other-model");
     await terminal.waitFor(/Model: other-model\nother-model · /, { from: "› /model other-model" });
     server.enqueue({ message: say("Other here."), usage });
     terminal.line("who are you?");
     await terminal.waitFor(/Other here\.[\s\S]*other-model ·[\s\S]*›\s*$/, { from: "› who are you?" });
-    expect(server.requests[3]!.body!.model).toBe("other-model");
-    expect(userTexts(3)).toEqual(["alpha question", "beta question", "alpha question", "who are you?"]);
+    // The list was asked for once.
+    expect(server.requests.filter((r) => r.path === "/v1/models")).toHaveLength(1);
+    expect(server.requests.at(-1)!.body!.model).toBe("other-model");
+    expect(userTexts(server.requests.length - 1)).toEqual(["alpha question", "beta question", "alpha question", "who are you?"]);
   }, 60_000);
 
-  it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back", async () => {
+  it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back to edit", async () => {
     const { terminal, cwd } = await startKosong();
     await writeFile(path.join(cwd, "notes.txt"), "the notes\n");
     server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Read them, and the tests too."), usage });
@@ -200,9 +221,15 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     terminal.line("never mind");
     await terminal.waitFor(/⧗ queued: never mind/, { from: "› read them again" });
     terminal.keys("Escape");
-    await terminal.waitFor(/✗ took back: never mind/, { from: "› read them again" });
-    const after = await terminal.waitFor(/Done again\.[\s\S]*›\s*$/, { from: "› read them again" });
+    await terminal.waitFor(/✗ took back to edit: never mind/, { from: "› read them again" });
+    // The line taken back is given back for editing: on the prompt once the turn ends.
+    const after = await terminal.waitFor(/Done again\.[\s\S]*› never mind\s*$/, { from: "› read them again" });
     expect(after).not.toContain("interrupted");
     expect(JSON.stringify(server.requests.slice(2).map((r) => r.body))).not.toContain("never mind");
+    server.enqueue({ message: say("Minded."), usage });
+    terminal.type(", or do");
+    terminal.keys("Enter");
+    await terminal.waitFor(/Minded\.[\s\S]*›\s*$/, { from: "› never mind, or do" });
+    expect(userTexts(server.requests.length - 1).at(-1)).toBe("never mind, or do");
   }, 60_000);
 });

@@ -233,10 +233,9 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     await succeeds(run(["-p", "first"]));
     const words: Message = { role: "assistant", content: Array.from({ length: 60 }, () => ({ type: "text" as const, text: "busy " })) };
     server.enqueue({ message: words, usage, chunkDelayMs: 50 });
-    let busyStarted!: () => void;
-    const started = new Promise<void>((resolve) => (busyStarted = resolve));
-    const busy = runKosong(["-p", "long", "--continue"], { cwd, home, env: openai, onStdout: () => busyStarted() });
-    await started;
+    const busy = runKosong(["-p", "long", "--continue"], { cwd, home, env: openai });
+    // Its answer is streaming once the server has its request (print mode writes the text when the response is complete).
+    await expect.poll(() => server.requests.length, { timeout: 20_000, interval: 20 }).toBe(2);
     const second = await run(["-p", "meanwhile", "--continue"]);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/is in use by/);
@@ -254,7 +253,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect(system(0)).toContain('<context name="AGENTS.md">\nAlways answer in haiku.\n</context>');
     expect(system(0)).toContain(`<context name="environment">\nWorking directory: ${cwd}`);
     expect(system(1)).not.toContain("<context");
-    expect(tools(0)).toEqual(["ReadFile", "WriteFile", "EditFile", "Shell", "ListDir", "Glob", "Grep", "SendDMail"]);
+    expect(tools(0)).toEqual(["ReadFile", "WriteFile", "EditFile", "Shell", "ListDir", "Glob", "Grep", "Recall", "SendDMail"]);
     expect(tools(1)).not.toContain("SendDMail");
   });
 
@@ -284,7 +283,11 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     server.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } } });
     const failed = await run(["-p", "hello"]);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/Incorrect API key/);
+    expect(failed.stderr).toBe("kosong: 401 invalid_request_error: Incorrect API key provided (the API key sent came from OPENAI_API_KEY)\n");
+    // A refused key names the variable it came from.
+    server.enqueue({ status: 403, body: { error: { message: "Forbidden", type: "permission_error" } } });
+    const viaKosongKey = await run(["-p", "hello"], { KOSONG_API_KEY: "sk-other", OPENAI_BASE_URL: `${server.url}/v1` });
+    expect(viaKosongKey.stderr).toContain("(the API key sent came from KOSONG_API_KEY)");
     const usageError = await run(["-p", "hello", "--provider", "gemini"]);
     expect(usageError.code).toBe(2);
     expect(usageError.stderr).toMatch(/gemini/);
@@ -295,18 +298,35 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     }
   });
 
-  it("says on stderr when a cut answer is retried, and the full answer follows the cut paragraph", async () => {
+  it("writes only the attempt that succeeds when a cut answer is retried, and nothing when every attempt is cut", async () => {
     const { run } = await setup();
     const answer: Message = { role: "assistant", content: ["The ", "release ", "is ", "on ", "Friday."].map((text) => ({ type: "text" as const, text })) };
-    server.enqueue({ message: answer, usage, cutAfter: 3 }, { message: answer, usage });
+    server.enqueue({ message: answer, usage, cutAfter: 3 }, { message: answer, usage, cutAfter: 4 }, { message: answer, usage });
     const result = await run(["-p", "when is the release?"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(server.requests).toHaveLength(2);
-    const [cut, full] = result.stdout.split("\n\n\n");
-    expect(full).toBe("The release is on Friday.\n");
-    expect("The release is on Friday.".startsWith(cut!)).toBe(true);
-    expect(result.stderr).toMatch(/^kosong: the answer above was cut off \(.+\); retrying, the full answer follows\n$/);
-  });
+    expect(server.requests).toHaveLength(3);
+    expect(result.stdout).toBe("The release is on Friday.\n");
+    expect(result.stderr).toMatch(/^(kosong: the answer was cut off \(.+\); retrying\n){2}$/);
+
+    server.reset();
+    server.enqueue(...Array.from({ length: 4 }, () => ({ message: answer, usage, cutAfter: 3 })));
+    const failed = await run(["-p", "when is the release?", "--first-byte-timeout", "5"]);
+    expect(failed.code).toBe(1);
+    expect(server.requests).toHaveLength(4);
+    expect(failed.stdout).toBe("");
+  }, 60_000);
+
+  it("stops the whole run after --max-time (KOSONG_MAX_TIME), exit 1, and documents the default", async () => {
+    const { run, openai } = await setup();
+    // The server holds the response (no status line) far longer than the limit.
+    server.enqueue({ message: assistant("Too late."), usage, delayMs: 60_000 });
+    const result = await run(["-p", "anyone there?"], { ...openai, KOSONG_MAX_TIME: "1" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe("kosong: stopped after 1 s (--max-time; 0: no limit)\n");
+    const help = await run(["--help"]);
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("--max-time <seconds> print mode: stop the whole run after this long, exit 1 (default 900, 0: no limit)");
+  }, 30_000);
 
   it("exits 130 when interrupted mid-stream, leaving a session that resumes", async () => {
     const { home, cwd } = await setup();
@@ -318,11 +338,15 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
       cwd,
       home,
       env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` },
-      onSpawn: (c) => (running = c),
-      onStdout: () => {
-        if (signalled) return;
-        signalled = true;
-        setTimeout(() => running?.kill("SIGINT"), 100);
+      onSpawn: (c) => {
+        running = c;
+        // Interrupted once the answer is streaming (print mode writes it when the response is complete).
+        const poll = setInterval(() => {
+          if (server.requests.length === 0 || signalled) return;
+          signalled = true;
+          clearInterval(poll);
+          setTimeout(() => running?.kill("SIGINT"), 300);
+        }, 20);
       },
     });
     expect(result.code, result.stderr).toBe(130);

@@ -50,7 +50,9 @@ describe("session details in a real terminal (tmux)", () => {
     const cachedUsage = { input_other: 1200, output: 8, input_cache_read: 300, input_cache_creation: 0 };
     server.enqueue({ message: say("Priced answer."), usage: cachedUsage });
     terminal.line("first");
-    await terminal.waitFor(/Priced answer\.[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› first" });
+    const answered = await terminal.waitFor(/Priced answer\.[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› first" });
+    // The status line after the turn shows the cost the footer showed.
+    expect(answered).toMatch(/Priced answer\.\n+test-model · [▰▱]{10} [^\n]*\(\d+%\) · \$0\.0026 · compaction: simple · session /);
     // (1200 x 2 + 300 x 0.5 + 8 x 10) / 1M: the cached tokens at the cached price.
     terminal.line("/status");
     await terminal.waitFor(/in 1\.5k · out 8 · cached 300 · \$0\.0026 ·/, { from: "› /status" });
@@ -83,7 +85,7 @@ describe("session details in a real terminal (tmux)", () => {
     await turn(terminal, "first question", "One.");
     await turn(terminal, "second question", "Two.");
     terminal.line("/checkpoints");
-    await terminal.waitFor(new RegExp(`checkpoint 0 · ${time} · 0 messages before it · drops "first question" onward\n.*\n.*checkpoint 2 · ${time} · 2 messages before it · drops "second question" onward`), { from: "› /checkpoints" });
+    await terminal.waitFor(new RegExp(`checkpoint 0 · ${time} · 0 messages before it · drops "first question" onward\ncheckpoint 2 · ${time} · 2 messages before it · drops "second question" onward`), { from: "› /checkpoints" });
     terminal.line("/exit");
     await terminal.waitFor(/\[exit 0\]/);
     const sessions = path.join(home, ".kosong", "sessions");

@@ -6,27 +6,15 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { extractText } from "@kosong/core";
-import { PostgresContextStore } from "@kosong/context-postgres";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { formatSize } from "../../src/sessions/print-sessions.js";
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, runKosong } from "./kosong-binary.js";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The test server's connection string (packages/kosong-context-postgres/test/helpers/global-setup.ts). */
-    pgUrl: string;
-  }
-}
+import { runKosong } from "./kosong-binary.js";
+import { useTestStore } from "./test-store.js";
 
 const tempDir = useTempDirs();
-const url = inject("pgUrl");
-let store: PostgresContextStore;
-
-beforeAll(async () => {
-  ensureBuilt();
-  store = await PostgresContextStore.connect(url);
-}, 300_000);
-afterAll(() => store.close());
+const pg = useTestStore();
+const url = pg.url;
 
 /** Logs to stderr every import of the PostgreSQL package or client the process resolves. */
 const loadHook = `
@@ -56,7 +44,7 @@ async function setup() {
 }
 
 const conversation = async (id: string) => {
-  const log = await store.openLog(id);
+  const log = await pg.store.openLog(id);
   try {
     return (await log.read()).messages.filter((m) => m.role !== "user" || !extractText(m).startsWith("<system>")).map((m) => `${m.role}: ${extractText(m)}`);
   } finally {
@@ -79,6 +67,12 @@ describe("kosong --store (conversations in PostgreSQL)", { timeout: 90_000 }, ()
     const second = await run(["-p", "second question", "--continue"], { KOSONG_STORE_URL: url });
     expect(second.code, second.stderr).toBe(0);
     expect(await conversation(id!)).toEqual(["user: first question", "assistant: first answer", "user: second question", "assistant: first answer"]);
+    // `kosong sessions` (and the picker, from the same listing) shows the conversation's size in the database, not the empty file's.
+    const bytes = await pg.store.sessionBytes(id!);
+    expect(bytes).toBeGreaterThan(100);
+    const listed = await run(["sessions"]);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}  \\S+ +${formatSize(bytes).replace(".", "\\.")} `, "m"));
+    expect(listed.stdout).not.toMatch(/ 0 B /);
   });
 
   it("never loads the PostgreSQL package when conversations are in files", async () => {

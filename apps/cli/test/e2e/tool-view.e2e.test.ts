@@ -21,7 +21,7 @@ const say = (text: string): Message => ({ role: "assistant", content: [{ type: "
 const call = (id: string, name: string, args: Record<string, unknown>): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }] });
 
 describe("tools as they run, in a real terminal (tmux)", () => {
-  it("shows a slow command running with its time, its exit code and last lines, and its whole output on Ctrl-O", async () => {
+  it("shows a slow command running with its time, its exit code and last lines, and its whole output, or an earlier tool's, on Ctrl-O", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
@@ -41,8 +41,14 @@ describe("tools as they run, in a real terminal (tmux)", () => {
     expect(screen).toMatch(/✓ ReadFile\(poem\.txt\)[^\n]*\n {2}│ +1\s+verse 1\n {2}│ +2\s+verse 2\n {2}│ +3\s+verse 3\n {2}│ +4\s+verse 4\n {2}│ … \d+ more lines \(Ctrl-O shows all\)/);
     expect(screen).not.toContain("out1\n");
 
+    // Ctrl-O shows the last tool's whole output; again, the one before it; then says there is none earlier.
     terminal.keys("C-o");
-    const whole = await terminal.waitFor(/── ReadFile\(poem\.txt\): whole output ──[\s\S]*verse 10[\s\S]*──\n›\s*$/, { from: "All done." });
+    const whole = await terminal.waitFor(/── ReadFile\(poem\.txt\): whole output \(tool 2 of 2 · Ctrl-O again: the one before\) ──[\s\S]*verse 10[\s\S]*──\n›\s*$/, { from: "All done." });
     expect(whole).toContain("verse 5");
+    terminal.keys("C-o");
+    const earlier = await terminal.waitFor(/── Shell\(for i in [^\n]*\): whole output \(tool 1 of 2\) ──\nThe command exited with code 3\.\n(out\d+\n){12}it broke[\s\S]*──\n›\s*$/, { from: "verse 10" });
+    expect(earlier).toContain("out1\n");
+    terminal.keys("C-o");
+    await terminal.waitFor(/── no earlier tool output ──\n›\s*$/, { from: "it broke" });
   }, 60_000);
 });

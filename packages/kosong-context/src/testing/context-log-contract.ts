@@ -258,6 +258,18 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           expect(summary(await log.read())).toEqual(full);
         }));
 
+      it("reads a rotation without changing the log; an unknown rotation is RotationNotFoundError", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          const full = summary(await log.read());
+          const truncation = await log.truncateAndRotate(0, [systemPromptRecord("You are a test."), checkpointRecord(0), messageRecord(user("summary"))]);
+          const after = summary(await log.read());
+          expect(summary(await log.readRotation(truncation.n))).toEqual(full);
+          expect(summary(await log.read())).toEqual(after);
+          expect((await log.listRotations()).map((r) => r.n)).toEqual([truncation.n]);
+          await rejectsWith(log.readRotation(truncation.n + 1), RotationNotFoundError.isInstance);
+        }));
+
       it("rejects a call with an invalid record whole: the log is unchanged and no rotation is made", () =>
         withHarness(async ({ log }) => {
           await seed(log);

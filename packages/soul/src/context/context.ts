@@ -505,6 +505,16 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   }
 
   /**
+   * Reads rotation `n` (an earlier version of the log: what a compaction, a
+   * revert or a clear replaced) without changing anything: its messages,
+   * checkpoints and system prompt as the log folds them.
+   * @throws RotationNotFoundError (from @kosong/context) for an unknown `n`.
+   */
+  readRotation(n: number): Promise<ContextLogState> {
+    return this.#run((log) => log.readRotation(n));
+  }
+
+  /**
    * Makes rotation `n` the current log again and reads it (undoing a revert,
    * a clear or a compaction); the replaced log is kept as the next rotation.
    * Unanswered tool calls are answered as in {@link restore}.

@@ -15,3 +15,4 @@ export * from "../dmail/index.js";
 export * from "../compaction/index.js";
 export * from "../conversation/index.js";
 export * from "../tokens/index.js";
+export * from "../recall/index.js";

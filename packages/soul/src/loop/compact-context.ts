@@ -5,12 +5,17 @@
  * `restoreRotation` can undo it).
  */
 import { isRetryable, type Message } from "@kosong/core";
-import { type CompactionResult, checkCompaction } from "../compaction/index.js";
+import { type Compaction, type CompactionDetails, type CompactionResult, checkCompaction } from "../compaction/index.js";
+import { agingCompaction, TOOL_RESULT_AGING } from "../recall/aging-compaction.js";
+import { withCompactionPointers } from "../recall/compaction-pointers.js";
+import type { MessageRange } from "../recall/index.js";
+import { nextRotation } from "../recall/next-rotation.js";
 import { type ContextUsage, contextUsage } from "../tokens/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { checkpointMessageId } from "../context/index.js";
 import { announceCheckpoint } from "./checkpoint.js";
+import { spliceRange } from "./compaction-range.js";
 import { SoulError } from "../errors.js";
 import type { CompactionReason } from "../events/events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
@@ -39,7 +44,12 @@ export interface CompactContextOptions {
   step: number;
   instruction?: string;
   signal?: AbortSignal;
+  /** Compact only these messages of the history (range compaction); the rest stays as it is. */
+  range?: MessageRange;
 }
+
+/** Below this share of the threshold, tool-result aging has made enough room to skip a full compaction. */
+const AGING_TARGET = 0.7;
 
 /**
  * Compacts the context with the soul's strategy (its LLM call retried like a
@@ -58,6 +68,12 @@ export interface CompactContextOptions {
  * compaction goes back to the compaction's result. A strategy that returned the history unchanged
  * (nothing to compact) changes nothing. Emits `CompactionBegin` and
  * `CompactionEnd`.
+ *
+ * With `Recall` in the toolset, the compacted conversation ends with a
+ * pointer notice naming the ranges it replaced (in the room the compaction
+ * made), and an automatic compaction first tries tool-result aging, which
+ * replaces it when it brings the context under 70 % of the threshold.
+ * With `range`, only those messages are given to the strategy.
  * @throws SoulError when the soul has no compaction strategy; the strategy's
  *   error when it fails (the context is then unchanged, and no `CompactionEnd` follows).
  */
@@ -66,8 +82,43 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   if (strategy === null) throw new SoulError("Compaction is disabled for this soul (it was created with `compaction: null`).");
   const { context } = rt;
   const tokensBefore = context.tokenCountWithPending;
-  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategy.name } });
   const history = [...context.history];
+  const rotation = rt.recallEnabled ? await nextRotation(context) : null;
+  const aged = rotation === null || options.range !== undefined ? null : agedInstead(rt, history, rotation, options.reason);
+  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: aged === null ? strategy.name : TOOL_RESULT_AGING } });
+  const { result } = checkCompaction(aged ?? (await strategyResult(rt, strategy, history, emit, options)));
+  let details = result.details ?? null;
+  if (!sameMessages(result.messages, history)) {
+    let compacted = result.messages;
+    const notes: string[] = [];
+    if (rotation !== null && aged === null) {
+      const pointed = withCompactionPointers(history, compacted, rotation);
+      compacted = pointed.messages;
+      if (pointed.notice !== null) notes.push(`Left recall pointers to ${pointed.ranges.length} replaced range${pointed.ranges.length === 1 ? "" : "s"} of rotation ${rotation}.`);
+    }
+    const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;
+    // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed.
+    const messages = rt.dmailEnabled ? compacted.filter((m) => checkpointMessageId(m) === null) : compacted;
+    // Ids go on from the old ones (an id the model saw never names another point), and labels keep resolving.
+    const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
+    const cleared = await context.clear({
+      firstCheckpointId: context.nCheckpoints,
+      then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
+    });
+    if (rotation !== null && cleared.n !== rotation) notes.push(`The recall pointers name rotation ${rotation}, but the old conversation was kept as rotation ${cleared.n}.`);
+    if (notes.length > 0) details = withNotes(details, notes);
+    announceCheckpoint(rt, emit, cleared.newCheckpoint);
+  }
+  const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details, usage: result.usage };
+  emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
+  return outcome;
+}
+
+/** The strategy's compaction of the history (or of `options.range` of it, spliced back in). */
+async function strategyResult(rt: SoulRuntime, strategy: Compaction, history: Message[], emit: Emit, options: CompactContextOptions): Promise<CompactionResult> {
+  const { context } = rt;
+  const range = options.range;
+  const part = range === undefined ? history : history.slice(range.from, range.to);
   const compactOptions = {
     provider: rt.compactionProvider ?? undefined,
     signal: options.signal,
@@ -75,33 +126,31 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     explicit: options.reason === "manual",
     files: rt.session.files,
     readFile: rt.readFile,
-    // Budgets are in the provider's tokens: strategies calibrate their estimate against its last count.
-    providerCount: { inputTokens: context.tokenCount, messages: context.tokenCountMessages },
+    // Budgets are in the provider's tokens: strategies calibrate their estimate against its last count (which covers a range only from the start).
+    ...(range === undefined || range.from === 0 ? { providerCount: { inputTokens: context.tokenCount, messages: Math.min(context.tokenCountMessages, part.length) } } : {}),
     // A retryable model error is retried while retries are left; then the strategy falls back instead of failing.
     throwModelError: (error: unknown) => isRetryable(error) && attempts <= rt.config.maxRetriesPerStep,
   };
   let attempts = 0;
   const attempt = (): Promise<CompactionResult> => {
     attempts++;
-    return strategy.compact(history, compactOptions);
+    return strategy.compact(part, compactOptions);
   };
   const compacted = await callWithRetries(attempt, options.step, rt.config, emit, options.signal);
-  const { result } = checkCompaction(compacted);
-  if (!sameMessages(result.messages, history)) {
-    const systemPrompt = context.systemPrompt ?? rt.agent.systemPrompt;
-    // With D-Mail on, kept checkpoint messages would name checkpoints the clear removed.
-    const messages = rt.dmailEnabled ? result.messages.filter((m) => checkpointMessageId(m) === null) : result.messages;
-    // Ids go on from the old ones (an id the model saw never names another point), and labels keep resolving.
-    const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
-    const cleared = await context.clear({
-      firstCheckpointId: context.nCheckpoints,
-      then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
-    });
-    announceCheckpoint(rt, emit, cleared.newCheckpoint);
-  }
-  const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details: result.details ?? null, usage: result.usage };
-  emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
-  return outcome;
+  return range === undefined ? compacted : spliceRange(history, range, compacted);
+}
+
+/** Tool-result aging in place of an automatic compaction, when it makes enough room (see {@link agingCompaction}). */
+function agedInstead(rt: SoulRuntime, history: readonly Message[], rotation: number, reason: CompactionReason): CompactionResult | null {
+  const aging = rt.config.toolResultAging;
+  const usage = soulContextUsage(rt.context.tokenCountWithPending, rt.config);
+  if (aging === null || reason === "manual" || usage === null) return null;
+  return agingCompaction(history, rotation, usage.used, Math.floor(usage.threshold * AGING_TARGET), aging);
+}
+
+function withNotes(details: CompactionDetails | null, notes: readonly string[]): CompactionDetails {
+  const base = details ?? { kept: 0, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] };
+  return { ...base, notes: [...base.notes, ...notes] };
 }
 
 function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {

@@ -3,6 +3,7 @@
  * and reserved context size), plus the retry timing.
  */
 import { resolveStreamTimeouts, type ChatProvider, type StreamTimeouts, type ThinkingEffort } from "@kosong/core";
+import { defaultToolResultAging, type ToolResultAgingOptions } from "../recall/tool-result-aging.js";
 import { DEFAULT_TRIGGER_RATIO } from "../tokens/index.js";
 
 /** Timing of the retries of a failed LLM call. */
@@ -63,10 +64,23 @@ export interface SoulConfig {
    * turn goes on. The CLI limits Shell this way.
    */
   toolTimeouts: Readonly<Record<string, number | null>>;
+  /**
+   * Tool-result aging, with the `Recall` tool in the toolset: when an
+   * automatic compaction is due, the oldest tool outputs above `minTokens`
+   * (not among the newest `keepRecent`) are first replaced by an excerpt
+   * of `excerptTokens` and a pointer `Recall` expands, without a model
+   * call; when that brings the context under 70 % of the threshold, no
+   * full compaction runs. It is reported as a compaction (strategy
+   * `tool-result-aging`). null: never (default: 1,000 / 6 / 200).
+   */
+  toolResultAging: ToolResultAgingOptions | null;
 }
 
 /** Settings given to the soul: any subset, `retry` also partly. */
-export type SoulConfigInput = Partial<Omit<SoulConfig, "retry">> & { retry?: Partial<RetryTiming> };
+export type SoulConfigInput = Partial<Omit<SoulConfig, "retry" | "toolResultAging">> & {
+  retry?: Partial<RetryTiming>;
+  toolResultAging?: Partial<ToolResultAgingOptions> | null;
+};
 
 /** The defaults. */
 export const defaultSoulConfig: Readonly<SoulConfig> = Object.freeze({
@@ -80,6 +94,7 @@ export const defaultSoulConfig: Readonly<SoulConfig> = Object.freeze({
   retry: Object.freeze({ initialDelayMs: 300, maxDelayMs: 5000, jitterMs: 500, maxRetryAfterMs: 60_000 }),
   llmTimeouts: Object.freeze({}),
   toolTimeouts: Object.freeze({}),
+  toolResultAging: defaultToolResultAging,
 });
 
 /** The time limit of a call to `toolName` under `config`, in ms, or null for none. */
@@ -96,11 +111,12 @@ export function toolTimeoutFor(config: Pick<SoulConfig, "toolTimeouts">, toolNam
  * @throws RangeError naming the first setting that makes no sense.
  */
 export function resolveSoulConfig(input: SoulConfigInput = {}, provider?: ChatProvider): SoulConfig {
-  const { retry, ...rest } = input;
+  const { retry, toolResultAging, ...rest } = input;
   const config: SoulConfig = {
     ...defaultSoulConfig,
     ...definedOnly(rest),
     retry: { ...defaultSoulConfig.retry, ...definedOnly(retry ?? {}) },
+    toolResultAging: toolResultAging === null ? null : { ...defaultToolResultAging, ...definedOnly(toolResultAging ?? {}) },
   };
   if (config.maxContextSize === null) config.maxContextSize = providerContextSize(provider);
   if (rest.reservedContextSize === undefined && config.maxContextSize !== null && config.maxContextSize > 0) {
@@ -114,6 +130,7 @@ export function resolveSoulConfig(input: SoulConfigInput = {}, provider?: ChatPr
   check("cancelGraceMs", config.cancelGraceMs, config.cancelGraceMs >= 0);
   checkReserve(config);
   for (const [key, value] of Object.entries(config.retry)) check(`retry.${key}`, value, value >= 0);
+  for (const [key, value] of Object.entries(config.toolResultAging ?? {})) check(`toolResultAging.${key}`, value, Number.isInteger(value) && value >= 0);
   resolveStreamTimeouts(config.llmTimeouts, { firstByteMs: null, idleMs: null });
   for (const [tool, ms] of Object.entries(config.toolTimeouts)) check(`toolTimeouts.${tool}`, ms, ms === null || (typeof ms === "number" && ms > 0));
   return config;

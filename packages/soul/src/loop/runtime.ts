@@ -20,6 +20,11 @@ export interface AgentSpec {
   systemPrompt: string;
   /** The tools the model may call. */
   toolset: Toolset;
+  /**
+   * The part of `systemPrompt` the host built from project files
+   * (`AGENTS.md`, ...), for the context breakdown only (`soul.status`).
+   */
+  projectContext?: string;
 }
 
 /** Receives the events of the running operation. Must not throw (the loop does not guard it). */
@@ -41,6 +46,8 @@ export interface SoulRuntime {
   readonly session: SoulSession;
   /** True when the toolset has `SendDMail`: checkpoints then carry their visible CHECKPOINT message. */
   readonly dmailEnabled: boolean;
+  /** True when the toolset has `Recall`: compactions then leave recall pointers, and tool-result aging runs. */
+  readonly recallEnabled: boolean;
   /**
    * Takes the input steered in since the last call (oldest first), leaving
    * none. Called after each step. Contract: never throws.

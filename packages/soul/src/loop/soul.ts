@@ -9,11 +9,15 @@ import { randomUUID } from "node:crypto";
 import type { ChatProvider, Message } from "@kosong/core";
 import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
-import type { ContextUsage } from "../tokens/index.js";
+import { contextBreakdown, type ContextBreakdown, type ContextUsage } from "../tokens/index.js";
+import { ContextRecall } from "../recall/context-recall.js";
+import { RECALL_NAME } from "../recall/recall-tool.js";
 import { DenwaRenji } from "../dmail/denwa-renji.js";
 import { SEND_DMAIL_NAME } from "../dmail/send-dmail.js";
 import { Approval } from "../approval/approval.js";
 import { compactContext, soulContextUsage } from "./compact-context.js";
+import { checkpointRange } from "./compaction-range.js";
+import { messageKind } from "./message-kind.js";
 import { resolveSoulConfig, type SoulConfig, type SoulConfigInput } from "./config.js";
 import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "../errors.js";
@@ -76,6 +80,16 @@ export interface TurnOptions extends RunOptions {
   label?: string;
 }
 
+/** What {@link Soul.compact} is asked to do. */
+export interface CompactRequest {
+  /** The user's instruction for the strategy (`/compact <instruction>`). */
+  instruction?: string;
+  /** Compact only from this checkpoint id on (range compaction). */
+  from?: number;
+  /** With `from`: up to this checkpoint id (exclusive); default the end. */
+  to?: number;
+}
+
 /** Context usage now, as the last `StatusUpdate` would report it. */
 export interface SoulStatus {
   contextTokens: number;
@@ -88,6 +102,8 @@ export interface SoulStatus {
    * the window size is unknown.
    */
   usage: ContextUsage | null;
+  /** Where the tokens go: system prompt, project files, tool definitions, messages, tool results, summaries, free and reserve. */
+  breakdown: ContextBreakdown;
 }
 
 /**
@@ -116,7 +132,8 @@ export class Soul {
     this.config = resolveSoulConfig(options.config, options.provider);
     this.approval = options.approval ?? new Approval();
     const { id = randomUUID(), workDir = null, files = new FileRegistry() } = options.session ?? {};
-    this.session = { id, workDir, files, fileJournal: options.context.fileJournal, denwaRenji: new DenwaRenji() };
+    const recall = new ContextRecall(options.context);
+    this.session = { id, workDir, files, fileJournal: options.context.fileJournal, denwaRenji: new DenwaRenji(), recall };
     const effort = this.config.thinkingEffort;
     const provider = effort === null ? options.provider : options.provider.withThinking(effort);
     const compactionProvider = options.compactionProvider === undefined ? provider : options.compactionProvider;
@@ -132,6 +149,7 @@ export class Soul {
       approval: this.approval,
       session: this.session,
       dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),
+      recallEnabled: options.agent.toolset.tools.some((tool) => tool.name === RECALL_NAME),
       takeSteered: () => this.#steered.splice(0),
       takeWarnings: () => warnings.splice(0),
       closeSteering: () => {
@@ -159,7 +177,20 @@ export class Soul {
   get status(): SoulStatus {
     const tokens = this.context.tokenCountWithPending;
     const max = this.config.maxContextSize;
-    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage: soulContextUsage(tokens, this.config) };
+    const usage = soulContextUsage(tokens, this.config);
+    const { agent } = this.#runtime;
+    const breakdown = contextBreakdown({
+      systemPrompt: this.context.systemPrompt ?? agent.systemPrompt,
+      ...(agent.projectContext !== undefined && { projectContext: agent.projectContext }),
+      tools: agent.toolset.tools,
+      history: this.context.history,
+      providerTokens: this.context.tokenCount > 0 ? tokens : null,
+      window: max,
+      reserve: this.config.reservedContextSize,
+      threshold: usage?.threshold ?? null,
+      kindOf: messageKind,
+    });
+    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage, breakdown };
   }
 
   /**
@@ -224,11 +255,27 @@ export class Soul {
    * `result` rejects with the error when the compaction fails (no strategy,
    * the strategy's call failed, an abort); a strategy that fails leaves the
    * context unchanged.
+   *
+   * With `{ from, to }` (checkpoint ids; `to` defaults to the end) only the
+   * messages from checkpoint `from` up to checkpoint `to` are compacted,
+   * the rest stays verbatim (when the strategy keeps that part whole, as a
+   * budgeted strategy does with a part under its budget, an extractive
+   * summary replaces it).
+   *
+   * ```ts
+   * await soul.compact({ from: 2, to: 5, instruction: "keep the API decisions" }).result;
+   * ```
    * @throws SoulBusyError when a turn or a compaction already runs.
    * @throws ContextInUseError when another Soul owns the context.
+   * @throws CheckpointNotFoundError for a `from` or `to` that is not a checkpoint; SoulError for an empty range.
    */
-  compact(instruction?: string, options: RunOptions = {}): SoulStream<CompactionOutcome> {
-    return this.#operate("compact", "compaction", (emit) => compactContext(this.#runtime, emit, { reason: "manual", step: 0, instruction, signal: options.signal }));
+  compact(request?: string | CompactRequest, options: RunOptions = {}): SoulStream<CompactionOutcome> {
+    const { instruction, from, to } = typeof request === "object" ? request : { instruction: request, from: undefined, to: undefined };
+    if (this.#current !== null) throw new SoulBusyError("compact");
+    const range = from === undefined ? undefined : checkpointRange(this.context, to === undefined ? { from } : { from, to });
+    return this.#operate("compact", "compaction", (emit) =>
+      compactContext(this.#runtime, emit, { reason: "manual", step: 0, instruction, signal: options.signal, ...(range && { range }) }),
+    );
   }
 
   #turn(what: string, start: TurnStart, signal?: AbortSignal): Turn {

@@ -3,6 +3,7 @@
  */
 import type { FileReader, FileRegistry } from "../compaction/index.js";
 import type { SessionJournal } from "@kosong/workspace";
+import type { ContextRecall } from "../recall/context-recall.js";
 import type { DenwaRenji } from "../dmail/denwa-renji.js";
 
 /** What a tool learns about the session it runs in. */
@@ -17,6 +18,8 @@ export interface SoulSession {
   readonly fileJournal: SessionJournal | null;
   /** Where the `SendDMail` tool leaves its D-Mail. */
   readonly denwaRenji: DenwaRenji;
+  /** What the `Recall` tool reads from: the soul's context, its rotations included. */
+  readonly recall: ContextRecall;
 }
 
 /** The session-related options of a soul. */

@@ -11,3 +11,4 @@ export {
 export { TokenCounter } from "./token-counter.js";
 export { type ContextUsage, contextUsage, type ContextUsageOptions, DEFAULT_TRIGGER_RATIO } from "./context-usage.js";
 export { calibratedTokenScale, type TokenCalibrationOptions } from "./token-calibration.js";
+export { type BreakdownInput, type ContextBreakdown, contextBreakdown, type MessageKind } from "./context-breakdown.js";

@@ -66,6 +66,10 @@ describe("the command scan", () => {
     const scan = await scanWorkspace(root);
     expect([...(scan.stamps?.keys() ?? [])].sort()).toEqual([".gitignore", "etc-link"]);
     expect(scan.stamps?.get("etc-link")?.kind).toBe("link");
+    // What it would have listed had it existed: not ignored, not .git, not through a link.
+    const covers = scan.covers!;
+    expect(["new.txt", "new/dir/file.txt", ".gitignore"].map(covers)).toEqual([true, true, true]);
+    expect(["node_modules/x/i.js", "node_modules/y.js", ".git/config", "etc-link/passwd"].map(covers)).toEqual([false, false, false, false]);
   });
 
   it("reads contents through folder descriptors: a FIFO does not block it, a hard link and a big file are not read, a link is not followed", async () => {

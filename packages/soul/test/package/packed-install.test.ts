@@ -30,7 +30,7 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const typesNode = realpathSync(path.join(soulDir, "node_modules", "@types", "node"));
 const version = (dir: string): string => (JSON.parse(readFileSync(path.join(packagesDir, dir, "package.json"), "utf8")) as { version: string }).version;
 
-const entries = ["@kosong/core", "@kosong/core/testing", "@kosong/context", "@kosong/context/records", "@kosong/workspace", "@kosong/soul", "@kosong/soul/compaction", "@kosong/soul/tokens", "@kosong/soul/conversation", "@kosong/soul/files"];
+const entries = ["@kosong/core", "@kosong/core/testing", "@kosong/context", "@kosong/context/records", "@kosong/workspace", "@kosong/soul", "@kosong/soul/compaction", "@kosong/soul/tokens", "@kosong/soul/conversation", "@kosong/soul/files", "@kosong/soul/recall"];
 
 /** The ES-module agent: two tools, one scripted turn that calls both. */
 const agentSource = `

@@ -28,6 +28,7 @@ const entries = [
   "@kosong/soul/tokens",
   "@kosong/soul/conversation",
   "@kosong/soul/files",
+  "@kosong/soul/recall",
   "@kosong/soul/internal",
 ];
 const built = ["kosong-core", "kosong-context", "kosong-workspace", "soul"].every((dir) =>

@@ -24,7 +24,11 @@ describe("SoulConfig", () => {
       retry: { initialDelayMs: 300, maxDelayMs: 5000, jitterMs: 500, maxRetryAfterMs: 60_000 },
       llmTimeouts: {},
       toolTimeouts: {},
+      toolResultAging: { minTokens: 1000, keepRecent: 6, excerptTokens: 200 },
     });
+    expect(resolveSoulConfig({ toolResultAging: { keepRecent: 2 } }).toolResultAging).toEqual({ minTokens: 1000, keepRecent: 2, excerptTokens: 200 });
+    expect(resolveSoulConfig({ toolResultAging: null }).toolResultAging).toBeNull();
+    expect(() => resolveSoulConfig({ toolResultAging: { minTokens: -1 } })).toThrow(/toolResultAging.minTokens/);
     expect(resolveSoulConfig({ retry: { maxRetryAfterMs: 1 } }).retry).toEqual({ ...defaultSoulConfig.retry, maxRetryAfterMs: 1 });
   });
 

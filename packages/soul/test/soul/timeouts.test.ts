@@ -36,7 +36,7 @@ describe("stalled LLM calls are retried", () => {
   it("a response that never starts (provider firstByteMs), then one that does", async () => {
     server.reset();
     server.enqueue({ message: answer("too late"), delayMs: 5000 }, { message: answer("on time") });
-    const provider = new OpenAIChatProvider({ model: "gpt-4.1", apiKey: "k", baseURL: `${server.url}/v1`, timeouts: { firstByteMs: 200 } });
+    const provider = new OpenAIChatProvider({ model: "gpt-4.1", apiKey: "k", baseURL: `${server.url}/v1`, timeouts: { firstByteMs: 1500 } });
     const { events, result } = await collect((await soulOn(provider)).run("hi"));
     expect(result.stopReason).toBe("no_tool_calls");
     expect(retries(events)).toEqual(["APITimeoutError"]);

@@ -15,7 +15,7 @@ export async function confirmFileRestore(s: InteractiveSession, target: RestoreT
   const journal = s.agent.context.fileJournal;
   if (journal === null) return true;
   const plan = await journal.preview(target);
-  if (plan.restored.length === 0 && plan.skipped.length === 0 && plan.conflicts.length === 0) {
+  if (plan.restored.length === 0 && plan.skipped.length === 0 && plan.conflicts.length === 0 && (plan.commandsNotJournaled ?? []).length === 0) {
     if (plan.notice) s.print(s.style.dim(plan.notice));
     return true;
   }
@@ -32,7 +32,7 @@ export function printFileRestore(s: InteractiveSession, report: FileRestoreRepor
   if (lines.length > 0) s.print(lines.join("\n"));
 }
 
-/** The lines that list a file restore: restored (`↺`), conflicts (`!`), skipped (`-`). */
+/** The lines that list a file restore: restored (`↺`), conflicts (`!`), skipped (`-`), commands not journaled (`!`). */
 export function fileRestoreLines(s: InteractiveSession, report: FileRestoreReport, tense: "will be" | "were"): string[] {
   const shown = (file: string) => visibleControls(file, { oneLine: true });
   const lines: string[] = [];
@@ -41,6 +41,10 @@ export function fileRestoreLines(s: InteractiveSession, report: FileRestoreRepor
     lines.push(s.style.yellow("Changed outside the agent since it wrote them (left alone):"), ...report.conflicts.map((f) => `  ! ${shown(f)}`));
   }
   if (report.skipped.length > 0) lines.push("Not restored:", ...report.skipped.map((f) => `  - ${shown(f.path)}: ${visibleControls(f.reason, { oneLine: true })}`));
+  const commands = report.commandsNotJournaled ?? [];
+  if (commands.length > 0) {
+    lines.push(s.style.yellow("Commands whose changes were not journaled (not undone):"), ...commands.map(({ command, reason }) => `  ! ${command === null ? "a command" : shown(command)}: ${visibleControls(reason, { oneLine: true })}`));
+  }
   if (report.notice) lines.push(s.style.dim(report.notice));
   return lines;
 }

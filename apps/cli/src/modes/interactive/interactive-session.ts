@@ -3,7 +3,7 @@
  * turns, rewrites and compactions with their events rendered, approval
  * prompts, and the status line. Slash commands act through it.
  */
-import type { SoulEvent, SoulStream } from "@kosong/soul";
+import type { SoulEvent, SoulStream, ToolApproval } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
 import { approvalLines } from "../../render/approval-lines.js";
@@ -17,6 +17,12 @@ import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import { attachMentions } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
+
+/** The approval of a command the user typed (`!cmd`): given already. */
+const userApproved: ToolApproval = { request: () => Promise.resolve({ approved: true }) };
+
+/** Tool outputs Ctrl-O can go back through. */
+const keptToolOutputs = 100;
 
 /** The prompt shown for input. */
 export const promptText = "› ";
@@ -34,8 +40,8 @@ export class InteractiveSession {
   readonly queuedInput: string[] = [];
   /** Tokens used since the session started here, and their cost where the model's price is known. */
   tokens: SessionTokens = noTokens;
-  /** The last tool's label and whole output (safe to show), for Ctrl-O. */
-  lastToolOutput: { label: string; output: string } | null = null;
+  /** The tools' labels and whole outputs (safe to show), oldest first, at most {@link keptToolOutputs}: Ctrl-O shows them. */
+  readonly toolOutputs: { label: string; output: string }[] = [];
   #running: AbortController | null = null;
 
   constructor(
@@ -66,9 +72,9 @@ export class InteractiveSession {
     this.print(`${this.style.red("error:")} ${visibleControls(error instanceof Error ? error.message : String(error))}`);
   }
 
-  /** The status line: model, context bar, (with `tokens`: this session's tokens,) strategy, session id. */
+  /** The status line: model, context bar, this session's tokens (with `tokens`; else its cost, when priced), strategy, session id. */
   status(options: { tokens?: boolean } = {}): string {
-    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : {}) }, this.style);
+    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : { cost: this.tokens }) }, this.style);
   }
 
   #statusInfo(): StatusInfo {
@@ -84,58 +90,44 @@ export class InteractiveSession {
     };
   }
 
-  /** The last tool's whole output under a header, or null when no tool ran yet (what Ctrl-O shows). */
-  expandLastTool(): string | null {
-    const last = this.lastToolOutput;
-    if (last === null) return null;
-    return `${this.style.dim(`── ${last.label}: whole output ──`)}\n${last.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
+  /** Keeps a tool's whole output for Ctrl-O. */
+  keepToolOutput(label: string, output: string): void {
+    this.toolOutputs.push({ label, output });
+    if (this.toolOutputs.length > keptToolOutputs) this.toolOutputs.shift();
   }
 
   /**
-   * `!command`: runs `command` with the agent's own Shell tool, so the same
-   * approval rules apply (yolo, what was approved for the session, or the
-   * prompt); its output is shown, not added to the conversation. Ctrl-C
-   * or Esc stops it.
+   * What Ctrl-O shows: the whole output of the `back`th latest tool (0: the
+   * last) under a header saying which, or null when there is none that far back.
+   */
+  expandTool(back: number): string | null {
+    const at = this.toolOutputs.length - 1 - back;
+    const tool = this.toolOutputs[at];
+    if (tool === undefined) return back > 0 && this.toolOutputs.length > 0 ? this.style.dim("── no earlier tool output ──") : null;
+    const older = at > 0 ? " · Ctrl-O again: the one before" : "";
+    return `${this.style.dim(`── ${tool.label}: whole output (tool ${at + 1} of ${this.toolOutputs.length}${older}) ──`)}\n${tool.output || this.style.dim("(no output)")}\n${this.style.dim("──")}`;
+  }
+
+  /**
+   * `!command`: runs `command` with the agent's own Shell tool (its
+   * environment, confinement and time limit) without asking for approval:
+   * the user typed it. The command and its output are shown, not added to
+   * the conversation. Ctrl-C or Esc stops it.
    */
   async runShell(command: string): Promise<void> {
-    const { soul } = this.agent;
-    const id = `user-shell-${Date.now()}`;
     const controller = new AbortController();
-    let stopWatching: (() => void) | null = null;
-    const watch = (): void => {
-      stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => controller.abort(), line: () => undefined });
-    };
-    const unwatch = (): void => {
-      stopWatching?.();
-      stopWatching = null;
-    };
-    const unsubscribe = soul.approval.subscribe((event) => {
-      if (event.type !== "ApprovalRequest" || event.payload.tool_call_id !== id) return;
-      unwatch();
-      const { description, scope } = event.payload;
-      const question = { id: event.payload.id, sender: "Shell", action: visibleControls(event.payload.action, { oneLine: true }), description: visibleControls(description), ...(scope === undefined ? {} : { scope: visibleControls(scope, { oneLine: true }) }) };
-      void this.askApproval(question, controller).then((reply) => {
-        try {
-          soul.approval.respond(event.payload.id, reply.kind, reply.feedback);
-        } catch {
-          // Settled meanwhile (stopped).
-        }
-        if (!controller.signal.aborted) watch();
-      });
-    });
-    watch();
+    const stopWatching = this.input.watchTurn({ interrupt: () => controller.abort(), escape: () => void controller.abort(), line: () => undefined });
     try {
-      const call = { type: "function" as const, id, function: { name: "Shell", arguments: JSON.stringify({ command }) } };
-      const running = soul.agent.toolset.handle(call, { signal: controller.signal, context: { approval: soul.approval.forCall(id, "Shell", controller.signal) } });
+      const call = { type: "function" as const, id: `user-shell-${Date.now()}`, function: { name: "Shell", arguments: JSON.stringify({ command }) } };
+      const running = this.agent.soul.agent.toolset.handle(call, { signal: controller.signal, context: { approval: userApproved } });
       const result = (await running).return_value;
       const output = toolOutputText(result);
-      this.lastToolOutput = { label: `!${oneLine(command, 60)}`, output };
+      this.keepToolOutput(`!${oneLine(command, 60)}`, output);
       this.print(`${result.is_error ? this.style.red("✗") : this.style.green("✓")} ${this.style.bold(`!${oneLine(command, 70)}`)}${result.is_error ? this.style.dim(` → ${oneLine(result.message, 80)}`) : ""}`);
       const printed = typeof result.output === "string" ? visibleControls(result.output.replace(/\s+$/, "")) : output;
       if (printed && printed !== result.message) this.print(printed);
     } finally {
-      unwatch();
-      unsubscribe();
+      stopWatching();
     }
   }
 
@@ -172,8 +164,9 @@ export class InteractiveSession {
         interrupt: () => controller.abort(),
         escape: () => {
           const taken = queued.pop();
-          if (taken === undefined) controller.abort();
-          else renderer.note(s.dim(`✗ took back: ${inputPreview(taken)}`));
+          if (taken === undefined) return void controller.abort();
+          renderer.note(s.dim(`✗ took back to edit: ${inputPreview(taken)}`));
+          return taken;
         },
         typing: (text) => {
           typedAhead = text;
@@ -181,7 +174,7 @@ export class InteractiveSession {
         },
         line: (text) => {
           queued.push(text);
-          renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back)")}`);
+          renderer.note(`${s.cyan("⧗ queued:")} ${inputPreview(text)} ${s.dim("(sent after the running step · Esc takes it back to edit)")}`);
           deliver();
         },
       });
@@ -210,6 +203,8 @@ export class InteractiveSession {
       askApproval: async (question) => {
         unwatch();
         try {
+          // What was typed ahead stays for the next prompt; the approval's answer is read apart from it.
+          if (typedAhead) this.print(s.dim(`  typed ahead, kept for after the answer: ${inputPreview(typedAhead)}`));
           return await this.askApproval(question, controller);
         } finally {
           if (!controller.signal.aborted) watch();
@@ -217,7 +212,7 @@ export class InteractiveSession {
         }
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
-      onToolOutput: (label, output) => (this.lastToolOutput = { label, output }),
+      onToolOutput: (label, output) => this.keepToolOutput(label, output),
       respond: (id, reply) => {
         try {
           this.agent.soul.approval.respond(id, reply.kind, reply.feedback);

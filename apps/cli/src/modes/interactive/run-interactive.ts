@@ -96,8 +96,10 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
       lastEnd = await session.runPrompt(queued);
       continue;
     }
+    // Each Ctrl-O at this prompt shows an earlier tool's output: the last one first.
+    let back = 0;
     const read = await input.readLine(style.cyan(promptText), {
-      expand: () => session.expandLastTool(),
+      expand: () => session.expandTool(back++),
       complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
       ...(queued ? { initial: queued } : {}),
     });
@@ -121,7 +123,9 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     else lastEnd = await session.runPrompt(line);
   }
   const { agent } = session;
-  session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
+  // A saved session quit before its first prompt is not kept (see AgentSession.close).
+  if (agent.session?.firstPrompt === null && agent.context.history.length === 0) session.print(style.dim("No prompt given: no session saved."));
+  else session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
 }
 
 /** Prints the version, the working directory, what was resumed and the status line. */
@@ -130,7 +134,7 @@ export function printBanner(session: InteractiveSession): void {
   session.print(`${style.bold("kosong")} ${packageJson.version} · ${agent.cwd}`);
   const restored = agent.context.history.length;
   if (restored > 0) {
-    session.print(style.dim(`Resumed ${agent.displayId}: ${restored} messages. The last of them:`));
+    session.print(style.dim(`Resumed ${agent.displayId}: ${count(restored, "message")}. The last of them:`));
     for (const line of recentTranscript(agent.context.history, style)) session.print(line);
   }
   const skipped = agent.restoreReport.skipped.length;

@@ -44,6 +44,10 @@ export async function pickSession(home: string, cwd: string, choice: ChoiceOrPic
   if (choice.kind === "pick") {
     session = await askWhich(await listSessions(home), io, now);
     if (session === null) return { choice: { kind: "new" }, cwd };
+  } else if (choice.kind === "session") {
+    // `--session <id>`: that session exactly, or a new one with that id (opened as it is chosen).
+    session = (await listSessions(home)).find((s) => s.id === choice.id) ?? null;
+    if (session === null) return { choice, cwd };
   } else session = choice.kind === "resume" ? await findSession(home, choice.id) : await latestSession(home, here);
   const resume: SessionChoice = { kind: "resume", id: session.id };
   if (session.cwd === here) return { choice: resume, cwd };

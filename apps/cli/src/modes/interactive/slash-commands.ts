@@ -4,11 +4,16 @@
  */
 import { extractText } from "@kosong/core";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
+import { contextBreakdownLines } from "../../render/context-breakdown-lines.js";
 import { mcpStatusLines } from "../../render/mcp-status.js";
 import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
+import type { ModelList } from "../../providers/model-list.js";
+import { isUserPrompt } from "../../render/user-prompt.js";
+import { printCheckpoints } from "./checkpoint-list.js";
+import { compactArguments } from "./compact-arguments.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
@@ -37,9 +42,12 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "context",
-    help: "what the system prompt was built from",
+    help: "where the context window goes, and what the system prompt was built from",
     run: async (s) => {
       const { projectContext, context, soul } = s.agent;
+      const [head, ...rows] = contextBreakdownLines(soul.status.breakdown, soul.agent.toolset.tools);
+      s.print(head!);
+      for (const row of rows) s.print(row);
       if (!projectContext) s.print("Project context is off (--no-project-context): the agent's instructions only.");
       else for (const block of projectContext.blocks) s.print(`<context name="${block.name}">  ${s.style.dim(`${block.content.length} characters from ${visibleControls(block.source, { oneLine: true })}`)}`);
       if (context.systemPrompt !== null && context.systemPrompt !== soul.agent.systemPrompt) {
@@ -50,10 +58,12 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "compact",
-    args: "[instruction]",
-    help: "compact the conversation now (the instruction guides the summary)",
+    args: "[from <checkpoint> [to <checkpoint>]] [instruction]",
+    help: "compact the conversation now (the instruction guides the summary); from a checkpoint: only that part, the rest stays verbatim",
     run: async (s, args) => {
-      await s.drive((signal) => s.agent.soul.compact(args || undefined, { signal }));
+      const request = compactArguments(args);
+      if (typeof request === "string") return s.print(request);
+      await s.drive((signal) => s.agent.soul.compact(request, { signal }));
     },
   },
   {
@@ -72,24 +82,9 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "checkpoints",
-    help: "list the checkpoints of the conversation and the files the agent changed after each",
-    run: async (s) => {
-      const { checkpoints, fileJournal } = s.agent.context;
-      if (checkpoints.length === 0) s.print("No checkpoints yet.");
-      // What reverting to each one takes away: a prompt and what followed, or an answer (named by its prompt) and what followed.
-      const history = s.agent.context.history;
-      const isPrompt = (m: (typeof history)[number]) => m.role === "user" && !extractText(m).startsWith("<system>");
-      for (const c of checkpoints) {
-        const firstDropped = history.slice(c.messageCount).find((m) => !(m.role === "user" && extractText(m).startsWith("<system>")));
-        const prompt = history.slice(0, c.messageCount).findLast(isPrompt);
-        const drops = !firstDropped ? "" : isPrompt(firstDropped) ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
-        const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
-        const files = changed.length > 0 ? s.style.dim(` · changed: ${changed.map((f) => visibleControls(f, { oneLine: true })).join(", ")}`) : "";
-        const at = s.agent.checkpointTimes.timeOf(c);
-        const time = at ? ` · ${timestamp(at)}` : "";
-        s.print(`checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""}${time} · ${c.messageCount} messages before it${drops ? s.style.dim(` · ${drops}`) : ""}${files}`);
-      }
-    },
+    args: "[all]",
+    help: "the checkpoint before each prompt (all: every step's too), with the files the agent changed after each",
+    run: printCheckpoints,
   },
   {
     name: "revert",
@@ -112,7 +107,7 @@ export const slashCommands: SlashCommand[] = [
     help: "rewrite a past user message and rerun from there",
     run: async (s, args) => {
       const history = s.agent.soul.history;
-      const users = history.flatMap((m, i) => (m.role === "user" && !extractText(m).startsWith("<system>") ? [i] : []));
+      const users = history.flatMap((m, i) => (isUserPrompt(m) ? [i] : []));
       if (!/^\d+$/.test(args) || !users.includes(Number(args))) {
         if (users.length === 0) return s.print("No user message to edit yet.");
         s.print("Usage: /edit <message#>. Your messages:");
@@ -175,15 +170,8 @@ export const slashCommands: SlashCommand[] = [
   {
     name: "model",
     args: "[name]",
-    help: "switch the model (same provider); the conversation goes on",
-    run: async (s, args) => {
-      const { agent } = s;
-      if (!args) return s.print(`Model now: ${agent.providers.main.modelName} (${agent.providers.main.name}). /model <name> switches.`);
-      const { createProviders } = await import("../../providers/create-provider.js");
-      agent.useProviders(await createProviders({ ...agent.settings, model: args }));
-      s.print(`Model: ${visibleControls(agent.providers.main.modelName, { oneLine: true })}`);
-      s.print(s.status());
-    },
+    help: "list the provider's models, or switch to one (same provider); the conversation goes on",
+    run: switchModel,
   },
   {
     name: "yolo",
@@ -209,6 +197,32 @@ export const slashCommands: SlashCommand[] = [
     },
   },
 ];
+
+/** The models each session's provider listed, asked once per session. */
+const modelLists = new WeakMap<InteractiveSession, Promise<ModelList>>();
+
+/** `/model`: lists the models; `/model <name>` switches to a model the provider lists (any name when it lists none). */
+async function switchModel(s: InteractiveSession, args: string): Promise<void> {
+  const { agent } = s;
+  let listing = modelLists.get(s);
+  if (!listing) modelLists.set(s, (listing = import("../../providers/model-list.js").then(({ listModels }) => listModels(agent.settings))));
+  const list = await listing;
+  const shown = (name: string) => visibleControls(name, { oneLine: true });
+  if (!args) {
+    s.print(`Model now: ${shown(agent.providers.main.modelName)} (${agent.providers.main.name}). /model <name> switches.`);
+    s.print(list.from === "provider" ? `The provider's models: ${list.models.map(shown).join(", ")}` : `Configured models: ${list.models.map(shown).join(", ")} ${s.style.dim(`(${visibleControls(list.why ?? "", { oneLine: true })})`)}`);
+    return;
+  }
+  if (list.from === "provider" && !list.models.includes(args)) {
+    const close = list.models.filter((m) => m.includes(args) || args.includes(m)).slice(0, 5);
+    s.print(`${s.style.yellow(`No model "${shown(args)}" at this provider;`)} the model stays ${shown(agent.providers.main.modelName)}.${close.length ? ` Did you mean ${close.map(shown).join(", ")}?` : ""} /model lists them.`);
+    return;
+  }
+  const { createProviders } = await import("../../providers/create-provider.js");
+  agent.useProviders(await createProviders({ ...agent.settings, model: args }));
+  s.print(`Model: ${shown(agent.providers.main.modelName)}${list.from === "settings" ? s.style.dim(" (not checked: the provider lists no models)") : ""}`);
+  s.print(s.status());
+}
 
 /** Runs the slash command on `line` (which starts with `/`). */
 export async function runSlashCommand(session: InteractiveSession, line: string): Promise<void> {
@@ -257,9 +271,9 @@ function helpText(s: InteractiveSession): string {
     entry("Enter during a turn", "queue the line: the agent reads it after the running step"),
     entry("Tab", "complete a command, or a path (@path attaches the file)"),
     entry("Ctrl-R", "search the input history (again: an older match)"),
-    entry("!command", "run a shell command here (approval rules apply; not sent to the model)"),
-    entry("Ctrl-O", "show the last tool's whole output"),
-    entry("Ctrl-C / Esc", "abort the running turn (Esc first takes back a queued line)"),
+    entry("!command", "run a shell command here (no approval asked: you typed it; not sent to the model)"),
+    entry("Ctrl-O", "show the last tool's whole output (again: the tool before it)"),
+    entry("Ctrl-C / Esc", "abort the running turn (Esc first takes a queued line back to edit)"),
     entry("Ctrl-C twice, Ctrl-D", "exit at an empty prompt"),
   ].join("\n");
 }

@@ -40,8 +40,8 @@ export interface ReadLineOptions {
 export interface TurnKeys {
   /** Ctrl-C. */
   interrupt(): void;
-  /** Esc. */
-  escape(): void;
+  /** Esc; text it returns is put back on the line being typed, to edit (a queued line taken back). */
+  escape(): string | undefined;
   /** A line typed and entered (not empty). */
   line(text: string): void;
   /** The text typed so far and not entered (after each key), to show it. */
@@ -251,7 +251,10 @@ export class TerminalInput implements LineInput {
       if (key.kind === "text") buffer.insert(key.text);
       else if (key.kind === "paste") buffer.paste(key.text);
       else if (key.name === "ctrl-c") keys.interrupt();
-      else if (key.name === "escape") keys.escape();
+      else if (key.name === "escape") {
+        const back = keys.escape();
+        if (back !== undefined) buffer.set(buffer.text ? `${back}\n${buffer.text}` : back);
+      }
       else if (key.name === "enter" && buffer.text.slice(0, buffer.cursor).endsWith("\\")) {
         buffer.backspace();
         buffer.insert("\n");

@@ -60,6 +60,10 @@ export class CountingLog implements ContextLog {
     return this.inner.restoreRotation(n);
   }
 
+  readRotation(n: number): Promise<ContextLogState> {
+    return this.inner.readRotation(n);
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

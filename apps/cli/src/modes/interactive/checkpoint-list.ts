@@ -1,0 +1,54 @@
+/**
+ * `/checkpoints`: the conversation's checkpoints, each with its time, the
+ * messages before it, what reverting to it drops and the files changed
+ * after it. By default one per user prompt (the checkpoint before each
+ * prompt, where a revert takes that prompt back); `/checkpoints all` lists
+ * every step's too. A line wider than the terminal is cut with `…`.
+ */
+import { extractText, type Message } from "@kosong/core";
+import stringWidth from "string-width";
+import { count } from "../../render/count.js";
+import { timestamp } from "../../render/timestamp.js";
+import { isUserPrompt } from "../../render/user-prompt.js";
+import { oneLine, visibleControls } from "../../render/visible-controls.js";
+import type { InteractiveSession } from "./interactive-session.js";
+
+const isSystemNote = (m: Message): boolean => m.role === "user" && extractText(m).startsWith("<system>");
+const isPrompt = isUserPrompt;
+
+/** Prints the checkpoints (`args` "all": every one, else one per prompt). */
+export async function printCheckpoints(s: InteractiveSession, args: string): Promise<void> {
+  const { checkpoints, fileJournal, history } = s.agent.context;
+  if (checkpoints.length === 0) return s.print("No checkpoints yet.");
+  const all = args === "all";
+  const columns = s.out.isTTY ? s.out.columns : undefined;
+  let shown = 0;
+  for (const c of checkpoints) {
+    // What reverting to it takes away: a prompt and what followed, or an answer (named by its prompt) and what followed.
+    const firstDropped = history.slice(c.messageCount).find((m) => !isSystemNote(m));
+    const beforePrompt = firstDropped !== undefined && isPrompt(firstDropped);
+    if (!all && !beforePrompt) continue;
+    shown++;
+    const prompt = history.slice(0, c.messageCount).findLast(isPrompt);
+    const drops = !firstDropped ? "" : beforePrompt ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
+    const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
+    const at = s.agent.checkpointTimes.timeOf(c);
+    const head = `checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""}${at ? ` · ${timestamp(at)}` : ""} · ${count(c.messageCount, "message")} before it`;
+    const tail = `${drops ? ` · ${drops}` : ""}${changed.length > 0 ? ` · changed: ${changed.map((f) => visibleControls(f, { oneLine: true })).join(", ")}` : ""}`;
+    const line = columns === undefined ? head + tail : cutToWidth(head + tail, columns - 1);
+    s.print(`${line.slice(0, head.length)}${s.style.dim(line.slice(head.length))}`);
+  }
+  const hidden = checkpoints.length - shown;
+  if (hidden > 0) s.print(s.style.dim(`(${count(shown, "checkpoint")} before a prompt shown; ${hidden} more between steps: /checkpoints all)`));
+}
+
+/** `text` cut to `width` terminal columns, ending in `…` when cut. */
+function cutToWidth(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let cut = "";
+  for (const char of text) {
+    if (stringWidth(`${cut}${char}…`) > width) break;
+    cut += char;
+  }
+  return `${cut}…`;
+}

@@ -1,0 +1,71 @@
+/**
+ * What the interactive `kosong` says about a conversation, in a real
+ * terminal (tmux) against the fake provider server: the resume notice
+ * counts messages in the right number and shows files a compaction
+ * recovered as such (not as the user's prompts), and a `/compact` whose
+ * output is larger than what it replaced says the context grew.
+ */
+import { appendFile, mkdir } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { say, usage } from "./fake-model.js";
+import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await kosongSuite({ tmux: true });
+
+async function project() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const start = async (args: string[]) => {
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env: cleanEnv(home, env) });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    return terminal;
+  };
+  const contextFile = (id: string) => path.join(home, ".kosong", "sessions", id, "context.jsonl");
+  return { home, cwd, env, start, contextFile };
+}
+
+describe("resume notices and compaction reports in a real terminal (tmux)", () => {
+  it("says 1 message, not 1 messages", async () => {
+    const { home, cwd, env, start } = await project();
+    // The model refuses the request: only the prompt is kept.
+    server.enqueue({ status: 400, body: { error: { message: "bad request", type: "invalid_request_error" } } });
+    expect((await runKosong(["-p", "the only prompt", "--session", "lonely"], { cwd, home, env })).code).toBe(1);
+    const terminal = await start(["--session", "lonely"]);
+    expect(terminal.screen()).toMatch(/Resumed lonely: 1 message\. The last of them:\n› the only prompt\n/);
+  }, 60_000);
+
+  it("shows files a compaction recovered as recovered files, not as prompts", async () => {
+    const { home, cwd, env, start, contextFile } = await project();
+    server.enqueue({ message: say("Fixed it."), usage });
+    expect((await runKosong(["-p", "fix the parser", "--session", "fixed"], { cwd, home, env })).code).toBe(0);
+    // A compaction's recovered file, as @kosong/soul's compaction writes it into the conversation.
+    const recovered = "**Recovered file: src/parser.ts** (last written)\n\n```\n1\texport const parse = 1;\n```\n<system>Recovered automatically after a compaction.</system>";
+    await appendFile(contextFile("fixed"), `${JSON.stringify({ role: "user", content: recovered })}\n${JSON.stringify({ role: "assistant", content: "Carrying on." })}\n`);
+    const terminal = await start(["--session", "fixed"]);
+    const screen = terminal.screen();
+    expect(screen).toMatch(/› fix the parser\n\s+Fixed it\.\n\s+\(src\/parser\.ts recovered by a compaction\)\n\s+Carrying on\.\n/);
+    expect(screen).not.toContain("› **Recovered file");
+  }, 60_000);
+
+  it("says the context grew when a /compact summary is longer than the conversation", async () => {
+    const { start } = await project();
+    const terminal = await start([]);
+    for (const [prompt, answer] of [["hi", "Hi."], ["how are you", "Fine."]] as const) {
+      server.enqueue({ message: say(answer), usage });
+      terminal.line(prompt);
+      await terminal.waitFor(new RegExp(`${answer}[\\s\\S]*›\\s*$`), { from: `› ${prompt}` });
+    }
+    server.enqueue({ message: say(`Summary: ${"the user greeted the assistant and the assistant greeted back. ".repeat(20)}`), usage });
+    terminal.line("/compact");
+    const screen = await terminal.waitFor(/the context grew: [\d.k]+ → [\d.k]+ tokens[\s\S]*›\s*$/, { from: "› /compact" });
+    expect(screen).not.toMatch(/⇣ compacted:/);
+  }, 60_000);
+});

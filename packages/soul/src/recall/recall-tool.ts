@@ -1,0 +1,42 @@
+/**
+ * The `Recall` tool: the model brings back what a compaction or tool-result
+ * aging took out of its context, by the pointer the compaction left
+ * (`r3:12-40`) or by a file's path (its last view). Add it to an agent's
+ * toolset to enable recall: the soul then leaves pointers when it compacts.
+ */
+import { defineTool, toolError, toolOk } from "@kosong/core";
+import { z } from "zod/v4";
+import { RecallError } from "../recall/recall-error.js";
+import "../session/tool-context.js";
+
+/** The tool's name, by which the soul recognises that recall is enabled. */
+export const RECALL_NAME = "Recall";
+
+const description = `Bring back part of the earlier conversation that compaction took out of your context.
+
+Compaction leaves a <system> notice listing pointers such as r3:12-40 (with the files, commands and errors each range held), and old tool outputs may be shortened to an excerpt with a pointer. Call Recall with one pointer to read that range again, or with a file path to read the last view of that file you had (a read's output or a whole-file write). Give a query to get only the lines that mention it. The result is capped: ask for narrower ranges or use a query when it is cut.`;
+
+/** Recalls a range or a file's last view; an unknown pointer or file is an error result the model reads. */
+export const Recall = defineTool({
+  name: RECALL_NAME,
+  description,
+  parameters: z.object({
+    pointer: z.string().max(200).optional().describe("A pointer from a compaction notice, e.g. r3:12-40 or r3:7."),
+    path: z.string().max(4096).optional().describe("A file path: returns the last view of that file in the conversation."),
+    query: z.string().max(200).optional().describe("Only the lines that mention this text (with a few lines around each)."),
+  }),
+  async execute({ pointer, path, query }, { session }) {
+    if (session === undefined) return toolError({ message: "Recall only works inside a soul's session.", brief: "Recall unavailable" });
+    if ((pointer === undefined) === (path === undefined)) return toolError({ message: "Give exactly one of `pointer` and `path`.", brief: "Nothing recalled" });
+    try {
+      const recalled = pointer === undefined ? await session.recall.file(path!, query) : await session.recall.range(pointer, query);
+      const what = pointer ?? path!;
+      const from = pointer === undefined ? `the last view of ${path} (${recalled.source})` : recalled.source;
+      const found = query === undefined ? "" : recalled.matched ? `, the lines mentioning "${query}"` : `; "${query}" is not in it: its start and end`;
+      return toolOk({ output: recalled.text, message: `Recalled ${from}${found}.`, brief: `Recalled ${what}` });
+    } catch (error) {
+      if (!RecallError.isInstance(error)) throw error;
+      return toolError({ message: error.message, brief: "Nothing recalled" });
+    }
+  },
+});
