@@ -42,6 +42,8 @@ Environment:
   KOSONG_FILE_RESTORE, KOSONG_FILE_RESTORE_MAX_SIZE
                         defaults for --file-restore and --file-restore-max-size
   KOSONG_SANDBOX        default for --sandbox
+  KOSONG_TRUST_WORKSPACE
+                        1/true to turn on --trust-workspace
   NO_COLOR              plain output without colours (also when output is not a terminal; FORCE_COLOR forces them)
   KOSONG_DEBUG          print the stack of unexpected errors
 
@@ -49,7 +51,8 @@ Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
   compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config),
   first_byte_timeout, idle_timeout, shell_timeout, max_time, file_restore, file_restore_max_size,
-  sandbox ("on", "off", "auto-allow", or a table: mode, network = false / true / ["host", ...])
+  sandbox ("on", "off", "auto-allow", or a table: mode, network = false / true / ["host", ...]),
+  [[hooks]] (event, command, matcher, timeout: commands run on PreToolUse, PostToolUse, Stop, ...; see the README)
   Precedence: flags > KOSONG_* environment > config file > defaults.
 
 Local servers (no key needed with a localhost base URL):
@@ -88,6 +91,7 @@ export function buildProgram(): Command {
     .option("--script <file>", "echo-DSL responses for --provider scripted (JSON array, or responses separated by --- lines)")
     .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it); Shell commands stay in the sandbox")
     .addOption(new Option("--sandbox <mode>", "run Shell commands in a sandbox (Linux, bubblewrap): on (default where available), auto-allow (a sandboxed command runs without asking), off").choices(sandboxModes))
+    .option("--trust-workspace", "run this workspace's hooks (.claude/settings.json) without asking, for this run; print mode and --wire never run them otherwise")
     .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
     .option("-c, --continue", "continue the most recent session of this directory")
     .option("-r, --resume [id]", "resume a session by id (or a unique id prefix); without an id, pick one from a list; see `kosong sessions`")

@@ -32,14 +32,14 @@ export const GENERIC_SUMMARY =
 
 const genericModel = (): ScriptedChatProvider => new ScriptedChatProvider([`text: ${GENERIC_SUMMARY}`]);
 
-type Case = { trajectory: Trajectory; cut: number; history: Message[]; share: number; maxTokens: number; provider: ProviderCount };
+export type Case = { trajectory: Trajectory; cut: number; history: Message[]; share: number; maxTokens: number; provider: ProviderCount };
 
-type Strategy = { name: string; run(c: Case): Promise<Message[]> };
+export type Strategy = { name: string; run(c: Case): Promise<Message[]> };
 
 const counter = new TokenCounter();
 
 /** The baseline: the longest suffix of whole blocks whose o200k estimate fits the budget (at least the last block). */
-function suffixBaseline(history: readonly Message[], maxTokens: number): Message[] {
+export function suffixBaseline(history: readonly Message[], maxTokens: number): Message[] {
   const blocks = conversationBlocks(history);
   let start = history.length;
   for (let b = blocks.length - 1; b >= 0; b--) {
@@ -56,13 +56,13 @@ function suffixBaseline(history: readonly Message[], maxTokens: number): Message
  * count before the cut, so budgets are calibrated to the provider's tokens),
  * no file registry (the trajectories use a shell only).
  */
-function options(c: Case, provider?: ScriptedChatProvider): CompactionOptions {
+export function options(c: Case, provider?: ScriptedChatProvider): CompactionOptions {
   const report = c.provider.lastReport;
   const providerCount = { inputTokens: report?.prompt ?? 0, messages: report?.at ?? 0 };
   return provider === undefined ? { providerCount } : { provider, providerCount };
 }
 
-const strategies: Strategy[] = [
+export const strategies: Strategy[] = [
   { name: "preserve-recent", run: async (c) => (await new PreserveRecentCompaction({ maxTokens: c.maxTokens }).compact(c.history, options(c))).messages },
   { name: "preserve-important", run: async (c) => (await new PreserveImportantCompaction({ maxTokens: c.maxTokens }).compact(c.history, options(c))).messages },
   { name: "smart, no model", run: async (c) => (await new SmartCompaction({ maxTokens: c.maxTokens }).compact(c.history, options(c))).messages },

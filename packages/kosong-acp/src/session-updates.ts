@@ -1,7 +1,9 @@
 /**
  * Soul events and stored messages as ACP `session/update`s: text and think
  * parts as message and thought chunks, tool calls as `tool_call` (pending),
- * their results as `tool_call_update` (completed or failed, with the output).
+ * their results as `tool_call_update` (completed or failed, with the output),
+ * and a child agent's steps (its `SubagentEvent`s) as `tool_call_update`s
+ * (in progress) of the parent's call that runs it.
  */
 import type { ContentBlock, SessionUpdate, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
 import type { ContentPart, Message, ToolReturnValue } from "@kosong/core";
@@ -37,6 +39,9 @@ export function contentBlock(part: ContentPart): ContentBlock | null {
 export class ToolCallTracker {
   /** The parsed arguments of each complete call (null when they are not JSON). */
   readonly #calls = new Map<string, unknown>();
+  /** A child agent's calls (by `<agent id>/<call id>`: their names) and, per parent call, the child's steps so far (one line each). */
+  readonly #childCalls = new Map<string, string>();
+  readonly #childSteps = new Map<string, string[]>();
 
   /** The update for `event`, or null when it has none. */
   update(event: SoulEvent): SessionUpdate | null {
@@ -57,11 +62,39 @@ export class ToolCallTracker {
       }
       case "ToolResult": {
         const id = event.payload.tool_call_id;
+        this.#childSteps.delete(id);
         return toolResultUpdate(id, event.payload.return_value, this.rawInput(id));
       }
+      case "SubagentEvent":
+        return this.#childUpdate(event.payload);
       default:
         return null;
     }
+  }
+
+  /**
+   * A child agent's step as an update of the parent's call (in progress):
+   * the call's content lists the child's finished tool calls, one line each
+   * (`coder: ✓ ReadFile`), and ends with the child's text so far.
+   */
+  #childUpdate(payload: Extract<SoulEvent, { type: "SubagentEvent" }>["payload"]): SessionUpdate | null {
+    const { event, parent_tool_call_id: parent, agent_id, subagent_type } = payload;
+    const key = `${agent_id}/`;
+    const steps = this.#childSteps.get(parent) ?? [];
+    this.#childSteps.set(parent, steps);
+    if (event.type === "ToolCall") {
+      this.#childCalls.set(key + event.payload.id, event.payload.function.name);
+      return null;
+    }
+    if (event.type !== "ToolResult" && event.type !== "StepBegin") return null;
+    if (event.type === "ToolResult") {
+      const name = this.#childCalls.get(key + event.payload.tool_call_id) ?? event.payload.tool_call_id;
+      this.#childCalls.delete(key + event.payload.tool_call_id);
+      steps.push(`${subagent_type}: ${event.payload.return_value.is_error ? "✗" : "✓"} ${name}`);
+    } else {
+      steps.push(`${subagent_type}: step ${event.payload.n}`);
+    }
+    return { sessionUpdate: "tool_call_update", toolCallId: parent, status: "in_progress", content: [{ type: "content", content: { type: "text", text: steps.join("\n") } }] };
   }
 
   /** The arguments of call `id` (undefined when unknown or not JSON). */

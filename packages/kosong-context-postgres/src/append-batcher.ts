@@ -52,6 +52,8 @@ export class AppendBatcher {
       ), s AS (
         SELECT s.session_id FROM ${schema}.sessions s JOIN g ON s.session_id = g.session_id AND s.epoch = g.epoch AND s.current_generation = g.generation
         ORDER BY s.session_id FOR UPDATE OF s
+      ), touched AS (
+        UPDATE ${schema}.sessions t SET updated_at = now() FROM s WHERE t.session_id = s.session_id RETURNING 1
       ), dup AS (
         SELECT g.generation FROM g JOIN ${schema}.records r ON r.generation_id = g.generation AND r.append_key = g.first_key
       ), ins AS (

@@ -63,8 +63,14 @@ CREATE TABLE {schema}.rotations (
 );
 `;
 
+/** Version 2: a rotation's note, what it is as a branch (`ContextLog.annotateRotation`). */
+const v2 = `ALTER TABLE {schema}.rotations ADD COLUMN note jsonb;`;
+
 /** Every migration, oldest first. */
-export const migrations: readonly Migration[] = [{ version: 1, name: "sessions, records, rotations", sql: v1 }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: "sessions, records, rotations", sql: v1 },
+  { version: 2, name: "rotation notes", sql: v2 },
+];
 
 /**
  * Brings `schema` up to the latest version on `client` (which must not be in

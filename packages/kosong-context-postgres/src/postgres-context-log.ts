@@ -10,10 +10,12 @@ import type {
   LogAppendReceipt,
   LogPosition,
   LogPrepend,
+  LogRotation,
   LogRotationInfo,
   LogRotationRestore,
   LogTruncation,
 } from "@kosong/context";
+import { checkRotationNote, parseRotationNote, type RotationNote } from "@kosong/context";
 import { GroupCommitQueue, InvalidOffsetError, RotationNotFoundError, SessionLockedError, StorageAlreadyModifiedError, StorageClosedError, StorageWriteError } from "@kosong/context";
 import { ContextStateBuilder, decodeRecordLine, encodeRecord, type ContextRecord } from "@kosong/context/records";
 import { isConnectionLoss, retryOnConnectionLoss, withClient } from "./connection-errors.js";
@@ -208,13 +210,59 @@ export class PostgresContextLog implements ContextLog {
   listRotations(): Promise<LogRotationInfo[]> {
     return this.#enqueue(() =>
       retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, async () => {
-        const { rows } = await this.#backend.pool.query<{ n: number; size: number; created_at: Date }>(
-          `SELECT n, size, created_at FROM ${this.#backend.schema}.rotations WHERE session_id = $1 ORDER BY n`,
+        const { rows } = await this.#backend.pool.query<{ n: number; size: number; created_at: Date; note: unknown }>(
+          `SELECT n, size, created_at, note FROM ${this.#backend.schema}.rotations WHERE session_id = $1 ORDER BY n`,
           [this.sessionId],
         );
-        return rows.map((row) => ({ ...this.#rotationName(row.n), size: row.size, mtimeMs: row.created_at.getTime() }));
+        return rows.map((row) => {
+          const note = parseRotationNote(row.note);
+          return { ...this.#rotationName(row.n), size: row.size, mtimeMs: row.created_at.getTime(), ...(note && { note }) };
+        });
       }),
     );
+  }
+
+  /** Stores `note` in rotation `n`'s row, in a fenced transaction. */
+  annotateRotation(n: number, note: RotationNote): Promise<void> {
+    let checked: RotationNote;
+    try {
+      checked = checkRotationNote(note);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(async () => {
+      if (!Number.isSafeInteger(n)) throw new RotationNotFoundError(this.location, n);
+      await this.#transaction(async (client, row) => {
+        const { rowCount } = await client.query(`UPDATE ${this.#backend.schema}.rotations SET note = $3 WHERE session_id = $1 AND n = $2`, [
+          this.sessionId,
+          n,
+          JSON.stringify(checked),
+        ]);
+        if (rowCount === 0) throw new RotationNotFoundError(this.location, n);
+        return { generation: row.generation, end: this.#end };
+      });
+    });
+  }
+
+  /** A new generation holding the current records and `records`, kept as the next rotation; the current generation is untouched. */
+  addRotation(records: readonly ContextRecord[]): Promise<LogRotation> {
+    return this.#encoded(records, (lines) => this.#enqueue(async () => {
+      const result = await this.#transaction(async (client, row) => {
+        const generation = await this.#newGeneration(client);
+        await this.#copyRecords(client, row.generation, generation);
+        await this.#insertLines(client, generation, this.#end, lines);
+        const n = row.next_rotation;
+        await client.query(`INSERT INTO ${this.#backend.schema}.rotations (session_id, n, generation_id, size) VALUES ($1, $2, $3, $4)`, [
+          this.sessionId,
+          n,
+          generation,
+          this.#end + lines.length,
+        ]);
+        await client.query(`UPDATE ${this.#backend.schema}.sessions SET next_rotation = $2 WHERE session_id = $1`, [this.sessionId, n + 1]);
+        return { generation: row.generation, end: this.#end, rotation: n };
+      });
+      return this.#rotationName(result.rotation!);
+    }));
   }
 
   /** Makes rotation `n` the current log again (a copy: rotation `n` stays); the replaced log becomes the next rotation. */
@@ -229,10 +277,7 @@ export class PostgresContextLog implements ContextLog {
         const source = rows[0];
         if (source === undefined) throw new RotationNotFoundError(this.location, n);
         const generation = await this.#newGeneration(client);
-        await client.query(
-          `INSERT INTO ${this.#backend.schema}.records (generation_id, seq, line) SELECT $1, seq, line FROM ${this.#backend.schema}.records WHERE generation_id = $2`,
-          [generation, source.generation],
-        );
+        await this.#copyRecords(client, source.generation, generation);
         const rotation = await this.#rotate(client, row, generation);
         return { generation, end: source.size, rotation, restored: n };
       });
@@ -276,6 +321,14 @@ export class PostgresContextLog implements ContextLog {
   async #newGeneration(client: PoolClient): Promise<string> {
     const { rows } = await client.query<{ id: string }>(`SELECT nextval('${this.#backend.schema}.generation_ids')::text AS id`);
     return rows[0]!.id;
+  }
+
+  /** Copies every record of generation `from` into the new generation `to`. */
+  async #copyRecords(client: PoolClient, from: string, to: string): Promise<void> {
+    await client.query(
+      `INSERT INTO ${this.#backend.schema}.records (generation_id, seq, line) SELECT $1, seq, line FROM ${this.#backend.schema}.records WHERE generation_id = $2`,
+      [to, from],
+    );
   }
 
   async #insertLines(client: PoolClient, generation: string, start: number, lines: readonly string[]): Promise<void> {
@@ -447,7 +500,8 @@ export class PostgresContextLog implements ContextLog {
       this.location,
       `advisory lock ${this.#lockKey}`,
       owner,
-      `another writer (process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}), which took the session over after this writer lost its lock`,
+      `another writer (process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}), which took the session over after this writer lost its lock or was idle past the lease`,
+      `PostgreSQL advisory lock "${this.#lockKey}"`,
     );
   }
 

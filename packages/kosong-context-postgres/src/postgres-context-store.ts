@@ -14,7 +14,7 @@ import { exportSession, readSessionFiles, type SessionExport } from "./session-t
 import { AppendBatcher, type AppendStats } from "./append-batcher.js";
 import { SessionLocks } from "./session-locks.js";
 import { quoteIdentifier } from "./sql-names.js";
-import type { RestoreReport } from "@kosong/context";
+import { firstPromptIn, type RestoreReport, type SessionSummary } from "@kosong/context";
 
 /** Where the store connects: a connection string, pool settings, or a pool the caller owns. */
 export type PostgresTarget = string | PoolConfig | Pool;
@@ -30,9 +30,20 @@ export interface PostgresStoreOptions {
    * connection to the server was lost before it fails (default 30 000 ms).
    */
   reconnectTimeoutMs?: number;
+  /**
+   * How long (ms) a session's writer may go without writing before another
+   * instance may take the session over although the writer's lock is still
+   * held (default: never; a crashed writer's lock goes with its connection
+   * at once). The writer that lost it gets `SessionLockedError` at its next
+   * write, which writes nothing.
+   */
+  leaseMs?: number;
 }
 
 const DEFAULT_SCHEMA = "kosong";
+
+/** How many first records of a session its first prompt is looked for in. */
+const FIRST_PROMPT_SCAN_LINES = 200;
 
 /**
  * A session id: 1-512 characters of well-formed Unicode (no lone UTF-16
@@ -72,10 +83,12 @@ export class PostgresContextStore {
   readonly #backend: SessionBackend;
   readonly #open = new Set<string>();
   readonly #logs = new Set<PostgresContextLog>();
+  readonly #leaseMs: number | null;
   #closed = false;
 
-  private constructor(pool: Pool, ownsPool: boolean, schema: string, reconnectTimeoutMs: number) {
+  private constructor(pool: Pool, ownsPool: boolean, schema: string, reconnectTimeoutMs: number, leaseMs: number | null) {
     this.#pool = pool;
+    this.#leaseMs = leaseMs;
     this.#ownsPool = ownsPool;
     this.schema = schema;
     this.#backend = {
@@ -98,11 +111,13 @@ export class PostgresContextStore {
   static async connect(target: PostgresTarget, options: PostgresStoreOptions = {}): Promise<PostgresContextStore> {
     const schema = options.schema ?? DEFAULT_SCHEMA;
     quoteIdentifier(schema);
+    const leaseMs = options.leaseMs ?? null;
+    if (leaseMs !== null && !(Number.isFinite(leaseMs) && leaseMs > 0)) throw new RangeError(`leaseMs must be a positive number of milliseconds, got ${leaseMs}`);
     const owns = !isPool(target);
     const pool = isPool(target) ? target : new pg.Pool(typeof target === "string" ? { connectionString: target } : target);
     // An idle connection the server ends (a restart, pg_terminate_backend) is dropped by the pool; without a listener it would crash the process.
     if (owns) pool.on("error", () => undefined);
-    const store = new PostgresContextStore(pool, owns, schema, options.reconnectTimeoutMs ?? 30_000);
+    const store = new PostgresContextStore(pool, owns, schema, options.reconnectTimeoutMs ?? 30_000, leaseMs);
     if (options.migrate !== false) {
       try {
         await store.migrate();
@@ -132,34 +147,32 @@ export class PostgresContextStore {
   /**
    * Opens session `sessionId` for writing (created on its first write),
    * taking its lock: `SessionLockedError` when another writer holds it, in
-   * this store or any other.
+   * this store or any other (unless, with `leaseMs`, that writer has not
+   * written for longer: then the session is taken over, and that writer's
+   * next write fails).
    */
   async openLog(sessionId: string): Promise<PostgresContextLog> {
-    this.#assertOpen();
-    checkSessionId(sessionId);
-    const location = this.#location(sessionId);
-    const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
-    if (this.#open.has(sessionId)) {
-      throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process");
-    }
-    this.#open.add(sessionId);
+    const { location, lockKey } = this.#claim(sessionId);
     let lockEpoch: number | null = null;
     try {
       const opened = await retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, async () => {
         const lock = await this.#backend.locks.tryLock(lockKey);
-        if (!lock.locked) throw await this.#lockedError(sessionId, location, lockKey);
-        lockEpoch = lock.epoch;
+        // Not locked: taken over only from a writer idle past the lease (checked in the same statement that fences it).
+        if (!lock.locked && this.#leaseMs === null) throw await this.#lockedError(sessionId, location, lockKey);
+        if (lock.locked) lockEpoch = lock.epoch;
         const { rows } = await this.#pool.query<{ epoch: string; generation: string; end: number }>(
           `WITH s AS (
              INSERT INTO ${this.#backend.schema}.sessions AS s (session_id, owner_pid, owner_host) VALUES ($1, $2, $3)
              ON CONFLICT (session_id) DO UPDATE SET epoch = s.epoch + 1, owner_pid = $2, owner_host = $3, updated_at = now()
+             WHERE $4 OR s.updated_at < now() - make_interval(secs => $5::double precision / 1000)
              RETURNING epoch, current_generation
            )
            SELECT s.epoch::text AS epoch, s.current_generation::text AS generation,
              coalesce((SELECT max(seq) + 1 FROM ${this.#backend.schema}.records r WHERE r.generation_id = s.current_generation), 0)::integer AS end
            FROM s`,
-          [sessionId, process.pid, os.hostname()],
+          [sessionId, process.pid, os.hostname(), lock.locked, this.#leaseMs ?? 0],
         );
+        if (rows.length === 0) throw await this.#lockedError(sessionId, location, lockKey);
         return { ...rows[0]!, lockEpoch: lock.epoch };
       });
       const log = new PostgresContextLog(
@@ -240,6 +253,85 @@ export class PostgresContextStore {
     }
   }
 
+  /**
+   * Every session, most recently written first: the size of its current log
+   * (bytes of its lines with their newlines, as `exportSession` writes it), its rotations, when it was last written (an
+   * append, a whole-log operation, or an open) and its first prompt (from
+   * its oldest rotation, else the current log; at most 200 characters).
+   */
+  async listSessions(): Promise<SessionSummary[]> {
+    this.#assertOpen();
+    const schema = this.#backend.schema;
+    const { rows } = await retryOnConnectionLoss(this.#backend.reconnectTimeoutMs, () =>
+      this.#pool.query<{ session_id: string; updated_at: Date; size: string; rotations: number; first_lines: string[] | null }>(
+        `SELECT s.session_id, s.updated_at,
+           coalesce((SELECT sum(octet_length(r.line) + 1) FROM ${schema}.records r WHERE r.generation_id = s.current_generation), 0)::text AS size,
+           (SELECT count(*) FROM ${schema}.rotations o WHERE o.session_id = s.session_id)::integer AS rotations,
+           (SELECT array_agg(f.line ORDER BY f.seq) FROM (
+              SELECT r.line, r.seq FROM ${schema}.records r
+              WHERE r.generation_id = coalesce((SELECT o.generation_id FROM ${schema}.rotations o WHERE o.session_id = s.session_id ORDER BY o.n LIMIT 1), s.current_generation)
+              ORDER BY r.seq LIMIT $1) f) AS first_lines
+         FROM ${schema}.sessions s
+         ORDER BY s.updated_at DESC, s.session_id`,
+        [FIRST_PROMPT_SCAN_LINES],
+      ),
+    );
+    return rows.map((row) => ({
+      id: row.session_id,
+      size: Number(row.size),
+      rotations: row.rotations,
+      updatedAt: row.updated_at,
+      firstPrompt: firstPromptIn(row.first_lines ?? []),
+    }));
+  }
+
+  /**
+   * Deletes session `sessionId` with its rotations, in one transaction,
+   * under its lock: `SessionLockedError` while a writer holds it (unless,
+   * with `leaseMs`, it is idle past the lease; its next write then fails).
+   * Resolves to false when there was no such session.
+   */
+  async deleteSession(sessionId: string): Promise<boolean> {
+    const { location, lockKey } = this.#claim(sessionId);
+    let lockEpoch: number | null = null;
+    try {
+      const lock = await this.#backend.locks.tryLock(lockKey);
+      if (lock.locked) lockEpoch = lock.epoch;
+      else if (this.#leaseMs === null) throw await this.#lockedError(sessionId, location, lockKey);
+      const schema = this.#backend.schema;
+      const deleted = await withClient(this.#pool, async (client) => {
+        await client.query("BEGIN");
+        try {
+          const { rows } = await client.query<{ current_generation: string }>(
+            `SELECT current_generation::text FROM ${schema}.sessions WHERE session_id = $1
+               AND ($2 OR updated_at < now() - make_interval(secs => $3::double precision / 1000)) FOR UPDATE`,
+            [sessionId, lock.locked, this.#leaseMs ?? 0],
+          );
+          const exists = (await client.query(`SELECT 1 FROM ${schema}.sessions WHERE session_id = $1`, [sessionId])).rowCount! > 0;
+          if (rows.length === 0) {
+            await client.query("ROLLBACK");
+            return exists ? null : false;
+          }
+          await client.query(
+            `DELETE FROM ${schema}.records WHERE generation_id = $2 OR generation_id IN (SELECT generation_id FROM ${schema}.rotations WHERE session_id = $1)`,
+            [sessionId, rows[0]!.current_generation],
+          );
+          await client.query(`DELETE FROM ${schema}.sessions WHERE session_id = $1`, [sessionId]);
+          await client.query("COMMIT");
+          return true;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw error;
+        }
+      });
+      if (deleted === null) throw await this.#lockedError(sessionId, location, lockKey);
+      return deleted;
+    } finally {
+      this.#open.delete(sessionId);
+      if (lockEpoch !== null) await this.#backend.locks.unlock(lockKey, lockEpoch);
+    }
+  }
+
   /** Closes every open log (their pending appends finish first), the lock connection and, if the store made it, the pool. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -264,7 +356,30 @@ export class PostgresContextStore {
       ));
     }
     const owner = { pid: row?.owner_pid ?? 0, hostname: row?.owner_host ?? null };
-    return new SessionLockedError(location, `advisory lock ${lockKey}`, owner, `process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}`);
+    const lease = this.#leaseMs === null ? "" : `; it can be taken over once idle for ${this.#leaseMs} ms`;
+    return new SessionLockedError(
+      location,
+      `advisory lock ${lockKey}`,
+      owner,
+      `process ${owner.pid}${owner.hostname === null ? "" : ` on ${owner.hostname}`}`,
+      `PostgreSQL advisory lock "${lockKey}"${lease}`,
+    );
+  }
+
+  /**
+   * Checks `sessionId` and marks it in use by this store (the caller removes
+   * the mark when done): `SessionLockedError` when a handle of this store has it.
+   */
+  #claim(sessionId: string): { location: string; lockKey: string } {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    const location = this.#location(sessionId);
+    const lockKey = `kosong-context-postgres ${this.schema} ${sessionId}`;
+    if (this.#open.has(sessionId)) {
+      throw new SessionLockedError(location, `advisory lock ${lockKey}`, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process", `PostgreSQL advisory lock "${lockKey}"`);
+    }
+    this.#open.add(sessionId);
+    return { location, lockKey };
   }
 
   /** A session's name in messages: `postgres:<schema>/<session id>`. */

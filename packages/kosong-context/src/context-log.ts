@@ -9,6 +9,7 @@
 import type { Message } from "@kosong/core";
 import type { ContextRecord } from "./context-record.js";
 import type { RestoreReport } from "./restore-report.js";
+import type { RotationNote } from "./rotation-note.js";
 
 /**
  * A position in a log: where a record starts. Opaque to callers (a byte
@@ -107,6 +108,8 @@ export interface LogRotationInfo extends LogRotation {
   size: number;
   /** When it was last written, in ms since the epoch. */
   mtimeMs: number;
+  /** What it is as a branch, when a note was stored with it ({@link ContextLog.annotateRotation}). */
+  note?: RotationNote;
 }
 
 /** The outcome of {@link ContextLog.restoreRotation}. */
@@ -150,8 +153,24 @@ export interface ContextLog extends AsyncDisposable {
   truncateAndRotate(position: LogPosition, records?: readonly ContextRecord[]): Promise<LogTruncation>;
   /** Writes `records` before the current content (a late system prompt). Positions move, by the returned `shift`. */
   prepend(records: readonly ContextRecord[]): Promise<LogPrepend>;
-  /** The rotations, lowest number first. */
+  /** The rotations, lowest number first, each with its note when one was stored. */
   listRotations(): Promise<LogRotationInfo[]>;
+  /**
+   * Stores `note` with rotation `n` (replacing an earlier one): what the
+   * rotation is as a branch, so that listing branches reads no rotation.
+   * A crash may lose a note (the rotation is then listed without one), never
+   * a rotation. Unknown `n`: `RotationNotFoundError`; an invalid note:
+   * `InvalidRecordError`.
+   */
+  annotateRotation(n: number, note: RotationNote): Promise<void>;
+  /**
+   * Keeps the current log followed by `records` as a new rotation (the next
+   * number), leaving the current log as it is, byte for byte: a side branch
+   * (a question asked beside the conversation, kept). The rotation is
+   * complete or absent after a crash. Invalid records reject the call
+   * (`MessageParseError`, `InvalidRecordError`) and nothing is made.
+   */
+  addRotation(records: readonly ContextRecord[]): Promise<LogRotation>;
   /**
    * Makes rotation `n` the current log again (undoing a revert, a clear or a
    * compaction); the replaced log is kept as the next rotation. Unknown `n`:

@@ -65,8 +65,12 @@ export class SessionLockedError extends ContextStorageError {
   /** The holder recorded in the lock file. */
   readonly owner: LockOwner;
 
-  constructor(path: string, lockPath: string, owner: LockOwner, detail: string) {
-    super(`${path} is in use by ${detail} (lock file ${lockPath})`);
+  /**
+   * `held` says what holds it, for the message (default `lock file <lockPath>`;
+   * the Postgres store names its advisory lock).
+   */
+  constructor(path: string, lockPath: string, owner: LockOwner, detail: string, held = `lock file ${lockPath}`) {
+    super(`${path} is in use by ${detail} (${held})`);
     this.path = path;
     this.lockPath = lockPath;
     this.owner = owner;

@@ -17,6 +17,7 @@ export type {
   LogRotationRestore,
   LogTruncation,
 } from "./context-log.js";
+export { checkRotationNote, MAX_NOTE_PROMPT, parseRotationNote, type RotationNote } from "./rotation-note.js";
 export type { LinearStorage } from "./linear-storage.js";
 export { LinearContext } from "./linear-context.js";
 export { MemoryLinearStorage, type MemoryLinearStorageInit } from "./memory-linear-storage.js";
@@ -24,6 +25,8 @@ export { LogLinearStorage } from "./log-linear-storage.js";
 export { JsonlLinearStorage, type JsonlLinearStorageOptions } from "./jsonl-linear-storage.js";
 export { JsonlContextFile, type ContextFileOptions, type ContextFileStats, type Durability } from "./jsonl-context-file.js";
 export { MemoryContextLog } from "./memory-context-log.js";
+export { JsonlSessionStore, type JsonlSessionStoreOptions } from "./jsonl-session-store.js";
+export { firstPromptIn, FIRST_PROMPT_MAX_CHARS, type SessionSummary } from "./session-summary.js";
 export { GroupCommitQueue, type GroupCommitQueueOptions } from "./group-commit-queue.js";
 export type { DamageKind } from "./context-record.js";
 export type { RestoreReport, SkippedLine } from "./restore-report.js";

@@ -35,7 +35,9 @@ import {
 import { checkWritten, compareWritten } from "./foreign-change.js";
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
-import { linkNextRotation, listRotations, rotationPath } from "./rotation.js";
+import { linkNextRotation, listRotations, rotationPath, writeNextRotation } from "./rotation.js";
+import { checkRotationNote, type RotationNote } from "./rotation-note.js";
+import { appendRotationNote } from "./rotation-notes.js";
 import { SessionLock } from "./session-lock.js";
 
 /**
@@ -58,6 +60,13 @@ export interface ContextFileOptions {
    * this process or another live one, gets a `SessionLockedError`.
    */
   lock?: boolean;
+  /**
+   * How long (ms) a live writer may leave the file unwritten before another
+   * opener may take its lock over (default: never; a dead writer's lock is
+   * taken over at once). The writer that lost it finds out at its next
+   * write or read (`ContextFileChangedError` once the new writer wrote).
+   */
+  leaseMs?: number;
 }
 
 /** Counters of the I/O a context file has done since it was opened. */
@@ -169,7 +178,7 @@ export class JsonlContextFile implements ContextLog {
     let lock: SessionLock | null = null;
     try {
       const target = await resolveContextFile(absolute);
-      if (options.lock !== false) lock = await SessionLock.acquire(target);
+      if (options.lock !== false) lock = await SessionLock.acquire(target, { leaseMs: options.leaseMs });
       // Recovery touches files another writer could be using: only under the lock.
       if (lock !== null) await removeStaleTempFiles(target);
       let facts = await inspectFile(target);
@@ -352,9 +361,54 @@ export class JsonlContextFile implements ContextLog {
     });
   }
 
-  /** The rotations of this file, lowest number first. */
+  /** The rotations of this file, lowest number first, with their notes (from `<file>.branches`). */
   listRotations(): Promise<LogRotationInfo[]> {
     return this.#enqueue(() => listRotations(this.path));
+  }
+
+  /** Appends `note` for rotation `n` to `<file>.branches` beside the file (`context.jsonl.branches`), synced. */
+  annotateRotation(n: number, note: RotationNote): Promise<void> {
+    let checked: RotationNote;
+    try {
+      this.#assertWritable();
+      checked = checkRotationNote(note);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(async () => {
+      const size = await rotationSize(this.path, n);
+      await appendRotationNote(this.path, n, size, checked);
+    });
+  }
+
+  /**
+   * Writes the current file's bytes followed by `records` into a synced temp
+   * file renamed onto the next rotation name; the current file is not touched.
+   */
+  addRotation(records: readonly ContextRecord[]): Promise<LogRotation> {
+    let tail: Buffer;
+    try {
+      this.#assertWritable();
+      tail = Buffer.from(records.map((record) => `${encodeRecord(record)}\n`).join(""), "utf8");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(async () => {
+      await this.#assertUnchanged();
+      const source = this.#exists ? await open(this.path, "r") : null;
+      try {
+        // A last line torn by a crash gets its newline first, so the records start a line.
+        const head = this.#needsNewline ? NEWLINE : Buffer.alloc(0);
+        const copy = async (temp: string) => {
+          const mode = source === null ? PRIVATE_FILE_MODE : await modeOfHandle(source);
+          if (source === null) await writeNewFileFrom(temp, null, 0, 0, { tail, mode });
+          else await writeNewFileFrom(temp, source, 0, this.#size, { tail: Buffer.concat([head, tail]), mode });
+        };
+        return await writeNextRotation(this.path, null, copy);
+      } finally {
+        await source?.close();
+      }
+    });
   }
 
   /**
@@ -570,6 +624,17 @@ export class JsonlContextFile implements ContextLog {
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The size of rotation `n` of `file`; `RotationNotFoundError` when there is none. */
+async function rotationSize(file: string, n: number): Promise<number> {
+  try {
+    const info = await stat(rotationPath(file, n));
+    if (info.isFile() && Number.isSafeInteger(n) && n > 0) return info.size;
+  } catch (error) {
+    if (!hasCode(error, "ENOENT", "ENOTDIR")) throw error;
+  }
+  throw new RotationNotFoundError(file, n);
+}
 
 async function startsWithBom(handle: FileHandle): Promise<boolean> {
   const head = Buffer.alloc(UTF8_BOM.length);

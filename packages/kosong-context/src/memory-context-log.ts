@@ -7,10 +7,12 @@ import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogPre
 import { decodeRecordLine, encodeRecord, type ContextRecord } from "./context-record.js";
 import { ContextStateBuilder } from "./context-state.js";
 import { InvalidOffsetError, RotationNotFoundError, StorageClosedError } from "./errors.js";
+import { checkRotationNote, type RotationNote } from "./rotation-note.js";
 
 interface StoredRotation {
   lines: readonly string[];
   mtimeMs: number;
+  note?: RotationNote;
 }
 
 /** Records in memory; rotations are kept in memory too, until the log is dropped. */
@@ -62,6 +64,7 @@ export class MemoryContextLog implements ContextLog {
       if (!Number.isSafeInteger(position) || position < 0) throw new InvalidOffsetError(position, "not a non-negative integer");
       if (position > this.#lines.length) throw new InvalidOffsetError(position, `past the end of the log (${this.#lines.length} records)`);
       const rotation = this.#rotate();
+      this.#written = true;
       this.#lines = [...this.#lines.slice(0, position), ...lines];
       return { ...rotation, positions: lines.map((_, i) => position + i), end: this.#lines.length };
     });
@@ -81,8 +84,22 @@ export class MemoryContextLog implements ContextLog {
     return this.#run(() =>
       [...this.#rotations.entries()]
         .sort(([a], [b]) => a - b)
-        .map(([n, rotation]) => ({ n, location: this.#rotationName(n), size: rotation.lines.length, mtimeMs: rotation.mtimeMs })),
+        .map(([n, { lines, mtimeMs, note }]) => ({ n, location: this.#rotationName(n), size: lines.length, mtimeMs, ...(note && { note: { ...note } }) })),
     );
+  }
+
+  annotateRotation(n: number, note: RotationNote): Promise<void> {
+    return this.#run(() => {
+      const checked = checkRotationNote(note);
+      const rotation = this.#rotations.get(n);
+      if (rotation === undefined) throw new RotationNotFoundError(this.location, n);
+      rotation.note = checked;
+    });
+  }
+
+  /** Keeps the current records and `records` (validated first) as the next rotation; the current log is unchanged. */
+  addRotation(records: readonly ContextRecord[]): Promise<LogRotation> {
+    return this.#run(() => this.#rotate([...this.#lines, ...records.map(encodeRecord)]));
   }
 
   restoreRotation(n: number): Promise<LogRotationRestore> {
@@ -106,11 +123,10 @@ export class MemoryContextLog implements ContextLog {
     return this.close();
   }
 
-  /** Keeps the current lines as the next rotation. */
-  #rotate(): LogRotation {
+  /** Keeps `lines` (default: the current lines) as the next rotation. */
+  #rotate(lines: readonly string[] = this.#lines): LogRotation {
     const n = Math.max(0, ...this.#rotations.keys()) + 1;
-    this.#rotations.set(n, { lines: this.#lines, mtimeMs: Date.now() });
-    this.#written = true;
+    this.#rotations.set(n, { lines, mtimeMs: Date.now() });
     return { n, location: this.#rotationName(n) };
   }
 

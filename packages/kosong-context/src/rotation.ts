@@ -3,11 +3,14 @@
  * `<stem>_<N><ext>` beside it (`context.jsonl` -> `context_1.jsonl`), as
  * kimi-cli names them. A new rotation takes the number after the highest
  * existing one and is created exclusively, so two writers never share one.
+ * Their notes (what each is as a branch) are lines of `<file>.branches`
+ * beside them (see `rotation-notes.ts`).
  */
 import { link, lstat, readdir, rename, stat } from "node:fs/promises";
 import path from "node:path";
 import type { LogRotation, LogRotationInfo } from "./context-log.js";
 import { copyToNewFile, escapeRegExp, fsyncDirectory, hasCode, tempPathFor, unlinkQuietly } from "./durable-fs.js";
+import { readRotationNotes } from "./rotation-notes.js";
 
 function nameParts(file: string): { dir: string; stem: string; ext: string } {
   const parsed = path.parse(file);
@@ -45,11 +48,15 @@ async function rotationNumbers(file: string): Promise<number[]> {
 export async function listRotations(file: string): Promise<LogRotationInfo[]> {
   const absolute = path.resolve(file);
   const out: LogRotationInfo[] = [];
+  const notes = await readRotationNotes(absolute);
   for (const n of await rotationNumbers(absolute)) {
     const p = rotationPath(absolute, n);
     try {
       const info = await stat(p);
-      if (info.isFile()) out.push({ n, location: p, size: info.size, mtimeMs: info.mtimeMs });
+      // A note counts only for the rotation it was written for: same number, same size (a rotation never changes).
+      const noted = notes.get(n);
+      const note = noted?.size === info.size ? noted.note : undefined;
+      if (info.isFile()) out.push({ n, location: p, size: info.size, mtimeMs: info.mtimeMs, ...(note && { note }) });
     } catch (error) {
       if (!hasCode(error, "ENOENT")) throw error;
     }
@@ -95,10 +102,20 @@ export async function linkNextRotation(file: string): Promise<LogRotation> {
  * file's lock.
  */
 async function copyToNextRotation(file: string, first: number): Promise<LogRotation> {
+  return writeNextRotation(file, first, (temp) => copyToNewFile(file, temp));
+}
+
+/**
+ * Makes a new rotation of `file` from a temp file that `write` creates and
+ * syncs, renamed onto the first free rotation name from `first` (default:
+ * after the highest), so a crash leaves no rotation or a complete one. The
+ * caller holds the file's lock.
+ */
+export async function writeNextRotation(file: string, first: number | null, write: (temp: string) => Promise<void>): Promise<LogRotation> {
   const temp = tempPathFor(file);
   try {
-    await copyToNewFile(file, temp);
-    let n = first;
+    await write(temp);
+    let n = first ?? ((await rotationNumbers(file)).at(-1) ?? 0) + 1;
     while (await exists(rotationPath(file, n))) n += 1;
     const target = rotationPath(file, n);
     await rename(temp, target);

@@ -2,8 +2,9 @@
  * One writer per context file: a lock file `<file>.lock`, created
  * exclusively, holding the owner's pid, hostname and (on Linux) process start
  * time, and a nonce. A lock whose owner is gone (no such pid on this host, or
- * the pid now belongs to a younger process) is stale and taken over,
- * atomically among the processes that find it so.
+ * the pid now belongs to a younger process), or, with a lease, whose owner
+ * has written neither the file nor the lock for longer than the lease, is
+ * stale and taken over, atomically among the processes that find it so.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
@@ -77,10 +78,12 @@ function parseLock(text: string): LockContent | null {
 /** A held lock on a context file. */
 export class SessionLock {
   readonly lockPath: string;
+  readonly #text: string;
   #released = false;
 
-  private constructor(lockPath: string) {
+  private constructor(lockPath: string, text: string) {
     this.lockPath = lockPath;
+    this.#text = text;
   }
 
   /**
@@ -88,7 +91,9 @@ export class SessionLock {
    * {@link SessionLockedError} when a live process, or another open handle
    * in this process, holds it.
    */
-  static async acquire(file: string): Promise<SessionLock> {
+  static async acquire(file: string, options: { leaseMs?: number | undefined } = {}): Promise<SessionLock> {
+    const leaseMs = options.leaseMs ?? Number.POSITIVE_INFINITY;
+    if (!(leaseMs > 0)) throw new RangeError(`leaseMs must be a positive number of milliseconds, got ${leaseMs}`);
     const lockPath = `${file}.lock`;
     if (held.has(lockPath)) {
       throw new SessionLockedError(file, lockPath, { pid: process.pid, hostname: os.hostname() }, "another open handle in this process");
@@ -102,19 +107,19 @@ export class SessionLock {
           exitHookInstalled = true;
           process.once("exit", releaseAllOnExit);
         }
-        return new SessionLock(lockPath);
+        return new SessionLock(lockPath, text);
       }
-      await takeOverIfStale(file, lockPath, text);
+      await takeOverIfStale(file, lockPath, text, leaseMs);
     }
     throw new SessionLockedError(file, lockPath, { pid: 0, hostname: null }, "another writer (its lock file kept changing or could not be read)");
   }
 
-  /** Removes the lock file. Idempotent. */
+  /** Removes the lock file if it is still this one's (another writer may have taken it over after the lease). Idempotent. */
   async release(): Promise<void> {
     if (this.#released) return;
     this.#released = true;
     held.delete(this.lockPath);
-    await unlinkQuietly(this.lockPath);
+    if ((await readText(this.lockPath).catch(() => null)) === this.#text) await unlinkQuietly(this.lockPath);
   }
 }
 
@@ -151,14 +156,21 @@ async function createExclusive(file: string, text: string): Promise<boolean> {
  * younger than 2 s: an owner still writing it, or one that died while
  * writing it).
  */
-async function judge(lockPath: string, text: string): Promise<{ verdict: "live" | "stale" | "unknown"; owner: LockContent | null }> {
+async function judge(lockPath: string, text: string, file: string | null = null, leaseMs = Number.POSITIVE_INFINITY): Promise<{ verdict: "live" | "stale" | "unknown"; owner: LockContent | null }> {
   const owner = parseLock(text);
   if (owner === null) {
     const age = Date.now() - (await stat(lockPath).then((s) => s.mtimeMs, () => 0));
     return { verdict: age < 2000 ? "unknown" : "stale", owner };
   }
   const live = owner.pid === process.pid ? owner.startTime === ownStartTime : isAlive(owner);
+  if (live && file !== null && Number.isFinite(leaseMs) && (await idleFor(file, lockPath)) > leaseMs) return { verdict: "stale", owner };
   return { verdict: live ? "live" : "stale", owner };
+}
+
+/** How long (ms) neither `file` nor its lock was written. */
+async function idleFor(file: string, lockPath: string): Promise<number> {
+  const mtimes = await Promise.all([file, lockPath].map((p) => stat(p).then((s) => s.mtimeMs, () => 0)));
+  return Date.now() - Math.max(...mtimes);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -172,13 +184,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * find the same dead lock at the same instant therefore never both remove
  * it, nor remove the lock that one of them made in its place.
  */
-async function takeOverIfStale(file: string, lockPath: string, own: string): Promise<void> {
+async function takeOverIfStale(file: string, lockPath: string, own: string, leaseMs: number): Promise<void> {
   const text = await readText(lockPath);
   if (text === null) return;
-  const { verdict, owner } = await judge(lockPath, text);
+  const { verdict, owner } = await judge(lockPath, text, file, leaseMs);
   if (verdict === "live") {
     const where = owner!.hostname !== null && owner!.hostname !== os.hostname() ? ` on ${owner!.hostname}` : "";
-    throw new SessionLockedError(file, lockPath, { pid: owner!.pid, hostname: owner!.hostname }, `process ${owner!.pid}${where}`);
+    const lease = Number.isFinite(leaseMs) ? `; it can be taken over once idle for ${leaseMs} ms` : "";
+    throw new SessionLockedError(file, lockPath, { pid: owner!.pid, hostname: owner!.hostname }, `process ${owner!.pid}${where}`, `lock file ${lockPath}${lease}`);
   }
   if (verdict === "unknown") return void (await pause(50));
   const claim = `${lockPath}.takeover`;

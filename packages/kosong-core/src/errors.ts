@@ -12,6 +12,7 @@
  * `static override readonly brand = "@my/package.error.MyError";`.
  */
 import { createErrorMarker } from "./error-marker.js";
+import type { TokenUsage } from "./token-usage.js";
 
 /** Options shared by every kosong error. */
 export interface KosongErrorOptions {
@@ -62,6 +63,12 @@ function isBranded(cls: abstract new (...args: never[]) => unknown, value: unkno
 /** An error raised by a chat provider: transport, HTTP status, or a malformed/empty response. */
 export class ChatProviderError extends KosongError {
   static override readonly brand: string = "@kosong/core.error.ChatProviderError";
+  /**
+   * The tokens the failed call used, as the provider reported them before it
+   * failed (a stream that reported its usage, then broke off or came back
+   * empty); null when it reported none. `generate()` sets it.
+   */
+  usage: TokenUsage | null = null;
 }
 
 /** The connection failed or was cut (before or during the response stream). Retryable. */

@@ -142,6 +142,7 @@ async function run(
 
   const message = merger.message;
   if (streamError !== undefined) {
+    streamError.usage ??= stream.usage;
     if (merger.abandon() > 0 || !message.tool_calls?.length) throw streamError;
   } else if (onToolCall !== undefined) {
     for (const call of merger.finish()) {
@@ -150,7 +151,11 @@ async function run(
       if (state.aborted) throw abortError(signal);
     }
   }
-  if (isEmpty(message)) throw new APIEmptyResponseError("The API returned an empty response.");
+  if (isEmpty(message)) {
+    const empty = new APIEmptyResponseError("The API returned an empty response.");
+    empty.usage = stream.usage;
+    throw empty;
+  }
   return { id: stream.id, message, usage: stream.usage, finishReason: stream.finishReason ?? null };
 }
 

@@ -9,6 +9,7 @@ import { z } from "zod/v4";
 import type { JsonSchema, Tool } from "./chat-provider.js";
 import { KosongError } from "./errors.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
+import { zod3JsonSchema } from "./zod3-json-schema.js";
 import { thrownMessage } from "./thrown-message.js";
 import type { ToolContext } from "./tool-context.js";
 import { ToolCancelledError, ToolError, ToolRuntimeError, ToolValidateError } from "./tool-errors.js";
@@ -48,8 +49,8 @@ export interface ToolSpec<S extends ToolParameters> {
   parameters: S;
   /**
    * The JSON Schema the model sees, for a library that cannot produce one
-   * (zod 3's own API, valibot without `@valibot/to-json-schema`). Default:
-   * the library's.
+   * (valibot without `@valibot/to-json-schema`). Default: the library's
+   * (zod 3's classic API through zod-to-json-schema).
    */
   jsonSchema?: JsonSchema;
   /**
@@ -73,7 +74,8 @@ export interface DefinedTool<S extends ToolParameters> extends CallableTool {
  * Schema of the input side (`~standard.jsonSchema.input`: zod 4.2+, arktype,
  * valibot's `toStandardJsonSchema`; with zod, defaults make a field
  * optional); `z.toJSONSchema` for older zod 4 and zod 3.25+'s `zod/v4`;
- * a `toJsonSchema()` method (older arktype). The `$schema` and `title` keys are dropped, and so are
+ * zod-to-json-schema for zod 3's classic API (`import { z } from "zod"` on
+ * zod 3); a `toJsonSchema()` method (older arktype). The `$schema` and `title` keys are dropped, and so are
  * the safe-integer bounds zod puts on every integer (`{"type": "integer"}`,
  * as kosong sends it; bounds set by the schema stay). A schema with no JSON
  * Schema form, or whose JSON Schema is not `type: "object"` (which every
@@ -135,7 +137,7 @@ function toParametersSchema(name: string, schema: ToolParameters, given: JsonSch
   if (json === null) {
     throw new KosongError(
       `Tool \`${name}\`: its parameters (${schema["~standard"].vendor}) provide no JSON Schema for the model: pass \`jsonSchema\` to defineTool, ` +
-        "or use a library that converts (zod 4 or zod 3.25+'s `zod/v4`, arktype, valibot with @valibot/to-json-schema).",
+        "or use a library that converts (zod 3.25+ or 4, arktype, valibot with @valibot/to-json-schema).",
     );
   }
   delete json.$schema;
@@ -155,6 +157,8 @@ function libraryJsonSchema(schema: ToolParameters): Record<string, unknown> | nu
   if ("_zod" in schema) return z.toJSONSchema(schema as unknown as z.ZodType, { io: "input", override: dropZodSafeIntegerBounds }) as Record<string, unknown>;
   const standard = schema["~standard"].jsonSchema;
   if (standard !== undefined) return standard.input({ target: "draft-2020-12" });
+  // zod 3's classic API (`import { z } from "zod"` on zod 3) has no JSON Schema of its own.
+  if (schema["~standard"].vendor === "zod" && "_def" in schema) return zod3JsonSchema(schema);
   const own = (schema as { toJsonSchema?: unknown }).toJsonSchema;
   if (typeof own === "function") return (own as () => Record<string, unknown>).call(schema);
   return null;

@@ -10,10 +10,15 @@ await writeFile(path.join(dir, "hello.txt"), "Hello from an MCP server!");
 
 // The reference filesystem server (npm install @modelcontextprotocol/server-filesystem), confined to `dir`;
 // and a server that does not exist: it fails clearly, the others work.
-const mcp = await connectMcpServers({
-  files: { command: "mcp-server-filesystem", args: [dir] },
-  missing: { command: "no-such-mcp-server" },
-});
+// Outside a soul nobody is asked before a call, so a call without an approval is refused:
+// this example approves every call.
+const mcp = await connectMcpServers(
+  {
+    files: { command: "mcp-server-filesystem", args: [dir] },
+    missing: { command: "no-such-mcp-server" },
+  },
+  { approval: { request: async () => ({ approved: true }) } },
+);
 for (const failure of mcp.failures) console.log(failure.message);
 // -> MCP server `missing` could not be started: spawn no-such-mcp-server ENOENT
 console.log(mcp.toolset.tools.some((tool) => tool.name === "mcp__files__read_text_file"));

@@ -39,16 +39,28 @@ export interface McpToolsetOptions {
   trustReadOnlyHint?: boolean;
   /** Bounds on one result (characters of text, bytes of media, parts). */
   limits?: Partial<ResultLimits>;
+  /**
+   * The approval asked when a call's tool context brings none (outside a
+   * soul: core's `step()`, `toolset.handle()`). Default: none, and such a
+   * call fails closed (it does not run; the model reads
+   * {@link NO_APPROVAL_CHANNEL_MESSAGE}). `{ request: async () => ({ approved: true }) }`
+   * runs every call without asking. An approval in the tool context wins.
+   */
+  approval?: McpApproval;
 }
 
 /**
  * What a host puts in `ToolContext.approval` (the soul's `ToolApproval`
- * has this shape): asked before each call; a call without one in its context
- * runs without asking.
+ * has this shape) or in {@link McpToolsetOptions.approval}: asked before
+ * each call. A call with neither fails closed: it does not run, and the
+ * model reads {@link NO_APPROVAL_CHANNEL_MESSAGE}.
  */
 export interface McpApproval {
   request(action: string, description: string): Promise<{ approved: true } | { approved: false; rejection: ToolReturnValue }>;
 }
+
+/** The error result of a call that needs approval when the tool context has no approval to ask (the soul's `askApproval` says the same). */
+export const NO_APPROVAL_CHANNEL_MESSAGE = "This tool needs the user's approval, and no approval channel was given, so it did not run.";
 
 /** One MCP tool under its qualified name. */
 export interface McpToolEntry {
@@ -63,6 +75,7 @@ export class McpToolset implements Toolset {
   readonly #servers: readonly McpServerConnection[];
   readonly #trustReadOnly: boolean;
   readonly #limits: ResultLimits;
+  readonly #approval: McpApproval | undefined;
   #cacheKey = "";
   #entries = new Map<string, McpToolEntry>();
   #definitions: readonly Tool[] = [];
@@ -71,6 +84,7 @@ export class McpToolset implements Toolset {
     this.#servers = servers;
     this.#trustReadOnly = options.trustReadOnlyHint ?? false;
     this.#limits = { ...defaultResultLimits, ...options.limits };
+    this.#approval = options.approval;
   }
 
   /** The servers behind the toolset. */
@@ -122,8 +136,10 @@ export class McpToolset implements Toolset {
   async #call(entry: McpToolEntry, args: Record<string, unknown>, context: ToolContext): Promise<ToolReturnValue> {
     const { server, tool } = entry;
     const label = { server: server.name, tool: tool.name };
-    const approval = approvalOf(context);
-    if (approval && !(this.#trustReadOnly && tool.readOnlyHint)) {
+    if (!(this.#trustReadOnly && tool.readOnlyHint)) {
+      const approval = approvalOf(context) ?? this.#approval;
+      // Fails closed, as the soul's askApproval does: no one to ask means no call.
+      if (approval === undefined) return toolError({ message: NO_APPROVAL_CHANNEL_MESSAGE, brief: "No approval channel" });
       const description = `call ${visibleLine(tool.name)} on MCP server ${visibleLine(server.name)} with ${capText(JSON.stringify(args), 500)}`;
       const answer = await approval.request(entry.qualifiedName, description);
       if (!answer.approved) return answer.rejection;

@@ -8,11 +8,12 @@
 import { readFile } from "node:fs/promises";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import path from "node:path";
-import { defineTool, SimpleToolset, toolResultToMessage } from "@kosong/core";
-import { connectMcpServers, type McpServerEvent, McpServerConnection, McpToolset, withMcpTools } from "@kosong/mcp";
+import { defineTool, SimpleToolset, toolError, toolResultToMessage } from "@kosong/core";
+import { connectMcpServers, type McpServerEvent, McpServerConnection, McpToolset, NO_APPROVAL_CHANNEL_MESSAGE, withMcpTools } from "@kosong/mcp";
+import { approveAll } from "@kosong/soul";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { call, hostileStdio, tempDir } from "./helpers/servers.js";
+import { approveEveryCall, call, hostileStdio, tempDir } from "./helpers/servers.js";
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -24,7 +25,7 @@ async function hostile(options: { cancelLog?: string; callTimeoutMs?: number } =
   const server = new McpServerConnection("hostile", hostileStdio(options), { callTimeoutMs: options.callTimeoutMs ?? 60_000, onEvent: (e) => events.push(e) });
   open.push(server);
   await server.connect();
-  return { server, toolset: new McpToolset([server]), events };
+  return { server, toolset: new McpToolset([server], { approval: approveEveryCall }), events };
 }
 
 function textOf(output: unknown): string {
@@ -42,6 +43,21 @@ describe("a hostile MCP server", () => {
     const result = await pending;
     expect(result.return_value).toMatchObject({ is_error: true, message: "The tool call was cancelled before it finished." });
     await expect.poll(() => readFile(cancelLog, "utf8").catch(() => "")).toBe("cancelled first\n");
+  });
+
+  it("fails closed: without an approval in the tool context a call does not run (as the soul's askApproval refuses)", async () => {
+    const cancelLog = path.join(await tempDir(), "cancelled.log");
+    const server = new McpServerConnection("hostile", hostileStdio({ cancelLog }), { callTimeoutMs: 60_000 });
+    open.push(server);
+    await server.connect();
+    const result = await new McpToolset([server]).handle(call("c1", "mcp__hostile__structured"));
+    expect(result.return_value).toMatchObject({ is_error: true, message: NO_APPROVAL_CHANNEL_MESSAGE });
+    const rejecting = { request: async () => ({ approved: false as const, rejection: toolError({ message: "no" }) }) };
+    const refused = await new McpToolset([server], { approval: rejecting }).handle(call("c2", "mcp__hostile__structured"));
+    expect(refused.return_value).toMatchObject({ is_error: true, message: "no" });
+    // The soul's approval in the tool context wins over the toolset's own.
+    const approved = await new McpToolset([server], { approval: rejecting }).handle(call("c3", "mcp__hostile__structured"), { context: { approval: approveAll } });
+    expect(approved.return_value.output).toBe('{"answer":42}');
   });
 
   it("times out a call that does not finish, cancels it on the server, and says so", async () => {

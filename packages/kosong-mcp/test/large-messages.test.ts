@@ -10,7 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { McpServerConnection, McpToolset, type McpConnectionOptions } from "@kosong/mcp";
 import { afterEach, describe, expect, it } from "vitest";
-import { call } from "./helpers/servers.js";
+import { approveEveryCall, call } from "./helpers/servers.js";
 
 const script = fileURLToPath(new URL("./fixtures/raw-server.mjs", import.meta.url));
 const open: McpServerConnection[] = [];
@@ -22,7 +22,7 @@ async function raw(options: McpConnectionOptions = {}, env: Record<string, strin
   const server = new McpServerConnection("raw", { command: process.execPath, args: [script], env }, options);
   open.push(server);
   await server.connect();
-  return { server, toolset: new McpToolset([server]) };
+  return { server, toolset: new McpToolset([server], { approval: approveEveryCall }) };
 }
 
 const text = (output: unknown) => (typeof output === "string" ? output : JSON.stringify(output));

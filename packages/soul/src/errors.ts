@@ -78,3 +78,17 @@ export class ContextInUseError extends SoulError {
     this.location = location;
   }
 }
+
+/** A hook (a UserPromptSubmit hook) blocked the user's prompt: nothing was written, and the turn ends with this as its error. */
+export class HookBlockedError extends SoulError {
+  static override readonly brand: string = "@kosong/soul.error.HookBlockedError";
+
+  constructor(
+    /** The hook event that blocked. */
+    readonly event: string,
+    /** Why, as the hook said. */
+    readonly reason: string,
+  ) {
+    super(`A ${event} hook blocked the prompt: ${reason.trim() || "no reason given"}`);
+  }
+}

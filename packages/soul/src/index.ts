@@ -4,7 +4,8 @@
  * checkpointed `Context`, approvals, D-Mail, events and errors. Compaction
  * strategies are in `@kosong/soul/compaction`, token counting in
  * `@kosong/soul/tokens`, conversation checks and repairs in
- * `@kosong/soul/conversation`.
+ * `@kosong/soul/conversation`, the hooks' types (`SoulHooks`, each input
+ * and outcome) and `HookBlockedError` in `@kosong/soul/hooks`.
  */
 import "./session/tool-context.js";
 
@@ -21,7 +22,7 @@ export type { SoulSession, SoulSessionOptions } from "./session/session.js";
 export { defaultSoulConfig, type RetryTiming, type SoulConfig, type SoulConfigInput } from "./loop/config.js";
 export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "./errors.js";
 export type { Replacement } from "./loop/rewrite.js";
-export { Context, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
+export { Context, type ContextBranch, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
 export { CheckpointNotFoundError } from "./context/index.js";
 export { SendDMail } from "./dmail/index.js";
 export { CompactionError, FileRegistry, type Compaction } from "./compaction/index.js";

@@ -4,6 +4,7 @@
  * project context of its system prompt, its tools and the Soul over them.
  */
 import { realpath } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
@@ -15,15 +16,20 @@ import type { Settings } from "../config/settings.js";
 import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
-import type { Providers } from "../providers/create-provider.js";
+import { createProvider, type Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
 import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, recordStoredSize, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
+import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
+import { Subagents } from "../subagents/subagents.js";
+import { SubagentStore } from "../subagents/subagent-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
+import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
+import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
 /** Which conversation to run in. */
@@ -65,6 +71,16 @@ export interface AgentSession {
   mcp: McpServers | null;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
   checkpointTimes: CheckpointTimes;
+  /** The children the `Agent` tool runs, and their records. */
+  subagents: Subagents;
+  /** What opening found of children a crash cut (each a line to show), and of agent files skipped. */
+  subagentNotices: string[];
+  /**
+   * Detaches the children of checkpoint `checkpoint` and later, after a
+   * revert to it (`Reverted` events do it through {@link observe}; `/revert`
+   * calls it). Returns a line to show, or null when none was detached.
+   */
+  afterRevert(checkpoint: number): Promise<string | null>;
   /**
    * Keeps what the CLI records beside the conversation of an event the soul
    * emitted: a `CheckpointCreated`'s time. Modes call it for every event.
@@ -75,6 +91,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
+  hooks: SessionCommandHooks;
   /** Closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
@@ -96,6 +114,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
+  askWorkspaceTrust?: AskWorkspaceTrust;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -140,8 +160,32 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const tools = createAgentTools(workspace, { shellEnv, sandbox });
+    const loaded = await loadAgentTypes(agentFolders(settings.home, cwd, os.homedir()), tools.map((t) => t.name));
+    const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
+    const cut = await store.recoverCut();
+    const subagentNotices = [
+      ...cut.map(({ record, messages, interruptedCalls, damagedLines }) =>
+        `agent ${record.id} (${record.subagent_type}) was cut while it ran: its conversation keeps ${messages} messages${interruptedCalls > 0 ? `, ${interruptedCalls} tool call(s) answered as interrupted` : ""}${damagedLines > 0 ? `, ${damagedLines} damaged line(s) skipped` : ""}; resume it with its id`,
+      ),
+      ...loaded.notes,
+    ];
+    // The Agent tool reaches the soul of the moment (`/model` replaces it) through this.
+    let currentSoul: Soul | null = null;
+    const subagents = new Subagents({
+      store,
+      types: loaded.types,
+      tools,
+      provider: () => current.main,
+      fastProvider: () => current.compact ?? current.main,
+      providerFor: (model) => createProvider(settings, model),
+      soul: () => currentSoul!,
+      context,
+      maxContextSize: providers.maxContextSize,
+      prices: settings.prices,
+    });
+    const agentTools = [...tools, subagents.tool()];
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
-    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
+    let toolset: Toolset = new SimpleToolset(settings.dmail ? [...agentTools, Recall, SendDMail] : [...agentTools, Recall]);
     if (settings.mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
       ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
@@ -156,6 +200,16 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
+    const hooks = await openSessionHooks({
+      settings,
+      cwd,
+      sandbox,
+      shellEnv,
+      warn: options.warn ?? warnOnStderr,
+      ask: options.askWorkspaceTrust,
+      info: { sessionId: displayId, transcriptPath: contextFile, cwd },
+      source: choice.kind === "new" ? "startup" : "resume",
+    });
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
@@ -171,16 +225,27 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction,
         approval,
         session: { id: displayId, workDir: cwd, files },
+        hooks: hooks.soul,
       });
+    currentSoul = soulFor(providers);
+    const afterRevert = async (checkpoint: number): Promise<string | null> => {
+      const changed = await store.detachFrom(checkpoint, subagents.running);
+      if (changed.length === 0) return null;
+      const what = (r: (typeof changed)[number]) => `${r.id} (${r.subagent_type})${r.status === "detached" ? "" : ` back to its turn ${r.turns.length}`}`;
+      return `detached ${changed.length === 1 ? "agent" : "agents"} ${changed.map(what).join(", ")}: the revert went back past ${changed.length === 1 ? "its call" : "their calls"} (each conversation kept as a rotation)`;
+    };
     return {
-      soul: soulFor(providers),
+      soul: currentSoul,
       useProviders(this: AgentSession, next: Providers) {
         this.soul.release();
         current = next;
         this.providers = next;
         compaction.use(compaction.choice);
-        this.soul = soulFor(next);
+        this.soul = currentSoul = soulFor(next);
       },
+      subagents,
+      subagentNotices,
+      afterRevert,
       context,
       session,
       displayId,
@@ -195,7 +260,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       sandbox,
       mcp,
       checkpointTimes,
+      hooks,
       async observe(event) {
+        if (event.type === "Reverted" && event.payload.checkpoint_id !== null) {
+          const line = await afterRevert(event.payload.checkpoint_id);
+          if (line !== null) (options.warn ?? warnOnStderr)(line);
+        }
         if (event.type !== "CheckpointCreated") return;
         // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.
         const id = event.payload.id;
@@ -203,6 +273,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await checkpointTimes.record(checkpoint, new Date(), (error) => (options.warn ?? warnOnStderr)(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
       },
       async close() {
+        subagents.abortAll();
+        await subagents.settled();
+        await hooks.end();
         await mcp?.close();
         await sandbox?.close();
         // Modes that take prompts from a client (--wire, acp) leave the first prompt to be found here.

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { UsageError } from "../cli-error.js";
+import { hookTableSchema } from "../hooks/hook-definition.js";
 import { hostPattern, sandboxModes } from "../sandbox/sandbox-settings.js";
 import { compactionNames, fileRestoreModes, providerNames, thinkingEfforts } from "./setting-values.js";
 
@@ -77,6 +78,8 @@ export const configFileSchema = z.strictObject({
       }),
     )
     .optional(),
+  /** Command hooks in kimi-cli's shape (`[[hooks]]`: event, command, matcher, timeout); see `hooks/`. */
+  hooks: z.array(hookTableSchema).optional(),
   /** Which files the agent changes a revert restores: "off", "declared" (WriteFile, EditFile) or "scan" (and what Shell commands change; default). */
   file_restore: z.enum(fileRestoreModes).optional(),
   /** Files larger than this are not journaled: bytes, or a string with a unit ("512 KiB", "10 MiB"); default 10 MiB. */

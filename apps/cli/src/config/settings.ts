@@ -13,6 +13,7 @@ import type { ModelPrice } from "../pricing/model-prices.js";
 import { defaultSandboxSettings, type SandboxSettings, sandboxModes } from "../sandbox/sandbox-settings.js";
 import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
+import { type HookDefinition, hooksFromTables } from "../hooks/hook-definition.js";
 import {
   type CompactionName,
   compactionNames,
@@ -54,6 +55,8 @@ export interface SettingFlags {
   fileRestoreMaxSize?: string;
   /** `--sandbox <mode>`: on, off or auto-allow. */
   sandbox?: string;
+  /** `--trust-workspace`: run the workspace's hooks without asking (this run only). */
+  trustWorkspace?: boolean;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -103,6 +106,10 @@ export interface Settings {
   fileRestoreMaxBytes: number;
   /** The Shell sandbox (`--sandbox`, `KOSONG_SANDBOX`, config `sandbox`): on by default, no network. */
   sandbox: SandboxSettings;
+  /** The user's command hooks (config file `[[hooks]]`); always run. */
+  hooks: HookDefinition[];
+  /** Run the workspace's hooks (`.claude/settings.json`) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
+  trustWorkspace: boolean;
   /** Model prices from the config file's `[prices]`, by model name (they win over kosong's table). */
   prices: Record<string, ModelPrice>;
 }
@@ -183,6 +190,8 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
     fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
+    hooks: hooksFromTables(config.hooks ?? [], configPath ?? "the config file"),
+    trustWorkspace: flags.trustWorkspace ?? envFlag(env.KOSONG_TRUST_WORKSPACE) ?? false,
     prices: Object.fromEntries(
       Object.entries(config.prices ?? {}).map(([model, p]) => [model, { input: p.input, output: p.output, cachedInput: p.cached_input ?? p.input, ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }) }]),
     ),

@@ -115,6 +115,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       // The scripted tour runs the same everywhere: no sandbox, and no notice where there is none.
       sandbox: { mode: "off", network: false },
       prices: {},
+      hooks: [],
+      trustWorkspace: false,
     };
   }
 }

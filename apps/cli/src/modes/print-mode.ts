@@ -7,7 +7,7 @@
  * `visibleControls`); `stream-json` carries the events as they are. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
  */
 import { serializeEvent, type SoulEvent, type TurnResult } from "@kosong/soul";
-import { openAgentSession, type SessionChoice } from "../agent/agent-session.js";
+import { openAgentSession, type AgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import type { Providers } from "../providers/create-provider.js";
@@ -52,6 +52,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     const skipped = agent.restoreReport.skipped.length;
     if (skipped > 0) err.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) err.write(`kosong: ${line.trimStart()}\n`);
+    for (const line of agent.subagentNotices) err.write(`kosong: ${visibleControls(line, { oneLine: true })}\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
     const refused: string[] = [];
     agent.soul.approval.subscribe((event) => {
@@ -59,13 +60,15 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
       refused.push(oneLine(`${event.payload.sender}: ${event.payload.description.split("\n", 1)[0]}`, 100));
       agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
-    const turn = agent.soul.run(prompt, { signal: controller.signal });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err, () => !timedOut);
-    for await (const event of turn) {
-      print(event);
-      await agent.observe(event);
+    let result = await runTurn(agent, prompt, controller.signal, print);
+    // Background agents still running: their answers come in as the next turn's input, until none is left.
+    while (result.stopReason === "no_tool_calls") {
+      await agent.subagents.settled();
+      const notices = agent.subagents.takeNotices();
+      if (notices.length === 0) break;
+      result = await runTurn(agent, notices.join("\n\n"), controller.signal, print);
     }
-    const result = await turn.result;
     if (settings.outputFormat === "text" && result.stopReason !== "error" && !timedOut) out.write("\n");
     if (timedOut) {
       err.write(`kosong: stopped after ${(settings.maxTimeMs ?? 0) / 1000} s (--max-time; 0: no limit)\n`);
@@ -79,6 +82,15 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     process.off("SIGTERM", onSignal);
     await agent.close();
   }
+}
+
+async function runTurn(agent: AgentSession, input: string, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {
+  const turn = agent.soul.run(input, { signal });
+  for await (const event of turn) {
+    print(event);
+    await agent.observe(event);
+  }
+  return turn.result;
 }
 
 function jsonPrinter(out: NodeJS.WritableStream): (event: SoulEvent) => void {
@@ -116,6 +128,10 @@ function textPrinter(out: NodeJS.WritableStream, err: NodeJS.WritableStream, kee
       case "StepInterrupted":
         if (event.payload.reason === "aborted" && keepPartial()) flush();
         held = "";
+        return;
+      case "Warning":
+        // A hook's notice (timed out, failed, garbage output) is the user's to see; the model never reads it.
+        if (event.payload.code.startsWith("hook")) err.write(`kosong: ${visibleControls(event.payload.message, { oneLine: true })}\n`);
         return;
       default:
         return;

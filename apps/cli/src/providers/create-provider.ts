@@ -92,7 +92,8 @@ export function providerEndpoint(settings: Settings, env: Env = process.env): Pr
   }
 }
 
-async function createProvider(settings: Settings, model: string, env: Env): Promise<ChatProvider> {
+/** A provider of the session's kind (key, base URL, timeouts) for `model`: what a subagent's own model runs on. */
+export async function createProvider(settings: Settings, model: string, env: Env = process.env): Promise<ChatProvider> {
   const timeouts = settings.llmTimeouts;
   if (settings.provider === "scripted") {
     if (!settings.script) throw new UsageError("--provider scripted needs --script <file> (a JSON array of echo-DSL responses, or responses separated by --- lines)");

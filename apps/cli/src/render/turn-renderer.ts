@@ -62,6 +62,8 @@ interface OpenCall {
   args: string;
   /** When the call was complete (it runs from then, or waits for approval). */
   started: number;
+  /** A child's step, when the call runs a child (`Agent`). */
+  step?: string;
 }
 
 /** A tool running this long shows its elapsed time. */
@@ -72,6 +74,8 @@ export class TurnRenderer {
   readonly #o: TurnRendererOptions;
   readonly #markdown: MarkdownStream;
   readonly #calls = new Map<string, OpenCall>();
+  /** Labels of children's calls still running, by `<agent id>/<call id>`. */
+  readonly #childCalls = new Map<string, string>();
   #spinner: ReturnType<typeof yoctoSpinner> | null = null;
   #spinnerText: string | null = null;
   #ticker: ReturnType<typeof setInterval> | null = null;
@@ -204,8 +208,16 @@ export class TurnRenderer {
         );
         if (event.payload.files) this.#write(revertedFilesLine(event.payload.files, s));
         return;
+      case "Warning":
+        if (!event.payload.code.startsWith("hook")) return;
+        await this.#flushText();
+        this.#write(`${s.yellow("!")} ${s.dim(visibleControls(event.payload.message, { oneLine: true }))}\n`);
+        return;
       case "StatusUpdate":
         this.#lastTokens = event.payload.context_tokens;
+        return;
+      case "SubagentEvent":
+        this.#renderChild(event.payload);
         return;
       case "SteerInput":
         this.#write(`${s.dim("» steered:")} ${typeof event.payload.user_input === "string" ? visibleControls(event.payload.user_input) : "(content)"}\n`);
@@ -226,6 +238,32 @@ export class TurnRenderer {
         return;
       default:
         return;
+    }
+  }
+
+  /**
+   * A child's event, inside its parent's `Agent` call: the child's tool
+   * calls as indented lines (` │ ✓ ReadFile(app.toml)`) as they finish, its
+   * step in the running line; its text stays folded into the call's result
+   * (and its whole transcript is `/agents <id>`'s).
+   */
+  #renderChild(payload: Extract<SoulEvent, { type: "SubagentEvent" }>["payload"]): void {
+    const s = this.#o.style;
+    const { event } = payload;
+    const parent = this.#calls.get(payload.parent_tool_call_id);
+    const key = `${payload.agent_id}/`;
+    if (event.type === "ToolCall") {
+      this.#childCalls.set(key + event.payload.id, toolCallLabel(event.payload.function.name, event.payload.function.arguments, 50));
+    } else if (event.type === "ToolResult") {
+      const label = this.#childCalls.get(key + event.payload.tool_call_id) ?? visibleControls(event.payload.tool_call_id, { oneLine: true });
+      this.#childCalls.delete(key + event.payload.tool_call_id);
+      const mark = event.payload.return_value.is_error ? s.red("✗") : s.green("✓");
+      this.#write(`  ${s.dim("│")} ${mark} ${s.dim(`${visibleControls(payload.subagent_type, { oneLine: true })}:`)} ${label}
+`);
+      this.#showRunning();
+    } else if (event.type === "StepBegin" && parent) {
+      parent.step = `${visibleControls(payload.subagent_type, { oneLine: true })} step ${event.payload.n}`;
+      this.#showRunning();
     }
   }
 
@@ -269,7 +307,7 @@ export class TurnRenderer {
   #showRunning(): void {
     if (this.#calls.size === 0 || !this.#o.spinner) return;
     const calls = [...this.#calls.values()];
-    const labels = calls.map((call) => toolCallLabel(call.name, call.args, 40));
+    const labels = calls.map((call) => `${toolCallLabel(call.name, call.args, 40)}${call.step ? ` · ${call.step}` : ""}`);
     const text = () => {
       const seconds = (Date.now() - Math.min(...calls.map((call) => call.started))) / 1000;
       return `running ${labels.join(", ")}${seconds >= slowToolSeconds ? ` · ${seconds.toFixed(0)} s` : ""}`;

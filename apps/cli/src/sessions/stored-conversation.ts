@@ -6,6 +6,9 @@
  * unchanged. @kosong/context-postgres (and its database client) is loaded
  * only here, so runs on files never load it.
  */
+import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { ContextLog } from "@kosong/context";
 import { UsageError } from "../cli-error.js";
 import type { SessionInfo } from "./session-store.js";
@@ -30,5 +33,28 @@ export async function openStoredConversation(url: string, session: SessionInfo |
   } catch (error) {
     await store.close();
     throw error;
+  }
+}
+
+/**
+ * Copies the current conversation of session `fromId` (not its rotations)
+ * into the new session `toId` of the store at `url`: exported from one
+ * snapshot into a private temp folder, imported in one transaction, the
+ * temp files removed.
+ */
+export async function copyStoredConversation(url: string, fromId: string, toId: string): Promise<void> {
+  const { PostgresContextStore } = await import("@kosong/context-postgres");
+  const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
+  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-fork-"));
+  try {
+    const exported = await store.exportSession(fromId, path.join(dir, "context.jsonl"));
+    // Only the current branch: its file alone in a folder, so the import finds no rotation beside it.
+    const current = path.join(dir, "current", "context.jsonl");
+    await mkdir(path.dirname(current));
+    await rename(exported.file, current);
+    await store.importSession(toId, current);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await store.close();
   }
 }

@@ -205,4 +205,31 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
       expect(existsSync(path.join(cwd, "planted.txt"))).toBe(false);
     });
   });
+
+  it("shows a child agent's steps as updates of the parent's Agent call, its answer as the call's result", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    await writeFile(path.join(cwd, "notes.txt"), "the port is 8080");
+    const editor: Editor = { updates: [], permissions: [], optionNames: [], writes: [], commands: [], answer: { outcome: "selected", optionId: "approve" } };
+    await withAgent(home, cwd, editor, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+      const { sessionId } = await ctx.request("session/new", { cwd, mcpServers: [] });
+      fake.server.enqueue(
+        { message: callTool("call_a", "Agent", { description: "find the port", prompt: "What port do the notes give?", subagent_type: "explore" }), usage },
+        { message: callTool("call_r", "ReadFile", { path: "notes.txt" }), usage },
+        { message: say("8080, in notes.txt"), usage },
+        { message: say("It is 8080."), usage },
+      );
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "which port?" }] })).toEqual({ stopReason: "end_turn" });
+      const agentUpdates = editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_a").map(({ update }) => update);
+      expect(agentUpdates[0]).toMatchObject({ sessionUpdate: "tool_call", title: "Agent", status: "pending" });
+      const steps = agentUpdates.filter((u) => "status" in u && u.status === "in_progress").map((u) => JSON.stringify(u));
+      expect(steps.some((u) => u.includes("explore: ✓ ReadFile"))).toBe(true);
+      expect(agentUpdates.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", status: "completed", content: [{ type: "content", content: { type: "text", text: expect.stringContaining("8080, in notes.txt") } }] });
+      // The child's own text is not the parent's message, nor is its call an update of its own.
+      expect(chunks(editor.updates, "agent_message_chunk")).toEqual(["It is 8080."]);
+      expect(editor.updates.some(({ update }) => "toolCallId" in update && update.toolCallId === "call_r")).toBe(false);
+    });
+  });
 });

@@ -9,8 +9,9 @@ import { extractText } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { formatSize } from "../../src/sessions/print-sessions.js";
 import { useTempDirs } from "../temp-dir.js";
-import { runKosong } from "./kosong-binary.js";
+import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
 import { useTestStore } from "./test-store.js";
+import { ensureTmux, TmuxTerminal } from "./tmux-terminal.js";
 
 const tempDir = useTempDirs();
 const pg = useTestStore();
@@ -73,6 +74,43 @@ describe("kosong --store (conversations in PostgreSQL)", { timeout: 90_000 }, ()
     const listed = await run(["sessions"]);
     expect(listed.stdout).toMatch(new RegExp(`^${id}  \\S+ +${formatSize(bytes).replace(".", "\\.")} `, "m"));
     expect(listed.stdout).not.toMatch(/ 0 B /);
+  });
+
+  it("/btw keeps a side branch, /tree lists it and /fork copies the current branch into a new session, all in PostgreSQL (tmux)", async () => {
+    ensureTmux();
+    const { home, sessionIds } = await setup();
+    await writeFile(path.join(home, "script.json"), JSON.stringify(["text: first answer", "text: an aside"]));
+    const argv = [process.execPath, kosongBin, "--provider", "scripted", "--script", path.join(home, "script.json"), "--store", url];
+    const terminal = TmuxTerminal.start(argv, { cwd: path.join(home, "project"), env: cleanEnv(home) });
+    let forked = "";
+    try {
+      await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+      terminal.line("first question");
+      await terminal.waitFor(/first answer[\s\S]*›\s*$/, { from: "› first question" });
+      terminal.line("/btw an aside?");
+      await terminal.waitFor(/Keep this answer as a branch\? \[y\/N\] $/m, { from: "› /btw" });
+      terminal.line("y");
+      await terminal.waitFor(/Kept as branch 1; the conversation is unchanged\./, { from: "› /btw" });
+      terminal.line("/tree");
+      await terminal.waitFor(/● current · 2 messages "first question"\n└─ 1  btw at checkpoint \d+ · [^\n]*4 messages · 7 records "an aside\?"/, { from: "› /tree" });
+      terminal.line("/fork");
+      const screen = await terminal.waitFor(/into session (\S+): kosong --resume/, { from: "› /fork" });
+      forked = /into session (\S+):/.exec(screen)![1]!;
+      expect(await conversation(forked)).toEqual(["user: first question", "assistant: first answer"]);
+      terminal.keys("C-d");
+      await terminal.waitFor(/\[exit 0\]/);
+    } finally {
+      terminal.close();
+    }
+    // The session forked from is unchanged by the side question, and keeps it as a noted rotation.
+    const [id] = (await sessionIds()).filter((s) => s !== forked);
+    expect(await conversation(id!)).toEqual(["user: first question", "assistant: first answer"]);
+    const log = await pg.store.openLog(id!);
+    try {
+      expect((await log.listRotations()).map((r) => [r.n, r.note?.kind, r.note?.firstPrompt])).toEqual([[1, "btw", "an aside?"]]);
+    } finally {
+      await log.close();
+    }
   });
 
   it("never loads the PostgreSQL package when conversations are in files", async () => {

@@ -180,4 +180,35 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
       await session.close();
     }
   });
+
+  it("sends a child agent's events as kimi-cli's SubagentEvent, nested under the Agent call, and asks the child's approval as a request", async () => {
+    const { workDir, executable } = await setup();
+    const session = createSession({ workDir, executable, model: "test-model", thinking: false });
+    try {
+      fake.server.enqueue(
+        { message: callTool("call_a", "Agent", { description: "write a file", prompt: "Write child.txt", subagent_type: "coder" }), usage },
+        { message: callTool("call_w", "WriteFile", { path: "child.txt", content: "from the child" }), usage },
+        { message: say("child.txt written"), usage },
+        { message: say("The helper wrote it."), usage },
+      );
+      const turn = session.prompt("have a helper write child.txt");
+      const events = await collect(turn, async (event) => {
+        if (event.type === "ApprovalRequest") await turn.approve(event.payload.id!, "approve");
+      });
+      expect(await turn.result).toMatchObject({ status: "finished" });
+      const nested = events.filter((e) => e.type === "SubagentEvent").map((e) => e.payload as { parent_tool_call_id: string; agent_id: string; subagent_type: string; event: WireEvent });
+      expect(nested.length).toBeGreaterThan(3);
+      for (const p of nested) expect(p).toMatchObject({ parent_tool_call_id: "call_a", agent_id: expect.stringMatching(/^agent-[0-9a-f]{8}$/), subagent_type: "coder" });
+      expect(nested.map((p) => p.event.type)).toEqual(expect.arrayContaining(["TurnBegin", "StepBegin", "ToolCall", "ToolResult", "ContentPart", "TurnEnd"]));
+      expect(nested.filter((p) => p.event.type === "ContentPart").map((p) => p.event.payload.text).join("")).toBe("child.txt written");
+      // The child's approval is the session's own request, named by the child; never nested.
+      const request = events.find((e) => e.type === "ApprovalRequest");
+      expect(request?.payload).toMatchObject({ tool_call_id: "call_w", sender: "coder/WriteFile" });
+      expect(nested.some((p) => p.event.type === "ApprovalRequest")).toBe(false);
+      expect(await readFile(path.join(workDir, "child.txt"), "utf8")).toBe("from the child");
+      expect(texts(events)).toBe("The helper wrote it.");
+    } finally {
+      await session.close();
+    }
+  });
 });

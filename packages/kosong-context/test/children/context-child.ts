@@ -3,6 +3,8 @@
  * (`@kosong/context` resolves to this package's dist by self-reference).
  *
  *   hold <file>                   open and lock, print "ready", close when stdin ends
+ *   hold-append <file>            open, append, print "ready"; per stdin line: append, print "appended" or the
+ *                                 error's name; close when stdin ends, print "closed"
  *   exit-without-close <file>     open, append, print "ready", process.exit(0)
  *   append <file> <durability>    append numbered records forever, printing "ack <seq>" per acknowledged record
  *   rotate <file> [large]         append, truncate-with-rotation and restore rotations forever, printing its steps
@@ -39,6 +41,21 @@ async function hold(): Promise<void> {
   out("ready");
   process.stdin.resume();
   process.stdin.on("end", () => void ctx.close().then(() => process.exit(0)));
+}
+
+async function holdAppend(): Promise<void> {
+  const ctx = await JsonlContextFile.open(file!);
+  await ctx.append([message(0)]);
+  out("ready");
+  let n = 1;
+  const lines = createInterface({ input: process.stdin });
+  lines.on("line", () => {
+    ctx.append([message(n++)]).then(
+      () => out("appended"),
+      (error: unknown) => out(error instanceof Error ? error.name : String(error)),
+    );
+  });
+  lines.on("close", () => void ctx.close().catch(() => undefined).then(() => (out("closed"), process.exit(0))));
 }
 
 async function exitWithoutClose(): Promise<void> {
@@ -164,6 +181,7 @@ async function race(): Promise<void> {
 
 const commands: Record<string, () => Promise<void>> = {
   hold,
+  "hold-append": holdAppend,
   "exit-without-close": exitWithoutClose,
   append,
   rotate,

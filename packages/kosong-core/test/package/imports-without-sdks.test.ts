@@ -1,11 +1,11 @@
 /**
  * `openai` and `@anthropic-ai/sdk` are optional peer dependencies: a user who
- * installs only @kosong/core (with its one dependency, zod) can import the
+ * installs only @kosong/core (with zod and its one dependency, zod-to-json-schema) can import the
  * root entry and `@kosong/core/testing`; only the provider subpaths need
  * their SDK, and importing one without it names the missing package.
  *
  * The built package (dist + package.json) is installed into a temporary
- * folder whose node_modules holds nothing but zod, and imported from a child
+ * folder whose node_modules holds nothing but zod and zod-to-json-schema, and imported from a child
  * Node process.
  */
 import { execFile } from "node:child_process";
@@ -60,7 +60,8 @@ describe.skipIf(!built)(
       mkdirSync(installed, { recursive: true });
       cpSync(dist, path.join(installed, "dist"), { recursive: true });
       cpSync(path.join(packageDir, "package.json"), path.join(installed, "package.json"));
-      symlinkSync(realpathSync(path.join(packageDir, "node_modules", "zod")), path.join(root, "node_modules", "zod"), "dir");
+      // zod (a peer) and core's dependencies, nothing else.
+      for (const name of ["zod", "zod-to-json-schema"]) symlinkSync(realpathSync(path.join(packageDir, "node_modules", name)), path.join(root, "node_modules", name), "dir");
       writeFileSync(path.join(root, "probe.mjs"), probe);
       const { stdout } = await promisify(execFile)(process.execPath, ["probe.mjs"], { cwd: root });
       result = JSON.parse(stdout) as ProbeResult;

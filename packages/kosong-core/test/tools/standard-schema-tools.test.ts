@@ -1,6 +1,7 @@
 /**
- * defineTool takes any Standard Schema library: valibot and arktype here
- * (zod 3 and 4 are covered by the packed-install test of @kosong/soul). Each
+ * defineTool takes any Standard Schema library: valibot, arktype and zod 3's
+ * classic API here (zod 3 and 4 are also covered by the packed-install test
+ * of @kosong/soul). Each
  * tool validates the model's arguments with its own library, repairs
  * double-encoded values, and sends the JSON Schema the library gives; a
  * library that gives none is a clear error unless `jsonSchema` is passed.
@@ -10,6 +11,8 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { defineTool, KosongError, ToolValidateError, type ToolContext } from "@kosong/core";
+// zod 3.25's classic API, as `import { z } from "zod"` gives it on zod 3 (a dev dependency alias).
+import { z as z3 } from "zod3";
 
 const ctx = (): ToolContext => ({ toolCallId: "c", signal: new AbortController().signal });
 
@@ -33,6 +36,27 @@ describe("defineTool with Standard Schema libraries", () => {
     const bad = await tool.call({ a: "one" }, ctx());
     expect(ToolValidateError.isInstance(bad)).toBe(true);
     expect(bad.message).toMatch(/^Error validating JSON arguments: ✖ .*\n {2}→ at a$/s);
+  });
+
+  it("takes a zod 3 classic schema without a hand-written jsonSchema: converted for the model, validated by zod 3", async () => {
+    const tool = defineTool({
+      name: "search",
+      description: "Searches.",
+      parameters: z3.object({ query: z3.string().describe("what to find"), limit: z3.number().int().default(10), tags: z3.array(z3.string()).optional() }),
+      execute: ({ query, limit, tags }) => {
+        expectTypeOf(limit).toEqualTypeOf<number>();
+        return `${query}:${limit}:${(tags ?? []).join(",")}`;
+      },
+    });
+    expect(tool.definition.parameters).toMatchObject({
+      type: "object",
+      properties: { query: { type: "string", description: "what to find" }, limit: { type: "integer", default: 10 }, tags: { type: "array", items: { type: "string" } } },
+      required: ["query"],
+    });
+    expect(tool.definition.parameters).not.toHaveProperty("$schema");
+    expect((await tool.call({ query: "x", tags: '["a","b"]' }, ctx())).output).toBe("x:10:a,b");
+    const bad = await tool.call({ query: 1 }, ctx());
+    expect(ToolValidateError.isInstance(bad)).toBe(true);
   });
 
   it("takes an arktype type: its own JSON Schema, validation by arktype", async () => {

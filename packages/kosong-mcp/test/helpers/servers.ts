@@ -12,7 +12,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { McpHttpServerConfig, McpStdioServerConfig } from "@kosong/mcp";
+import type { McpHttpServerConfig, McpStdioServerConfig, McpApproval } from "@kosong/mcp";
 
 const require = createRequire(import.meta.url);
 
@@ -91,3 +91,6 @@ export function tempDir(): Promise<string> {
 export function call(id: string, name: string, args: Record<string, unknown> = {}) {
   return { type: "function" as const, id, function: { name, arguments: JSON.stringify(args) } };
 }
+
+/** The approval of a host that approves every MCP call (a call without one is refused: MCP calls fail closed). */
+export const approveEveryCall: McpApproval = { request: async () => ({ approved: true }) };

@@ -3,6 +3,7 @@
  * description)` in its `ToolContext`), the soul emits an `ApprovalRequest`
  * event, and the host answers with `respond(id, kind, feedback?)`.
  */
+import { randomUUID } from "node:crypto";
 import { abortError } from "@kosong/core";
 import { ApprovalRequestNotFoundError } from "../errors.js";
 import { type ApprovalKind, approvalKinds, type SoulEventOf } from "../events/events.js";
@@ -38,7 +39,17 @@ export type ApprovalListener = (event: SoulEventOf<"ApprovalRequest"> | SoulEven
 export interface ApprovalOptions {
   /** Approve everything without asking (default false). */
   yolo?: boolean;
+  /**
+   * Hands every request to another approval instead of answering it here
+   * (yolo, the session's approvals and the answers are then that one's): a
+   * child soul forwards to its parent's turn, so the parent's host answers
+   * (see `runSubagent`). No `ApprovalRequest` is emitted here then.
+   */
+  forward?: ApprovalForward;
 }
+
+/** Asks another approval: what {@link ApprovalOptions.forward} calls with each request. */
+export type ApprovalForward = (request: Omit<ApprovalRequestInfo, "id">, signal?: AbortSignal) => Promise<ApprovalAnswer>;
 
 interface Pending {
   info: ApprovalRequestInfo;
@@ -57,10 +68,12 @@ export class Approval {
   readonly #listeners = new Set<ApprovalListener>();
   readonly #outbox: Array<Parameters<ApprovalListener>[0]> = [];
   #delivering = false;
-  #nextId = 1;
+
+  readonly #forward: ApprovalForward | null;
 
   constructor(options: ApprovalOptions = {}) {
     this.yolo = options.yolo ?? false;
+    this.#forward = options.forward ?? null;
   }
 
   /** The actions approved for the rest of the session. */
@@ -93,8 +106,10 @@ export class Approval {
    */
   request(request: Omit<ApprovalRequestInfo, "id">, signal?: AbortSignal): Promise<ApprovalAnswer> {
     if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (this.#forward !== null) return this.#forward(request, signal);
     if (this.yolo || this.#sessionActions.has(request.action)) return Promise.resolve({ approved: true });
-    const info: ApprovalRequestInfo = { id: `approval-${this.#nextId++}`, ...request };
+    // Unique across sessions and restarts: an answer to a request from before a restart never lands on a new one.
+    const info: ApprovalRequestInfo = { id: `approval-${randomUUID()}`, ...request };
     return new Promise<ApprovalAnswer>((resolve, reject) => {
       const onAbort = (): void => {
         this.#pending.delete(info.id);
@@ -113,7 +128,8 @@ export class Approval {
   }
 
   /**
-   * Answers request `requestId`: `approve`, `approve_for_session` (also
+   * Answers request `requestId` (the `id` of its `ApprovalRequest`, unique
+   * across sessions and restarts: `approval-<uuid>`): `approve`, `approve_for_session` (also
    * approves every later request of the same action), or `reject` with
    * optional feedback for the model. Answers arrive from UIs, RPC and JSON,
    * so they are checked at run time: anything else approves nothing.

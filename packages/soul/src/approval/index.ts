@@ -3,6 +3,7 @@ export {
   Approval,
   type ApprovalAnswer,
   type ApprovalListener,
+  type ApprovalForward,
   type ApprovalOptions,
   type ApprovalRequestInfo,
   type ToolApproval,

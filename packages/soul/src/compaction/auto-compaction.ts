@@ -12,6 +12,8 @@ import { CompactionError } from "./compaction-error.js";
 import { AUTO_SUMMARY_PROMPT, checkSummary } from "./auto-summary-prompt.js";
 import { type FileReader, recoverFiles } from "./file-recovery.js";
 import { fitCompacted } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
+import { checkedModelSummary } from "./model-summary-check.js";
 import { PreserveRecentCompaction } from "./preserve-recent-compaction.js";
 import { recentTailStart } from "./recent-blocks.js";
 import { SmartCompaction } from "./smart-compaction.js";
@@ -77,7 +79,12 @@ export class AutoCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("AutoCompaction", this.#budget, history, options);
+    return neverLonger(history, await this.#compact(history, options, budget), budget, budget);
+  }
+
+  async #compact(history: readonly Message[], options: CompactionOptions, budget: Budget): Promise<CompactionResult> {
     const { maxTokens, counter } = budget;
     const start = recentTailStart(history, counter, Math.floor(maxTokens / 4), this.#options.keepRecent ?? 2);
     const older = history.slice(0, start);
@@ -93,7 +100,14 @@ export class AutoCompaction implements Compaction {
         if (summary === null) continue;
         // A summary that leaves no room for the recent messages is cut (at a line boundary) rather than them.
         const room = Math.max(maxTokens - counter.count(tail) - counter.count(system) - 50, Math.floor(maxTokens / 2));
-        const text = truncateText(`Context compressed using the ${rung} (${provider.modelName}).\n\n${summary}`, room, budget.tokenizer);
+        const heading = `Context compressed using the ${rung} (${provider.modelName}).`;
+        const checked = checkedModelSummary(summary, toSummarise, tail, room - budget.tokenizer.count(heading) - 2, budget);
+        notes.push(...checked.notes);
+        if (checked.text === null) {
+          rejected.push(`${rung} (${provider.modelName}): ${checked.notes.at(-1) ?? "refused"}`);
+          continue;
+        }
+        const text = truncateText(`${heading}\n\n${checked.text}`, room, budget.tokenizer);
         const head = [...system, summaryMessage([{ type: "text", text }])];
         return this.#assemble(history, budget, head, tail, toSummarise.length, options, notes, rejected, sumTokenUsage(...usages));
       }

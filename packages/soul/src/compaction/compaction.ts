@@ -74,6 +74,8 @@ export interface CompactionDetails {
   dropped: number;
   /** Tool outputs replaced by a stub. */
   stubs: number;
+  /** Tool outputs cut to an excerpt of the lines about what the recent messages work on. */
+  excerpts?: number;
   /** Paths of the files whose contents were recovered into the output. */
   filesRecovered: string[];
   /** True when the output holds a summary (LLM-written or extractive) of what was dropped. */

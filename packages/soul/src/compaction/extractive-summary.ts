@@ -1,11 +1,13 @@
 /**
  * A summary of messages without an LLM: the user's requests and
- * constraints verbatim (the first and the latest before the others), the
+ * constraints verbatim (the first in full, later ones when they fit), the
  * files read and written (from file tools, shell commands and tool
  * outputs), the commands run more than once, the errors met and how they
- * ended (failing tests and lint rules included), the decisions taken, and
- * an index of the identifiers seen, within a token budget. Each section is
- * capped so that none crowds out the rest; the index takes what they leave.
+ * ended (failing tests and lint rules included), the decisions taken,
+ * excerpts of the outputs about the working files, and an index of the
+ * identifiers seen, within a token budget. Each fact section is capped so
+ * that none crowds out the rest; the excerpts take what they leave, the
+ * index what is left after them (5 % at most).
  * Kode's summary counted messages and guessed topics; this one keeps
  * the facts that the work depends on.
  */
@@ -13,6 +15,8 @@ import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import type { TouchedFile } from "./file-registry.js";
 import { identifierIndex, identifiersOf } from "./identifier-index.js";
+import { WorkingSet } from "./working-set.js";
+import { workingExcerpts } from "./working-excerpts.js";
 import { isErrorResult, isUserTyped } from "./message-importance.js";
 import { argumentValues } from "./message-strings.js";
 import { truncateText } from "./truncate-text.js";
@@ -39,53 +43,92 @@ const FAILURE = /\b(errors?|exceptions?|fail(s|ed|ing|ures?)?|crash(es|ed)?|brok
 /** A failing test or a lint finding in a tool output: pytest/jest/go lines, `file:line:col: rule message`, `…Error: …`. */
 const FAILING_LINE = /^(?:FAILED|FAIL|ERROR|✗|✕|×|--- FAIL:)\s|^[^\s:]+:\d+(?::\d+)?:\s*(?:error|warning|[A-Z]\d{3,4}|[a-z]+(?:-[a-z]+)+)\b|^\w*(?:Error|Exception):\s/;
 
-/** The sections in the order they are written, with the share of the budget each may take at most. */
+/** The fact sections after the user's requests, in the order they are written, with the share of their budget each may take at most. */
 const SECTIONS = [
-  ["User requests and constraints", 0.35],
-  ["Files written", 0.1],
-  ["Files read", 0.1],
-  ["Commands run more than once", 0.08],
-  ["Errors and how they ended", 0.15],
-  ["Failing tests and lint findings", 0.1],
-  ["Decisions", 0.08],
+  ["Files written", 0.15],
+  ["Files read", 0.15],
+  ["Commands run more than once", 0.12],
+  ["Errors and how they ended", 0.25],
+  ["Failing tests and lint findings", 0.18],
+  ["Decisions", 0.15],
 ] as const;
 
-type Section = (typeof SECTIONS)[number][0];
+const REQUESTS = "User requests and constraints";
+
+type Section = (typeof SECTIONS)[number][0] | typeof REQUESTS;
 
 /** A section's items in the order they are written, each with its priority (lower is kept first). */
 type Items = Array<{ text: string; priority: number }>;
 
-/** The summary of `messages` as markdown sections, at most `maxTokens` tokens (empty string when there is nothing to say). */
+/** The share of the summary the fact sections take at most (after the requests); the excerpts of the working files get the rest. */
+const FACTS_SHARE = 0.45;
+/** The share of the summary the identifier index takes at most (it gets only what the rest leaves). */
+const INDEX_SHARE = 0.05;
+
+/**
+ * The summary of `messages` as markdown sections, at most `maxTokens` tokens
+ * (empty string when there is nothing to say): the user's requests verbatim
+ * (see {@link userRequests}), the facts (files written and read, commands run
+ * more than once, errors and how they ended, failing tests, decisions, each
+ * capped), excerpts of the outputs about what the `kept` messages work on
+ * (see {@link workingExcerpts}), and in what is left (5 % at most) an index
+ * of the identifiers.
+ */
 export function extractiveSummary(messages: readonly Message[], options: ExtractiveSummaryOptions): string {
   const { tokenizer, maxTokens } = options;
   const facts = collectFacts(messages, options.files ?? []);
-  const parts: string[] = [];
+  const requests = userRequests(messages, maxTokens, tokenizer);
+  const rest = maxTokens - tokenizer.count(requests) - 2;
+  const parts: string[] = requests === "" ? [] : [requests];
   for (const [title, share] of SECTIONS) {
-    const section = renderSection(title, facts.get(title) ?? [], Math.max(Math.floor(maxTokens * share), Math.min(maxTokens, 40)), tokenizer);
+    const section = renderSection(title, facts.get(title) ?? [], Math.max(Math.floor(rest * FACTS_SHARE * share), Math.min(rest, 30)), tokenizer);
     if (section !== "") parts.push(section);
   }
   let text = parts.join("\n\n");
-  const room = maxTokens - tokenizer.count(text) - 2;
-  const index = identifierIndex(messages, { maxTokens: room, tokenizer, kept: options.kept });
+  const kept = options.kept ?? [];
+  const working = new WorkingSet([...messages.filter(isUserTyped).slice(-1), ...kept]);
+  const excerpts = workingExcerpts(messages, working, maxTokens - tokenizer.count(text) - Math.floor(maxTokens * INDEX_SHARE) - 4, tokenizer);
+  if (excerpts !== "") text = text === "" ? excerpts : `${text}\n\n${excerpts}`;
+  const room = Math.min(Math.floor(maxTokens * INDEX_SHARE), maxTokens - tokenizer.count(text) - 2);
+  const index = identifierIndex(messages, { maxTokens: room, tokenizer, kept });
   if (index !== "") text = text === "" ? index : `${text}\n\n${index}`;
   return truncateText(text, maxTokens, tokenizer);
 }
 
+/** The tokens a summary needs to hold the first request of `messages` in full (0 when the user typed nothing). */
+export function taskTokens(messages: readonly Message[], tokenizer: Tokenizer): number {
+  const first = messages.find(isUserTyped);
+  return first === undefined ? 0 : tokenizer.count(extractText(first, "\n").trim()) + 40;
+}
+
 /**
- * The user's requests and constraints of `messages`, verbatim (the first and
- * the latest before the others, each cut to fit), as the summary's first
- * section; at most `maxTokens` tokens, empty when the user typed nothing.
- * A model's summary is followed by it, so the task never rests on a paraphrase.
+ * The user's requests and constraints of `messages` verbatim, as the
+ * summary's first section: the first (the task) in full, cut (to half of
+ * `maxTokens`) only when it alone exceeds it; then the later ones whole, the latest first,
+ * while they fit (those that do not are counted in a closing line); at most
+ * `maxTokens` tokens, empty when the user typed nothing. A model's summary
+ * is followed by it, so the task never rests on a paraphrase.
  */
 export function userRequests(messages: readonly Message[], maxTokens: number, tokenizer: Tokenizer): string {
   const requests = messages.filter(isUserTyped).map((m) => extractText(m, "\n").trim()).filter((text) => text !== "");
-  return renderSection(SECTIONS[0][0], requestItems(requests), maxTokens, tokenizer);
-}
-
-/** The requests as items: the first (the task) and the latest first, then the others newest first. */
-function requestItems(requests: readonly string[]): Items {
-  const last = requests.length - 1;
-  return requests.map((text, i) => ({ text, priority: i === 0 ? 0 : i === last ? 1 : 2 + last - i }));
+  if (requests.length === 0 || maxTokens < 16) return "";
+  const heading = `## ${REQUESTS}`;
+  let left = maxTokens - tokenizer.count(heading) - 20;
+  // The task in full when it fits; when it alone is too long, it is cut to half of the room, leaving the rest to what follows.
+  const whole = tokenizer.count(requests[0]!) + 2 <= left;
+  const first = whole ? requests[0]! : truncateText(requests[0]!, Math.floor(left / 2), tokenizer);
+  left -= tokenizer.count(first) + 2;
+  const later = new Map<number, string>();
+  for (let i = requests.length - 1; i >= 1; i--) {
+    const cost = tokenizer.count(requests[i]!) + 2;
+    if (cost > left) continue;
+    later.set(i, requests[i]!);
+    left -= cost;
+  }
+  const lines = [`- ${first}`, ...[...later].sort(([a], [b]) => a - b).map(([, text]) => `- ${text}`)];
+  const missing = requests.length - 1 - later.size;
+  if (missing > 0) lines.push(`(${missing} more request${missing === 1 ? "" : "s"} did not fit.)`);
+  return `${heading}\n${lines.join("\n")}`;
 }
 
 /**
@@ -110,7 +153,6 @@ function renderSection(title: Section, items: Items, cap: number, tokenizer: Tok
 }
 
 function collectFacts(messages: readonly Message[], files: readonly TouchedFile[]): Map<Section, Items> {
-  const requests: string[] = [];
   const written = new Map<string, number>();
   const read = new Map<string, number>();
   const commands = new Map<string, number>();
@@ -120,9 +162,7 @@ function collectFacts(messages: readonly Message[], files: readonly TouchedFile[
   const callNames = new Map<string, string>();
   messages.forEach((message, position) => {
     const text = extractText(message, "\n").trim();
-    if (isUserTyped(message)) {
-      if (text !== "") requests.push(text);
-    } else if (message.role === "assistant") {
+    if (message.role === "assistant") {
       for (const call of message.tool_calls ?? []) {
         callNames.set(call.id, call.function.name);
         const writes = WRITE_TOOL.test(call.function.name);
@@ -153,7 +193,6 @@ function collectFacts(messages: readonly Message[], files: readonly TouchedFile[
   const newestFirst = (map: Map<string, number>): Items => [...map].map(([text, at]) => ({ text, priority: -at }));
   const latestFirst = (list: readonly string[]): Items => list.map((text, i) => ({ text, priority: list.length - i }));
   return new Map<Section, Items>([
-    ["User requests and constraints", requestItems(requests)],
     ["Files written", newestFirst(written)],
     ["Files read", newestFirst(read)],
     ["Commands run more than once", [...commands].filter(([, n]) => n > 1).map(([text, n]) => ({ text: `\`${text}\` (${n}×)`, priority: -n }))],

@@ -14,14 +14,16 @@ import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
+import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
 import { truncateText } from "./truncate-text.js";
 
 /**
  * One thing a strategy is willing to give up: turn the tool message at
- * `index` into a stub, or drop the block at `index` (of
+ * `index` into a stub, replace the tool message at `replace` by a smaller
+ * `message` (an excerpt), or drop the block at `index` (of
  * {@link conversationBlocks}) whole.
  */
-export type FitAction = { stub: number } | { drop: number };
+export type FitAction = { stub: number } | { drop: number } | { replace: number; message: Message };
 
 /** The things a strategy gives up, in the order it gives them up. */
 export type FitPlan = readonly FitAction[];
@@ -44,6 +46,13 @@ export interface FitOptions {
   indexShare?: number;
   /** Put back what was given up, last given up first, while it fits (default false: a plain suffix stays a suffix). */
   refill?: boolean;
+  /**
+   * The share of the budget that the plan and the refill leave free (default
+   * 0), for outputs with much new text (excerpts) whose provider count may run
+   * above the calibrated estimate; the last resorts and `withinBudget` use the
+   * whole budget.
+   */
+  headroom?: number;
 }
 
 /**
@@ -63,6 +72,8 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   const { counter } = budget;
   const reserve = Math.floor(budget.maxTokens * (options.indexShare ?? 0));
   const maxTokens = budget.maxTokens - reserve;
+  const whole = Math.floor(budget.maxTokens * (1 - (options.headroom ?? 0)));
+  const target = whole - reserve;
   const current: Array<Message | null> = [...history];
   let total = counter.count(history);
   let dropped = 0;
@@ -73,7 +84,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     if (tokens === undefined) notices.set(n, (tokens = counter.message(droppedNotice(n))));
     return tokens;
   };
-  const over = (): boolean => total + noticeTokens(dropped) > maxTokens;
+  const over = (limit = maxTokens): boolean => total + noticeTokens(dropped) > limit;
   /** Every change, grouped by the action that made it: [index, before, after]. */
   const log: Array<Array<[number, Message | null, Message | null]>> = [];
   const replace = (index: number, message: Message | null): void => {
@@ -97,6 +108,11 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     if (counter.message(replacement) >= tokens) return;
     act(() => replace(index, replacement));
   };
+  const cut = (index: number, replacement: Message): void => {
+    const message = current[index];
+    if (message == null || message !== history[index] || counter.message(replacement) >= counter.message(message)) return;
+    act(() => replace(index, replacement));
+  };
   const drop = (block: ConversationBlock): void =>
     act(() => {
       for (let index = block.start; index < block.end; index++) if (current[index] !== null) replace(index, null);
@@ -104,8 +120,9 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
 
   const blocks = conversationBlocks(history);
   for (const action of plan) {
-    if (!over()) break;
+    if (!over(target)) break;
     if ("stub" in action) stub(action.stub);
+    else if ("replace" in action) cut(action.replace, action.message);
     else drop(blocks[action.drop]!);
   }
   // Last resorts, each over what is left: stub every tool output (largest first), cut texts (oldest block first), drop blocks.
@@ -144,18 +161,18 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
       log.pop();
     }
   };
-  if (options.refill === true) refill(maxTokens);
+  if (options.refill === true) refill(target);
 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
   if (reserve > 0) {
     const lost = history.filter((message, index) => current[index] !== message);
-    const room = budget.maxTokens - total - (notice === null ? 0 : counter.message(notice)) - 16;
+    const room = whole - total - (notice === null ? 0 : counter.message(notice)) - 16;
     const index = identifierIndex(lost, { maxTokens: room, tokenizer: budget.tokenizer, kept });
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
     const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
-    if (options.refill === true) refill(budget.maxTokens - extra, index !== "");
+    if (options.refill === true) refill(whole - extra, index !== "");
     kept = current.filter((m): m is Message => m !== null);
     notice = index !== "" ? droppedNotice(dropped, index) : dropped === 0 ? null : droppedNotice(dropped);
   }
@@ -169,6 +186,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   const unchanged = history.filter((message, index) => current[index] === message).length;
   const original = new Set(history);
   const stubs = current.filter((message) => message !== null && !original.has(message) && isToolOutputStub(message)).length;
+  const excerpts = current.filter((message) => message !== null && !original.has(message) && isToolOutputExcerpt(message)).length;
   const notes: string[] = [];
   if (tokens > budget.maxTokens) notes.push(`The budget of ${budget.maxTokens} tokens cannot be met: even the notice alone takes ${tokens}.`);
   return {
@@ -178,6 +196,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
       kept: unchanged,
       dropped,
       stubs,
+      ...(excerpts > 0 ? { excerpts } : {}),
       filesRecovered: [],
       summarized: false,
       notes,

@@ -6,17 +6,14 @@
  * results and the soul's own `<system>` messages do not).
  */
 import { extractText, type Message } from "@kosong/core";
+import { isUserTyped } from "../context/is-user-typed.js";
+import { checkpointMessageId } from "../context/index.js";
 
 /** Words that make an assistant message important: errors, failures, warnings and decisions. */
 export const IMPORTANT_WORDS =
   /\b(errors?|exceptions?|fail(s|ed|ing|ures?)?|warn(s|ed|ings?)?|critical|broken|crash(es|ed)?|decid(e|ed|es|ing)|decisions?|chose|chosen|choose)\b/i;
 
-/** True for a user message the user typed: not the soul's own messages, which are a `<system>…</system>` tag and nothing else. */
-export function isUserTyped(message: Message): boolean {
-  if (message.role !== "user") return false;
-  const text = extractText(message, "\n").trim();
-  return !(text.startsWith("<system>") && text.endsWith("</system>") && text.indexOf("<system>", 1) < 0);
-}
+export { isUserTyped };
 
 /**
  * Important: the system prompt (any system message), every message the user
@@ -35,4 +32,14 @@ export function isErrorResult(message: Message): boolean {
   if (message.role !== "tool") return false;
   const first = message.content[0];
   return first?.type === "text" && first.text.startsWith("<system>ERROR");
+}
+
+/**
+ * True for a user or assistant message that counts among the recent
+ * messages a strategy keeps (`keepRecent`): not a visible checkpoint marker
+ * (`<system>CHECKPOINT n</system>`, written with D-Mail on), which is the
+ * runtime's, not a turn of the conversation.
+ */
+export function isConversationTurn(message: Message): boolean {
+  return (message.role === "user" || message.role === "assistant") && checkpointMessageId(message) === null;
 }

@@ -6,15 +6,24 @@
  * drops whole blocks in order of importance, refills what it over-dropped,
  * and leaves an index of the identifiers it gave up.
  */
-import type { Message } from "@kosong/core";
+import type { Message, ToolCall } from "@kosong/core";
 import { type ConversationBlock, conversationBlocks } from "../conversation/index.js";
 import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { type FitAction, fitToBudget } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
 import { messageIdentifiers } from "./identifier-index.js";
 import { isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
+import { toolOutputExcerpt } from "./tool-output-excerpt.js";
+import { pathKeys, WorkingSet } from "./working-set.js";
+
+/** The share of the budget held back for the excerpts' count running above the calibrated estimate. */
+const NEW_TEXT_HEADROOM = 0.05;
+
+/** The share of a bulky output's use that its excerpt is expected to keep. */
+const EXCERPT_KEEPS = 0.7;
 
 /** Options of {@link PreserveImportantCompaction}. */
 export interface PreserveImportantCompactionOptions extends BudgetOptions {
@@ -58,7 +67,7 @@ export class PreserveImportantCompaction implements Compaction {
     this.#budget = budgetOf("PreserveImportantCompaction", options);
     this.#keepRecent = options.keepRecent ?? 5;
     this.#bulky = options.bulkyToolOutputTokens ?? 200;
-    this.#indexShare = options.indexShare ?? 0.15;
+    this.#indexShare = options.indexShare ?? 0.05;
     if (!(Number.isInteger(this.#keepRecent) && this.#keepRecent >= 0)) {
       throw new CompactionError(`PreserveImportantCompaction: keepRecent must be a non-negative integer, got ${this.#keepRecent}.`);
     }
@@ -68,43 +77,81 @@ export class PreserveImportantCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("PreserveImportantCompaction", this.#budget, history, options);
-    if (budget.counter.count(history) <= budget.maxTokens) return { ...fitToBudget(history, [], budget), usage: null };
+    return neverLonger(history, this.#compact(history, budget), budget, budget);
+  }
+
+  #compact(history: readonly Message[], budget: Budget): CompactionResult {
+    const { counter, tokenizer } = budget;
+    if (counter.count(history) <= budget.maxTokens) return { ...fitToBudget(history, [], budget), usage: null };
     const blocks = conversationBlocks(history).map((block, index) => ({ ...block, index }));
-    const recent = recentBlockStart(blocks, Math.max(1, this.#keepRecent));
+    const recent = recentBlockStart(history, blocks, Math.max(1, this.#keepRecent));
     const typed = blocks.filter((b) => isUserTyped(history[b.start]!));
-    const task = new Set([typed[0], typed.at(-1)].filter((b) => b !== undefined));
+    const task = new Set(typed);
+    const recentFrom = blocks[recent]?.start ?? history.length;
+    const working = new WorkingSet([...history.slice(0, recentFrom).filter(isUserTyped).slice(-1), ...history.slice(recentFrom)]);
     const important = (b: ConversationBlock): boolean =>
       isImportantMessage(history[b.start]!) || history.slice(b.start + 1, b.end).some(isErrorResult);
-    const usedLater = pathsIn(history.slice(blocks[recent]?.start ?? history.length));
-    const bulkyOutputs = (part: ReadonlyArray<ConversationBlock>): number[] =>
-      part.flatMap((b) =>
-        history.slice(b.start, b.end).flatMap((message, offset) =>
-          message.role === "tool" && !isErrorResult(message) && budget.counter.message(message) > this.#bulky ? [b.start + offset] : [],
-        ),
-      );
     // A tool output sits in its assistant message's block: the call is found there.
-    const callOf = new Map<number, Message>();
-    for (const b of blocks) for (let i = b.start + 1; i < b.end; i++) callOf.set(i, history[b.start]!);
-    const aboutUsedFile = (index: number): boolean => {
-      const id = history[index]!.tool_call_id;
-      const call = callOf.get(index)?.tool_calls?.find((c) => c.id === id);
-      return call !== undefined && [...pathsIn([{ role: "assistant", content: [], tool_calls: [call] }])].some((path) => usedLater.has(path));
+    const callOf = (index: number, block: ConversationBlock): ToolCall | undefined =>
+      history[block.start]!.tool_calls?.find((c) => c.id === history[index]!.tool_call_id);
+    const excerpts = new Map<number, Message>();
+    const bulky = (b: ConversationBlock): number[] => {
+      const found: number[] = [];
+      for (let i = b.start + 1; i < b.end; i++) {
+        const message = history[i]!;
+        const tokens = counter.message(message);
+        if (message.role !== "tool" || isErrorResult(message) || tokens <= this.#bulky) continue;
+        const room = Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
+        const excerpt = toolOutputExcerpt(message, callOf(i, b), working, room, tokenizer);
+        if (excerpt !== null) excerpts.set(i, excerpt);
+        found.push(i);
+      }
+      return found;
     };
-    const stubs = (indices: readonly number[]): FitAction[] => indices.map((stub) => ({ stub }));
-    const drops = (part: ReadonlyArray<{ index: number }>): FitAction[] => part.map((b) => ({ drop: b.index }));
     const old = blocks.slice(0, recent).filter((b) => b.role !== "system" && !task.has(b));
-    const oldBulky = bulkyOutputs(blocks.slice(0, recent));
+    // Expected use of a block: what it shares with the working set, weighed by how recent it is. Its
+    // excerpt keeps most of that use for a fraction of the tokens, so the give-up order is by use per
+    // token: the rest of a bulky output (excerpt instead of all of it) goes before the block itself.
+    // The newest view of each working file (the last old call that names it) counts double: it is what the next edit works from.
+    const newestView = new Map<string, ConversationBlock>();
+    for (const b of old) for (const path of pathsIn([history[b.start]!])) if (working.weightOf(path, "path") > 0) newestView.set(pathKeys(path)[0]!, b);
+    const views = new Set(newestView.values());
+    const items: Array<{ tier: number; density: number; action: FitAction; order: number }> = [];
+    for (const b of old) {
+      let relevance = 0;
+      let full = 0;
+      let cut = 0;
+      const outputs = bulky(b);
+      for (let i = b.start; i < b.end; i++) {
+        relevance += working.relevance(history[i]!);
+        full += counter.message(history[i]!);
+        cut += counter.message(excerpts.get(i) ?? history[i]!);
+      }
+      const age = history.length - b.end;
+      const tier = important(b) ? 1 : 0;
+      const use = (views.has(b) ? 2 : 1) * (1 + Math.log1p(relevance)) * (0.25 + Math.exp(-age / 40));
+      // The block goes when its use per token (as excerpted) is lowest; the rest of its bulky outputs (beyond the excerpts) before that.
+      const dropDensity = (EXCERPT_KEEPS * use) / Math.max(cut, 20);
+      items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 1 });
+      for (const i of outputs) {
+        const action: FitAction = excerpts.has(i) ? { replace: i, message: excerpts.get(i)! } : { stub: i };
+        items.push({ tier, density: Math.min(dropDensity, ((1 - EXCERPT_KEEPS) * use) / Math.max(full - cut, 20)), action, order: 0 });
+      }
+    }
+    // Unimportant blocks go first (Kode's rule), each tier by use per token.
+    items.sort((a, b) => a.tier - b.tier || a.density - b.density || a.order - b.order);
+    const drops = (part: ReadonlyArray<{ index: number }>): FitAction[] => part.map((b) => ({ drop: b.index }));
+    const excerptsOf = (part: ReadonlyArray<ConversationBlock>): FitAction[] =>
+      part.flatMap((b) => bulky(b).map((i): FitAction => (excerpts.has(i) ? { replace: i, message: excerpts.get(i)! } : { stub: i })));
     const plan = [
-      ...stubs(oldBulky.filter((i) => !aboutUsedFile(i))),
-      ...drops(old.filter((b) => !important(b))),
-      ...stubs(oldBulky.filter(aboutUsedFile)),
-      ...drops(old.filter(important)),
-      ...stubs(bulkyOutputs(blocks.slice(recent))),
+      ...items.map((item) => item.action),
+      ...excerptsOf(blocks.slice(recent)),
       ...drops(blocks.slice(recent, -1).filter((b) => b.role !== "system" && !task.has(b))),
       ...drops([...task].reverse().filter((b) => b.index !== blocks.length - 1)),
     ];
-    const fit = fitToBudget(history, plan, budget, { indexShare: this.#indexShare, refill: true });
+    const fit = fitToBudget(history, plan, budget, { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM });
     return { messages: fit.messages, usage: null, details: fit.details };
   }
 }

@@ -9,6 +9,7 @@ import { conversationBlocks } from "../conversation/index.js";
 import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { fitToBudget } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
 
 /** Options of {@link PreserveRecentCompaction}. */
 export type PreserveRecentCompactionOptions = BudgetOptions;
@@ -29,9 +30,10 @@ export class PreserveRecentCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
-    const blocks = conversationBlocks(history);
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("PreserveRecentCompaction", this.#budget, history, options);
+    const blocks = conversationBlocks(history);
     const fit = fitToBudget(history, blocks.slice(0, -1).map((_, index) => ({ drop: index })), budget);
-    return { messages: fit.messages, usage: null, details: fit.details };
+    return neverLonger(history, { messages: fit.messages, usage: null, details: fit.details }, budget, budget);
   }
 }

@@ -5,14 +5,17 @@
  * messages kept).
  */
 import type { Message, TokenUsage } from "@kosong/core";
-import type { Tokenizer } from "../tokens/index.js";
+import { o200kTokenizer, type Tokenizer } from "../tokens/index.js";
 import { type Budget, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { fitCompacted } from "./fit-to-budget.js";
-import { extractiveSummary } from "./extractive-summary.js";
+import { neverLonger } from "./never-longer.js";
+import { extractiveSummary, taskTokens } from "./extractive-summary.js";
+import { isConversationTurn } from "./message-importance.js";
 import { modelSummary } from "./model-summary.js";
-import { modelSummaryWithIndex, summarisedConversation } from "./summarised-conversation.js";
+import { checkedModelSummary } from "./model-summary-check.js";
+import { summarisedConversation } from "./summarised-conversation.js";
 import { SIMPLE_SUMMARY_PROMPT } from "./summary-request.js";
 
 /** Options of {@link SimpleCompaction}. */
@@ -20,8 +23,9 @@ export interface SimpleCompactionOptions {
   /**
    * How many user and assistant messages to keep verbatim at the end, with
    * the tool results between them (kimi-cli: 2, the default; 20 keeps more context).
-   * Tool messages are not counted, so the cut never separates a result from
-   * its call.
+   * Tool messages and checkpoint markers (`<system>CHECKPOINT n</system>`)
+   * are not counted, so the cut never separates a result from its call and
+   * D-Mail's markers never take the place of the model's last answer.
    */
   keepRecent?: number;
   /** Compact only when the history has more than this many messages (e.g. 60); default 0. */
@@ -65,7 +69,7 @@ export function prepareSimpleCompaction(history: readonly Message[], options: Si
   let counted = 0;
   while (start > 0 && counted < keepRecent) {
     start--;
-    if (history[start]!.role === "user" || history[start]!.role === "assistant") counted++;
+    if (isConversationTurn(history[start]!)) counted++;
   }
   // The kept part starts at a user or assistant message, so never with tool results cut from their call.
   if (counted < keepRecent) return nothing;
@@ -112,7 +116,13 @@ export class SimpleCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await (this.#options.tokenizer ?? o200kTokenizer).load?.();
     const budget = this.#budget === null ? null : scaledBudget("SimpleCompaction", this.#budget, history, options);
+    const counting = budget ?? budgetOf("SimpleCompaction", { maxTokens: 1, tokenizer: this.#options.tokenizer });
+    return neverLonger(history, await this.#compact(history, options, budget, counting), counting, budget);
+  }
+
+  async #compact(history: readonly Message[], options: CompactionOptions, budget: Budget | null, counting: Budget): Promise<CompactionResult> {
     const plan = prepareSimpleCompaction(history, this.#options);
     if (plan.toCompact.length === 0) {
       const notes = ["Nothing to summarise."];
@@ -120,7 +130,6 @@ export class SimpleCompaction implements Compaction {
       return { messages: plan.toPreserve, usage: null, details: { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes } };
     }
     const start = history.length - plan.toPreserve.length;
-    const counting = budget ?? budgetOf("SimpleCompaction", { maxTokens: 1, tokenizer: this.#options.tokenizer });
     const notes: string[] = [];
     let text: string | null = null;
     let usage: TokenUsage | null = null;
@@ -129,14 +138,23 @@ export class SimpleCompaction implements Compaction {
       const summary = await modelSummary(options.provider, plan.toCompact, this.#options.prompt ?? SIMPLE_SUMMARY_PROMPT, options);
       usage = summary.usage;
       if (summary.text === null) notes.push(summary.note);
-      else if (budget === null) text = summary.text;
-      else text = modelSummaryWithIndex(summary.text, plan.toCompact, plan.toPreserve, budget.maxTokens, Math.floor(budget.maxTokens * 0.15), budget);
+      else {
+        // Without a budget the summary may take at most what it replaces.
+        const checked = checkedModelSummary(summary.text, plan.toCompact, plan.toPreserve, budget?.maxTokens ?? Number.POSITIVE_INFINITY, counting);
+        notes.push(...checked.notes);
+        text = checked.text;
+      }
     }
     if (text === null) {
       // Without a budget the extractive summary takes a fifth of what it summarises, between 1,000 and 8,000 tokens.
       const summaryTokens = Math.min(8000, Math.max(1000, Math.floor(counting.counter.count(plan.toCompact) / 5)));
-      const room = budget === null ? summaryTokens : Math.max(Math.floor(budget.maxTokens / 4), budget.maxTokens - budget.counter.count([...plan.system, ...plan.toPreserve]) - 40);
-      text = extractiveSummary(plan.toCompact, { maxTokens: room, tokenizer: counting.tokenizer, files: options.files?.recent() ?? [], kept: plan.toPreserve });
+      const task = budget === null ? 0 : Math.min(taskTokens(plan.toCompact, budget.tokenizer) + 64, Math.floor(budget.maxTokens * 0.6));
+      const room =
+        budget === null
+          ? Math.max(summaryTokens, Math.min(taskTokens(plan.toCompact, counting.tokenizer) + 64, counting.counter.count(plan.toCompact)))
+          : Math.max(Math.floor(budget.maxTokens / 4), budget.maxTokens - budget.counter.count([...plan.system, ...plan.toPreserve]) - 40, task);
+      // Never longer than what it replaces.
+      text = extractiveSummary(plan.toCompact, { maxTokens: Math.min(room, Math.max(counting.counter.count(plan.toCompact), taskTokens(plan.toCompact, counting.tokenizer))), tokenizer: counting.tokenizer, files: options.files?.recent() ?? [], kept: plan.toPreserve });
     }
     const fit = summarisedConversation(history, start, text, budget, notes, this.#options.keepSystemMessages ?? true);
     return { messages: fit.messages, usage, details: fit.details };

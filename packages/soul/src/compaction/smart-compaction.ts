@@ -9,11 +9,13 @@ import type { Message, TokenUsage } from "@kosong/core";
 import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
-import { extractiveSummary } from "./extractive-summary.js";
+import { extractiveSummary, taskTokens } from "./extractive-summary.js";
 import { fitCompacted } from "./fit-to-budget.js";
+import { neverLonger } from "./never-longer.js";
 import { recentTailStart } from "./recent-blocks.js";
 import { modelSummary } from "./model-summary.js";
-import { modelSummaryWithIndex, summarisedConversation } from "./summarised-conversation.js";
+import { checkedModelSummary } from "./model-summary-check.js";
+import { summarisedConversation } from "./summarised-conversation.js";
 import { SIMPLE_SUMMARY_PROMPT, summaryMessage } from "./summary-request.js";
 
 /** Options of {@link SmartCompaction}. */
@@ -58,7 +60,12 @@ export class SmartCompaction implements Compaction {
   }
 
   async compact(history: readonly Message[], options: CompactionOptions = {}): Promise<CompactionResult> {
+    await this.#budget.tokenizer.load?.();
     const budget = scaledBudget("SmartCompaction", this.#budget, history, options);
+    return neverLonger(history, await this.#compact(history, options, budget), budget, budget);
+  }
+
+  async #compact(history: readonly Message[], options: CompactionOptions, budget: Budget): Promise<CompactionResult> {
     const { maxTokens, counter, tokenizer } = budget;
     const before = counter.count(history);
     if (before <= maxTokens) {
@@ -72,7 +79,9 @@ export class SmartCompaction implements Compaction {
     const toSummarise = older.filter((m) => m.role !== "system");
     const tail = history.slice(start);
     const room = maxTokens - counter.count(tail) - counter.count(system) - counter.message(summaryMessage([]));
-    const summaryBudget = Math.max(room, Math.floor(maxTokens * (1 - this.#recentShare) * 0.5));
+    // The task (the first request) is kept in full: the recent messages give way to it, up to 60 % of the budget.
+    const task = Math.min(taskTokens(toSummarise, tokenizer) + 64, Math.floor(maxTokens * 0.6));
+    const summaryBudget = Math.max(room, Math.floor(maxTokens * (1 - this.#recentShare) * 0.5), task);
 
     let text: string | null = null;
     let usage: TokenUsage | null = null;
@@ -81,11 +90,17 @@ export class SmartCompaction implements Compaction {
       const summary = await modelSummary(options.provider, toSummarise, this.#prompt, options);
       usage = summary.usage;
       if (summary.text === null) notes.push(summary.note);
-      else text = modelSummaryWithIndex(summary.text, toSummarise, tail, summaryBudget, summaryBudget, budget);
+      else {
+        const checked = checkedModelSummary(summary.text, toSummarise, tail, summaryBudget, budget);
+        notes.push(...checked.notes);
+        text = checked.text;
+      }
     } else {
       notes.push("Extractive summary (no provider).");
     }
-    text ??= extractiveSummary(toSummarise, { maxTokens: summaryBudget, tokenizer, files: options.files?.recent() ?? [], kept: tail });
+    // Never longer than what it replaces.
+    const extractive = Math.min(summaryBudget, Math.max(counter.count(toSummarise), taskTokens(toSummarise, tokenizer)));
+    text ??= extractiveSummary(toSummarise, { maxTokens: extractive, tokenizer, files: options.files?.recent() ?? [], kept: tail });
     const fit = summarisedConversation(history, start, text, budget, notes);
     return { messages: fit.messages, usage, details: fit.details };
   }

@@ -8,10 +8,7 @@ import type { Message } from "@kosong/core";
 import { conversationBlocks } from "../conversation/index.js";
 import type { Budget } from "./budget-options.js";
 import { type FitResult, fitCompacted } from "./fit-to-budget.js";
-import { userRequests } from "./extractive-summary.js";
-import { identifierIndex } from "./identifier-index.js";
 import { summaryMessage } from "./summary-request.js";
-import { truncateText } from "./truncate-text.js";
 
 /**
  * `[system messages before start, summary of text, history from start on]`,
@@ -47,26 +44,4 @@ export function summarisedConversation(
   if (budget !== null) return fitCompacted(history, messages, system.length + 1, summarised, notes, budget);
   const kept = system.length + history.length - from;
   return { messages, tokens: 0, details: { kept, dropped: summarised, stubs: 0, filesRecovered: [], summarized: true, notes: [...notes] } };
-}
-
-/**
- * A model's summary, then the user's requests of `summarised` verbatim (up
- * to a quarter of `maxTokens`, see {@link userRequests}), then an index of
- * the identifiers of `summarised` that `kept` does not show in the room left
- * (at most `indexTokens`); the summary is cut so the whole fits `maxTokens`.
- */
-export function modelSummaryWithIndex(
-  text: string,
-  summarised: readonly Message[],
-  kept: readonly Message[],
-  maxTokens: number,
-  indexTokens: number,
-  budget: Budget,
-): string {
-  const { tokenizer } = budget;
-  const requests = userRequests(summarised, Math.floor(maxTokens / 4), tokenizer);
-  const cut = truncateText(text, maxTokens - tokenizer.count(requests) - 4, tokenizer);
-  const room = Math.min(indexTokens, maxTokens - tokenizer.count(cut) - tokenizer.count(requests) - 4);
-  const index = identifierIndex(summarised, { maxTokens: room, tokenizer, kept });
-  return [cut, requests, index].filter((part) => part !== "").join("\n\n");
 }

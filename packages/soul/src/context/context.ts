@@ -10,9 +10,10 @@
  * whole-log operations (revert, clear, restored rotation) carry what follows
  * them in the same replacement. Operations run one at a time, in call order.
  */
-import type { Message } from "@kosong/core";
+import { extractText, parseMessage, serializeMessage, type Message } from "@kosong/core";
 import {
   JsonlContextFile,
+  MAX_NOTE_PROMPT,
   StorageAlreadyModifiedError,
   StorageClosedError,
   type ContextFileOptions,
@@ -22,9 +23,12 @@ import {
   type LogRotationInfo,
   type LogRotationRestore,
   type RestoreReport,
+  type RotationNote,
 } from "@kosong/context";
 import { messageRecord, systemPromptRecord } from "@kosong/context/records";
 import type { ContextJournal, FileRecoveryReport, FileRestoreReport, RestoreKind, RestoreTarget, SessionJournal } from "@kosong/workspace";
+import { branchTree, type ContextBranch } from "./branch-tree.js";
+import { isUserTyped } from "./is-user-typed.js";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
 import {
   applyStep,
@@ -69,7 +73,11 @@ export interface ContextOptions<J extends ContextJournal = SessionJournal> {
 export interface ContextCheckpoint {
   id: number;
   label?: string;
-  /** Messages before the checkpoint. */
+  /**
+   * Messages before the checkpoint, in this context's `history` (visible
+   * checkpoint messages included). `soul.checkpoints` gives the same count
+   * in `soul.history`, which has no checkpoint messages.
+   */
   messageCount: number;
 }
 
@@ -163,6 +171,14 @@ export interface RevertOptions {
   then?: ContextContinuation;
   /** Restore files changed outside the agent too (with a file journal); by default they are left alone and reported as conflicts. */
   force?: boolean;
+  /** What the revert is, as the branch it leaves shows it in {@link Context.branches} (default `"revert"`; the soul passes `"dmail"` and `"rewrite"`). */
+  kind?: string;
+}
+
+/** Options of {@link Context.addBranch}. */
+export interface AddBranchOptions {
+  /** What the branch is, as {@link Context.branches} shows it (default `"btw"`). */
+  kind?: string;
 }
 
 /** Options of {@link Context.restoreRotation}. */
@@ -188,6 +204,8 @@ export interface ClearOptions {
    * (reverting to it is a `CheckpointNotFoundError`).
    */
   firstCheckpointId?: number;
+  /** What the clear is, as the branch it leaves shows it in {@link Context.branches} (default `"clear"`; a compaction passes `"compaction"`). */
+  kind?: string;
 }
 
 /** The outcome of {@link Context.revertTo}. */
@@ -459,11 +477,13 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     return this.#change(async (log) => {
       const index = this.#findMark(idOrLabel);
       const mark = this.#state.marks[index]!;
+      const note = this.#noteOf(options.kind ?? "revert", mark.id, mark.messageCount, this.#state.history);
       const { result, files } = await this.#withFiles(log, "revert", { checkpoint: mark.id }, options.force, async () => {
         const truncated = await this.#truncate(log, mark, index, options.then ?? {});
         return { result: truncated, rotation: truncated.rotation.n };
       });
       const { rotation, newCheckpoint } = result;
+      await this.#annotate(log, rotation.n, note);
       if (newCheckpoint) await this.#markCheckpoint(newCheckpoint.id);
       return { checkpoint: publicCheckpoint(mark), rotation, ...(newCheckpoint && { newCheckpoint }), ...(files && { files }) };
     });
@@ -489,11 +509,13 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     if (!(Number.isInteger(first) && first >= 0)) return Promise.reject(new RangeError(`clear: firstCheckpointId must be a non-negative integer, got ${first}.`));
     return this.#change(async (log) => {
       const base = first === 0 ? EMPTY_BASE : { ...EMPTY_BASE, nextCheckpointId: first };
+      const note = this.#noteOf(options.kind ?? "clear", null, 0, this.#state.history);
       const { result } = await this.#withFiles(log, "clear", null, false, async () => {
         const truncated = await this.#truncate(log, base, 0, options.then ?? {});
         return { result: truncated, rotation: truncated.rotation.n };
       });
       const { rotation, newCheckpoint } = result;
+      await this.#annotate(log, rotation.n, note);
       if (newCheckpoint) await this.#markCheckpoint(newCheckpoint.id);
       return { ...rotation, ...(newCheckpoint && { newCheckpoint }) };
     });
@@ -515,6 +537,43 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   }
 
   /**
+   * The branch tree of the conversation: the current branch (the root),
+   * then every rotation as a branch, with the branch it left, the
+   * checkpoint where it left it, what made it, its first prompt, size and
+   * time. Reverts, D-Mails, rewrites, clears, compactions, restores and
+   * {@link addBranch} store a note with the rotation they make, so this
+   * reads the notes and no rotation: it stays cheap with 1,000 branches.
+   * {@link restoreRotation} jumps to a branch (keeping the current one).
+   *
+   * ```ts
+   * for (const b of await context.branches()) console.log(b.rotation ?? "current", "from", b.parent, "at checkpoint", b.checkpoint, b.firstPrompt);
+   * ```
+   */
+  branches(): Promise<ContextBranch[]> {
+    return this.#change(async (log) =>
+      branchTree(await log.listRotations(), { location: this.#location, messages: this.#state.history.length, firstPrompt: firstPrompt(this.#state.history) }),
+    );
+  }
+
+  /**
+   * Keeps the current conversation followed by `messages` as a new branch
+   * (a rotation), leaving the current conversation as it is, byte for byte:
+   * a side question and its answer, kept. {@link restoreRotation} with the
+   * returned number makes it current.
+   *
+   * @throws `MessageParseError` for an invalid message; nothing is made.
+   */
+  addBranch(messages: readonly Message[], options: AddBranchOptions = {}): Promise<LogRotation> {
+    return this.#change(async (log) => {
+      const copies = messages.map((m) => parseMessage(m));
+      const rotation = await log.addRotation(copies.map(messageRecord));
+      const at = this.#state.marks.at(-1)?.id ?? null;
+      await this.#annotate(log, rotation.n, this.#noteOf(options.kind ?? "btw", at, this.#state.history.length, [...this.#state.history, ...copies]));
+      return rotation;
+    });
+  }
+
+  /**
    * Makes rotation `n` the current log again and reads it (undoing a revert,
    * a clear or a compaction); the replaced log is kept as the next rotation.
    * Unanswered tool calls are answered as in {@link restore}.
@@ -524,11 +583,18 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   restoreRotation(n: number, options: RestoreRotationOptions = {}): Promise<ContextRotationRestore> {
     return this.#run(async (log) => {
       if (!this.#loaded) await this.#load(log, await log.read());
+      const [left, leftMarks] = [this.#state.history, this.#state.marks];
       const { result, files } = await this.#withFiles(log, "rotation", { rotation: n }, options.force, async () => {
         const restored = await log.restoreRotation(n);
         return { result: restored, rotation: restored.savedAs?.n ?? null };
       });
       await this.#load(log, await log.read());
+      if (result.savedAs !== null) {
+        // The replaced conversation leaves the restored one where they stop agreeing.
+        const shared = sharedPrefix(left, this.#state.history);
+        const at = leftMarks.findLast((m) => m.messageCount <= shared)?.id ?? null;
+        await this.#annotate(log, result.savedAs.n, this.#noteOf("restore", at, shared, left));
+      }
       return files ? { ...result, files } : result;
     });
   }
@@ -558,6 +624,20 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     }
     const files = await journal.finishRestore(pending, done.rotation);
     return kind === "clear" ? { result: done.result } : { result: done.result, files };
+  }
+
+  /** The note of a rotation holding `messages`, which leaves the current log at checkpoint `checkpoint` after `shared` messages. */
+  #noteOf(kind: string, checkpoint: number | null, shared: number, messages: readonly Message[]): RotationNote {
+    return { kind, checkpoint, sharedMessages: shared, messages: messages.length, firstPrompt: firstPrompt(messages.slice(shared)) };
+  }
+
+  /**
+   * Stores a rotation's note. The whole-log operation is done and durable
+   * by then: a failed note (a full disk) only leaves the rotation listed as
+   * an `"unknown"` branch, so it does not fail the operation.
+   */
+  async #annotate(log: ContextLog, n: number, note: RotationNote): Promise<void> {
+    await log.annotateRotation(n, note).catch(() => undefined);
   }
 
   /** Closes the log, after the operations already called. Idempotent; every other method then rejects. */
@@ -659,6 +739,20 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     const ids = (results: readonly Message[], appended: boolean) => results.map((m) => ({ toolCallId: m.tool_call_id!, appended }));
     return [...found.flatMap((f) => ids(f.results, false)), ...(tail === null ? [] : ids(tail.results, true))];
   }
+}
+
+/** The first message the user typed in `messages`, on one line and shortened for a rotation note; null without one. */
+function firstPrompt(messages: readonly Message[]): string | null {
+  const typed = messages.find(isUserTyped);
+  if (typed === undefined) return null;
+  return [...extractText(typed, " ").replace(/\s+/g, " ").trim()].slice(0, MAX_NOTE_PROMPT).join("");
+}
+
+/** How many first messages `a` and `b` have in common. */
+function sharedPrefix(a: readonly Message[], b: readonly Message[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && (a[i] === b[i] || serializeMessage(a[i]!) === serializeMessage(b[i]!))) i += 1;
+  return i;
 }
 
 function isMessageList(value: Message | readonly Message[]): value is readonly Message[] {

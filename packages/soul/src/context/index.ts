@@ -16,7 +16,9 @@ export {
   type RestoreRotationOptions,
   type ContextRotationRestore,
   type InterruptedToolCall,
+  type AddBranchOptions,
 } from "./context.js";
+export { branchTree, type ContextBranch, type CurrentBranch } from "./branch-tree.js";
 export { checkpointMessage, checkpointMessageId } from "./checkpoint-message.js";
 export { CheckpointNotFoundError, type CheckpointName } from "./checkpoint-not-found-error.js";
 export { estimateTextTokens } from "./estimate-text-tokens.js";

@@ -25,7 +25,7 @@ export function dmailMessage(dmail: DMail): Message {
  */
 export async function deliverDMail(rt: SoulRuntime, emit: Emit, dmail: DMail): Promise<void> {
   const then = { checkpoint: { addUserMessage: rt.dmailEnabled }, messages: [dmailMessage(dmail)] };
-  const { newCheckpoint, files } = await rt.context.revertTo(dmail.checkpoint_id, { then });
+  const { newCheckpoint, files } = await rt.context.revertTo(dmail.checkpoint_id, { then, kind: "dmail" });
   emit({ type: "Reverted", payload: { checkpoint_id: dmail.checkpoint_id, reason: "dmail", ...(files && { files }) } });
   announceCheckpoint(rt, emit, newCheckpoint);
 }

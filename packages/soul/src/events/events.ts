@@ -13,7 +13,8 @@
  * failed and another follows; `StepInterrupted` when the step ended by an
  * abort or an error; `Reverted` after a D-Mail; `SteerInput` after a step when
  * steered input was appended; and always `TurnEnd` last (also after an error
- * or an abort).
+ * or an abort). A tool that runs a child soul adds the child's events as
+ * `SubagentEvent`s between its `ToolCall` and its `ToolResult`.
  */
 import type {
   AudioURLPart,
@@ -140,7 +141,9 @@ export interface SoulEventPayloads {
    * what to do. `context_window_unknown`: neither the config nor the
    * provider knows the model's context window, so nothing compacts before
    * the provider rejects a request as too long (emitted after the first
-   * `TurnBegin`).
+   * `TurnBegin`). `hook`: a hook's notice for the user (it timed out,
+   * printed garbage, ...); `hook_failed`: a hook threw, and the loop went
+   * on without it.
    */
   Warning: { code: string; message: string };
   /** A tool finished (or was cancelled); in completion order. */
@@ -162,6 +165,27 @@ export interface SoulEventPayloads {
    * workspace files restored with it, skipped, and left alone as conflicts.
    */
   Reverted: { checkpoint_id: number | null; reason: RevertReason; files?: FileRestoreReport };
+  /**
+   * An event of a child soul (a subagent) that a tool of this turn runs,
+   * nested under that tool's call (kimi-cli's `SubagentEvent`): between
+   * the call's `ToolCall` and its `ToolResult`. `agent_id` names the child
+   * (to resume it), `subagent_type` its kind. The child's approval requests
+   * are not nested: they arrive as this turn's own `ApprovalRequest`s, their
+   * `sender` naming the child.
+   */
+  SubagentEvent: SubagentEventPayload;
+}
+
+/** The payload of a `SubagentEvent`. */
+export interface SubagentEventPayload {
+  /** The id of the tool call (of this turn) that runs the child. */
+  parent_tool_call_id: string;
+  /** The child's id. */
+  agent_id: string;
+  /** The child's kind (`coder`, `explore`, a custom agent's name). */
+  subagent_type: string;
+  /** The child's event, as its own turn emitted it (itself maybe a `SubagentEvent` of a grandchild). */
+  event: SoulEvent;
 }
 
 /** The type names of soul events. */

@@ -127,4 +127,18 @@ const payloadSchemas: { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> } 
       })
       .optional(),
   }),
+  SubagentEvent: z.looseObject({
+    parent_tool_call_id: z.string(),
+    agent_id: z.string(),
+    subagent_type: z.string(),
+    // The nested event is parsed as any other (a grandchild's nests again).
+    event: z.unknown().transform((event, ctx) => {
+      try {
+        return parseEvent(event);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
+  }),
 } as { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> };

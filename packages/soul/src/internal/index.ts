@@ -5,7 +5,7 @@
  * Agent builders import from `@kosong/soul` and its named subpaths
  * (`/compaction`, `/tokens`, `/conversation`, `/files`).
  */
-export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "../errors.js";
+export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, HookBlockedError, RewriteTargetError, SoulBusyError, SoulError } from "../errors.js";
 export * from "../context/index.js";
 export * from "../loop/index.js";
 export * from "../events/index.js";
@@ -15,4 +15,6 @@ export * from "../dmail/index.js";
 export * from "../compaction/index.js";
 export * from "../conversation/index.js";
 export * from "../tokens/index.js";
+export * from "../subagent/index.js";
 export * from "../recall/index.js";
+export type * from "../hooks/index.js";

@@ -20,6 +20,9 @@ import { SoulError } from "../errors.js";
 import type { CompactionReason } from "../events/events.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { CompactionOutcome } from "./turn.js";
+import type { LogRotation } from "@kosong/context";
+import { callHook } from "../hooks/call-hook.js";
+import { droppedRanges } from "../recall/dropped-ranges.js";
 
 /**
  * The usage of a context of `tokens` under the soul's two triggers
@@ -85,9 +88,14 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   const history = [...context.history];
   const rotation = rt.recallEnabled ? await nextRotation(context) : null;
   const aged = rotation === null || options.range !== undefined ? null : agedInstead(rt, history, rotation, options.reason);
-  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: aged === null ? strategy.name : TOOL_RESULT_AGING } });
+  const strategyName = aged === null ? strategy.name : TOOL_RESULT_AGING;
+  const about = { trigger: options.reason, strategy: strategyName, tokensBefore, messages: history.length, ...(options.instruction !== undefined && { instruction: options.instruction }) };
+  await callHook("PreCompact", rt.hooks.preCompact?.bind(rt.hooks), about, emit);
+  emit({ type: "CompactionBegin", payload: { reason: options.reason, strategy: strategyName } });
   const { result } = checkCompaction(aged ?? (await strategyResult(rt, strategy, history, emit, options)));
   let details = result.details ?? null;
+  // Where the old conversation is kept, for the PostCompact hook.
+  let keptIn: LogRotation | null = null;
   if (!sameMessages(result.messages, history)) {
     let compacted = result.messages;
     const notes: string[] = [];
@@ -103,14 +111,19 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
     const labels = [...new Set(context.checkpoints.flatMap((c) => (c.label === undefined ? [] : [c.label])))];
     const cleared = await context.clear({
       firstCheckpointId: context.nCheckpoints,
+      kind: "compaction",
       then: { systemPrompt, checkpoint: { addUserMessage: rt.dmailEnabled }, messages, labels },
     });
     if (rotation !== null && cleared.n !== rotation) notes.push(`The recall pointers name rotation ${rotation}, but the old conversation was kept as rotation ${cleared.n}.`);
     if (notes.length > 0) details = withNotes(details, notes);
     announceCheckpoint(rt, emit, cleared.newCheckpoint);
+    keptIn = { n: cleared.n, location: cleared.location };
   }
   const outcome: CompactionOutcome = { tokensBefore, tokensAfter: context.tokenCountWithPending, details, usage: result.usage };
   emit({ type: "CompactionEnd", payload: { tokens_before: tokensBefore, tokens_after: outcome.tokensAfter, details: outcome.details } });
+  const dropped = keptIn === null ? [] : droppedRanges(history, result.messages);
+  const after = { tokensAfter: outcome.tokensAfter, messagesAfter: context.history.length, details: outcome.details, rotation: keptIn, dropped };
+  await callHook("PostCompact", rt.hooks.postCompact?.bind(rt.hooks), { ...about, ...after }, emit);
   return outcome;
 }
 

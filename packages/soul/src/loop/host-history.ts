@@ -2,10 +2,11 @@
  * The conversation as a host sees it: the context's history without the
  * soul's own visible checkpoint messages (`<system>CHECKPOINT n</system>`,
  * shown to the model when D-Mail is on). `soul.history` is this view, and
- * `soul.rewrite(index)` addresses messages by their index in it.
+ * `soul.rewrite(index)` addresses messages by their index in it, and
+ * `soul.checkpoints` count their messages in it.
  */
 import type { Message } from "@kosong/core";
-import { checkpointMessageId, type Context } from "../context/index.js";
+import { checkpointMessageId, type Context, type ContextCheckpoint } from "../context/index.js";
 
 /** The host's view of a history: its messages and where each sits in `context.history`. */
 export interface HostHistory {
@@ -26,4 +27,18 @@ export function hostHistory(context: Context): HostHistory {
     view.positions.push(i);
   });
   return view;
+}
+
+/**
+ * The checkpoints of `context` with `messageCount` counted in the host's
+ * view (checkpoint messages not counted), so `history.slice(0, messageCount)`
+ * of that view is what a revert to the checkpoint keeps.
+ */
+export function hostCheckpoints(context: Context): ContextCheckpoint[] {
+  const { positions } = hostHistory(context);
+  let before = 0;
+  return context.checkpoints.map((checkpoint) => {
+    while (before < positions.length && positions[before]! < checkpoint.messageCount) before++;
+    return { ...checkpoint, messageCount: before };
+  });
 }

@@ -66,14 +66,14 @@ export async function applyRewrite(rt: SoulRuntime, emit: Emit, index: number, t
   const kept = context.history.slice(checkpoint?.messageCount ?? 0, index);
   if (checkpoint === undefined) {
     const systemPrompt = context.systemPrompt ?? undefined;
-    await context.clear({ then: { systemPrompt, messages: [...kept, ...tail] } });
+    await context.clear({ then: { systemPrompt, messages: [...kept, ...tail] }, kind: "rewrite" });
     emit({ type: "Reverted", payload: { checkpoint_id: null, reason: "rewrite" } });
     return;
   }
   const visible = checkpointMessageId(kept[0]) === checkpoint.id;
   if (visible) kept.shift();
   const then = { checkpoint: { label: checkpoint.label, addUserMessage: visible }, messages: [...kept, ...tail] };
-  const { newCheckpoint, files } = await context.revertTo(checkpoint.id, { then });
+  const { newCheckpoint, files } = await context.revertTo(checkpoint.id, { then, kind: "rewrite" });
   emit({ type: "Reverted", payload: { checkpoint_id: checkpoint.id, reason: "rewrite", ...(files && { files }) } });
   announceCheckpoint(rt, emit, newCheckpoint);
 }

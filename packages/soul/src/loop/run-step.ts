@@ -7,6 +7,7 @@
 import {
   abortError,
   APIContextOverflowError,
+  ChatProviderError,
   inputTokens,
   step,
   sumTokenUsage,
@@ -17,6 +18,7 @@ import {
 import { approvingToolset } from "../approval/approving-toolset.js";
 import { describeDMailFiles } from "../dmail/send-dmail-description.js";
 import { SEND_DMAIL_NAME } from "../dmail/send-dmail.js";
+import { hookedToolset } from "../hooks/hooked-toolset.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
 import { toolTimeoutFor } from "./config.js";
@@ -26,6 +28,7 @@ import { openStepBatch, type StepBatch } from "./step-batch.js";
 import { stepMessages } from "./step-messages.js";
 import { partEvent, toolCallEvent, toolResultEvent } from "../events/stream-events.js";
 import { ToolRejectedError } from "../approval/tool-rejected-error.js";
+import type { ToolTurn } from "./tool-turn.js";
 
 /** What the turn does after a step. */
 export type StepOutcome = "continue" | "no_tool_calls" | "tool_rejected";
@@ -63,16 +66,25 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
 async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
   const shown = describeDMailFiles(rt.agent.toolset, SEND_DMAIL_NAME, rt.context.fileJournal !== null);
-  const toolset = approvingToolset(shown, rt.approval, (name) => toolTimeoutFor(rt.config, name));
+  const toolset = approvingToolset(hookedToolset(shown, rt.hooks, emit), rt.approval, (name) => toolTimeoutFor(rt.config, name));
+  const turn: ToolTurn = {
+    emitSubagentEvent: (payload) => emit({ type: "SubagentEvent", payload }),
+    addUsage: (spent) => addUsage(usage, spent),
+    requestApproval: (request, signal) => rt.approval.request(request, signal),
+  };
+  // A failed attempt's usage (reported before it failed) counts too.
   const attempt = (): Promise<StepResult> =>
     step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, batch.history(), {
       onMessagePart: (part) => emit(partEvent(part)),
       onToolCall: (call) => emit(toolCallEvent(call)),
       onToolResult: (result) => emit(toolResultEvent(result)),
       signal,
-      toolContext: { session: rt.session },
+      toolContext: { session: rt.session, turn },
       cancelGraceMs: rt.config.cancelGraceMs,
       timeouts: rt.config.llmTimeouts,
+    }).catch((error: unknown) => {
+      if (ChatProviderError.isInstance(error)) addUsage(usage, error.usage);
+      throw error;
     });
   try {
     return await callWithRetries(attempt, n, rt.config, emit, signal);

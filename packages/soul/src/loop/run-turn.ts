@@ -12,6 +12,10 @@ import type { Emit, SoulRuntime } from "./runtime.js";
 import type { TurnResult } from "./turn.js";
 import { prepareTurn, type TurnStart } from "./turn-start.js";
 import { userInputMessage } from "./user-input.js";
+import { callHook } from "../hooks/call-hook.js";
+
+/** A Stop hook keeps a turn going at most this many times (a hook that always blocks must not run the turn to its step limit). */
+const maxStopHookContinuations = 8;
 
 /** Runs a turn. Never rejects: an error is the result's `error`. */
 export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, signal?: AbortSignal): Promise<TurnResult> {
@@ -19,6 +23,7 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
   for (const warning of rt.takeWarnings()) emit({ type: "Warning", payload: warning });
   const usage = tokenUsage();
   let steps = 0;
+  let stopHookRuns = 0;
   let result: TurnResult;
   try {
     await prepareTurn(rt, emit, start);
@@ -30,6 +35,19 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
       const steered = await appendSteered(rt, emit);
       // No await between the empty take in appendSteered and closing: no steered input is left behind.
       stop = stopReason(outcome, steered, steps >= rt.config.maxStepsPerTurn);
+      if (stop === "no_tool_calls" && rt.hooks.stop) {
+        // A Stop hook may keep the turn going (its reason is the model's next input); input steered meanwhile does too.
+        const hook = await callHook("Stop", rt.hooks.stop.bind(rt.hooks), { stopReason: stop, stopHookActive: stopHookRuns > 0, steps }, emit);
+        if (hook?.block !== undefined && stopHookRuns >= maxStopHookContinuations) {
+          emit({ type: "Warning", payload: { code: "hook", message: `A Stop hook kept the turn going ${maxStopHookContinuations} times; the turn ends now.` } });
+        } else if (hook?.block !== undefined) {
+          await rt.context.appendMessage(userInputMessage(`Stop hook: ${hook.block.trim() || "keep going"}`, "continue after a Stop hook"));
+          stopHookRuns++;
+          stop = stopReason("continue", false, steps >= rt.config.maxStepsPerTurn);
+        } else if (await appendSteered(rt, emit)) {
+          stop = stopReason("continue", true, steps >= rt.config.maxStepsPerTurn);
+        }
+      }
     }
     rt.closeSteering();
     result = { stopReason: stop, steps, usage };
@@ -43,6 +61,7 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
     rt.session.denwaRenji.fetchPendingDMail();
   }
   emit({ type: "TurnEnd", payload: { stop_reason: result.stopReason, steps, usage, error: result.error?.message ?? null } });
+  await callHook("Notification", rt.hooks.notification?.bind(rt.hooks), { kind: "turn_done", message: `The turn ended (${result.stopReason}).` }, emit);
   return result;
 }
 

@@ -11,6 +11,7 @@ import type { Approval } from "../approval/approval.js";
 import type { SoulConfig } from "./config.js";
 import type { SoulEvent, SoulEventOf, UserInput } from "../events/events.js";
 import type { SoulSession } from "../session/session.js";
+import type { SoulHooks } from "../hooks/soul-hooks.js";
 
 /** The agent a soul runs. */
 export interface AgentSpec {
@@ -44,6 +45,8 @@ export interface SoulRuntime {
   readonly readFile: FileReader;
   readonly approval: Approval;
   readonly session: SoulSession;
+  /** The host's hooks (an empty object for none). */
+  readonly hooks: SoulHooks;
   /** True when the toolset has `SendDMail`: checkpoints then carry their visible CHECKPOINT message. */
   readonly dmailEnabled: boolean;
   /** True when the toolset has `Recall`: compactions then leave recall pointers, and tool-result aging runs. */

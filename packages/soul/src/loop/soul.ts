@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { ChatProvider, Message } from "@kosong/core";
 import { FileRegistry, nodeFileReader, type Compaction } from "../compaction/index.js";
-import type { Context } from "../context/index.js";
+import type { Context, ContextCheckpoint } from "../context/index.js";
 import { contextBreakdown, type ContextBreakdown, type ContextUsage } from "../tokens/index.js";
 import { ContextRecall } from "../recall/context-recall.js";
 import { RECALL_NAME } from "../recall/recall-tool.js";
@@ -23,7 +23,7 @@ import { claimContext, releaseContext } from "./context-ownership.js";
 import { SoulBusyError } from "../errors.js";
 import type { SoulEvent, SoulEventOf, UserInput } from "../events/events.js";
 import { EventStream } from "../events/event-stream.js";
-import { hostHistory } from "./host-history.js";
+import { hostCheckpoints, hostHistory } from "./host-history.js";
 import { rewrittenTail, type Replacement } from "./rewrite.js";
 import { runTurn } from "./run-turn.js";
 import type { TurnStart } from "./turn-start.js";
@@ -33,6 +33,8 @@ import { soulCompaction } from "./soul-compaction.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
 import "../session/tool-context.js";
+import type { SoulHooks } from "../hooks/soul-hooks.js";
+import { callHook } from "../hooks/call-hook.js";
 
 /** Options of {@link Soul}. */
 export interface SoulOptions {
@@ -66,6 +68,12 @@ export interface SoulOptions {
   approval?: Approval;
   /** The session id, working directory and file registry the tools see. */
   session?: SoulSessionOptions;
+  /**
+   * Callbacks at the loop's lifecycle points (before and after each tool
+   * call, on the user's prompt, when the turn would stop, around each
+   * compaction, when an approval is asked and a turn ends). See {@link SoulHooks}.
+   */
+  hooks?: SoulHooks;
 }
 
 /** Options of an operation. */
@@ -78,6 +86,16 @@ export interface RunOptions {
 export interface TurnOptions extends RunOptions {
   /** A label for the turn's checkpoint, to revert to it by name later (`context.revertTo(label)`). */
   label?: string;
+  /**
+   * When a turn or a compaction runs, wait until it has ended ({@link Soul.idle})
+   * and start then, instead of throwing `SoulBusyError` (default false). Turns
+   * waiting this way start one at a time, in no promised order. What `run()`
+   * would throw once the soul is idle (`ContextInUseError`) rejects the
+   * turn's `result` instead. Abort the running turn first to take over
+   * (an HTTP client that reconnects: abort the old request's turn, then
+   * run with `waitForIdle`).
+   */
+  waitForIdle?: boolean;
 }
 
 /** What {@link Soul.compact} is asked to do. */
@@ -127,13 +145,14 @@ export class Soul {
   #steered: UserInput[] = [];
   #steering = false;
   #current: { kind: "turn" | "compaction"; emit: Emit } | null = null;
+  #idleWaiters: Array<() => void> = [];
 
   constructor(options: SoulOptions) {
     this.config = resolveSoulConfig(options.config, options.provider);
     this.approval = options.approval ?? new Approval();
-    const { id = randomUUID(), workDir = null, files = new FileRegistry() } = options.session ?? {};
+    const { id = randomUUID(), workDir = null, files = new FileRegistry(), fileJournal = options.context.fileJournal } = options.session ?? {};
     const recall = new ContextRecall(options.context);
-    this.session = { id, workDir, files, fileJournal: options.context.fileJournal, denwaRenji: new DenwaRenji(), recall };
+    this.session = { id, workDir, files, fileJournal, denwaRenji: new DenwaRenji(), recall };
     const effort = this.config.thinkingEffort;
     const provider = effort === null ? options.provider : options.provider.withThinking(effort);
     const compactionProvider = options.compactionProvider === undefined ? provider : options.compactionProvider;
@@ -148,6 +167,7 @@ export class Soul {
       readFile: options.session?.readFile ?? nodeFileReader(),
       approval: this.approval,
       session: this.session,
+      hooks: options.hooks ?? {},
       dmailEnabled: options.agent.toolset.tools.some((tool) => tool.name === SEND_DMAIL_NAME),
       recallEnabled: options.agent.toolset.tools.some((tool) => tool.name === RECALL_NAME),
       takeSteered: () => this.#steered.splice(0),
@@ -171,6 +191,19 @@ export class Soul {
   /** True while a turn or a compaction runs. */
   get running(): boolean {
     return this.#current !== null;
+  }
+
+  /**
+   * Resolves once no turn or compaction runs: at once when none does,
+   * otherwise when the running one has finished unwinding (after an abort:
+   * its tools cancelled, its last writes done), just before its `result`
+   * settles. A turn started right after this resolves does not throw
+   * `SoulBusyError` (unless another caller started one first; see
+   * {@link TurnOptions.waitForIdle} for a run that waits its turn).
+   */
+  idle(): Promise<void> {
+    if (this.#current === null) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
   /** Context usage now. */
@@ -198,11 +231,12 @@ export class Soul {
    * model stops calling tools, a tool is rejected without feedback, or
    * `maxStepsPerTurn`.
    * @throws EmptyInputError when `input` has nothing in it.
-   * @throws SoulBusyError when a turn or a compaction already runs.
+   * @throws SoulBusyError when a turn or a compaction already runs (unless `waitForIdle`).
    * @throws ContextInUseError when another Soul owns the context (see {@link Soul.release}).
    */
   run(input: UserInput, options: TurnOptions = {}): Turn {
     const message = userInputMessage(input, "run a turn");
+    if (options.waitForIdle === true && this.#current !== null) return this.#whenIdle(() => this.run(input, options));
     return this.#turn("run a turn", { kind: "input", input, message, label: options.label }, options.signal);
   }
 
@@ -213,6 +247,17 @@ export class Soul {
    */
   get history(): readonly Message[] {
     return hostHistory(this.context).messages;
+  }
+
+  /**
+   * The checkpoints as the host sees them, oldest first: `messageCount` counts
+   * the messages of {@link history} before each (checkpoint messages are not
+   * counted, as in `history` and {@link rewrite}), so
+   * `soul.history.slice(0, messageCount)` is what reverting to it keeps.
+   * (`context.checkpoints` counts in `context.history`, markers included.)
+   */
+  get checkpoints(): ContextCheckpoint[] {
+    return hostCheckpoints(this.context);
   }
 
   /**
@@ -295,6 +340,19 @@ export class Soul {
     releaseContext(this.context, this);
   }
 
+  /** A stream that starts once the soul is idle (waiting again when another operation got there first) and relays the operation's events and result. */
+  #whenIdle<R>(start: () => SoulStream<R>): SoulStream<R> {
+    const stream = new EventStream<SoulEvent, R>();
+    const relay = async (): Promise<void> => {
+      await this.idle();
+      const operation = start();
+      for await (const event of operation) stream.push(event);
+      stream.end(await operation.result);
+    };
+    relay().catch((error: unknown) => stream.fail(error));
+    return stream;
+  }
+
   #operate<R>(what: string, kind: "turn" | "compaction", body: (emit: Emit) => Promise<R>): SoulStream<R> {
     if (this.#current !== null) throw new SoulBusyError(what);
     claimContext(this.context, this, what);
@@ -303,12 +361,18 @@ export class Soul {
     this.#current = current;
     this.#steering = kind === "turn";
     // Approval events reach the running operation only (no listener outlives it, even with a shared Approval).
-    const unsubscribe = this.approval.subscribe(current.emit);
+    const unsubscribe = this.approval.subscribe((event) => {
+      current.emit(event);
+      if (event.type !== "ApprovalRequest") return;
+      const message = `${event.payload.sender} needs approval: ${event.payload.description}`;
+      void callHook("Notification", this.#runtime.hooks.notification?.bind(this.#runtime.hooks), { kind: "approval_needed", message }, current.emit);
+    });
     const settle = (): void => {
       unsubscribe();
       this.#current = null;
       this.#steering = false;
       this.#steered = [];
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
     };
     body(current.emit).then(
       (result) => {

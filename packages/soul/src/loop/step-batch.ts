@@ -26,6 +26,19 @@ export interface StepBatch {
   commit(step: Omit<ContextStep, "checkpoint">): Promise<void>;
 }
 
+/** Options of {@link openStepBatch}. */
+export interface StepBatchOptions {
+  /** The checkpoint's label. */
+  label?: string;
+  /**
+   * Whether the model is sent the checkpoint's visible message (default:
+   * when D-Mail is on). The checkpoint a turn makes before the user's
+   * message has none: a D-Mail to it would drop the user's message, and the
+   * first step's checkpoint, right after that message, serves the model.
+   */
+  marker?: boolean;
+}
+
 /**
  * Opens the batch of a step: plans its checkpoint (the next id, labelled
  * `label`), marks it in the file journal (the step's file changes come
@@ -33,11 +46,12 @@ export interface StepBatch {
  * exists and emits `CheckpointCreated` (the model may name it before it is
  * written).
  */
-export async function openStepBatch(rt: SoulRuntime, emit: Emit, label?: string): Promise<StepBatch> {
+export async function openStepBatch(rt: SoulRuntime, emit: Emit, options: StepBatchOptions = {}): Promise<StepBatch> {
   const { context } = rt;
+  const { label, marker = rt.dmailEnabled } = options;
   const id = await context.markNextCheckpoint();
-  const visible = rt.dmailEnabled ? checkpointMessage(id) : null;
-  let checkpoint: CheckpointOptions | null = label === undefined ? { addUserMessage: rt.dmailEnabled } : { addUserMessage: rt.dmailEnabled, label };
+  const visible = marker ? checkpointMessage(id) : null;
+  let checkpoint: CheckpointOptions | null = label === undefined ? { addUserMessage: marker } : { addUserMessage: marker, label };
   rt.session.denwaRenji.setNCheckpoints(id + 1, context.checkpoints[0]?.id ?? id);
   emit({ type: "CheckpointCreated", payload: { id, label: label ?? null } });
   const write = async (step: ContextStep): Promise<void> => {

@@ -5,11 +5,12 @@
  */
 import type { Message } from "@kosong/core";
 import type { UserInput } from "../events/events.js";
+import { submitPrompt } from "../hooks/submit-prompt.js";
 import { applyRewrite } from "./rewrite.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import { openStepBatch } from "./step-batch.js";
 
-/** A turn on the user's input: its message is appended with the turn's checkpoint. */
+/** A turn on the user's input: its message (as the prompt hooks leave it) is appended with the turn's checkpoint. */
 export interface InputTurnStart {
   kind: "input";
   /** What `TurnBegin` reports. */
@@ -37,7 +38,8 @@ export type TurnStart = InputTurnStart | RewriteTurnStart;
 /** Puts the turn's start into the context (may be aborted; an error ends the turn). */
 export async function prepareTurn(rt: SoulRuntime, emit: Emit, start: TurnStart): Promise<void> {
   if (start.kind === "rewrite") return applyRewrite(rt, emit, start.at, start.tail);
+  const submitted = await submitPrompt(rt, emit, start.input, start.message);
   if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
-  // The turn's checkpoint and the user's message: one write.
-  await (await openStepBatch(rt, emit, start.label)).commit({ messages: [start.message] });
+  // The turn's checkpoint and the user's message: one write. The model is not sent its marker (see StepBatchOptions.marker).
+  await (await openStepBatch(rt, emit, { label: start.label, marker: false })).commit({ messages: [submitted] });
 }

@@ -31,6 +31,13 @@ export interface SoulSessionOptions {
   /** The file registry to share (default: a new one). */
   files?: FileRegistry;
   /**
+   * The journal the tools declare their writes to. Default: the context's
+   * (`context.fileJournal`). A child soul passes its parent's, so the
+   * parent's time travel restores the files the child wrote (its own
+   * context then has no journal: its checkpoints are not the parent's).
+   */
+  fileJournal?: SessionJournal | null;
+  /**
    * Reads the registry's files back when a compaction recovers them
    * (`AutoCompaction`). Default: `nodeFileReader()`, at most 1 MB of each
    * file as UTF-8.

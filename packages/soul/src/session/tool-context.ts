@@ -16,6 +16,7 @@
  * ```
  */
 import type { ToolApproval } from "../approval/approval.js";
+import type { ToolTurn } from "../loop/tool-turn.js";
 import type { SoulSession } from "./session.js";
 
 declare module "@kosong/core" {
@@ -24,7 +25,9 @@ declare module "@kosong/core" {
     approval: ToolApproval;
     /** The session the tool runs in. */
     session: SoulSession;
+    /** The running turn: nested events, usage and approvals on behalf of a child soul (see `runSubagent`). */
+    turn: ToolTurn;
   }
 }
 
-export type { ToolApproval, SoulSession };
+export type { ToolApproval, SoulSession, ToolTurn };

@@ -11,6 +11,12 @@ export interface Tokenizer {
   readonly name: string;
   /** The number of tokens of `text`. */
   count(text: string): number;
+  /**
+   * Loads what {@link count} needs, for a tokenizer with tables to load
+   * (resolves at once when they are loaded). The compaction strategies await
+   * it before they count.
+   */
+  load?(): Promise<void>;
 }
 
 /**
@@ -29,6 +35,16 @@ interface O200kModule {
 }
 
 let o200k: O200kModule | undefined;
+let loading: Promise<void> | undefined;
+
+/** Node's synchronous load, for a count before {@link o200kTokenizer.load} (not in a bundle: see there). */
+function requireO200k(): O200kModule {
+  try {
+    return createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as O200kModule;
+  } catch (error) {
+    throw new Error("The o200k_base tokenizer is not loaded: `await o200kTokenizer.load()` before counting (a bundle cannot load it synchronously).", { cause: error });
+  }
+}
 
 /**
  * OpenAI's o200k_base encoding (GPT-4o, GPT-4.1, GPT-5, o-series) in pure
@@ -37,16 +53,27 @@ let o200k: O200kModule | undefined;
  * above it on DeepSeek and 22-24 % above it on Claude, on code-heavy agent
  * sessions), so budgets in a provider's tokens need a calibration
  * (`calibratedTokenScale`). Special-token text such as
- * `<|endoftext|>` is counted as plain text. The encoding tables load on the
- * first count, not on import: that first count costs about 0.25 s and 60 MB
- * of RSS, once per process; gpt-tokenizer is about 28 MB on disk. Pass
- * {@link charsPerTokenTokenizer} where those matter more than exact counts.
+ * `<|endoftext|>` is counted as plain text. The encoding tables load on
+ * {@link Tokenizer.load} (a static `import()` that bundlers such as esbuild
+ * follow; the compaction strategies await it), not on import: loading costs
+ * about 0.2 s and 60 MB of RSS, once per process; gpt-tokenizer is about
+ * 28 MB on disk. A count before any load loads them synchronously through
+ * Node's module resolution, which a bundle without `node_modules` cannot do:
+ * there, `await o200kTokenizer.load()` before counting yourself. Pass
+ * {@link charsPerTokenTokenizer} where those costs matter more than exact counts.
  */
-export const o200kTokenizer: Tokenizer = {
+export const o200kTokenizer: Tokenizer & { load(): Promise<void> } = {
   name: "o200k_base",
+  load() {
+    if (o200k !== undefined) return Promise.resolve();
+    loading ??= import("gpt-tokenizer/encoding/o200k_base").then((module: O200kModule) => {
+      o200k ??= module;
+    });
+    return loading;
+  },
   count(text) {
     if (text === "") return 0;
-    o200k ??= createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as O200kModule;
+    o200k ??= requireO200k();
     return o200k.countTokens(text, { disallowedSpecial: noSpecialTokens });
   },
 };

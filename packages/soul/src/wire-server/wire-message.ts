@@ -7,7 +7,9 @@
  * `ToolCallBegin`), its arguments following as `ToolCallPart`s; the soul's
  * complete `ToolCall` has no wire message of its own. Events kimi-cli does
  * not have (`StepRetry`, `CheckpointCreated`, `Reverted`, `Warning`) are not
- * sent: its clients reject unknown event types.
+ * sent: its clients reject unknown event types. A child soul's events go out
+ * as kimi-cli's `SubagentEvent` (`parent_tool_call_id`, `agent_id`,
+ * `subagent_type`, and the child's event in its wire form).
  */
 import type { SoulEvent } from "../events/index.js";
 
@@ -63,6 +65,12 @@ export function toWireMessage(event: SoulEvent): WireMessage | null {
       return { type: "ApprovalRequest", payload: { ...event.payload, display: [] } };
     case "ApprovalResponse":
       return { type: "ApprovalResponse", payload: { ...event.payload } };
+    case "SubagentEvent": {
+      // kimi-cli's SubagentEvent: the child's event in its own wire form; a child event the wire has not, not at all.
+      const { event: nested, ...origin } = event.payload;
+      const inner = toWireMessage(nested);
+      return inner === null || wireMessageKind(inner) === "request" ? null : { type: "SubagentEvent", payload: { ...origin, event: inner } };
+    }
     case "ToolCall":
     case "StepRetry":
     case "CheckpointCreated":

@@ -108,7 +108,8 @@ describe("AutoCompaction", () => {
   });
 
   it("cuts a summary that would crowd out the recent messages", async () => {
-    const long = AUTO_SUMMARY_SECTIONS.map((section) => `## ${section}\n${prose(600, "detail")}`).join("\n\n");
+    // Shorter than the messages it replaces (or it would be refused), longer than the room it has.
+    const long = AUTO_SUMMARY_SECTIONS.map((section) => `## ${section}\n${prose(250, "detail")}`).join("\n\n");
     const input = history();
     const result = await new AutoCompaction({ maxTokens: 2000 }).compact(input, { provider: model(long) });
     expectValidWithin(result, 2000);

@@ -70,7 +70,7 @@ describe("SmartCompaction", () => {
     expect(extractText(provider.calls[0]!.history[0]!)).toContain("focus on retries");
   });
 
-  it("with a provider: the user's first and latest requests follow the model's summary verbatim, then the identifier index", async () => {
+  it("with a provider: the user's requests follow the model's summary verbatim", async () => {
     const provider = new ScriptedChatProvider(["text: The user wants retries; work is in progress."]);
     const input = [...session(), ...toolRound("c9", "Read", "/repo/src/retry_policy.ts", prose(600, "policy"))];
     const maxTokens = Math.floor(estimateTokens(input) * 0.3);
@@ -79,12 +79,23 @@ describe("SmartCompaction", () => {
     const summary = extractText(result.messages[0]!);
     expect(summary).toContain("The user wants retries; work is in progress.");
     expect(summary).toContain("- Add retries to the HTTP client. Constraint: keep the public API unchanged.");
-    expect(summary).toMatch(/## Identifiers in the removed messages[\s\S]*http-client\.ts/);
+
+  });
+
+  it("refuses an LLM summary longer than the messages it replaces: the extractive summary instead, and a note says so", async () => {
+    const provider = new MockChatProvider([{ type: "text", text: prose(5000, "verbose") }]);
+    const input = session();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new SmartCompaction({ maxTokens }).compact(input, { provider });
+    expectValidWithin(result, maxTokens);
+    expect(allText(result.messages)).not.toContain("verbose0");
+    expect(allText(result.messages)).toContain("## User requests and constraints");
+    expect(result.details!.notes.join("\n")).toMatch(/longer than the \d+ tokens of the messages it replaces; used the extractive summary/);
   });
 
   it("cuts an LLM summary that runs over its share of the budget", async () => {
-    const provider = new MockChatProvider([{ type: "text", text: prose(5000, "verbose") }]);
     const input = session();
+    const provider = new MockChatProvider([{ type: "text", text: prose(Math.floor(estimateTokens(input) / 3), "verbose") }]);
     const maxTokens = Math.floor(estimateTokens(input) * 0.3);
     const result = await new SmartCompaction({ maxTokens }).compact(input, { provider });
     expectValidWithin(result, maxTokens);

@@ -7,32 +7,17 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { defineTool, SimpleToolset } from "@kosong/core";
+import { SimpleToolset } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
-import { declareWrite } from "@kosong/soul/internal";
 import { parseEvent, SendDMail, serializeEvent, Soul } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { call, collect, noWait, ofType, script } from "../soul/helpers.js";
-import { journaledSession } from "./helpers/workspace.js";
+import { journaledSession, journaledWriteTool } from "./helpers/workspace.js";
 
 async function setup(scripts: ChatScript[]) {
   const session = await journaledSession();
   const note = path.join(session.root, "note.txt");
-  const write = defineTool({
-    name: "Write",
-    description: "Writes note.txt.",
-    parameters: z.object({ text: z.string() }),
-    async execute({ text }, context) {
-      const declared = await declareWrite(context, [note]);
-      try {
-        await writeFile(note, text);
-      } finally {
-        await declared.done();
-      }
-      return "written";
-    },
-  });
+  const write = journaledWriteTool(note);
   const provider = new ScriptedChatProvider(scripts);
   const toolset = new SimpleToolset([write, SendDMail]);
   const soul = new Soul({ agent: { name: "t", systemPrompt: "test", toolset }, provider, context: session.context, config: { retry: noWait } });

@@ -8,6 +8,7 @@ import * as soul from "@kosong/soul";
 import * as compaction from "@kosong/soul/compaction";
 import * as conversation from "@kosong/soul/conversation";
 import * as internal from "@kosong/soul/internal";
+import * as hooks from "@kosong/soul/hooks";
 import * as recall from "@kosong/soul/recall";
 import * as tokens from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
@@ -46,9 +47,10 @@ describe("the public API of @kosong/soul", () => {
     expect(tokens).toHaveProperty("estimateTokens");
     expect(conversation).toHaveProperty("repairConversation");
     expect(recall).toHaveProperty("Recall");
+    expect(hooks).toHaveProperty("HookBlockedError");
     expect(soul).not.toHaveProperty("SimpleCompaction");
     expect(soul).not.toHaveProperty("estimateTokens");
-    for (const entry of [soul, compaction, tokens, conversation, recall]) {
+    for (const entry of [soul, compaction, tokens, conversation, recall, hooks]) {
       for (const [name, value] of Object.entries(entry)) expect([name, (internal as Record<string, unknown>)[name]]).toEqual([name, value]);
     }
   });

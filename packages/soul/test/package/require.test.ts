@@ -29,6 +29,7 @@ const entries = [
   "@kosong/soul/conversation",
   "@kosong/soul/files",
   "@kosong/soul/recall",
+  "@kosong/soul/hooks",
   "@kosong/soul/internal",
 ];
 const built = ["kosong-core", "kosong-context", "kosong-workspace", "soul"].every((dir) =>

@@ -141,6 +141,32 @@ describe("approval", () => {
     expect(() => approval.respond("nope", "approve")).toThrowError(ApprovalRequestNotFoundError);
   });
 
+  it("gives every request a unique id: an answer to a request of another session (or from before a restart) is refused and approves nothing", async () => {
+    ran.length = 0;
+    // Two sessions (or one session before and after a restart), each with a request waiting.
+    const waiting = async (command: string) => {
+      const { soul } = await testSoul({ tools: [shell], scripts: [call("c1", "Shell", { command }), "text: done"] });
+      const turn = soul.run("run it");
+      const iterator = turn[Symbol.asyncIterator]();
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        if (next.value.type === "ApprovalRequest") return { soul, turn, iterator, id: next.value.payload.id };
+      }
+      throw new Error("no approval request");
+    };
+    const before = await waiting("ls");
+    const after = await waiting("rm -rf /");
+    expect(after.id).not.toBe(before.id);
+    expect(after.id).toMatch(/^approval-[0-9a-f-]{36}$/);
+    // A client still holding the old request's id answers it on the new session.
+    expect(() => after.soul.approval.respond(before.id, "approve")).toThrowError(ApprovalRequestNotFoundError);
+    expect(after.soul.approval.pending().map((p) => p.id)).toEqual([after.id]);
+    after.soul.approval.respond(after.id, "reject");
+    before.soul.approval.respond(before.id, "approve");
+    for (const { iterator } of [before, after]) while (!(await iterator.next()).done);
+    expect((await after.turn.result).stopReason).toBe("tool_rejected");
+    expect(ran).toEqual(["ls"]);
+  });
+
   it("fails closed: an answer that is not an approval kind is a TypeError, approves nothing and leaves the request pending", async () => {
     const approval = new Approval();
     const asked: string[] = [];

@@ -33,9 +33,13 @@ function fixed(output: Parameters<Compaction["compact"]>[0]) {
   return { strategy, seen };
 }
 
+/** A long tail for an answer, so that a summary has something to shrink. */
+const LONG = ", and here is what I found in detail".repeat(80);
+
 describe("the soul's default strategy", () => {
   it("is SimpleCompaction, summarising with the agent's model", async () => {
-    const { soul, provider, context } = await testSoul({ scripts: ["text: one", "text: two", "text: THE SUMMARY"] });
+    // The first answer is long: a summary has something to shrink (a compaction never grows the context).
+    const { soul, provider, context } = await testSoul({ scripts: [`text: one${LONG}`, "text: two", "text: THE SUMMARY"] });
     await collect(soul.run("a"));
     await collect(soul.run("b"));
     const { events } = await collect(soul.compact());
@@ -46,7 +50,7 @@ describe("the soul's default strategy", () => {
 
   it("summarises with compactionProvider when one is given", async () => {
     const summariser = new ScriptedChatProvider(["text: CHEAP SUMMARY"]);
-    const { soul, provider, context } = await testSoul({ compactionProvider: summariser, scripts: ["text: one", "text: two"] });
+    const { soul, provider, context } = await testSoul({ compactionProvider: summariser, scripts: [`text: one${LONG}`, "text: two"] });
     await collect(soul.run("a"));
     await collect(soul.run("b"));
     await collect(soul.compact());
@@ -68,10 +72,10 @@ describe("the soul's default strategy", () => {
     expect(ofType(events, "CompactionBegin").map((e) => e.payload)).toEqual([{ reason: "auto", strategy: "preserve-important" }]);
     expect(provider.calls).toHaveLength(2);
     const end = ofType(events, "CompactionEnd")[0]!.payload;
-    expect(end.details).toMatchObject({ stubs: 1, dropped: 0, summarized: false });
+    expect(end.details).toMatchObject({ excerpts: 1, dropped: 0, summarized: false });
     expect(end.tokens_after).toBeLessThan(end.tokens_before / 10);
     expect(outline(context)).toContain("user:Dump it. Never delete files.");
-    expect(outline(context).join("\n")).toContain("[tool output elided:");
+    expect(outline(context).join("\n")).toContain("[excerpt: ");
     expect(validateConversation(context.history)).toEqual([]);
   });
 
@@ -162,7 +166,7 @@ describe("AutoCompaction inside a soul", () => {
       tools: [WriteFile],
       scripts: [
         script(call("w1", "WriteFile", { path: file, content })),
-        `text: written\n${usage(2000)}`,
+        `text: written${LONG}\n${usage(2000)}`,
         `text: ok\n${usage(6000)}`,
         "text: carrying on",
       ],

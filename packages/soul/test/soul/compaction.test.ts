@@ -24,12 +24,15 @@ function keepLast(keep: number) {
 
 const usage = (input: number) => `usage: {"input_other": ${input}, "output": 1}`;
 
+/** A long tail for an answer, so that a summary has something to shrink (a compaction never grows the context). */
+const LONG = ", and here is what I found in detail".repeat(80);
+
 describe("compaction in the loop", () => {
   it("compacts with SimpleCompaction when the context reaches the trigger", async () => {
     const { soul, context, provider } = await testSoul({
       onDisk: true,
       config: { maxContextSize: 10_000, reservedContextSize: 1000, compactionTriggerRatio: 0.5 },
-      scripts: [`text: first answer\n${usage(2000)}`, `text: second answer\n${usage(6000)}`, "text: SUMMARY of the start", `text: third answer\n${usage(900)}`],
+      scripts: [`text: first answer${LONG}\n${usage(2000)}`, `text: second answer\n${usage(6000)}`, "text: SUMMARY of the start", `text: third answer\n${usage(900)}`],
     });
     await collect(soul.run("one"));
     const { events: second } = await collect(soul.run("two"));
@@ -103,11 +106,11 @@ describe("compaction in the loop", () => {
   });
 
   it("drops the old conversation's checkpoint messages; ids go on, so an old id names no other point and a D-Mail to it is refused", async () => {
-    const { strategy } = keepLast(4);
+    const { strategy } = keepLast(3);
     const { soul, context } = await testSoul({ compaction: strategy, tools: [SendDMail], scripts: ["text: one", "text: two"] });
     await collect(soul.run("a"));
     await collect(soul.run("b"));
-    expect(outline(context).slice(-4)).toEqual(["user:<system>CHECKPOINT 2</system>", "user:b", "user:<system>CHECKPOINT 3</system>", "assistant:two"]);
+    expect(outline(context).slice(-3)).toEqual(["user:b", "user:<system>CHECKPOINT 3</system>", "assistant:two"]);
     await collect(soul.compact());
     expect(outline(context)).toEqual(["user:<system>CHECKPOINT 4</system>", "user:b", "assistant:two"]);
     expect(context.nCheckpoints).toBe(5);
@@ -140,9 +143,25 @@ describe("compaction in the loop", () => {
     expect(outline(context)).toEqual(compacted);
   });
 
+  it("with D-Mail on, the default SimpleCompaction keeps the model's last answer, not a checkpoint marker in its place (issue 28.3)", async () => {
+    const { soul, context } = await testSoul({
+      tools: [SendDMail],
+      config: { maxContextSize: 10_000, reservedContextSize: 1000, compactionTriggerRatio: 0.5 },
+      scripts: [`text: first answer${LONG}\n${usage(2000)}`, `text: THE LAST ANSWER: parseRows splits too early\n${usage(6000)}`, "text: SUMMARY of the start", `text: third answer\n${usage(900)}`],
+    });
+    await collect(soul.run("one"));
+    await collect(soul.run("two"));
+    const { events } = await collect(soul.run("three"));
+    expect(ofType(events, "CompactionBegin").map((e) => e.payload.strategy)).toEqual(["simple"]);
+    const compacted = outline(context);
+    expect(compacted).toContain("assistant:THE LAST ANSWER: parseRows splits too early");
+    expect(compacted.indexOf("assistant:THE LAST ANSWER: parseRows splits too early")).toBeLessThan(compacted.indexOf("user:three"));
+  });
+
   it("retries the strategy's LLM call on a retryable error", async () => {
-    const { soul, context } = await testSoul({ compaction: new SimpleCompaction({ keepRecent: 1 }), scripts: ["text: one", "error: 503 busy", "text: the summary"] });
+    const { soul, context } = await testSoul({ compaction: new SimpleCompaction({ keepRecent: 1 }), scripts: [`text: one${LONG}`, "text: two", "error: 503 busy", "text: the summary"] });
     await collect(soul.run("a"));
+    await collect(soul.run("b"));
     const { events } = await collect(soul.compact());
     expect(ofType(events, "StepRetry").map((e) => e.payload.n)).toEqual([0]);
     expect(extractText(context.history[0]!)).toContain("the summary");
@@ -152,9 +171,10 @@ describe("compaction in the loop", () => {
     const { soul, context } = await testSoul({
       compaction: new SimpleCompaction({ keepRecent: 1 }),
       config: { maxRetriesPerStep: 1 },
-      scripts: ["text: one", "error: 503 busy", "error: 503 still busy"],
+      scripts: [`text: one${LONG}`, "text: two", "error: 503 busy", "error: 503 still busy"],
     });
     await collect(soul.run("fix the parser in src/parse.ts"));
+    await collect(soul.run("go on"));
     const { events, result } = await collect(soul.compact());
     expect(ofType(events, "StepRetry")).toHaveLength(1);
     expect(result.details?.notes.join(" ")).toMatch(/unusable \(the model failed: .*still busy.*fell back to the extractive summary/);

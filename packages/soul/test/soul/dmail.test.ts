@@ -32,33 +32,35 @@ describe("the model's D-Mail", () => {
       tools: [SendDMail],
       scripts: [
         "text: hello",
-        script("text: that went badly", dmail(2, "Approach A fails: use approach B.")),
+        script("text: that went badly", dmail(3, "Approach A fails: use approach B.")),
         // The last message is the step's CHECKPOINT; the D-Mail comes right before it.
         (history: readonly Message[]) => `text: read ${JSON.stringify(extractText(history.at(-2)!).includes("use approach B"))}`,
       ],
     });
     await collect(soul.run("hi"));
-    expect(outline(context)).toEqual(["user:<system>CHECKPOINT 0</system>", "user:hi", "user:<system>CHECKPOINT 1</system>", "assistant:hello"]);
+    // The turn's checkpoint (0, before the user's message) has no visible message: only the step's is sent.
+    expect(outline(context)).toEqual(["user:hi", "user:<system>CHECKPOINT 1</system>", "assistant:hello"]);
 
     const { events, result } = await collect(soul.run("do the thing"));
     expect(result).toMatchObject({ stopReason: "no_tool_calls", steps: 2 });
-    expect(ofType(events, "Reverted").map((e) => e.payload)).toEqual([{ checkpoint_id: 2, reason: "dmail" }]);
+    expect(ofType(events, "Reverted").map((e) => e.payload)).toEqual([{ checkpoint_id: 3, reason: "dmail" }]);
     // The host sees a delivered D-Mail as a successful call, not a failed one.
     const sent = ofType(events, "ToolResult").find((e) => e.payload.tool_call_id === "d1")!.payload.return_value;
-    expect(sent).toMatchObject({ is_error: false, display: [{ type: "brief", text: "D-Mail sent to checkpoint 2" }] });
-    expect(sent.message).toMatch(/^D-Mail sent to checkpoint 2: it is delivered when this step ends/);
+    expect(sent).toMatchObject({ is_error: false, display: [{ type: "brief", text: "D-Mail sent to checkpoint 3" }] });
+    expect(sent.message).toMatch(/^D-Mail sent to checkpoint 3: it is delivered when this step ends/);
     expect(outline(context)).toEqual([
-      "user:<system>CHECKPOINT 0</system>",
       "user:hi",
       "user:<system>CHECKPOINT 1</system>",
       "assistant:hello",
-      "user:<system>CHECKPOINT 2</system>",
-      `user:${extractText(dmailMessage({ checkpoint_id: 2, message: "Approach A fails: use approach B." }))}`,
+      "user:do the thing",
       "user:<system>CHECKPOINT 3</system>",
+      `user:${extractText(dmailMessage({ checkpoint_id: 3, message: "Approach A fails: use approach B." }))}`,
+      "user:<system>CHECKPOINT 4</system>",
       "assistant:read true",
     ]);
-    // The model's past self never saw "do the thing" nor the attempt.
-    expect(provider.calls[2]!.history.some((m) => extractText(m) === "do the thing")).toBe(false);
+    // The model's past self saw "do the thing" (the checkpoint it named comes after it), never the attempt.
+    expect(provider.calls[2]!.history.some((m) => extractText(m) === "do the thing")).toBe(true);
+    expect(provider.calls[2]!.history.some((m) => extractText(m) === "that went badly")).toBe(false);
     const rotations = await context.rotations();
     expect(rotations).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
 /**
  * The README's complete agent is `examples/agent.ts` word for word, and it
- * runs as written, printing what the README says it prints.
+ * runs as written, printing what the README says it prints; the same for its
+ * subagent (`examples/subagent.ts`).
  */
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -29,5 +30,15 @@ describe("the README's agent", () => {
     vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(args.join(" ")));
     await import("../../examples/agent.js");
     expect(printed).toEqual(blockAfter(readme, "It prints:").trimEnd().split("\n"));
+  });
+
+  it("has a subagent: examples/subagent.ts word for word, printing the child's text nested and its tokens in the turn", async () => {
+    const readme = await readFile(new URL("README.md", packageDir), "utf8");
+    const section = readme.slice(readme.indexOf("### Subagents"));
+    expect(blockAfter(section, "### Subagents")).toBe(await readFile(new URL("examples/subagent.ts", packageDir), "utf8"));
+    const printed: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(args.join(" ")));
+    await import("../../examples/subagent.js");
+    expect(printed).toEqual(blockAfter(section, "It prints:").trimEnd().split("\n"));
   });
 });

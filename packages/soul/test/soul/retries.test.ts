@@ -64,6 +64,19 @@ describe("retries", () => {
     }
   });
 
+  it("reports the tokens of a turn that fails with a 400 after the stream reported its usage, and of a retried attempt", async () => {
+    const used = (input: number, output: number) => `usage: {"input_other": ${input}, "output": ${output}}`;
+    const { soul } = await testSoul({
+      scripts: [script(call("c1", "Missing"), used(100, 5)), script("text: half", used(200, 7), "error: connection cut"), script("text: half again", used(300, 9), "error: 400 bad request")],
+    });
+    const { events, result } = await collect(soul.run("hi"));
+    expect(result.stopReason).toBe("error");
+    // The first step, the retried attempt and the failed one: all reported, all counted.
+    const expected = { input_other: 600, output: 21, input_cache_read: 0, input_cache_creation: 0 };
+    expect(result.usage).toEqual(expected);
+    expect(ofType(events, "TurnEnd")[0]!.payload.usage).toEqual(expected);
+  });
+
   it("gives up after maxRetriesPerStep retries with the last error", async () => {
     const { soul, provider, context } = await testSoul({ scripts: ["error: 503 a", "error: 503 b", "error: 503 c", "text: never"], config: { maxRetriesPerStep: 2 } });
     const { result, events } = await collect(soul.run("hi"));

@@ -62,17 +62,12 @@ describe("soul.rewrite", () => {
 
   it("addresses messages as the host sees them, without the checkpoint messages D-Mail shows the model", async () => {
     const { soul, context, provider } = await afterOneTurn([SendDMail]);
-    expect(outline(context).slice(0, 2)).toEqual(["user:<system>CHECKPOINT 0</system>", "user:read a and b"]);
+    expect(outline(context).slice(0, 2)).toEqual(["user:read a and b", "user:<system>CHECKPOINT 1</system>"]);
     expect(outline(soul.history)).toEqual(outline(context).filter((line) => !line.includes("CHECKPOINT")));
     provider.push("text: second take");
     // Index 0 is the user's question, not the checkpoint message before it.
     await collect(soul.rewrite(0, "read only a"));
-    expect(outline(context)).toEqual([
-      "user:<system>CHECKPOINT 0</system>",
-      "user:read only a",
-      "user:<system>CHECKPOINT 1</system>",
-      "assistant:second take",
-    ]);
+    expect(outline(context)).toEqual(["user:read only a", "user:<system>CHECKPOINT 1</system>", "assistant:second take"]);
     expect(context.checkpoints.map((c) => c.id)).toEqual([0, 1]);
   });
 

@@ -74,7 +74,8 @@ describe("the loop's writes", () => {
     expect(io()).toEqual({ writes: 3, syncs: 3 });
     expect(seen).toEqual(["checkpoint 2", "checkpoint 3", "checkpoint 4"]);
     const checkpointTexts = context.history.filter((m) => m.role === "user").map((m) => (m.content[0] as { text: string }).text);
-    expect(checkpointTexts.slice(-4)).toEqual(["<system>CHECKPOINT 2</system>", "echo once", "<system>CHECKPOINT 3</system>", "<system>CHECKPOINT 4</system>"]);
+    // The turn's checkpoint (2) has no visible message; each step's has.
+    expect(checkpointTexts.slice(-4)).toEqual(["<system>CHECKPOINT 1</system>", "echo once", "<system>CHECKPOINT 3</system>", "<system>CHECKPOINT 4</system>"]);
     // The token count of a step covers its request, whose last message was the step's checkpoint.
     expect(context.tokenCountMessages).toBe(context.history.length - 1);
     await context.close();

@@ -41,6 +41,15 @@ const samples: { [K in SoulEventType]: Extract<SoulEvent, { type: K }> } = {
   ApprovalResponse: { type: "ApprovalResponse", payload: { request_id: "approval-1", response: "approve_for_session", feedback: "" } },
   CheckpointCreated: { type: "CheckpointCreated", payload: { id: 4, label: "before-refactor" } },
   Reverted: { type: "Reverted", payload: { checkpoint_id: null, reason: "rewrite" } },
+  SubagentEvent: {
+    type: "SubagentEvent",
+    payload: {
+      parent_tool_call_id: "c1",
+      agent_id: "a1",
+      subagent_type: "explore",
+      event: { type: "SubagentEvent", payload: { parent_tool_call_id: "c9", agent_id: "a2", subagent_type: "coder", event: { type: "TextPart", payload: { type: "text", text: "deep" } } } },
+    },
+  },
 };
 
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));

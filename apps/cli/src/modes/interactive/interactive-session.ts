@@ -3,6 +3,7 @@
  * turns, rewrites and compactions with their events rendered, approval
  * prompts, and the status line. Slash commands act through it.
  */
+import type { TokenUsage } from "@kosong/core";
 import type { SoulEvent, SoulStream, ToolApproval } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
 import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
@@ -137,7 +138,10 @@ export class InteractiveSession {
     const mentioned = await attachMentions(prompt, this.agent.workspace);
     if (mentioned.attached.length > 0) this.print(this.style.dim(`attached: ${mentioned.attached.map((p) => visibleControls(p, { oneLine: true })).join(", ")}`));
     for (const { path, reason } of mentioned.refused) this.print(this.style.yellow(`@${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}`));
-    return this.drive((signal) => this.agent.soul.run(mentioned.text, { signal }));
+    // Answers of background agents that finished between turns come first.
+    const notices = this.agent.subagents.takeNotices();
+    const input = notices.length > 0 ? `${notices.join("\n\n")}\n\n${mentioned.text}` : mentioned.text;
+    return this.drive((signal) => this.agent.soul.run(input, { signal }));
   }
 
   /**
@@ -229,9 +233,11 @@ export class InteractiveSession {
         await renderer.render(event);
         await this.agent.observe(event);
         if (event.type === "TurnEnd" && event.payload.error) errors.push(event.payload.error);
-        if (event.type === "StatusUpdate" && event.payload.token_usage) {
-          const model = this.agent.providers.main.modelName;
-          this.tokens = addUsage(this.tokens, event.payload.token_usage, priceOf(model, this.agent.settings.prices));
+        const counted = countedUsage(event);
+        if (counted !== null) {
+          // A child's call is priced at the child's model.
+          const model = (counted.agentId && this.agent.subagents.modelOf(counted.agentId)) || this.agent.providers.main.modelName;
+          this.tokens = addUsage(this.tokens, counted.usage, priceOf(model, this.agent.settings.prices));
           footer.draw();
         }
         if (event.type === "ToolCall") toolsRunning = true;
@@ -301,4 +307,10 @@ export class InteractiveSession {
 function inputPreview(text: string): string {
   const lines = text.split("\n").length;
   return `${oneLine(text, 80)}${lines > 1 ? ` (${lines} lines)` : ""}`;
+}
+
+/** The tokens a `StatusUpdate` reports, also one of a child (nested in `SubagentEvent`s), with the child's id; null for other events. */
+function countedUsage(event: SoulEvent, agentId: string | null = null): { usage: TokenUsage; agentId: string | null } | null {
+  if (event.type === "SubagentEvent") return countedUsage(event.payload.event, event.payload.agent_id);
+  return event.type === "StatusUpdate" && event.payload.token_usage ? { usage: event.payload.token_usage, agentId } : null;
 }

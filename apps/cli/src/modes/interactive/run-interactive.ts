@@ -23,6 +23,7 @@ import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
 import { runSlashCommand, slashCommands } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
+import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
 
 /** How long after the first prompt is drawn the modules it does not need start loading. */
 const preloadDelayMs = 150;
@@ -51,7 +52,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const print = (line: string) => stdout.write(`${line}\n`);
   const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
-  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd });
+  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd, askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style) });
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -140,6 +141,7 @@ export function printBanner(session: InteractiveSession): void {
   const skipped = agent.restoreReport.skipped.length;
   if (skipped > 0) session.print(style.yellow(`${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is).`));
   for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) session.print(style.yellow(line));
+  for (const line of agent.subagentNotices) session.print(style.yellow(visibleControls(line, { oneLine: true })));
   session.print(style.dim("/help for commands · Ctrl-C aborts a turn · Ctrl-D exits"));
   session.print(session.status());
 }

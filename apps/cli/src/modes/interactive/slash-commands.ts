@@ -10,11 +10,15 @@ import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
+import { agentsCommand } from "../../subagents/agents-command.js";
 import type { ModelList } from "../../providers/model-list.js";
 import { isUserPrompt } from "../../render/user-prompt.js";
 import { printCheckpoints } from "./checkpoint-list.js";
 import { compactArguments } from "./compact-arguments.js";
+import { branchTreeLines } from "../../render/branch-tree-lines.js";
+import { forkSession } from "../../sessions/fork-session.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
+import { askSideQuestion } from "./side-question.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
 /** One slash command. */
@@ -97,6 +101,8 @@ export const slashCommands: SlashCommand[] = [
       if (found && !(await confirmFileRestore(s, { checkpoint: found.id }))) return;
       const revert = await s.agent.context.revertTo(target);
       printFileRestore(s, revert.files);
+      const detached = await s.agent.afterRevert(revert.checkpoint.id);
+      if (detached !== null) s.print(s.style.dim(detached));
       s.print(`Reverted to checkpoint ${revert.checkpoint.id}; ${s.agent.context.history.length} messages remain. /restore ${revert.rotation.n} undoes it.`);
       s.print(s.status());
     },
@@ -134,6 +140,12 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
+    name: "agents",
+    args: "[<id> | restore <id>]",
+    help: "the agents the Agent tool ran (status, cost); one's transcript",
+    run: (s, args) => agentsCommand(s.agent.subagents, args, { print: (line) => s.print(line), style: s.style }),
+  },
+  {
     name: "rotations",
     help: "earlier versions kept by reverts, clears, edits and compactions",
     run: async (s) => {
@@ -148,11 +160,43 @@ export const slashCommands: SlashCommand[] = [
     help: "make rotation n the conversation again (the current one is kept too)",
     run: async (s, args) => {
       if (!/^\d+$/.test(args)) return s.print("Usage: /restore <n> (see /rotations)");
-      if (!(await confirmFileRestore(s, { rotation: Number(args) }))) return;
-      const restore = await s.agent.context.restoreRotation(Number(args));
-      printFileRestore(s, restore.files);
-      s.print(`Restored rotation ${restore.restored.n}${restore.savedAs ? `; the replaced conversation is rotation ${restore.savedAs.n}` : ""}. ${s.agent.context.history.length} messages.`);
-      s.print(s.status());
+      await switchToRotation(s, Number(args), "rotation");
+    },
+  },
+  {
+    name: "btw",
+    args: "<question>",
+    help: "ask a side question: answered from the conversation so far, with no tools, leaving it unchanged (the answer can be kept as a branch)",
+    run: async (s, args) => {
+      if (!args) return s.print("Usage: /btw <question>");
+      await askSideQuestion(s, args);
+    },
+  },
+  {
+    name: "tree",
+    args: "[n]",
+    help: "the branches left by reverts, D-Mails, edits, clears, compactions and /btw; /tree n switches to branch n (the current one is kept as a branch)",
+    run: async (s, args) => {
+      if (!args) {
+        const branches = await s.agent.context.branches();
+        s.print(branchTreeLines(branches, s.style, s.agent.settings.store === null ? "byte" : "record").join("\n"));
+        s.print(s.style.dim(branches.length > 1 ? "/tree <n> switches to branch n; /fork copies the current branch into a new session." : "No other branch yet."));
+        return;
+      }
+      if (!/^\d+$/.test(args)) return s.print("Usage: /tree [n] (see /tree)");
+      await switchToRotation(s, Number(args), "branch");
+    },
+  },
+  {
+    name: "fork",
+    help: "copy the current branch into a new session (this one goes on unchanged)",
+    run: async (s) => {
+      const { agent } = s;
+      const { store } = agent.settings;
+      const source = store !== null && agent.session ? { store, sessionId: agent.session.id } : { contextFile: agent.contextFile };
+      const firstPrompt = agent.context.history.find((m) => m.role === "user" && !extractText(m).startsWith("<system>"));
+      const forked = await forkSession(agent.settings.home, agent.cwd, source, firstPrompt ? extractText(firstPrompt, "\n") : null);
+      s.print(`Forked the current branch into session ${forked.id}: kosong --resume ${forked.id} opens it. This session goes on here.`);
     },
   },
   {
@@ -221,6 +265,16 @@ async function switchModel(s: InteractiveSession, args: string): Promise<void> {
   const { createProviders } = await import("../../providers/create-provider.js");
   agent.useProviders(await createProviders({ ...agent.settings, model: args }));
   s.print(`Model: ${shown(agent.providers.main.modelName)}${list.from === "settings" ? s.style.dim(" (not checked: the provider lists no models)") : ""}`);
+  s.print(s.status());
+}
+
+/** `/restore n` and `/tree n`: makes rotation `n` the conversation (after the file-restore go-ahead), keeping the replaced one. */
+async function switchToRotation(s: InteractiveSession, n: number, noun: "rotation" | "branch"): Promise<void> {
+  if (!(await confirmFileRestore(s, { rotation: n }))) return;
+  const restore = await s.agent.context.restoreRotation(n);
+  printFileRestore(s, restore.files);
+  const kept = restore.savedAs ? `; the replaced conversation is ${noun} ${restore.savedAs.n}` : "";
+  s.print(`${noun === "branch" ? "Switched to branch" : "Restored rotation"} ${restore.restored.n}${kept}. ${s.agent.context.history.length} messages.`);
   s.print(s.status());
 }
 

@@ -9,7 +9,9 @@ import {
   type ContextLogState,
   type LogAppendReceipt,
   type LogPrepend,
+  type LogRotation,
   type LogRotationInfo,
+  type RotationNote,
   type LogRotationRestore,
   type LogPosition,
   type LogTruncation,
@@ -62,6 +64,14 @@ export class CountingLog implements ContextLog {
 
   readRotation(n: number): Promise<ContextLogState> {
     return this.inner.readRotation(n);
+  }
+
+  annotateRotation(n: number, note: RotationNote): Promise<void> {
+    return this.inner.annotateRotation(n, note);
+  }
+
+  addRotation(records: readonly ContextRecord[]): Promise<LogRotation> {
+    return this.inner.addRotation(records);
   }
 
   close(): Promise<void> {

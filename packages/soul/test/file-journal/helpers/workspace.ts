@@ -2,7 +2,11 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
+import { writeFile } from "node:fs/promises";
+import { defineTool } from "@kosong/core";
 import { Context } from "@kosong/soul";
+import { declareWrite } from "@kosong/soul/internal";
+import { z } from "zod";
 import { FileJournal, nodeWorkspaceFiles, type FileJournalOptions } from "@kosong/workspace";
 import { tempDir } from "../../context/helpers/temp-dir.js";
 
@@ -34,4 +38,22 @@ export async function snapshot(root: string): Promise<Record<string, string>> {
   };
   await walk(root);
   return out;
+}
+
+/** A `Write` tool that writes `file` ({text}), declaring the write to the session's file journal first. */
+export function journaledWriteTool(file: string) {
+  return defineTool({
+    name: "Write",
+    description: `Writes ${path.basename(file)}.`,
+    parameters: z.object({ text: z.string() }),
+    async execute({ text }, context) {
+      const declared = await declareWrite(context, [file]);
+      try {
+        await writeFile(file, text);
+      } finally {
+        await declared.done();
+      }
+      return "written";
+    },
+  });
 }

@@ -1,0 +1,52 @@
+/**
+ * `/tree`: a conversation's branches (`Context.branches()`) as a tree, the
+ * current branch at the root, each branch under the one it left, with what
+ * made it, the checkpoint where it left, when it was last written, its size
+ * and its first prompt (control characters made visible: it is the model's
+ * or the user's text, read back from disk).
+ */
+import type { ContextBranch } from "@kosong/soul";
+import { count } from "./count.js";
+import type { Style } from "./terminal-style.js";
+import { timestamp } from "./timestamp.js";
+import { oneLine } from "./visible-controls.js";
+
+/**
+ * The lines of the tree of `branches` (current branch first, as
+ * `Context.branches()` returns them); `sizeUnit` names the log's unit of
+ * size (`"byte"` for a file, `"record"` for a database log).
+ */
+export function branchTreeLines(branches: readonly ContextBranch[], style: Style, sizeUnit: string): string[] {
+  const children = new Map<number | null, ContextBranch[]>();
+  for (const branch of branches) {
+    if (branch.parent === undefined) continue;
+    const siblings = children.get(branch.parent) ?? [];
+    siblings.push(branch);
+    children.set(branch.parent, siblings);
+  }
+  const current = branches.find((b) => b.parent === undefined);
+  const lines = [`${style.green("●")} current${details(current, style, sizeUnit)}`];
+  // A branch's parent is always a later rotation (see `branchTree`), so the walk ends.
+  const walk = (parent: number | null, indent: string): void => {
+    const list = children.get(parent) ?? [];
+    list.forEach((branch, i) => {
+      const last = i === list.length - 1;
+      const n = branch.rotation!;
+      const where = branch.checkpoint === null ? "" : ` at checkpoint ${branch.checkpoint}`;
+      lines.push(`${indent}${last ? "└─" : "├─"} ${style.bold(String(n))}  ${branch.kind}${where}${details(branch, style, sizeUnit)}`);
+      walk(n, `${indent}${last ? "   " : "│  "}`);
+    });
+  };
+  walk(null, "");
+  return lines;
+}
+
+function details(branch: ContextBranch | undefined, style: Style, sizeUnit: string): string {
+  if (branch === undefined) return "";
+  const parts: string[] = [];
+  if (branch.mtimeMs !== null) parts.push(timestamp(branch.mtimeMs));
+  if (branch.messages !== null) parts.push(count(branch.messages, "message"));
+  if (branch.size !== null) parts.push(count(branch.size, sizeUnit));
+  const prompt = branch.firstPrompt === null ? "" : ` "${oneLine(branch.firstPrompt, 60)}"`;
+  return `${style.dim(parts.length > 0 ? ` · ${parts.join(" · ")}` : "")}${prompt}`;
+}

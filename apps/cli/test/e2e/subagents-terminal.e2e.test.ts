@@ -1,0 +1,70 @@
+/**
+ * A child agent in a real terminal (tmux), the built binary against the
+ * fake provider server: the child's write asks for approval at the prompt,
+ * named by the child; the child's steps show as lines under its Agent
+ * call while it runs; `/agents` lists it with its status and opens its
+ * transcript; `/revert` to the checkpoint before the call restores the file
+ * the child wrote, and detaches the child (its conversation kept as a
+ * rotation, which `/agents restore` brings back).
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { callTool, say, usage } from "./fake-model.js";
+import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await kosongSuite({ tmux: true });
+
+describe("a child agent in a real terminal (tmux)", () => {
+  it("shows the child's steps under its call, lists it in /agents, and /revert past the call restores the file it wrote", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    await writeFile(path.join(cwd, "notes.txt"), "original\n");
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 110, height: 50 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+
+    server.enqueue(
+      { message: callTool("call_a", "Agent", { description: "rewrite notes", prompt: "Replace notes.txt with 'by the child'", subagent_type: "coder" }), usage },
+      { message: callTool("w1", "WriteFile", { path: "notes.txt", content: "by the child\n" }), usage },
+      { message: say("notes.txt rewritten"), usage },
+      { message: say("The child rewrote the notes."), usage },
+    );
+    terminal.line("rewrite the notes with a helper");
+    // The child's write asks you, as any write does, named by the child.
+    const asked = await terminal.waitFor(/approve\? $/m, { from: "› rewrite the notes" });
+    expect(asked).toContain("? coder/WriteFile wants to:");
+    terminal.line("y");
+    const screen = await terminal.waitFor(/The child rewrote the notes\.[\s\S]*›\s*$/, { from: "› rewrite the notes" });
+    expect(screen).toMatch(/│ ✓ coder: WriteFile\(notes\.txt\)/);
+    expect(screen).toMatch(/✓ Agent\(rewrite notes\) → coder finished/);
+    expect(await readFile(path.join(cwd, "notes.txt"), "utf8")).toBe("by the child\n");
+
+    terminal.line("/agents");
+    const listed = await terminal.waitFor(/\/agents <id> shows one's transcript\.\n›\s*$/, { from: "› /agents" });
+    const id = /(agent-[0-9a-f]{8})\s+coder\s+finished\s+rewrite notes/.exec(listed)?.[1];
+    expect(id, listed).toBeDefined();
+    terminal.line(`/agents ${id}`);
+    const transcript = await terminal.waitFor(/notes\.txt rewritten\n›\s*$/, { from: `› /agents ${id}` });
+    expect(transcript).toContain("Replace notes.txt with 'by the child'");
+    expect(transcript).toMatch(/assistant → WriteFile\(/);
+
+    terminal.line("/revert 0");
+    await terminal.waitFor(/↺ notes\.txt[\s\S]*Revert the conversation and these files\? \[y\/N\]/, { from: "› /revert 0" });
+    terminal.line("y");
+    const reverted = await terminal.waitFor(/Reverted to checkpoint 0[\s\S]*›\s*$/, { from: "› /revert 0" });
+    expect(reverted).toContain(`detached agent ${id} (coder)`);
+    expect(await readFile(path.join(cwd, "notes.txt"), "utf8")).toBe("original\n");
+
+    terminal.line("/agents");
+    await terminal.waitFor(new RegExp(`${id}\\s+coder\\s+detached`), { from: "Reverted to checkpoint 0" });
+    terminal.line(`/agents restore ${id}`);
+    await terminal.waitFor(/conversation is back \(4 messages\)/, { from: `› /agents restore ${id}` });
+  }, 60_000);
+});

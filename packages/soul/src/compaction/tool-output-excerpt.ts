@@ -1,0 +1,95 @@
+/**
+ * Excerpts, not stubs: a tool output too big to keep is cut to the lines
+ * that name what the recent messages work on (see {@link WorkingSet}), with
+ * a couple of lines of context and their line numbers, and the lines that
+ * report a failure (failing tests, error lines) kept whole, instead of
+ * being replaced by a stub that keeps nothing.
+ */
+import { extractText, type Message, type ToolCall } from "@kosong/core";
+import type { Tokenizer } from "../tokens/index.js";
+import { argumentValues } from "./message-strings.js";
+import { truncateText } from "./truncate-text.js";
+import type { WorkingSet } from "./working-set.js";
+
+/** A line that reports a failure: a failing test, a lint finding, a traceback's error line, an assertion. */
+const FAILING = /^\s*(?:FAILED|FAIL|ERROR|✗|✕|×|--- FAIL:)[\s:]|\b\w*(?:Error|Exception)\b(?::|$)|\bTraceback\b|\bassert(?:ion)?\b|^\s*[^\s:]+:\d+(?::\d+)?:\s*(?:error|warning)\b/i;
+/** A line that already carries a line number (`cat -n`, `nl`, `grep -n`, `12→`), possibly after a path. */
+const NUMBERED = /^\s*(?:[\w./-]+[:-])?\d+(?:\t|→|:|-(?=\s))/;
+/** `sed -n 'A,Bp' file`: the first line shown is line A. */
+const SED_RANGE = /\bsed\s+-n\s+['"]?(\d+)\s*,\s*\d+\s*p/;
+/** Commands that show one file from its first line: `cat file`, `head [-n N] file`. */
+const FROM_START = /^\s*(?:cat|head(?:\s+-n\s*\d+|\s+-\d+)?)\s+[^\s|;&<>]+\s*$/;
+/** Context lines kept around each chosen line. */
+const CONTEXT = 2;
+/** A chosen line longer than this is cut (a minified file must not fill the excerpt). */
+const MAX_LINE = 600;
+
+/**
+ * The tool message `output` cut to at most `maxTokens` tokens of its most
+ * relevant lines, in their order, with `[... N lines ...]` for each gap and
+ * file line numbers when the call shows a file from a known line (`cat`,
+ * `head`, `sed -n A,Bp`) and the output has none of its own; null when the
+ * output has parts other than text or the excerpt would not be smaller.
+ */
+export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, working: WorkingSet, maxTokens: number, tokenizer: Tokenizer): Message | null {
+  if (output.role !== "tool" || output.content.some((part) => part.type !== "text")) return null;
+  const text = extractText(output, "\n");
+  const lines = text.split("\n");
+  if (lines.length < 8) return null;
+  // mini-swe-agent's `<returncode>…</returncode>\n<output>` frame: the shown content starts after it.
+  const frame = lines.slice(0, 3).indexOf("<output>");
+  const first = frame < 0 ? 0 : frame + 1;
+  const numbering = numberingStart(call, lines.slice(first, first + 20));
+  const weights = lines.map((line, index) => {
+    if (index < first || line.trim() === "") return 0;
+    const named = working.lineWeight(line);
+    return FAILING.test(line) ? Math.max(named, 3) : named;
+  });
+  const cost = (line: string): number => Math.ceil(Math.min(line.length, MAX_LINE) / 3) + 1;
+  let left = maxTokens - 24;
+  const chosen = new Set<number>();
+  const take = (index: number): void => {
+    if (index < 0 || index >= lines.length || chosen.has(index) || left < cost(lines[index]!)) return;
+    chosen.add(index);
+    left -= cost(lines[index]!);
+  };
+  for (let i = 0; i < first; i++) take(i);
+  // The last lines: a test run's summary, a closing tag.
+  for (let i = Math.max(first, lines.length - 3); i < lines.length; i++) take(i);
+  const ranked = weights.flatMap((w, index) => (w > 0 ? [index] : [])).sort((a, b) => weights[b]! - weights[a]! || a - b);
+  for (const index of ranked) take(index);
+  for (const index of ranked) for (let d = 1; d <= CONTEXT; d++) (take(index - d), take(index + d));
+  if (ranked.length === 0) for (let i = first; i < first + 5; i++) take(i);
+  const order = [...chosen].sort((a, b) => a - b);
+  const body: string[] = [];
+  let previous = -1;
+  for (const index of order) {
+    if (index > previous + 1) body.push(`[... ${index - previous - 1} lines ...]`);
+    const line = lines[index]!.length > MAX_LINE ? `${lines[index]!.slice(0, MAX_LINE)}…` : lines[index]!;
+    body.push(numbering !== null && index >= first ? `${numbering + index - first}\t${line}` : line);
+    previous = index;
+  }
+  if (previous < lines.length - 1) body.push(`[... ${lines.length - 1 - previous} lines ...]`);
+  const header = `[excerpt: ${order.length} of ${lines.length} lines, those about what the recent messages work on]`;
+  const joined = `${header}\n${body.join("\n")}`;
+  if (joined.length >= text.length) return null;
+  const excerpt = truncateText(joined, maxTokens, tokenizer);
+  return { role: "tool", content: [{ type: "text", text: excerpt }], tool_call_id: output.tool_call_id };
+}
+
+/** The file line number of the first shown line, when the call shows a file from a known line and the output is not numbered already. */
+function numberingStart(call: ToolCall | undefined, head: readonly string[]): number | null {
+  const shown = head.filter((line) => line.trim() !== "");
+  if (shown.length === 0 || shown.filter((line) => NUMBERED.test(line)).length * 2 >= shown.length) return null;
+  const command = argumentValues(call?.function.arguments ?? null).find(([key]) => key === null || /^(command|cmd)$/.test(key))?.[1];
+  if (command === undefined || command.includes("\n")) return null;
+  const sed = SED_RANGE.exec(command);
+  if (sed !== null) return Number(sed[1]);
+  return FROM_START.test(command) ? 1 : null;
+}
+
+/** True for a tool message made by {@link toolOutputExcerpt}. */
+export function isToolOutputExcerpt(message: Message): boolean {
+  const part = message.content[0];
+  return message.role === "tool" && part?.type === "text" && /^\[excerpt: \d+ of \d+ lines, /.test(part.text);
+}
