@@ -3,7 +3,7 @@ import { readFile, realpath, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import { describeContextJournalContract } from "@kosong/workspace/testing";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 describeContextJournalContract("FileJournal", async () => {
   const root = await realpath(await tempDir());

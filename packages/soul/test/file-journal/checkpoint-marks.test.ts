@@ -12,7 +12,7 @@ import { declareWrite } from "@kosong/workspace";
 import { Context, SendDMail, Soul } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { tempDir } from "../context/helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 import { call, collect, noWait, ofType, script } from "../soul/helpers.js";
 import { journaledSession } from "./helpers/workspace.js";
 
