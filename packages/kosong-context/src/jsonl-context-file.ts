@@ -7,7 +7,7 @@
 import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { encodeRecord, type ContextRecord } from "./context-record.js";
-import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
+import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogPrepend, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
 import { inspectFile, replaceWithCopy, resolveContextFile, type FileFacts } from "./context-file-target.js";
 import { readContextFile } from "./context-state.js";
 import { GroupCommitQueue } from "./group-commit-queue.js";
@@ -333,7 +333,7 @@ export class JsonlContextFile implements ContextLog {
    * of the file, fsynced and renamed over it. Every position in the file
    * moves by the byte length of the new lines: read again afterwards.
    */
-  prepend(records: readonly ContextRecord[]): Promise<void> {
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
     let prefix: Buffer;
     try {
       this.#assertWritable();
@@ -357,6 +357,7 @@ export class JsonlContextFile implements ContextLog {
       });
       this.#exists = true;
       this.#size += prefix.length - start;
+      return { positions: lineStarts(0, records.map(encodeRecord)), shift: prefix.length - start };
     });
   }
 
@@ -657,4 +658,15 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Where each of `lines` (without their newlines, written one after another from `start`) starts, in bytes. */
+function lineStarts(start: LogPosition, lines: readonly string[]): LogPosition[] {
+  const starts: LogPosition[] = [];
+  let at = start;
+  for (const line of lines) {
+    starts.push(at);
+    at += Buffer.byteLength(line) + 1;
+  }
+  return starts;
 }

@@ -27,6 +27,8 @@ import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
 import { mapLimit } from "./map-limit.js";
+import type { ContextJournal, FileRecoveryReport, FileRestoreReport, InterruptedCommandReport, PendingRestore, RestoreTarget } from "./context-journal.js";
+import type { DeclaredWrite, ScannedCommand, ToolJournal } from "./tool-journal.js";
 import type { CommandToolCall, JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
 import { sameStamp, scanWorkspace, type ScanLimits, type ScannedFile } from "./workspace-scan.js";
 import { missingStamp, workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
@@ -50,81 +52,6 @@ export interface FileJournalOptions {
   commandScan?: ScanLimits | false;
 }
 
-/** What a revert did (or would do) to the workspace files. Paths are relative to the workspace. */
-export interface FileRestoreReport {
-  /** Files put back (rewritten, re-created, deleted). */
-  restored: string[];
-  /** Files not restored, with why (not journaled: over the size cap, not a regular file; a failed write). */
-  skipped: { path: string; reason: string }[];
-  /** Files changed outside the agent since it last wrote them: left alone (restored when forced). */
-  conflicts: string[];
-  /** Set when nothing could be planned (the journal has no record of the checkpoint). */
-  notice?: string;
-  /**
-   * The commands (`Shell`) since the target whose changes were not (all)
-   * journaled, so not restored (a scan over its limit), with why; absent when none.
-   */
-  commandsNotJournaled?: { command: string | null; reason: string }[];
-}
-
-/** Where a restore goes: a checkpoint of the current conversation, or the end of a rotation. */
-export type RestoreTarget = { checkpoint: number } | { rotation: number } | null;
-
-/** What reopening found of a restore a crash interrupted. */
-export interface FileRecoveryReport {
-  /**
-   * Of a restore a crash interrupted: "completed" when the conversation had
-   * been reverted (the files were then restored too), "rolled-back" when
-   * not; null when no restore was interrupted (only a command).
-   */
-  outcome: "completed" | "rolled-back" | null;
-  /** The files of that restore. */
-  files: FileRestoreReport;
-  /** A command (`Shell`) a crash interrupted, and what it changed; null when none was. */
-  command: InterruptedCommandReport | null;
-}
-
-/**
- * What a command a crash interrupted changed, found on the next open by
- * scanning the workspace again and comparing with the scan made before the
- * command (whose listing was made durable before it ran).
- */
-export interface InterruptedCommandReport {
-  /** Files it created: journaled as not existing, so a revert deletes them. */
-  created: string[];
-  /** Files it changed or deleted: their content before it was not kept, so a revert cannot restore them (it says so). */
-  notRestorable: string[];
-  /** Why what it changed is not all known (the workspace is over the scan's limit now), else null. */
-  notice: string | null;
-  /** The tool calls of the interrupted commands, for those whose tool gave it (see {@link FileJournal.scanCommand}). */
-  calls: CommandToolCall[];
-}
-
-/** A write declared by {@link FileJournal.declareWrite}: call {@link done} once the write is over (whether it succeeded or not). */
-export interface DeclaredWrite {
-  /** Paths whose prior state could not be kept (over the size cap, not a regular file, outside the workspace), with why. */
-  notJournaled: { path: string; reason: string }[];
-  /** Records the state after the write, for conflict detection. */
-  done(): Promise<void>;
-}
-
-/** A command's scan begun by {@link FileJournal.scanCommand}. */
-export interface ScannedCommand {
-  /**
-   * After the command (whether it succeeded or not): journals the prior state
-   * of each file it created, changed or deleted, and returns their paths, and
-   * why (some of) what it changed is not journaled (a scan limit was hit,
-   * before or after the command), else null (also when the scan is off).
-   */
-  finish(): Promise<{ changed: string[]; notice: string | null }>;
-}
-
-/** A restore begun by {@link FileJournal.beginRestore}, finished by {@link FileJournal.finishRestore}. */
-export interface PendingRestore {
-  readonly seq: number;
-  readonly report: FileRestoreReport;
-}
-
 interface PathEntry {
   seq: number;
   s: StoredState;
@@ -141,7 +68,7 @@ const BASE_BRANCH = -1;
 const PARALLEL_FILES = 8;
 
 /** The file journal of one session (see the file's doc). Operations run one at a time, in call order. */
-export class FileJournal {
+export class FileJournal implements ContextJournal, ToolJournal {
   readonly files: WorkspaceFiles;
   readonly maxFileBytes: number;
   readonly #dir: string;

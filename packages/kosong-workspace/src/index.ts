@@ -12,3 +12,8 @@ export * from "./workspace-files.js";
 export * from "./file-journal.js";
 export type { StoredState, RestoreKind, RestoreEntry, CommandToolCall } from "./journal-records.js";
 export { scanWorkspace, defaultScanLimits, type ScanLimits, type WorkspaceScan, type ScannedFile, type ScanContents } from "./workspace-scan.js";
+export type { ContextJournal, FileRestoreReport, FileRecoveryReport, InterruptedCommandReport, PendingRestore, RestoreTarget } from "./context-journal.js";
+export type { ToolJournal, JournalingToolContext, DeclaredWrite, ScannedCommand } from "./tool-journal.js";
+export { declareWrite } from "./declare-write.js";
+export { scanCommand } from "./scan-command.js";
+export type { SessionJournal } from "./session-journal.js";

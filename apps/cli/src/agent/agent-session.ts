@@ -56,7 +56,7 @@ export type SessionChoice =
 /** A running session. */
 export interface AgentSession {
   soul: Soul;
-  context: Context;
+  context: Context<FileJournal>;
   /** The saved session, or null for `--resume-file` (then the file is written in place). */
   session: SessionInfo | null;
   /** The session id shown to the user (the saved session's, or the resumed file's name). */

@@ -28,7 +28,7 @@
  */
 import { spawn } from "node:child_process";
 import { defineTool, type ToolContext, type ToolReturnValue, toolError, toolOk } from "@kosong/core";
-import { scanCommand } from "@kosong/soul/files";
+import { scanCommand } from "@kosong/workspace";
 import { z } from "zod";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import { askApproval } from "./ask-approval.js";
