@@ -26,6 +26,8 @@ import { Subagents } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
+import { acceptsImages } from "../media/image-input.js";
+import type { ImageInput } from "../modes/interactive/file-mentions.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
 import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
@@ -91,6 +93,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** Whether the model in use takes images (and its name, for the error when it does not). */
+  imageInput(): ImageInput;
   /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
   hooks: SessionCommandHooks;
   /** Closes the MCP servers and the context, and makes the session files private. */
@@ -159,7 +163,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
-    const tools = createAgentTools(workspace, { shellEnv, sandbox });
+    const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput });
     const loaded = await loadAgentTypes(agentFolders(settings.home, cwd, os.homedir()), tools.map((t) => t.name));
     const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
     const cut = await store.recoverCut();
@@ -243,6 +248,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction.use(compaction.choice);
         this.soul = currentSoul = soulFor(next);
       },
+      imageInput,
       subagents,
       subagentNotices,
       afterRevert,

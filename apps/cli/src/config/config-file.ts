@@ -26,6 +26,12 @@ export const configFileSchema = z.strictObject({
   yolo: z.boolean().optional(),
   dmail: z.boolean().optional(),
   project_context: z.boolean().optional(),
+  /** Whether the model takes images (`@image.png` mentions, ReadMediaFile); default: by provider and model. */
+  image_input: z.boolean().optional(),
+  /** FetchURL: hosts fetched without asking (`example.com`, `*.example.com`, `host:port`). */
+  fetch_allow_hosts: z.array(z.string().min(1)).optional(),
+  /** FetchURL: loopback, link-local and private addresses it may reach (IPs or CIDR ranges, e.g. `127.0.0.1`, `10.0.0.0/8`); default none. */
+  fetch_allow_private: z.array(z.string().min(1)).optional(),
   /** How the Shell tool's environment is built (see `tools/child-environment.ts`). */
   shell_environment_policy: z
     .strictObject({

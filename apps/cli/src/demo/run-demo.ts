@@ -117,6 +117,9 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       prices: {},
       hooks: [],
       trustWorkspace: false,
+      imageInput: null,
+      fetchAllowHosts: [],
+      fetchAllowPrivate: [],
     };
   }
 }

@@ -6,7 +6,7 @@
  * `--yolo`. The text's control characters are shown, not obeyed (see
  * `visibleControls`); `stream-json` carries the events as they are. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
  */
-import { serializeEvent, type SoulEvent, type TurnResult } from "@kosong/soul";
+import { serializeEvent, type SoulEvent, type TurnResult, type UserInput } from "@kosong/soul";
 import { openAgentSession, type AgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
@@ -14,6 +14,7 @@ import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
 import { fileRecoveryLines } from "../render/file-recovery-lines.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
+import { attachMentions, ImageInputError } from "./interactive/file-mentions.js";
 import { recordFirstPrompt } from "../sessions/session-store.js";
 
 /** What print mode runs. */
@@ -61,7 +62,16 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
       agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err, () => !timedOut);
-    let result = await runTurn(agent, prompt, controller.signal, print);
+    let mentioned;
+    try {
+      mentioned = await attachMentions(prompt, agent.workspace, agent.imageInput());
+    } catch (error) {
+      if (!(error instanceof ImageInputError)) throw error;
+      err.write(`kosong: ${visibleControls(error.message, { oneLine: true })}\n`);
+      return ExitCode.usage;
+    }
+    for (const { path, reason } of mentioned.refused) err.write(`kosong: @${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}\n`);
+    let result = await runTurn(agent, mentioned.input, controller.signal, print);
     // Background agents still running: their answers come in as the next turn's input, until none is left.
     while (result.stopReason === "no_tool_calls") {
       await agent.subagents.settled();
@@ -84,7 +94,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
   }
 }
 
-async function runTurn(agent: AgentSession, input: string, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {
+async function runTurn(agent: AgentSession, input: UserInput, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {
   const turn = agent.soul.run(input, { signal });
   for await (const event of turn) {
     print(event);

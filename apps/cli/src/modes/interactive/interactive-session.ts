@@ -16,7 +16,7 @@ import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
-import { attachMentions } from "./file-mentions.js";
+import { attachMentions, ImageInputError, withNoticesFirst } from "./file-mentions.js";
 import type { LineInput } from "./terminal-input.js";
 
 /** The approval of a command the user typed (`!cmd`): given already. */
@@ -135,12 +135,19 @@ export class InteractiveSession {
   /** Runs a turn for `prompt`, the files it mentions (`@path`) attached. */
   async runPrompt(prompt: string): Promise<OperationEnd> {
     if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
-    const mentioned = await attachMentions(prompt, this.agent.workspace);
+    let mentioned;
+    try {
+      mentioned = await attachMentions(prompt, this.agent.workspace, this.agent.imageInput());
+    } catch (error) {
+      if (!(error instanceof ImageInputError)) throw error;
+      this.print(this.style.red(visibleControls(error.message, { oneLine: true })));
+      return "done";
+    }
     if (mentioned.attached.length > 0) this.print(this.style.dim(`attached: ${mentioned.attached.map((p) => visibleControls(p, { oneLine: true })).join(", ")}`));
     for (const { path, reason } of mentioned.refused) this.print(this.style.yellow(`@${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}`));
     // Answers of background agents that finished between turns come first.
     const notices = this.agent.subagents.takeNotices();
-    const input = notices.length > 0 ? `${notices.join("\n\n")}\n\n${mentioned.text}` : mentioned.text;
+    const input = notices.length > 0 ? withNoticesFirst(notices.join("\n\n"), mentioned.input) : mentioned.input;
     return this.drive((signal) => this.agent.soul.run(input, { signal }));
   }
 
