@@ -164,7 +164,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
-    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput });
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput, fetch: { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits } });
     const loaded = await loadAgentTypes(agentFolders(settings.home, cwd, os.homedir()), tools.map((t) => t.name));
     const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
     const cut = await store.recoverCut();

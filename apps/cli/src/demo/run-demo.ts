@@ -120,6 +120,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       imageInput: null,
       fetchAllowHosts: [],
       fetchAllowPrivate: [],
+      fetchLimits: {},
     };
   }
 }

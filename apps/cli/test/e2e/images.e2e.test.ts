@@ -66,7 +66,7 @@ describe("images in, the built binary against the fake provider server", { timeo
     const result = await run(["-p", `compare @photo.jpg with '${path.join(cwd, "icon.webp")}'`, "--provider", "anthropic", "--base-url", server.url], anthropic);
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests[0]!.path).toBe("/v1/messages");
-    const images = lastUserParts(0).filter((p) => p.type === "image") as { source: { type: string; media_type: string; data: string } }[];
+    const images = lastUserParts(0).filter((p) => p.type === "image") as unknown as { source: { type: string; media_type: string; data: string } }[];
     expect(images.map((i) => [i.source.type, i.source.media_type])).toEqual([
       ["base64", "image/jpeg"],
       ["base64", "image/webp"],
@@ -95,7 +95,7 @@ describe("images in, the built binary against the fake provider server", { timeo
     server.enqueue({ message: callTool("m2", "ReadMediaFile", { path: "icon.webp" }), usage }, { message: say("A green dot."), usage });
     const viaAnthropic = await run(["-p", "look at the icon", "--provider", "anthropic", "--base-url", server.url], anthropic);
     expect(viaAnthropic.code, viaAnthropic.stderr).toBe(0);
-    const result = lastUserParts(3).find((p) => p.type === "tool_result") as { content: Part[] };
+    const result = lastUserParts(3).find((p) => p.type === "tool_result") as unknown as { content: Part[] };
     expect(result.content.find((p) => p.type === "image")).toMatchObject({ source: { type: "base64", media_type: "image/webp" } });
   });
 
@@ -109,7 +109,7 @@ describe("images in, the built binary against the fake provider server", { timeo
     server.enqueue({ message: callTool("m1", "ReadMediaFile", { path: "photo.jpg" }), usage }, { message: say("I cannot see it."), usage });
     const off = await run(["-p", "look at photo.jpg", "--model", "gpt-4.1"], { ...openai, KOSONG_IMAGE_INPUT: "0" });
     expect(off.code, off.stderr).toBe(0);
-    const tool = (server.requests[1]!.body!.messages as Message[] & { role: string; content: unknown }[]).find((m) => m.role === "tool")!;
+    const tool = (server.requests[1]!.body!.messages as unknown as Message[]).find((m) => m.role === "tool")!;
     expect(JSON.stringify(tool.content)).toContain("The model gpt-4.1 does not accept images");
     expect(JSON.stringify(server.requests[1]!.body)).not.toContain("data:image");
   });
