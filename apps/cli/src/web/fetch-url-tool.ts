@@ -4,7 +4,7 @@
  * first time in a session; config `fetch_allow_hosts` needs no asking), and
  * private addresses are refused (see {@link AddressPolicy}).
  */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/core";
 import { z } from "zod";
 import { askApproval } from "../tools/ask-approval.js";
 import { capOutput } from "../tools/cap-output.js";
@@ -36,7 +36,13 @@ export function fetchUrlTool(options: FetchUrlOptions = {}) {
     description: `Fetch a web page or file over http(s) with GET. HTML comes back as markdown, text and JSON as they are. At most ${limits.maxBytes} bytes, ${limits.timeoutMs / 1000} s and ${limits.maxRedirects} redirects; private network addresses are refused.`,
     parameters,
     async execute({ url }, context) {
-      const approveHost = async (host: string) => hostAllowed(host, options.allowHosts ?? []) || (await askApproval(context, `FetchURL:${host}`, `Fetch ${url.slice(0, 300)} (host ${host})`, `every FetchURL request to ${host}`)) === null;
+      // A refusal of the user (with their feedback) is returned as it is, not as a fetch error.
+      let refused: ToolReturnValue | null = null;
+      const approveHost = async (host: string) => {
+        if (hostAllowed(host, options.allowHosts ?? [])) return true;
+        refused = await askApproval(context, `FetchURL:${host}`, `Fetch ${url.slice(0, 300)} (host ${host})`, `every FetchURL request to ${host}`);
+        return refused === null;
+      };
       try {
         const page = await guardedGet(url, { policy, limits, signal: context.signal, approveHost });
         const text = pageText(page.body, page.contentType);
@@ -45,6 +51,7 @@ export function fetchUrlTool(options: FetchUrlOptions = {}) {
         if (page.status >= 400) return toolError({ message: `HTTP ${page.status} from ${page.url}. ${notes}`.trim(), output: capOutput(text), brief: `HTTP ${page.status}` });
         return toolOk({ output: capOutput(text), message: notes, brief: `${new URL(page.url).host} (${page.body.length} bytes${page.truncated ? ", cut" : ""})` });
       } catch (error) {
+        if (refused !== null) return refused;
         if (error instanceof FetchError) return toolError({ message: error.message, brief: error.message.slice(0, 60) });
         throw error;
       }
