@@ -113,4 +113,14 @@ describe("images in, the built binary against the fake provider server", { timeo
     expect(JSON.stringify(tool.content)).toContain("The model gpt-4.1 does not accept images");
     expect(JSON.stringify(server.requests[1]!.body)).not.toContain("data:image");
   });
+
+  it("a conversation holding an image, continued on a model without image input: a clear error, no request", async () => {
+    const { run, openai } = await setup();
+    server.enqueue({ message: say("A red square."), usage });
+    expect((await run(["-p", "what is in @photo.jpg", "--model", "gpt-4.1"], openai)).code).toBe(0);
+    const continued = await run(["-c", "-p", "and its size?", "--provider", "kimi", "--base-url", `${server.url}/v1`], { KIMI_API_KEY: "sk-kimi" });
+    expect(continued.code).toBe(1);
+    expect(continued.stderr).toContain("The model kimi-k2-turbo-preview does not accept images, and the conversation has one; nothing was sent.");
+    expect(server.requests).toHaveLength(1);
+  });
 });
