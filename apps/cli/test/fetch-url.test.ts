@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchUrlTool, type FetchUrlOptions } from "../src/web/fetch-url-tool.js";
 
 const page = `<!doctype html><html><head><title>Guide</title><style>body{color:red}</style><script>steal()</script></head>
-<body><h1>Getting started</h1><p>Read the <a href="/docs">docs</a> first.</p><ul><li>one</li><li>two</li></ul><pre><code>npm i kosong</code></pre></body></html>`;
+<body><h1>Getting started</h1><p>Read the <a href="/docs">docs</a> first. A <a href="javascript:steal()">script link</a></p><ul><li>one</li><li>two</li></ul><pre><code>npm i kosong</code></pre></body></html>`;
 
 const servers: Server[] = [];
 const stalled: ServerResponse[] = [];
@@ -63,7 +63,7 @@ describe("FetchURL against local servers", () => {
     const html = await fetch(`${base}/page`);
     expect(html.is_error).toBe(false);
     expect(text(html)).toContain("# Getting started");
-    expect(text(html)).toContain("Read the [docs](/docs) first.");
+    expect(text(html)).toContain(`Read the [docs](${base}/docs) first. A script link`);
     expect(text(html)).toMatch(/^-\s+one$/m);
     expect(text(html)).toContain("```\nnpm i kosong\n```");
     expect(text(html)).not.toMatch(/steal|color:red/);
@@ -126,6 +126,9 @@ describe("FetchURL against local servers", () => {
     expect(asked).toEqual([`FetchURL:127.0.0.1:${port}`, `FetchURL:localhost:${port}`]);
     expect(redirected.is_error).toBe(true);
     expect(JSON.stringify(redirected)).toContain("not that one");
+    // An IP that is refused anyway is refused before anyone is asked.
+    expect((await fetch("http://10.0.0.1/")).message).toMatch(/^Refused: 10\.0\.0\.1 is a private address/);
+    expect(asked).toHaveLength(2);
     // A host on fetch_allow_hosts is fetched without asking.
     const listed = fetchWith({ ...local, allowHosts: ["localhost"] }, approval.forCall("f2", "FetchURL"));
     expect((await listed(`http://localhost:${port}/page`)).is_error).toBe(false);

@@ -41,6 +41,7 @@ export async function guardedGet(url: string, options: { policy: AddressPolicy; 
   const approved = new Set<string>();
   let current = parseHttpUrl(url);
   for (let redirects = 0; ; redirects++) {
+    refuseLiteral(current, policy);
     if (!approved.has(current.host)) {
       if (!(await options.approveHost(current.host))) throw new FetchError(`Fetching from ${current.host} was not approved.`);
       approved.add(current.host);
@@ -70,12 +71,14 @@ function parseHttpUrl(text: string): URL {
   return url;
 }
 
-function send(url: URL, policy: AddressPolicy, signal: AbortSignal, timeoutMs: number): Promise<IncomingMessage> {
+/** An IP in the URL is checked before anyone is asked or anything connects (no DNS lookup happens for it). */
+function refuseLiteral(url: URL, policy: AddressPolicy): void {
   const literal = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(literal)) {
-    const refusal = policy.refusal(literal);
-    if (refusal) return Promise.reject(new FetchError(`Refused: ${refusal}.`));
-  }
+  const refusal = isIP(literal) ? policy.refusal(literal) : null;
+  if (refusal) throw new FetchError(`Refused: ${refusal}.`);
+}
+
+function send(url: URL, policy: AddressPolicy, signal: AbortSignal, timeoutMs: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, {
       method: "GET",

@@ -5,21 +5,38 @@
  */
 import TurndownService from "turndown";
 
-/** The text of a body of `contentType`, or null when the type is not text. */
-export function pageText(body: Buffer, contentType: string): string | null {
+/** The text of a body of `contentType` fetched from `url` (links resolve against it), or null when it is not text. */
+export function pageText(body: Buffer, contentType: string, url: string): string | null {
   const [type = "", ...params] = contentType.toLowerCase().split(";").map((s) => s.trim());
   const charset = params.find((p) => p.startsWith("charset="))?.slice(8).replace(/"/g, "") ?? "utf-8";
+  if (body.includes(0)) return null;
   const text = decode(body, charset);
-  if (type === "text/html" || type === "application/xhtml+xml") return htmlToMarkdown(text);
+  if (type === "text/html" || type === "application/xhtml+xml") return htmlToMarkdown(text, url);
   if (type === "" || type.startsWith("text/") || type === "application/json" || type.endsWith("+json") || type === "application/xml" || type.endsWith("+xml") || type === "application/javascript") return text;
   return null;
 }
 
-/** `html` as markdown. */
-export function htmlToMarkdown(html: string): string {
+/** `html` as markdown, its links made absolute against `base` (so the model can fetch them). */
+export function htmlToMarkdown(html: string, base: string): string {
   const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  service.addRule("absoluteLinks", {
+    filter: (node) => node.nodeName === "A" && Boolean(node.getAttribute("href")),
+    replacement: (content, node) => {
+      const href = absolute(node.getAttribute("href")!, base);
+      return href === null ? content : `[${content}](${href})`;
+    },
+  });
   service.remove(["script", "style", "noscript", "template", "iframe", "object", "embed", "canvas", "svg"]);
   return service.turndown(html).trim();
+}
+
+function absolute(href: string, base: string): string | null {
+  try {
+    const url = new URL(href, base);
+    return url.protocol === "http:" || url.protocol === "https:" || url.protocol === "mailto:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
 }
 
 function decode(body: Buffer, charset: string): string {
