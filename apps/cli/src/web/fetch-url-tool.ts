@@ -45,7 +45,7 @@ export function fetchUrlTool(options: FetchUrlOptions = {}) {
       };
       try {
         const page = await guardedGet(url, { policy, limits, signal: context.signal, approveHost });
-        const text = pageText(page.body, page.contentType, page.url);
+        const text = await pageText(page.body, page.contentType, page.url);
         if (text === null) return toolError({ message: `${page.url} is ${page.contentType}, not text: FetchURL reads HTML, text and JSON only.`, brief: "Not text" });
         const notes = [page.url !== url ? `Redirected to ${page.url}.` : "", page.truncated ? `The body was cut at ${limits.maxBytes} bytes.` : ""].filter(Boolean).join(" ");
         if (page.status >= 400) return toolError({ message: `HTTP ${page.status} from ${page.url}. ${notes}`.trim(), output: capOutput(text), brief: `HTTP ${page.status}` });
