@@ -133,7 +133,7 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     textOnly.terminal.line("what is @pic.png");
     await textOnly.terminal.waitFor(/The model test-model does not accept images \(the prompt attaches pic\.png\); nothing was sent\.[\s\S]*›\s*$/, { from: "› what is @pic.png" });
     expect(server.requests).toHaveLength(1);
-  });
+  }, 60_000);
 
   it("completes slash commands and paths with Tab, and attaches @mentioned files read inside the working directory only", async () => {
     const { terminal, cwd } = await startKosong();
