@@ -30,6 +30,9 @@ import { acceptsImages } from "../media/image-input.js";
 import type { ImageInput } from "../modes/interactive/file-mentions.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { createCompaction } from "./create-compaction.js";
+import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
+import { loadPermissionRules, type PermissionRules } from "../permissions/permission-rules.js";
+import { withPermissionRules } from "../permissions/permission-toolset.js";
 import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
 import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
@@ -71,6 +74,10 @@ export interface AgentSession {
   sandbox: CommandSandbox | null;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /** Resolves once every MCP server is connected or has failed (they start in the background with `mcpProgress`). */
+  mcpReady: Promise<void>;
+  /** The session's permission rules (user's, and the trusted project's), for `/permissions`. */
+  permissionRules: PermissionRules;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
   checkpointTimes: CheckpointTimes;
   /** The children the `Agent` tool runs, and their records. */
@@ -118,6 +125,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Start the MCP servers in the background, with a line per server as it starts and as it is ready (interactive mode); without it the session waits for them. */
+  mcpProgress?: (line: string) => void;
   /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
   askWorkspaceTrust?: AskWorkspaceTrust;
 }
@@ -155,6 +164,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     throw error;
   });
   let mcp: McpServers | null = null;
+  let mcpReady = Promise.resolve();
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
@@ -191,14 +201,18 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const agentTools = [...tools, subagents.tool()];
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...agentTools, Recall, SendDMail] : [...agentTools, Recall]);
-    if (settings.mcpSources.length > 0) {
+    // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
+    const mcpSources = [...(await workspaceMcpSources(cwd, settings.trustWorkspace, options.warn ?? warnOnStderr)), ...settings.mcpSources];
+    if (mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
-      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
+      ({ mcp, toolset, ready: mcpReady } = await openSessionMcp(mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox, process.env, options.mcpProgress));
     }
     if (options.mcpTools) {
       const { withMcpTools } = await import("@kosong/mcp");
       toolset = withMcpTools(toolset, options.mcpTools);
     }
+    const permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, options.warn ?? warnOnStderr);
+    toolset = withPermissionRules(toolset, permissionRules);
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
     let current = providers;
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
@@ -265,6 +279,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       settings,
       sandbox,
       mcp,
+      mcpReady,
+      permissionRules,
       checkpointTimes,
       hooks,
       async observe(event) {

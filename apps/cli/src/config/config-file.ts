@@ -64,6 +64,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** MCP servers in Claude's and kimi-cli's format; @kosong/mcp checks each server when they are started. */
   mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** Permission rules (Claude Code's shape): `allow`, `ask`, `deny` lists of `Tool` or `Tool(pattern)`. */
+  permissions: z.strictObject({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }).optional(),
   /** Seconds until a model's response starts (0: no limit; default 120). */
   first_byte_timeout: z.number().nonnegative().optional(),
   /** Seconds a model's response stream may stay silent (0: no limit; default 300). */

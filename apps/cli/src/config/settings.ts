@@ -13,6 +13,7 @@ import type { ModelPrice } from "../pricing/model-prices.js";
 import { defaultSandboxSettings, type SandboxSettings, sandboxModes } from "../sandbox/sandbox-settings.js";
 import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
+import type { PermissionLists } from "../permissions/permission-rules.js";
 import { type HookDefinition, hooksFromTables } from "../hooks/hook-definition.js";
 import {
   type CompactionName,
@@ -86,6 +87,8 @@ export interface Settings {
   shellEnvironment: EnvironmentPolicy;
   /** Where MCP servers are configured, read in this order (a later server of the same name wins); empty: none. */
   mcpSources: McpSource[];
+  /** The config file's permission rules (`permissions`), or null. */
+  permissions: PermissionLists | null;
   /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
   store: string | null;
   /** Time limits of the model's calls in ms (null: none; undefined: the provider's default, 2 min and 5 min). */
@@ -187,6 +190,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       ...(config.mcpServers && configPath ? [{ kind: "config" as const, path: configPath, mcpServers: config.mcpServers }] : []),
       ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
     ],
+    permissions: config.permissions ?? null,
     store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
     llmTimeouts: definedOnly({
       firstByteMs: seconds("--first-byte-timeout", pick(flags.firstByteTimeout, "KOSONG_FIRST_BYTE_TIMEOUT", "first_byte_timeout")),

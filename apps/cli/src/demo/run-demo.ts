@@ -105,6 +105,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       outputFormat: "text",
       shellEnvironment: defaultEnvironmentPolicy,
       mcpSources: [],
+      permissions: null,
       store: null,
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,

@@ -29,7 +29,8 @@ import {
   type RotationNote,
 } from "@kosong/context";
 import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
-import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "@kosong/workspace";
+import type { FileJournal, FileRecoveryReport, FileRestoreReport, InterruptedCommandReport, PendingRestore, RestoreTarget } from "@kosong/workspace";
+import { cutCommandMessages } from "./interrupted-tool-result.js";
 import type { RestoreKind } from "@kosong/workspace";
 import { branchTree, type ContextBranch } from "./branch-tree.js";
 import { checkpointMessage } from "./checkpoint-message.js";
@@ -692,6 +693,7 @@ export class Context implements AsyncDisposable {
     const interruptedToolCalls = await this.#answerUnfinishedCalls(log);
     if (this.#fileRecovery === undefined) {
       this.#fileRecovery = this.#journal === null ? null : await this.#journal.recover(this.#fingerprint(), (await log.listRotations()).map((r) => r.n));
+      interruptedToolCalls.push(...(await this.#answerCutCommands(log, this.#fileRecovery?.command ?? null)));
     }
     return { ...state.report, interruptedToolCalls, fileRecovery: this.#fileRecovery };
   }
@@ -840,6 +842,23 @@ export class Context implements AsyncDisposable {
     }
     const ids = (results: readonly Message[], appended: boolean) => results.map((m) => ({ toolCallId: m.tool_call_id!, appended }));
     return [...found.flatMap((f) => ids(f.results, false)), ...(tail === null ? [] : ids(tail.results, true))];
+  }
+
+  /**
+   * Answers each tool call the file journal says a crash cut while its
+   * command ran and that the history does not hold (its step was never
+   * written): the call and its interrupted result, naming the files it
+   * changed, are appended, so the model learns that it ran partly.
+   */
+  async #answerCutCommands(log: ContextLog, report: InterruptedCommandReport | null): Promise<InterruptedToolCall[]> {
+    if (report === null) return [];
+    const known = new Set(this.#history.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
+    const cut = report.calls.filter((call) => !known.has(call.id));
+    if (cut.length === 0) return [];
+    const messages = cut.flatMap((call) => cutCommandMessages(call, report));
+    await log.append(messages.map(messageRecord));
+    this.#push(messages);
+    return cut.map((call) => ({ toolCallId: call.id, appended: true }));
   }
 
   /** After a prepend: the checkpoints' positions moved, and they now all follow the system prompt. */

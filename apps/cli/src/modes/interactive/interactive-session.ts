@@ -17,6 +17,7 @@ import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import { attachMentions, ImageInputError, withNoticesFirst } from "./file-mentions.js";
+import { ruleForApproval } from "../../permissions/permission-rule.js";
 import type { LineInput } from "./terminal-input.js";
 
 /** The approval of a command the user typed (`!cmd`): given already. */
@@ -292,7 +293,9 @@ export class InteractiveSession {
     const s = this.style;
     const scope = question.scope ?? `every ${question.action} request`;
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
-    this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session   [n] reject   or type feedback to reject with it`));
+    const rule = ruleForApproval(question.action);
+    const project = rule === null ? "" : `   [p] always for this project (${rule})`;
+    this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
       if (answer.kind !== "line") {
@@ -303,6 +306,15 @@ export class InteractiveSession {
       const lower = text.toLowerCase();
       if (lower === "y" || lower === "yes") return { kind: "approve" };
       if (lower === "a" || lower === "always") return { kind: "approve_for_session" };
+      if (lower === "p" && rule !== null) {
+        try {
+          await this.agent.permissionRules.allowForProject(rule);
+          this.print(s.dim(`  saved \`allow: ${visibleControls(rule, { oneLine: true })}\` in .kosong/settings.json (used while this workspace is trusted)`));
+        } catch (error) {
+          this.printError(error);
+        }
+        return { kind: "approve_for_session" };
+      }
       if (lower === "n" || lower === "no") return { kind: "reject" };
       if (text.length > 1) return { kind: "reject", feedback: text };
       this.print(s.dim("  answer y, a, n, or type feedback"));

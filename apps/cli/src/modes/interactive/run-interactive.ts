@@ -52,7 +52,14 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const print = (line: string) => stdout.write(`${line}\n`);
   const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
-  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd, askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style) });
+  // MCP servers start in the background: a line per server now, one as each is ready, above the prompt once it is drawn.
+  const agent = await openAgentSession({
+    ...options,
+    choice: picked.choice,
+    cwd: picked.cwd,
+    askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style),
+    mcpProgress: (line) => input.printAbove(style.dim(line)),
+  });
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -88,7 +95,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
 export async function runLoop(session: InteractiveSession, firstPrompt = ""): Promise<void> {
   const { input, style } = session;
   let lastEnd: OperationEnd = "done";
-  if (firstPrompt.trim() && !session.exitRequested) lastEnd = await session.runPrompt(firstPrompt);
+  if (firstPrompt.trim() && !session.exitRequested) lastEnd = await runWhenMcpReady(session, firstPrompt);
   let interruptedOnce = false;
   while (!session.exitRequested) {
     const queued = session.queuedInput.splice(0).join("\n");
@@ -121,12 +128,26 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     lastEnd = "done";
     if (line.startsWith("!")) await session.runShell(line.slice(1).trim()).catch((error: unknown) => session.printError(error));
     else if (line.startsWith("/")) await runSlashCommand(session, line);
-    else lastEnd = await session.runPrompt(line);
+    else lastEnd = await runWhenMcpReady(session, line);
   }
   const { agent } = session;
   // A saved session quit before its first prompt is not kept (see AgentSession.close).
   if (agent.session?.firstPrompt === null && agent.context.history.length === 0) session.print(style.dim("No prompt given: no session saved."));
   else session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
+}
+
+/** Runs the prompt `line` once the MCP servers are ready (or failed), so the model sees their tools; says so when it waits. */
+async function runWhenMcpReady(session: InteractiveSession, line: string): Promise<OperationEnd> {
+  let ready = false;
+  const waiting = session.agent.mcpReady.then(() => {
+    ready = true;
+  });
+  await Promise.resolve();
+  if (!ready) {
+    session.print(session.style.dim("Waiting for the MCP servers to start…"));
+    await waiting;
+  }
+  return session.runPrompt(line);
 }
 
 /** Prints the version, the working directory, what was resumed and the status line. */

@@ -6,6 +6,7 @@ import { extractText } from "@kosong/core";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
 import { contextBreakdownLines } from "../../render/context-breakdown-lines.js";
 import { mcpStatusLines } from "../../render/mcp-status.js";
+import { permissionLines } from "../../render/permission-lines.js";
 import { printSessions } from "../../sessions/print-sessions.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
@@ -210,6 +211,11 @@ export const slashCommands: SlashCommand[] = [
     name: "mcp",
     help: "the MCP servers, their state and tools",
     run: async (s) => s.print(mcpStatusLines(s.agent.mcp, s.style).join("\n")),
+  },
+  {
+    name: "permissions",
+    help: "the permission rules (allow, ask, deny) and where they come from",
+    run: async (s) => s.print(permissionLines(s.agent.permissionRules, s.agent.settings.configPath, s.style).join("\n")),
   },
   {
     name: "model",

@@ -56,6 +56,8 @@ export interface LineInput {
   watchTurn(keys: TurnKeys): () => void;
   /** Ends the line being read, if any, as the end of input (`eof`). */
   cancel(): void;
+  /** Writes a notice: above the prompt (drawn again under it) while a line is read, else as a line of its own. */
+  printAbove?(text: string): void;
 }
 
 /** Lines kept in the history file. */
@@ -68,6 +70,8 @@ const bracketedPasteOff = "\u001b[?2004l";
 export class TerminalInput implements LineInput {
   #history: string[] = [];
   #cancel: (() => void) | null = null;
+  /** Shows a notice above the line being read; null when no line is read. */
+  #notice: ((text: string) => void) | null = null;
   /** Text typed during a turn and not entered: the next prompt starts with it. */
   #carried: EditBuffer | null = null;
 
@@ -132,6 +136,7 @@ export class TerminalInput implements LineInput {
       let settled = false;
       const finish = (result: LineResult): void => {
         settled = true;
+        this.#notice = null;
         stop();
         this.#cancel = null;
         resolve(result);
@@ -216,6 +221,10 @@ export class TerminalInput implements LineInput {
         shownRow = 0;
         shownRows = 1;
       };
+      this.#notice = (text) => {
+        showAbove(text);
+        draw();
+      };
       const completeWord = async (completer: (before: string) => Promise<Completion | null>): Promise<void> => {
         const [text, cursor] = [buffer.text, buffer.cursor];
         const completion = await completer(text.slice(0, cursor));
@@ -275,6 +284,11 @@ export class TerminalInput implements LineInput {
 
   cancel(): void {
     this.#cancel?.();
+  }
+
+  printAbove(text: string): void {
+    if (this.#notice !== null) this.#notice(text);
+    else this.output.write(`${text}\n`);
   }
 
   /** Reads keys in raw mode with bracketed paste until the returned function is called. */
