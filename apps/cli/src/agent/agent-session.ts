@@ -173,8 +173,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
+    // Loaded below (after the tools): FetchURL reads them for each host it is led to.
+    let permissionRules: PermissionRules | null = null;
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
-    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput, fetch: { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits } });
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput, fetch: { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null } });
     const loaded = await loadAgentTypes(agentFolders(settings.home, cwd, os.homedir()), tools.map((t) => t.name));
     const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
     const cut = await store.recoverCut();
@@ -211,7 +213,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       const { withMcpTools } = await import("@kosong/mcp");
       toolset = withMcpTools(toolset, options.mcpTools);
     }
-    const permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, options.warn ?? warnOnStderr);
+    permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, options.warn ?? warnOnStderr);
     toolset = withPermissionRules(toolset, permissionRules);
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
     let current = providers;

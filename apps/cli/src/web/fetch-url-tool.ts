@@ -21,6 +21,8 @@ export interface FetchUrlOptions {
   /** Private addresses or ranges that may be reached (`127.0.0.1`, `10.0.0.0/8`). */
   allowPrivate?: readonly string[];
   limits?: Partial<FetchLimits>;
+  /** The permission rules' word on a host (each redirect's too): `deny` refuses it, `allow` fetches without asking; null: ask. */
+  hostRule?: (host: string) => "allow" | "ask" | "deny" | null;
 }
 
 const parameters = z.object({
@@ -39,7 +41,9 @@ export function fetchUrlTool(options: FetchUrlOptions = {}) {
       // A refusal of the user (with their feedback) is returned as it is, not as a fetch error.
       let refused: ToolReturnValue | null = null;
       const approveHost = async (host: string) => {
-        if (hostAllowed(host, options.allowHosts ?? [])) return true;
+        const rule = options.hostRule?.(host) ?? null;
+        if (rule === "deny") throw new FetchError(`Fetching from ${host} is denied by a permission rule.`);
+        if (rule === "allow" || hostAllowed(host, options.allowHosts ?? [])) return true;
         refused = await askApproval(context, `FetchURL:${host}`, `Fetch ${url.slice(0, 300)} (host ${host})`, `every FetchURL request to ${host}`);
         return refused === null;
       };
