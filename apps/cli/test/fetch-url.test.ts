@@ -10,6 +10,8 @@ import { gzipSync } from "node:zlib";
 import type { CallableTool, ToolReturnValue } from "@kosong/core";
 import { Approval, approveAll, type ToolApproval } from "@kosong/soul";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parsePermissionRule } from "../src/permissions/permission-rule.js";
+import { PermissionRules } from "../src/permissions/permission-rules.js";
 import { fetchUrlTool, type FetchUrlOptions } from "../src/web/fetch-url-tool.js";
 
 const page = `<!doctype html><html><head><title>Guide</title><style>body{color:red}</style><script>steal()</script></head>
@@ -133,5 +135,16 @@ describe("FetchURL against local servers", () => {
     const listed = fetchWith({ ...local, allowHosts: ["localhost"] }, approval.forCall("f2", "FetchURL"));
     expect((await listed(`http://localhost:${port}/page`)).is_error).toBe(false);
     expect(asked).toHaveLength(2);
+  });
+
+  it("follows the permission rules for each host, a redirect's too: FetchURL(domain:...) allows and denies by host", async () => {
+    const rules = new PermissionRules([parsePermissionRule("WebFetch(domain:127.0.0.1)", "allow", "test")!, parsePermissionRule("FetchURL(domain:localhost)", "deny", "test")!], process.cwd());
+    const asked: string[] = [];
+    const approval: ToolApproval = { request: (action) => (asked.push(action), Promise.resolve({ approved: true })) };
+    const fetch = fetchWith({ ...local, hostRule: (host) => rules.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null }, approval);
+    expect((await fetch(`${base}/page`)).is_error).toBe(false);
+    const redirected = await fetch(`${base}/to-localhost`);
+    expect(redirected.message).toBe(`Fetching from localhost:${port} is denied by a permission rule.`);
+    expect(asked).toEqual([]);
   });
 });
