@@ -29,6 +29,13 @@ import { childEnvironment } from "../tools/child-environment.js";
 import { acceptsImages } from "../media/image-input.js";
 import type { ImageInput } from "../modes/interactive/file-mentions.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
+import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
+import { skillTool } from "../extensions/skill-tool.js";
+import { skillsPromptSection } from "../extensions/skills.js";
+import { askUserQuestionTool, noQuestioner, type QuestionerSource } from "../questions/ask-user-question.js";
+import { PlanMode, planModeToolset } from "../plan/plan-mode.js";
+import { SetTodoList } from "../todo/set-todo-list.js";
+import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
 import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
 import { loadPermissionRules, type PermissionRules } from "../permissions/permission-rules.js";
@@ -72,6 +79,15 @@ export interface AgentSession {
   settings: Settings;
   /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
   sandbox: CommandSandbox | null;
+  /** The skills and custom commands of the workspace and the user (`/name` runs one). */
+  extensions: PromptExtensions;
+  /**
+   * Who answers the model's AskUserQuestion: the interactive picker, or
+   * (the default) why nobody can, which the model reads as the tool's error.
+   */
+  questioner: QuestionerSource;
+  /** Plan mode (only reading tools work) and whether it is on. */
+  planMode: PlanMode;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
   /** Resolves once every MCP server is connected or has failed (they start in the background with `mcpProgress`). */
@@ -173,6 +189,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
+    const extensions = await loadPromptExtensions(cwd, settings.home, options.warn ?? warnOnStderr);
     // Loaded below (after the tools): FetchURL reads them for each host it is led to.
     let permissionRules: PermissionRules | null = null;
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
@@ -200,7 +217,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       maxContextSize: providers.maxContextSize,
       prices: settings.prices,
     });
-    const agentTools = [...tools, subagents.tool()];
+    const agentTools = [...tools, ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner()), subagents.tool()];
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...agentTools, Recall, SendDMail] : [...agentTools, Recall]);
     // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
@@ -220,7 +237,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
+    const planMode = new PlanMode(settings.plan);
+    toolset = planModeToolset(toolset, planMode);
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const hooks = await openSessionHooks({
       settings,
       cwd,
@@ -243,7 +262,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
           ...compactionTriggers(chosen.maxContextSize, settings.compactionThreshold),
           toolTimeouts: { Shell: settings.shellTimeoutMs },
         },
-        compaction,
+        compaction: new TodoKeepingCompaction(compaction),
         approval,
         session: { id: displayId, workDir: cwd, files },
         hooks: hooks.soul,
@@ -255,7 +274,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       const what = (r: (typeof changed)[number]) => `${r.id} (${r.subagent_type})${r.status === "detached" ? "" : ` back to its turn ${r.turns.length}`}`;
       return `detached ${changed.length === 1 ? "agent" : "agents"} ${changed.map(what).join(", ")}: the revert went back past ${changed.length === 1 ? "its call" : "their calls"} (each conversation kept as a rotation)`;
     };
-    return {
+    const running: AgentSession = {
+      questioner: () => noQuestioner("in this mode (print mode, stream-json, --wire or ACP)"),
       soul: currentSoul,
       useProviders(this: AgentSession, next: Providers) {
         this.soul.release();
@@ -280,6 +300,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       providers,
       settings,
       sandbox,
+      extensions,
+      planMode,
       mcp,
       mcpReady,
       permissionRules,
@@ -313,6 +335,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await secureSessionFiles(session);
       },
     };
+    return running;
   } catch (error) {
     await mcp?.close();
     await dropSandbox();

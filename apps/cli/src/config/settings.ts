@@ -38,6 +38,7 @@ export interface SettingFlags {
   compactModel?: string;
   script?: string;
   yolo?: boolean;
+  plan?: boolean;
   dmail?: boolean;
   projectContext?: boolean;
   outputFormat?: string;
@@ -80,6 +81,8 @@ export interface Settings {
   /** The scripts file of `--provider scripted`. */
   script: string | null;
   yolo: boolean;
+  /** Start in plan mode (`--plan`): only reading tools work until the user approves a plan. */
+  plan: boolean;
   dmail: boolean;
   projectContext: boolean;
   outputFormat: OutputFormat;
@@ -182,6 +185,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     compactModel: pick(flags.compactModel, "KOSONG_COMPACT_MODEL", "compact_model") ?? null,
     script: flags.script ?? nonEmpty(env.KOSONG_SCRIPT) ?? null,
     yolo: flags.yolo ?? envFlag(env.KOSONG_YOLO) ?? config.yolo ?? false,
+    plan: flags.plan ?? false,
     dmail: flags.dmail ?? envFlag(env.KOSONG_DMAIL) ?? config.dmail ?? false,
     projectContext: flags.projectContext === false ? false : (config.project_context ?? true),
     outputFormat: oneOf("--output-format", flags.outputFormat, outputFormats) ?? "text",

@@ -100,6 +100,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       compactModel: null,
       script: null,
       yolo: false,
+      plan: false,
       dmail: true,
       projectContext: true,
       outputFormat: "text",

@@ -76,3 +76,8 @@ export function withNoticesFirst(notices: string, input: UserInput): UserInput {
   if (typeof input === "string") return `${notices}\n\n${input}`;
   return [{ type: "text", text: notices }, ...input];
 }
+
+/** `mentioned.input` with its text replaced by `text` (the same text with a note added, say), the images kept. */
+export function withText(mentioned: MentionedPrompt, text: string): UserInput {
+  return typeof mentioned.input === "string" ? text : [{ type: "text", text }, ...mentioned.input.slice(1)];
+}

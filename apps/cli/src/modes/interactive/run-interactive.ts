@@ -21,12 +21,9 @@ import { visibleControls } from "../../render/visible-controls.js";
 import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
 import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
-import { runSlashCommand, slashCommands } from "./slash-commands.js";
+import { commandNames, runSlashCommand } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
-
-/** How long after the first prompt is drawn the modules it does not need start loading. */
-const preloadDelayMs = 150;
 
 /** What the interactive mode runs. */
 export interface InteractiveOptions {
@@ -73,12 +70,12 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   try {
     await input.loadHistory();
     printBanner(session);
-    // Heavy modules the prompt does not need (Markdown, the model's SDK) load while the user types: shortly after the
-    // prompt is drawn, so that the terminal shows it before they take the CPU. A turn started earlier loads them itself.
-    setTimeout(() => {
-      void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+    // Heavy modules the prompt does not need (the model's SDK, Markdown) load while the user types, starting as soon as
+    // the prompt is drawn (runLoop draws it synchronously before its first wait), so that Enter sends at once.
+    setImmediate(() => {
       loadProviders(agent.providers);
-    }, preloadDelayMs).unref();
+      void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+    }).unref();
     await runLoop(session, options.firstPrompt);
     return signalled === null ? ExitCode.ok : 128 + constants.signals[signalled];
   } finally {
@@ -108,7 +105,8 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     let back = 0;
     const read = await input.readLine(style.cyan(promptText), {
       expand: () => session.expandTool(back++),
-      complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
+      shiftTab: () => `${session.togglePlanMode()}\n${session.status()}`,
+      complete: (before) => complete(before, commandNames(session), session.agent.workspace),
       ...(queued ? { initial: queued } : {}),
     });
     if (read.kind === "eof") break;

@@ -32,6 +32,8 @@ export interface ReadLineOptions {
   remember?: boolean;
   /** What Ctrl-O shows above the prompt (the last tool's whole output), or null for nothing. */
   expand?: () => string | null;
+  /** Shift-Tab: switches a mode (plan mode) and says what it is now, shown above the prompt. */
+  shiftTab?: () => string;
   /** What Tab completes the word before the cursor with. */
   complete?: (before: string) => Promise<Completion | null>;
 }
@@ -203,6 +205,9 @@ export class TerminalInput implements LineInput {
               if (shown) showAbove(shown);
               break;
             }
+            case "shift-tab":
+              if (options.shiftTab) showAbove(options.shiftTab());
+              break;
             case "tab":
               if (options.complete) void completeWord(options.complete);
               return;
