@@ -26,6 +26,8 @@ import { Subagents } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
+import { acceptsImages } from "../media/image-input.js";
+import type { ImageInput } from "../modes/interactive/file-mentions.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
 import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
 import { skillTool } from "../extensions/skill-tool.js";
@@ -114,6 +116,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** Whether the model in use takes images (and its name, for the error when it does not). */
+  imageInput(): ImageInput;
   /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
   hooks: SessionCommandHooks;
   /** Closes the MCP servers and the context, and makes the session files private. */
@@ -186,7 +190,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
     const extensions = await loadPromptExtensions(cwd, settings.home, options.warn ?? warnOnStderr);
-    const tools = createAgentTools(workspace, { shellEnv, sandbox });
+    // Loaded below (after the tools): FetchURL reads them for each host it is led to.
+    let permissionRules: PermissionRules | null = null;
+    const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput, fetch: { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null } });
     const loaded = await loadAgentTypes(agentFolders(settings.home, cwd, os.homedir()), tools.map((t) => t.name));
     const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
     const cut = await store.recoverCut();
@@ -223,7 +230,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       const { withMcpTools } = await import("@kosong/mcp");
       toolset = withMcpTools(toolset, options.mcpTools);
     }
-    const permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, options.warn ?? warnOnStderr);
+    permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, options.warn ?? warnOnStderr);
     toolset = withPermissionRules(toolset, permissionRules);
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
     let current = providers;
@@ -277,6 +284,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction.use(compaction.choice);
         this.soul = currentSoul = soulFor(next);
       },
+      imageInput,
       subagents,
       subagentNotices,
       afterRevert,

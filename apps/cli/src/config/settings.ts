@@ -116,6 +116,14 @@ export interface Settings {
   hooks: HookDefinition[];
   /** Run the workspace's hooks (`.claude/settings.json`) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
   trustWorkspace: boolean;
+  /** Whether the model takes images (config `image_input`, `KOSONG_IMAGE_INPUT`); null: by provider and model (see `media/image-input.ts`). */
+  imageInput: boolean | null;
+  /** FetchURL's hosts fetched without asking (config `fetch_allow_hosts`). */
+  fetchAllowHosts: string[];
+  /** FetchURL's private addresses it may reach (config `fetch_allow_private`): IPs or CIDR ranges. */
+  fetchAllowPrivate: string[];
+  /** FetchURL's limits from the config (`fetch_timeout` seconds, `fetch_max_bytes`); unset: the defaults. */
+  fetchLimits: { timeoutMs?: number; maxBytes?: number };
   /** Model prices from the config file's `[prices]`, by model name (they win over kosong's table). */
   prices: Record<string, ModelPrice>;
 }
@@ -200,6 +208,10 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
     hooks: hooksFromTables(config.hooks ?? [], configPath ?? "the config file"),
     trustWorkspace: flags.trustWorkspace ?? envFlag(env.KOSONG_TRUST_WORKSPACE) ?? false,
+    imageInput: envFlag(env.KOSONG_IMAGE_INPUT) ?? config.image_input ?? null,
+    fetchAllowHosts: config.fetch_allow_hosts ?? [],
+    fetchAllowPrivate: config.fetch_allow_private ?? [],
+    fetchLimits: definedOnly({ timeoutMs: config.fetch_timeout === undefined ? undefined : Math.round(config.fetch_timeout * 1000), maxBytes: config.fetch_max_bytes }),
     prices: Object.fromEntries(
       Object.entries(config.prices ?? {}).map(([model, p]) => [model, { input: p.input, output: p.output, cachedInput: p.cached_input ?? p.input, ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }) }]),
     ),

@@ -119,6 +119,10 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       prices: {},
       hooks: [],
       trustWorkspace: false,
+      imageInput: null,
+      fetchAllowHosts: [],
+      fetchAllowPrivate: [],
+      fetchLimits: {},
     };
   }
 }

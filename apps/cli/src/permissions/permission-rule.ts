@@ -13,6 +13,9 @@
  * - `WriteFile(src/**)`, `EditFile(...)`, `ReadFile(...)`: the path, relative
  *   to the workspace, matches the glob (`**` any folders, `*` and `?` within
  *   one name).
+ * - `FetchURL(domain:example.com)` (Claude Code's `WebFetch(domain:...)`),
+ *   also `FetchURL(*.example.com)` or `FetchURL(host:port)`: the URL's host
+ *   (FetchURL checks each host a redirect leads to against the rules too).
  * - Other tools (MCP: `mcp__server__tool`, or `mcp__server` for all of a
  *   server's) match by name only.
  */
@@ -33,7 +36,9 @@ export interface PermissionRule {
   pattern: string | null;
 }
 
-const claudeNames: Record<string, string> = { Bash: "Shell", Edit: "EditFile", MultiEdit: "EditFile", Write: "WriteFile", Read: "ReadFile" };
+import { hostAllowed } from "../web/host-allowed.js";
+
+const claudeNames: Record<string, string> = { Bash: "Shell", Edit: "EditFile", MultiEdit: "EditFile", Write: "WriteFile", Read: "ReadFile", WebFetch: "FetchURL" };
 const ruleShape = /^([A-Za-z_][\w-]*)(?:\((.*)\))?$/s;
 
 /** The rule `text`, or null when it is not `Tool` or `Tool(pattern)`. */
@@ -58,7 +63,16 @@ export function ruleMatches(rule: PermissionRule, tool: string, args: Record<str
     const relative = typeof args.path === "string" ? relativePath(args.path) : null;
     return relative !== null && globToRegExp(rule.pattern.replace(/^\.?\//, "")).test(relative);
   }
+  if (tool === "FetchURL") return typeof args.url === "string" && fetchHostMatches(rule.pattern, args.url);
   return false;
+}
+
+function fetchHostMatches(pattern: string, url: string): boolean {
+  try {
+    return hostAllowed(new URL(url).host, [pattern.replace(/^domain:/, "")]);
+  } catch {
+    return false;
+  }
 }
 
 function shellMatches(rule: PermissionRule, command: string): boolean {

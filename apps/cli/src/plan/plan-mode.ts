@@ -12,7 +12,7 @@ import { askApproval } from "../tools/ask-approval.js";
 import { isReadOnlyCommand } from "./read-only-command.js";
 
 /** Tools that only read (or only touch the conversation): never refused in plan mode. */
-const readingTools = new Set(["ReadFile", "ListDir", "Glob", "Grep", "Recall", "Skill", "SetTodoList", "AskUserQuestion", "SendDMail"]);
+const readingTools = new Set(["ReadFile", "ReadMediaFile", "FetchURL", "ListDir", "Glob", "Grep", "Recall", "Skill", "SetTodoList", "AskUserQuestion", "SendDMail"]);
 
 /** What the model is told at the start of a prompt sent in plan mode. */
 export const planModeNote =

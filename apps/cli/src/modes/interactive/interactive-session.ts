@@ -19,7 +19,7 @@ import { reportedWindow } from "../../agent/reported-window.js";
 import type { QuestionAnswers, QuestionItem } from "../../questions/ask-user-question.js";
 import { planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
-import { attachMentions } from "./file-mentions.js";
+import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
 import { ruleForApproval } from "../../permissions/permission-rule.js";
 import type { LineInput } from "./terminal-input.js";
 
@@ -196,13 +196,20 @@ export class InteractiveSession {
   /** Runs a turn for `prompt`, the files it mentions (`@path`) attached. */
   async runPrompt(prompt: string): Promise<OperationEnd> {
     if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
-    const mentioned = await attachMentions(prompt, this.agent.workspace);
+    let mentioned;
+    try {
+      mentioned = await attachMentions(prompt, this.agent.workspace, this.agent.imageInput());
+    } catch (error) {
+      if (!(error instanceof ImageInputError)) throw error;
+      this.print(this.style.red(visibleControls(error.message, { oneLine: true })));
+      return "done";
+    }
     if (mentioned.attached.length > 0) this.print(this.style.dim(`attached: ${mentioned.attached.map((p) => visibleControls(p, { oneLine: true })).join(", ")}`));
     for (const { path, reason } of mentioned.refused) this.print(this.style.yellow(`@${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}`));
     // Answers of background agents that finished between turns come first.
     const notices = this.agent.subagents.takeNotices();
-    const text = this.agent.planMode.on ? `${mentioned.text}\n\n${planModeNote}` : mentioned.text;
-    const input = notices.length > 0 ? `${notices.join("\n\n")}\n\n${text}` : text;
+    const text = withText(mentioned, this.agent.planMode.on ? `${mentioned.text}\n\n${planModeNote}` : mentioned.text);
+    const input = notices.length > 0 ? withNoticesFirst(notices.join("\n\n"), text) : text;
     return this.drive((signal) => this.agent.soul.run(input, { signal }));
   }
 
