@@ -26,8 +26,20 @@ import { type SubagentHooks, Subagents } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
+import { acceptsImages } from "../media/image-input.js";
+import type { ImageInput } from "../modes/interactive/file-mentions.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
+import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
+import { skillTool } from "../extensions/skill-tool.js";
+import { skillsPromptSection } from "../extensions/skills.js";
+import { askUserQuestionTool, noQuestioner, type QuestionerSource } from "../questions/ask-user-question.js";
+import { PlanMode, planModeToolset } from "../plan/plan-mode.js";
+import { SetTodoList } from "../todo/set-todo-list.js";
+import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
+import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
+import { loadPermissionRules, type PermissionRules } from "../permissions/permission-rules.js";
+import { withPermissionRules } from "../permissions/permission-toolset.js";
 import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
 import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
@@ -46,7 +58,7 @@ export type SessionChoice =
 /** A running session. */
 export interface AgentSession {
   soul: Soul;
-  context: Context;
+  context: Context<FileJournal>;
   /** The saved session, or null for `--resume-file` (then the file is written in place). */
   session: SessionInfo | null;
   /** The session id shown to the user (the saved session's, or the resumed file's name). */
@@ -67,8 +79,21 @@ export interface AgentSession {
   settings: Settings;
   /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
   sandbox: CommandSandbox | null;
+  /** The skills and custom commands of the workspace and the user (`/name` runs one). */
+  extensions: PromptExtensions;
+  /**
+   * Who answers the model's AskUserQuestion: the interactive picker, or
+   * (the default) why nobody can, which the model reads as the tool's error.
+   */
+  questioner: QuestionerSource;
+  /** Plan mode (only reading tools work) and whether it is on. */
+  planMode: PlanMode;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /** Resolves once every MCP server is connected or has failed (they start in the background with `mcpProgress`). */
+  mcpReady: Promise<void>;
+  /** The session's permission rules (user's, and the trusted project's), for `/permissions`. */
+  permissionRules: PermissionRules;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
   checkpointTimes: CheckpointTimes;
   /** The children the `Agent` tool runs, and their records. */
@@ -91,6 +116,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** Whether the model in use takes images (and its name, for the error when it does not). */
+  imageInput(): ImageInput;
   /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
   hooks: SessionCommandHooks;
   /** Closes the MCP servers and the context, and makes the session files private. */
@@ -114,6 +141,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Start the MCP servers in the background, with a line per server as it starts and as it is ready (interactive mode); without it the session waits for them. */
+  mcpProgress?: (line: string) => void;
   /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
   askWorkspaceTrust?: AskWorkspaceTrust;
 }
@@ -135,6 +164,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     throw error;
   });
   let mcp: McpServers | null = null;
+  let mcpReady = Promise.resolve();
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
@@ -142,13 +172,18 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening.opening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) warn(opened.notice);
+    const extensions = await loadPromptExtensions(cwd, settings.home, warn);
+    // Loaded below (after the tools): FetchURL reads them for each host it is led to.
+    let permissionRules: PermissionRules | null = null;
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies and the children follow.
     let current = providers;
     // The Agent tool reaches the soul of the moment (`/model` replaces it) and the session's hooks (opened once the tools are) through these.
     let currentSoul: Soul | null = null;
     let hooks: SessionCommandHooks | null = null;
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
-    const tools = createAgentTools(workspace, { shellEnv, sandbox });
+    const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
+    const fetch = { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host: string) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null };
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput, fetch });
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
       cwd,
@@ -160,12 +195,17 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       soul: () => currentSoul!,
       hooks: (event, input) => hooks?.subagent(event, input) ?? Promise.resolve(),
     });
+    const agentTools = [...tools, ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner()), subagents.tool()];
     let toolset: Toolset;
-    ({ toolset, mcp } = await openToolset(options, cwd, [...tools, subagents.tool()], sandbox));
+    ({ toolset, mcp, ready: mcpReady } = await openToolset(options, cwd, agentTools, sandbox));
+    permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, warn);
+    toolset = withPermissionRules(toolset, permissionRules);
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
+    const planMode = new PlanMode(settings.plan);
+    toolset = planModeToolset(toolset, planMode);
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const sessionHooks = await openSessionHooks({
       settings,
       cwd,
@@ -180,10 +220,20 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     const soulFor = (chosen: Providers): Soul =>
-      new Soul({ agent, provider: chosen.main, context, config: soulConfig(chosen, settings), compaction, approval, session: { id: displayId, workDir: cwd, files }, hooks: sessionHooks.soul });
+      new Soul({
+        agent,
+        provider: chosen.main,
+        context,
+        config: soulConfig(chosen, settings),
+        compaction: new TodoKeepingCompaction(compaction),
+        approval,
+        session: { id: displayId, workDir: cwd, files },
+        hooks: sessionHooks.soul,
+      });
     currentSoul = soulFor(providers);
     const afterRevert = (checkpoint: number) => detachAfterRevert(store, subagents, checkpoint);
-    return {
+    const running: AgentSession = {
+      questioner: () => noQuestioner("in this mode (print mode, stream-json, --wire or ACP)"),
       soul: currentSoul,
       useProviders(this: AgentSession, next: Providers) {
         this.soul.release();
@@ -192,6 +242,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction.use(compaction.choice);
         this.soul = currentSoul = soulFor(next);
       },
+      imageInput,
       subagents,
       subagentNotices,
       afterRevert,
@@ -207,7 +258,11 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       providers,
       settings,
       sandbox,
+      extensions,
+      planMode,
       mcp,
+      mcpReady,
+      permissionRules,
       checkpointTimes,
       hooks: sessionHooks,
       async observe(event) {
@@ -230,6 +285,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await closeConversation(conversation, session);
       },
     };
+    return running;
   } catch (error) {
     await mcp?.close();
     await sandboxOpening.drop();
@@ -263,7 +319,7 @@ async function closeConversation(conversation: Conversation, session: SessionInf
 
 /** A conversation opened by {@link openConversation}. */
 interface Conversation {
-  context: Context;
+  context: Context<FileJournal>;
   /** Closes the context, the journal and the store; with a store, resolves to its size in bytes there (null when it could not be read). */
   close(): Promise<number | null>;
 }
@@ -366,17 +422,23 @@ async function detachAfterRevert(store: SubagentStore, subagents: Subagents, che
 
 /**
  * The agent's toolset: `tools` (its own, with `Agent`), Recall, SendDMail
- * when D-Mail is on, the configured MCP servers' tools, then the host's MCP
- * tools. `mcp` is the servers started here (closing them is the session's).
+ * when D-Mail is on, the MCP servers' tools (the workspace's `.mcp.json`, then
+ * the configured ones), then the host's MCP tools. `mcp` is the servers
+ * started here (closing them is the session's); `ready` resolves once they
+ * are all connected or failed (in the background with `mcpProgress`).
  */
-async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null): Promise<{ toolset: Toolset; mcp: McpServers | null }> {
+async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null): Promise<{ toolset: Toolset; mcp: McpServers | null; ready: Promise<void> }> {
   const { settings } = options;
+  const warn = options.warn ?? warnOnStderr;
   // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
   let toolset: Toolset = new SimpleToolset(settings.dmail ? [...tools, Recall, SendDMail] : [...tools, Recall]);
   let mcp: McpServers | null = null;
-  if (settings.mcpSources.length > 0) {
+  let ready = Promise.resolve();
+  // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
+  const mcpSources = [...(await workspaceMcpSources(cwd, settings.trustWorkspace, warn)), ...settings.mcpSources];
+  if (mcpSources.length > 0) {
     const { openSessionMcp } = await import("./mcp-tools.js");
-    ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
+    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, process.env, options.mcpProgress));
   }
   if (options.mcpTools) {
     try {
@@ -387,7 +449,7 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
       throw error;
     }
   }
-  return { toolset, mcp };
+  return { toolset, mcp, ready };
 }
 
 /** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed, and passwords of URLs are hidden. */

@@ -100,11 +100,13 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       compactModel: null,
       script: null,
       yolo: false,
+      plan: false,
       dmail: true,
       projectContext: true,
       outputFormat: "text",
       shellEnvironment: defaultEnvironmentPolicy,
       mcpSources: [],
+      permissions: null,
       store: null,
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
@@ -117,6 +119,10 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       prices: {},
       hooks: [],
       trustWorkspace: false,
+      imageInput: null,
+      fetchAllowHosts: [],
+      fetchAllowPrivate: [],
+      fetchLimits: {},
     };
   }
 }

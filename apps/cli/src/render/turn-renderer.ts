@@ -80,6 +80,8 @@ export class TurnRenderer {
   /** Labels of children's calls still running, by `<agent id>/<call id>`. */
   readonly #childCalls = new Map<string, string>();
   #spinnerText: string | null = null;
+  /** Work talking to the user runs (see {@link aside}): no spinner meanwhile. */
+  #asides = 0;
   #ticker: ReturnType<typeof setInterval> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
   #lastTokens = 0;
@@ -307,6 +309,23 @@ export class TurnRenderer {
     else if (spinning !== null) this.#startSpinner(spinning);
   }
 
+  /**
+   * Runs `work` that talks to the user (a tool's questions) with the
+   * spinner stopped and pending text written; the spinner of the tools
+   * still running comes back after.
+   */
+  async aside<T>(work: () => Promise<T>): Promise<T> {
+    this.#asides++;
+    this.#stopSpinner();
+    await this.#flushText();
+    try {
+      return await work();
+    } finally {
+      this.#asides--;
+      this.#showRunning();
+    }
+  }
+
   /** Stops the spinner and writes pending text (after the last event, or before other output). */
   async finish(): Promise<void> {
     this.#stopSpinner();
@@ -332,7 +351,7 @@ export class TurnRenderer {
 
   /** The spinner for the tools still running, with the time the oldest has taken once it is slow. */
   #showRunning(): void {
-    if (this.#calls.size === 0 || !this.#o.spinner) return;
+    if (this.#calls.size === 0 || !this.#o.spinner || this.#asides > 0) return;
     const calls = [...this.#calls.values()];
     const labels = calls.map((call) => `${toolCallLabel(call.name, call.args, 40)}${call.step ? ` · ${call.step}` : ""}`);
     const text = () => {
@@ -344,7 +363,7 @@ export class TurnRenderer {
   }
 
   #startSpinner(text: string): void {
-    if (!this.#o.spinner) return;
+    if (!this.#o.spinner || this.#asides > 0) return;
     this.#stopSpinner();
     this.#spinnerText = text;
     this.#screen.startSpinner(this.#o.style.dim(text), this.#o.style.cyan);

@@ -5,6 +5,8 @@ import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { listDirTool } from "./list-dir.js";
+import { readMediaFileTool } from "../media/read-media-file.js";
+import { fetchUrlTool, type FetchUrlOptions } from "../web/fetch-url-tool.js";
 import { readFileTool } from "./read-file.js";
 import { shellTool } from "./shell.js";
 import type { Workspace } from "./workspace.js";
@@ -19,17 +21,23 @@ export interface AgentToolsOptions {
   shellEnv?: Record<string, string>;
   /** The sandbox Shell commands run in (default: none). */
   sandbox?: CommandSandbox | null;
+  /** Whether the model in use takes images (ReadMediaFile refuses otherwise); default: it does. */
+  imageInput?: () => { accepted: boolean; model: string };
+  /** FetchURL's allowed hosts, private addresses and limits (default: every host asks, no private address). */
+  fetch?: FetchUrlOptions;
 }
 
-/** ReadFile, WriteFile, EditFile, Shell, ListDir, Glob and Grep for `workspace`. */
+/** ReadFile, ReadMediaFile, WriteFile, EditFile, Shell, ListDir, Glob, Grep and FetchURL for `workspace`. */
 export function createAgentTools(workspace: Workspace, options: AgentToolsOptions = {}): CallableTool[] {
   return [
     readFileTool(workspace),
+    readMediaFileTool(workspace, options.imageInput ?? (() => ({ accepted: true, model: "" }))),
     writeFileTool(workspace),
     editFileTool(workspace),
     shellTool(workspace, options.shellEnv, options.sandbox ?? null),
     listDirTool(workspace),
     globTool(workspace),
     grepTool(workspace),
+    fetchUrlTool(options.fetch),
   ];
 }

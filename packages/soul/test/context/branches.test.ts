@@ -9,10 +9,11 @@ import { copyFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, userMessage } from "@kosong/core";
-import { Context, type ContextBranch } from "@kosong/soul";
+import { Context } from "@kosong/soul";
+import type { ContextBranch } from "@kosong/soul/conversation";
 import { LOG_KINDS } from "./helpers/logs.js";
 import { runReadmeBlock } from "./helpers/readme-block.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** Three turns: checkpoint n, "prompt n", "answer n". */
 async function threeTurns(context: Context): Promise<void> {

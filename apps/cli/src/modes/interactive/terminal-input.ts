@@ -34,6 +34,8 @@ export interface ReadLineOptions {
   remember?: boolean;
   /** What Ctrl-O shows above the prompt (the last tool's whole output), or null for nothing. */
   expand?: () => string | null;
+  /** Shift-Tab: switches a mode (plan mode) and says what it is now, shown above the prompt. */
+  shiftTab?: () => string;
   /** What Tab completes the word before the cursor with. */
   complete?: (before: string) => Promise<Completion | null>;
 }
@@ -58,6 +60,8 @@ export interface LineInput {
   watchTurn(keys: TurnKeys): () => void;
   /** Ends the line being read, if any, as the end of input (`eof`). */
   cancel(): void;
+  /** Writes a notice: above the prompt (drawn again under it) while a line is read, else as a line of its own. */
+  printAbove?(text: string): void;
 }
 
 /** Lines kept in the history file. */
@@ -70,6 +74,8 @@ export type KeyStream = Pick<NodeJS.ReadStream, "on" | "off" | "pause" | "resume
 export class TerminalInput implements LineInput {
   #history: string[] = [];
   #cancel: (() => void) | null = null;
+  /** Shows a notice above the line being read; null when no line is read. */
+  #notice: ((text: string) => void) | null = null;
   /** Text typed during a turn and not entered: the next prompt starts with it. */
   #carried: EditBuffer | null = null;
   readonly #screen: ScreenWriter;
@@ -102,6 +108,7 @@ export class TerminalInput implements LineInput {
       let settled = false;
       const finish = (result: LineResult, suffix = ""): void => {
         settled = true;
+        this.#notice = null;
         screen.leavePrompt(suffix);
         stop();
         this.#cancel = null;
@@ -131,11 +138,19 @@ export class TerminalInput implements LineInput {
         act(step.effects);
       };
       const stop = this.#listen((key) => {
+        if (key.kind === "key" && key.name === "shift-tab") {
+          if (options.shiftTab) screen.showAbovePrompt(options.shiftTab());
+          return draw();
+        }
         const step = promptReducer(state, key);
         state = step.state;
         act(step.effects);
       });
       this.#cancel = () => finish({ kind: "eof" });
+      this.#notice = (text) => {
+        screen.showAbovePrompt(text);
+        draw();
+      };
       draw();
     });
   }
@@ -168,6 +183,11 @@ export class TerminalInput implements LineInput {
 
   cancel(): void {
     this.#cancel?.();
+  }
+
+  printAbove(text: string): void {
+    if (this.#notice !== null) this.#notice(text);
+    else this.#screen.write(`${text}\n`);
   }
 
   /** Reads keys in raw mode with bracketed paste until the returned function is called. */
