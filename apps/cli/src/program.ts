@@ -137,13 +137,24 @@ export function buildProgram(): Command {
       process.exitCode = await runAcp(command.optsWithGlobals<MainOptions>());
     });
 
-  program
+  const sessions = program
     .command("sessions")
-    .description("list the saved sessions: id, directory, first prompt, size, last used")
+    .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt")
     .exitOverride()
     .action(async () => {
       const { printSessions } = await import("./sessions/print-sessions.js");
       process.exitCode = await printSessions();
+    });
+  sessions
+    .command("prune")
+    .description("remove saved sessions whole (rotations, file journal, subagents; with --store their conversations in PostgreSQL too)")
+    .option("--older-than <age>", "remove sessions last used longer ago than this: 30d, 12h, 2w (units s, m, h, d, w)")
+    .option("--keep <n>", "keep the n most recently used sessions whatever their age")
+    .option("--dry-run", "only list what would be removed")
+    .exitOverride()
+    .action(async (_options: object, command: Command) => {
+      const { runPrune } = await import("./sessions/prune-command.js");
+      process.exitCode = await runPrune(command.optsWithGlobals());
     });
 
   return program;

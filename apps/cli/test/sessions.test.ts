@@ -61,7 +61,7 @@ describe("session store", () => {
     out = "";
     await printSessions(home, sink);
     const [header, row] = out.trim().split("\n");
-    expect(header).toMatch(/^ID\s+DIRECTORY\s+SIZE\s+LAST USED\s+FIRST PROMPT$/);
+    expect(header).toMatch(/^ID\s+DIRECTORY\s+SIZE\s+ON DISK\s+LAST USED\s+FIRST PROMPT$/);
     expect(row).toContain(s.id);
     expect(row).toContain("/work/project");
     expect(row).toContain("0 B");

@@ -117,6 +117,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       prices: {},
       hooks: [],
       trustWorkspace: false,
+      sessionRetention: null,
     };
   }
 }

@@ -172,6 +172,8 @@ async function readSession(dir: string): Promise<ListedSession | null> {
     const metadata = metadataSchema.parse(JSON.parse(await readFile(path.join(dir, "session.json"), "utf8")));
     const contextFile = path.join(dir, "context.jsonl");
     const info = await stat(contextFile);
+    // With --store the conversation file stays empty: session.json (rewritten when such a session closes) says when it was used.
+    const metadataTime = metadata.stored_size === null ? 0 : (await stat(path.join(dir, "session.json"))).mtimeMs;
     return {
       id: metadata.id,
       dir,
@@ -182,7 +184,7 @@ async function readSession(dir: string): Promise<ListedSession | null> {
       compaction: metadata.compaction,
       storedSize: metadata.stored_size,
       size: metadata.stored_size ?? info.size,
-      lastUsed: info.mtimeMs,
+      lastUsed: Math.max(info.mtimeMs, metadataTime),
     };
   } catch {
     return null;
