@@ -24,6 +24,8 @@ import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sand
 import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
 import { Subagents } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
+import { BackgroundJobs } from "../jobs/background-jobs.js";
+import { withJobNotices } from "../jobs/job-notices.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
@@ -93,7 +95,9 @@ export interface AgentSession {
   useProviders(providers: Providers): void;
   /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
   hooks: SessionCommandHooks;
-  /** Closes the MCP servers and the context, and makes the session files private. */
+  /** The background jobs the Shell tool started (`/tasks` lists them); they end with the session. */
+  jobs: BackgroundJobs;
+  /** Ends the background jobs, closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
 
@@ -151,6 +155,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     throw error;
   });
   let mcp: McpServers | null = null;
+  // Background jobs (Shell's run_in_background) keep their logs in the session folder (beside a --resume-file file as <name>.jobs).
+  const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
@@ -159,7 +165,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
-    const tools = createAgentTools(workspace, { shellEnv, sandbox });
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs });
     const loaded = await loadAgentTypes(agentFolders(settings.home, cwd, os.homedir()), tools.map((t) => t.name));
     const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
     const cut = await store.recoverCut();
@@ -225,7 +231,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction,
         approval,
         session: { id: displayId, workDir: cwd, files },
-        hooks: hooks.soul,
+        hooks: withJobNotices(hooks.soul, jobs),
       });
     currentSoul = soulFor(providers);
     const afterRevert = async (checkpoint: number): Promise<string | null> => {
@@ -261,6 +267,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       mcp,
       checkpointTimes,
       hooks,
+      jobs,
       async observe(event) {
         if (event.type === "Reverted" && event.payload.checkpoint_id !== null) {
           const line = await afterRevert(event.payload.checkpoint_id);
@@ -275,6 +282,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       async close() {
         subagents.abortAll();
         await subagents.settled();
+        await jobs.closeAll();
         await hooks.end();
         await mcp?.close();
         await sandbox?.close();
@@ -290,6 +298,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       },
     };
   } catch (error) {
+    await jobs.closeAll();
     await mcp?.close();
     await dropSandbox();
     await closeConversation();

@@ -6,7 +6,8 @@ import { extractText } from "@kosong/core";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
 import { contextBreakdownLines } from "../../render/context-breakdown-lines.js";
 import { mcpStatusLines } from "../../render/mcp-status.js";
-import { printSessions } from "../../sessions/print-sessions.js";
+import { formatSize, printSessions } from "../../sessions/print-sessions.js";
+import { jobState } from "../../tools/task-tools.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
@@ -144,6 +145,15 @@ export const slashCommands: SlashCommand[] = [
     args: "[<id> | restore <id>]",
     help: "the agents the Agent tool ran (status, cost); one's transcript",
     run: (s, args) => agentsCommand(s.agent.subagents, args, { print: (line) => s.print(line), style: s.style }),
+  },
+  {
+    name: "tasks",
+    help: "the background jobs Shell started (state, output size, log file)",
+    run: async (s) => {
+      const jobs = s.agent.jobs.list();
+      if (jobs.length === 0) s.print("No background jobs in this session.");
+      for (const job of jobs) s.print(`${visibleControls(jobState(job), { oneLine: true })}  ${s.style.dim(`${formatSize(job.outputBytes)} of output, ${job.logFile}`)}`);
+    },
   },
   {
     name: "rotations",
