@@ -75,6 +75,8 @@ describe("background commands (Shell run_in_background, TaskOutput, TaskStop)", 
     );
     const run = await runKosong(["-p", "run the dev server", "--yolo"], { cwd, home, env });
     expect(run.code, run.stderr).toBe(0);
+    // The job ran in the Shell's sandbox.
+    expect(JSON.stringify(fake.server.requests[0]!.body!.tools)).toContain("Commands run in a sandbox");
     expect(toolResults(1)).toMatch(/Started background job job-1/);
     expect(toolResults(2)).toMatch(/job-1 .*: running/);
     expect(toolResults(2)).toMatch(/listening on \d+/);
