@@ -7,8 +7,9 @@
  * folder is shared with another session, so nothing another session still
  * uses goes with it.
  */
-import { readdir, lstat, rm } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
+import { JsonlSessionStore } from "@kosong/context";
 import { UsageError } from "../cli-error.js";
 import { type ListedSession, listSessions } from "./session-store.js";
 
@@ -84,14 +85,13 @@ async function removeOne(session: ListedSession, options: { dryRun: boolean; sto
   const inStore = session.storedSize !== null;
   if (inStore && !options.store) return "its conversation is in PostgreSQL: give --store (or KOSONG_STORE_URL)";
   if (options.dryRun) return null;
-  if (inStore) {
-    try {
-      await options.store!.deleteSession(session.id);
-    } catch (error) {
-      return `not removed: ${(error as Error).message}`;
-    }
+  try {
+    if (inStore) await options.store!.deleteSession(session.id);
+    // Under the conversation file's lock: a session open in another kosong is refused, not torn.
+    await new JsonlSessionStore(path.dirname(session.dir)).deleteSession(path.basename(session.dir));
+  } catch (error) {
+    return `not removed: ${(error as Error).message}`;
   }
-  await rm(session.dir, { recursive: true, force: true });
   return null;
 }
 

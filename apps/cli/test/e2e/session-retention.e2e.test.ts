@@ -6,6 +6,7 @@
  */
 import { mkdir, readdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { JsonlSessionStore } from "@kosong/context";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { ensureBuilt, runKosong } from "./kosong-binary.js";
@@ -83,6 +84,25 @@ describe("kosong sessions prune", { timeout: 90_000 }, () => {
     expect(kept.code, kept.stderr).toBe(0);
     expect(await sessions()).toEqual([c, d].sort());
     void a;
+  });
+
+  it("leaves a session another kosong has open (its lock), and says so", async () => {
+    const { home, cwd, sessions, kosong } = await setup();
+    const open = await makeSession(home, cwd, "in use", 90);
+    const log = await new JsonlSessionStore(path.join(home, ".kosong", "sessions")).openLog(open);
+    const when = new Date(Date.now() - 90 * day);
+    await utimes(path.join(home, ".kosong", "sessions", open, "context.jsonl"), when, when);
+    try {
+      const run = await kosong(["sessions", "prune", "--older-than", "30d"]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(new RegExp(`^left ${open} .*not removed: `, "m"));
+      expect(await sessions()).toEqual([open]);
+    } finally {
+      await log.close();
+    }
+    await utimes(path.join(home, ".kosong", "sessions", open, "context.jsonl"), when, when);
+    expect((await kosong(["sessions", "prune", "--older-than", "30d"])).code).toBe(0);
+    expect(await sessions()).toEqual([]);
   });
 
   it("refuses a bad age or count with a usage error and removes nothing", async () => {
