@@ -137,6 +137,28 @@ export function buildProgram(): Command {
       process.exitCode = await runAcp(command.optsWithGlobals<MainOptions>());
     });
 
+  program
+    .command("export")
+    .description("write a saved session's conversation as Markdown, a self-contained HTML page or JSONL (secrets of the environment replaced); to stdout, or -o FILE")
+    .argument("<session>", "the session's whole id (see `kosong sessions`)")
+    .addOption(new Option("--format <format>", "md, html or jsonl (default: from -o's extension, else md)").choices(["md", "html", "jsonl"]))
+    .option("-o, --output <file>", "write to this new file (never overwritten)")
+    .exitOverride()
+    .action(async (id: string, _options: object, command: Command) => {
+      const { runExport } = await import("./export/export-command.js");
+      process.exitCode = await runExport(id, command.optsWithGlobals());
+    });
+
+  program
+    .command("import")
+    .description("make a new session of this directory from a kimi-cli context.jsonl or a kosong export (md, html, jsonl)")
+    .argument("<file>", "the file to import")
+    .exitOverride()
+    .action(async (file: string, _options: object, command: Command) => {
+      const { runImport } = await import("./export/export-command.js");
+      process.exitCode = await runImport(file, command.optsWithGlobals());
+    });
+
   const sessions = program
     .command("sessions")
     .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt")
