@@ -51,6 +51,7 @@ Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
   compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config),
   first_byte_timeout, idle_timeout, shell_timeout, max_time, file_restore, file_restore_max_size,
+  session_retention ("30d", or a table: older_than, keep; old sessions pruned at start-up),
   sandbox ("on", "off", "auto-allow", or a table: mode, network = false / true / ["host", ...]),
   [[hooks]] (event, command, matcher, timeout: commands run on PreToolUse, PostToolUse, Stop, ...; see the README)
   Precedence: flags > KOSONG_* environment > config file > defaults.
@@ -69,7 +70,10 @@ Examples:
   kosong -p "summarise README.md"         one turn, answer on stdout
   echo "list the files" | kosong -p - --output-format stream-json
   kosong --continue                       pick up the latest session of this directory
-  kosong demo                             an offline, scripted tour (no key needed)`;
+  kosong demo                             an offline, scripted tour (no key needed)
+  kosong sessions prune --older-than 30d  remove sessions unused for 30 days (--dry-run lists them)
+  kosong export <id> -o chat.html         a session as a self-contained page (md, html, jsonl)
+  kosong import context.jsonl             a kimi-cli session or an export as a new session`;
 
 /** Builds the `kosong` program; each command imports its mode only when it runs. */
 export function buildProgram(): Command {
