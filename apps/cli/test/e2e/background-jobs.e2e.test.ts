@@ -5,13 +5,13 @@
  * model told when it ends, stopped by TaskStop and by kosong's exit (its
  * end of a turn, and SIGTERM), and no process of it left behind.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { ensureBubblewrap } from "../ensure-bubblewrap.js";
 import { useTempDirs } from "../temp-dir.js";
+import { devServer, processesWith } from "./dev-server.js";
 import { runKosong, useFakeProviderServer } from "./kosong-binary.js";
 
 // Under /var/tmp: a sandboxed command has a private /tmp.
@@ -21,31 +21,6 @@ const usage = { input_other: 50, output: 5, input_cache_read: 0, input_cache_cre
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 let calls = 0;
 const call = (name: string, args: object): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id: `c${++calls}`, function: { name, arguments: JSON.stringify(args) } }] });
-
-/** A dev server: listens on 127.0.0.1, answers "ok", says so; quits (code 3) when a `quit` file appears, writing `server.done` first. */
-const devServer = `
-const http = require("node:http");
-const fs = require("node:fs");
-const server = http.createServer((req, res) => res.end("ok"));
-server.listen(0, "127.0.0.1", () => console.log("listening on " + server.address().port));
-setInterval(() => {
-  if (!fs.existsSync("quit")) return;
-  console.log("quitting");
-  fs.writeFileSync("server.done", "");
-  process.exit(3);
-}, 30);
-`;
-
-/** Processes (any pid namespace) whose command line names `marker`. */
-function processesWith(marker: string): string[] {
-  return readdirSync("/proc").filter((pid) => /^\d+$/.test(pid) && pid !== String(process.pid)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-    } catch {
-      return false;
-    }
-  });
-}
 
 async function setup() {
   ensureBubblewrap();
