@@ -2,9 +2,9 @@
  * `kosong sessions prune --store`: a session whose conversation is in
  * PostgreSQL goes from the database (its rotations too) and from disk;
  * the sessions kept stay in both; without the store's URL such a session
- * is left whole and said so.
+ * is left whole and said so. Export and import work on such sessions too.
  */
-import { mkdir, readdir, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
@@ -57,5 +57,36 @@ describe("kosong sessions prune with --store", { timeout: 90_000 }, () => {
     const kept = await pg.store.openLog(fresh);
     expect((await kept.read()).messages.length).toBeGreaterThan(0);
     await kept.close();
+  });
+
+  it("exports a session whose conversation is in PostgreSQL, and imports it back into PostgreSQL", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const script = path.join(home, "script.json");
+    await writeFile(script, JSON.stringify(["text: stored answer"]));
+    const env = { KOSONG_STORE_URL: pg.url };
+    const run = await runKosong(["--provider", "scripted", "--script", script, "-p", "a stored question"], { cwd, home, env });
+    expect(run.code, run.stderr).toBe(0);
+    const [id] = await readdir(path.join(home, ".kosong", "sessions"));
+    const without = await runKosong(["export", id!, "--format", "jsonl"], { cwd, home });
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/in PostgreSQL: give --store/);
+    const exported = await runKosong(["export", id!, "-o", path.join(cwd, "stored.md")], { cwd, home, env });
+    expect(exported.code, exported.stderr).toBe(0);
+    const imported = await runKosong(["import", path.join(cwd, "stored.md")], { cwd, home, env });
+    expect(imported.code, imported.stderr).toBe(0);
+    const newId = /as session (\S+)\./.exec(imported.stdout)![1]!;
+    const lines = async (sessionId: string) => {
+      const log = await pg.store.openLog(sessionId);
+      try {
+        return (await log.read()).messages;
+      } finally {
+        await log.close();
+      }
+    };
+    expect(await lines(newId)).toEqual(await lines(id!));
+    expect((await lines(newId)).length).toBeGreaterThan(1);
+    expect(await readFile(path.join(home, ".kosong", "sessions", newId, "context.jsonl"), "utf8")).toBe("");
   });
 });
