@@ -156,10 +156,10 @@ export async function removeSession(info: Pick<SessionInfo, "dir">): Promise<voi
   await rm(info.dir, { recursive: true, force: true });
 }
 
-/** Sets 0600 on every file of the session folder (rotations written by the context log included). */
+/** Sets 0600 on every file of the session folder (rotations written by the context log included), 0700 on its folders (`files/`, `agents/`, `jobs/`). */
 export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promise<void> {
-  const names = await readdir(info.dir).catch(() => [] as string[]);
-  await Promise.all(names.map((name) => chmod(path.join(info.dir, name), 0o600).catch(() => undefined)));
+  const entries = await readdir(info.dir, { withFileTypes: true }).catch(() => []);
+  await Promise.all(entries.map((entry) => chmod(path.join(info.dir, entry.name), entry.isDirectory() ? 0o700 : 0o600).catch(() => undefined)));
 }
 
 async function writeMetadata(info: SessionInfo): Promise<void> {
