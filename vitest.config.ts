@@ -32,6 +32,7 @@ const alias = [
   { find: /^@kosong\/workspace$/, replacement: here("packages/kosong-workspace/src/index.ts") },
   { find: /^@kosong\/soul\/subagent$/, replacement: here("packages/soul/src/subagent/index.ts") },
   { find: /^@kosong\/soul\/internal$/, replacement: here("packages/soul/src/internal/index.ts") },
+  { find: /^@kosong\/test-support$/, replacement: here("packages/test-support/src/index.ts") },
 ];
 
 /**

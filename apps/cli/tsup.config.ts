@@ -1,13 +1,10 @@
+import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
+export default defineConfig(kosongTsup({
   entry: { kosong: "src/kosong.ts" },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
   dts: false,
-  sourcemap: true,
-  clean: true,
+  splitting: false,
+  treeshake: false,
   banner: { js: "#!/usr/bin/env node" },
-  external: [/^@kosong\//],
-});
+}));

@@ -1,13 +1,8 @@
+import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
+export default defineConfig(kosongTsup({
   entry: { index: "src/index.ts" },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  treeshake: true,
-  external: [/^@kosong\//, "@agentclientprotocol/sdk"],
-});
+  splitting: false,
+  external: ["@agentclientprotocol/sdk"],
+}));

@@ -1,18 +1,11 @@
+import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
+export default defineConfig(kosongTsup({
   entry: {
     index: "src/index.ts",
     "records/index": "src/records/index.ts",
     "testing/index": "src/testing/index.ts",
   },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  treeshake: true,
-  external: ["vitest", /^@kosong\//],
-});
+  external: ["vitest"],
+}));

@@ -1,14 +1,7 @@
+import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
+export default defineConfig(kosongTsup({
   entry: { index: "src/index.ts" },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  treeshake: true,
-  external: [/^@kosong\//, /^@modelcontextprotocol\//],
-});
+  external: [/^@modelcontextprotocol\//],
+}));

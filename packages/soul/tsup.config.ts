@@ -1,6 +1,7 @@
+import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
+export default defineConfig(kosongTsup({
   entry: {
     index: "src/index.ts",
     "compaction/index": "src/compaction/index.ts",
@@ -13,13 +14,4 @@ export default defineConfig({
     "wire-server/index": "src/wire-server/index.ts",
     "subagent/index": "src/subagent/index.ts",
   },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  treeshake: true,
-  external: [/^@kosong\//],
-});
+}));

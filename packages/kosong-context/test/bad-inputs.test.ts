@@ -20,7 +20,7 @@ import {
 } from "@kosong/context";
 import { checkpointRecord, encodeRecord, messageRecord, readContextFile, systemPromptRecord, type ContextRecord } from "@kosong/context/records";
 import { assertDistIsFresh, startChild } from "./helpers/child.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const line = (record: ContextRecord) => `${encodeRecord(record)}\n`;
 const msg = (text: string) => messageRecord(userMessage(text));

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
 import { InvalidOffsetError, InvalidRecordError, JsonlContextFile, RotationNotFoundError, StorageClosedError, type Durability } from "@kosong/context";
 import { checkpointRecord, encodeRecord, messageRecord, otherRecord, readContextFile, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const line = (record: ContextRecord) => `${encodeRecord(record)}\n`;
 const msg = (text: string) => messageRecord(userMessage(text));

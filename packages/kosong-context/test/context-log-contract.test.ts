@@ -1,7 +1,7 @@
 import path from "node:path";
 import { JsonlContextFile, MemoryContextLog, type ContextLog, type Durability } from "@kosong/context";
 import { describeContextLogContract } from "@kosong/context/testing";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 describeContextLogContract("MemoryContextLog", () => ({ log: new MemoryContextLog("test-session") }));
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { JsonlLinearStorage, MemoryLinearStorage, type Durability, type LinearStorage } from "@kosong/context";
 import { describeLinearStorageContract } from "@kosong/context/testing";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 describeLinearStorageContract("MemoryLinearStorage", () => {
   let latest: LinearStorage = new MemoryLinearStorage();

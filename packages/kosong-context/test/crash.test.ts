@@ -13,7 +13,7 @@ import { JsonlContextFile, type Durability, type LogRotationInfo } from "@kosong
 import { messageRecord, readContextFile } from "@kosong/context/records";
 import { assertDistIsFresh, startChild, type Child } from "./helpers/child.js";
 import { seededRandom as random } from "./helpers/random.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const seed = Number(process.env.KOSONG_CRASH_SEED ?? Date.now() % 1_000_000);
 /** Kills per durability mode (3 modes) and kills of the rotating child (small records, then large ones). */

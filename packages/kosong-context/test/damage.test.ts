@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { serializeMessage, userMessage } from "@kosong/core";
 import { JsonlLinearStorage, StorageAlreadyModifiedError } from "@kosong/context";
 import { readContextFile, scanContextFile } from "@kosong/context/records";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const ok = (text: string) => serializeMessage(userMessage(text));
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
 import { JsonlContextFile, JsonlLinearStorage, StorageClosedError } from "@kosong/context";
 import { encodeRecord, messageRecord } from "@kosong/context/records";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 describe("await using", () => {
   it("closes a JsonlContextFile at the end of the block: pending appends committed, lock released", async () => {

@@ -11,7 +11,7 @@ import { JsonlContextFile } from "@kosong/context";
 import { checkpointRecord, messageRecord, systemPromptRecord } from "@kosong/context/records";
 import { assertDistIsFresh, startChild } from "./helpers/child.js";
 import { seededRandom } from "./helpers/random.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 const user = (text: string) => messageRecord({ role: "user", content: [{ type: "text", text }] });

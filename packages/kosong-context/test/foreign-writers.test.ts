@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextFileChangedError, JsonlContextFile, JsonlLinearStorage, StorageWriteError, type ContextFileChange } from "@kosong/context";
 import { messageRecord, readContextFile } from "@kosong/context/records";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const user = (text: string) => messageRecord({ role: "user", content: [{ type: "text", text }] });
 const texts = async (file: string) => (await readContextFile(file)).messages.map((m) => (m.content[0] as { text: string }).text);

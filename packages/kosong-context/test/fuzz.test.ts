@@ -13,7 +13,7 @@ import { assistantMessage, imageURLPart, textPart, thinkPart, toolCall, toolMess
 import { JsonlLinearStorage, type SkippedLine } from "@kosong/context";
 import { checkpointRecord, decodeRecordLine, encodeRecord, messageRecord, otherRecord, scanContextFile, systemPromptRecord, usageRecord, type ContextRecord, type ScannedRecord } from "@kosong/context/records";
 import { seededRandom as random } from "./helpers/random.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const seed = Number(process.env.KOSONG_FUZZ_SEED ?? Date.now() % 1_000_000);
 const TRIALS = 3000;

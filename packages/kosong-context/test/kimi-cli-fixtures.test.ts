@@ -11,9 +11,8 @@ import { describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
 import { JsonlContextFile, JsonlLinearStorage, type ContextLogState } from "@kosong/context";
 import { checkpointRecord, messageRecord, readContextFile, scanContextFile, systemPromptRecord, type ContextRecord } from "@kosong/context/records";
-import { fixture } from "./helpers/fixtures.js";
+import { fixture, tempDir } from "@kosong/test-support";
 import { KIMI_SESSION_NAMES, asKosongJson, kimiSession, textChars, withUpstreamDefect, type ExpectedState } from "./helpers/kimi-sessions.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 /** Asserts the part of an upstream state that the storage layer owns. */
 function expectState(state: ContextLogState, expected: ExpectedState): void {

@@ -33,7 +33,7 @@ import {
 import { JsonlContextFile, type ContextLogState } from "@kosong/context";
 import { checkpointRecord, messageRecord, otherRecord, readContextFile, systemPromptRecord, usageRecord } from "@kosong/context/records";
 import { KIMI_SESSION_NAMES, asKosongJson, kimiSession, withUpstreamDefect, type ExpectedState } from "./helpers/kimi-sessions.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const script = fileURLToPath(new URL("./python/kimi_context_restore.py", import.meta.url));
 // The first interpreter with pydantic 2: KOSONG_PYTHON, python3 on PATH, then pyenv's shim

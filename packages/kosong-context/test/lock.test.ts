@@ -8,7 +8,7 @@ import { JsonlContextFile, JsonlLinearStorage, SessionLockedError } from "@koson
 import { messageRecord } from "@kosong/context/records";
 import { assertDistIsFresh, startChild, type Child } from "./helpers/child.js";
 import { seededRandom } from "./helpers/random.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 async function sessionFile(): Promise<string> {
   return path.join(await tempDir(), "context.jsonl");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { userMessage } from "@kosong/core";
 import { ContextStorageError, JsonlContextFile, JsonlLinearStorage, StorageOpenError } from "@kosong/context";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** The error `promise` rejects with (fails the test if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<StorageOpenError> {

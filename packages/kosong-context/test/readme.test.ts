@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertDistIsFresh } from "./helpers/child.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const packageDir = fileURLToPath(new URL("../", import.meta.url));
 const readme = await readFile(path.join(packageDir, "README.md"), "utf8");

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { userMessage } from "@kosong/core";
 import { InvalidOffsetError, JsonlContextFile, StorageWriteError } from "@kosong/context";
 import { checkpointRecord, messageRecord, readContextFile } from "@kosong/context/records";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 vi.mock("node:fs/promises", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:fs/promises")>();

@@ -14,7 +14,7 @@ import { userMessage } from "@kosong/core";
 import { JsonlSessionStore, SessionLockedError } from "@kosong/context";
 import { messageRecord } from "@kosong/context/records";
 import { assertDistIsFresh, startChild } from "./helpers/child.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const user = (text: string) => messageRecord(userMessage(text));
 

@@ -21,9 +21,9 @@ export interface ErrorMarker {
  * the brand in a static `isInstance`, so an instance made by another loaded
  * copy of the class is recognised.
  *
- * `KosongError` and its subclasses use markers through their static
- * `brand` (`static override readonly brand = "@my/package.error.MyError"`);
- * call this directly only for a class outside that hierarchy.
+ * `KosongError`, `ToolError` and their subclasses use markers through their
+ * static `brand` (`static override readonly brand = "@my/package.error.MyError"`,
+ * see branded-class.ts); call this directly only for a class outside those.
  */
 export function createErrorMarker(key: string): ErrorMarker {
   const symbol = Symbol.for(key);

@@ -11,17 +11,12 @@
  * unbundled code). A subclass needs one line:
  * `static override readonly brand = "@my/package.error.MyError";`.
  */
-import { createErrorMarker } from "./error-marker.js";
+import { bindIsInstance, isBranded, markBrands } from "./branded-class.js";
 import type { TokenUsage } from "./token-usage.js";
 
 /** Options shared by every kosong error. */
 export interface KosongErrorOptions {
   cause?: unknown;
-}
-
-/** A class in a KosongError chain, as the constructor and `isInstance` see it. */
-interface BrandedClass {
-  readonly brand: string;
 }
 
 /** The root of every error the kosong packages throw on purpose. */
@@ -32,9 +27,7 @@ export class KosongError extends Error {
   constructor(message: string, options: KosongErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    for (let cls: unknown = new.target; cls !== Error && typeof cls === "function"; cls = Object.getPrototypeOf(cls)) {
-      if (Object.hasOwn(cls, "brand")) createErrorMarker((cls as unknown as BrandedClass).brand).mark(this);
-    }
+    markBrands(this, new.target);
   }
 
   /**
@@ -48,17 +41,7 @@ export class KosongError extends Error {
 }
 
 // Read from a class, `isInstance` is that class's check already bound, so passing it around keeps the class.
-Object.defineProperty(KosongError, "isInstance", {
-  configurable: true,
-  get(this: abstract new (...args: never[]) => unknown) {
-    return (value: unknown): boolean => isBranded(this, value);
-  },
-});
-
-function isBranded(cls: abstract new (...args: never[]) => unknown, value: unknown): boolean {
-  if (!Object.hasOwn(cls, "brand")) return value instanceof cls;
-  return createErrorMarker((cls as unknown as BrandedClass).brand).is(value);
-}
+bindIsInstance(KosongError);
 
 /** An error raised by a chat provider: transport, HTTP status, or a malformed/empty response. */
 export class ChatProviderError extends KosongError {

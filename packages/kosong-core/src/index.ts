@@ -10,6 +10,7 @@ export * from "./model-context-windows.js";
 export * from "./error-marker.js";
 export * from "./errors.js";
 export type * from "./chat-provider.js";
+export { ChatProviderBase, type GenerationRequest } from "./chat-provider-base.js";
 export * from "./status-error.js";
 export * from "./context-overflow.js";
 export * from "./message-schema.js";

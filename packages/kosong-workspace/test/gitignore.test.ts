@@ -12,7 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { scanWorkspace } from "@kosong/workspace";
 import { describe, expect, it } from "vitest";
-import { GitignoreMatcher, parseGitignore } from "../src/gitignore.js";
+import { GitignoreMatcher, GitignoreTooCostlyError, parseGitignore } from "../src/gitignore.js";
 import { journaledSession } from "./helpers/workspace.js";
 
 const run = promisify(execFile);
@@ -118,5 +118,15 @@ describe("the scan's .gitignore", () => {
     for (let i = 0; i < 20; i++) await writeFile(path.join(root, `${"a".repeat(100)}${i}`), "");
     const scan = await scanWorkspace(root);
     expect(scan.limitHit).toMatch(/the \.gitignore patterns cost more than \d+ steps to match/);
+  });
+
+  it("a pattern of many `**/` against a deep path costs its table and no more: matched within that budget, stopped with GitignoreTooCostlyError below it", () => {
+    // Each `**/` could walk the rest of the path from every position it reaches (work growing with the path's length squared).
+    const pattern = `${"**/".repeat(16)}`;
+    const key = `${"a/".repeat(2000)}c`;
+    const table = (16 + 2) * (key.length + 1);
+    expect(new GitignoreMatcher(table).ignored(parseGitignore(`${pattern}c\n`), key, false)).toBe(true);
+    expect(new GitignoreMatcher(table).ignored(parseGitignore(`${pattern}b\n`), key, false)).toBe(false);
+    expect(() => new GitignoreMatcher(table - 1).ignored(parseGitignore(`${pattern}c\n`), key, false)).toThrow(GitignoreTooCostlyError);
   });
 });

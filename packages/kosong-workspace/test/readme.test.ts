@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const packageDir = fileURLToPath(new URL("../", import.meta.url));
 const readme = await readFile(path.join(packageDir, "README.md"), "utf8");

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { serializeMessage, type Message } from "@kosong/core";
-import { fixture } from "./fixtures.js";
+import { fixture } from "@kosong/test-support";
 
 /** A state as upstream's `expected.json` writes it (history as kosong JSON, nulls excluded). */
 export interface ExpectedState {

@@ -4,10 +4,10 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
-import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
-import { abortError, ChatProviderError } from "../errors.js";
+import { ChatProviderBase, type GenerationRequest } from "../chat-provider-base.js";
+import type { ChatProvider, StreamedMessage, ThinkingEffort } from "../chat-provider.js";
+import { ChatProviderError } from "../errors.js";
 import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts, type StreamTimeouts } from "../stream-timeouts.js";
-import type { Message } from "../message.js";
 import { contextWindowOf } from "../model-context-windows.js";
 import { readEnv } from "../read-env.js";
 import { anthropicStreamError, convertAnthropicError } from "./anthropic-errors.js";
@@ -131,12 +131,13 @@ interface MessagesApi {
  * redacted thinking and tool calls, reports usage with cache reads and
  * writes, and throws kosong's typed errors.
  */
-export class AnthropicProvider implements ChatProvider {
+export class AnthropicProvider extends ChatProviderBase implements ChatProvider {
   readonly name = "anthropic";
   private readonly state: ProviderState;
 
   /** @throws {ChatProviderError} without a `client`, an API key or `ANTHROPIC_AUTH_TOKEN`. */
   constructor(options: AnthropicProviderOptions) {
+    super();
     const baseURL = options.baseURL ?? readEnv("ANTHROPIC_BASE_URL");
     const apiKey = options.apiKey ?? readEnv("ANTHROPIC_API_KEY");
     if (!options.client && !apiKey && !readEnv("ANTHROPIC_AUTH_TOKEN")) {
@@ -229,19 +230,13 @@ export class AnthropicProvider implements ChatProvider {
     return AnthropicProvider.from({ ...this.state, generation });
   }
 
-  async generate(
-    systemPrompt: string,
-    tools: readonly Tool[],
-    history: readonly Message[],
-    options: ProviderGenerateOptions = {},
-  ): Promise<StreamedMessage> {
+  protected start(request: GenerationRequest): Promise<StreamedMessage> {
     const state = this.state;
-    return startWithTimeouts(`${this.name} ${state.model}`, state.timeouts, options.signal, (signal) => this.startGeneration(systemPrompt, tools, history, signal));
+    return startWithTimeouts(`${this.name} ${state.model}`, state.timeouts, request.signal, (signal) => this.startGeneration({ ...request, signal }));
   }
 
-  /** One generation without kosong's time limits (`generate` adds them): the request on `signal`. */
-  private async startGeneration(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], signal: AbortSignal | undefined): Promise<StreamedMessage> {
-    if (signal?.aborted) throw abortError(signal);
+  /** One generation without kosong's time limits (`start` adds them). */
+  private async startGeneration({ systemPrompt, tools, history, signal }: GenerationRequest): Promise<StreamedMessage> {
     const state = this.state;
     const gen = state.generation;
     const body: Record<string, unknown> = {

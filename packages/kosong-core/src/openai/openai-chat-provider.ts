@@ -5,14 +5,13 @@
  */
 import type OpenAI from "openai";
 
+import { ChatProviderBase, type GenerationRequest } from "../chat-provider-base.js";
 import type {
   ChatProvider,
-  ProviderGenerateOptions,
   StreamedMessage,
   ThinkingEffort,
   Tool,
 } from "../chat-provider.js";
-import { abortError } from "../errors.js";
 import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts } from "../stream-timeouts.js";
 import type { JsonValue, Message } from "../message.js";
 import { contextWindowOf } from "../model-context-windows.js";
@@ -105,7 +104,7 @@ export interface OpenAIChatProviderOptions extends OpenAIClientOptions {
  * Instances are immutable: {@link withThinking} and
  * {@link withGenerationOptions} return configured copies sharing the client.
  */
-export class OpenAIChatProvider implements ChatProvider {
+export class OpenAIChatProvider extends ChatProviderBase implements ChatProvider {
   readonly name: string;
   readonly modelName: string;
   readonly maxContextSize: number | null;
@@ -125,6 +124,7 @@ export class OpenAIChatProvider implements ChatProvider {
   protected readonly reasoningSeen: { key: string | null } = { key: null };
 
   constructor(options: OpenAIChatProviderOptions) {
+    super();
     this.name = options.name ?? "openai";
     this.modelName = options.model;
     this.maxContextSize = options.maxContextSize === undefined ? contextWindowOf(options.model) : options.maxContextSize;
@@ -223,18 +223,12 @@ export class OpenAIChatProvider implements ChatProvider {
     return body;
   }
 
-  async generate(
-    systemPrompt: string,
-    tools: readonly Tool[],
-    history: readonly Message[],
-    options: ProviderGenerateOptions = {},
-  ): Promise<StreamedMessage> {
-    return startWithTimeouts(`${this.name} ${this.modelName}`, this.streamTimeouts, options.signal, (signal) => this.startGeneration(systemPrompt, tools, history, signal));
+  protected start(request: GenerationRequest): Promise<StreamedMessage> {
+    return startWithTimeouts(`${this.name} ${this.modelName}`, this.streamTimeouts, request.signal, (signal) => this.startGeneration({ ...request, signal }));
   }
 
-  /** One generation without kosong's time limits (`generate` adds them): the request on `signal`. */
-  protected async startGeneration(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], signal: AbortSignal | undefined): Promise<StreamedMessage> {
-    if (signal?.aborted) throw abortError(signal);
+  /** One generation without kosong's time limits (`start` adds them). */
+  protected async startGeneration({ systemPrompt, tools, history, signal }: GenerationRequest): Promise<StreamedMessage> {
     const body = this.requestBody(systemPrompt, tools, history);
     // Retries belong to the caller (the soul), also with a caller-supplied client.
     const requestOptions = {

@@ -5,7 +5,8 @@
 import type OpenAI from "openai";
 import type { ResponseCreateParams, ResponseInput, ResponseStreamEvent, Tool as SDKTool } from "openai/resources/responses/responses";
 import type { Stream } from "openai/core/streaming";
-import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
+import { ChatProviderBase, type GenerationRequest } from "../chat-provider-base.js";
+import type { ChatProvider, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
 import { providerStreamTimeouts, startWithTimeouts, type ResolvedStreamTimeouts } from "../stream-timeouts.js";
 import type { Message } from "../message.js";
 import { contextWindowOf } from "../model-context-windows.js";
@@ -65,7 +66,7 @@ export interface OpenAIResponsesProviderOptions extends OpenAIClientOptions {
  * const provider = new OpenAIResponsesProvider({ model: "gpt-5.1-codex-max" }).withThinking("high");
  * ```
  */
-export class OpenAIResponsesProvider implements ChatProvider {
+export class OpenAIResponsesProvider extends ChatProviderBase implements ChatProvider {
   readonly name = "openai-responses";
   readonly modelName: string;
   readonly maxContextSize: number | null;
@@ -75,6 +76,7 @@ export class OpenAIResponsesProvider implements ChatProvider {
   readonly #timeouts: ResolvedStreamTimeouts;
 
   constructor(options: OpenAIResponsesProviderOptions) {
+    super();
     this.modelName = options.model;
     this.#timeouts = providerStreamTimeouts(options);
     this.maxContextSize = options.maxContextSize === undefined ? contextWindowOf(options.model) : options.maxContextSize;
@@ -110,16 +112,12 @@ export class OpenAIResponsesProvider implements ChatProvider {
     return new OpenAIResponsesProvider({ ...this.#options, client: this.client, generation });
   }
 
-  async generate(
-    systemPrompt: string,
-    tools: readonly Tool[],
-    history: readonly Message[],
-    options: ProviderGenerateOptions = {},
-  ): Promise<StreamedMessage> {
-    return startWithTimeouts(`${this.name} ${this.modelName}`, this.#timeouts, options.signal, (signal) => this.#start(systemPrompt, tools, history, signal));
+  protected start(request: GenerationRequest): Promise<StreamedMessage> {
+    return startWithTimeouts(`${this.name} ${this.modelName}`, this.#timeouts, request.signal, (signal) => this.#start({ ...request, signal }));
   }
 
-  async #start(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], signal: AbortSignal | undefined): Promise<ResponsesStreamedMessage> {
+  /** One generation without kosong's time limits (`start` adds them). */
+  async #start({ systemPrompt, tools, history, signal }: GenerationRequest): Promise<ResponsesStreamedMessage> {
     const body = this.#requestBody(systemPrompt, tools, history);
     try {
       const timeout = this.#options.timeout;

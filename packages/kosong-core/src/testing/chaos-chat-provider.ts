@@ -1,6 +1,6 @@
-import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
-import { abortError, APIConnectionError, APITimeoutError, type ChatProviderError } from "../errors.js";
-import type { Message } from "../message.js";
+import { ChatProviderBase, type GenerationRequest } from "../chat-provider-base.js";
+import type { ChatProvider, StreamedMessage, ThinkingEffort } from "../chat-provider.js";
+import { APIConnectionError, APITimeoutError, type ChatProviderError } from "../errors.js";
 import { createStatusError } from "../status-error.js";
 import {
   type ChaosCorruption,
@@ -81,7 +81,7 @@ const injected = " (injected by ChaosChatProvider)";
  * the faults depend only on the seed and the order of the calls. Copies made
  * by {@link withThinking} share the generator and the fault log.
  */
-export class ChaosChatProvider implements ChatProvider {
+export class ChaosChatProvider extends ChatProviderBase implements ChatProvider {
   /** The seed in use (pass it back as `seed` to replay a run). */
   readonly seed: number;
   private readonly provider: ChatProvider;
@@ -89,6 +89,7 @@ export class ChaosChatProvider implements ChatProvider {
   private readonly state: ChaosState;
 
   constructor(provider: ChatProvider, options: ChaosOptions = {}) {
+    super();
     this.provider = provider;
     this.config = resolveConfig(options);
     this.seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
@@ -125,13 +126,8 @@ export class ChaosChatProvider implements ChatProvider {
     return this.state.faults;
   }
 
-  async generate(
-    systemPrompt: string,
-    tools: readonly Tool[],
-    history: readonly Message[],
-    options: ProviderGenerateOptions = {},
-  ): Promise<StreamedMessage> {
-    if (options.signal?.aborted) throw abortError(options.signal);
+  protected async start({ systemPrompt, tools, history, signal }: GenerationRequest): Promise<StreamedMessage> {
+    const options = { signal };
     const call = ++this.state.calls;
     const kind = this.chooseFault(call);
     const { random, faults } = this.state;
@@ -148,7 +144,7 @@ export class ChaosChatProvider implements ChatProvider {
       }
       case "empty_response":
         faults.push({ call, kind });
-        return new ScriptedStreamedMessage({ parts: [], signal: options.signal });
+        return new ScriptedStreamedMessage({ parts: [], signal });
       case "connection_reset": {
         const fault: ChaosResetFault = {
           call,

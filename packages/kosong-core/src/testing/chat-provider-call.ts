@@ -1,3 +1,4 @@
+import type { GenerationRequest } from "../chat-provider-base.js";
 import type { ThinkingEffort, Tool } from "../chat-provider.js";
 import type { Message } from "../message.js";
 
@@ -12,11 +13,6 @@ export interface ChatProviderCall {
 }
 
 /** The record of a call: the history list is copied so that later appends by the caller do not show. */
-export function recordCall(
-  systemPrompt: string,
-  tools: readonly Tool[],
-  history: readonly Message[],
-  thinkingEffort: ThinkingEffort | null,
-): ChatProviderCall {
+export function recordCall({ systemPrompt, tools, history }: GenerationRequest, thinkingEffort: ThinkingEffort | null): ChatProviderCall {
   return { systemPrompt, tools, history: history.slice(), thinkingEffort };
 }

@@ -1,6 +1,7 @@
-import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
-import { abortError, ChatProviderError } from "../errors.js";
-import { extractText, type Message } from "../message.js";
+import { ChatProviderBase, type GenerationRequest } from "../chat-provider-base.js";
+import type { ChatProvider, StreamedMessage, ThinkingEffort } from "../chat-provider.js";
+import { ChatProviderError } from "../errors.js";
+import { extractText } from "../message.js";
 import { type ChatProviderCall, recordCall } from "./chat-provider-call.js";
 import { parseEchoScript } from "./echo-dsl.js";
 import { ScriptedStreamedMessage, type StreamingOptions, validateStreamingOptions } from "./scripted-streamed-message.js";
@@ -27,7 +28,7 @@ export type EchoChatProviderOptions = StreamingOptions;
  * for an empty history, a last message that is not a user message, a script
  * that does not parse or that yields no part.
  */
-export class EchoChatProvider implements ChatProvider {
+export class EchoChatProvider extends ChatProviderBase implements ChatProvider {
   readonly name = "echo";
   readonly modelName = "echo";
   readonly thinkingEffort: ThinkingEffort | null = null;
@@ -36,18 +37,14 @@ export class EchoChatProvider implements ChatProvider {
   private readonly streaming: StreamingOptions;
 
   constructor(options: EchoChatProviderOptions = {}) {
+    super();
     validateStreamingOptions(options);
     this.streaming = { chunkSize: options.chunkSize, delayMs: options.delayMs };
   }
 
-  async generate(
-    systemPrompt: string,
-    tools: readonly Tool[],
-    history: readonly Message[],
-    options: ProviderGenerateOptions = {},
-  ): Promise<StreamedMessage> {
-    if (options.signal?.aborted) throw abortError(options.signal);
-    this.calls.push(recordCall(systemPrompt, tools, history, this.thinkingEffort));
+  protected async start(request: GenerationRequest): Promise<StreamedMessage> {
+    this.calls.push(recordCall(request, this.thinkingEffort));
+    const { history, signal } = request;
     const last = history[history.length - 1];
     if (!last) throw new ChatProviderError("EchoChatProvider requires at least one message in history.");
     if (last.role !== "user") throw new ChatProviderError("EchoChatProvider expects the last history message to be user.");
@@ -55,7 +52,7 @@ export class EchoChatProvider implements ChatProvider {
     if (script.parts.length === 0) {
       throw script.error ?? new ChatProviderError("EchoChatProvider DSL produced no streamable parts.");
     }
-    return new ScriptedStreamedMessage({ ...script, ...this.streaming, signal: options.signal });
+    return new ScriptedStreamedMessage({ ...script, ...this.streaming, signal });
   }
 
   withThinking(effort: ThinkingEffort): EchoChatProvider {

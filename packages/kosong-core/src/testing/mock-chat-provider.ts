@@ -1,13 +1,11 @@
 import type {
   ChatProvider,
   FinishReason,
-  ProviderGenerateOptions,
   StreamedMessage,
   ThinkingEffort,
-  Tool,
 } from "../chat-provider.js";
-import { abortError } from "../errors.js";
-import type { Message, StreamedMessagePart } from "../message.js";
+import { ChatProviderBase, type GenerationRequest } from "../chat-provider-base.js";
+import type { StreamedMessagePart } from "../message.js";
 import type { TokenUsage } from "../token-usage.js";
 import { type ChatProviderCall, recordCall } from "./chat-provider-call.js";
 import { ScriptedStreamedMessage, type StreamingOptions, validateStreamingOptions } from "./scripted-streamed-message.js";
@@ -28,7 +26,7 @@ export interface MockChatProviderOptions extends StreamingOptions {
  * provider). Each call streams fresh copies of the parts, so a consumer that
  * merges parts in place cannot change later responses.
  */
-export class MockChatProvider implements ChatProvider {
+export class MockChatProvider extends ChatProviderBase implements ChatProvider {
   readonly name = "mock";
   readonly modelName = "mock";
   readonly thinkingEffort: ThinkingEffort | null = null;
@@ -38,19 +36,14 @@ export class MockChatProvider implements ChatProvider {
   private readonly options: MockChatProviderOptions;
 
   constructor(parts: readonly StreamedMessagePart[], options: MockChatProviderOptions = {}) {
+    super();
     validateStreamingOptions(options);
     this.parts = parts.slice();
     this.options = { ...options };
   }
 
-  async generate(
-    systemPrompt: string,
-    tools: readonly Tool[],
-    history: readonly Message[],
-    options: ProviderGenerateOptions = {},
-  ): Promise<StreamedMessage> {
-    if (options.signal?.aborted) throw abortError(options.signal);
-    this.calls.push(recordCall(systemPrompt, tools, history, this.thinkingEffort));
+  protected async start(request: GenerationRequest): Promise<StreamedMessage> {
+    this.calls.push(recordCall(request, this.thinkingEffort));
     const { id = "mock", usage = null, finishReason = null, chunkSize, delayMs } = this.options;
     return new ScriptedStreamedMessage({
       parts: this.parts.map(copyPart),
@@ -59,7 +52,7 @@ export class MockChatProvider implements ChatProvider {
       finishReason,
       chunkSize,
       delayMs,
-      signal: options.signal,
+      signal: request.signal,
     });
   }
 

@@ -1,5 +1,6 @@
-import type { ChatProvider, ProviderGenerateOptions, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
-import { abortError, ChatProviderError, isAbortError } from "../errors.js";
+import { ChatProviderBase, type GenerationRequest } from "../chat-provider-base.js";
+import type { ChatProvider, StreamedMessage, ThinkingEffort, Tool } from "../chat-provider.js";
+import { ChatProviderError, isAbortError } from "../errors.js";
 import type { Message } from "../message.js";
 import { type ChatProviderCall, recordCall } from "./chat-provider-call.js";
 import { parseEchoScript } from "./echo-dsl.js";
@@ -54,7 +55,7 @@ interface ScriptQueue {
  * ]);
  * ```
  */
-export class ScriptedChatProvider implements ChatProvider {
+export class ScriptedChatProvider extends ChatProviderBase implements ChatProvider {
   readonly name = "scripted_echo";
   readonly modelName = "scripted_echo";
   readonly thinkingEffort: ThinkingEffort | null = null;
@@ -62,6 +63,7 @@ export class ScriptedChatProvider implements ChatProvider {
   private readonly streaming: StreamingOptions;
 
   constructor(scripts: Iterable<ChatScript>, options: ScriptedChatProviderOptions = {}) {
+    super();
     validateStreamingOptions(options);
     this.queue = { scripts: [...scripts], next: 0, calls: [] };
     this.streaming = { chunkSize: options.chunkSize, delayMs: options.delayMs };
@@ -82,17 +84,11 @@ export class ScriptedChatProvider implements ChatProvider {
     this.queue.scripts.push(...scripts);
   }
 
-  async generate(
-    systemPrompt: string,
-    tools: readonly Tool[],
-    history: readonly Message[],
-    options: ProviderGenerateOptions = {},
-  ): Promise<StreamedMessage> {
-    const { signal } = options;
-    if (signal?.aborted) throw abortError(signal);
+  protected async start(request: GenerationRequest): Promise<StreamedMessage> {
+    const { systemPrompt, tools, history, signal } = request;
     const queue = this.queue;
     const turn = queue.calls.length + 1;
-    const call: ScriptedCall = { ...recordCall(systemPrompt, tools, history, this.thinkingEffort), turn, script: null };
+    const call: ScriptedCall = { ...recordCall(request, this.thinkingEffort), turn, script: null };
     queue.calls.push(call);
     if (queue.next >= queue.scripts.length) {
       const given = queue.scripts.length;

@@ -21,7 +21,7 @@ import {
 } from "@kosong/core";
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it, vi } from "vitest";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { anthropicFixture, anthropicProvider, collectParts, startServer, streamPaths } from "./helpers.js";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 

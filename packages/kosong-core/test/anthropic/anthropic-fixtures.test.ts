@@ -21,7 +21,7 @@ import {
 } from "@kosong/core";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { anthropicFixture as fixturePath, anthropicProvider, streamPaths } from "./helpers.js";
 import { recordedBlocks } from "./recorded-events.js";
 import { useFakeProviderServer } from "../helpers/fake-server.js";

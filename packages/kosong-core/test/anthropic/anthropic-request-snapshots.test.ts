@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { assistantMessage, parseMessage, type JsonSchema, type Message, type Tool } from "@kosong/core";
 import { describe, expect, it } from "vitest";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { anthropicProvider, collectParts } from "./helpers.js";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 

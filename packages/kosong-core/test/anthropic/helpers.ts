@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { AnthropicProvider, type AnthropicProviderOptions } from "@kosong/core/anthropic";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 
 /** A fresh fake provider server (close it with `server.close()`). */
 export function startServer(): Promise<FakeProviderServer> {

@@ -17,7 +17,7 @@ import { extractText, generate, messageSchema, parseMessage, serializeMessage, u
 import { AnthropicProvider } from "@kosong/core/anthropic";
 import { OpenAIChatProvider } from "@kosong/core/openai";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 
 interface Recorded {
   file: string;

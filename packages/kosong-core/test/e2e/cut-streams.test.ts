@@ -30,7 +30,7 @@ import {
 import { AnthropicProvider } from "@kosong/core/anthropic";
 import { OpenAIChatProvider, OpenAIResponsesProvider } from "@kosong/core/openai";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 
 const server = useFakeProviderServer({ resetBeforeEach: true });
 

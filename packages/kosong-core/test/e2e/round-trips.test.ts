@@ -17,7 +17,7 @@ import { generate, toolMessage, userMessage, type Message } from "@kosong/core";
 import { AnthropicProvider } from "@kosong/core/anthropic";
 import { OpenAIChatProvider } from "@kosong/core/openai";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
-import { fixture, readFixture } from "../helpers/fixtures.js";
+import { fixture, readFixture } from "@kosong/test-support";
 
 const server = useFakeProviderServer({ resetBeforeEach: true });
 

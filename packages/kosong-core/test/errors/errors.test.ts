@@ -136,6 +136,22 @@ describe("createErrorMarker", () => {
     const narrowed: unknown = error;
     if (A.NotFoundError.isInstance(narrowed)) expectTypeOf(narrowed).toEqualTypeOf<InstanceType<typeof A.NotFoundError>>();
   });
+
+  it("lets another package's tool error result be recognised across its own duplicate copies, with the same one line", () => {
+    const makeClass = () =>
+      class QuotaToolError extends ToolError {
+        static override readonly brand: string = "@test/pkg.tool-error.QuotaToolError";
+      };
+    const [A, B] = [makeClass(), makeClass()];
+    const result = new B({ message: "over quota" });
+    expect(result instanceof A).toBe(false);
+    expect(A.isInstance(result)).toBe(true);
+    expect(ToolError.isInstance(result)).toBe(true);
+    expect(A.isInstance(new ToolError({ message: "plain" }))).toBe(false);
+    expect([result, new ToolRuntimeError("boom")].filter(A.isInstance)).toEqual([result]);
+    const narrowed: unknown = result;
+    if (A.isInstance(narrowed)) expectTypeOf(narrowed).toEqualTypeOf<InstanceType<typeof A>>();
+  });
 });
 
 describe("isRetryable", () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MessageParseError, parseMessage, serializeMessage } from "@kosong/core";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 
 const sessionsDir = fixture("kimi-cli-sessions");
 

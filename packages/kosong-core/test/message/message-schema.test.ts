@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { contentPartSchema, messageSchema, parseMessage, toolCallSchema } from "@kosong/core";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 
 /** Every message object of the kimi-cli session fixtures. */
 function fixtureMessages(): unknown[] {

@@ -22,7 +22,7 @@ import {
   type StreamedMessagePart,
 } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 const dir = "provider-streams/openai-chat-completions";

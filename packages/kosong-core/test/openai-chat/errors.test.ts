@@ -24,7 +24,7 @@ import {
 } from "@kosong/core";
 import { convertOpenAIError, OpenAIChatProvider, type OpenAIChatProviderOptions } from "@kosong/core/openai";
 import { type FakeResponse } from "@kosong/core/testing";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 const server = useFakeProviderServer();

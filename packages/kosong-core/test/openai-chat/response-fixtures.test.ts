@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { tokenUsage, userMessage } from "@kosong/core";
 import { OpenAIChatProvider } from "@kosong/core/openai";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { collect } from "../helpers/collect.js";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 

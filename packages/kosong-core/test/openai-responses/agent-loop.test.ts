@@ -8,7 +8,7 @@ import { expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, SimpleToolset, step, toolResultToMessage, userMessage, type Message } from "@kosong/core";
 import { OpenAIResponsesProvider } from "@kosong/core/openai";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 const server = useFakeProviderServer();

@@ -14,7 +14,7 @@ import {
   type JsonValue,
 } from "@kosong/core";
 import { OpenAIResponsesProvider } from "@kosong/core/openai";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 interface ErrorEntry {

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, parseMessage, type Tool } from "@kosong/core";
 import { OpenAIResponsesProvider } from "@kosong/core/openai";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 interface SnapshotInput {

@@ -17,7 +17,7 @@ import {
   type Tool,
 } from "@kosong/core";
 import { OpenAIResponsesProvider, type OpenAIResponsesProviderOptions } from "@kosong/core/openai";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { collect } from "../helpers/collect.js";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 

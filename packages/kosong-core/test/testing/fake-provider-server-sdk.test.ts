@@ -8,7 +8,7 @@ import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assistantMessage, textPart, thinkPart, tokenUsage, toolCall } from "@kosong/core";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 
 let server: FakeProviderServer;
 let openai: OpenAI;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, textPart, thinkPart, tokenUsage, toolCall } from "@kosong/core";
-import { fixture } from "../helpers/fixtures.js";
+import { fixture } from "@kosong/test-support";
 import { useFakeProviderServer } from "../helpers/fake-server.js";
 
 const server = useFakeProviderServer({ perTest: true });

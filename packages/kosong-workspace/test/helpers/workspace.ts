@@ -2,7 +2,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { FileJournal, nodeWorkspaceFiles, type FileJournalOptions } from "@kosong/workspace";
-import { tempDir } from "./temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** A workspace (`root`, real path), a session folder, and a file journal over them. */
 export async function journaledSession(options: Pick<FileJournalOptions, "maxFileBytes" | "commandScan"> = {}) {

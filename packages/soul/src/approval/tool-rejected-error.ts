@@ -1,9 +1,7 @@
 /**
  * The tool result of a call the user rejected (kimi-cli's `ToolRejectedError`).
  */
-import { createErrorMarker, ToolError } from "@kosong/core";
-
-const rejectedMarker = createErrorMarker("@kosong/soul.tool-error.ToolRejectedError");
+import { ToolError } from "@kosong/core";
 
 /**
  * A rejected tool call. Without feedback it ends the turn (`tool_rejected`);
@@ -11,6 +9,8 @@ const rejectedMarker = createErrorMarker("@kosong/soul.tool-error.ToolRejectedEr
  * turn goes on.
  */
 export class ToolRejectedError extends ToolError {
+  static override readonly brand: string = "@kosong/soul.tool-error.ToolRejectedError";
+
   /** What the user said with the rejection ("" when nothing). */
   readonly feedback: string;
 
@@ -21,10 +21,5 @@ export class ToolRejectedError extends ToolError {
         : `The tool call is rejected by the user, who says: ${feedback}`;
     super({ message, brief: "Rejected by user" });
     this.feedback = feedback;
-    rejectedMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is ToolRejectedError {
-    return rejectedMarker.is(value);
   }
 }

@@ -2,9 +2,7 @@
  * The tool result of a call that ran past its time limit
  * (`SoulConfig.toolTimeouts`).
  */
-import { createErrorMarker, ToolError } from "@kosong/core";
-
-const timeoutMarker = createErrorMarker("@kosong/soul.tool-error.ToolTimeoutError");
+import { ToolError } from "@kosong/core";
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
@@ -14,6 +12,8 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
  * on.
  */
 export class ToolTimeoutError extends ToolError {
+  static override readonly brand: string = "@kosong/soul.tool-error.ToolTimeoutError";
+
   /** The tool's name. */
   readonly toolName: string;
   /** The limit it ran past, in ms. */
@@ -24,10 +24,5 @@ export class ToolTimeoutError extends ToolError {
     super({ message, brief: `Timed out after ${seconds(timeoutMs)}` });
     this.toolName = toolName;
     this.timeoutMs = timeoutMs;
-    timeoutMarker.mark(this);
-  }
-
-  static override isInstance(value: unknown): value is ToolTimeoutError {
-    return timeoutMarker.is(value);
   }
 }

@@ -12,7 +12,7 @@ import { assistantMessage, userMessage } from "@kosong/core";
 import { Context, type ContextBranch } from "@kosong/soul";
 import { LOG_KINDS } from "./helpers/logs.js";
 import { runReadmeBlock } from "./helpers/readme-block.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** Three turns: checkpoint n, "prompt n", "answer n". */
 async function threeTurns(context: Context): Promise<void> {

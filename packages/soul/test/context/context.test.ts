@@ -11,7 +11,7 @@ import { CheckpointNotFoundError, Context } from "@kosong/soul";
 import { estimateTextTokens } from "@kosong/soul/internal";
 import { LOG_KINDS } from "./helpers/logs.js";
 import { snapshot } from "./helpers/snapshot.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const text = (context: Context) => context.history.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : m.role));
 

@@ -15,7 +15,7 @@ import { validateConversation } from "@kosong/soul/conversation";
 import { CountingLog } from "./helpers/counting-log.js";
 import { LOG_KINDS } from "./helpers/logs.js";
 import { snapshot } from "./helpers/snapshot.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** Two turns, then a checkpoint and a token count still held for the next append. */
 async function seed(context: Context): Promise<void> {

@@ -15,7 +15,7 @@ import { Context } from "@kosong/soul";
 import { validateConversation } from "@kosong/soul/conversation";
 import { randomFor } from "../children/turn-child.js";
 import { killWhenReady } from "./helpers/kill-child.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const seed = Number(process.env.KOSONG_CRASH_SEED ?? Date.now() % 1_000_000);
 const TRIALS = 20;

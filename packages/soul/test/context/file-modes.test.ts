@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, userMessage } from "@kosong/core";
 import { Context } from "@kosong/soul";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 

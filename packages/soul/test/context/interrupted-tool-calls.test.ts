@@ -14,7 +14,7 @@ import { Context } from "@kosong/soul";
 import { validateConversation } from "@kosong/soul/conversation";
 import { TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult } from "@kosong/soul/internal";
 import { killWhenReady } from "./helpers/kill-child.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const interrupted = (id: string): Message => ({ role: "tool", content: [{ type: "text", text: `<system>ERROR: ${TOOL_INTERRUPTED_MESSAGE}</system>` }], tool_call_id: id });
 

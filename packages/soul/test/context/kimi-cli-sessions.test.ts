@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parseMessage, userMessage } from "@kosong/core";
 import { Context } from "@kosong/soul";
 import { SESSIONS, expected, upstreamView } from "./helpers/kimi-sessions.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** A copy of a session folder's file in a temp folder (the fixtures are read-only). */
 async function copyOf(session: string, file = "context.jsonl"): Promise<string> {

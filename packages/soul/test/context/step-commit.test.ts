@@ -15,7 +15,7 @@ import { validateConversation } from "@kosong/soul/conversation";
 import { CountingLog } from "./helpers/counting-log.js";
 import { killWhenReady } from "./helpers/kill-child.js";
 import { snapshot } from "./helpers/snapshot.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const stepMessages = (n: number) => [assistantMessage(`step ${n}`, [toolCall(`c${n}`, "Shell", { command: "ls" })]), toolMessage(`c${n}`, "a.txt")];
 

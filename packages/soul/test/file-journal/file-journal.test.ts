@@ -107,7 +107,7 @@ describe("the file journal", () => {
 
   it("never writes through a link out of the workspace, nor journals a path outside it", async () => {
     const { root, journal, context } = await journaledSession();
-    const outside = await (await import("../context/helpers/temp-dir.js")).tempDir();
+    const outside = await (await import("@kosong/test-support")).tempDir();
     await writeFile(path.join(outside, "secret"), "outside\n");
     await context.checkpoint();
     const declared = await journal.declareWrite([path.join(outside, "secret"), "../x"]);

@@ -7,7 +7,7 @@
 import { readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../context/helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 import { journaledSession } from "./helpers/workspace.js";
 
 describe("the file journal's folder is not reached through links", () => {

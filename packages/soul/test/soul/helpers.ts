@@ -10,7 +10,7 @@ import { MemoryContextLog, type ContextLog } from "@kosong/context";
 import { Context, Soul, type SoulEvent, type SoulOptions, type SoulStream } from "@kosong/soul";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
-import { tempDir } from "../context/helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 export { tempDir };
 

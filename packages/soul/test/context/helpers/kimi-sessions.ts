@@ -1,14 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { serializeMessage, type Message } from "@kosong/core";
 import type { Context } from "@kosong/soul";
+import { fixture } from "@kosong/test-support";
 
 /** `../shared/fixtures/kimi-cli-sessions` beside the repository (override the fixtures root with KOSONG_FIXTURES). */
-export const SESSIONS = path.join(
-  process.env.KOSONG_FIXTURES ?? fileURLToPath(new URL("../../../../../../shared/fixtures/", import.meta.url)),
-  "kimi-cli-sessions",
-);
+export const SESSIONS = fixture("kimi-cli-sessions");
 
 /** A state as upstream's `expected.json` writes it (history as kosong JSON, nulls excluded). */
 export interface ExpectedState {

@@ -8,7 +8,7 @@
 import path from "node:path";
 import { MemoryContextLog } from "@kosong/context";
 import { Context, type ContextOptions } from "@kosong/soul";
-import { tempDir } from "./temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 export interface LogSetup {
   context: Context;

@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { vi } from "vitest";
-import { tempDir } from "./temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 const readme = fileURLToPath(new URL("../../../README.md", import.meta.url));
 

@@ -8,7 +8,7 @@ import { Context } from "@kosong/soul";
 import { declareWrite } from "@kosong/soul/internal";
 import { z } from "zod";
 import { FileJournal, nodeWorkspaceFiles, type FileJournalOptions } from "@kosong/workspace";
-import { tempDir } from "../../context/helpers/temp-dir.js";
+import { tempDir } from "@kosong/test-support";
 
 /** A workspace, a session folder, and a Context on a JSONL file with a file journal. */
 export async function journaledSession(options: Pick<FileJournalOptions, "maxFileBytes" | "commandScan"> = {}) {

@@ -8,7 +8,7 @@ import type { ChaosFaultKind } from "@kosong/core/testing";
 import { Context } from "@kosong/soul";
 import { validateConversation } from "@kosong/soul/conversation";
 
-export { tempDir } from "../../context/helpers/temp-dir.js";
+export { tempDir } from "@kosong/test-support";
 
 /**
  * The faults that are failed calls (ChaosChatProvider's kinds without

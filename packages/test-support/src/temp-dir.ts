@@ -1,3 +1,4 @@
+/** Temporary folders for a test file, removed after it. */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ afterAll(async () => {
 });
 
 /** A fresh directory under the OS temp dir, removed after the test file. */
-export async function tempDir(prefix = "kosong-context-"): Promise<string> {
+export async function tempDir(prefix = "kosong-test-"): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   made.push(dir);
   return dir;
