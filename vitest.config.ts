@@ -27,6 +27,7 @@ const alias = [
   { find: /^@kosong\/soul\/tokens$/, replacement: here("packages/soul/src/tokens/index.ts") },
   { find: /^@kosong\/soul\/conversation$/, replacement: here("packages/soul/src/conversation/index.ts") },
   { find: /^@kosong\/soul\/files$/, replacement: here("packages/soul/src/files.ts") },
+  { find: /^@kosong\/workspace\/testing$/, replacement: here("packages/kosong-workspace/src/testing/index.ts") },
   { find: /^@kosong\/soul\/recall$/, replacement: here("packages/soul/src/recall/index.ts") },
   { find: /^@kosong\/soul\/hooks$/, replacement: here("packages/soul/src/hooks/index.ts") },
   { find: /^@kosong\/workspace$/, replacement: here("packages/kosong-workspace/src/index.ts") },

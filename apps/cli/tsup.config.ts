@@ -4,7 +4,6 @@ import { defineConfig } from "tsup";
 export default defineConfig(kosongTsup({
   entry: { kosong: "src/kosong.ts" },
   dts: false,
-  splitting: false,
   treeshake: false,
   banner: { js: "#!/usr/bin/env node" },
 }));

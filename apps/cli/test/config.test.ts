@@ -42,6 +42,16 @@ describe("resolveSettings", () => {
     expect(message).toContain("`compaction`");
   });
 
+  it("reads the image and fetch settings, and names a private-address entry that is neither an IP nor a range", async () => {
+    const home = await tempDir();
+    await writeFile(path.join(home, "config.toml"), 'image_input = false\nfetch_allow_hosts = ["*.example.com"]\nfetch_allow_private = ["127.0.0.1", "10.0.0.0/8"]\nfetch_timeout = 2.5\nfetch_max_bytes = 4096\n');
+    expect(await resolveSettings({}, { KOSONG_HOME: home })).toMatchObject({ imageInput: false, fetchAllowHosts: ["*.example.com"], fetchAllowPrivate: ["127.0.0.1", "10.0.0.0/8"], fetchLimits: { timeoutMs: 2500, maxBytes: 4096 } });
+    expect(await resolveSettings({}, { KOSONG_HOME: home, KOSONG_IMAGE_INPUT: "1" })).toMatchObject({ imageInput: true });
+    await writeFile(path.join(home, "config.toml"), 'fetch_allow_private = ["intranet.local"]\n');
+    const message = await resolveSettings({}, { KOSONG_HOME: home }).catch((e: Error) => e.message);
+    expect(message).toContain("`fetch_allow_private.0`: an IP address or a CIDR range");
+  });
+
   it("reports a config file that does not parse", async () => {
     const home = await tempDir();
     await writeFile(path.join(home, "config.toml"), "provider = \n");

@@ -46,8 +46,8 @@ async function run(lines: string[], flags: { fileRestore?: boolean } = {}, call 
 
 describe("files restored by /revert and /restore", () => {
   it("lists the files, asks, restores them, and /restore brings them back", async () => {
-    const { out, file } = await run(["write it", "/checkpoints", "/revert 0", "n", "/revert 0", "y", "/restore 1", "y", "/exit"]);
-    expect(out).toMatch(/checkpoint 1 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 1 messages before it · drops the answer to "write it" onward · changed: a\.txt/);
+    const { out, file } = await run(["write it", "/checkpoints all", "/revert 0", "n", "/revert 0", "y", "/restore 1", "y", "/exit"]);
+    expect(out).toMatch(/checkpoint 1 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · 1 message before it · drops the answer to "write it" onward · changed: a\.txt/);
     const asked = out.split("› /revert 0\n");
     expect(asked[1]).toMatch(/^Files that will be restored:\n {2}↺ a\.txt\n/);
     expect(asked[1]).toContain("Nothing reverted.");
@@ -100,7 +100,7 @@ describe("files a Shell command changed, restored by /revert", () => {
       await mkdir(path.join(cwd, "many"));
       await Promise.all(Array.from({ length: 2001 }, (_, i) => writeFile(path.join(cwd, "many", String(i)), "")));
     };
-    const { agent, out, file } = await run(["run it", "/checkpoints", "/exit"], {}, shellCall("echo changed > a.txt"), prepare);
+    const { agent, out, file } = await run(["run it", "/checkpoints all", "/exit"], {}, shellCall("echo changed > a.txt"), prepare);
     const results = JSON.stringify(agent.context.history.filter((m) => m.role === "tool"));
     expect(results).toContain("more than 2000 files, over the scan's limit: what this command changes is not journaled, and a revert will not restore it");
     expect(await readFile(file, "utf8")).toBe("changed\n");

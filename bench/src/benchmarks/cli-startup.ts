@@ -16,21 +16,14 @@
  *
  * Needs the built CLI (`apps/cli/dist/kosong.js`); builds it when missing.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startFakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
+import { ensureCliBuilt, hasScript, kosongBin, repoRoot } from "../cli-process.ts";
 import { compare, toRow } from "../measure.ts";
-
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
-const kosongBin = path.join(repoRoot, "apps/cli/dist/kosong.js");
-
-function ensureCliBuilt(): void {
-  if (!existsSync(kosongBin)) execFileSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@kosong/cli..."], { cwd: repoRoot, stdio: "ignore" });
-}
 
 /** Runs `node args` to its end; rejects on a non-zero exit. */
 function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<void> {
@@ -59,16 +52,6 @@ function untilFirstOutput(args: string[], env: NodeJS.ProcessEnv, cwd: string): 
       if (first) reject(new Error(`no output (exit ${code}): ${stderr}`));
     });
   });
-}
-
-/** Whether util-linux's `script` (a pseudo-terminal for a command) is here. */
-function hasScript(): boolean {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   ContextLogState,
   LogAppendReceipt,
   LogPosition,
+  LogPrepend,
   LogRotation,
   LogRotationInfo,
   LogRotationRestore,
@@ -189,7 +190,7 @@ export class PostgresContextLog implements ContextLog {
     }));
   }
 
-  prepend(records: readonly ContextRecord[]): Promise<void> {
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
     return this.#encoded(records, (lines) => this.#enqueue(async () => {
       await this.#transaction(async (client, row) => {
         const generation = await this.#newGeneration(client);
@@ -202,6 +203,7 @@ export class PostgresContextLog implements ContextLog {
         await client.query(`UPDATE ${this.#backend.schema}.sessions SET current_generation = $2 WHERE session_id = $1`, [this.sessionId, generation]);
         return { generation, end: this.#end + lines.length };
       });
+      return { positions: lines.map((_, i) => i), shift: lines.length };
     }));
   }
 

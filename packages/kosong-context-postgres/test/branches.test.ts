@@ -5,7 +5,8 @@
  * leaves the current log's records as they were.
  */
 import { assistantMessage, userMessage } from "@kosong/core";
-import { Context, type ContextBranch } from "@kosong/soul";
+import { Context } from "@kosong/soul";
+import type { ContextBranch } from "@kosong/soul/conversation";
 import { describe, expect, it } from "vitest";
 import { sessionId, testStore } from "./helpers/store.js";
 

@@ -70,6 +70,18 @@ export interface LogAppendReceipt {
   end: LogPosition;
 }
 
+/** Where a prepend put its records, and how it moved the others. */
+export interface LogPrepend {
+  /** Where each prepended record starts, in order. */
+  positions: LogPosition[];
+  /**
+   * How far the records already in the log moved: a position given out
+   * before the prepend is now that position plus `shift` (so a checkpoint
+   * known before stays known without reading the log again).
+   */
+  shift: number;
+}
+
 /** A complete earlier version of a log, kept by a whole-log operation. */
 export interface LogRotation {
   /** Its number (1, 2, ...), the next free one when it was made. */
@@ -139,8 +151,8 @@ export interface ContextLog extends AsyncDisposable {
    * changes. A position the log did not give out is `InvalidOffsetError`.
    */
   truncateAndRotate(position: LogPosition, records?: readonly ContextRecord[]): Promise<LogTruncation>;
-  /** Writes `records` before the current content (a late system prompt). Positions move. */
-  prepend(records: readonly ContextRecord[]): Promise<void>;
+  /** Writes `records` before the current content (a late system prompt). Positions move, by the returned `shift`. */
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend>;
   /** The rotations, lowest number first, each with its note when one was stored. */
   listRotations(): Promise<LogRotationInfo[]>;
   /**

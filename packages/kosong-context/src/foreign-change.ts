@@ -4,7 +4,8 @@
  * the path (or of its open handle) tells whether that is still the file
  * there.
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { stat, type FileHandle } from "node:fs/promises";
 import { hasCode } from "./durable-fs.js";
 import { ContextFileChangedError } from "./errors.js";
 
@@ -39,12 +40,46 @@ export function compareWritten(file: string, written: WrittenFile, now: FileStat
 
 /** {@link compareWritten} against what is at `file` now (one `stat`). */
 export async function checkWritten(file: string, written: WrittenFile): Promise<ContextFileChangedError | null> {
-  let now: FileStat | null;
+  return compareWritten(file, written, await statOrNull(file));
+}
+
+/** What is at `file` now, or null if nothing is. */
+export async function statOrNull(file: string): Promise<FileStat | null> {
   try {
-    now = await stat(file);
+    return await stat(file);
   } catch (error) {
     if (!hasCode(error, "ENOENT")) throw error;
-    now = null;
+    return null;
   }
-  return compareWritten(file, written, now);
+}
+
+/**
+ * {@link statOrNull} without a trip through the thread pool: one `statx` of
+ * a local file takes microseconds, far less than handing it to a worker
+ * thread and back, which is what an append would otherwise wait for.
+ */
+export function statOrNullNow(file: string): FileStat | null {
+  return statSync(file, { throwIfNoEntry: false }) ?? null;
+}
+
+/**
+ * Takes back `written`, appended through `handle` (opened for appending),
+ * after a foreign change was found: cuts it off if it is still the end of
+ * that file, so the bytes a foreign program wrote before it stay and the
+ * file it wrote to (perhaps renamed away by now) is as it was. Leaves the
+ * file alone if something was written after it. Best effort: resolves
+ * false if the bytes could not be taken back.
+ */
+export async function takeBack(handle: FileHandle, written: Buffer): Promise<boolean> {
+  try {
+    const { size } = await handle.stat();
+    if (size < written.length) return false;
+    const tail = Buffer.alloc(written.length);
+    const { bytesRead } = await handle.read(tail, 0, tail.length, size - tail.length);
+    if (bytesRead !== tail.length || !tail.equals(written)) return false;
+    await handle.truncate(size - tail.length);
+    return true;
+  } catch {
+    return false;
+  }
 }

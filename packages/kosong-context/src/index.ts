@@ -11,6 +11,7 @@ export type {
   LogAppendReceipt,
   LogCheckpoint,
   LogPosition,
+  LogPrepend,
   LogRotation,
   LogRotationInfo,
   LogRotationRestore,

@@ -7,7 +7,7 @@
 import { open, rename, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { encodeRecord, type ContextRecord } from "./context-record.js";
-import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
+import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogPrepend, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
 import { inspectFile, replaceWithCopy, resolveContextFile, type FileFacts } from "./context-file-target.js";
 import { readContextFile } from "./context-state.js";
 import { GroupCommitQueue } from "./group-commit-queue.js";
@@ -32,7 +32,7 @@ import {
   StorageOpenError,
   StorageWriteError,
 } from "./errors.js";
-import { checkWritten, compareWritten } from "./foreign-change.js";
+import { checkWritten, compareWritten, statOrNullNow, takeBack } from "./foreign-change.js";
 import { scanContextFile, type ScanOptions, type ScannedRecord } from "./record-scanner.js";
 import type { RestoreReport } from "./restore-report.js";
 import { linkNextRotation, listRotations, rotationPath, writeNextRotation } from "./rotation.js";
@@ -333,7 +333,7 @@ export class JsonlContextFile implements ContextLog {
    * of the file, fsynced and renamed over it. Every position in the file
    * moves by the byte length of the new lines: read again afterwards.
    */
-  prepend(records: readonly ContextRecord[]): Promise<void> {
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
     let prefix: Buffer;
     try {
       this.#assertWritable();
@@ -357,6 +357,7 @@ export class JsonlContextFile implements ContextLog {
       });
       this.#exists = true;
       this.#size += prefix.length - start;
+      return { positions: lineStarts(0, records.map(encodeRecord)), shift: prefix.length - start };
     });
   }
 
@@ -546,15 +547,15 @@ export class JsonlContextFile implements ContextLog {
     if (bytes > 0) {
       lead = this.#needsNewline ? 1 : 0;
       const buffer = Buffer.concat(lead === 1 ? [NEWLINE, ...batch] : batch);
-      await this.#assertUnchanged();
-      let opened = false;
+      let handle: FileHandle | null = null;
       let changed: ReturnType<typeof compareWritten> = null;
       try {
-        const handle = await this.#appendHandle();
-        opened = true;
+        handle = await this.#appendHandle();
         await writeAll(handle, [buffer]);
-        // Another program that wrote between the check and this write: these records may be glued to its bytes.
-        changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, await handle.stat());
+        // One look at the path after the write, before the fdatasync: is the file there still the one this writer
+        // wrote, with exactly its bytes? That rules out a foreign append before these records (they would be glued to
+        // its bytes), a truncate, a rename or a replacement, before anything is acknowledged.
+        changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, statOrNullNow(this.path));
         if (changed === null) {
           this.#stats.writes += 1;
           if (this.durability !== "none") {
@@ -564,10 +565,14 @@ export class JsonlContextFile implements ContextLog {
         }
       } catch (cause) {
         const error = ContextFileChangedError.isInstance(cause) ? cause : new StorageWriteError(`appending to ${this.path} failed: ${(cause as Error).message}`, { cause });
-        if (opened) await this.#rollBack(start, error);
+        if (handle !== null) await this.#rollBack(start, error);
         throw error;
       }
-      if (changed !== null) throw (this.#broken = changed);
+      if (changed !== null) {
+        // Not acknowledged: take the records back out of whatever file they went to, leaving the foreign bytes.
+        if (handle !== null) await takeBack(handle, buffer);
+        throw (this.#broken = changed);
+      }
       this.#needsNewline = false;
       this.#size = start + lead + bytes;
       this.#stats.bytes += bytes;
@@ -592,9 +597,10 @@ export class JsonlContextFile implements ContextLog {
   async #appendHandle(): Promise<FileHandle> {
     if (this.#handle) return this.#handle;
     // Created exclusively: a file that appeared since the check is another program's.
+    // Readable too, so that records a foreign change kept from being acknowledged can be recognised and taken back.
     let handle: FileHandle;
     try {
-      handle = await open(this.path, this.#exists ? "a" : "ax", PRIVATE_FILE_MODE);
+      handle = await open(this.path, this.#exists ? "a+" : "ax+", PRIVATE_FILE_MODE);
     } catch (error) {
       if (!hasCode(error, "EEXIST")) throw error;
       throw (this.#broken = new ContextFileChangedError(this.path, "created", "it appeared before this writer created it"));
@@ -652,4 +658,15 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Where each of `lines` (without their newlines, written one after another from `start`) starts, in bytes. */
+function lineStarts(start: LogPosition, lines: readonly string[]): LogPosition[] {
+  const starts: LogPosition[] = [];
+  let at = start;
+  for (const line of lines) {
+    starts.push(at);
+    at += Buffer.byteLength(line) + 1;
+  }
+  return starts;
 }

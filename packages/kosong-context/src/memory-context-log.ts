@@ -3,7 +3,7 @@
  * each record as its JSONL line, so what it stores, validates and reads back
  * is exactly what a context file would; a position is a record's index.
  */
-import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
+import type { ContextLog, ContextLogState, LogAppendReceipt, LogPosition, LogPrepend, LogRotation, LogRotationInfo, LogRotationRestore, LogTruncation } from "./context-log.js";
 import { decodeRecordLine, encodeRecord, type ContextRecord } from "./context-record.js";
 import { ContextStateBuilder } from "./context-state.js";
 import { InvalidOffsetError, RotationNotFoundError, StorageClosedError } from "./errors.js";
@@ -71,11 +71,12 @@ export class MemoryContextLog implements ContextLog {
   }
 
   /** Writes `records` before the current content; positions move by their count. */
-  prepend(records: readonly ContextRecord[]): Promise<void> {
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
     return this.#run(() => {
       const lines = records.map(encodeRecord);
       this.#lines = [...lines, ...this.#lines];
       this.#written = true;
+      return { positions: lines.map((_, i) => i), shift: lines.length };
     });
   }
 

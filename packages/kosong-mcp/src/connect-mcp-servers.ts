@@ -39,11 +39,31 @@ export interface McpServers extends AsyncDisposable {
  * ```
  */
 export async function connectMcpServers(config: McpServersConfig, options: ConnectMcpServersOptions = {}): Promise<McpServers> {
+  const started = startMcpServers(config, options);
+  await started.ready;
+  return started;
+}
+
+/** Servers being started by {@link startMcpServers}: `failures` is filled (in config order) when `ready` resolves. */
+export interface StartingMcpServers extends McpServers {
+  /** Resolves (never rejects) once every server is connected or has failed. */
+  readonly ready: Promise<void>;
+}
+
+/**
+ * Starts every server of `config` in parallel and returns at once: a host
+ * can draw its prompt while they start (the toolset offers each server's
+ * tools once it is connected; `onEvent` says when). Otherwise as
+ * {@link connectMcpServers}.
+ */
+export function startMcpServers(config: McpServersConfig, options: ConnectMcpServersOptions = {}): StartingMcpServers {
   const servers = Object.entries(config).map(([name, server]) => new McpServerConnection(name, server, options));
-  const outcomes = await Promise.allSettled(servers.map((server) => server.connect()));
-  const failures = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as McpConnectError] : []));
+  const failures: McpConnectError[] = [];
+  const ready = Promise.allSettled(servers.map((server) => server.connect())).then((outcomes) => {
+    for (const outcome of outcomes) if (outcome.status === "rejected") failures.push(outcome.reason as McpConnectError);
+  });
   const close = async (): Promise<void> => {
     await Promise.all(servers.map((server) => server.close()));
   };
-  return { toolset: new McpToolset(servers, options), servers, failures, close, [Symbol.asyncDispose]: close };
+  return { toolset: new McpToolset(servers, options), servers, failures, ready, close, [Symbol.asyncDispose]: close };
 }

@@ -3,6 +3,7 @@
  * @kosong/core `Toolset`, on the official `@modelcontextprotocol/sdk`.
  */
 export * from "./mcp-config.js";
+export { expandVariables } from "./expand-variables.js";
 export * from "./mcp-errors.js";
 export * from "./mcp-server-connection.js";
 export * from "./mcp-toolset.js";

@@ -18,7 +18,18 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { expandRawServers } from "./expand-variables.js";
 import { McpConfigError } from "./mcp-errors.js";
+
+/** Options of {@link parseMcpConfig} and {@link loadMcpConfigFile}. */
+export interface McpConfigOptions {
+  /**
+   * Variables for `${VAR}` and `${VAR:-default}` in each server's `command`,
+   * `args`, `env` values, `cwd`, `url` and `headers` values, expanded as
+   * Claude Code does (typically `process.env`). Without it nothing is expanded.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+}
 
 /** A server started as a child process and spoken to over its stdin and stdout. */
 export interface McpStdioServerConfig {
@@ -29,7 +40,8 @@ export interface McpStdioServerConfig {
   /**
    * Environment variables for the server. The child gets only these plus a
    * few safe ones of this process (`HOME`, `PATH`, `USER`, `SHELL`, `TERM`,
-   * `LOGNAME`): never this process's credentials.
+   * `LOGNAME`): never this process's credentials. A host that starts
+   * launchers such as `npx` adds what they need (proxy, CA, npm config) here.
    */
   env?: Record<string, string>;
   /** The working directory of the server (default: this process's). */
@@ -89,11 +101,13 @@ const fileSchema = z.looseObject({ mcpServers: z.record(z.string().min(1, "a ser
 
 /**
  * The servers of a parsed config object (`{"mcpServers": {...}}`), without
- * those marked `disabled`. `source` names where it came from in errors.
- * @throws McpConfigError naming the source, the server and the problem.
+ * those marked `disabled`. `source` names where it came from in errors;
+ * `options.env` expands `${VAR}` references.
+ * @throws McpConfigError naming the source, the server and the problem (or the unset variable).
  */
-export function parseMcpConfig(value: unknown, source = "MCP config"): McpServersConfig {
-  const parsed = fileSchema.safeParse(value);
+export function parseMcpConfig(value: unknown, source = "MCP config", options: McpConfigOptions = {}): McpServersConfig {
+  const expanded = options.env && typeof value === "object" && value !== null && "mcpServers" in value ? { ...value, mcpServers: expandRawServers(value.mcpServers, options.env, source) } : value;
+  const parsed = fileSchema.safeParse(expanded);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  - ${issue.path.length ? `${issue.path.map(String).join(".")}: ` : ""}${issue.message}`);
     throw new McpConfigError(`${source} is not a valid mcpServers config:\n${problems.join("\n")}`);
@@ -107,10 +121,10 @@ export function parseMcpConfig(value: unknown, source = "MCP config"): McpServer
 }
 
 /**
- * Reads a JSON file holding `{"mcpServers": {...}}`.
+ * Reads a JSON file holding `{"mcpServers": {...}}` (`options.env` expands `${VAR}` references).
  * @throws McpConfigError when the file cannot be read, is not JSON, or is not a valid config.
  */
-export async function loadMcpConfigFile(file: string): Promise<McpServersConfig> {
+export async function loadMcpConfigFile(file: string, options: McpConfigOptions = {}): Promise<McpServersConfig> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -123,7 +137,7 @@ export async function loadMcpConfigFile(file: string): Promise<McpServersConfig>
   } catch (error) {
     throw new McpConfigError(`The MCP config file ${file} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
-  return parseMcpConfig(json, file);
+  return parseMcpConfig(json, file, options);
 }
 
 /** True for a server reached over stdio. */

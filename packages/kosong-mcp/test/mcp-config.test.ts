@@ -59,3 +59,34 @@ describe("loadMcpConfigFile", () => {
     await expect(loadMcpConfigFile(path.join(dir, "none.json"))).rejects.toThrow(/^Cannot read the MCP config file .*none\.json: ENOENT/);
   });
 });
+
+describe("${VAR} in a config", () => {
+  const env = { HOST: "127.0.0.1", TOKEN_FILE: "/run/t", EMPTY: "" };
+
+  it("expands ${VAR} and ${VAR:-default} in command, args, env, cwd, url and headers, as Claude Code does", () => {
+    const servers = parseMcpConfig(
+      {
+        mcpServers: {
+          local: { command: "${BIN:-npx}", args: ["-y", "pkg@${VERSION:-latest}", "--file=${TOKEN_FILE}"], env: { MODE: "${EMPTY:-dev}", KEEP: "$HOST ${1}" }, cwd: "${DIR:-/srv}" },
+          remote: { url: "http://${HOST}:3001/mcp", headers: { "X-Where": "${HOST}" } },
+        },
+      },
+      "cfg",
+      { env },
+    );
+    expect(servers).toEqual({
+      local: { command: "npx", args: ["-y", "pkg@latest", "--file=/run/t"], env: { MODE: "dev", KEEP: "$HOST ${1}" }, cwd: "/srv" },
+      remote: { url: "http://127.0.0.1:3001/mcp", headers: { "X-Where": "127.0.0.1" } },
+    });
+  });
+
+  it("refuses a ${VAR} without default that is not set, naming the source, server, key and variable", () => {
+    expect(() => parseMcpConfig({ mcpServers: { a: { command: "x", args: ["${MISSING}"] } } }, "cfg", { env })).toThrow(
+      new McpConfigError('cfg: server "a" args[0] uses ${MISSING}, which is not set (set it, or write ${MISSING:-default})'),
+    );
+  });
+
+  it("expands nothing without env", () => {
+    expect(parseMcpConfig({ mcpServers: { a: { command: "${BIN}" } } })).toEqual({ a: { command: "${BIN}" } });
+  });
+});

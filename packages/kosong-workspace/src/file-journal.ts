@@ -27,7 +27,9 @@ import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
 import { mapLimit } from "./map-limit.js";
-import type { JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
+import type { ContextJournal, FileRecoveryReport, FileRestoreReport, InterruptedCommandReport, PendingRestore, RestoreTarget } from "./context-journal.js";
+import type { DeclaredWrite, ScannedCommand, ToolJournal } from "./tool-journal.js";
+import type { CommandToolCall, JournalRecord, RestoreEntry, RestoreKind, StoredState } from "./journal-records.js";
 import { sameStamp, scanWorkspace, type ScanLimits, type ScannedFile } from "./workspace-scan.js";
 import { missingStamp, workspaceKey, type FileStamp, type FileState, type ReadFileState, type WorkspaceFiles } from "./workspace-files.js";
 
@@ -50,79 +52,6 @@ export interface FileJournalOptions {
   commandScan?: ScanLimits | false;
 }
 
-/** What a revert did (or would do) to the workspace files. Paths are relative to the workspace. */
-export interface FileRestoreReport {
-  /** Files put back (rewritten, re-created, deleted). */
-  restored: string[];
-  /** Files not restored, with why (not journaled: over the size cap, not a regular file; a failed write). */
-  skipped: { path: string; reason: string }[];
-  /** Files changed outside the agent since it last wrote them: left alone (restored when forced). */
-  conflicts: string[];
-  /** Set when nothing could be planned (the journal has no record of the checkpoint). */
-  notice?: string;
-  /**
-   * The commands (`Shell`) since the target whose changes were not (all)
-   * journaled, so not restored (a scan over its limit), with why; absent when none.
-   */
-  commandsNotJournaled?: { command: string | null; reason: string }[];
-}
-
-/** Where a restore goes: a checkpoint of the current conversation, or the end of a rotation. */
-export type RestoreTarget = { checkpoint: number } | { rotation: number } | null;
-
-/** What reopening found of a restore a crash interrupted. */
-export interface FileRecoveryReport {
-  /**
-   * Of a restore a crash interrupted: "completed" when the conversation had
-   * been reverted (the files were then restored too), "rolled-back" when
-   * not; null when no restore was interrupted (only a command).
-   */
-  outcome: "completed" | "rolled-back" | null;
-  /** The files of that restore. */
-  files: FileRestoreReport;
-  /** A command (`Shell`) a crash interrupted, and what it changed; null when none was. */
-  command: InterruptedCommandReport | null;
-}
-
-/**
- * What a command a crash interrupted changed, found on the next open by
- * scanning the workspace again and comparing with the scan made before the
- * command (whose listing was made durable before it ran).
- */
-export interface InterruptedCommandReport {
-  /** Files it created: journaled as not existing, so a revert deletes them. */
-  created: string[];
-  /** Files it changed or deleted: their content before it was not kept, so a revert cannot restore them (it says so). */
-  notRestorable: string[];
-  /** Why what it changed is not all known (the workspace is over the scan's limit now), else null. */
-  notice: string | null;
-}
-
-/** A write declared by {@link FileJournal.declareWrite}: call {@link done} once the write is over (whether it succeeded or not). */
-export interface DeclaredWrite {
-  /** Paths whose prior state could not be kept (over the size cap, not a regular file, outside the workspace), with why. */
-  notJournaled: { path: string; reason: string }[];
-  /** Records the state after the write, for conflict detection. */
-  done(): Promise<void>;
-}
-
-/** A command's scan begun by {@link FileJournal.scanCommand}. */
-export interface ScannedCommand {
-  /**
-   * After the command (whether it succeeded or not): journals the prior state
-   * of each file it created, changed or deleted, and returns their paths, and
-   * why (some of) what it changed is not journaled (a scan limit was hit,
-   * before or after the command), else null (also when the scan is off).
-   */
-  finish(): Promise<{ changed: string[]; notice: string | null }>;
-}
-
-/** A restore begun by {@link FileJournal.beginRestore}, finished by {@link FileJournal.finishRestore}. */
-export interface PendingRestore {
-  readonly seq: number;
-  readonly report: FileRestoreReport;
-}
-
 interface PathEntry {
   seq: number;
   s: StoredState;
@@ -139,7 +68,7 @@ const BASE_BRANCH = -1;
 const PARALLEL_FILES = 8;
 
 /** The file journal of one session (see the file's doc). Operations run one at a time, in call order. */
-export class FileJournal {
+export class FileJournal implements ContextJournal, ToolJournal {
   readonly files: WorkspaceFiles;
   readonly maxFileBytes: number;
   readonly #dir: string;
@@ -162,6 +91,8 @@ export class FileJournal {
   /** The scan record of a command not finished (a crash interrupted it, when found on open). */
   /** The scan records of commands not finished, by position: their listing's hash (a crash interrupted them, when found on open). */
   readonly #openScans = new Map<number, string>();
+  /** The tool calls of the open scans that have one, by the scan record's position. */
+  readonly #scanCalls = new Map<number, CommandToolCall>();
   readonly #scanLimits: ScanLimits | false;
   /** The scans before the commands running now (what they saw, and which keys they cover), by scan record position (oldest first). */
   readonly #scanning = new Map<number, { contents: ReadonlyMap<string, ScannedFile>; covers: (key: string) => boolean }>();
@@ -228,9 +159,11 @@ export class FileJournal {
    * runs keeps the file's state this scan saw (the command may have changed
    * it already). A command whose changes are not journaled (a scan over its
    * limit) is recorded, with `command` (its text) and why, and a revert past
-   * it lists it in {@link FileRestoreReport.commandsNotJournaled}.
+   * it lists it in {@link FileRestoreReport.commandsNotJournaled}. `call`,
+   * the tool call running the command, is kept with the scan, so that after
+   * a crash {@link InterruptedCommandReport.calls} names it.
    */
-  scanCommand(command: string | null = null): Promise<ScannedCommand> {
+  scanCommand(command: string | null = null, call?: CommandToolCall): Promise<ScannedCommand> {
     return this.#run(async () => {
       const limits = this.#scanLimits;
       if (limits === false) return { finish: () => Promise.resolve({ changed: [], notice: null }) };
@@ -246,7 +179,7 @@ export class FileJournal {
       // The listing is durable before the command runs: a crash during it is found on the next open.
       const list = await this.#listings.put(Buffer.from(JSON.stringify([...before.stamps])));
       const seq = this.#seq;
-      await Promise.all([this.#listings.sync(), this.#append([{ t: "scan", list }], "records")]);
+      await Promise.all([this.#listings.sync(), this.#append([call === undefined ? { t: "scan", list } : { t: "scan", list, call }], "records")]);
       this.#scanning.set(seq, { contents: before.contents, covers: before.covers });
       return { finish: () => this.#run(() => this.#journalScanned(seq, before.contents, limits, command)) };
     });
@@ -293,19 +226,22 @@ export class FileJournal {
   async #closeScan(scan: number, records: JournalRecord[]): Promise<void> {
     const list = this.#openScans.get(scan);
     this.#scanning.delete(scan);
+    this.#scanCalls.delete(scan);
     await this.#append([...records, { t: "scanned", r: scan }], "all");
     if (list !== undefined && ![...this.#openScans.values()].includes(list)) this.#listings.remove(list);
   }
 
   /** Finds what the command of the open scan record `scan` (a crash interrupted it) changed, and journals it as far as it can be. */
   async #recoverCommand(scan: { seq: number; list: string }): Promise<InterruptedCommandReport> {
+    const call = this.#scanCalls.get(scan.seq);
+    const calls = call === undefined ? [] : [call];
     let listed: [string, FileStamp][];
     try {
       listed = JSON.parse((await this.#listings.get(scan.list)).toString("utf8")) as [string, FileStamp][];
     } catch (error) {
       // Without the listing nothing can be told apart: no file is journaled (a revert would delete them all).
       await this.#closeScan(scan.seq, []);
-      return { created: [], notRestorable: [], notice: `the scan before it cannot be read (${(error as Error).message}): what it changed is not known` };
+      return { created: [], notRestorable: [], notice: `the scan before it cannot be read (${(error as Error).message}): what it changed is not known`, calls };
     }
     const before = new Map(listed.map(([key, stamp]) => [key, { stamp }]));
     const limits = this.#scanLimits === false ? {} : this.#scanLimits;
@@ -313,7 +249,7 @@ export class FileJournal {
     const { journaled, limitHit } = await this.#journalChanges(scan.seq, before, limits, async (key) => (before.has(key) ? lost : { k: "missing" }));
     const notice = limitHit === null ? null : `${limitHit} now, over the scan's limit: the files the command created are not known`;
     // The files it changed that the journal knew already (the agent wrote them since the last checkpoint) are restored as usual.
-    return { created: journaled.filter((key) => !before.has(key)), notRestorable: journaled.filter((key) => before.has(key)), notice };
+    return { created: journaled.filter((key) => !before.has(key)), notRestorable: journaled.filter((key) => before.has(key)), notice, calls };
   }
 
   /**
@@ -415,7 +351,8 @@ export class FileJournal {
       let command: InterruptedCommandReport | null = null;
       for (const [seq, list] of [...this.#openScans].sort(([a], [b]) => a - b)) {
         const found = await this.#recoverCommand({ seq, list });
-        command = command === null ? found : { created: [...command.created, ...found.created], notRestorable: [...command.notRestorable, ...found.notRestorable], notice: command.notice ?? found.notice };
+        const calls: CommandToolCall[] = [...(command?.calls ?? []), ...found.calls];
+        command = command === null ? found : { created: [...command.created, ...found.created], notRestorable: [...command.notRestorable, ...found.notRestorable], notice: command.notice ?? found.notice, calls };
       }
       if (this.#unfinished === null) return command === null ? null : { outcome: null, files: emptyReport(), command };
       const seq = this.#unfinished;
@@ -577,9 +514,11 @@ export class FileJournal {
         return;
       case "scan":
         this.#openScans.set(seq, record.list);
+        if (isCommandToolCall(record.call)) this.#scanCalls.set(seq, record.call);
         return;
       case "scanned":
         this.#openScans.delete(record.r);
+        this.#scanCalls.delete(record.r);
         return;
       case "unscanned":
         this.#unscanned.push({ seq, command: record.command, why: record.why });
@@ -758,4 +697,11 @@ function sameState(current: ReadFileState, stored: StoredState): boolean {
     default:
       return false;
   }
+}
+
+/** True for a well-formed tool call of a `scan` record (a damaged one is ignored, not trusted). */
+function isCommandToolCall(value: unknown): value is CommandToolCall {
+  if (typeof value !== "object" || value === null) return false;
+  const call = value as Record<string, unknown>;
+  return typeof call.id === "string" && typeof call.name === "string" && typeof call.arguments === "string";
 }

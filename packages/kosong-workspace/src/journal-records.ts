@@ -39,9 +39,23 @@ export type JournalRecord =
   | { t: "end"; r: number; rotation: number | null }
   /** The restore at position `r` was rolled back (the context's step never happened). */
   | { t: "abort"; r: number }
-  /** A command (`Shell`) begins: `list` is the hash of the listing of the scan before it (`[key, stamp][]` as JSON, in `scans/` until the command is over). */
-  | { t: "scan"; list: string }
+  /**
+   * A command (`Shell`) begins: `list` is the hash of the listing of the scan
+   * before it (`[key, stamp][]` as JSON, in `scans/` until the command is
+   * over); `call`, the tool call that runs it, when the tool gave it.
+   */
+  | { t: "scan"; list: string; call?: CommandToolCall }
   /** The command of the scan record at position `r` is over, its changes journaled. */
   | { t: "scanned"; r: number }
   /** A command (`command`, when the tool named it) whose changes were not (all) journaled, and why. */
   | { t: "unscanned"; command: string | null; why: string };
+
+/** The tool call that runs a command, kept so that a crash during the command can still be answered to the model. */
+export interface CommandToolCall {
+  /** The tool call's id. */
+  id: string;
+  /** The tool's name (`Shell`). */
+  name: string;
+  /** Its arguments, as the model sent them (JSON). */
+  arguments: string;
+}

@@ -22,7 +22,7 @@ export type { SoulSession, SoulSessionOptions } from "./session/session.js";
 export { defaultSoulConfig, type RetryTiming, type SoulConfig, type SoulConfigInput } from "./loop/config.js";
 export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, RewriteTargetError, SoulBusyError, SoulError } from "./errors.js";
 export type { Replacement } from "./loop/rewrite.js";
-export { Context, type ContextBranch, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
+export { Context, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
 export { CheckpointNotFoundError } from "./context/index.js";
 export { SendDMail } from "./dmail/index.js";
 export { CompactionError, FileRegistry, type Compaction } from "./compaction/index.js";

@@ -28,8 +28,20 @@ import { BackgroundJobs } from "../jobs/background-jobs.js";
 import { withJobNotices } from "../jobs/job-notices.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
+import { acceptsImages } from "../media/image-input.js";
+import type { ImageInput } from "../modes/interactive/file-mentions.js";
 import { openWorkspace, type Workspace, type WorkspaceHost } from "../tools/workspace.js";
+import { loadPromptExtensions, type PromptExtensions } from "../extensions/prompt-extensions.js";
+import { skillTool } from "../extensions/skill-tool.js";
+import { skillsPromptSection } from "../extensions/skills.js";
+import { askUserQuestionTool, noQuestioner, type QuestionerSource } from "../questions/ask-user-question.js";
+import { PlanMode, planModeToolset } from "../plan/plan-mode.js";
+import { SetTodoList } from "../todo/set-todo-list.js";
+import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
+import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
+import { loadPermissionRules, type PermissionRules } from "../permissions/permission-rules.js";
+import { withPermissionRules } from "../permissions/permission-toolset.js";
 import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
 import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
@@ -48,7 +60,7 @@ export type SessionChoice =
 /** A running session. */
 export interface AgentSession {
   soul: Soul;
-  context: Context;
+  context: Context<FileJournal>;
   /** The saved session, or null for `--resume-file` (then the file is written in place). */
   session: SessionInfo | null;
   /** The session id shown to the user (the saved session's, or the resumed file's name). */
@@ -69,8 +81,21 @@ export interface AgentSession {
   settings: Settings;
   /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
   sandbox: CommandSandbox | null;
+  /** The skills and custom commands of the workspace and the user (`/name` runs one). */
+  extensions: PromptExtensions;
+  /**
+   * Who answers the model's AskUserQuestion: the interactive picker, or
+   * (the default) why nobody can, which the model reads as the tool's error.
+   */
+  questioner: QuestionerSource;
+  /** Plan mode (only reading tools work) and whether it is on. */
+  planMode: PlanMode;
   /** The MCP servers of the session (their tools are the agent's too), or null when none are configured. */
   mcp: McpServers | null;
+  /** Resolves once every MCP server is connected or has failed (they start in the background with `mcpProgress`). */
+  mcpReady: Promise<void>;
+  /** The session's permission rules (user's, and the trusted project's), for `/permissions`. */
+  permissionRules: PermissionRules;
   /** When each checkpoint was made, as far as this CLI saw it (kept in the session folder; in memory for `--resume-file`). */
   checkpointTimes: CheckpointTimes;
   /** The children the `Agent` tool runs, and their records. */
@@ -93,6 +118,8 @@ export interface AgentSession {
    * context, tools, approvals and strategy. Not while an operation runs.
    */
   useProviders(providers: Providers): void;
+  /** Whether the model in use takes images (and its name, for the error when it does not). */
+  imageInput(): ImageInput;
   /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
   hooks: SessionCommandHooks;
   /** The background jobs the Shell tool started (`/tasks` lists them); they end with the session. */
@@ -118,6 +145,8 @@ export interface OpenSessionOptions {
    * the host's). Asked for approval as any MCP tool; closing them is the host's.
    */
   mcpTools?: McpToolset | null;
+  /** Start the MCP servers in the background, with a line per server as it starts and as it is ready (interactive mode); without it the session waits for them. */
+  mcpProgress?: (line: string) => void;
   /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
   askWorkspaceTrust?: AskWorkspaceTrust;
 }
@@ -157,6 +186,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   let mcp: McpServers | null = null;
   // Background jobs (Shell's run_in_background) keep their logs in the session folder (beside a --resume-file file as <name>.jobs).
   const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
+  let mcpReady = Promise.resolve();
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
     const files = new FileRegistry();
@@ -165,7 +195,11 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const opened = await sandboxOpening;
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) (options.warn ?? warnOnStderr)(opened.notice);
-    const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs });
+    const extensions = await loadPromptExtensions(cwd, settings.home, options.warn ?? warnOnStderr);
+    // Loaded below (after the tools): FetchURL reads them for each host it is led to.
+    let permissionRules: PermissionRules | null = null;
+    const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch: { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null } });
     const loaded = await loadAgentTypes(agentFolders(settings.home, cwd, os.homedir()), tools.map((t) => t.name));
     const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
     const cut = await store.recoverCut();
@@ -189,23 +223,29 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       maxContextSize: providers.maxContextSize,
       prices: settings.prices,
     });
-    const agentTools = [...tools, subagents.tool()];
+    const agentTools = [...tools, ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner()), subagents.tool()];
     // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
     let toolset: Toolset = new SimpleToolset(settings.dmail ? [...agentTools, Recall, SendDMail] : [...agentTools, Recall]);
-    if (settings.mcpSources.length > 0) {
+    // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
+    const mcpSources = [...(await workspaceMcpSources(cwd, settings.trustWorkspace, options.warn ?? warnOnStderr)), ...settings.mcpSources];
+    if (mcpSources.length > 0) {
       const { openSessionMcp } = await import("./mcp-tools.js");
-      ({ mcp, toolset } = await openSessionMcp(settings.mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox));
+      ({ mcp, toolset, ready: mcpReady } = await openSessionMcp(mcpSources, cwd, toolset, options.warn ?? warnOnStderr, sandbox, process.env, options.mcpProgress));
     }
     if (options.mcpTools) {
       const { withMcpTools } = await import("@kosong/mcp");
       toolset = withMcpTools(toolset, options.mcpTools);
     }
+    permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, options.warn ?? warnOnStderr);
+    toolset = withPermissionRules(toolset, permissionRules);
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies follow.
     let current = providers;
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
+    const planMode = new PlanMode(settings.plan);
+    toolset = planModeToolset(toolset, planMode);
+    const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const hooks = await openSessionHooks({
       settings,
       cwd,
@@ -228,7 +268,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
           ...compactionTriggers(chosen.maxContextSize, settings.compactionThreshold),
           toolTimeouts: { Shell: settings.shellTimeoutMs },
         },
-        compaction,
+        compaction: new TodoKeepingCompaction(compaction),
         approval,
         session: { id: displayId, workDir: cwd, files },
         hooks: withJobNotices(hooks.soul, jobs),
@@ -240,7 +280,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       const what = (r: (typeof changed)[number]) => `${r.id} (${r.subagent_type})${r.status === "detached" ? "" : ` back to its turn ${r.turns.length}`}`;
       return `detached ${changed.length === 1 ? "agent" : "agents"} ${changed.map(what).join(", ")}: the revert went back past ${changed.length === 1 ? "its call" : "their calls"} (each conversation kept as a rotation)`;
     };
-    return {
+    const running: AgentSession = {
+      questioner: () => noQuestioner("in this mode (print mode, stream-json, --wire or ACP)"),
       soul: currentSoul,
       useProviders(this: AgentSession, next: Providers) {
         this.soul.release();
@@ -249,6 +290,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction.use(compaction.choice);
         this.soul = currentSoul = soulFor(next);
       },
+      imageInput,
       subagents,
       subagentNotices,
       afterRevert,
@@ -264,7 +306,11 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       providers,
       settings,
       sandbox,
+      extensions,
+      planMode,
       mcp,
+      mcpReady,
+      permissionRules,
       checkpointTimes,
       hooks,
       jobs,
@@ -297,6 +343,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await secureSessionFiles(session);
       },
     };
+    return running;
   } catch (error) {
     await jobs.closeAll();
     await mcp?.close();

@@ -5,31 +5,68 @@
  * loads the MCP SDK.
  */
 import type { Toolset } from "@kosong/core";
-import { connectMcpServers, isStdioServer, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
+import { connectMcpServers, isStdioServer, type StartingMcpServers, startMcpServers, loadMcpConfigFile, McpConfigError, type McpServerEvent, type McpServers, type McpServersConfig, parseMcpConfig, visibleText, withMcpTools } from "@kosong/mcp";
 import { UsageError } from "../cli-error.js";
 import type { McpSource } from "../config/settings.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
+import { mcpFailureHint } from "./mcp-failure-hint.js";
+import { launcherEnvironment } from "./mcp-launcher-environment.js";
 
 /** The servers and the agent's toolset with their tools added. */
 export interface SessionMcp {
   mcp: McpServers;
   toolset: Toolset;
+  /** Resolves once every server is connected or has failed (at once unless started in the background). */
+  ready: Promise<void>;
 }
 
 /**
  * Reads the servers of `sources` (a later server of the same name wins),
  * starts them with `cwd` as the default working directory of stdio
  * servers, and adds their tools to `toolset`. A server that does not start
- * is reported through `warn` and the session runs without it; so is a
- * server that crashes or restarts later. A stdio server with `sandbox: true`
- * runs in `sandbox`, or, without one, is left out (and reported).
+ * is reported through `warn` (with its likely cause) and the session runs
+ * without it; so is a server that crashes or restarts later. `${VAR}` and
+ * `${VAR:-default}` expand from `env`; stdio servers get the launcher
+ * variables of `env` (proxy, CA, locale, npm config; no credentials) under
+ * their own `env`. A stdio server with `sandbox: true` runs in `sandbox`,
+ * or, without one, is left out (and reported). With `progress`, the servers
+ * start in the background: it gets a line per server at once (starting)
+ * and one as each is ready, and the call returns without waiting.
  * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
  */
-export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null): Promise<SessionMcp> {
+export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env, progress?: (line: string) => void): Promise<SessionMcp> {
   const config: McpServersConfig = {};
-  for (const source of sources) Object.assign(config, await readSource(source));
-  const mcp = await connectReporting(sandboxed(config, sandbox, warn), cwd, warn);
-  return { mcp, toolset: withMcpTools(toolset, mcp.toolset) };
+  for (const source of sources) Object.assign(config, await readSource(source, env));
+  const servers = sandboxed(withLauncherEnvironment(config, env), sandbox, warn);
+  if (progress === undefined) {
+    const mcp = await connectReporting(servers, cwd, warn);
+    return { mcp, toolset: withMcpTools(toolset, mcp.toolset), ready: Promise.resolve() };
+  }
+  const mcp = startReporting(servers, cwd, warn, progress);
+  return { mcp, toolset: withMcpTools(toolset, mcp.toolset), ready: mcp.ready };
+}
+
+/**
+ * Starts the servers of `config` in the background (see
+ * {@link openSessionMcp}'s `progress`): a line per server now, a line as
+ * each is ready or fails (with its likely cause); later crashes go to `warn`.
+ */
+function startReporting(config: McpServersConfig, cwd: string, warn: (line: string) => void, progress: (line: string) => void): StartingMcpServers {
+  for (const server of Object.values(config)) if ("command" in server && server.cwd === undefined) server.cwd = cwd;
+  const started = new Set<string>();
+  const mcp = startMcpServers(config, {
+    onEvent: (event) => {
+      if (!started.has(event.server)) {
+        started.add(event.server);
+        if (event.type === "connected") progress(`MCP server \`${visibleText(event.server)}\` ready: ${event.tools} tool${event.tools === 1 ? "" : "s"}`);
+        else if (event.type === "failed") progress(`${event.error}${mcpFailureHint(config[event.server], event.error)} (the session runs without it)`);
+        return;
+      }
+      reportLater(event, warn);
+    },
+  });
+  for (const [name, server] of Object.entries(config)) progress(`MCP server \`${visibleText(name)}\` starting${isStdioServer(server) ? ` (${visibleText(server.command)})` : ""}…`);
+  return mcp;
 }
 
 /**
@@ -42,7 +79,7 @@ export async function connectReporting(config: McpServersConfig, cwd: string, wa
   let started = false;
   const mcp = await connectMcpServers(config, { onEvent: (event) => started && reportLater(event, warn) });
   started = true;
-  for (const failure of mcp.failures) warn(`${failure.message} (the session runs without it)`);
+  for (const failure of mcp.failures) warn(`${failure.message}${mcpFailureHint(config[failure.server], failure.message)} (the session runs without it)`);
   return mcp;
 }
 
@@ -66,9 +103,15 @@ function sandboxed(config: McpServersConfig, sandbox: CommandSandbox | null, war
   return out;
 }
 
-async function readSource(source: McpSource): Promise<McpServersConfig> {
+/** `config` with each stdio server's environment on top of the launcher variables of `env`. */
+function withLauncherEnvironment(config: McpServersConfig, env: NodeJS.ProcessEnv): McpServersConfig {
+  const base = launcherEnvironment(env);
+  return Object.fromEntries(Object.entries(config).map(([name, server]) => [name, isStdioServer(server) ? { ...server, env: { ...base, ...server.env } } : server]));
+}
+
+async function readSource(source: McpSource, env: NodeJS.ProcessEnv): Promise<McpServersConfig> {
   try {
-    return source.kind === "config" ? parseMcpConfig({ mcpServers: source.mcpServers }, source.path) : await loadMcpConfigFile(source.path);
+    return source.kind === "config" ? parseMcpConfig({ mcpServers: source.mcpServers }, source.path, { env }) : await loadMcpConfigFile(source.path, { env });
   } catch (error) {
     if (McpConfigError.isInstance(error)) throw new UsageError(error.message, { cause: error });
     throw error;

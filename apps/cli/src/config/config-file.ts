@@ -11,6 +11,7 @@ import { z } from "zod";
 import { UsageError } from "../cli-error.js";
 import { hookTableSchema } from "../hooks/hook-definition.js";
 import { hostPattern, sandboxModes } from "../sandbox/sandbox-settings.js";
+import { AddressPolicy } from "../web/address-policy.js";
 import { compactionNames, fileRestoreModes, providerNames, thinkingEfforts } from "./setting-values.js";
 
 /** The config file's schema: every key optional, no other key allowed. */
@@ -26,6 +27,16 @@ export const configFileSchema = z.strictObject({
   yolo: z.boolean().optional(),
   dmail: z.boolean().optional(),
   project_context: z.boolean().optional(),
+  /** Whether the model takes images (`@image.png` mentions, ReadMediaFile); default: by provider and model. */
+  image_input: z.boolean().optional(),
+  /** FetchURL: hosts fetched without asking (`example.com`, `*.example.com`, `host:port`). */
+  fetch_allow_hosts: z.array(z.string().min(1)).optional(),
+  /** FetchURL: loopback, link-local and private addresses it may reach (IPs or CIDR ranges, e.g. `127.0.0.1`, `10.0.0.0/8`); default none. */
+  fetch_allow_private: z.array(z.string().refine(AddressPolicy.isValidEntry, "an IP address or a CIDR range")).optional(),
+  /** FetchURL: seconds a fetch may take, redirects included (default 30). */
+  fetch_timeout: z.number().positive().optional(),
+  /** FetchURL: bytes of a body kept (default 2 MiB); the rest is cut. */
+  fetch_max_bytes: z.int().positive().optional(),
   /** How the Shell tool's environment is built (see `tools/child-environment.ts`). */
   shell_environment_policy: z
     .strictObject({
@@ -53,6 +64,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** MCP servers in Claude's and kimi-cli's format; @kosong/mcp checks each server when they are started. */
   mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** Permission rules (Claude Code's shape): `allow`, `ask`, `deny` lists of `Tool` or `Tool(pattern)`. */
+  permissions: z.strictObject({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }).optional(),
   /** Seconds until a model's response starts (0: no limit; default 120). */
   first_byte_timeout: z.number().nonnegative().optional(),
   /** Seconds a model's response stream may stay silent (0: no limit; default 300). */

@@ -14,6 +14,7 @@ import { defaultSandboxSettings, type SandboxSettings, sandboxModes } from "../s
 import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
 import { parseAge, type RetentionPolicy } from "../sessions/session-retention.js";
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
+import type { PermissionLists } from "../permissions/permission-rules.js";
 import { type HookDefinition, hooksFromTables } from "../hooks/hook-definition.js";
 import {
   type CompactionName,
@@ -38,6 +39,7 @@ export interface SettingFlags {
   compactModel?: string;
   script?: string;
   yolo?: boolean;
+  plan?: boolean;
   dmail?: boolean;
   projectContext?: boolean;
   outputFormat?: string;
@@ -80,6 +82,8 @@ export interface Settings {
   /** The scripts file of `--provider scripted`. */
   script: string | null;
   yolo: boolean;
+  /** Start in plan mode (`--plan`): only reading tools work until the user approves a plan. */
+  plan: boolean;
   dmail: boolean;
   projectContext: boolean;
   outputFormat: OutputFormat;
@@ -87,6 +91,8 @@ export interface Settings {
   shellEnvironment: EnvironmentPolicy;
   /** Where MCP servers are configured, read in this order (a later server of the same name wins); empty: none. */
   mcpSources: McpSource[];
+  /** The config file's permission rules (`permissions`), or null. */
+  permissions: PermissionLists | null;
   /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
   store: string | null;
   /** Time limits of the model's calls in ms (null: none; undefined: the provider's default, 2 min and 5 min). */
@@ -111,6 +117,14 @@ export interface Settings {
   hooks: HookDefinition[];
   /** Run the workspace's hooks (`.claude/settings.json`) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
   trustWorkspace: boolean;
+  /** Whether the model takes images (config `image_input`, `KOSONG_IMAGE_INPUT`); null: by provider and model (see `media/image-input.ts`). */
+  imageInput: boolean | null;
+  /** FetchURL's hosts fetched without asking (config `fetch_allow_hosts`). */
+  fetchAllowHosts: string[];
+  /** FetchURL's private addresses it may reach (config `fetch_allow_private`): IPs or CIDR ranges. */
+  fetchAllowPrivate: string[];
+  /** FetchURL's limits from the config (`fetch_timeout` seconds, `fetch_max_bytes`); unset: the defaults. */
+  fetchLimits: { timeoutMs?: number; maxBytes?: number };
   /** Model prices from the config file's `[prices]`, by model name (they win over kosong's table). */
   prices: Record<string, ModelPrice>;
   /** Old sessions removed at start-up (config `session_retention`); null: none. */
@@ -174,6 +188,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     compactModel: pick(flags.compactModel, "KOSONG_COMPACT_MODEL", "compact_model") ?? null,
     script: flags.script ?? nonEmpty(env.KOSONG_SCRIPT) ?? null,
     yolo: flags.yolo ?? envFlag(env.KOSONG_YOLO) ?? config.yolo ?? false,
+    plan: flags.plan ?? false,
     dmail: flags.dmail ?? envFlag(env.KOSONG_DMAIL) ?? config.dmail ?? false,
     projectContext: flags.projectContext === false ? false : (config.project_context ?? true),
     outputFormat: oneOf("--output-format", flags.outputFormat, outputFormats) ?? "text",
@@ -182,6 +197,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       ...(config.mcpServers && configPath ? [{ kind: "config" as const, path: configPath, mcpServers: config.mcpServers }] : []),
       ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
     ],
+    permissions: config.permissions ?? null,
     store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
     llmTimeouts: definedOnly({
       firstByteMs: seconds("--first-byte-timeout", pick(flags.firstByteTimeout, "KOSONG_FIRST_BYTE_TIMEOUT", "first_byte_timeout")),
@@ -196,6 +212,10 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     hooks: hooksFromTables(config.hooks ?? [], configPath ?? "the config file"),
     trustWorkspace: flags.trustWorkspace ?? envFlag(env.KOSONG_TRUST_WORKSPACE) ?? false,
     sessionRetention: retentionPolicy(config.session_retention, `session_retention in ${configPath ?? "the config file"}`),
+    imageInput: envFlag(env.KOSONG_IMAGE_INPUT) ?? config.image_input ?? null,
+    fetchAllowHosts: config.fetch_allow_hosts ?? [],
+    fetchAllowPrivate: config.fetch_allow_private ?? [],
+    fetchLimits: definedOnly({ timeoutMs: config.fetch_timeout === undefined ? undefined : Math.round(config.fetch_timeout * 1000), maxBytes: config.fetch_max_bytes }),
     prices: Object.fromEntries(
       Object.entries(config.prices ?? {}).map(([model, p]) => [model, { input: p.input, output: p.output, cachedInput: p.cached_input ?? p.input, ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }) }]),
     ),

@@ -100,11 +100,13 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       compactModel: null,
       script: null,
       yolo: false,
+      plan: false,
       dmail: true,
       projectContext: true,
       outputFormat: "text",
       shellEnvironment: defaultEnvironmentPolicy,
       mcpSources: [],
+      permissions: null,
       store: null,
       llmTimeouts: {},
       shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
@@ -118,6 +120,10 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       hooks: [],
       trustWorkspace: false,
       sessionRetention: null,
+      imageInput: null,
+      fetchAllowHosts: [],
+      fetchAllowPrivate: [],
+      fetchLimits: {},
     };
   }
 }

@@ -6,14 +6,18 @@
  * `--yolo`. The text's control characters are shown, not obeyed (see
  * `visibleControls`); `stream-json` carries the events as they are. Exit codes: 0 done, 1 error (message on stderr), 130 aborted.
  */
-import { serializeEvent, type SoulEvent, type TurnResult } from "@kosong/soul";
+import { serializeEvent, type SoulEvent, type TurnResult, type UserInput } from "@kosong/soul";
 import { openAgentSession, type AgentSession, type SessionChoice } from "../agent/agent-session.js";
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
+import { expandPromptCommand } from "../extensions/prompt-extensions.js";
+import { noQuestioner } from "../questions/ask-user-question.js";
+import { planModeNote } from "../plan/plan-mode.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
 import { fileRecoveryLines } from "../render/file-recovery-lines.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
+import { attachMentions, ImageInputError, withText } from "./interactive/file-mentions.js";
 import { recordFirstPrompt } from "../sessions/session-store.js";
 
 /** What print mode runs. */
@@ -54,14 +58,27 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) err.write(`kosong: ${line.trimStart()}\n`);
     for (const line of agent.subagentNotices) err.write(`kosong: ${visibleControls(line, { oneLine: true })}\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
+    agent.questioner = () => noQuestioner(`in print mode (kosong -p${settings.outputFormat === "stream-json" ? " --output-format stream-json" : ""})`);
     const refused: string[] = [];
     agent.soul.approval.subscribe((event) => {
       if (event.type !== "ApprovalRequest") return;
       refused.push(oneLine(`${event.payload.sender}: ${event.payload.description.split("\n", 1)[0]}`, 100));
       agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
+    // `/name args`: a custom command's template or a skill, as at the interactive prompt.
+    const expanded = prompt.trimStart().startsWith("/") ? await expandPromptCommand(agent.extensions, prompt) : null;
+    const text = expanded ?? prompt;
     const print = settings.outputFormat === "stream-json" ? jsonPrinter(out) : textPrinter(out, err, () => !timedOut);
-    let result = await runTurn(agent, prompt, controller.signal, print);
+    let mentioned;
+    try {
+      mentioned = await attachMentions(text, agent.workspace, agent.imageInput());
+    } catch (error) {
+      if (!(error instanceof ImageInputError)) throw error;
+      err.write(`kosong: ${visibleControls(error.message, { oneLine: true })}\n`);
+      return ExitCode.usage;
+    }
+    for (const { path, reason } of mentioned.refused) err.write(`kosong: @${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}\n`);
+    let result = await runTurn(agent, withText(mentioned, agent.planMode.on ? `${mentioned.text}\n\n${planModeNote}` : mentioned.text), controller.signal, print);
     // Background agents still running: their answers come in as the next turn's input, until none is left.
     while (result.stopReason === "no_tool_calls") {
       await agent.subagents.settled();
@@ -84,7 +101,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
   }
 }
 
-async function runTurn(agent: AgentSession, input: string, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {
+async function runTurn(agent: AgentSession, input: UserInput, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {
   const turn = agent.soul.run(input, { signal });
   for await (const event of turn) {
     print(event);

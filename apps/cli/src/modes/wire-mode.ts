@@ -13,6 +13,7 @@ import { openAgentSession, type SessionChoice } from "../agent/agent-session.js"
 import type { Settings } from "../config/settings.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
+import { noQuestioner, type Questioner } from "../questions/ask-user-question.js";
 import { serveUntilSignal } from "./stop-on-signals.js";
 
 /** What wire mode serves. */
@@ -33,6 +34,18 @@ export async function runWireMode(options: WireModeOptions): Promise<number> {
         server: { name: "kosong", version: packageJson.version },
         log: agent.session ? path.join(agent.session.dir, "wire.jsonl") : undefined,
         signal,
+        // AskUserQuestion asks the client with kimi-cli's QuestionRequest when it declared supports_question.
+        // set_plan_mode switches the session's plan mode (only reading tools until the client approves a plan).
+        planMode: {
+          set: (enabled) => {
+            agent.planMode.on = enabled;
+            return agent.planMode.on;
+          },
+        },
+        onQuestions: (channel) => {
+          const questioner: Questioner = { ask: (questions, signal, toolCallId) => channel.ask(toolCallId, questions, signal) };
+          agent.questioner = () => (channel.supported ? questioner : noQuestioner("over --wire: the client did not declare capabilities.supports_question in initialize"));
+        },
       }),
     );
   } finally {

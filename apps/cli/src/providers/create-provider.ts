@@ -8,6 +8,7 @@ import type { ChatProvider } from "@kosong/core";
 import { UsageError } from "../cli-error.js";
 import type { ProviderName } from "../config/setting-values.js";
 import type { Settings } from "../config/settings.js";
+import { acceptsImages } from "../media/image-input.js";
 import { DeferredProvider } from "./deferred-provider.js";
 import { missingCredentialsMessage } from "./missing-credentials.js";
 import { readScriptsFile } from "./scripts-file.js";
@@ -101,11 +102,12 @@ export async function createProvider(settings: Settings, model: string, env: Env
     return new ScriptedChatProvider(await readScriptsFile(settings.script), { chunkSize: 8, delayMs: 5 });
   }
   const { apiKey, baseURL, keySource: source } = providerEndpoint(settings, env);
+  const images = acceptsImages(settings.provider, model, settings.imageInput);
   switch (settings.provider) {
     case "anthropic":
-      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }), null, source);
+      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }), null, source, images);
     case "kimi":
-      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey: apiKey!, baseURL, timeouts }), null, source);
+      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey: apiKey!, baseURL, timeouts }), null, source, images);
     case "openai":
     case "openai-responses": {
       const chat = settings.provider === "openai";
@@ -113,7 +115,7 @@ export async function createProvider(settings: Settings, model: string, env: Env
         const openai = await import("@kosong/core/openai");
         return chat ? new openai.OpenAIChatProvider({ model, apiKey: apiKey!, baseURL, timeouts }) : new openai.OpenAIResponsesProvider({ model, apiKey: apiKey!, baseURL, timeouts });
       };
-      return new DeferredProvider(settings.provider, model, create, null, source);
+      return new DeferredProvider(settings.provider, model, create, null, source, images);
     }
   }
 }

@@ -6,7 +6,7 @@
  * calls {@link DeferredProvider.load} to import the SDK while the user
  * types; any other use loads it on the first `generate`.
  */
-import { APIStatusError, type ChatProvider, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
+import { APIStatusError, type ChatProvider, ChatProviderError, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
 
 /** A {@link ChatProvider} built by `create` on first use. */
 export class DeferredProvider implements ChatProvider {
@@ -19,6 +19,7 @@ export class DeferredProvider implements ChatProvider {
    * @param create Builds it (importing its SDK); its failure rejects each `generate`.
    * @param thinkingEffort The effort of `withThinking`, null for the provider's default.
    * @param keySource Where the API key came from (e.g. `OPENAI_API_KEY`): a refused key (401, 403) says so.
+   * @param acceptsImages Whether the model takes images: when false, a history with an image part is refused with a {@link ChatProviderError} saying so, before any request (not a 400 from the API).
    */
   constructor(
     readonly name: string,
@@ -26,6 +27,7 @@ export class DeferredProvider implements ChatProvider {
     create: () => Promise<ChatProvider>,
     readonly thinkingEffort: ThinkingEffort | null = null,
     readonly keySource: string | null = null,
+    readonly acceptsImages = true,
   ) {
     this.#create = create;
   }
@@ -46,6 +48,9 @@ export class DeferredProvider implements ChatProvider {
   }
 
   async generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options?: ProviderGenerateOptions): Promise<StreamedMessage> {
+    if (!this.acceptsImages && history.some((message) => message.content.some((part) => part.type === "image_url"))) {
+      throw new ChatProviderError(`The model ${this.modelName} does not accept images, and the conversation has one; nothing was sent. Switch to a model that takes images (/model), or set image_input = true in the config if this one does.`);
+    }
     try {
       return await (await this.load()).generate(systemPrompt, tools, history, options);
     } catch (error) {
@@ -54,7 +59,7 @@ export class DeferredProvider implements ChatProvider {
   }
 
   withThinking(effort: ThinkingEffort): DeferredProvider {
-    return new DeferredProvider(this.name, this.modelName, async () => (await this.load()).withThinking(effort), effort, this.keySource);
+    return new DeferredProvider(this.name, this.modelName, async () => (await this.load()).withThinking(effort), effort, this.keySource, this.acceptsImages);
   }
 
   /** A refused key (401, 403) with where the key came from added to its message, so the user knows what to fix. */

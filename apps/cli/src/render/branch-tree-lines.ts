@@ -5,7 +5,7 @@
  * and its first prompt (control characters made visible: it is the model's
  * or the user's text, read back from disk).
  */
-import type { ContextBranch } from "@kosong/soul";
+import type { ContextBranch } from "@kosong/soul/conversation";
 import { count } from "./count.js";
 import type { Style } from "./terminal-style.js";
 import { timestamp } from "./timestamp.js";

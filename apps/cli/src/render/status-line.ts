@@ -17,6 +17,8 @@ export interface StatusInfo {
   sessionId: string;
   strategy: string;
   yolo: boolean;
+  /** Plan mode is on (only reading tools work). */
+  plan?: boolean;
   /** Tokens used this session, shown when given. */
   tokens?: SessionTokens;
   /** Without `tokens`: this session's cost is shown when given and some call was priced (as the footer shows it). */
@@ -82,6 +84,7 @@ export function statusLine(info: StatusInfo, style: Style): string {
   else if (info.cost && costText(info.cost)) parts.push(costText(info.cost));
   parts.push(`compaction: ${info.strategy}`);
   if (info.yolo) parts.push(style.yellow("yolo"));
+  if (info.plan) parts.push(style.cyan("plan mode"));
   parts.push(`session ${info.sessionId}`);
   return style.dim(parts.join(" · "));
 }
@@ -109,5 +112,5 @@ function costText(tokens: SessionTokens): string {
 export function footerLine(info: StatusInfo, tokens: SessionTokens, style: Style): string {
   const usage = info.usage;
   const context = usage ? `${usageBar(usage.used / usage.max)} ${formatTokens(usage.used)}/${formatTokens(usage.max)} (${usage.percent}%)` : `${formatTokens(info.contextTokens)} tokens`;
-  return style.dim(`▍ ${style.bold(info.model)}   ${context}   ${tokensText(tokens)}${info.yolo ? "   yolo" : ""}`);
+  return style.dim(`▍ ${style.bold(info.model)}   ${context}   ${tokensText(tokens)}${info.yolo ? "   yolo" : ""}${info.plan ? "   plan mode" : ""}`);
 }

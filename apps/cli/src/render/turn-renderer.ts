@@ -78,6 +78,8 @@ export class TurnRenderer {
   readonly #childCalls = new Map<string, string>();
   #spinner: ReturnType<typeof yoctoSpinner> | null = null;
   #spinnerText: string | null = null;
+  /** Work talking to the user runs (see {@link aside}): no spinner meanwhile. */
+  #asides = 0;
   #ticker: ReturnType<typeof setInterval> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
   #lastTokens = 0;
@@ -280,6 +282,23 @@ export class TurnRenderer {
     else if (spinning !== null) this.#startSpinner(spinning);
   }
 
+  /**
+   * Runs `work` that talks to the user (a tool's questions) with the
+   * spinner stopped and pending text written; the spinner of the tools
+   * still running comes back after.
+   */
+  async aside<T>(work: () => Promise<T>): Promise<T> {
+    this.#asides++;
+    this.#stopSpinner();
+    await this.#flushText();
+    try {
+      return await work();
+    } finally {
+      this.#asides--;
+      this.#showRunning();
+    }
+  }
+
   /** Stops the spinner and writes pending text (after the last event, or before other output). */
   async finish(): Promise<void> {
     this.#stopSpinner();
@@ -305,7 +324,7 @@ export class TurnRenderer {
 
   /** The spinner for the tools still running, with the time the oldest has taken once it is slow. */
   #showRunning(): void {
-    if (this.#calls.size === 0 || !this.#o.spinner) return;
+    if (this.#calls.size === 0 || !this.#o.spinner || this.#asides > 0) return;
     const calls = [...this.#calls.values()];
     const labels = calls.map((call) => `${toolCallLabel(call.name, call.args, 40)}${call.step ? ` · ${call.step}` : ""}`);
     const text = () => {
@@ -320,7 +339,7 @@ export class TurnRenderer {
   }
 
   #startSpinner(text: string): void {
-    if (!this.#o.spinner) return;
+    if (!this.#o.spinner || this.#asides > 0) return;
     this.#stopSpinner();
     this.#spinnerText = text;
     this.#spinner = yoctoSpinner({ text: this.#o.style.dim(text), stream: this.#o.out as NodeJS.WriteStream }).start();

@@ -25,7 +25,7 @@ export const maxAgentFiles = 64;
 export const maxAgentFileBytes = 32 * 1024;
 
 /** Claude Code's tool names, as kosong's. */
-const claudeToolNames: Record<string, string> = { Read: "ReadFile", Write: "WriteFile", Edit: "EditFile", MultiEdit: "EditFile", Bash: "Shell", LS: "ListDir", Glob: "Glob", Grep: "Grep" };
+const claudeToolNames: Record<string, string> = { Read: "ReadFile", Write: "WriteFile", Edit: "EditFile", MultiEdit: "EditFile", Bash: "Shell", LS: "ListDir", Glob: "Glob", Grep: "Grep", WebFetch: "FetchURL" };
 
 /** Where agent files are looked for. */
 export interface AgentFolders {

@@ -5,7 +5,7 @@
  */
 
 /** Tools that only read: what `explore`, `plan` and a read-only custom agent get. */
-export const readOnlyTools = ["ReadFile", "ListDir", "Glob", "Grep"] as const;
+export const readOnlyTools = ["ReadFile", "ReadMediaFile", "ListDir", "Glob", "Grep"] as const;
 
 /** A kind of child agent. */
 export interface AgentType {

@@ -6,6 +6,8 @@ import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { listDirTool } from "./list-dir.js";
+import { readMediaFileTool } from "../media/read-media-file.js";
+import { fetchUrlTool, type FetchUrlOptions } from "../web/fetch-url-tool.js";
 import { readFileTool } from "./read-file.js";
 import { shellTool } from "./shell.js";
 import { taskTools } from "./task-tools.js";
@@ -23,18 +25,24 @@ export interface AgentToolsOptions {
   sandbox?: CommandSandbox | null;
   /** The session's background jobs: Shell's `run_in_background`, TaskOutput and TaskStop (default: none, no such tools). */
   jobs?: BackgroundJobs | null;
+  /** Whether the model in use takes images (ReadMediaFile refuses otherwise); default: it does. */
+  imageInput?: () => { accepted: boolean; model: string };
+  /** FetchURL's allowed hosts, private addresses and limits (default: every host asks, no private address). */
+  fetch?: FetchUrlOptions;
 }
 
-/** ReadFile, WriteFile, EditFile, Shell, ListDir, Glob and Grep for `workspace` (and TaskOutput, TaskStop with `jobs`). */
+/** ReadFile, ReadMediaFile, WriteFile, EditFile, Shell, ListDir, Glob, Grep and FetchURL for `workspace` (and TaskOutput, TaskStop with `jobs`). */
 export function createAgentTools(workspace: Workspace, options: AgentToolsOptions = {}): CallableTool[] {
   return [
     readFileTool(workspace),
+    readMediaFileTool(workspace, options.imageInput ?? (() => ({ accepted: true, model: "" }))),
     writeFileTool(workspace),
     editFileTool(workspace),
     shellTool(workspace, options.shellEnv, options.sandbox ?? null, options.jobs ?? null),
     listDirTool(workspace),
     globTool(workspace),
     grepTool(workspace),
+    fetchUrlTool(options.fetch),
     ...(options.jobs ? taskTools(options.jobs) : []),
   ];
 }

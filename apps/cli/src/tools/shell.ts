@@ -1,7 +1,9 @@
 /**
  * The `Shell` tool: runs a command with bash in the working directory, after
  * approval. Output (stdout and stderr, interleaved as they arrive) is capped;
- * a timeout or an abort kills the command's whole process group.
+ * the command runs in its own process group, which a timeout or an abort
+ * kills, and so does kosong's end, a crash or SIGKILL included (see
+ * `process-group-guard.ts`).
  *
  * A shell command is not confined to the working directory as the file tools
  * are: the approval prompt is the guard, and approving for the session
@@ -26,13 +28,14 @@
  */
 import { spawn } from "node:child_process";
 import { defineTool, type ToolContext, type ToolReturnValue, toolError, toolOk } from "@kosong/core";
-import { scanCommand } from "@kosong/soul/files";
+import { scanCommand } from "@kosong/workspace";
 import { z } from "zod";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import type { BackgroundJobs, JobCommand } from "../jobs/background-jobs.js";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
 import { childEnvironment } from "./child-environment.js";
+import { guardProcessGroup } from "./process-group-guard.js";
 import { shellApproval } from "./shell-approval.js";
 import type { Workspace } from "./workspace.js";
 
@@ -68,7 +71,7 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
         if (rejected) return rejected;
       }
       if (run_in_background) return startJob(jobs!, command, sandboxed ? inSandbox.wrapShell(command, env) : { file: "bash", args: ["-c", command], env }, workspace.root);
-      const scan = await scanCommand(context, command);
+      const scan = await scanCommand(context, command, { name: "Shell", arguments: JSON.stringify({ command, timeout, outside_sandbox, ...(reason === undefined ? {} : { reason }) }) });
       let run: CommandRun;
       let notice: string | null;
       try {
@@ -122,6 +125,7 @@ function askShellApproval(context: ToolContext, command: string, outsideReason: 
 function runCommand(spawned: { file: string; args: string[]; env: Record<string, string> }, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const guard = child.pid === undefined ? null : guardProcessGroup(child.pid);
     let output = "";
     let timedOut = false;
     const collect = (chunk: Buffer) => {
@@ -143,10 +147,12 @@ function runCommand(spawned: { file: string; args: string[]; env: Record<string,
     signal.addEventListener("abort", kill, { once: true });
     child.on("error", (error) => {
       clearTimeout(timer);
+      guard?.release();
       reject(error);
     });
     child.on("close", (code, exitSignal) => {
       clearTimeout(timer);
+      guard?.release();
       signal.removeEventListener("abort", kill);
       resolve({ output, exitCode: code, signal: exitSignal, timedOut });
     });

@@ -8,6 +8,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
@@ -26,11 +27,11 @@ const slowThenRead = (file: string): Message => ({
   tool_calls: [{ type: "function", id: "r1", function: { name: "ReadFile", arguments: JSON.stringify({ path: file }) } }],
 });
 
-async function startKosong(size: { width?: number } = {}) {
+async function startKosong(size: { width?: number; env?: Record<string, string> } = {}) {
   const home = await tempDir();
   const cwd = path.join(home, "project");
   await mkdir(cwd);
-  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...size.env });
   delete env.NO_COLOR;
   const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: size.width ?? 100, height: 30 });
   terminals.push(terminal);
@@ -114,6 +115,24 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     terminal.keys("Enter");
     await terminal.waitFor(/Got the list\.[\s\S]*›\s*$/);
     expect(userTexts(2).at(-1)).toBe("one\ntwo");
+  }, 60_000);
+
+  it("attaches an @mentioned image as an image part, and refuses one with a clear error for a model without image input", async () => {
+    const png = await sharp({ create: { width: 12, height: 8, channels: 3, background: "#0a0" } }).png().toBuffer();
+    const { terminal, cwd } = await startKosong();
+    await writeFile(path.join(cwd, "pic.png"), png);
+    server.enqueue({ message: say("A green box."), usage });
+    terminal.line("what is @pic.png");
+    const screen = await terminal.waitFor(/A green box\.[\s\S]*›\s*$/, { from: "› what is @pic.png" });
+    expect(screen).toContain("attached: pic.png");
+    const sent = (server.requests[0]!.body!.messages as { role: string; content: unknown }[]).at(-1)!.content as { type: string; image_url?: { url: string } }[];
+    expect(sent.find((p) => p.type === "image_url")?.image_url?.url).toBe(`data:image/png;base64,${png.toString("base64")}`);
+
+    const textOnly = await startKosong({ env: { KOSONG_IMAGE_INPUT: "0" } });
+    await writeFile(path.join(textOnly.cwd, "pic.png"), png);
+    textOnly.terminal.line("what is @pic.png");
+    await textOnly.terminal.waitFor(/The model test-model does not accept images \(the prompt attaches pic\.png\); nothing was sent\.[\s\S]*›\s*$/, { from: "› what is @pic.png" });
+    expect(server.requests).toHaveLength(1);
   }, 60_000);
 
   it("completes slash commands and paths with Tab, and attaches @mentioned files read inside the working directory only", async () => {

@@ -37,9 +37,10 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
     const { terminal, cwd, home } = await startKosong();
 
     // A prompt, streamed Markdown, the status line.
-    server.enqueue({ message: say("Hello **bold** world.\n\n- first item\n- second item"), usage, chunkDelayMs: 20 });
+    // The answer is long enough that a summary of it is shorter (a compaction never grows the context: /compact below).
+    server.enqueue({ message: say(`Hello **bold** world.\n\n- first item\n- second item\n\n${"Greetings differ from place to place. ".repeat(60)}`), usage, chunkDelayMs: 2 });
     terminal.line("say hello");
-    let screen = await terminal.waitFor(/test-model · [▰▱]{10} 1\.2k\/128k \(1%\)/, { from: "› say hello" });
+    let screen = await terminal.waitFor(/test-model · [▰▱]{10} [\d.]+k\/128k \(\d+%\)/, { from: "› say hello" });
     expect(screen).toContain("Hello bold world.");
     expect(screen).not.toContain("**bold**");
     expect(screen).toMatch(/\* first item/);

@@ -91,8 +91,8 @@ describe("Recall, /context and range compaction in the interactive binary (tmux)
     await terminal.waitFor(/› \/context[\s\S]*summaries +[1-9][\d.]*k? \(\d+%\)[\s\S]*reserve/, { from: "› which port?" });
 
     // /compact from a checkpoint: only the later part is summarised, the earlier stays verbatim.
-    terminal.line("/checkpoints");
-    screen = await terminal.waitFor(/checkpoint \d+ ·[\s\S]*›\s*$/, { from: "› /checkpoints" });
+    terminal.line("/checkpoints all");
+    screen = await terminal.waitFor(/checkpoint \d+ ·[\s\S]*›\s*$/, { from: "› /checkpoints all" });
     const ids = [...screen.matchAll(/checkpoint (\d+) ·/g)].map((m) => Number(m[1]));
     const before = ids.at(-3)!;
     server.enqueue({ message: say("Summary: recalled the port."), usage });

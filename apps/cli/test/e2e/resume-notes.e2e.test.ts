@@ -3,7 +3,7 @@
  * terminal (tmux) against the fake provider server: the resume notice
  * counts messages in the right number and shows files a compaction
  * recovered as such (not as the user's prompts), and a `/compact` whose
- * output is larger than what it replaced says the context grew.
+ * output would be larger than what it replaced keeps the history and says so.
  */
 import { appendFile, mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -55,7 +55,7 @@ describe("resume notices and compaction reports in a real terminal (tmux)", () =
     expect(screen).not.toContain("› **Recovered file");
   }, 60_000);
 
-  it("says the context grew when a /compact summary is longer than the conversation", async () => {
+  it("keeps the history and says why when a /compact summary is longer than the conversation", async () => {
     const { start } = await project();
     const terminal = await start([]);
     for (const [prompt, answer] of [["hi", "Hi."], ["how are you", "Fine."]] as const) {
@@ -65,7 +65,14 @@ describe("resume notices and compaction reports in a real terminal (tmux)", () =
     }
     server.enqueue({ message: say(`Summary: ${"the user greeted the assistant and the assistant greeted back. ".repeat(20)}`), usage });
     terminal.line("/compact");
-    const screen = await terminal.waitFor(/the context grew: [\d.k]+ → [\d.k]+ tokens[\s\S]*›\s*$/, { from: "› /compact" });
+    const screen = await terminal.waitFor(/nothing compacted \([\d.k]+ tokens\)[\s\S]*would have grown the context[\s\S]*›\s*$/, { from: "› /compact" });
     expect(screen).not.toMatch(/⇣ compacted:/);
+    // The conversation goes on with its messages as they were (the first answer was not summarised away).
+    server.enqueue({ message: say("Still here."), usage });
+    terminal.line("and now?");
+    await terminal.waitFor(/Still here\./, { from: "› and now?" });
+    const sent = JSON.stringify(server.requests.at(-1)!.body);
+    expect(sent).toContain('"Hi."');
+    expect(sent).not.toContain("the user greeted the assistant");
   }, 60_000);
 });

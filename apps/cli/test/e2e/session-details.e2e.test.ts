@@ -37,9 +37,9 @@ async function startKosong(args: string[] = [], options: { home?: string; config
   return { terminal, cwd, home };
 }
 
-/** Sends `prompt`, answered with `answer`, and waits for the turn's status line. */
-async function turn(terminal: TmuxTerminal, prompt: string, answer: string): Promise<string> {
-  server.enqueue({ message: say(answer), usage });
+/** Sends `prompt`, answered with `answer` (then the paragraph `more`, if given), and waits for the turn's status line. */
+async function turn(terminal: TmuxTerminal, prompt: string, answer: string, more?: string): Promise<string> {
+  server.enqueue({ message: say(more === undefined ? answer : `${answer}\n\n${more}`), usage });
   terminal.line(prompt);
   return terminal.waitFor(new RegExp(`${answer}[\\s\\S]*test-model ·[\\s\\S]*›\\s*$`), { from: `› ${prompt}` });
 }
@@ -116,7 +116,9 @@ describe("session details in a real terminal (tmux)", () => {
 
   it("/compact after a rejected summary asks the model again instead of resting it, and says the summary was rejected", async () => {
     const { terminal } = await startKosong(["--compaction", "auto"]);
-    for (const [prompt, answer] of [["first question", "First answer."], ["second question", "Second answer."], ["third question", "Third answer."]]) await turn(terminal, prompt!, answer!);
+    // Answers long enough that a summary is shorter (a compaction never grows the context).
+    const details = "The answer goes on with details, so that a summary of it is shorter than the answer itself. ".repeat(5);
+    for (const [prompt, answer] of [["first question", "First answer."], ["second question", "Second answer."], ["third question", "Third answer."]]) await turn(terminal, prompt!, answer!, details);
 
     server.enqueue({ message: say("Sure, here is the summary you asked for."), usage });
     const before = server.requests.length;

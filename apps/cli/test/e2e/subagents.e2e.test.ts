@@ -57,7 +57,7 @@ describe("the Agent tool in the built binary", { timeout: 90_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     // The child's request: its own system prompt and prompt, the read-only tools, nothing of the parent's conversation.
     expect(systemPrompt(1)).toContain("You only read");
-    expect(toolNames(1)).toEqual(["Glob", "Grep", "ListDir", "ReadFile"]);
+    expect(toolNames(1)).toEqual(["Glob", "Grep", "ListDir", "ReadFile", "ReadMediaFile"]);
     expect(messages(1).slice(1)).toEqual([{ role: "user", content: "Which port does app.toml set?" }]);
     expect(toolNames(0)).toContain("Agent");
     // The parent's model reads the child's answer as the call's result.

@@ -314,6 +314,19 @@ export function describeContextLogContract(name: string, factory: () => ContextL
           expect([reverted.systemPrompt, reverted.nextCheckpointId]).toEqual(["late prompt 😀", 1]);
         }));
 
+      it("says how far it moved the records already there: a position known before, plus the shift, is where read finds it", () =>
+        withHarness(async ({ log }) => {
+          await log.append([messageRecord(user("q0"))]);
+          const first = await log.append([checkpointRecord(0), messageRecord(user("q1"))]);
+          const second = await log.append([checkpointRecord(1)]);
+          const prepended = await log.prepend([systemPromptRecord("late prompt 😀")]);
+          expect(prepended.positions).toEqual([0]);
+          const moved = (await log.read()).checkpoints.map((c) => c.position);
+          expect(moved).toEqual([first.position + prepended.shift, second.position + prepended.shift]);
+          await log.truncateAndRotate(moved[1]!);
+          expect(lines((await log.read()).messages)).toEqual(lines([user("q0"), user("q1")]));
+        }));
+
       it("rejects an invalid record and changes nothing", () =>
         withHarness(async ({ log }) => {
           await seed(log);

@@ -10,7 +10,6 @@
  * whole-log operations (revert, clear, restored rotation) carry what follows
  * them in the same replacement. Operations run one at a time, in call order.
  */
-import { createHash } from "node:crypto";
 import { extractText, parseMessage, serializeMessage, type Message } from "@kosong/core";
 import {
   JsonlContextFile,
@@ -20,26 +19,39 @@ import {
   type ContextFileOptions,
   type ContextLog,
   type ContextLogState,
-  type LogCheckpoint,
-  type LogPosition,
   type LogRotation,
   type LogRotationInfo,
   type LogRotationRestore,
   type RestoreReport,
   type RotationNote,
 } from "@kosong/context";
-import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
-import type { FileJournal, FileRecoveryReport, FileRestoreReport, PendingRestore, RestoreTarget } from "@kosong/workspace";
-import type { RestoreKind } from "@kosong/workspace";
+import { messageRecord, systemPromptRecord } from "@kosong/context/records";
+import type { ContextJournal, FileRecoveryReport, FileRestoreReport, InterruptedCommandReport, RestoreKind, RestoreTarget, SessionJournal } from "@kosong/workspace";
+import { cutCommandMessages } from "./interrupted-tool-result.js";
 import { branchTree, type ContextBranch } from "./branch-tree.js";
-import { checkpointMessage } from "./checkpoint-message.js";
 import { isUserTyped } from "./is-user-typed.js";
 import { CheckpointNotFoundError } from "./checkpoint-not-found-error.js";
+import {
+  applyStep,
+  EMPTY_BASE,
+  fingerprintOf,
+  INITIAL_STATE,
+  planStep,
+  stateAt,
+  stateOfLog,
+  withMessages,
+  withPromptPrepended,
+  withResultsInserted,
+  type Base,
+  type ContextState,
+  type Mark,
+  type PlannedStep,
+} from "./context-state.js";
 import { estimateTextTokens } from "./estimate-text-tokens.js";
-import { findUnansweredTailCalls, findUnansweredToolCalls } from "./unanswered-tool-calls.js";
+import { findUnansweredToolCalls } from "./unanswered-tool-calls.js";
 
 /** Options of a {@link Context}. */
-export interface ContextOptions {
+export interface ContextOptions<J extends ContextJournal = SessionJournal> {
   /** How a `context.jsonl` path is opened (durability, ...); unused when a log is given. */
   file?: ContextFileOptions;
   /**
@@ -49,12 +61,13 @@ export interface ContextOptions {
    */
   estimateTokens?: (messages: readonly Message[]) => number;
   /**
-   * The journal of the workspace files the agent changes: checkpoints are
-   * marked in it, and every revert ({@link Context.revertTo},
+   * The journal of the workspace files the agent changes (a `FileJournal`
+   * of `@kosong/workspace`), driven through its `ContextJournal` face only:
+   * checkpoints are marked in it, and every revert ({@link Context.revertTo},
    * {@link Context.restoreRotation}, a D-Mail, a rewrite) restores the files
    * with the conversation. Default: none (only the conversation is reverted).
    */
-  fileJournal?: FileJournal;
+  fileJournal?: J;
 }
 
 /** A checkpoint of the context: reverting to it restores the first `messageCount` messages. */
@@ -214,32 +227,7 @@ export interface ContextClear extends LogRotation {
   newCheckpoint?: ContextCheckpoint;
 }
 
-/** A checkpoint with the state just before it: what reverting to it restores. */
-type Mark = LogCheckpoint;
-
-/** The state a revert or a clear goes back to, and where in the log it ends. */
-type Base = Omit<Mark, "id" | "label">;
-
-/** The state a step starts from. */
-type State = Omit<Base, "position">;
-
-/** The state of an empty log: what a clear goes back to. */
-const EMPTY: Base = { position: 0, messageCount: 0, tokenCount: 0, messagesBeforeLastUsage: 0, systemPrompt: null, nextCheckpointId: 0 };
-
-/** A change of the in-memory state, in the order of the records that make it; applied once the log has taken them. */
-type Effect = { messages: readonly Message[] } | { tokenCount: number } | { mark: Mark; at: number };
-
-/** The records of a step and the effects they have once written. */
-interface Planned {
-  records: ContextRecord[];
-  effects: Effect[];
-  /** The first checkpoint made, and the last (which sets the next id). */
-  first: Mark | null;
-  last: Mark | null;
-  systemPrompt: string | null;
-}
-
-function publicCheckpoint(mark: Mark): ContextCheckpoint {
+function publicCheckpoint(mark: Omit<Mark, "position">): ContextCheckpoint {
   return mark.label === undefined
     ? { id: mark.id, messageCount: mark.messageCount }
     : { id: mark.id, label: mark.label, messageCount: mark.messageCount };
@@ -269,28 +257,21 @@ function publicCheckpoint(mark: Mark): ContextCheckpoint {
  * await context.close();
  * ```
  */
-export class Context implements AsyncDisposable {
+export class Context<J extends ContextJournal = SessionJournal> implements AsyncDisposable {
   readonly #estimate: (messages: readonly Message[]) => number;
   readonly #open: () => Promise<ContextLog>;
   readonly #location: string;
-  readonly #journal: FileJournal | null;
+  readonly #journal: J | null;
+  /** The checkpoint {@link markNextCheckpoint} marked in the journal ahead of its write, until it is written (or the log is replaced). */
+  #markedAhead: number | null = null;
   /** What the file journal's recovery found, once it ran (on the first read of the log). */
   #fileRecovery: FileRecoveryReport | null | undefined;
   #log: Promise<ContextLog> | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #loaded = false;
   #closed = false;
-
-  #history: Message[] = [];
-  #tokenCount = 0;
-  /** How many messages preceded the last `_usage` record. */
-  #usageAt = 0;
-  #pending = 0;
-  #systemPrompt: string | null = null;
-  #nextCheckpointId = 0;
-  #marks: Mark[] = [];
-  /** True when the log holds no record. */
-  #empty = true;
+  /** Everything the context knows (context-state.ts), replaced whole once the log has taken an operation's write. */
+  #state: ContextState = INITIAL_STATE;
 
   /**
    * @param pathOrLog a `context.jsonl` path, opened as a `JsonlContextFile`
@@ -298,7 +279,7 @@ export class Context implements AsyncDisposable {
    *   use, or any open {@link ContextLog}. The context owns the log:
    *   {@link close} closes it.
    */
-  constructor(pathOrLog: string | ContextLog, options: ContextOptions = {}) {
+  constructor(pathOrLog: string | ContextLog, options: ContextOptions<J> = {}) {
     this.#estimate = options.estimateTokens ?? estimateTextTokens;
     this.#journal = options.fileJournal ?? null;
     if (typeof pathOrLog === "string") {
@@ -311,7 +292,7 @@ export class Context implements AsyncDisposable {
   }
 
   /** The file journal given in the options, null without one. */
-  get fileJournal(): FileJournal | null {
+  get fileJournal(): J | null {
     return this.#journal;
   }
 
@@ -322,36 +303,36 @@ export class Context implements AsyncDisposable {
 
   /**
    * The conversation, oldest first. The array is the context's own, not a
-   * copy (reading it costs nothing): do not change it, and copy it to keep a
-   * snapshot, as later operations change or replace it.
+   * copy (reading it costs nothing): do not change it. Operations never
+   * change it either (they replace it), so a reference kept is a snapshot.
    */
   get history(): readonly Message[] {
-    return this.#history;
+    return this.#state.history;
   }
 
   /** The last token count reported with {@link updateTokenCount} (0 without one). */
   get tokenCount(): number {
-    return this.#tokenCount;
+    return this.#state.tokenCount;
   }
 
   /** How many of the first messages of {@link history} the call that reported {@link tokenCount} sent (0 without a count). */
   get tokenCountMessages(): number {
-    return this.#usageAt;
+    return this.#state.usageAt;
   }
 
   /** {@link tokenCount} plus the estimated tokens of the messages appended after it. */
   get tokenCountWithPending(): number {
-    return this.#tokenCount + this.#pending;
+    return this.#state.tokenCount + this.#state.pending;
   }
 
   /** The id the next checkpoint gets: the last checkpoint's id + 1 (kimi-cli's `n_checkpoints`). */
   get nCheckpoints(): number {
-    return this.#nextCheckpointId;
+    return this.#state.nextCheckpointId;
   }
 
   /** The checkpoints that can be reverted to, oldest first. */
   get checkpoints(): ContextCheckpoint[] {
-    return this.#marks.map(publicCheckpoint);
+    return this.#state.marks.map(publicCheckpoint);
   }
 
   /**
@@ -360,7 +341,7 @@ export class Context implements AsyncDisposable {
    * started with.
    */
   get systemPrompt(): string | null {
-    return this.#systemPrompt;
+    return this.#state.systemPrompt;
   }
 
   /**
@@ -391,14 +372,14 @@ export class Context implements AsyncDisposable {
   writeSystemPrompt(prompt: string): Promise<void> {
     return this.#change(async (log) => {
       const record = systemPromptRecord(prompt);
-      if (this.#empty || this.#systemPrompt !== null) {
+      const state = this.#state;
+      if (state.empty || state.systemPrompt !== null) {
         await log.append([record]);
+        this.#state = { ...state, systemPrompt: prompt, empty: false };
       } else {
-        await log.prepend([record]);
-        await this.#refreshPositions(log, prompt);
+        const { shift } = await log.prepend([record]);
+        this.#state = withPromptPrepended(state, prompt, shift);
       }
-      this.#systemPrompt = prompt;
-      this.#empty = false;
     });
   }
 
@@ -416,13 +397,14 @@ export class Context implements AsyncDisposable {
    */
   commit(step: ContextStep): Promise<ContextCommit> {
     return this.#change(async (log) => {
-      const planned = this.#plan(this.#state(), step);
+      const state = this.#state;
+      const planned = planStep(state.history, this.#base(), step);
       if (planned.records.length === 0) return {};
+      // A commit's checkpoint is its first record: where the append starts.
       const { position } = await log.append(planned.records);
-      // A commit's checkpoint is its first record.
-      this.#apply(planned, () => position);
+      this.#state = applyStep(state, planned, [position], this.#estimate);
       if (planned.first === null) return {};
-      await this.#journal?.markCheckpoint(planned.first.id);
+      await this.#markCheckpoint(planned.first.id);
       return { checkpoint: publicCheckpoint(planned.first) };
     });
   }
@@ -444,6 +426,30 @@ export class Context implements AsyncDisposable {
    */
   async checkpoint(options: CheckpointOptions = {}): Promise<ContextCheckpoint> {
     return (await this.commit({ checkpoint: options })).checkpoint!;
+  }
+
+  /**
+   * Marks the next checkpoint (id {@link nCheckpoints}) in the file journal
+   * now, ahead of the write that makes it: the files changed from here on
+   * come after it, so a revert to it undoes them (the loop marks a step's
+   * checkpoint before its tools run, and writes it with the step). The
+   * write that makes it does not mark it again. Returns its id; without a
+   * file journal it only returns the id.
+   */
+  markNextCheckpoint(): Promise<number> {
+    return this.#change(async () => {
+      const id = this.#state.nextCheckpointId;
+      await this.#markCheckpoint(id);
+      this.#markedAhead = id;
+      return id;
+    });
+  }
+
+  /** Marks checkpoint `id` in the file journal, unless {@link markNextCheckpoint} marked it already: the one place a checkpoint is marked. */
+  async #markCheckpoint(id: number): Promise<void> {
+    const ahead = this.#markedAhead;
+    this.#markedAhead = null;
+    if (ahead !== id) await this.#journal?.markCheckpoint(id);
   }
 
   /**
@@ -471,15 +477,15 @@ export class Context implements AsyncDisposable {
   revertTo(idOrLabel: number | string, options: RevertOptions = {}): Promise<ContextRevert> {
     return this.#change(async (log) => {
       const index = this.#findMark(idOrLabel);
-      const mark = this.#marks[index]!;
-      const note = this.#noteOf(options.kind ?? "revert", mark.id, mark.messageCount, this.#history);
+      const mark = this.#state.marks[index]!;
+      const note = this.#noteOf(options.kind ?? "revert", mark.id, mark.messageCount, this.#state.history);
       const { result, files } = await this.#withFiles(log, "revert", { checkpoint: mark.id }, options.force, async () => {
         const truncated = await this.#truncate(log, mark, index, options.then ?? {});
         return { result: truncated, rotation: truncated.rotation.n };
       });
       const { rotation, newCheckpoint } = result;
       await this.#annotate(log, rotation.n, note);
-      if (newCheckpoint) await this.#journal?.markCheckpoint(newCheckpoint.id);
+      if (newCheckpoint) await this.#markCheckpoint(newCheckpoint.id);
       return { checkpoint: publicCheckpoint(mark), rotation, ...(newCheckpoint && { newCheckpoint }), ...(files && { files }) };
     });
   }
@@ -503,15 +509,15 @@ export class Context implements AsyncDisposable {
     const first = options.firstCheckpointId ?? 0;
     if (!(Number.isInteger(first) && first >= 0)) return Promise.reject(new RangeError(`clear: firstCheckpointId must be a non-negative integer, got ${first}.`));
     return this.#change(async (log) => {
-      const base = first === 0 ? EMPTY : { ...EMPTY, nextCheckpointId: first };
-      const note = this.#noteOf(options.kind ?? "clear", null, 0, this.#history);
+      const base = first === 0 ? EMPTY_BASE : { ...EMPTY_BASE, nextCheckpointId: first };
+      const note = this.#noteOf(options.kind ?? "clear", null, 0, this.#state.history);
       const { result } = await this.#withFiles(log, "clear", null, false, async () => {
-        const truncated = await this.#truncate(log, base, 0, options.then ?? {}, true);
+        const truncated = await this.#truncate(log, base, 0, options.then ?? {});
         return { result: truncated, rotation: truncated.rotation.n };
       });
       const { rotation, newCheckpoint } = result;
       await this.#annotate(log, rotation.n, note);
-      if (newCheckpoint) await this.#journal?.markCheckpoint(newCheckpoint.id);
+      if (newCheckpoint) await this.#markCheckpoint(newCheckpoint.id);
       return { ...rotation, ...(newCheckpoint && { newCheckpoint }) };
     });
   }
@@ -546,7 +552,7 @@ export class Context implements AsyncDisposable {
    */
   branches(): Promise<ContextBranch[]> {
     return this.#change(async (log) =>
-      branchTree(await log.listRotations(), { location: this.#location, messages: this.#history.length, firstPrompt: firstPrompt(this.#history) }),
+      branchTree(await log.listRotations(), { location: this.#location, messages: this.#state.history.length, firstPrompt: firstPrompt(this.#state.history) }),
     );
   }
 
@@ -562,8 +568,8 @@ export class Context implements AsyncDisposable {
     return this.#change(async (log) => {
       const copies = messages.map((m) => parseMessage(m));
       const rotation = await log.addRotation(copies.map(messageRecord));
-      const at = this.#marks.at(-1)?.id ?? null;
-      await this.#annotate(log, rotation.n, this.#noteOf(options.kind ?? "btw", at, this.#history.length, [...this.#history, ...copies]));
+      const at = this.#state.marks.at(-1)?.id ?? null;
+      await this.#annotate(log, rotation.n, this.#noteOf(options.kind ?? "btw", at, this.#state.history.length, [...this.#state.history, ...copies]));
       return rotation;
     });
   }
@@ -578,7 +584,7 @@ export class Context implements AsyncDisposable {
   restoreRotation(n: number, options: RestoreRotationOptions = {}): Promise<ContextRotationRestore> {
     return this.#run(async (log) => {
       if (!this.#loaded) await this.#load(log, await log.read());
-      const [left, leftMarks] = [this.#history, this.#marks];
+      const [left, leftMarks] = [this.#state.history, this.#state.marks];
       const { result, files } = await this.#withFiles(log, "rotation", { rotation: n }, options.force, async () => {
         const restored = await log.restoreRotation(n);
         return { result: restored, rotation: restored.savedAs?.n ?? null };
@@ -586,7 +592,7 @@ export class Context implements AsyncDisposable {
       await this.#load(log, await log.read());
       if (result.savedAs !== null) {
         // The replaced conversation leaves the restored one where they stop agreeing.
-        const shared = sharedPrefix(left, this.#history);
+        const shared = sharedPrefix(left, this.#state.history);
         const at = leftMarks.findLast((m) => m.messageCount <= shared)?.id ?? null;
         await this.#annotate(log, result.savedAs.n, this.#noteOf("restore", at, shared, left));
       }
@@ -608,7 +614,8 @@ export class Context implements AsyncDisposable {
   ): Promise<{ result: T; files?: FileRestoreReport }> {
     const journal = this.#journal;
     if (journal === null) return { result: (await step()).result };
-    const pending: PendingRestore = await journal.beginRestore(kind, target, this.#fingerprint(), force);
+    this.#markedAhead = null;
+    const pending = await journal.beginRestore(kind, target, fingerprintOf(this.#state), force);
     let done: { result: T; rotation: number | null };
     try {
       done = await step();
@@ -679,176 +686,77 @@ export class Context implements AsyncDisposable {
     }
   }
 
-  async #load(log: ContextLog, state: ContextLogState): Promise<ContextRestoreReport> {
+  async #load(log: ContextLog, read: ContextLogState): Promise<ContextRestoreReport> {
     this.#loaded = true;
-    this.#history = state.messages.slice();
-    this.#tokenCount = state.tokenCount;
-    this.#usageAt = state.messagesBeforeLastUsage;
-    this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
-    this.#systemPrompt = state.systemPrompt;
-    this.#nextCheckpointId = state.nextCheckpointId;
-    this.#marks = state.checkpoints.map((c) => ({ ...c }));
-    this.#empty = state.report.records === 0;
-    const interruptedToolCalls = await this.#answerUnfinishedCalls(log);
+    this.#markedAhead = null;
+    const interruptedToolCalls = await this.#answerUnfinishedCalls(log, stateOfLog(read, this.#estimate));
     if (this.#fileRecovery === undefined) {
-      this.#fileRecovery = this.#journal === null ? null : await this.#journal.recover(this.#fingerprint(), (await log.listRotations()).map((r) => r.n));
+      this.#fileRecovery = this.#journal === null ? null : await this.#journal.recover(fingerprintOf(this.#state), (await log.listRotations()).map((r) => r.n));
+      interruptedToolCalls.push(...(await this.#answerCutCommands(log, this.#fileRecovery?.command ?? null)));
     }
-    return { ...state.report, interruptedToolCalls, fileRecovery: this.#fileRecovery };
+    return { ...read.report, interruptedToolCalls, fileRecovery: this.#fileRecovery };
   }
 
   /**
    * Goes back to `base` (keeping the first `keptMarks` checkpoints) and
-   * writes `then` after it, as one `truncateAndRotate` of the log. Memory
+   * writes `then` after it, as one `truncateAndRotate` of the log. The state
    * changes only once the log has taken it.
    */
-  async #truncate(
-    log: ContextLog,
-    base: Base,
-    keptMarks: number,
-    then: ClearContinuation,
-    clearing = false,
-  ): Promise<{ rotation: LogRotation; newCheckpoint?: ContextCheckpoint }> {
-    const planned = this.#plan(base, then, true);
+  async #truncate(log: ContextLog, base: Base, keptMarks: number, then: ClearContinuation): Promise<{ rotation: LogRotation; newCheckpoint?: ContextCheckpoint }> {
+    const state = this.#state;
+    const planned: PlannedStep = planStep(state.history, base, then, true);
     const truncation = await log.truncateAndRotate(base.position, planned.records);
-    // A clear starts a new array (a reference to the old history keeps it, as before); a revert shortens it.
-    if (clearing) this.#history = [];
-    else this.#history.length = base.messageCount;
-    this.#tokenCount = base.tokenCount;
-    this.#usageAt = base.messagesBeforeLastUsage;
-    this.#pending = this.#estimate(this.#history.slice(this.#usageAt));
-    this.#nextCheckpointId = base.nextCheckpointId;
-    this.#marks.length = keptMarks;
-    this.#empty = base.position === 0;
-    this.#apply(planned, (at) => truncation.positions[at]!);
+    this.#state = applyStep(stateAt(state, base, keptMarks, this.#estimate), planned, truncation.positions, this.#estimate);
     const rotation = { n: truncation.n, location: truncation.location };
     return planned.first === null ? { rotation } : { rotation, newCheckpoint: publicCheckpoint(planned.first) };
   }
 
   /** The state now, as a step planned after it starts from. */
-  #state(): State {
-    return {
-      messageCount: this.#history.length,
-      tokenCount: this.#tokenCount,
-      messagesBeforeLastUsage: this.#usageAt,
-      systemPrompt: this.#systemPrompt,
-      nextCheckpointId: this.#nextCheckpointId,
-    };
-  }
-
-  /**
-   * The records written after `base` and what they change: with
-   * `answerTail`, the interrupted results of tool calls the kept history
-   * (its first `base.messageCount` messages) leaves unanswered; then the
-   * system prompt, the checkpoint and its visible message, the token count,
-   * the messages (validated copies), and the checkpoints of the labels.
-   * Pure: nothing changes until {@link #apply}.
-   */
-  #plan(base: State, step: ContextStep & ClearContinuation, answerTail = false): Planned {
-    const records: ContextRecord[] = [];
-    const effects: Effect[] = [];
-    const marks: Mark[] = [];
-    const systemPrompt = step.systemPrompt ?? base.systemPrompt;
-    let { messageCount, tokenCount, messagesBeforeLastUsage, nextCheckpointId } = base;
-    const add = (messages: readonly Message[]): void => {
-      if (messages.length === 0) return;
-      records.push(...messages.map(messageRecord));
-      effects.push({ messages });
-      messageCount += messages.length;
-    };
-    const checkpoint = (options: CheckpointOptions): void => {
-      const id = nextCheckpointId++;
-      // The state just before it; its position is known once written.
-      const mark: Mark = { id, position: Number.NaN, messageCount, tokenCount, systemPrompt, nextCheckpointId: id, messagesBeforeLastUsage };
-      if (options.label !== undefined) mark.label = options.label;
-      marks.push(mark);
-      effects.push({ mark, at: records.length });
-      records.push(checkpointRecord(id, options.label));
-      if (options.addUserMessage === true) add([checkpointMessage(id)]);
-    };
-    if (answerTail) add(findUnansweredTailCalls(this.#history.slice(0, base.messageCount)).flatMap((found) => found.results));
-    if (step.systemPrompt !== undefined) records.push(systemPromptRecord(step.systemPrompt));
-    if (step.checkpoint !== undefined) checkpoint(step.checkpoint === true ? {} : step.checkpoint);
-    if (step.tokenCount !== undefined) {
-      records.push(usageRecord(step.tokenCount));
-      effects.push({ tokenCount: step.tokenCount });
-      tokenCount = step.tokenCount;
-      messagesBeforeLastUsage = messageCount;
-    }
-    add((step.messages ?? []).map((m) => parseMessage(m)));
-    for (const label of step.labels ?? []) checkpoint({ label });
-    const first = step.checkpoint === undefined ? null : (marks[0] ?? null);
-    return { records, effects, first, last: marks.at(-1) ?? null, systemPrompt };
-  }
-
-  /** Applies what the log has taken; `positionOf(i)` is where its record `i` starts. */
-  #apply(planned: Planned, positionOf: (at: number) => LogPosition): void {
-    for (const effect of planned.effects) {
-      if ("messages" in effect) {
-        this.#push(effect.messages);
-      } else if ("tokenCount" in effect) {
-        this.#tokenCount = effect.tokenCount;
-        this.#usageAt = this.#history.length;
-        this.#pending = 0;
-      } else {
-        effect.mark.position = positionOf(effect.at);
-        this.#marks.push(effect.mark);
-      }
-    }
-    this.#systemPrompt = planned.systemPrompt;
-    if (planned.last !== null) this.#nextCheckpointId = planned.last.id + 1;
-    if (planned.records.length > 0) this.#empty = false;
-  }
-
-  /** A digest of the conversation (history, checkpoints, system prompt): tells the file journal whether a step of the log happened. */
-  #fingerprint(): string {
-    const marks = this.#marks.map((m) => [m.id, m.messageCount, m.label ?? null]);
-    return createHash("sha256").update(JSON.stringify([this.#history, marks, this.#systemPrompt])).digest("hex");
-  }
-
-  #push(messages: readonly Message[]): void {
-    for (const message of messages) this.#history.push(message);
-    this.#pending += this.#estimate(messages);
-    this.#empty = false;
+  #base(): Omit<Base, "position"> {
+    const { history, tokenCount, usageAt, systemPrompt, nextCheckpointId } = this.#state;
+    return { messageCount: history.length, tokenCount, messagesBeforeLastUsage: usageAt, systemPrompt, nextCheckpointId };
   }
 
   #findMark(idOrLabel: number | string): number {
-    const index =
-      typeof idOrLabel === "number" ? this.#marks.findIndex((m) => m.id === idOrLabel) : this.#marks.findLastIndex((m) => m.label === idOrLabel);
-    if (index < 0) throw new CheckpointNotFoundError(idOrLabel, this.#marks.map(({ id, label }) => (label === undefined ? { id } : { id, label })));
+    const marks = this.#state.marks;
+    const index = typeof idOrLabel === "number" ? marks.findIndex((m) => m.id === idOrLabel) : marks.findLastIndex((m) => m.label === idOrLabel);
+    if (index < 0) throw new CheckpointNotFoundError(idOrLabel, marks.map(({ id, label }) => (label === undefined ? { id } : { id, label })));
     return index;
   }
 
   /**
-   * Answers every tool call without a result as interrupted: the calls at
-   * the end of the history in the log, the others in memory, shifting the
-   * checkpoints after them so that a revert keeps each call with its result.
+   * Makes `state` (the log just read) the context's, with every tool call
+   * without a result answered as interrupted: the calls at the end of the
+   * history in the log, the others in memory, shifting the checkpoints
+   * after them so that a revert keeps each call with its result.
    */
-  async #answerUnfinishedCalls(log: ContextLog): Promise<InterruptedToolCall[]> {
-    const found = findUnansweredToolCalls(this.#history);
-    const tail = found.at(-1)?.index === this.#history.length ? found.pop()! : null;
-    for (const { index, results } of found.toReversed()) {
-      this.#history.splice(index, 0, ...results);
-      if (this.#usageAt >= index) this.#usageAt += results.length;
-      for (const mark of this.#marks) {
-        if (mark.messageCount >= index) mark.messageCount += results.length;
-        if (mark.messagesBeforeLastUsage >= index) mark.messagesBeforeLastUsage += results.length;
-      }
-    }
+  async #answerUnfinishedCalls(log: ContextLog, state: ContextState): Promise<InterruptedToolCall[]> {
+    const found = findUnansweredToolCalls(state.history);
+    const tail = found.at(-1)?.index === state.history.length ? found.pop()! : null;
+    this.#state = withResultsInserted(state, found);
     if (tail !== null) {
       await log.append(tail.results.map(messageRecord));
-      this.#push(tail.results);
+      this.#state = withMessages(this.#state, tail.results, this.#estimate);
     }
     const ids = (results: readonly Message[], appended: boolean) => results.map((m) => ({ toolCallId: m.tool_call_id!, appended }));
     return [...found.flatMap((f) => ids(f.results, false)), ...(tail === null ? [] : ids(tail.results, true))];
   }
 
-  /** After a prepend: the checkpoints' positions moved, and they now all follow the system prompt. */
-  async #refreshPositions(log: ContextLog, prompt: string): Promise<void> {
-    const moved = (await log.read()).checkpoints;
-    this.#marks.forEach((mark, i) => {
-      mark.position = moved[i]!.position;
-      mark.systemPrompt ??= prompt;
-    });
+  /**
+   * Answers each tool call the file journal says a crash cut while its
+   * command ran and that the history does not hold (its step was never
+   * written): the call and its interrupted result, naming the files it
+   * changed, are appended, so the model learns that it ran partly.
+   */
+  async #answerCutCommands(log: ContextLog, report: InterruptedCommandReport | null): Promise<InterruptedToolCall[]> {
+    if (report === null) return [];
+    const known = new Set(this.#state.history.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
+    const cut = report.calls.filter((call) => !known.has(call.id));
+    if (cut.length === 0) return [];
+    const messages = cut.flatMap((call) => cutCommandMessages(call, report));
+    await log.append(messages.map(messageRecord));
+    this.#state = withMessages(this.#state, messages, this.#estimate);
+    return cut.map((call) => ({ toolCallId: call.id, appended: true }));
   }
 }
 

@@ -5,6 +5,7 @@
  * every request after it is valid (each call has exactly one result).
  */
 import { toolError, toolResultToMessage, type Message, type ToolResult } from "@kosong/core";
+import type { CommandToolCall, InterruptedCommandReport } from "@kosong/workspace";
 
 /** What the model reads for an interrupted tool call (inside `<system>ERROR: ...</system>`). */
 export const TOOL_INTERRUPTED_MESSAGE = "The tool call was interrupted before it returned a result; it may have run partly or not at all.";
@@ -17,4 +18,23 @@ export function interruptedToolResult(toolCallId: string): ToolResult {
 /** The `tool` message answering an interrupted tool call, as it is appended to the context. */
 export function interruptedToolMessage(toolCallId: string): Message {
   return toolResultToMessage(interruptedToolResult(toolCallId));
+}
+
+/**
+ * The call a crash cut while its command ran (the step that called it was
+ * never written), and its answer: the call as the model made it, then an
+ * error saying it was interrupted and which files it created or changed (as
+ * the file journal found them on reopening). Paths are the workspace's, not
+ * instructions.
+ */
+export function cutCommandMessages(call: CommandToolCall, report: InterruptedCommandReport): Message[] {
+  const list = (paths: readonly string[]) => (paths.length === 0 ? "none" : paths.join(", "));
+  const message = [
+    "The command was interrupted: kosong stopped (crashed or was killed) while it ran, so it may have run partly.",
+    `Files it created: ${list(report.created)}.`,
+    `Files it changed or deleted: ${list(report.notRestorable)}.`,
+    ...(report.notice === null ? [] : [`Note: ${report.notice}.`]),
+  ].join(" ");
+  const assistant: Message = { role: "assistant", content: [], tool_calls: [{ type: "function", id: call.id, function: { name: call.name, arguments: call.arguments } }] };
+  return [assistant, toolResultToMessage({ tool_call_id: call.id, return_value: toolError({ message, brief: "Interrupted" }) })];
 }

@@ -13,3 +13,5 @@ export {
   repairConversation,
 } from "./repair-conversation.js";
 export { type ConversationBlock, conversationBlocks } from "./conversation-blocks.js";
+/** A branch of the conversation as `Context.branches()` lists it (here rather than at the root, which keeps its 50 names). */
+export type { ContextBranch } from "../context/branch-tree.js";

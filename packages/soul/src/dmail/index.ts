@@ -2,3 +2,4 @@
 export { DenwaRenji, DenwaRenjiError, type DMail } from "./denwa-renji.js";
 export { SendDMail, SEND_DMAIL_NAME } from "./send-dmail.js";
 export { dmailMessage } from "./dmail.js";
+export { sendDMailDescription, describeDMailFiles } from "./send-dmail-description.js";

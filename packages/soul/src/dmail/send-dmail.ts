@@ -2,20 +2,20 @@
  * The `SendDMail` tool (kimi-cli's): the model sends a message back to one of
  * its checkpoints. Add it to an agent's toolset to enable D-Mail; the soul
  * then shows the model its checkpoints (`<system>CHECKPOINT n</system>`).
+ * Its description says files are not reverted; with a file journal on the
+ * context the soul shows the model the one that says they are (see
+ * `send-dmail-description.ts`).
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod/v4";
 import "../session/tool-context.js";
 import { DenwaRenjiError } from "./denwa-renji.js";
+import { sendDMailDescription } from "./send-dmail-description.js";
 
 /** The tool's name, by which the soul recognises that D-Mail is enabled. */
 export const SEND_DMAIL_NAME = "SendDMail";
 
-const description = `Send a message to your past self at a checkpoint, to change the course of the conversation ("D-Mail").
-
-The conversation shows its checkpoints as <system>CHECKPOINT n</system> messages. When you send a D-Mail to checkpoint n, everything after that checkpoint is discarded and your past self continues from there with your message, without seeing what happened after it. Files and other effects outside the conversation are NOT reverted.
-
-Use it when going back is cheaper than going on: for example when a long tool output you no longer need fills the context (send yourself its useful part), or when an approach failed (tell your past self what to avoid). Only one D-Mail can be sent at a time, and it takes effect when the current step ends.`;
+const description = sendDMailDescription(false);
 
 /**
  * Sends a D-Mail. When it is accepted the result is a success saying it was

@@ -16,6 +16,8 @@ import {
   type ToolResult,
 } from "@kosong/core";
 import { approvingToolset } from "../approval/approving-toolset.js";
+import { describeDMailFiles } from "../dmail/send-dmail-description.js";
+import { SEND_DMAIL_NAME } from "../dmail/send-dmail.js";
 import { hookedToolset } from "../hooks/hooked-toolset.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
@@ -63,7 +65,8 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
 
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
 async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
-  const toolset = approvingToolset(hookedToolset(rt.agent.toolset, rt.hooks, emit), rt.approval, (name) => toolTimeoutFor(rt.config, name));
+  const shown = describeDMailFiles(rt.agent.toolset, SEND_DMAIL_NAME, rt.context.fileJournal !== null);
+  const toolset = approvingToolset(hookedToolset(shown, rt.hooks, emit), rt.approval, (name) => toolTimeoutFor(rt.config, name));
   const turn: ToolTurn = {
     emitSubagentEvent: (payload) => emit({ type: "SubagentEvent", payload }),
     addUsage: (spent) => addUsage(usage, spent),

@@ -1,28 +1,21 @@
 /**
  * The agent loop: one turn is a preparation (the user's message, or a
- * rewrite of the history), then steps until the model stops calling tools, a
+ * rewrite of the history: a {@link TurnStart}), then steps until the model stops calling tools, a
  * tool is rejected without feedback, or `maxStepsPerTurn`; input steered in
  * during a step is appended after it, and the turn goes on with it. A turn
  * always ends with `TurnEnd`, also after an error or an abort.
  */
 import { abortError, tokenUsage } from "@kosong/core";
-import type { StopReason, UserInput } from "../events/events.js";
+import type { StopReason } from "../events/events.js";
 import { runStep, type StepOutcome } from "./run-step.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { TurnResult } from "./turn.js";
+import { prepareTurn, type TurnStart } from "./turn-start.js";
 import { userInputMessage } from "./user-input.js";
 import { callHook } from "../hooks/call-hook.js";
 
 /** A Stop hook keeps a turn going at most this many times (a hook that always blocks must not run the turn to its step limit). */
 const maxStopHookContinuations = 8;
-
-/** How a turn starts. */
-export interface TurnStart {
-  /** What `TurnBegin` reports. */
-  input: UserInput;
-  /** Puts the turn's input into the context (may be aborted; an error ends the turn). */
-  prepare(): Promise<void>;
-}
 
 /** Runs a turn. Never rejects: an error is the result's `error`. */
 export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, signal?: AbortSignal): Promise<TurnResult> {
@@ -33,7 +26,7 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
   let stopHookRuns = 0;
   let result: TurnResult;
   try {
-    await start.prepare();
+    await prepareTurn(rt, emit, start);
     let stop: StopReason | null = null;
     while (stop === null) {
       if (signal?.aborted) throw abortError(signal);

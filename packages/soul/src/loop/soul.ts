@@ -24,18 +24,17 @@ import { SoulBusyError } from "../errors.js";
 import type { SoulEvent, SoulEventOf, UserInput } from "../events/events.js";
 import { EventStream } from "../events/event-stream.js";
 import { hostCheckpoints, hostHistory } from "./host-history.js";
-import { applyRewrite, rewrittenTail, type Replacement } from "./rewrite.js";
-import { runTurn, type TurnStart } from "./run-turn.js";
+import { rewrittenTail, type Replacement } from "./rewrite.js";
+import { runTurn } from "./run-turn.js";
+import type { TurnStart } from "./turn-start.js";
 import type { AgentSpec, Emit, SoulRuntime } from "./runtime.js";
 import type { SoulSession, SoulSessionOptions } from "../session/session.js";
 import { soulCompaction } from "./soul-compaction.js";
-import { openStepBatch } from "./step-batch.js";
 import type { CompactionOutcome, SoulStream, Turn } from "./turn.js";
 import { userInputMessage } from "./user-input.js";
 import "../session/tool-context.js";
 import type { SoulHooks } from "../hooks/soul-hooks.js";
 import { callHook } from "../hooks/call-hook.js";
-import { submitPrompt } from "../hooks/submit-prompt.js";
 
 /** Options of {@link Soul}. */
 export interface SoulOptions {
@@ -238,16 +237,7 @@ export class Soul {
   run(input: UserInput, options: TurnOptions = {}): Turn {
     const message = userInputMessage(input, "run a turn");
     if (options.waitForIdle === true && this.#current !== null) return this.#whenIdle(() => this.run(input, options));
-    const rt = this.#runtime;
-    return this.#turn("run a turn", (emit) => ({
-      input,
-      prepare: async () => {
-        const submitted = await submitPrompt(rt, emit, input, message);
-        if (rt.context.systemPrompt === null) await rt.context.writeSystemPrompt(rt.agent.systemPrompt);
-        // The turn's checkpoint and the user's message: one write. The model is not sent its marker (see StepBatchOptions.marker).
-        await (await openStepBatch(rt, emit, { label: options.label, marker: false })).commit({ messages: [submitted] });
-      },
-    }), options.signal);
+    return this.#turn("run a turn", { kind: "input", input, message, label: options.label }, options.signal);
   }
 
   /**
@@ -285,12 +275,7 @@ export class Soul {
     if (this.#current !== null) throw new SoulBusyError("rewrite the history");
     const { messages, positions } = hostHistory(this.context);
     const tail = rewrittenTail(messages, messageIndex, replacement);
-    const at = positions[messageIndex]!;
-    const rt = this.#runtime;
-    return this.#turn("rewrite the history", (emit) => ({
-      input: tail[0]!.content,
-      prepare: () => applyRewrite(rt, emit, at, tail),
-    }), options.signal);
+    return this.#turn("rewrite the history", { kind: "rewrite", input: tail[0]!.content, at: positions[messageIndex]!, tail }, options.signal);
   }
 
   /**
@@ -338,8 +323,8 @@ export class Soul {
     );
   }
 
-  #turn(what: string, start: (emit: Emit) => TurnStart, signal?: AbortSignal): Turn {
-    return this.#operate(what, "turn", (emit) => runTurn(this.#runtime, emit, start(emit), signal));
+  #turn(what: string, start: TurnStart, signal?: AbortSignal): Turn {
+    return this.#operate(what, "turn", (emit) => runTurn(this.#runtime, emit, start, signal));
   }
 
   /**

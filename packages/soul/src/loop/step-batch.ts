@@ -49,8 +49,7 @@ export interface StepBatchOptions {
 export async function openStepBatch(rt: SoulRuntime, emit: Emit, options: StepBatchOptions = {}): Promise<StepBatch> {
   const { context } = rt;
   const { label, marker = rt.dmailEnabled } = options;
-  const id = context.nCheckpoints;
-  await context.fileJournal?.markCheckpoint(id);
+  const id = await context.markNextCheckpoint();
   const visible = marker ? checkpointMessage(id) : null;
   let checkpoint: CheckpointOptions | null = label === undefined ? { addUserMessage: marker } : { addUserMessage: marker, label };
   rt.session.denwaRenji.setNCheckpoints(id + 1, context.checkpoints[0]?.id ?? id);

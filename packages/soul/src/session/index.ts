@@ -2,5 +2,5 @@
 import "./tool-context.js";
 
 export type { SoulSession, SoulSessionOptions } from "./session.js";
-export { declareWrite } from "./declare-write.js";
-export { scanCommand } from "./scan-command.js";
+/** Moved to @kosong/workspace (next to the journal); kept here under their names. */
+export { declareWrite, scanCommand } from "@kosong/workspace";

@@ -2,7 +2,7 @@
  * The session a soul runs in, as its tools see it (`context.session`).
  */
 import type { FileReader, FileRegistry } from "../compaction/index.js";
-import type { FileJournal } from "@kosong/workspace";
+import type { SessionJournal } from "@kosong/workspace";
 import type { ContextRecall } from "../recall/context-recall.js";
 import type { DenwaRenji } from "../dmail/denwa-renji.js";
 
@@ -14,8 +14,8 @@ export interface SoulSession {
   readonly workDir: string | null;
   /** The files the session's tools read and wrote (tools record into it; compaction reads it). */
   readonly files: FileRegistry;
-  /** The context's file journal (null without one): tools declare their writes to it, see `declareWrite`. */
-  readonly fileJournal: FileJournal | null;
+  /** The context's file journal (a `FileJournal`, null without one): tools declare their writes to it, see `declareWrite` in `@kosong/workspace`. */
+  readonly fileJournal: SessionJournal | null;
   /** Where the `SendDMail` tool leaves its D-Mail. */
   readonly denwaRenji: DenwaRenji;
   /** What the `Recall` tool reads from: the soul's context, its rotations included. */
@@ -36,7 +36,7 @@ export interface SoulSessionOptions {
    * parent's time travel restores the files the child wrote (its own
    * context then has no journal: its checkpoints are not the parent's).
    */
-  fileJournal?: FileJournal | null;
+  fileJournal?: SessionJournal | null;
   /**
    * Reads the registry's files back when a compaction recovers them
    * (`AutoCompaction`). Default: `nodeFileReader()`, at most 1 MB of each

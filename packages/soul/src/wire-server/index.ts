@@ -6,3 +6,4 @@ export { serveWire, type ServeWireOptions, type WireOutput } from "./serve-wire.
 export { toWireMessage, wireMessageKind, type WireMessage, type WireMessageKind } from "./wire-message.js";
 export { WIRE_PROTOCOL_VERSION, WireErrorCode } from "./wire-rpc.js";
 export { WireLog } from "./wire-log.js";
+export type { WireAnswers, WireQuestionChannel, WireQuestionItem } from "./wire-questions.js";

@@ -6,7 +6,8 @@
  * sends the turn's events as `event` notifications and approval requests as
  * `request`s the client answers. Features kosong has no equivalent of are
  * answered as kimi-cli answers with them off: no slash commands, no
- * questions, external tools rejected, `set_plan_mode` an invalid-state error.
+ * questions unless the host offers them (`onQuestions`), external tools rejected, `set_plan_mode` an invalid-state error unless
+ * the host has a plan mode (`planMode`).
  */
 import { ChatProviderError } from "@kosong/core";
 import { EmptyInputError, SoulBusyError } from "../errors.js";
@@ -14,6 +15,7 @@ import type { UserInput } from "../events/index.js";
 import type { Soul, TurnResult } from "../loop/index.js";
 import { readLines } from "./json-lines.js";
 import { WireLog } from "./wire-log.js";
+import { type WireQuestionChannel, WireQuestions } from "./wire-questions.js";
 import { toWireMessage, wireMessageKind, type WireMessage } from "./wire-message.js";
 import { approvalResultSchema, paramSchemas, rpcMessageSchema, WIRE_PROTOCOL_VERSION, WireErrorCode, type RpcId, type WireMethod } from "./wire-rpc.js";
 
@@ -30,6 +32,18 @@ export interface ServeWireOptions {
   signal?: AbortSignal;
   /** A line longer than this is refused with a parse error (default 100 MB, as kimi-cli). */
   maxLineBytes?: number;
+  /**
+   * Offer structured questions (`QuestionRequest`): called once with the
+   * channel a tool asks through (an `AskUserQuestion` tool of the host).
+   * Without it the server answers `supports_question: false`.
+   */
+  onQuestions?: (channel: WireQuestionChannel) => void;
+  /**
+   * The host's plan mode, switched by `set_plan_mode` (kimi-cli's
+   * `{enabled}` → `{status: "ok", plan_mode}`): `set` returns whether it is
+   * on now. Without it `set_plan_mode` is an invalid-state error.
+   */
+  planMode?: { set(enabled: boolean): boolean };
 }
 
 /** Where the server writes its lines (a stream such as `process.stdout`). */
@@ -72,6 +86,8 @@ class WireServer {
   readonly #tasks = new Set<Promise<void>>();
   /** Approval requests sent to the client and not answered yet. */
   readonly #pending = new Set<string>();
+  readonly #questions: WireQuestions | null;
+  readonly #planMode: { set(enabled: boolean): boolean } | null;
   #turn: AbortController | null = null;
   #replay: { cancelled: boolean } | null = null;
   #closed = false;
@@ -81,6 +97,14 @@ class WireServer {
     this.#output = output;
     this.#serverInfo = options.server ?? { name: soul.agent.name, version: "unknown" };
     this.#log = options.log === undefined ? null : new WireLog(options.log);
+    this.#questions = options.onQuestions ? new WireQuestions((message) => this.#sendLogged(message)) : null;
+    if (this.#questions) options.onQuestions?.(this.#questions);
+    this.#planMode = options.planMode ?? null;
+  }
+
+  #sendLogged(message: WireMessage): void {
+    this.#log?.append(message, WIRE_PROTOCOL_VERSION);
+    this.#sendMessage(message);
   }
 
   async read(input: AsyncIterable<Uint8Array | string>, maxLineBytes: number): Promise<void> {
@@ -93,6 +117,7 @@ class WireServer {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#questions?.close();
     this.#turn?.abort();
     if (this.#replay !== null) this.#replay.cancelled = true;
     while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
@@ -179,18 +204,20 @@ class WireServer {
       case "cancel":
         return this.#cancel();
       case "set_plan_mode":
-        throw new RpcFailure(WireErrorCode.invalidState, "Plan mode is not supported");
+        if (!this.#planMode) throw new RpcFailure(WireErrorCode.invalidState, "Plan mode is not supported");
+        return { status: "ok", plan_mode: this.#planMode.set((params as { enabled: boolean }).enabled) };
     }
   }
 
-  #initialize(params: { external_tools?: { name: string }[] | null }): object {
+  #initialize(params: { external_tools?: { name: string }[] | null; capabilities?: Record<string, unknown> | null }): object {
     if (this.#busy) throw busy();
+    if (this.#questions) this.#questions.supported = params.capabilities?.supports_question === true;
     const requested = params.external_tools ?? [];
     return {
       protocol_version: WIRE_PROTOCOL_VERSION,
       server: this.#serverInfo,
       slash_commands: [],
-      capabilities: { supports_question: false },
+      capabilities: { supports_question: this.#questions !== null },
       session: { id: this.#soul.session.id, title: null },
       ...(requested.length > 0 && {
         external_tools: { accepted: [], rejected: requested.map((tool) => ({ name: tool.name, reason: "external tools are not supported by this agent" })) },
@@ -270,6 +297,7 @@ class WireServer {
 
   /** The client's answer to an approval request (an error or an invalid answer rejects, failing closed). */
   #handleResponse(id: string, result: unknown, isError: boolean): void {
+    if (this.#questions?.has(id)) return this.#questions.answer(id, result, isError);
     if (!this.#pending.delete(id)) return;
     const answer = approvalResultSchema.safeParse(result);
     const [kind, feedback] = !isError && answer.success ? [answer.data.response, answer.data.feedback ?? ""] : (["reject", ""] as const);

@@ -16,7 +16,11 @@ import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
-import { attachMentions } from "./file-mentions.js";
+import type { QuestionAnswers, QuestionItem } from "../../questions/ask-user-question.js";
+import { planModeNote } from "../../plan/plan-mode.js";
+import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
+import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
+import { ruleForApproval } from "../../permissions/permission-rule.js";
 import type { LineInput } from "./terminal-input.js";
 
 /** The approval of a command the user typed (`!cmd`): given already. */
@@ -44,13 +48,45 @@ export class InteractiveSession {
   /** The tools' labels and whole outputs (safe to show), oldest first, at most {@link keptToolOutputs}: Ctrl-O shows them. */
   readonly toolOutputs: { label: string; output: string }[] = [];
   #running: AbortController | null = null;
+  /** Set while an operation runs: reads from the user with the turn's key watching paused (approvals, questions). */
+  #paused: (<T>(read: () => Promise<T>) => Promise<T>) | null = null;
+  /** The todo list last shown, to show it again only when it changed. */
+  #shownTodo: TodoItem[] | null = null;
 
   constructor(
     readonly agent: AgentSession,
     readonly input: LineInput,
     readonly out: NodeJS.WriteStream,
     readonly style: Style,
-  ) {}
+  ) {
+    const questioner = { ask: (questions: readonly QuestionItem[], signal: AbortSignal) => this.askQuestions(questions, signal) };
+    agent.questioner = () => questioner;
+  }
+
+  /**
+   * The picker of AskUserQuestion: each question with its options
+   * numbered; the user answers with a number (numbers separated by commas
+   * when several may be chosen) or types an answer of their own. Ctrl-C
+   * dismisses the questions (null).
+   */
+  async askQuestions(questions: readonly QuestionItem[], signal: AbortSignal): Promise<QuestionAnswers | null> {
+    const read = async (): Promise<QuestionAnswers | null> => {
+      const s = this.style;
+      const shown = (text: string) => visibleControls(text, { oneLine: true });
+      const answers: QuestionAnswers = {};
+      for (const q of questions) {
+        if (signal.aborted) return null;
+        this.print(`${s.cyan("?")} ${q.header ? s.dim(`[${shown(q.header)}] `) : ""}${s.bold(shown(q.question))}`);
+        q.options.forEach((o, i) => this.print(`  ${i + 1}. ${shown(o.label)}${o.description ? s.dim(` — ${shown(o.description)}`) : ""}`));
+        this.print(s.dim(`  ${q.multi_select ? "numbers separated by commas" : "a number"}, or type your own answer`));
+        const line = await this.input.readLine(s.cyan("answer› "), { remember: false });
+        if (line.kind !== "line") return null;
+        answers[q.question] = pickedAnswer(q, line.text.trim());
+      }
+      return answers;
+    };
+    return this.#paused ? this.#paused(read) : read();
+  }
 
   /**
    * Ends the session from outside (a signal): aborts the running operation
@@ -88,7 +124,32 @@ export class InteractiveSession {
       sessionId: displayId,
       strategy: compaction.choice,
       yolo: soul.approval.yolo,
+      plan: this.agent.planMode.on,
     };
+  }
+
+  /**
+   * Shows the model's todo list (as the conversation now holds it): with
+   * `always`, whatever it is; else only when it changed since last shown.
+   */
+  printTodo(options: { always?: boolean } = {}): void {
+    const todos = todoListOf(this.agent.context.history);
+    if (!options.always && sameTodoList(todos, this.#shownTodo)) return;
+    this.#shownTodo = todos;
+    if (todos === null || todos.length === 0) {
+      if (options.always) this.print("No todo list.");
+      return;
+    }
+    const done = todos.filter((t) => t.status === "done").length;
+    this.print(this.style.bold(`Todo (${done}/${todos.length} done):`));
+    this.print(todoLines(todos, (title) => visibleControls(title, { oneLine: true })).join("\n"));
+  }
+
+  /** Switches plan mode (Shift-Tab, `/plan`); returns the line saying what it is now. */
+  togglePlanMode(): string {
+    const mode = this.agent.planMode;
+    mode.on = !mode.on;
+    return mode.on ? this.style.cyan("plan mode on: only tools that read work; the agent asks you to approve its plan (Shift-Tab or /plan turns it off)") : "plan mode off";
   }
 
   /** Keeps a tool's whole output for Ctrl-O. */
@@ -135,12 +196,20 @@ export class InteractiveSession {
   /** Runs a turn for `prompt`, the files it mentions (`@path`) attached. */
   async runPrompt(prompt: string): Promise<OperationEnd> {
     if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
-    const mentioned = await attachMentions(prompt, this.agent.workspace);
+    let mentioned;
+    try {
+      mentioned = await attachMentions(prompt, this.agent.workspace, this.agent.imageInput());
+    } catch (error) {
+      if (!(error instanceof ImageInputError)) throw error;
+      this.print(this.style.red(visibleControls(error.message, { oneLine: true })));
+      return "done";
+    }
     if (mentioned.attached.length > 0) this.print(this.style.dim(`attached: ${mentioned.attached.map((p) => visibleControls(p, { oneLine: true })).join(", ")}`));
     for (const { path, reason } of mentioned.refused) this.print(this.style.yellow(`@${visibleControls(path, { oneLine: true })} not attached: ${visibleControls(reason, { oneLine: true })}`));
     // Answers of background agents that finished between turns come first.
     const notices = this.agent.subagents.takeNotices();
-    const input = notices.length > 0 ? `${notices.join("\n\n")}\n\n${mentioned.text}` : mentioned.text;
+    const text = withText(mentioned, this.agent.planMode.on ? `${mentioned.text}\n\n${planModeNote}` : mentioned.text);
+    const input = notices.length > 0 ? withNoticesFirst(notices.join("\n\n"), text) : text;
     return this.drive((signal) => this.agent.soul.run(input, { signal }));
   }
 
@@ -225,6 +294,15 @@ export class InteractiveSession {
         }
       },
     });
+    this.#paused = async (read) => {
+      unwatch();
+      try {
+        return await renderer.aside(read);
+      } finally {
+        if (!controller.signal.aborted) watch();
+        footer.draw();
+      }
+    };
     watch();
     footer.start();
     try {
@@ -252,12 +330,14 @@ export class InteractiveSession {
       this.printError(error);
     } finally {
       this.#running = null;
+      this.#paused = null;
       unwatch();
       await renderer.finish();
       footer.stop();
     }
     this.#learnWindow(errors);
     this.queuedInput.push(...queued);
+    this.printTodo();
     this.print(this.status());
     return controller.signal.aborted ? "aborted" : "done";
   }
@@ -285,7 +365,9 @@ export class InteractiveSession {
     const s = this.style;
     const scope = question.scope ?? `every ${question.action} request`;
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
-    this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session   [n] reject   or type feedback to reject with it`));
+    const rule = ruleForApproval(question.action);
+    const project = rule === null ? "" : `   [p] always for this project (${rule})`;
+    this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
       if (answer.kind !== "line") {
@@ -296,11 +378,28 @@ export class InteractiveSession {
       const lower = text.toLowerCase();
       if (lower === "y" || lower === "yes") return { kind: "approve" };
       if (lower === "a" || lower === "always") return { kind: "approve_for_session" };
+      if (lower === "p" && rule !== null) {
+        try {
+          await this.agent.permissionRules.allowForProject(rule);
+          this.print(s.dim(`  saved \`allow: ${visibleControls(rule, { oneLine: true })}\` in .kosong/settings.json (used while this workspace is trusted)`));
+        } catch (error) {
+          this.printError(error);
+        }
+        return { kind: "approve_for_session" };
+      }
       if (lower === "n" || lower === "no") return { kind: "reject" };
       if (text.length > 1) return { kind: "reject", feedback: text };
       this.print(s.dim("  answer y, a, n, or type feedback"));
     }
   }
+}
+
+/** The answer `typed` gives to `q`: the labels of the numbers typed, else the text itself. */
+function pickedAnswer(q: QuestionItem, typed: string): string {
+  const numbers = typed.split(",").map((n) => n.trim());
+  const picked = numbers.every((n) => /^\d+$/.test(n) && Number(n) >= 1 && Number(n) <= q.options.length) ? numbers.map((n) => q.options[Number(n) - 1]!.label) : null;
+  if (picked && (q.multi_select || picked.length === 1)) return picked.join(", ");
+  return typed;
 }
 
 /** A queued input on one line: its first 80 characters, and how many lines it has. */

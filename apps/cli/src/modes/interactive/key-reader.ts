@@ -25,6 +25,7 @@ export type KeyName =
   | "word-right"
   | "escape"
   | "tab"
+  | "shift-tab"
   | "ctrl-c"
   | "ctrl-d"
   | "ctrl-k"
@@ -55,6 +56,7 @@ const sequences: Record<string, KeyName> = {
   "[7~": "home",
   "[8~": "end",
   "[3~": "delete",
+  "[Z": "shift-tab",
   "[1;5C": "word-right",
   "[1;5D": "word-left",
   "[1;3C": "word-right",

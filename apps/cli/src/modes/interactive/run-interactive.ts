@@ -21,12 +21,9 @@ import { visibleControls } from "../../render/visible-controls.js";
 import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
 import { complete } from "./completer.js";
 import { type ChoiceOrPick, pickSession } from "./session-picker.js";
-import { runSlashCommand, slashCommands } from "./slash-commands.js";
+import { commandNames, runSlashCommand } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
-
-/** How long after the first prompt is drawn the modules it does not need start loading. */
-const preloadDelayMs = 150;
 
 /** What the interactive mode runs. */
 export interface InteractiveOptions {
@@ -52,7 +49,14 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const print = (line: string) => stdout.write(`${line}\n`);
   const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
-  const agent = await openAgentSession({ ...options, choice: picked.choice, cwd: picked.cwd, askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style) });
+  // MCP servers start in the background: a line per server now, one as each is ready, above the prompt once it is drawn.
+  const agent = await openAgentSession({
+    ...options,
+    choice: picked.choice,
+    cwd: picked.cwd,
+    askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style),
+    mcpProgress: (line) => input.printAbove(style.dim(line)),
+  });
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -66,12 +70,12 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   try {
     await input.loadHistory();
     printBanner(session);
-    // Heavy modules the prompt does not need (Markdown, the model's SDK) load while the user types: shortly after the
-    // prompt is drawn, so that the terminal shows it before they take the CPU. A turn started earlier loads them itself.
-    setTimeout(() => {
-      void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+    // Heavy modules the prompt does not need (the model's SDK, Markdown) load while the user types, starting as soon as
+    // the prompt is drawn (runLoop draws it synchronously before its first wait), so that Enter sends at once.
+    setImmediate(() => {
       loadProviders(agent.providers);
-    }, preloadDelayMs).unref();
+      void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+    }).unref();
     await runLoop(session, options.firstPrompt);
     return signalled === null ? ExitCode.ok : 128 + constants.signals[signalled];
   } finally {
@@ -88,7 +92,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
 export async function runLoop(session: InteractiveSession, firstPrompt = ""): Promise<void> {
   const { input, style } = session;
   let lastEnd: OperationEnd = "done";
-  if (firstPrompt.trim() && !session.exitRequested) lastEnd = await session.runPrompt(firstPrompt);
+  if (firstPrompt.trim() && !session.exitRequested) lastEnd = await runWhenMcpReady(session, firstPrompt);
   let interruptedOnce = false;
   while (!session.exitRequested) {
     const queued = session.queuedInput.splice(0).join("\n");
@@ -101,7 +105,8 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     let back = 0;
     const read = await input.readLine(style.cyan(promptText), {
       expand: () => session.expandTool(back++),
-      complete: (before) => complete(before, slashCommands.map((c) => c.name), session.agent.workspace),
+      shiftTab: () => `${session.togglePlanMode()}\n${session.status()}`,
+      complete: (before) => complete(before, commandNames(session), session.agent.workspace),
       ...(queued ? { initial: queued } : {}),
     });
     if (read.kind === "eof") break;
@@ -121,12 +126,26 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
     lastEnd = "done";
     if (line.startsWith("!")) await session.runShell(line.slice(1).trim()).catch((error: unknown) => session.printError(error));
     else if (line.startsWith("/")) await runSlashCommand(session, line);
-    else lastEnd = await session.runPrompt(line);
+    else lastEnd = await runWhenMcpReady(session, line);
   }
   const { agent } = session;
   // A saved session quit before its first prompt is not kept (see AgentSession.close).
   if (agent.session?.firstPrompt === null && agent.context.history.length === 0) session.print(style.dim("No prompt given: no session saved."));
   else session.print(style.dim(`Session saved: ${agent.displayId}${agent.session ? ` (kosong --resume ${agent.displayId})` : ""}`));
+}
+
+/** Runs the prompt `line` once the MCP servers are ready (or failed), so the model sees their tools; says so when it waits. */
+async function runWhenMcpReady(session: InteractiveSession, line: string): Promise<OperationEnd> {
+  let ready = false;
+  const waiting = session.agent.mcpReady.then(() => {
+    ready = true;
+  });
+  await Promise.resolve();
+  if (!ready) {
+    session.print(session.style.dim("Waiting for the MCP servers to start…"));
+    await waiting;
+  }
+  return session.runPrompt(line);
 }
 
 /** Prints the version, the working directory, what was resumed and the status line. */

@@ -8,6 +8,7 @@ import { exportFormats, exportSession, writeExport } from "../../export/export-s
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
 import { contextBreakdownLines } from "../../render/context-breakdown-lines.js";
 import { mcpStatusLines } from "../../render/mcp-status.js";
+import { permissionLines } from "../../render/permission-lines.js";
 import { formatSize, printSessions } from "../../sessions/print-sessions.js";
 import { jobState } from "../../tools/task-tools.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -16,6 +17,7 @@ import { timestamp } from "../../render/timestamp.js";
 import { agentsCommand } from "../../subagents/agents-command.js";
 import type { ModelList } from "../../providers/model-list.js";
 import { isUserPrompt } from "../../render/user-prompt.js";
+import { expandPromptCommand } from "../../extensions/prompt-extensions.js";
 import { printCheckpoints } from "./checkpoint-list.js";
 import { compactArguments } from "./compact-arguments.js";
 import { branchTreeLines } from "../../render/branch-tree-lines.js";
@@ -233,9 +235,37 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
+    name: "plan",
+    help: "switch plan mode (also Shift-Tab): only tools that read work, until you approve the agent's plan",
+    run: async (s) => {
+      s.print(s.togglePlanMode());
+      s.print(s.status());
+    },
+  },
+  {
+    name: "todo",
+    help: "the agent's todo list (it travels with the conversation: a revert brings back the list of then)",
+    run: async (s) => s.printTodo({ always: true }),
+  },
+  {
+    name: "skills",
+    help: "the skills the agent can load (/<skill> [request] uses one now)",
+    run: async (s) => {
+      const { skills, commands } = s.agent.extensions;
+      if (skills.length === 0) s.print("No skills. Put one in .kosong/skills/<name>/SKILL.md (or .agents/skills, .claude/skills, ~/.kosong/skills).");
+      for (const skill of skills) s.print(`  /${skill.name}  ${visibleControls(skill.description, { oneLine: true })}  ${s.style.dim(skill.shown)}`);
+      if (commands.length > 0) s.print(s.style.dim(`Custom commands (/help lists them): ${commands.map((c) => `/${c.name}`).join(" ")}`));
+    },
+  },
+  {
     name: "mcp",
     help: "the MCP servers, their state and tools",
     run: async (s) => s.print(mcpStatusLines(s.agent.mcp, s.style).join("\n")),
+  },
+  {
+    name: "permissions",
+    help: "the permission rules (allow, ask, deny) and where they come from",
+    run: async (s) => s.print(permissionLines(s.agent.permissionRules, s.agent.settings.configPath, s.style).join("\n")),
   },
   {
     name: "model",
@@ -309,7 +339,13 @@ export async function runSlashCommand(session: InteractiveSession, line: string)
   const [, name = "", args = ""] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
   const command = slashCommands.find((c) => c.name === name);
   if (!command) {
-    const close = suggestions(name).map((c) => `/${c}`);
+    const prompt = await expandPromptCommand(session.agent.extensions, line).catch((error: unknown) => {
+      session.printError(error);
+      return "";
+    });
+    if (prompt === "") return;
+    if (prompt !== null) return void (await session.runPrompt(prompt));
+    const close = suggestions(name, session).map((c) => `/${c}`);
     session.print(`Unknown command /${name}.${close.length ? ` Did you mean ${close.join(" or ")}?` : ""} /help lists the commands.`);
     return;
   }
@@ -320,10 +356,16 @@ export async function runSlashCommand(session: InteractiveSession, line: string)
   }
 }
 
+/** Every name `/` completes: the built-in commands, then the custom commands and the skills. */
+export function commandNames(session: InteractiveSession): string[] {
+  const { commands, skills } = session.agent.extensions;
+  return [...slashCommands.map((c) => c.name), ...commands.map((c) => c.name), ...skills.map((s) => s.name)];
+}
+
 /** Commands that start with `name`, else those that share its first two letters. */
-function suggestions(name: string): string[] {
+function suggestions(name: string, session: InteractiveSession): string[] {
   if (!name) return [];
-  const names = slashCommands.map((c) => c.name);
+  const names = commandNames(session);
   const starting = names.filter((n) => n.startsWith(name));
   return starting.length > 0 ? starting : names.filter((n) => n.startsWith(name.slice(0, 2)));
 }
@@ -342,13 +384,16 @@ function helpText(s: InteractiveSession): string {
     return [`  ${name.padEnd(width)}${wrapped[0]!.slice(width + 2)}`, ...wrapped.slice(1)].join("\n");
   };
   const lines = slashCommands.map((c) => entry(`/${c.name} ${c.args ?? ""}`, c.help));
+  const custom = s.agent.extensions.commands.map((c) => entry(`/${c.name} ${c.argumentHint}`, visibleControls(`${c.description} (${c.shown})`, { oneLine: true })));
   return [
     "Commands:",
     ...lines,
+    ...(custom.length > 0 ? ["Custom commands:", ...custom] : []),
     "Keys:",
     entry("Enter", "send the prompt (↑/↓ browse the input history)"),
     entry("Alt+Enter, \\+Enter", "a new line in the prompt (a paste keeps its lines)"),
     entry("Enter during a turn", "queue the line: the agent reads it after the running step"),
+    entry("Shift-Tab", "switch plan mode (the agent only reads, then asks you to approve its plan)"),
     entry("Tab", "complete a command, or a path (@path attaches the file)"),
     entry("Ctrl-R", "search the input history (again: an older match)"),
     entry("!command", "run a shell command here (no approval asked: you typed it; not sent to the model)"),

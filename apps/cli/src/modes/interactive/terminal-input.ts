@@ -32,6 +32,8 @@ export interface ReadLineOptions {
   remember?: boolean;
   /** What Ctrl-O shows above the prompt (the last tool's whole output), or null for nothing. */
   expand?: () => string | null;
+  /** Shift-Tab: switches a mode (plan mode) and says what it is now, shown above the prompt. */
+  shiftTab?: () => string;
   /** What Tab completes the word before the cursor with. */
   complete?: (before: string) => Promise<Completion | null>;
 }
@@ -56,6 +58,8 @@ export interface LineInput {
   watchTurn(keys: TurnKeys): () => void;
   /** Ends the line being read, if any, as the end of input (`eof`). */
   cancel(): void;
+  /** Writes a notice: above the prompt (drawn again under it) while a line is read, else as a line of its own. */
+  printAbove?(text: string): void;
 }
 
 /** Lines kept in the history file. */
@@ -68,6 +72,8 @@ const bracketedPasteOff = "\u001b[?2004l";
 export class TerminalInput implements LineInput {
   #history: string[] = [];
   #cancel: (() => void) | null = null;
+  /** Shows a notice above the line being read; null when no line is read. */
+  #notice: ((text: string) => void) | null = null;
   /** Text typed during a turn and not entered: the next prompt starts with it. */
   #carried: EditBuffer | null = null;
 
@@ -132,6 +138,7 @@ export class TerminalInput implements LineInput {
       let settled = false;
       const finish = (result: LineResult): void => {
         settled = true;
+        this.#notice = null;
         stop();
         this.#cancel = null;
         resolve(result);
@@ -198,6 +205,9 @@ export class TerminalInput implements LineInput {
               if (shown) showAbove(shown);
               break;
             }
+            case "shift-tab":
+              if (options.shiftTab) showAbove(options.shiftTab());
+              break;
             case "tab":
               if (options.complete) void completeWord(options.complete);
               return;
@@ -215,6 +225,10 @@ export class TerminalInput implements LineInput {
         this.output.write(`${text.replace(/\r?\n/g, "\r\n")}\r\n`);
         shownRow = 0;
         shownRows = 1;
+      };
+      this.#notice = (text) => {
+        showAbove(text);
+        draw();
       };
       const completeWord = async (completer: (before: string) => Promise<Completion | null>): Promise<void> => {
         const [text, cursor] = [buffer.text, buffer.cursor];
@@ -275,6 +289,11 @@ export class TerminalInput implements LineInput {
 
   cancel(): void {
     this.#cancel?.();
+  }
+
+  printAbove(text: string): void {
+    if (this.#notice !== null) this.#notice(text);
+    else this.output.write(`${text}\n`);
   }
 
   /** Reads keys in raw mode with bracketed paste until the returned function is called. */

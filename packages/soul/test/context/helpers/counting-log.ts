@@ -8,6 +8,7 @@ import {
   type ContextLog,
   type ContextLogState,
   type LogAppendReceipt,
+  type LogPrepend,
   type LogRotation,
   type LogRotationInfo,
   type RotationNote,
@@ -49,7 +50,7 @@ export class CountingLog implements ContextLog {
     return this.inner.truncateAndRotate(position, records);
   }
 
-  prepend(records: readonly ContextRecord[]): Promise<void> {
+  prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
     return this.inner.prepend(records);
   }
 

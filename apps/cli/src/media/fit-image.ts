@@ -1,0 +1,47 @@
+/**
+ * Scaling an image down to {@link ImageLimits} with sharp (libvips, prebuilt
+ * for the platform from the npm registry), loaded only when an image needs it.
+ */
+import type { ImageLimits } from "./image-limits.js";
+import type { ImageMediaType } from "./image-type.js";
+
+/** An image as it is sent. */
+export interface FittedImage {
+  bytes: Buffer;
+  mediaType: ImageMediaType;
+  width: number;
+  height: number;
+  /** Set when the image was scaled down: its original size, e.g. `4000x3000`. */
+  scaledFrom: string | null;
+}
+
+/** Thrown when an image cannot be decoded or brought within the limits. */
+export class ImageFitError extends Error {
+  override name = "ImageFitError";
+}
+
+/** `bytes` (of `mediaType`) as sent: unchanged when within `limits`, else scaled to fit (JPEG when still too large). */
+export async function fitImage(bytes: Buffer, mediaType: ImageMediaType, limits: Readonly<ImageLimits>): Promise<FittedImage> {
+  const sharp = (await import("sharp")).default;
+  let meta;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: 100_000_000 }).metadata();
+  } catch (error) {
+    throw new ImageFitError(`cannot decode the image: ${(error as Error).message}`, { cause: error });
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (bytes.length <= limits.maxBytes && width <= limits.maxSide && height <= limits.maxSide) return { bytes, mediaType, width, height, scaledFrom: null };
+  const resize = { width: limits.maxSide, height: limits.maxSide, fit: "inside" as const, withoutEnlargement: true };
+  // GIF frames beyond the first are dropped: a model sees one still anyway.
+  const png = mediaType === "image/png" || mediaType === "image/gif";
+  let out = await sharp(bytes).rotate().resize(resize)[png ? "png" : mediaType === "image/webp" ? "webp" : "jpeg"]().toBuffer({ resolveWithObject: true });
+  let outType: ImageMediaType = png ? "image/png" : mediaType === "image/webp" ? "image/webp" : "image/jpeg";
+  for (const quality of [85, 70, 50]) {
+    if (out.data.length <= limits.maxBytes) break;
+    out = await sharp(bytes).rotate().resize(resize).flatten({ background: "#ffffff" }).jpeg({ quality }).toBuffer({ resolveWithObject: true });
+    outType = "image/jpeg";
+  }
+  if (out.data.length > limits.maxBytes) throw new ImageFitError(`it stays over ${limits.maxBytes} bytes even scaled down`);
+  return { bytes: out.data, mediaType: outType, width: out.info.width, height: out.info.height, scaledFrom: `${width}x${height}` };
+}

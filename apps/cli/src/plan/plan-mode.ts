@@ -1,0 +1,74 @@
+/**
+ * Plan mode: while it is on, the agent only reads. WriteFile and EditFile
+ * are refused, Shell runs only commands that read ({@link isReadOnlyCommand}),
+ * MCP tools are refused, and the model is offered `ExitPlanMode`: it
+ * writes its plan there, the user approves it (plan mode then ends and the
+ * model carries the plan out in the same turn) or rejects it with feedback
+ * (the model revises the plan). Switched by Shift-Tab, `/plan` and `--plan`.
+ */
+import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type Toolset, toolOk } from "@kosong/core";
+import { z } from "zod";
+import { askApproval } from "../tools/ask-approval.js";
+import { isReadOnlyCommand } from "./read-only-command.js";
+
+/** Tools that only read (or only touch the conversation): never refused in plan mode. */
+const readingTools = new Set(["ReadFile", "ReadMediaFile", "FetchURL", "ListDir", "Glob", "Grep", "Recall", "Skill", "SetTodoList", "AskUserQuestion", "SendDMail"]);
+
+/** What the model is told at the start of a prompt sent in plan mode. */
+export const planModeNote =
+  "<system>Plan mode is on: only tools that read work (WriteFile, EditFile, writing Shell commands and MCP tools are refused). Explore, then call ExitPlanMode with your plan; once the user approves it, carry it out.</system>";
+
+/** The on/off switch, shared by the toolset, the prompt and the footer. */
+export class PlanMode {
+  constructor(public on = false) {}
+}
+
+const exitParameters = z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") });
+
+/** `ExitPlanMode` (Claude Code's name and shape): asks the user to approve `plan`; approved, plan mode ends. */
+function exitPlanModeTool(mode: PlanMode): CallableTool {
+  return defineTool({
+    name: "ExitPlanMode",
+    description: "In plan mode, when your plan is ready: present it for the user's approval. Approved, plan mode ends and you carry the plan out; rejected, revise it following the user's feedback.",
+    parameters: exitParameters,
+    async execute({ plan }, context) {
+      if (!mode.on) return toolError({ message: "Plan mode is not on: go ahead with the work.", brief: "not in plan mode" });
+      const rejected = await askApproval(context, "ExitPlanMode", `Leave plan mode and carry out this plan:\n\n${plan}`, "every plan of this session");
+      if (rejected) return rejected;
+      mode.on = false;
+      return toolOk({ output: `The user approved the plan. Plan mode is off: carry out the plan now.\n\n${plan}`, brief: "plan approved" });
+    },
+  });
+}
+
+/** `inner` under plan mode `mode`: refusing what writes while it is on, with `ExitPlanMode` offered then. */
+export function planModeToolset(inner: Toolset, mode: PlanMode): Toolset {
+  const exit = new SimpleToolset([exitPlanModeTool(mode)]);
+  return {
+    get tools(): readonly Tool[] {
+      return mode.on ? [...inner.tools, ...exit.tools] : inner.tools;
+    },
+    async handle(call: ToolCall, options?: ToolHandleOptions): Promise<ToolResult> {
+      if (call.function.name === "ExitPlanMode") return exit.handle(call, options);
+      const refusal = mode.on ? refusalOf(call) : null;
+      if (refusal) return { tool_call_id: call.id, return_value: toolError({ message: refusal, brief: "refused in plan mode" }) };
+      return inner.handle(call, options);
+    },
+  };
+}
+
+function refusalOf(call: ToolCall): string | null {
+  const name = call.function.name;
+  if (readingTools.has(name)) return null;
+  if (name === "Shell") {
+    let command: unknown;
+    try {
+      command = (parseToolArguments(call.function.arguments) as { command?: unknown }).command;
+    } catch {
+      return null;
+    }
+    if (typeof command !== "string" || isReadOnlyCommand(command)) return null;
+    return "Plan mode is on: Shell runs only commands that read (ls, cat, grep, git status/log/diff, … without redirection or chaining). Write the plan and call ExitPlanMode; the work starts once the user approves it.";
+  }
+  return `Plan mode is on: ${name} is refused (only tools that read work). Write the plan and call ExitPlanMode; the work starts once the user approves it.`;
+}

@@ -1,0 +1,86 @@
+/**
+ * AskUserQuestion through the built binary: a picker in the terminal (an
+ * option by number, or the user's own words), and a clear error result for
+ * the model in print mode, where nobody can answer; over --wire, kimi-cli's
+ * QuestionRequest answered by Moonshot's own client SDK.
+ */
+import { mkdir } from "node:fs/promises";
+import { createSession, type StreamEvent } from "@moonshot-ai/kimi-agent-sdk";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { callTool, say, usage } from "./fake-model.js";
+import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+import { wireExecutable } from "./wire-wrapper.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await kosongSuite({ tmux: true });
+
+const questions = {
+  questions: [
+    { question: "Which language?", header: "Lang", options: [{ label: "Python", description: "large ecosystem" }, { label: "Rust", description: "fast\u001b[2J" }] },
+    { question: "Which database?", options: [{ label: "Postgres" }, { label: "SQLite" }] },
+  ],
+};
+type Sent = { role: string; content?: unknown; tool_call_id?: string };
+const toolResult = (n: number): string => JSON.stringify((server.requests[n]!.body!.messages as Sent[]).find((m) => m.tool_call_id === "q1")?.content ?? "");
+
+async function workspace() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  return { home, cwd, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } };
+}
+
+describe("AskUserQuestion (the built binary)", { timeout: 90_000 }, () => {
+  it("shows a picker: an option by number, or the user's own answer, reach the model", async () => {
+    const { cwd, env } = await workspace();
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env: cleanEnv(path.dirname(cwd), env), height: 50 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/);
+    server.enqueue({ message: callTool("q1", "AskUserQuestion", questions), usage }, { message: say("Rust with my own store it is."), usage });
+    terminal.line("start a project");
+    let screen = await terminal.waitFor(/Which language\?[\s\S]*answer› $/m, { from: "› start a project" });
+    expect(screen).toMatch(/\[Lang\] Which language\?\n\s+1\. Python — large ecosystem\n\s+2\. Rust — fast␛\[2J/);
+    terminal.line("2");
+    screen = await terminal.waitFor(/Which database\?[\s\S]*answer› $/m, { from: "› start a project" });
+    terminal.line("a flat file");
+    await terminal.waitFor(/Rust with my own store it is\./, { from: "› start a project" });
+    expect(toolResult(1)).toContain("Which language?\\n→ Rust");
+    expect(toolResult(1)).toContain("Which database?\\n→ a flat file");
+  });
+
+  it("fails clearly in print mode, and the model goes on", async () => {
+    const { home, cwd, env } = await workspace();
+    server.enqueue({ message: callTool("q1", "AskUserQuestion", questions), usage }, { message: say("I chose Python."), usage });
+    const result = await runKosong(["-p", "start a project"], { cwd, home, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("I chose Python.");
+    expect(toolResult(1)).toContain("AskUserQuestion is not available in print mode (kosong -p): no user can answer here.");
+  });
+
+  it("asks a --wire client with kimi-cli's QuestionRequest (the SDK declares supports_question) and the model reads its answers", async () => {
+    const { home, cwd } = await workspace();
+    const executable = await wireExecutable(home, `${server.url}/v1`);
+    const session = createSession({ workDir: cwd, executable, model: "test-model", thinking: false });
+    try {
+      server.enqueue({ message: callTool("q1", "AskUserQuestion", questions), usage }, { message: say("Rust and SQLite."), usage });
+      const turn = session.prompt("start a project");
+      const asked: { id?: string; tool_call_id?: string; questions?: unknown }[] = [];
+      for await (const streamed of turn as AsyncIterable<StreamEvent>) {
+        const event = streamed as unknown as { type: string; payload: { id?: string; tool_call_id?: string; questions?: unknown } };
+        if (event.type !== "QuestionRequest") continue;
+        asked.push(event.payload);
+        await turn.respondQuestion(event.payload.id!, event.payload.id!, { "Which language?": "Rust", "Which database?": "SQLite" });
+      }
+      expect(await turn.result).toMatchObject({ status: "finished" });
+      expect(asked).toEqual([{ id: expect.any(String), tool_call_id: "q1", questions: questions.questions }]);
+      expect(toolResult(1)).toContain("Which language?\\n→ Rust");
+      expect(toolResult(1)).toContain("Which database?\\n→ SQLite");
+    } finally {
+      await session.close();
+    }
+  });
+});

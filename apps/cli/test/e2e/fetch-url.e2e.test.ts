@@ -1,0 +1,105 @@
+/**
+ * FetchURL through the built binary (print mode) against the fake provider
+ * server and a local web server: a page comes back to the model as
+ * markdown when its host is allowed; without that, print mode cannot ask
+ * and refuses the host, and no request reaches it; a loopback address is
+ * refused unless the config allows it. In a real terminal (tmux), each
+ * host is asked once: approved for the session, it is not asked again; a
+ * new host is.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { callTool, say, usage } from "./fake-model.js";
+import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await kosongSuite({ tmux: true });
+let web: Server;
+let webUrl = "";
+const webHits: string[] = [];
+
+beforeAll(async () => {
+  web = createServer((req, res) => {
+    webHits.push(req.url ?? "");
+    res.writeHead(200, { "content-type": "text/html" }).end("<html><body><h2>Release notes</h2><p>Version <strong>2.0</strong> is out.</p><script>alert(1)</script></body></html>");
+  });
+  await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+  webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => web.close(resolve)));
+
+async function run(config: string, args: string[] = []) {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  await mkdir(path.join(home, ".kosong"));
+  await writeFile(path.join(home, ".kosong", "config.toml"), config);
+  webHits.length = 0;
+  server.enqueue({ message: callTool("f1", "FetchURL", { url: `${webUrl}/notes` }), usage }, { message: say("Done."), usage });
+  const result = await runKosong(["-p", "what is new?", "--model", "gpt-4.1", ...args], { cwd, home, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } });
+  expect(result.code, result.stderr).toBe(0);
+  const messages = server.requests[1]!.body!.messages as { role: string; content: unknown }[];
+  return { result, toolResult: JSON.stringify(messages.find((m) => m.role === "tool")!.content) };
+}
+
+describe("FetchURL through the built binary", { timeout: 90_000 }, () => {
+  it("brings a page of an allowed host back as markdown", async () => {
+    const { toolResult } = await run('fetch_allow_private = ["127.0.0.1"]\nfetch_allow_hosts = ["127.0.0.1"]\n');
+    expect(toolResult).toContain("## Release notes");
+    expect(toolResult).toContain("Version **2.0** is out.");
+    expect(toolResult).not.toContain("alert");
+    expect(webHits).toEqual(["/notes"]);
+  });
+
+  it("asks for a host not allowed: print mode cannot ask, so it is refused and never contacted", async () => {
+    const { result, toolResult } = await run('fetch_allow_private = ["127.0.0.1"]\n');
+    expect(result.stderr).toMatch(/tool call refused without --yolo .*FetchURL: Fetch http:\/\/127\.0\.0\.1:\d+\/notes \(host 127\.0\.0\.1:\d+\)/);
+    expect(toolResult).toContain("refused in print mode");
+    expect(webHits).toEqual([]);
+  });
+
+  it("refuses a loopback address unless the config allows it, even with --yolo", async () => {
+    const { toolResult } = await run("", ["--yolo"]);
+    expect(toolResult).toContain("Refused: 127.0.0.1 is a loopback address (allow it with fetch_allow_private in the config).");
+    expect(webHits).toEqual([]);
+  });
+
+  it("asks once per host in the terminal: [a] covers that host for the session, another host asks again", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    await mkdir(path.join(home, ".kosong"));
+    await writeFile(path.join(home, ".kosong", "config.toml"), 'fetch_allow_private = ["127.0.0.1"]\n');
+    webHits.length = 0;
+    const port = new URL(webUrl).port;
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env: cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` }), width: 160 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
+    server.enqueue({ message: callTool("f1", "FetchURL", { url: `${webUrl}/a` }), usage }, { message: say("First read."), usage });
+    terminal.line("read a");
+    const asked = await terminal.waitFor(/approve\? $/m, { from: "› read a" });
+    expect(asked).toContain(`Fetch ${webUrl}/a (host 127.0.0.1:${port})`);
+    expect(asked).toContain(`[a] approve every FetchURL request to 127.0.0.1:${port}`);
+    terminal.line("a");
+    await terminal.waitFor(/First read\.[\s\S]*›\s*$/, { from: "› read a" });
+
+    server.enqueue({ message: callTool("f2", "FetchURL", { url: `${webUrl}/b` }), usage }, { message: say("Second read."), usage });
+    terminal.line("read b");
+    const second = await terminal.waitFor(/Second read\.[\s\S]*›\s*$/, { from: "› read b" });
+    expect(second).not.toContain("approve?");
+
+    server.enqueue({ message: callTool("f3", "FetchURL", { url: `http://localhost:${port}/c` }), usage }, { message: say("Third."), usage });
+    terminal.line("read c");
+    const other = await terminal.waitFor(/approve\? $/m, { from: "› read c" });
+    expect(other).toContain(`[a] approve every FetchURL request to localhost:${port}`);
+    terminal.line("n");
+    await terminal.waitFor(/rejected[\s\S]*›\s*$/, { from: "› read c" });
+    expect(webHits).toEqual(["/a", "/b"]);
+  }, 60_000);
+});

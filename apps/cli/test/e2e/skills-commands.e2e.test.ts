@@ -1,0 +1,120 @@
+/**
+ * Skills and custom commands through the built binary: SKILL.md folders
+ * from the four places are listed in the system prompt by name and
+ * description only, their bodies reach the model when it loads one (the
+ * Skill tool) or the user invokes one (`/name`), and a Claude Code command
+ * file runs with its arguments. Workspace files are hostile: a skill
+ * linked out of the workspace is not read, and Skill's file argument stays
+ * inside the skill's folder.
+ */
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { callTool, say, usage, useFakeModel } from "./fake-model.js";
+import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { ensureTmux, TmuxTerminal } from "./tmux-terminal.js";
+
+const fake = useFakeModel();
+const tempDir = useTempDirs();
+
+async function writeSkill(dir: string, name: string, description: string, body: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`);
+}
+
+/** A workspace with one skill in each of the four folders (and a link out, and a body with controls). */
+async function setup() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await writeSkill(path.join(cwd, ".kosong/skills/release"), "release", "Cut a release of the package", "BODY-KOSONG: bump the version, then tag.");
+  await writeSkill(path.join(cwd, ".agents/skills/lint"), "lint", '"Lint the code\u0007 before\u001b[2J a commit"', "BODY-AGENTS: run the linter.");
+  await writeSkill(path.join(cwd, ".claude/skills/pdf"), "pdf", "Fill in PDF forms", "BODY-CLAUDE: see forms.md for the fields.");
+  await writeFile(path.join(cwd, ".claude/skills/pdf/forms.md"), "FORMS-FILE: name, date.\n");
+  await writeSkill(path.join(home, ".kosong/skills/haiku"), "haiku", "Answer in a haiku", "BODY-USER: three lines, 5-7-5.");
+  // A workspace skill that is a link to a folder outside the workspace is not read.
+  await writeSkill(path.join(home, "outside/stolen"), "stolen", "Outside the workspace", "BODY-OUTSIDE");
+  await symlink(path.join(home, "outside/stolen"), path.join(cwd, ".claude/skills/stolen"));
+  await writeFile(path.join(home, "secret.txt"), "SECRET-OUTSIDE\n");
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
+  const run = (args: string[]) => runKosong(args, { cwd, home, env });
+  return { home, cwd, run };
+}
+
+type Sent = { role: string; content?: unknown; tool_call_id?: string };
+const sent = (n: number): Sent[] => fake.server.requests[n]!.body!.messages as Sent[];
+const text = (m: Sent | undefined): string => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+
+describe("skills and custom commands (the built binary)", { timeout: 90_000 }, () => {
+  it("lists each folder's skill by description only; the body comes when the model loads it, and its files only from inside it", async () => {
+    const { run } = await setup();
+    fake.server.enqueue(
+      { message: callTool("c1", "Skill", { name: "pdf" }), usage },
+      { message: callTool("c2", "Skill", { name: "pdf", file: "forms.md" }), usage },
+      { message: callTool("c3", "Skill", { name: "pdf", file: "../../../secret.txt" }), usage },
+      { message: say("Done."), usage },
+    );
+    const result = await run(["-p", "fill in the form"]);
+    expect(result.code, result.stderr).toBe(0);
+    const system = text(sent(0)[0]);
+    for (const line of ["- release: Cut a release of the package", "- lint: Lint the code before[2J a commit", "- pdf: Fill in PDF forms", "- haiku: Answer in a haiku"]) expect(system).toContain(line);
+    expect(system).not.toMatch(/BODY-|stolen|\u0007|\u001b/);
+    const tools = (fake.server.requests[0]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(tools).toContain("Skill");
+    expect(JSON.stringify(sent(0))).not.toContain("BODY-");
+    expect(text(sent(1).at(-1))).toContain("BODY-CLAUDE: see forms.md for the fields.");
+    expect(text(sent(1).at(-1))).toContain("forms.md");
+    expect(text(sent(2).at(-1))).toContain("FORMS-FILE: name, date.");
+    expect(text(sent(3).at(-1))).toContain('no file "../../../secret.txt" inside the skill "pdf"');
+    expect(JSON.stringify(sent(3))).not.toContain("SECRET-OUTSIDE");
+  });
+
+  it("/<skill> request sends the skill's body with the request, for a workspace and a user skill", async () => {
+    const { run } = await setup();
+    fake.server.enqueue({ message: say("Tagged."), usage }, { message: say("Old pond."), usage });
+    expect((await run(["-p", "/release version 2.0"])).code).toBe(0);
+    expect(text(sent(0).at(-1))).toMatch(/BODY-KOSONG: bump the version, then tag\.[\s\S]*version 2\.0$/);
+    expect((await run(["-p", "/haiku about frogs"])).code).toBe(0);
+    expect(text(sent(1).at(-1))).toMatch(/BODY-USER: three lines[\s\S]*about frogs$/);
+  });
+
+  it("runs a Claude Code command file from .claude/commands with $ARGUMENTS and positional arguments", async () => {
+    const { cwd, run } = await setup();
+    await mkdir(path.join(cwd, ".claude/commands/git"), { recursive: true });
+    await writeFile(path.join(cwd, ".claude/commands/fix-issue.md"), "---\ndescription: Fix an issue\nargument-hint: <issue> [priority]\n---\nFix issue $1 with priority $2.\nAll arguments: $ARGUMENTS\n");
+    await writeFile(path.join(cwd, ".claude/commands/git/commit.md"), "Write a commit message for the staged changes.\n");
+    fake.server.enqueue({ message: say("Fixed."), usage }, { message: say("Committed."), usage });
+    expect((await run(["-p", '/fix-issue "issue 12" high'])).code).toBe(0);
+    expect(text(sent(0).at(-1))).toBe('Fix issue issue 12 with priority high.\nAll arguments: "issue 12" high');
+    expect((await run(["-p", "/git:commit mention the tests"])).code).toBe(0);
+    expect(text(sent(1).at(-1))).toBe("Write a commit message for the staged changes.\n\nmention the tests");
+  });
+
+  it("in the terminal: /skills lists them, /help and Tab show the custom commands, /<command> runs one", async () => {
+    ensureTmux();
+    const { home, cwd } = await setup();
+    await mkdir(path.join(cwd, ".claude/commands"), { recursive: true });
+    await writeFile(path.join(cwd, ".claude/commands/fix-issue.md"), "---\ndescription: Fix an issue\nargument-hint: <issue>\n---\nFix issue $1.\n");
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` });
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, height: 80, width: 160 });
+    try {
+      await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/);
+      terminal.line("/skills");
+      const listed = await terminal.waitFor(/\/haiku {2}Answer in a haiku/, { from: "› /skills" });
+      expect(listed).toMatch(/\/release {2}Cut a release of the package {2}\.kosong\/skills\/release/);
+      expect(listed).toMatch(/\/pdf {2}Fill in PDF forms {2}\.claude\/skills\/pdf/);
+      expect(listed).toMatch(/\/lint {2}Lint the code/);
+      terminal.line("/help");
+      await terminal.waitFor(/Custom commands:\n\s+\/fix-issue <issue>\s+Fix an issue \(\.claude\/commands\/fix-issue\.md\)/, { from: "› /help" });
+      terminal.type("/fix-i");
+      terminal.keys("Tab");
+      await terminal.waitFor(/› \/fix-issue $/m);
+      fake.server.enqueue({ message: say("On it."), usage });
+      terminal.line("42");
+      await terminal.waitFor(/On it\./, { from: "› /fix-issue 42" });
+      expect(text(sent(0).at(-1))).toBe("Fix issue 42.");
+    } finally {
+      terminal.close();
+    }
+  });
+});
