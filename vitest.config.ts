@@ -46,6 +46,7 @@ const postgresTests = [
   "bench/test/context-postgres.test.ts",
   "apps/cli/test/e2e/store-postgres.e2e.test.ts",
   "apps/cli/test/e2e/recall-postgres.e2e.test.ts",
+  "apps/cli/test/e2e/session-retention-postgres.e2e.test.ts",
 ];
 
 export default defineConfig({

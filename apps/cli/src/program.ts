@@ -51,6 +51,7 @@ Config file ($KOSONG_HOME/config.toml, or config.json), every key optional:
   provider, model, base_url, api_key, max_context_size, thinking, compaction,
   compact_model, yolo, dmail, project_context, mcpServers (MCP servers, as in Claude's and kimi-cli's config),
   first_byte_timeout, idle_timeout, shell_timeout, max_time, file_restore, file_restore_max_size,
+  session_retention ("30d", or a table: older_than, keep; old sessions pruned at start-up),
   sandbox ("on", "off", "auto-allow", or a table: mode, network = false / true / ["host", ...]),
   [[hooks]] (event, command, matcher, timeout: commands run on PreToolUse, PostToolUse, Stop, ...; see the README)
   Precedence: flags > KOSONG_* environment > config file > defaults.
@@ -69,7 +70,10 @@ Examples:
   kosong -p "summarise README.md"         one turn, answer on stdout
   echo "list the files" | kosong -p - --output-format stream-json
   kosong --continue                       pick up the latest session of this directory
-  kosong demo                             an offline, scripted tour (no key needed)`;
+  kosong demo                             an offline, scripted tour (no key needed)
+  kosong sessions prune --older-than 30d  remove sessions unused for 30 days (--dry-run lists them)
+  kosong export <id> -o chat.html         a session as a self-contained page (md, html, jsonl)
+  kosong import context.jsonl             a kimi-cli session or an export as a new session`;
 
 /** Builds the `kosong` program; each command imports its mode only when it runs. */
 export function buildProgram(): Command {
@@ -139,12 +143,45 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("export")
+    .description("write a saved session's conversation as Markdown, a self-contained HTML page or JSONL (secrets of the environment replaced); to stdout, or -o FILE")
+    .argument("<session>", "the session's whole id (see `kosong sessions`)")
+    .addOption(new Option("--format <format>", "md, html or jsonl (default: from -o's extension, else md)").choices(["md", "html", "jsonl"]))
+    .option("-o, --output <file>", "write to this new file (never overwritten)")
+    .exitOverride()
+    .action(async (id: string, _options: object, command: Command) => {
+      const { runExport } = await import("./export/export-command.js");
+      process.exitCode = await runExport(id, command.optsWithGlobals());
+    });
+
+  program
+    .command("import")
+    .description("make a new session of this directory from a kimi-cli context.jsonl or a kosong export (md, html, jsonl)")
+    .argument("<file>", "the file to import")
+    .exitOverride()
+    .action(async (file: string, _options: object, command: Command) => {
+      const { runImport } = await import("./export/export-command.js");
+      process.exitCode = await runImport(file, command.optsWithGlobals());
+    });
+
+  const sessions = program
     .command("sessions")
-    .description("list the saved sessions: id, directory, first prompt, size, last used")
+    .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt")
     .exitOverride()
     .action(async () => {
       const { printSessions } = await import("./sessions/print-sessions.js");
       process.exitCode = await printSessions();
+    });
+  sessions
+    .command("prune")
+    .description("remove saved sessions whole (rotations, file journal, subagents; with --store their conversations in PostgreSQL too)")
+    .option("--older-than <age>", "remove sessions last used longer ago than this: 30d, 12h, 2w (units s, m, h, d, w)")
+    .option("--keep <n>", "keep the n most recently used sessions whatever their age")
+    .option("--dry-run", "only list what would be removed")
+    .exitOverride()
+    .action(async (_options: object, command: Command) => {
+      const { runPrune } = await import("./sessions/prune-command.js");
+      process.exitCode = await runPrune(command.optsWithGlobals());
     });
 
   return program;

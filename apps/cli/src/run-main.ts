@@ -3,7 +3,7 @@
  * runs print mode (`-p`) or the interactive mode.
  */
 import { fstat } from "node:fs";
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import type { ChoiceOrPick } from "./modes/interactive/session-picker.js";
 import { UsageError } from "./cli-error.js";
@@ -22,6 +22,10 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   if (options.wire && (options.print !== undefined || firstPrompt)) throw new UsageError("--wire takes its prompts from the wire client: drop -p and the prompt.");
   const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) });
   const providers = await createProviders(settings);
+  if (settings.sessionRetention !== null) {
+    const { applySessionRetention } = await import("./sessions/startup-retention.js");
+    await applySessionRetention(settings, choice, await realpath(process.cwd()));
+  }
   if (options.wire) {
     if (choice.kind === "pick") throw new UsageError("--resume without an id picks a session interactively; with --wire, give the id or use --session.");
     const { runWireMode } = await import("./modes/wire-mode.js");

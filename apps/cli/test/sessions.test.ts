@@ -1,4 +1,4 @@
-import { stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { printSessions } from "../src/sessions/print-sessions.js";
@@ -46,8 +46,11 @@ describe("session store", () => {
     const home = await tempDir();
     const s = await createSession(home, "/w");
     await writeFile(path.join(s.dir, "context_1.jsonl"), "", { mode: 0o644 });
+    await mkdir(path.join(s.dir, "jobs"), { mode: 0o755 });
     await secureSessionFiles(s);
     expect((await stat(path.join(s.dir, "context_1.jsonl"))).mode & 0o777).toBe(0o600);
+    // A folder stays one its owner can enter (a resumed session writes its job logs and journal there).
+    expect((await stat(path.join(s.dir, "jobs"))).mode & 0o777).toBe(0o700);
   });
 
   it("lists sessions as a table", async () => {
@@ -61,7 +64,7 @@ describe("session store", () => {
     out = "";
     await printSessions(home, sink);
     const [header, row] = out.trim().split("\n");
-    expect(header).toMatch(/^ID\s+DIRECTORY\s+SIZE\s+LAST USED\s+FIRST PROMPT$/);
+    expect(header).toMatch(/^ID\s+DIRECTORY\s+SIZE\s+ON DISK\s+LAST USED\s+FIRST PROMPT$/);
     expect(row).toContain(s.id);
     expect(row).toContain("/work/project");
     expect(row).toContain("0 B");

@@ -24,6 +24,8 @@ import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sand
 import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
 import { type SubagentHooks, Subagents } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
+import { BackgroundJobs } from "../jobs/background-jobs.js";
+import { withJobNotices } from "../jobs/job-notices.js";
 import { createAgentTools } from "../tools/agent-tools.js";
 import { childEnvironment } from "../tools/child-environment.js";
 import { acceptsImages } from "../media/image-input.js";
@@ -120,7 +122,9 @@ export interface AgentSession {
   imageInput(): ImageInput;
   /** The session's command hooks: the subagent events are fired through `hooks.subagent(...)` by whoever runs subagents. */
   hooks: SessionCommandHooks;
-  /** Closes the MCP servers and the context, and makes the session files private. */
+  /** The background jobs the Shell tool started (`/tasks` lists them); they end with the session. */
+  jobs: BackgroundJobs;
+  /** Ends the background jobs, closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
 
@@ -164,6 +168,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     throw error;
   });
   let mcp: McpServers | null = null;
+  // Background jobs (Shell's run_in_background) keep their logs in the session folder (beside a --resume-file file as <name>.jobs).
+  const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
   let mcpReady = Promise.resolve();
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
@@ -183,7 +189,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
     const fetch = { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host: string) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null };
-    const tools = createAgentTools(workspace, { shellEnv, sandbox, imageInput, fetch });
+    const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch });
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
       cwd,
@@ -228,7 +234,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction: new TodoKeepingCompaction(compaction),
         approval,
         session: { id: displayId, workDir: cwd, files },
-        hooks: sessionHooks.soul,
+        hooks: withJobNotices(sessionHooks.soul, jobs),
       });
     currentSoul = soulFor(providers);
     const afterRevert = (checkpoint: number) => detachAfterRevert(store, subagents, checkpoint);
@@ -265,6 +271,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       permissionRules,
       checkpointTimes,
       hooks: sessionHooks,
+      jobs,
       async observe(event) {
         if (event.type === "Reverted" && event.payload.checkpoint_id !== null) {
           const line = await afterRevert(event.payload.checkpoint_id);
@@ -279,6 +286,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       async close() {
         subagents.abortAll();
         await subagents.settled();
+        await jobs.closeAll();
         await sessionHooks.end();
         await mcp?.close();
         await sandbox?.close();
@@ -287,6 +295,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     };
     return running;
   } catch (error) {
+    await jobs.closeAll();
     await mcp?.close();
     await sandboxOpening.drop();
     await conversation.close();

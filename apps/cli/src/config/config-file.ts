@@ -97,6 +97,11 @@ export const configFileSchema = z.strictObject({
   file_restore: z.enum(fileRestoreModes).optional(),
   /** Files larger than this are not journaled: bytes, or a string with a unit ("512 KiB", "10 MiB"); default 10 MiB. */
   file_restore_max_size: z.union([z.int().nonnegative(), z.string().min(1)]).optional(),
+  /**
+   * Removes old sessions at start-up as `kosong sessions prune` does: an age ("30d"),
+   * or a table of `older_than` (an age) and `keep` (the newest sessions kept whatever their age).
+   */
+  session_retention: z.union([z.string().min(1), z.strictObject({ older_than: z.string().min(1).optional(), keep: z.int().nonnegative().optional() })]).optional(),
 });
 
 /** The settings a config file holds. */

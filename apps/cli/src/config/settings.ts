@@ -12,6 +12,7 @@ import { UsageError } from "../cli-error.js";
 import type { ModelPrice } from "../pricing/model-prices.js";
 import { defaultSandboxSettings, type SandboxSettings, sandboxModes } from "../sandbox/sandbox-settings.js";
 import { defaultEnvironmentPolicy, type EnvironmentPolicy } from "../tools/child-environment.js";
+import { parseAge, type RetentionPolicy } from "../sessions/session-retention.js";
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
 import type { PermissionLists } from "../permissions/permission-rules.js";
 import { type HookDefinition, hooksFromTables } from "../hooks/hook-definition.js";
@@ -126,6 +127,8 @@ export interface Settings {
   fetchLimits: { timeoutMs?: number; maxBytes?: number };
   /** Model prices from the config file's `[prices]`, by model name (they win over kosong's table). */
   prices: Record<string, ModelPrice>;
+  /** Old sessions removed at start-up (config `session_retention`); null: none. */
+  sessionRetention: RetentionPolicy | null;
 }
 
 /** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
@@ -208,6 +211,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
     hooks: hooksFromTables(config.hooks ?? [], configPath ?? "the config file"),
     trustWorkspace: flags.trustWorkspace ?? envFlag(env.KOSONG_TRUST_WORKSPACE) ?? false,
+    sessionRetention: retentionPolicy(config.session_retention, `session_retention in ${configPath ?? "the config file"}`),
     imageInput: envFlag(env.KOSONG_IMAGE_INPUT) ?? config.image_input ?? null,
     fetchAllowHosts: config.fetch_allow_hosts ?? [],
     fetchAllowPrivate: config.fetch_allow_private ?? [],
@@ -216,6 +220,14 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       Object.entries(config.prices ?? {}).map(([model, p]) => [model, { input: p.input, output: p.output, cachedInput: p.cached_input ?? p.input, ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }) }]),
     ),
   };
+}
+
+/** The config's `session_retention` (an age, or a table of `older_than` and `keep`) as a policy; null when not set. */
+function retentionPolicy(configured: ConfigFile["session_retention"], from: string): RetentionPolicy | null {
+  if (configured === undefined) return null;
+  const table = typeof configured === "string" ? { older_than: configured } : configured;
+  const policy = { olderThanMs: table.older_than === undefined ? null : parseAge(table.older_than, from), keep: table.keep ?? null };
+  return policy.olderThanMs === null && policy.keep === null ? null : policy;
 }
 
 function environmentPolicy(configured: ConfigFile["shell_environment_policy"] = {}): EnvironmentPolicy {

@@ -119,6 +119,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       prices: {},
       hooks: [],
       trustWorkspace: false,
+      sessionRetention: null,
       imageInput: null,
       fetchAllowHosts: [],
       fetchAllowPrivate: [],

@@ -2,6 +2,7 @@
 import { ExitCode } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
+import { folderBytes } from "./session-retention.js";
 import { listSessions, sessionsDir } from "./session-store.js";
 
 /** Prints the sessions of `$KOSONG_HOME` to stdout. */
@@ -11,8 +12,9 @@ export async function printSessions(home: string = defaultHome(), out: NodeJS.Wr
     out.write(`No sessions yet in ${sessionsDir(home)}.\n`);
     return ExitCode.ok;
   }
-  const rows = sessions.map((s) => [s.id, visibleControls(s.cwd, { oneLine: true }), formatSize(s.size), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)", 60)]);
-  const header = ["ID", "DIRECTORY", "SIZE", "LAST USED", "FIRST PROMPT"];
+  const disk = await Promise.all(sessions.map((s) => folderBytes(s.dir)));
+  const rows = sessions.map((s, i) => [s.id, visibleControls(s.cwd, { oneLine: true }), formatSize(s.size), formatSize(disk[i]!), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)", 60)]);
+  const header = ["ID", "DIRECTORY", "SIZE", "ON DISK", "LAST USED", "FIRST PROMPT"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.slice(0, 200).map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) out.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
   return ExitCode.ok;

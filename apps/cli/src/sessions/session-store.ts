@@ -156,10 +156,10 @@ export async function removeSession(info: Pick<SessionInfo, "dir">): Promise<voi
   await rm(info.dir, { recursive: true, force: true });
 }
 
-/** Sets 0600 on every file of the session folder (rotations written by the context log included). */
+/** Sets 0600 on every file of the session folder (rotations written by the context log included), 0700 on its folders (`files/`, `agents/`, `jobs/`). */
 export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promise<void> {
-  const names = await readdir(info.dir).catch(() => [] as string[]);
-  await Promise.all(names.map((name) => chmod(path.join(info.dir, name), 0o600).catch(() => undefined)));
+  const entries = await readdir(info.dir, { withFileTypes: true }).catch(() => []);
+  await Promise.all(entries.map((entry) => chmod(path.join(info.dir, entry.name), entry.isDirectory() ? 0o700 : 0o600).catch(() => undefined)));
 }
 
 async function writeMetadata(info: SessionInfo): Promise<void> {
@@ -172,6 +172,8 @@ async function readSession(dir: string): Promise<ListedSession | null> {
     const metadata = metadataSchema.parse(JSON.parse(await readFile(path.join(dir, "session.json"), "utf8")));
     const contextFile = path.join(dir, "context.jsonl");
     const info = await stat(contextFile);
+    // With --store the conversation file stays empty: session.json (rewritten when such a session closes) says when it was used.
+    const metadataTime = metadata.stored_size === null ? 0 : (await stat(path.join(dir, "session.json"))).mtimeMs;
     return {
       id: metadata.id,
       dir,
@@ -182,7 +184,7 @@ async function readSession(dir: string): Promise<ListedSession | null> {
       compaction: metadata.compaction,
       storedSize: metadata.stored_size,
       size: metadata.stored_size ?? info.size,
-      lastUsed: info.mtimeMs,
+      lastUsed: Math.max(info.mtimeMs, metadataTime),
     };
   } catch {
     return null;

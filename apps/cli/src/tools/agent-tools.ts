@@ -1,5 +1,6 @@
 /** The agent's tools, confined to one workspace. */
 import type { CallableTool } from "@kosong/core";
+import type { BackgroundJobs } from "../jobs/background-jobs.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
@@ -9,6 +10,7 @@ import { readMediaFileTool } from "../media/read-media-file.js";
 import { fetchUrlTool, type FetchUrlOptions } from "../web/fetch-url-tool.js";
 import { readFileTool } from "./read-file.js";
 import { shellTool } from "./shell.js";
+import { taskTools } from "./task-tools.js";
 import type { Workspace } from "./workspace.js";
 import { writeFileTool } from "./write-file.js";
 
@@ -21,23 +23,26 @@ export interface AgentToolsOptions {
   shellEnv?: Record<string, string>;
   /** The sandbox Shell commands run in (default: none). */
   sandbox?: CommandSandbox | null;
+  /** The session's background jobs: Shell's `run_in_background`, TaskOutput and TaskStop (default: none, no such tools). */
+  jobs?: BackgroundJobs | null;
   /** Whether the model in use takes images (ReadMediaFile refuses otherwise); default: it does. */
   imageInput?: () => { accepted: boolean; model: string };
   /** FetchURL's allowed hosts, private addresses and limits (default: every host asks, no private address). */
   fetch?: FetchUrlOptions;
 }
 
-/** ReadFile, ReadMediaFile, WriteFile, EditFile, Shell, ListDir, Glob, Grep and FetchURL for `workspace`. */
+/** ReadFile, ReadMediaFile, WriteFile, EditFile, Shell, ListDir, Glob, Grep and FetchURL for `workspace` (and TaskOutput, TaskStop with `jobs`). */
 export function createAgentTools(workspace: Workspace, options: AgentToolsOptions = {}): CallableTool[] {
   return [
     readFileTool(workspace),
     readMediaFileTool(workspace, options.imageInput ?? (() => ({ accepted: true, model: "" }))),
     writeFileTool(workspace),
     editFileTool(workspace),
-    shellTool(workspace, options.shellEnv, options.sandbox ?? null),
+    shellTool(workspace, options.shellEnv, options.sandbox ?? null, options.jobs ?? null),
     listDirTool(workspace),
     globTool(workspace),
     grepTool(workspace),
     fetchUrlTool(options.fetch),
+    ...(options.jobs ? taskTools(options.jobs) : []),
   ];
 }

@@ -89,3 +89,16 @@ function globToRegExp(pattern: string): RegExp {
   const body = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
   return new RegExp(`^${body}$`, "i");
 }
+
+/**
+ * The secret values of `env`: those of every variable {@link childEnvironment}
+ * keeps from a command under the default policy (credential names, URLs with
+ * a password, copies of either), at least 8 characters long, with `secrets`
+ * (credentials kosong uses from elsewhere, the config's `api_key`). What an
+ * export must never write.
+ */
+export function environmentSecrets(env: NodeJS.ProcessEnv, secrets: readonly (string | null)[] = []): string[] {
+  const kept = childEnvironment(env, defaultEnvironmentPolicy, secrets);
+  const dropped = Object.entries(env).flatMap(([name, value]) => (value !== undefined && !(name in kept) ? [value] : []));
+  return [...new Set([...dropped, ...secrets].filter((value): value is string => !!value && value.length >= minSecretLength))].sort((a, b) => b.length - a.length);
+}

@@ -31,6 +31,7 @@ import { defineTool, type ToolContext, type ToolReturnValue, toolError, toolOk }
 import { scanCommand } from "@kosong/workspace";
 import { z } from "zod";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
+import type { BackgroundJobs, JobCommand } from "../jobs/background-jobs.js";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
 import { childEnvironment } from "./child-environment.js";
@@ -43,6 +44,10 @@ const parameters = z.object({
   timeout: z.int().min(1).max(600).default(60).describe("Seconds before the command is killed (default 60, at most 600)."),
   outside_sandbox: z.boolean().default(false).describe("Run outside the sandbox (when there is one): only when the command cannot work inside it; the user is asked, with your reason."),
   reason: z.string().max(500).optional().describe("With outside_sandbox: why the command must leave the sandbox."),
+  run_in_background: z
+    .boolean()
+    .default(false)
+    .describe("Start the command as a background job (a dev server, a long build) and return its job id at once; read its output with TaskOutput, stop it with TaskStop. You are told when it ends; it ends with the session at the latest."),
 });
 
 /**
@@ -50,7 +55,7 @@ const parameters = z.object({
  * process's environment under the default policy of `child-environment.ts`),
  * in `sandbox` when given.
  */
-export function shellTool(workspace: Workspace, env: Record<string, string> = childEnvironment(process.env), sandbox: CommandSandbox | null = null) {
+export function shellTool(workspace: Workspace, env: Record<string, string> = childEnvironment(process.env), sandbox: CommandSandbox | null = null, jobs: BackgroundJobs | null = null) {
   const hostRun = workspace.host?.runCommand;
   const inSandbox = hostRun ? null : sandbox;
   const sandboxNote = inSandbox ? ` ${inSandbox.describe()}` : "";
@@ -58,12 +63,14 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
     name: "Shell",
     description: `Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.${sandboxNote}`,
     parameters,
-    async execute({ command, timeout, outside_sandbox, reason }, context) {
+    async execute({ command, timeout, outside_sandbox, reason, run_in_background }, context) {
       const sandboxed = inSandbox !== null && !outside_sandbox;
+      if (run_in_background && (hostRun || !jobs)) return toolError({ message: "Background commands are not available here: run the command without run_in_background.", brief: "No background jobs" });
       if (!(sandboxed && inSandbox.autoAllow)) {
         const rejected = await askShellApproval(context, command, inSandbox !== null && outside_sandbox ? (reason ?? "") : null);
         if (rejected) return rejected;
       }
+      if (run_in_background) return startJob(jobs!, command, sandboxed ? inSandbox.wrapShell(command, env) : { file: "bash", args: ["-c", command], env }, workspace.root);
       const scan = await scanCommand(context, command, { name: "Shell", arguments: JSON.stringify({ command, timeout, outside_sandbox, ...(reason === undefined ? {} : { reason }) }) });
       let run: CommandRun;
       let notice: string | null;
@@ -81,6 +88,19 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       return toolOk({ output, brief: firstLine(run.output) });
     },
   });
+}
+
+/** Starts `command` as a background job; the model reads its id (or why it could not start). */
+async function startJob(jobs: BackgroundJobs, command: string, spawned: JobCommand, cwd: string): Promise<ToolReturnValue> {
+  try {
+    const job = await jobs.start(command, spawned, cwd);
+    return toolOk({
+      output: `Started background job ${job.id}. Read its output with TaskOutput (job_id "${job.id}"), stop it with TaskStop; you will be told when it ends. Its changes to files are not journaled (a revert does not undo them).`,
+      brief: `Background job ${job.id}`,
+    });
+  } catch (error) {
+    return toolError({ message: `The background job did not start: ${error instanceof Error ? error.message : String(error)}`, brief: "Not started" });
+  }
 }
 
 interface CommandRun {

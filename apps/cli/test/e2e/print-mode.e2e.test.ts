@@ -253,7 +253,7 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect(system(0)).toContain('<context name="AGENTS.md">\nAlways answer in haiku.\n</context>');
     expect(system(0)).toContain(`<context name="environment">\nWorking directory: ${cwd}`);
     expect(system(1)).not.toContain("<context");
-    expect(tools(0)).toEqual(["ReadFile", "ReadMediaFile", "WriteFile", "EditFile", "Shell", "ListDir", "Glob", "Grep", "FetchURL", "SetTodoList", "AskUserQuestion", "Agent", "Recall", "SendDMail"]);
+    expect(tools(0)).toEqual(["ReadFile", "ReadMediaFile", "WriteFile", "EditFile", "Shell", "ListDir", "Glob", "Grep", "FetchURL", "TaskOutput", "TaskStop", "SetTodoList", "AskUserQuestion", "Agent", "Recall", "SendDMail"]);
     expect(tools(1)).not.toContain("SendDMail");
   });
 

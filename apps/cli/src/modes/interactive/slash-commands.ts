@@ -2,12 +2,15 @@
  * The slash commands of the interactive mode: each a name, a usage line, a
  * one-line help and what it does to the session.
  */
+import path from "node:path";
 import { extractText } from "@kosong/core";
+import { exportFormats, exportSession, writeExport } from "../../export/export-session.js";
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
 import { contextBreakdownLines } from "../../render/context-breakdown-lines.js";
 import { mcpStatusLines } from "../../render/mcp-status.js";
 import { permissionLines } from "../../render/permission-lines.js";
-import { printSessions } from "../../sessions/print-sessions.js";
+import { formatSize, printSessions } from "../../sessions/print-sessions.js";
+import { jobState } from "../../tools/task-tools.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordCompaction } from "../../sessions/session-store.js";
 import { timestamp } from "../../render/timestamp.js";
@@ -146,6 +149,29 @@ export const slashCommands: SlashCommand[] = [
     args: "[<id> | restore <id>]",
     help: "the agents the Agent tool ran (status, cost); one's transcript",
     run: (s, args) => agentsCommand(s.agent.subagents, args, { print: (line) => s.print(line), style: s.style }),
+  },
+  {
+    name: "export",
+    args: "[md|html|jsonl] [<file>]",
+    help: "write this conversation to a file (default kosong-<id>.md here; secrets of the environment replaced)",
+    run: async (s, args) => {
+      const session = s.agent.session;
+      if (!session) return s.print("/export works on saved sessions (not --resume-file).");
+      const words = args.trim().split(/\s+/).filter(Boolean);
+      const format = exportFormats.find((f) => f === words[0]) ?? "md";
+      const file = (exportFormats.some((f) => f === words[0]) ? words.slice(1) : words).join(" ") || `kosong-${session.id}.${format}`;
+      await writeExport(path.resolve(s.agent.cwd, file), await exportSession(session, format, { store: s.agent.settings.store, env: process.env, apiKey: s.agent.settings.apiKey }));
+      s.print(`Exported to ${visibleControls(path.resolve(s.agent.cwd, file), { oneLine: true })}.`);
+    },
+  },
+  {
+    name: "tasks",
+    help: "the background jobs Shell started (state, output size, log file)",
+    run: async (s) => {
+      const jobs = s.agent.jobs.list();
+      if (jobs.length === 0) s.print("No background jobs in this session.");
+      for (const job of jobs) s.print(`${visibleControls(jobState(job), { oneLine: true })}  ${s.style.dim(`${formatSize(job.outputBytes)} of output, ${job.logFile}`)}`);
+    },
   },
   {
     name: "rotations",

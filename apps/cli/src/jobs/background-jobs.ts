@@ -1,0 +1,276 @@
+/**
+ * Background jobs: commands the Shell tool started with `run_in_background`
+ * (a dev server, a long test run). Each runs in its own process group (in
+ * the Shell's sandbox when there is one), its output (stdout and stderr
+ * interleaved) goes to `<folder>/<id>.log` in the session folder, capped at
+ * {@link BackgroundJobsOptions.maxLogBytes}; `TaskOutput` reads what is new,
+ * `TaskStop` ends one, and every job ends with the session (`closeAll`, and
+ * a last SIGKILL of every group should the process exit without it). When a
+ * job ends, a notice waits for the model ({@link takeNotices}).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { mkdir, open } from "node:fs/promises";
+import path from "node:path";
+
+/** What a job is doing. */
+export type JobState = "running" | "exited" | "stopped" | "failed";
+
+/** A program ready to spawn (the Shell's `bash -c`, maybe wrapped in the sandbox). */
+export interface JobCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** A background job as listed. */
+export interface JobInfo {
+  id: string;
+  /** The command as the model gave it. */
+  command: string;
+  state: JobState;
+  /** The exit code, or null while running or when ended by a signal. */
+  exitCode: number | null;
+  /** The signal that ended it, or null. */
+  signal: string | null;
+  /** Bytes of output it wrote (also those past the cap). */
+  outputBytes: number;
+  /** The log file in the session folder. */
+  logFile: string;
+  startedAt: Date;
+  endedAt: Date | null;
+}
+
+/** New output of a job since the last read, and its state. */
+export interface JobOutput {
+  job: JobInfo;
+  text: string;
+  /** True when the log was capped: output past the cap is not kept. */
+  capped: boolean;
+}
+
+/** Options of {@link BackgroundJobs}. */
+export interface BackgroundJobsOptions {
+  /** The folder of the logs (the session's `jobs/`). */
+  dir: string;
+  /** Output kept per job (default 1 MiB); the rest is counted, not kept. */
+  maxLogBytes?: number;
+  /** Jobs running at once at most (default 8). */
+  maxRunning?: number;
+  /** How long a stopped job has after SIGTERM before SIGKILL (default 2 s). */
+  graceMs?: number;
+}
+
+interface Job {
+  info: JobInfo;
+  child: ChildProcess;
+  log: WriteStream;
+  kept: number;
+  readOffset: number;
+  ended: Promise<void>;
+  stopping: boolean;
+}
+
+/** The background jobs of one session. */
+export class BackgroundJobs {
+  readonly #dir: string;
+  readonly #maxLogBytes: number;
+  readonly #maxRunning: number;
+  readonly #graceMs: number;
+  readonly #jobs = new Map<string, Job>();
+  readonly #notices: string[] = [];
+  readonly #listeners = new Set<(job: JobInfo) => void>();
+  #next = 1;
+  #closed = false;
+  readonly #killAllNow = () => {
+    for (const job of this.#jobs.values()) if (job.info.state === "running") killGroup(job.child, "SIGKILL");
+  };
+
+  constructor(options: BackgroundJobsOptions) {
+    this.#dir = options.dir;
+    this.#maxLogBytes = options.maxLogBytes ?? 1024 * 1024;
+    this.#maxRunning = options.maxRunning ?? 8;
+    this.#graceMs = options.graceMs ?? 2000;
+  }
+
+  /** Starts `spawned` in `cwd` as a new job; throws when the session is closing or too many jobs run. */
+  async start(command: string, spawned: JobCommand, cwd: string): Promise<JobInfo> {
+    if (this.#closed) throw new Error("the session is ending: no new background job");
+    const running = this.list().filter((j) => j.state === "running").length;
+    if (running >= this.#maxRunning) throw new Error(`${running} background jobs are running (at most ${this.#maxRunning}): stop one with TaskStop first`);
+    await mkdir(this.#dir, { recursive: true, mode: 0o700 });
+    const id = `job-${this.#next++}`;
+    const logFile = path.join(this.#dir, `${id}.log`);
+    const log = createWriteStream(logFile, { mode: 0o600, flags: "w" });
+    await new Promise<void>((resolve, reject) => log.once("open", () => resolve()).once("error", reject));
+    const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    if (this.#jobs.size === 0) process.on("exit", this.#killAllNow);
+    const info: JobInfo = { id, command, state: "running", exitCode: null, signal: null, outputBytes: 0, logFile, startedAt: new Date(), endedAt: null };
+    const job: Job = { info, child, log, kept: 0, readOffset: 0, ended: Promise.resolve(), stopping: false };
+    const write = (chunk: Buffer) => {
+      info.outputBytes += chunk.length;
+      const room = this.#maxLogBytes - job.kept;
+      if (room <= 0) return;
+      const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+      job.kept += part.length;
+      log.write(part);
+    };
+    child.stdout!.on("data", write);
+    child.stderr!.on("data", write);
+    job.ended = new Promise<void>((resolve) => {
+      const finish = (code: number | null, signal: NodeJS.Signals | null, failure?: Error) => {
+        if (info.state !== "running") return;
+        info.state = failure ? "failed" : job.stopping ? "stopped" : "exited";
+        info.exitCode = code;
+        info.signal = signal;
+        info.endedAt = new Date();
+        if (failure) log.write(`\n[could not start: ${failure.message}]\n`);
+        log.end(() => resolve());
+        if (!this.#closed) this.#notices.push(endNotice(info));
+        for (const listener of this.#listeners) listener(info);
+      };
+      child.once("error", (error) => finish(null, null, error));
+      child.once("close", (code, signal) => finish(code, signal));
+    });
+    this.#jobs.set(id, job);
+    return { ...info };
+  }
+
+  /** Every job of the session, oldest first. */
+  list(): JobInfo[] {
+    return [...this.#jobs.values()].map((j) => ({ ...j.info }));
+  }
+
+  /** The job `id`, or null. */
+  get(id: string): JobInfo | null {
+    const job = this.#jobs.get(id);
+    return job ? { ...job.info } : null;
+  }
+
+  /**
+   * Output of job `id` since the last read (at most `maxChars`), after
+   * waiting up to `waitMs` for new output or the job's end; null for an unknown id.
+   */
+  async read(id: string, options: { waitMs?: number; maxChars?: number } = {}): Promise<JobOutput | null> {
+    const job = this.#jobs.get(id);
+    if (!job) return null;
+    if (options.waitMs && job.info.state === "running" && job.kept === job.readOffset) await this.#newOutputOrEnd(job, options.waitMs);
+    // What was written so far reaches the file first (a write's callback runs after the earlier ones).
+    if (job.log.writableEnded) await job.ended;
+    else await new Promise<void>((resolve) => job.log.write("", () => resolve()));
+    const maxBytes = (options.maxChars ?? 30_000) * 4;
+    const length = Math.min(job.kept - job.readOffset, maxBytes);
+    let text = "";
+    if (length > 0) {
+      const handle = await open(job.info.logFile, "r");
+      try {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, job.readOffset);
+        // Whole characters only: a multi-byte character cut at the end waits for the next read.
+        const whole = wholeUtf8(buffer.subarray(0, bytesRead));
+        text = whole.toString("utf8").slice(0, options.maxChars ?? 30_000);
+        job.readOffset += Buffer.byteLength(text);
+      } finally {
+        await handle.close();
+      }
+    }
+    // The model has now seen the job's end: no separate notice for it.
+    if (job.info.state !== "running") this.#dropNotice(job.info.id);
+    return { job: { ...job.info }, text, capped: job.kept >= this.#maxLogBytes && job.info.outputBytes > job.kept };
+  }
+
+  /** Stops job `id`: SIGTERM to its process group, SIGKILL after the grace time; resolves once it ended. Null for an unknown id. */
+  async stop(id: string): Promise<JobInfo | null> {
+    const job = this.#jobs.get(id);
+    if (!job) return null;
+    if (job.info.state === "running") {
+      job.stopping = true;
+      await this.#end(job);
+      this.#dropNotice(id);
+    }
+    return { ...job.info };
+  }
+
+  /** Notices of jobs that ended since the last call (each once), for the model. */
+  takeNotices(): string[] {
+    return this.#notices.splice(0);
+  }
+
+  /** Calls `listener` whenever a job ends; returns how to stop listening. */
+  onEnd(listener: (job: JobInfo) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Ends every job (the session ends): SIGTERM, then SIGKILL after the grace time. */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#jobs.values()].map((job) => {
+      if (job.info.state === "running") job.stopping = true;
+      return this.#end(job);
+    }));
+    process.off("exit", this.#killAllNow);
+  }
+
+  async #end(job: Job): Promise<void> {
+    if (job.info.state !== "running") return job.ended;
+    killGroup(job.child, "SIGTERM");
+    const timer = setTimeout(() => killGroup(job.child, "SIGKILL"), this.#graceMs);
+    await job.ended;
+    clearTimeout(timer);
+    // Whatever the group left behind (a child that ignored SIGTERM) goes too.
+    killGroup(job.child, "SIGKILL");
+  }
+
+  #newOutputOrEnd(job: Job, waitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        job.child.stdout?.off("data", done);
+        job.child.stderr?.off("data", done);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      job.child.stdout?.once("data", done);
+      job.child.stderr?.once("data", done);
+      void job.ended.then(done);
+    });
+  }
+
+  #dropNotice(id: string): void {
+    const index = this.#notices.findIndex((n) => n.includes(`job ${id} `));
+    if (index >= 0) this.#notices.splice(index, 1);
+  }
+}
+
+/** The line the model reads when a job ended on its own. */
+function endNotice(info: JobInfo): string {
+  const how = info.state === "failed" ? "could not start" : info.exitCode !== null ? `exited with code ${info.exitCode}` : `was ended by ${info.signal}`;
+  return `<system>Background job ${info.id} ${how}: ${oneLine(info.command)}. Read its last output with TaskOutput.</system>`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** `bytes` without a trailing incomplete UTF-8 sequence. */
+function wholeUtf8(bytes: Buffer): Buffer {
+  let end = bytes.length;
+  let back = 0;
+  while (end - back - 1 >= 0 && back < 4 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++;
+  const lead = bytes[end - back - 1];
+  if (lead === undefined) return bytes;
+  const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  if (size > back + 1) end = end - back - 1;
+  return bytes.subarray(0, end);
+}

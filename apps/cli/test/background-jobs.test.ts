@@ -1,0 +1,44 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BackgroundJobs } from "../src/jobs/background-jobs.js";
+import { useTempDirs } from "./temp-dir.js";
+
+const tempDir = useTempDirs();
+const bash = (command: string) => ({ file: "bash", args: ["-c", command], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+
+describe("BackgroundJobs", () => {
+  it("keeps at most maxLogBytes of a job's output, counts the rest, and reads only what is new", async () => {
+    const dir = await tempDir();
+    const jobs = new BackgroundJobs({ dir: path.join(dir, "jobs"), maxLogBytes: 1000 });
+    const job = await jobs.start("yes", bash("yes | head -c 100000"), dir);
+    const first = await jobs.read(job.id, { waitMs: 5000 });
+    while (jobs.get(job.id)!.state === "running") await jobs.read(job.id, { waitMs: 1000 });
+    const rest = await jobs.read(job.id);
+    expect((first!.text + rest!.text).length).toBeLessThanOrEqual(1000);
+    expect(rest!.capped).toBe(true);
+    expect(rest!.job).toMatchObject({ state: "exited", exitCode: 0, outputBytes: 100000 });
+    expect((await stat(job.logFile)).size).toBe(1000);
+    expect((await jobs.read(job.id))!.text).toBe("");
+    // The model read the end through TaskOutput: no separate notice.
+    expect(jobs.takeNotices()).toEqual([]);
+  });
+
+  it("gives one notice per job that ended unread, none for a stopped one, and closeAll ends the rest", async () => {
+    const dir = await tempDir();
+    const jobs = new BackgroundJobs({ dir, graceMs: 200 });
+    const quick = await jobs.start("exit 7", bash("exit 7"), dir);
+    const stubborn = await jobs.start("trap '' TERM; sleep 30", bash("trap '' TERM; sleep 30"), dir);
+    const other = await jobs.start("sleep 30", bash("sleep 30"), dir);
+    // Checked and listened for in one tick: the end cannot slip between.
+    if (jobs.get(quick.id)!.state === "running") await new Promise<void>((resolve) => jobs.onEnd((j) => j.id === quick.id && resolve()));
+    expect(jobs.takeNotices()).toEqual([expect.stringContaining(`Background job ${quick.id} exited with code 7`)]);
+    expect(jobs.takeNotices()).toEqual([]);
+    // SIGTERM ignored: SIGKILL after the grace time.
+    expect(await jobs.stop(stubborn.id)).toMatchObject({ state: "stopped", signal: "SIGKILL" });
+    await jobs.closeAll();
+    expect(jobs.get(other.id)).toMatchObject({ state: "stopped", signal: "SIGTERM" });
+    expect(jobs.takeNotices()).toEqual([]);
+    await expect(jobs.start("true", bash("true"), dir)).rejects.toThrow(/session is ending/);
+  });
+});
