@@ -6,17 +6,18 @@
  * drops whole blocks in order of importance, refills what it over-dropped,
  * and leaves an index of the identifiers it gave up.
  */
-import type { Message, ToolCall } from "@kosong/core";
+import { extractText, type Message, type ToolCall } from "@kosong/core";
 import { type ConversationBlock, conversationBlocks } from "../conversation/index.js";
 import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
 import { CompactionError } from "./compaction-error.js";
 import { type FitAction, fitToBudget } from "./fit-to-budget.js";
 import { neverLonger } from "./never-longer.js";
-import { messageIdentifiers } from "./identifier-index.js";
+import { identifiersOf, messageIdentifiers } from "./identifier-index.js";
 import { isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
+import { identifierKeys, identifierPriors, marginalUses } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
 
 /** The share of the budget held back for the excerpts' count running above the calibrated estimate. */
@@ -25,13 +26,28 @@ const NEW_TEXT_HEADROOM = 0.05;
 /** The share of a bulky output's use that its excerpt is expected to keep. */
 const EXCERPT_KEEPS = 0.7;
 
+/** The weight of a block's topic (what it shares with the working set) against the identifiers only it holds. */
+const TOPIC = 1;
+const REST = 1;
+const LINE = 0.3;
+const IMPORTANT = 2;
+
+/** A line-number prefix: `cat -n`, `nl`, `grep -n` (after a path too), `12→`. */
+const LINE_NUMBER = /^(?:\s*\d+(?:\t|→| {2,})|(?:[\w./-]+[:-])?\d+[:-])/;
+
+/** True when `call` names a file of the working set (a read, a search or an edit of it). */
+function viewsWorkingFile(call: ToolCall, working: WorkingSet): boolean {
+  for (const [id, kind] of identifiersOf(`${call.function.arguments ?? ""}`)) if (kind === "path" && working.weightOf(id, "path") > 0) return true;
+  return false;
+}
+
 /** Options of {@link PreserveImportantCompaction}. */
 export interface PreserveImportantCompactionOptions extends BudgetOptions {
   /** User and assistant messages at the end that are kept before anything but the task (default 5, as Kode). */
   keepRecent?: number;
   /** A tool output larger than this many tokens is bulky: it becomes a stub before messages are dropped (default 200). */
   bulkyToolOutputTokens?: number;
-  /** The share of the budget held for an index of the identifiers in what was given up (default 0.15; 0 for none). */
+  /** The share of the budget held at most for an index of the identifiers in what was given up (default 0.05; 0 for none). */
   indexShare?: number;
 }
 
@@ -41,11 +57,14 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  * their tool results; the task is the first and the latest message the user
  * typed):
  *
- * 1. bulky tool outputs (not errors) before the recent part become `[tool output elided: N tokens]`, oldest first,
- *    except outputs about a file that the recent part uses again;
- * 2. unimportant blocks before the recent part are dropped, oldest first;
- * 3. the bulky outputs spared in 1 become stubs, oldest first;
- * 4. important blocks before the recent part (see {@link isImportantMessage}; also a tool round with an error result), oldest first;
+ * 1-4. the blocks before the recent part, by expected use per token (least first): a block's use is
+ *    its topic (what it shares with the files, symbols and tests the recent messages work on, more for
+ *    recent blocks, double for the newest view of a working file and for an important message, see
+ *    {@link isImportantMessage}) plus what only it holds: the identifiers nothing kept for sure shows
+ *    (likelier the more often the agent wrote them) and the lines of a working file that no more
+ *    useful kept view shows again (so an older view of the same lines goes before a view of other
+ *    lines), each counted once, greedily; a bulky output first loses what its excerpt does not keep,
+ *    then the block goes; tool rounds with an error result go after all the others;
  * 5. bulky tool outputs of the recent part become stubs, oldest first;
  * 6. recent blocks but the last are dropped, oldest first;
  * 7. the task's messages, latest request first, then the first one;
@@ -91,8 +110,8 @@ export class PreserveImportantCompaction implements Compaction {
     const task = new Set(typed);
     const recentFrom = blocks[recent]?.start ?? history.length;
     const working = new WorkingSet([...history.slice(0, recentFrom).filter(isUserTyped).slice(-1), ...history.slice(recentFrom)]);
-    const important = (b: ConversationBlock): boolean =>
-      isImportantMessage(history[b.start]!) || history.slice(b.start + 1, b.end).some(isErrorResult);
+    const important = (b: ConversationBlock): boolean => isImportantMessage(history[b.start]!);
+    const failed = (b: ConversationBlock): boolean => history.slice(b.start + 1, b.end).some(isErrorResult);
     // A tool output sits in its assistant message's block: the call is found there.
     const callOf = (index: number, block: ConversationBlock): ToolCall | undefined =>
       history[block.start]!.tool_calls?.find((c) => c.id === history[index]!.tool_call_id);
@@ -119,27 +138,59 @@ export class PreserveImportantCompaction implements Compaction {
     for (const b of old) for (const path of pathsIn([history[b.start]!])) if (working.weightOf(path, "path") > 0) newestView.set(pathKeys(path)[0]!, b);
     const views = new Set(newestView.values());
     const items: Array<{ tier: number; density: number; action: FitAction; order: number }> = [];
-    for (const b of old) {
+    const priors = identifierPriors(history);
+    // What a block adds beyond its topic: the identifiers and lines that nothing kept for sure shows, each counted once (see marginalUses).
+    const covered = identifierKeys([...task].flatMap((b) => history.slice(b.start, b.end)).concat(history.slice(recentFrom)));
+    const measured = old.map((b) => {
       let relevance = 0;
       let full = 0;
       let cut = 0;
       const outputs = bulky(b);
+      const kept: Message[] = [];
       for (let i = b.start; i < b.end; i++) {
         relevance += working.relevance(history[i]!);
         full += counter.message(history[i]!);
-        cut += counter.message(excerpts.get(i) ?? history[i]!);
+        const message = excerpts.get(i) ?? history[i]!;
+        cut += counter.message(message);
+        kept.push(message);
       }
       const age = history.length - b.end;
-      const tier = important(b) ? 1 : 0;
-      const use = (views.has(b) ? 2 : 1) * (1 + Math.log1p(relevance)) * (0.25 + Math.exp(-age / 40));
+      const use = (views.has(b) ? 2 : 1) * (important(b) ? IMPORTANT : 1) * (1 + Math.log1p(relevance)) * (0.25 + Math.exp(-age / 40));
+      const keysOf = (form: readonly Message[]): Map<string, number> => {
+        const keys = new Map<string, number>();
+        for (const key of identifierKeys(form)) keys.set(key, priors.get(key) ?? 0);
+        // The lines of a view of a working file: a newer view of the same lines makes an older one redundant.
+        const recency = 0.25 + Math.exp(-age / 40);
+        for (let i = b.start + 1; i < b.end; i++) {
+          const call = callOf(i, b);
+          if (call === undefined || !viewsWorkingFile(call, working)) continue;
+          for (const line of extractText(form[i - b.start]!, "\n").split("\n")) {
+            const text = line.replace(LINE_NUMBER, "").trim();
+            if (text.length < 6) continue;
+            keys.set(`\u0000${text}`, Math.max(keys.get(`\u0000${text}`) ?? 0, LINE * recency * (1 + working.lineWeight(line))));
+          }
+        }
+        return keys;
+      };
+      const keys = keysOf(kept);
+      let rest = 0;
+      if (outputs.length > 0) for (const [key, value] of keysOf(history.slice(b.start, b.end))) if (!keys.has(key) && !covered.has(key)) rest += value;
+      return { block: b, outputs, full, cut, use, keys, rest };
+    });
+    const uses = marginalUses(
+      measured.map((m) => ({ tokens: m.cut, base: TOPIC * m.use, keys: m.keys })),
+      covered,
+    );
+    measured.forEach(({ block: b, outputs, full, cut, use, rest }, k) => {
+      const tier = failed(b) ? 1 : 0;
       // The block goes when its use per token (as excerpted) is lowest; the rest of its bulky outputs (beyond the excerpts) before that.
-      const dropDensity = (EXCERPT_KEEPS * use) / Math.max(cut, 20);
+      const dropDensity = uses[k]! / Math.max(cut, 20);
       items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 1 });
       for (const i of outputs) {
         const action: FitAction = excerpts.has(i) ? { replace: i, message: excerpts.get(i)! } : { stub: i };
-        items.push({ tier, density: Math.min(dropDensity, ((1 - EXCERPT_KEEPS) * use) / Math.max(full - cut, 20)), action, order: 0 });
+        items.push({ tier, density: Math.min(dropDensity, (TOPIC * (1 - EXCERPT_KEEPS) * use + REST * rest) / Math.max(full - cut, 20)), action, order: 0 });
       }
-    }
+    });
     // Unimportant blocks go first (Kode's rule), each tier by use per token.
     items.sort((a, b) => a.tier - b.tier || a.density - b.density || a.order - b.order);
     const drops = (part: ReadonlyArray<{ index: number }>): FitAction[] => part.map((b) => ({ drop: b.index }));

@@ -148,3 +148,32 @@ describe("PreserveImportantCompaction on a shell agent's session", () => {
     expect(estimateTokens(withRefill.messages)).toBeGreaterThan(maxTokens * 0.9);
   });
 });
+
+describe("PreserveImportantCompaction chooses by what a block adds", () => {
+  const shell = (id: string, command: string, output: string, text = ""): Message[] => [
+    assistantMessage(text, [toolCall(id, "Shell", { command })]),
+    toolMessage(id, output),
+  ];
+  const lines = (from: number, to: number, name: string): string =>
+    Array.from({ length: to - from + 1 }, (_, i) => `def ${name}_${from + i}(value): return value + ${from + i}`).join("\n");
+
+  it("gives up a view whose lines a newer kept view shows again before an older view of other lines of the working file", async () => {
+    const input: Message[] = [
+      userMessage("Fix the header parsing in src/headers.py."),
+      ...shell("c1", "sed -n '1,40p' src/headers.py", lines(1, 40, "split_field")),
+      ...shell("c2", "sed -n '41,80p' src/headers.py", lines(41, 80, "parse_header")),
+      ...shell("c3", "sed -n '41,80p' src/headers.py", lines(41, 80, "parse_header")),
+      ...shell("c4", "python -m pytest tests/test_headers.py", "FAILED tests/test_headers.py::test_last_field", "The bug is in src/headers.py: parse_header drops the last field."),
+      assistantMessage("Let me edit src/headers.py."),
+    ];
+    const view = estimateTokens(input.slice(1, 3));
+    const maxTokens = Math.ceil((estimateTokens(input) - view + 40) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const text = allText(result.messages);
+    // Lines 1-40 are only in the oldest view; lines 41-80 stay in the newest one.
+    expect(text).toContain("def split_field_20(value)");
+    expect(text).toContain("def parse_header_60(value)");
+    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+  });
+});
