@@ -16,6 +16,7 @@ import { neverLonger } from "./never-longer.js";
 import { identifiersOf, messageIdentifiers } from "./identifier-index.js";
 import { isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
+import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, marginalUses } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
@@ -31,6 +32,7 @@ const TOPIC = 1;
 const REST = 1;
 const LINE = 0.3;
 const IMPORTANT = 2;
+const LINE_NAMES = 1;
 
 /** A line-number prefix: `cat -n`, `nl`, `grep -n` (after a path too), `12→`. */
 const LINE_NUMBER = /^(?:\s*\d+(?:\t|→| {2,})|(?:[\w./-]+[:-])?\d+[:-])/;
@@ -116,14 +118,31 @@ export class PreserveImportantCompaction implements Compaction {
     const callOf = (index: number, block: ConversationBlock): ToolCall | undefined =>
       history[block.start]!.tool_calls?.find((c) => c.id === history[index]!.tool_call_id);
     const excerpts = new Map<number, Message>();
+    const priors = identifierPriors(history);
+    // What a block adds beyond its topic: the identifiers and lines that nothing kept for sure shows, each counted once (see marginalUses).
+    const covered = identifierKeys([...task].flatMap((b) => history.slice(b.start, b.end)).concat(history.slice(recentFrom)));
+    // A line of the agent's own script is worth what it names of the working set and the names the agent keeps using.
+    const weighLine = (line: string): number => {
+      let weight = working.lineWeight(line);
+      for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text: line }] }])) if (!covered.has(key)) weight += LINE_NAMES * (priors.get(key) ?? 0);
+      return weight;
+    };
+    const room = (tokens: number): number => Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
     const bulky = (b: ConversationBlock): number[] => {
       const found: number[] = [];
+      // The agent's own bulky call (a script in a heredoc, a file written whole) is cut like an output.
+      const start = history[b.start]!;
+      const callTokens = start.role === "assistant" ? counter.message(start) : 0;
+      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weighLine, room(callTokens), tokenizer) : null;
+      if (callExcerpt !== null) {
+        excerpts.set(b.start, callExcerpt);
+        found.push(b.start);
+      }
       for (let i = b.start + 1; i < b.end; i++) {
         const message = history[i]!;
         const tokens = counter.message(message);
         if (message.role !== "tool" || isErrorResult(message) || tokens <= this.#bulky) continue;
-        const room = Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
-        const excerpt = toolOutputExcerpt(message, callOf(i, b), working, room, tokenizer);
+        const excerpt = toolOutputExcerpt(message, callOf(i, b), working, room(tokens), tokenizer);
         if (excerpt !== null) excerpts.set(i, excerpt);
         found.push(i);
       }
@@ -138,9 +157,6 @@ export class PreserveImportantCompaction implements Compaction {
     for (const b of old) for (const path of pathsIn([history[b.start]!])) if (working.weightOf(path, "path") > 0) newestView.set(pathKeys(path)[0]!, b);
     const views = new Set(newestView.values());
     const items: Array<{ tier: number; density: number; action: FitAction; order: number }> = [];
-    const priors = identifierPriors(history);
-    // What a block adds beyond its topic: the identifiers and lines that nothing kept for sure shows, each counted once (see marginalUses).
-    const covered = identifierKeys([...task].flatMap((b) => history.slice(b.start, b.end)).concat(history.slice(recentFrom)));
     const measured = old.map((b) => {
       let relevance = 0;
       let full = 0;

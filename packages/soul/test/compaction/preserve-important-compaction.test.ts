@@ -177,3 +177,36 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
     expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
   });
 });
+
+describe("PreserveImportantCompaction excerpts the agent's own bulky calls", () => {
+  it("cuts an old heredoc script to its command line, its last lines and the lines about the working set, keeping the call valid", async () => {
+    const script = [
+      "cat > reproduce.py << 'EOF'",
+      ...Array.from({ length: 60 }, (_, i) => `filler_step_${i} = compute_something(${i})  # unrelated setup line ${i}`),
+      "result = parse_header(raw_bytes)",
+      "print(result)",
+      "EOF",
+      "python reproduce.py",
+    ].join("\n");
+    const input: Message[] = [
+      userMessage("Fix the header parsing in src/headers.py."),
+      assistantMessage("Let me reproduce it.", [toolCall("c1", "Shell", { command: script })]),
+      toolMessage("c1", "Traceback: parse_header dropped the last field"),
+      assistantMessage("The bug is in parse_header.", [toolCall("c2", "Shell", { command: "sed -n '1,20p' src/headers.py" })]),
+      toolMessage("c2", "def parse_header(raw_bytes):\n    return raw_bytes.split(b';')[:-1]"),
+      assistantMessage("Let me fix parse_header."),
+    ];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.6);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 100 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const call = result.messages.find((m) => m.tool_calls?.[0]?.id === "c1");
+    expect(call).toBeDefined();
+    const command = (JSON.parse(call!.tool_calls![0]!.function.arguments!) as { command: string }).command;
+    expect(command).toMatch(/^\[excerpt: \d+ of 65 lines/);
+    expect(command).toContain("cat > reproduce.py << 'EOF'");
+    expect(command).toContain("result = parse_header(raw_bytes)");
+    expect(command).toContain("python reproduce.py");
+    expect(command).not.toContain("filler_step_30 ");
+    expect(allText(result.messages)).toContain("Let me reproduce it.");
+  });
+});
