@@ -13,12 +13,12 @@ import type { Compaction, CompactionOptions, CompactionResult } from "./compacti
 import { CompactionError } from "./compaction-error.js";
 import { type FitAction, fitToBudget } from "./fit-to-budget.js";
 import { neverLonger } from "./never-longer.js";
-import { identifiersOf, messageIdentifiers } from "./identifier-index.js";
+import { messageIdentifiers } from "./identifier-index.js";
 import { isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
-import { identifierKeys, identifierPriors, marginalUses } from "./use-ranking.js";
+import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, viewsWorkingFile } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
 
 /** The share of the budget held back for the excerpts' count running above the calibrated estimate. */
@@ -30,18 +30,7 @@ const EXCERPT_KEEPS = 0.7;
 /** The weight of a block's topic (what it shares with the working set) against the identifiers only it holds. */
 const TOPIC = 1;
 const REST = 1;
-const LINE = 0.3;
 const IMPORTANT = 2;
-const LINE_NAMES = 1;
-
-/** A line-number prefix: `cat -n`, `nl`, `grep -n` (after a path too), `12→`. */
-const LINE_NUMBER = /^(?:\s*\d+(?:\t|→| {2,})|(?:[\w./-]+[:-])?\d+[:-])/;
-
-/** True when `call` names a file of the working set (a read, a search or an edit of it). */
-function viewsWorkingFile(call: ToolCall, working: WorkingSet): boolean {
-  for (const [id, kind] of identifiersOf(`${call.function.arguments ?? ""}`)) if (kind === "path" && working.weightOf(id, "path") > 0) return true;
-  return false;
-}
 
 /** Options of {@link PreserveImportantCompaction}. */
 export interface PreserveImportantCompactionOptions extends BudgetOptions {
@@ -122,11 +111,7 @@ export class PreserveImportantCompaction implements Compaction {
     // What a block adds beyond its topic: the identifiers and lines that nothing kept for sure shows, each counted once (see marginalUses).
     const covered = identifierKeys([...task].flatMap((b) => history.slice(b.start, b.end)).concat(history.slice(recentFrom)));
     // A line of the agent's own script is worth what it names of the working set and the names the agent keeps using.
-    const weighLine = (line: string): number => {
-      let weight = working.lineWeight(line);
-      for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text: line }] }])) if (!covered.has(key)) weight += LINE_NAMES * (priors.get(key) ?? 0);
-      return weight;
-    };
+    const weighLine = lineWorth(working, priors, covered);
     const room = (tokens: number): number => Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
     const bulky = (b: ConversationBlock): number[] => {
       const found: number[] = [];
@@ -180,11 +165,7 @@ export class PreserveImportantCompaction implements Compaction {
         for (let i = b.start + 1; i < b.end; i++) {
           const call = callOf(i, b);
           if (call === undefined || !viewsWorkingFile(call, working)) continue;
-          for (const line of extractText(form[i - b.start]!, "\n").split("\n")) {
-            const text = line.replace(LINE_NUMBER, "").trim();
-            if (text.length < 6) continue;
-            keys.set(`\u0000${text}`, Math.max(keys.get(`\u0000${text}`) ?? 0, LINE * recency * (1 + working.lineWeight(line))));
-          }
+          for (const [key, value] of lineKeys(extractText(form[i - b.start]!, "\n"), working, recency)) keys.set(key, Math.max(keys.get(key) ?? 0, value));
         }
         return keys;
       };

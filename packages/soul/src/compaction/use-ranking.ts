@@ -8,9 +8,38 @@
  * already covered count no more) is the standard answer to such a
  * coverage problem.
  */
-import type { Message } from "@kosong/core";
-import { messageIdentifiers } from "./identifier-index.js";
-import { pathKeys } from "./working-set.js";
+import type { Message, ToolCall } from "@kosong/core";
+import { identifiersOf, messageIdentifiers } from "./identifier-index.js";
+import { pathKeys, type WorkingSet } from "./working-set.js";
+
+/** The use of one line of a view of a working file, before its recency and what it names of the working set. */
+const LINE = 0.3;
+
+/** A line-number prefix: `cat -n`, `nl`, `grep -n` (after a path too), `12→`. */
+const LINE_NUMBER = /^(?:\s*\d+(?:\t|→| {2,})|(?:[\w./-]+[:-])?\d+[:-])/;
+
+/** True when `call` names a file of the working set (a read, a search or an edit of it). */
+export function viewsWorkingFile(call: ToolCall, working: WorkingSet): boolean {
+  for (const [id, kind] of identifiersOf(call.function.arguments ?? "")) if (kind === "path" && working.weightOf(id, "path") > 0) return true;
+  return false;
+}
+
+/**
+ * The lines of `text` (a view of a working file) as keys: each line without
+ * its line-number prefix, trimmed (6 characters at least), worth more the
+ * more it names the working set, times `recency`. A newer view of the same
+ * lines holds the same keys, so one kept view makes the other redundant.
+ */
+export function lineKeys(text: string, working: WorkingSet, recency: number): Map<string, number> {
+  const keys = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const trimmed = line.replace(LINE_NUMBER, "").trim();
+    if (trimmed.length < 6) continue;
+    const key = `\u0000${trimmed}`;
+    keys.set(key, Math.max(keys.get(key) ?? 0, LINE * recency * (1 + working.lineWeight(line))));
+  }
+  return keys;
+}
 
 /** One candidate: its tokens, the use it has whatever else is kept, and what it holds that others may hold too. */
 export interface UseCandidate {
@@ -135,4 +164,17 @@ class MaxHeap {
     }
     return top;
   }
+}
+
+/**
+ * What a line of the agent's own script or file contents is worth: what it
+ * names of the working set, plus the priors of the names in it that
+ * `covered` (what is kept for sure) does not show.
+ */
+export function lineWorth(working: WorkingSet, priors: ReadonlyMap<string, number>, covered: ReadonlySet<string>): (line: string) => number {
+  return (line) => {
+    let weight = working.lineWeight(line);
+    for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text: line }] }])) if (!covered.has(key)) weight += priors.get(key) ?? 0;
+    return weight;
+  };
 }
