@@ -13,6 +13,7 @@ import { probeBubblewrap } from "./bubblewrap-probe.js";
 import { bwrapArguments, proxySocketInside, type SandboxLayout } from "./bwrap-arguments.js";
 import { protectedGitPaths } from "./git-protection.js";
 import { type HiddenPath, hiddenPaths } from "./hidden-paths.js";
+import { machineTmpEntries } from "./machine-tmp.js";
 import { type NetworkProxy, startNetworkProxy } from "./network-proxy.js";
 import { bridgeProgram, bypassVariables, proxyVariables } from "./proxy-bridge.js";
 import type { SandboxNetwork, SandboxSettings } from "./sandbox-settings.js";
@@ -61,13 +62,21 @@ export class CommandSandbox {
   /**
    * `file args...` inside the sandbox, working in `cwd` (default: the
    * workspace), with `env` plus the temp folder's (and the proxy's) variables.
+   * What lies under the machine's `/tmp` among `file`, the absolute paths
+   * in `args`, `cwd`, the folders of `env.PATH` (and kosong's Node when the
+   * proxy's bridge runs) stays readable: its entry of `/tmp` is bound
+   * read-only over the private one (what is inside the workspace is
+   * visible anyway).
    */
   wrap(file: string, args: readonly string[], env: Record<string, string>, cwd: string = this.workspace): SandboxedCommand {
     const inner = [file, ...args];
+    const inWorkspace = (p: string) => p === this.workspace || p.startsWith(`${this.workspace}${path.sep}`);
+    const needed = [path.resolve(cwd, file), ...args, cwd, ...(env.PATH ?? "").split(path.delimiter), ...(this.proxy ? [process.execPath] : [])].filter((p) => !inWorkspace(p));
     const layout: SandboxLayout = {
       workspace: this.workspace,
       cwd,
       tempDir: this.tempDir,
+      machineTmp: machineTmpEntries(needed, [this.tempDir, this.proxyDir]),
       hidden: this.hidden,
       readOnly: protectedGitPaths(this.workspace),
       network: this.proxy ? { kind: "proxy", socketPath: this.proxy.socketPath } : { kind: this.network === true ? "host" : "none" },
