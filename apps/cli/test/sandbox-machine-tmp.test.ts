@@ -1,9 +1,10 @@
 /**
  * The machine's /tmp through the sandbox, with the real bwrap: a command
  * still gets a private writable /tmp, but a program (and the files beside
- * it) installed under the machine's /tmp stays runnable when the command,
- * its arguments, its working directory or its PATH name it; that entry of
- * /tmp is read-only, and the rest of the machine's /tmp stays hidden.
+ * it) installed under the machine's /tmp stays runnable when a configured
+ * command, its arguments, its working directory or its PATH name it (a
+ * Shell command's text, the model's, does not); that entry of /tmp is
+ * read-only, and the rest of the machine's /tmp stays hidden.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -50,7 +51,8 @@ describe("the machine's /tmp in the sandbox", () => {
       expect(byPathVariable.output).toContain("private\nend");
       expect(existsSync(path.join(installed, "planted"))).toBe(false);
       expect(existsSync("/tmp/p") && (await readFile("/tmp/p", "utf8")) === "private\n").toBe(false);
-      const unnamed = run(sandbox.wrapShell(`cat ${installed}/lib/data.txt`, env));
+      // A model's command text names nothing to show: only PATH (the user's) does.
+      const unnamed = run(sandbox.wrapShell(`${installed}/bin/tool; cat ${installed}/lib/data.txt`, env));
       expect(unnamed.output).not.toContain("DATA-BESIDE");
     } finally {
       await sandbox.close();

@@ -54,24 +54,32 @@ export class CommandSandbox {
     return new CommandSandbox(bwrap, realpathSync(workspace), tempDir, proxyDir, hidden, proxy, settings.network, settings.mode === "auto-allow");
   }
 
-  /** `bash -c command` inside the sandbox, in the workspace (see {@link wrap}). */
+  /**
+   * `bash -c command` inside the sandbox, in the workspace (see {@link wrap}).
+   * The command's text (a model's) names nothing under the machine's `/tmp`
+   * to show: only the folders of `env.PATH` do.
+   */
   wrapShell(command: string, env: Record<string, string>): SandboxedCommand {
-    return this.wrap("bash", ["-c", command], env);
+    return this.#wrap(["bash", "-c", command], env, this.workspace, []);
   }
 
   /**
    * `file args...` inside the sandbox, working in `cwd` (default: the
    * workspace), with `env` plus the temp folder's (and the proxy's) variables.
    * What lies under the machine's `/tmp` among `file`, the absolute paths
-   * in `args`, `cwd`, the folders of `env.PATH` (and kosong's Node when the
-   * proxy's bridge runs) stays readable: its entry of `/tmp` is bound
-   * read-only over the private one (what is inside the workspace is
-   * visible anyway).
+   * in `args`, `cwd` and the folders of `env.PATH` stays readable: its entry
+   * of `/tmp` is bound read-only over the private one. For configured
+   * commands (an MCP server's), not a model's.
    */
   wrap(file: string, args: readonly string[], env: Record<string, string>, cwd: string = this.workspace): SandboxedCommand {
-    const inner = [file, ...args];
+    return this.#wrap([file, ...args], env, cwd, [path.resolve(cwd, file), ...args, cwd]);
+  }
+
+  /** `inner` in the sandbox; `named` (with `env.PATH`'s folders and, for the proxy's bridge, kosong's Node) is what of the machine's `/tmp` it sees. */
+  #wrap(inner: readonly string[], env: Record<string, string>, cwd: string, named: readonly string[]): SandboxedCommand {
+    // What is inside the workspace is visible anyway.
     const inWorkspace = (p: string) => p === this.workspace || p.startsWith(`${this.workspace}${path.sep}`);
-    const needed = [path.resolve(cwd, file), ...args, cwd, ...(env.PATH ?? "").split(path.delimiter), ...(this.proxy ? [process.execPath] : [])].filter((p) => !inWorkspace(p));
+    const needed = [...named, ...(env.PATH ?? "").split(path.delimiter), ...(this.proxy ? [process.execPath] : [])].filter((p) => !inWorkspace(p));
     const layout: SandboxLayout = {
       workspace: this.workspace,
       cwd,
