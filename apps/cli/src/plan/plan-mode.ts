@@ -4,7 +4,8 @@
  * MCP tools are refused, and the model is offered `ExitPlanMode`: it
  * writes its plan there, the user approves it, possibly after editing it
  * (plan mode then ends and the model carries out the plan as approved in
- * the same turn), or rejects it with feedback (the model revises the plan). Switched by Shift-Tab, `/plan` and `--plan`.
+ * the same turn), or rejects it with feedback (the model revises the plan).
+ * Switched by Shift-Tab, `/plan` and `--plan`.
  */
 import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type ToolReturnValue, type Toolset, toolOk } from "@kosong/core";
 import { z } from "zod";
