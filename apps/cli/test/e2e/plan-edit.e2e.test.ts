@@ -54,10 +54,14 @@ describe("editing the plan before approving it (the built binary)", { timeout: 9
     expect(toolNames(1)).not.toContain("ExitPlanMode");
   });
 
-  it("without $EDITOR, edits the plan in the prompt editor (a line added)", async () => {
+  it("without $EDITOR, edits the plan in the prompt editor (Ctrl-C goes back to the choice; a line added)", async () => {
     const { terminal } = await planTerminal();
     terminal.line("e");
     await terminal.waitFor(/plan› 1\. Write a\.txt\.\n[\s\S]*2\. Check it\.\s*$/, { from: "› plan the greeting" });
+    terminal.keys("C-c");
+    await terminal.waitFor(/plan unchanged: edit cancelled[\s\S]*approve\? $/m, { from: "› plan the greeting" });
+    terminal.line("e");
+    await terminal.waitFor(/plan unchanged[\s\S]*plan› 1\. Write a\.txt\.\n[\s\S]*2\. Check it\.\s*$/, { from: "› plan the greeting" });
     terminal.keys("C-j");
     terminal.type("3. Run the tests.");
     terminal.keys("Enter");
