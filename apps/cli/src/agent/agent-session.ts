@@ -22,7 +22,7 @@ import { createSession, exactSession, findSession, latestSession, openOrCreateSe
 import { openStoredConversation, type StoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
-import { type SubagentHooks, Subagents } from "../subagents/subagents.js";
+import { type SubagentHooks, Subagents, type SubagentsOptions } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
 import { BackgroundJobs } from "../jobs/background-jobs.js";
 import { withJobNotices } from "../jobs/job-notices.js";
@@ -197,6 +197,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       contextFile,
       context,
       tools,
+      // Loaded below: a child's calls meet the same permission rules as the parent's.
+      guard: (childTools) => (permissionRules === null ? childTools : withPermissionRules(childTools, permissionRules)),
       providers: () => current,
       soul: () => currentSoul!,
       hooks: (event, input) => hooks?.subagent(event, input) ?? Promise.resolve(),
@@ -380,6 +382,8 @@ interface SubagentsSetup {
   context: Context;
   /** The parent's tools (without `Agent`). */
   tools: CallableTool[];
+  /** The session's rules over a child's toolset. */
+  guard: SubagentsOptions["guard"];
   /** The providers in use now (`/model` replaces them). */
   providers(): Providers;
   /** The parent soul now. */
@@ -409,6 +413,7 @@ async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subage
     store,
     types: loaded.types,
     tools: setup.tools,
+    guard: setup.guard,
     provider: () => setup.providers().main,
     fastProvider: () => setup.providers().compact ?? setup.providers().main,
     providerFor: (model) => createProvider(settings, model),

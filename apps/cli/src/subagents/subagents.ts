@@ -10,7 +10,7 @@
  * input steered into the running turn, or (when none runs) as
  * {@link Subagents.takeNotices} for the next one.
  */
-import { defineTool, SimpleToolset, sumTokenUsage, toolError, toolOk, type CallableTool, type ChatProvider, type ToolContext, type ToolReturnValue } from "@kosong/core";
+import { defineTool, SimpleToolset, sumTokenUsage, toolError, toolOk, type CallableTool, type ChatProvider, type ToolContext, type ToolReturnValue, type Toolset } from "@kosong/core";
 import { Context, ToolRejectedError, type Soul } from "@kosong/soul";
 import type { SubagentInput } from "@kosong/soul/hooks";
 import { runSubagent, subagentToolResult, type SubagentResult } from "@kosong/soul/subagent";
@@ -33,6 +33,8 @@ export interface SubagentsOptions {
   types: readonly AgentType[];
   /** The parent's tools (without `Agent`): a child gets those its kind names. */
   tools: readonly CallableTool[];
+  /** The session's rules over a child's toolset (its permission rules: deny, allow), as over the parent's. */
+  guard(toolset: Toolset): Toolset;
   /** The session's model now (`/model` changes it). */
   provider(): ChatProvider;
   /** The model of the fast kinds (`explore`): the compact model, else the session's. */
@@ -177,7 +179,7 @@ export class Subagents {
   async #run(record: SubagentRecord, type: AgentType, provider: ChatProvider, prompt: string, context: ToolContext): Promise<ToolReturnValue> {
     const { store } = this.#options;
     const child = new Context(store.contextFile(record.id));
-    const agent = { name: record.subagent_type, systemPrompt: type.systemPrompt, toolset: new SimpleToolset(this.#toolsOf(type)) };
+    const agent = { name: record.subagent_type, systemPrompt: type.systemPrompt, toolset: this.#options.guard(new SimpleToolset(this.#toolsOf(type))) };
     const config = { maxContextSize: this.#options.maxContextSize };
     let result: SubagentResult;
     try {
