@@ -10,6 +10,7 @@ import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../r
 import { approvalLines } from "../../render/approval-lines.js";
 import { addUsage, footerLine, noTokens, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
 import { priceOf } from "../../pricing/model-prices.js";
+import { usageCost } from "../../pricing/usage-cost.js";
 import { ScreenWriter } from "../../render/screen-writer.js";
 import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
@@ -41,6 +42,8 @@ export type OperationEnd = "done" | "aborted";
 export class InteractiveSession {
   /** Show think parts (toggled by `/thinking`). */
   showThinking = false;
+  /** Show every step of a child agent under its call, not only the latest (Ctrl-O during a turn switches it). */
+  expandChildren = false;
   /** Set by `/exit` and {@link stop}. */
   exitRequested = false;
   /** Lines entered during the last operation and not handed to the soul: the loop sends them next. */
@@ -262,6 +265,10 @@ export class InteractiveSession {
     let typedAhead = "";
     const keys = new TurnKeyWatch(this.input, () => ({
       interrupt: () => controller.abort(),
+      expand: () => {
+        this.expandChildren = renderer.toggleChildren();
+        renderer.note(this.style.dim(this.expandChildren ? "agents' steps shown as they finish (Ctrl-O: only the latest)" : "agents' steps collapsed to the latest (Ctrl-O: all)"));
+      },
       escape: () => {
         const taken = queue.takeBack();
         if (taken === undefined) return void controller.abort();
@@ -314,6 +321,12 @@ export class InteractiveSession {
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
       onToolOutput: (label, output) => this.keepToolOutput(label, output),
+      expandChildren: this.expandChildren,
+      childCost: (agentId, usage) => {
+        const model = this.agent.subagents.modelOf(agentId);
+        const price = model === null ? null : priceOf(model, this.agent.settings.prices);
+        return price === null ? null : usageCost(usage, price);
+      },
       respond: (id, reply) => {
         try {
           this.agent.soul.approval.respond(id, reply.kind, reply.feedback);

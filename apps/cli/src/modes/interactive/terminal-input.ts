@@ -4,7 +4,8 @@
  * line; a paste keeps its lines, a large one shown as `[pasted N lines]`),
  * line editing and the session's input history (kept in
  * `$KOSONG_HOME/history`). While a turn runs, keys are still read: Ctrl-C
- * or Esc is handed on (to abort, or to take back a queued line), and a line
+ * or Esc is handed on (to abort, or to take back a queued line), Ctrl-O
+ * (to expand or collapse the children's blocks), and a line
  * typed and entered is handed on to be queued; text typed but not entered
  * when the turn ends is put back on the next prompt.
  */
@@ -46,6 +47,8 @@ export interface TurnKeys {
   interrupt(): void;
   /** Esc; text it returns is put back on the line being typed, to edit (a queued line taken back). */
   escape(): string | undefined;
+  /** Ctrl-O: expands or collapses the running children's blocks. */
+  expand?(): void;
   /** A line typed and entered (not empty). */
   line(text: string): void;
   /** The text typed so far and not entered (after each key), to show it. */
@@ -170,6 +173,7 @@ export class TerminalInput implements LineInput {
       for (const effect of step.effects) {
         if (effect.kind === "interrupt") keys.interrupt();
         else if (effect.kind === "escape") buffer = takenBack(buffer, keys.escape());
+        else if (effect.kind === "expand") keys.expand?.();
         else keys.line(effect.text);
       }
       keys.typing?.(buffer.text);
