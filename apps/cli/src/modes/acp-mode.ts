@@ -37,6 +37,8 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
   const open = async (choice: SessionChoice, request: AcpSessionRequest): Promise<AcpSession> => {
     const mcpTools = request.mcpTools && (editorMcp.get(request.mcpTools) ?? null);
     const agent = await openAgentSession({ ...options, choice, cwd: request.cwd, host: request.client, mcpTools });
+    // @kosong/acp asks the editor about a background agent's approval request between prompts too.
+    agent.subagents.answersBetweenTurns = true;
     return { id: agent.displayId, soul: agent.soul, close: agent.close };
   };
   const host: AcpAgentHost = {

@@ -10,7 +10,7 @@
  * one-line summaries it calls), so none of it can move the cursor, erase a
  * line or reorder what is shown.
  */
-import { SendDMail, type ApprovalKind, type SoulEvent, type SoulEventOf, type SoulEventType } from "@kosong/soul";
+import { SendDMail, type ApprovalKind, type ApprovalRequestInfo, type SoulEvent, type SoulEventOf, type SoulEventType } from "@kosong/soul";
 import stringWidth from "string-width";
 import { ChildBlock, type ChildCost } from "./child-block.js";
 import { MarkdownStream } from "./markdown-stream.js";
@@ -36,6 +36,19 @@ export interface ApprovalQuestion {
 export interface ApprovalReply {
   kind: ApprovalKind;
   feedback?: string;
+}
+
+/** An `ApprovalRequest` as the prompt asks it: its texts made safe to show. */
+export function approvalQuestion(payload: ApprovalRequestInfo): ApprovalQuestion {
+  const { id, sender, action, description, scope } = payload;
+  const oneLine = { oneLine: true };
+  return {
+    id,
+    sender: visibleControls(sender, oneLine),
+    action: visibleControls(action, oneLine),
+    description: visibleControls(description),
+    ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
+  };
 }
 
 /** Options of {@link TurnRenderer}. */
@@ -215,15 +228,7 @@ export class TurnRenderer {
   async #approval(payload: EventPayload<"ApprovalRequest">): Promise<void> {
     await this.#flushText();
     this.#stopSpinner();
-    const { id, sender, action, description, scope } = payload;
-    const oneLine = { oneLine: true };
-    const reply = await this.#o.askApproval({
-      id,
-      sender: visibleControls(sender, oneLine),
-      action: visibleControls(action, oneLine),
-      description: visibleControls(description),
-      ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
-    });
+    const reply = await this.#o.askApproval(approvalQuestion(payload));
     this.#o.respond(payload.id, reply);
     // The tool runs from now: its time does not count the wait for the answer.
     const call = this.#calls.get(payload.tool_call_id);

@@ -67,6 +67,14 @@ export class Subagents {
   readonly #slots = new Slots(maxParallelChildren);
   readonly #running = new Map<string, { record: SubagentRecord; done: Promise<void>; abort: AbortController | null }>();
   #notices: string[] = [];
+  /**
+   * Set by a host that answers approval requests made while no turn runs
+   * (it subscribes to the soul's approval and answers the requests it sees
+   * while the soul is not running): a background child's request between
+   * turns is then asked through the soul's approval. Unset, such a request
+   * is refused (nobody would answer it).
+   */
+  answersBetweenTurns = false;
 
   constructor(options: SubagentsOptions) {
     this.#options = options;
@@ -160,7 +168,7 @@ export class Subagents {
     await store.save(record);
     if (!args.run_in_background) return this.#track(record, null, () => this.#run(record, type, provider, args.prompt, context));
     const abort = new AbortController();
-    void this.#track(record, abort, () => this.#run(record, type, provider, args.prompt, this.#detached(context, abort.signal)), (value) => this.#deliver(record, value));
+    void this.#track(record, abort, () => this.#run(record, type, provider, args.prompt, this.#detached(context, abort.signal, record)), (value) => this.#deliver(record, value));
     return toolOk({
       output: `Agent ${record.id} (${record.subagent_type}) started in the background. Its answer arrives as a message when it finishes; go on meanwhile.`,
       brief: `${record.subagent_type} in the background`,
@@ -219,21 +227,23 @@ export class Subagents {
   /**
    * The tool context a background child runs under once its call has
    * returned: its own abort, no parent call to nest events under, approvals
-   * asked through the parent soul's approval (its host answers while it
-   * listens).
+   * asked through the parent soul's approval, the sender naming the child
+   * (`coder/WriteFile (background agent agent-1234abcd)`): the running
+   * turn's host answers, or between turns a host that
+   * {@link answersBetweenTurns}.
    */
-  #detached(context: ToolContext, signal: AbortSignal): ToolContext {
+  #detached(context: ToolContext, signal: AbortSignal, record: SubagentRecord): ToolContext {
     return {
       ...context,
       signal,
       turn: {
         emitSubagentEvent: () => undefined,
         addUsage: () => undefined,
-        // Asked while a turn runs, its host answers; asked between turns, nobody would: refused (yolo and approvals for the session still hold).
         requestApproval: (request, s) => {
           const soul = this.#options.soul();
-          if (soul.running || soul.approval.yolo || soul.approval.sessionApproved.has(request.action)) return soul.approval.request(request, s);
-          const feedback = "A background agent cannot ask for approval while no turn runs; do this in the foreground (or the user turns on /yolo).";
+          const named = { ...request, sender: `${request.sender} (background agent ${record.id})` };
+          if (soul.running || this.answersBetweenTurns || soul.approval.yolo || soul.approval.sessionApproved.has(request.action)) return soul.approval.request(named, s);
+          const feedback = "A background agent cannot ask for approval while no turn runs here; do this in the foreground (or the user turns on yolo).";
           return Promise.resolve({ approved: false, feedback, rejection: new ToolRejectedError(feedback) });
         },
       },

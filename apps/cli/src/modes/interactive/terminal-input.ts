@@ -25,7 +25,9 @@ export type LineResult =
   /** Ctrl-C; `hadText` when the line being edited was not empty. */
   | { kind: "interrupt"; hadText: boolean }
   /** Ctrl-D on an empty line, or the end of input. */
-  | { kind: "eof" };
+  | { kind: "eof" }
+  /** Ended by {@link ReadLineOptions.preempt} (the text typed is kept for the next prompt). */
+  | { kind: "preempted" };
 
 /** Options of {@link TerminalInput.readLine}. */
 export interface ReadLineOptions {
@@ -39,6 +41,12 @@ export interface ReadLineOptions {
   shiftTab?: () => string;
   /** What Tab completes the word before the cursor with. */
   complete?: (before: string) => Promise<Completion | null>;
+  /**
+   * Called with a function that ends the read as `preempted` (something
+   * must ask the user first: a background agent's approval), the text typed
+   * so far kept for the next prompt; returns the function that stops it.
+   */
+  preempt?: (end: () => void) => () => void;
 }
 
 /** What happens to keys read while a turn runs. */
@@ -109,8 +117,10 @@ export class TerminalInput implements LineInput {
     const draw = (): void => screen.drawPrompt(promptView(state, prompt, screen.columns));
     return new Promise((resolve) => {
       let settled = false;
+      let unpreempt: (() => void) | undefined;
       const finish = (result: LineResult, suffix = ""): void => {
         settled = true;
+        unpreempt?.();
         this.#notice = null;
         screen.leavePrompt(suffix);
         stop();
@@ -150,6 +160,12 @@ export class TerminalInput implements LineInput {
         act(step.effects);
       });
       this.#cancel = () => finish({ kind: "eof" });
+      unpreempt = options.preempt?.(() => {
+        if (settled) return;
+        if (state.buffer.text) this.#carried = state.buffer;
+        finish({ kind: "preempted" });
+      });
+      if (settled) return unpreempt?.();
       this.#notice = (text) => {
         screen.showAbovePrompt(text);
         draw();
