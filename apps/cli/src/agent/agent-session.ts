@@ -192,6 +192,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch });
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
+      stored,
       cwd,
       session,
       contextFile,
@@ -375,6 +376,8 @@ function openConversation(settings: Settings, cwd: string, session: SessionInfo 
 /** What {@link openSubagents} needs of the session. */
 interface SubagentsSetup {
   settings: Settings;
+  /** The parent's conversation in a store: the children's go there too. */
+  stored: StoredConversation | null;
   cwd: string;
   session: SessionInfo | null;
   contextFile: string;
@@ -395,13 +398,14 @@ interface SubagentsSetup {
 /**
  * The session's children: the agent kinds of the agent files, the store of
  * the children's records (in the session folder, beside a `--resume-file`
- * file as `<name>.agents`), and a line per child a crash cut or agent file
+ * file as `<name>.agents`; their conversations in the parent's store when it has one), and a line per child a crash cut or agent file
  * skipped (`notices`).
  */
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
   const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, os.homedir()), setup.tools.map((t) => t.name));
-  const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
+  const logs = setup.stored === null ? null : { open: setup.stored.openChildLog };
+  const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`, logs);
   const cut = await store.recoverCut();
   const notices = [
     ...cut.map(({ record, messages, interruptedCalls, damagedLines }) =>

@@ -3,7 +3,7 @@
  * kimi-cli's shape: `description`, `prompt`, `subagent_type`, optional
  * `model`, `resume` (an agent id: continue that child's conversation) and
  * `run_in_background`. Each child runs through `@kosong/soul/subagent` on
- * its own `context.jsonl` (see `subagent-store.ts`), with the tools of its
+ * its own conversation (a `context.jsonl`, or in the parent's store: see `subagent-store.ts`), with the tools of its
  * kind, the parent's approvals and file journal; at most
  * {@link maxParallelChildren} run at once. A foreground child's final answer
  * is the call's result; a background child's answer reaches the parent as
@@ -186,7 +186,14 @@ export class Subagents {
 
   async #run(record: SubagentRecord, type: AgentType, provider: ChatProvider, prompt: string, context: ToolContext): Promise<ToolReturnValue> {
     const { store } = this.#options;
-    const child = new Context(store.contextFile(record.id));
+    let child: Context;
+    try {
+      child = await store.openContext(record.id);
+    } catch (error) {
+      // Its store refused (a lost connection, a lock another kosong holds): an error result, the parent goes on.
+      await store.save({ ...record, status: "failed", last_result: error instanceof Error ? error.message : String(error) });
+      return toolError({ message: `Agent ${record.id} (${record.subagent_type}): its conversation could not be opened: ${error instanceof Error ? error.message : String(error)}` });
+    }
     const agent = { name: record.subagent_type, systemPrompt: type.systemPrompt, toolset: this.#options.guard(new SimpleToolset(this.#toolsOf(type))) };
     const config = { maxContextSize: this.#options.maxContextSize };
     let result: SubagentResult;
