@@ -10,8 +10,9 @@ import type { TokenUsage } from "@kosong/core";
 import type { SoulEvent } from "@kosong/soul";
 import pc from "picocolors";
 import { describe, expect, it } from "vitest";
+import { TerminalInput } from "../src/modes/interactive/terminal-input.js";
 import { TurnRenderer } from "../src/render/turn-renderer.js";
-import { VirtualTerminal } from "./virtual-terminal.js";
+import { keys, VirtualTerminal } from "./virtual-terminal.js";
 
 const usage: TokenUsage = { input_other: 1000, output: 100, input_cache_read: 0, input_cache_creation: 0 };
 
@@ -93,5 +94,22 @@ describe("a child agent's block", () => {
       "✗ Agent(find the port) · explore failed · 2 steps · 2 tool calls · $0.0020",
       "  │ Agent agent-0000000a (explore) failed: 500 upstream",
     ]);
+  });
+
+  it("Ctrl-O while a turn runs is handed on (to expand or collapse), not typed", () => {
+    const vt = new VirtualTerminal(40, 10);
+    const input = new TerminalInput(vt.keyboard as unknown as NodeJS.ReadStream, vt.screen, null);
+    const events: string[] = [];
+    const stop = input.watchTurn({ interrupt: () => undefined, escape: () => undefined, expand: () => events.push("expand"), line: () => undefined, typing: (text) => events.push(`typing:${text}`) });
+    vt.send("ab", keys.ctrlO, keys.ctrlO);
+    stop();
+    expect(events).toEqual(["typing:ab", "expand", "typing:ab", "expand", "typing:ab"]);
+  });
+
+  it("a child that answered without tool calls collapses to its header and says so", async () => {
+    const { vt, renderer } = setup();
+    for (const event of [agentCall, child({ type: "StepBegin", payload: { n: 1 } }), agentResult]) await renderer.render(event);
+    await renderer.finish();
+    expect((await vt.all()).filter((row) => row.trim())).toEqual(["✓ Agent(find the port) · explore done · 1 step · 0 tool calls", "  └ no tool calls (Ctrl-O shows its answer)"]);
   });
 });

@@ -101,7 +101,7 @@ export class ChildBlock {
   latestLine(): string {
     const s = this.#style;
     const more = this.#lines.length > 1 ? ` (Ctrl-O shows all ${this.#lines.length})` : " (Ctrl-O shows its answer)";
-    return `  ${s.dim("└")} ${this.#latest || s.dim("no tool call")}${s.dim(more)}`;
+    return `  ${s.dim("└")} ${this.#lines.at(-1) ?? s.dim("no tool calls")}${s.dim(more)}`;
   }
 
   /** A finished step's line as the expanded block shows it, under the call. */
