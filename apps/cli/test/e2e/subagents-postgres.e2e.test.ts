@@ -6,7 +6,8 @@
  * parent's call), not in a file; a later run resumes it from there; `/agents`
  * opens its transcript, `/revert` past the call detaches it (a rotation in
  * the store) and `/agents restore` brings it back; `sessions prune` removes
- * the child's conversation with its parent's.
+ * the child's conversation with its parent's; a SIGKILL mid-child leaves both
+ * conversations valid there and the next run says what was cut.
  */
 import { mkdir, readdir, utimes } from "node:fs/promises";
 import path from "node:path";
@@ -89,6 +90,35 @@ describe("child agents with --store (PostgreSQL)", { timeout: 120_000 }, () => {
     const left = await storedIds();
     expect(left).not.toContain(session);
     expect(left).not.toContain(`${session}/${agent}`);
+  });
+
+  it("SIGKILL while a child runs leaves both conversations valid in the store, and the next run says what was cut", async () => {
+    const { home, cwd, env, ids } = await setup();
+    server.enqueue(
+      { message: callTool("call_k", "Agent", { description: "slow", prompt: "take your time", subagent_type: "explore" }), usage },
+      { message: say("never sent"), usage, delayMs: 60_000 },
+    );
+    const killed = await runKosong(["--model", "test-model", "-p", "start a slow agent"], {
+      cwd,
+      home,
+      env,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (server.requests.length >= 2) {
+            clearInterval(poll);
+            child.kill("SIGKILL");
+          }
+        }, 20);
+      },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const { session, agent } = await ids();
+    server.reset();
+    server.enqueue({ message: say("resumed"), usage });
+    const next = await runKosong(["--model", "test-model", "-p", "go on", "--continue"], { cwd, home, env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`agent ${agent} (explore) was cut while it ran: its conversation keeps 1 messages`);
+    expect((await stored(`${session}/${agent}`)).messages).toEqual(["user: take your time"]);
   });
 
   it("/agents opens a stored child's transcript, /revert past its call detaches it as a rotation in the store, /agents restore brings it back (tmux)", async () => {
