@@ -19,16 +19,20 @@ describe("a preempted prompt", () => {
         return () => (stopped = true);
       },
     });
+    vt.send("earlier line", "\n");
     vt.send("half typed");
+    expect((await vt.visible()).slice(0, 2)).toEqual(["› earlier line", "  half typed"]);
     end!();
     expect(await read).toEqual({ kind: "preempted" });
     expect(stopped).toBe(true);
+    // The prompt is taken away: the question is asked where it was.
+    expect((await vt.visible()).filter((row) => row.trim())).toEqual([]);
     const answer = input.readLine("approve? ", { remember: false });
     vt.send("y", keys.enter);
     expect(await answer).toEqual({ kind: "line", text: "y" });
     const next = input.readLine("› ");
     vt.send(keys.enter);
-    expect(await next).toEqual({ kind: "line", text: "half typed" });
+    expect(await next).toEqual({ kind: "line", text: "earlier line\nhalf typed" });
   });
 
   it("ends at once when the preempt fires while it starts", async () => {

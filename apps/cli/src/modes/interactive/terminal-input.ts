@@ -122,7 +122,9 @@ export class TerminalInput implements LineInput {
         settled = true;
         unpreempt?.();
         this.#notice = null;
-        screen.leavePrompt(suffix);
+        // A preempted prompt goes away (it comes back, with its text, after what preempted it).
+        if (result.kind === "preempted") screen.erasePrompt();
+        else screen.leavePrompt(suffix);
         stop();
         this.#cancel = null;
         resolve(result);
