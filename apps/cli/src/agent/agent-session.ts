@@ -22,7 +22,7 @@ import { createSession, exactSession, findSession, latestSession, openOrCreateSe
 import { openStoredConversation, type StoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
-import { type SubagentHooks, Subagents } from "../subagents/subagents.js";
+import { type SubagentHooks, Subagents, type SubagentsOptions } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
 import { BackgroundJobs } from "../jobs/background-jobs.js";
 import { withJobNotices } from "../jobs/job-notices.js";
@@ -192,11 +192,14 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch });
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
+      stored,
       cwd,
       session,
       contextFile,
       context,
       tools,
+      // Loaded below: a child's calls meet the same permission rules as the parent's.
+      guard: (childTools) => (permissionRules === null ? childTools : withPermissionRules(childTools, permissionRules)),
       providers: () => current,
       soul: () => currentSoul!,
       hooks: (event, input) => hooks?.subagent(event, input) ?? Promise.resolve(),
@@ -373,6 +376,8 @@ function openConversation(settings: Settings, cwd: string, session: SessionInfo 
 /** What {@link openSubagents} needs of the session. */
 interface SubagentsSetup {
   settings: Settings;
+  /** The parent's conversation in a store: the children's go there too. */
+  stored: StoredConversation | null;
   cwd: string;
   session: SessionInfo | null;
   contextFile: string;
@@ -380,6 +385,8 @@ interface SubagentsSetup {
   context: Context;
   /** The parent's tools (without `Agent`). */
   tools: CallableTool[];
+  /** The session's rules over a child's toolset. */
+  guard: SubagentsOptions["guard"];
   /** The providers in use now (`/model` replaces them). */
   providers(): Providers;
   /** The parent soul now. */
@@ -391,13 +398,14 @@ interface SubagentsSetup {
 /**
  * The session's children: the agent kinds of the agent files, the store of
  * the children's records (in the session folder, beside a `--resume-file`
- * file as `<name>.agents`), and a line per child a crash cut or agent file
+ * file as `<name>.agents`; their conversations in the parent's store when it has one), and a line per child a crash cut or agent file
  * skipped (`notices`).
  */
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
   const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, os.homedir()), setup.tools.map((t) => t.name));
-  const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
+  const logs = setup.stored === null ? null : { open: setup.stored.openChildLog };
+  const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`, logs);
   const cut = await store.recoverCut();
   const notices = [
     ...cut.map(({ record, messages, interruptedCalls, damagedLines }) =>
@@ -409,6 +417,7 @@ async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subage
     store,
     types: loaded.types,
     tools: setup.tools,
+    guard: setup.guard,
     provider: () => setup.providers().main,
     fastProvider: () => setup.providers().compact ?? setup.providers().main,
     providerFor: (model) => createProvider(settings, model),

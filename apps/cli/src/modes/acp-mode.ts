@@ -41,6 +41,8 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
     // AskUserQuestion: each single-choice question as a permission request whose options are the question's.
     const questioner = acpQuestioner(request.client);
     agent.questioner = () => questioner;
+    // @kosong/acp asks the editor about a background agent's approval request between prompts too.
+    agent.subagents.answersBetweenTurns = true;
     return { id: agent.displayId, soul: agent.soul, close: agent.close };
   };
   const host: AcpAgentHost = {

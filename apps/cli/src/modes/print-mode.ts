@@ -66,6 +66,8 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
       refused.push(oneLine(`${event.payload.sender}: ${event.payload.description.split("\n", 1)[0]}`, 100));
       agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
+    // A background agent's request between turns is refused the same way (and counted).
+    agent.subagents.answersBetweenTurns = true;
     // `/name args`: a custom command's template or a skill, as at the interactive prompt.
     const expanded = prompt.trimStart().startsWith("/") ? await expandPromptCommand(agent.extensions, prompt) : null;
     const text = expanded ?? prompt;

@@ -128,6 +128,13 @@ export class ScreenWriter {
     this.#promptRows = 1;
   }
 
+  /** Erases the prompt drawn (it is read again later, drawn anew where it was). */
+  erasePrompt(): void {
+    this.out.write(`\r${up(this.#promptRow)}${esc}[J`);
+    this.#promptRow = 0;
+    this.#promptRows = 1;
+  }
+
   /** Leaves the prompt and writes `text` under it (the prompt is then drawn again below). */
   showAbovePrompt(text: string): void {
     this.leavePrompt();

@@ -192,4 +192,15 @@ describe("serveWire: kimi-cli's wire protocol", () => {
     expect(streaming.soul.running).toBe(false);
     expect(streaming.soul.context.history.at(-1)).toMatchObject({ role: "tool", tool_call_id: "c1" });
   });
+
+  it("sends an approval request made while no turn runs (background work) as a request, and answers it with the client's reply", async () => {
+    const client = await served(["text: hi"]);
+    const asked = client.soul.approval.request({ tool_call_id: "bg-1", sender: "coder/Shell (background agent agent-0000000a)", action: "Shell", description: "Run: make" });
+    const request = await client.next((line) => line.method === "request");
+    expect(request.params).toMatchObject({ type: "ApprovalRequest", payload: { sender: "coder/Shell (background agent agent-0000000a)", description: "Run: make" } });
+    client.send({ id: request.id, result: { request_id: request.id, response: "approve" } });
+    expect(await asked).toEqual({ approved: true });
+    client.end();
+    await client.done;
+  });
 });

@@ -397,7 +397,7 @@ function helpText(s: InteractiveSession): string {
     entry("Tab", "complete a command, or a path (@path attaches the file)"),
     entry("Ctrl-R", "search the input history (again: an older match)"),
     entry("!command", "run a shell command here (no approval asked: you typed it; not sent to the model)"),
-    entry("Ctrl-O", "show the last tool's whole output (again: the tool before it)"),
+    entry("Ctrl-O", "show the last tool's whole output (again: the tool before it); during a turn: expand or collapse the agents' steps"),
     entry("Ctrl-C / Esc", "abort the running turn (Esc first takes a queued line back to edit)"),
     entry("Ctrl-C twice, Ctrl-D", "exit at an empty prompt"),
   ].join("\n");
