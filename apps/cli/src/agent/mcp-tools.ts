@@ -10,7 +10,7 @@ import { UsageError } from "../cli-error.js";
 import type { McpSource } from "../config/settings.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import { mcpFailureHint } from "./mcp-failure-hint.js";
-import { launcherEnvironment } from "./mcp-launcher-environment.js";
+import { withLauncherEnvironment } from "./mcp-launcher-environment.js";
 
 /** The servers and the agent's toolset with their tools added. */
 export interface SessionMcp {
@@ -101,12 +101,6 @@ function sandboxed(config: McpServersConfig, sandbox: CommandSandbox | null, war
     }
   }
   return out;
-}
-
-/** `config` with each stdio server's environment on top of the launcher variables of `env`. */
-function withLauncherEnvironment(config: McpServersConfig, env: NodeJS.ProcessEnv): McpServersConfig {
-  const base = launcherEnvironment(env);
-  return Object.fromEntries(Object.entries(config).map(([name, server]) => [name, isStdioServer(server) ? { ...server, env: { ...base, ...server.env } } : server]));
 }
 
 async function readSource(source: McpSource, env: NodeJS.ProcessEnv): Promise<McpServersConfig> {
