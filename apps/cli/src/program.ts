@@ -96,7 +96,7 @@ export function buildProgram(): Command {
     .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it); Shell commands stay in the sandbox")
     .addOption(new Option("--sandbox <mode>", "run Shell commands in a sandbox (Linux, bubblewrap): on (default where available), auto-allow (a sandboxed command runs without asking), off").choices(sandboxModes))
     .option("--plan", "start in plan mode: only tools that read work until you approve the agent's plan (Shift-Tab or /plan switches it)")
-    .option("--trust-workspace", "run this workspace's hooks (.claude/settings.json) without asking, for this run; print mode and --wire never run them otherwise")
+    .option("--trust-workspace", "trust this workspace for this run without asking: its hooks run, its .mcp.json servers start and its permission rules apply; print mode, --wire and acp never use them otherwise")
     .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
     .option("-c, --continue", "continue the most recent session of this directory")
     .option("-r, --resume [id]", "resume a session by id (or a unique id prefix); without an id, pick one from a list; see `kosong sessions`")

@@ -58,7 +58,7 @@ export interface SettingFlags {
   fileRestoreMaxSize?: string;
   /** `--sandbox <mode>`: on, off or auto-allow. */
   sandbox?: string;
-  /** `--trust-workspace`: run the workspace's hooks without asking (this run only). */
+  /** `--trust-workspace`: trust the workspace (its hooks, `.mcp.json` servers, permission rules) without asking (this run only). */
   trustWorkspace?: boolean;
 }
 
@@ -115,7 +115,7 @@ export interface Settings {
   sandbox: SandboxSettings;
   /** The user's command hooks (config file `[[hooks]]`); always run. */
   hooks: HookDefinition[];
-  /** Run the workspace's hooks (`.claude/settings.json`) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
+  /** Trust the workspace (its hooks, `.mcp.json` servers, permission rules) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
   trustWorkspace: boolean;
   /** Whether the model takes images (config `image_input`, `KOSONG_IMAGE_INPUT`); null: by provider and model (see `media/image-input.ts`). */
   imageInput: boolean | null;

@@ -368,7 +368,8 @@ export class InteractiveSession {
     const s = this.style;
     const scope = question.scope ?? `every ${question.action} request`;
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
-    const rule = ruleForApproval(question.action);
+    // "Always for this project" only where the project's rules are used: a trusted workspace.
+    const rule = this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
     const project = rule === null ? "" : `   [p] always for this project (${rule})`;
     this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
     for (;;) {
