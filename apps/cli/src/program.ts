@@ -39,6 +39,7 @@ Environment:
   KOSONG_STORE_URL      default for --store (conversations in PostgreSQL)
   KOSONG_FIRST_BYTE_TIMEOUT, KOSONG_IDLE_TIMEOUT, KOSONG_SHELL_TIMEOUT, KOSONG_MAX_TIME
                         defaults for the timeout flags, in seconds (0: no limit)
+  MCP_TIMEOUT           milliseconds an MCP server has to start and list its tools (default 30000; Claude Code's variable)
   KOSONG_FILE_RESTORE, KOSONG_FILE_RESTORE_MAX_SIZE
                         defaults for --file-restore and --file-restore-max-size
   KOSONG_SANDBOX        default for --sandbox

@@ -459,7 +459,7 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
   const mcpSources = [...(await workspaceMcpSources(cwd, trusted, warn)), ...settings.mcpSources];
   if (mcpSources.length > 0) {
     const { openSessionMcp } = await import("./mcp-tools.js");
-    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, process.env, options.mcpProgress));
+    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, process.env, options.mcpProgress, settings.mcpStartTimeoutMs));
   }
   if (options.mcpTools) {
     try {

@@ -91,6 +91,8 @@ export interface Settings {
   shellEnvironment: EnvironmentPolicy;
   /** Where MCP servers are configured, read in this order (a later server of the same name wins); empty: none. */
   mcpSources: McpSource[];
+  /** Milliseconds an MCP server has to start and list its tools (`MCP_TIMEOUT`, Claude Code's variable); null: @kosong/mcp's default (30 s). */
+  mcpStartTimeoutMs: number | null;
   /** The config file's permission rules (`permissions`), or null. */
   permissions: PermissionLists | null;
   /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
@@ -197,6 +199,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       ...(config.mcpServers && configPath ? [{ kind: "config" as const, path: configPath, mcpServers: config.mcpServers }] : []),
       ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
     ],
+    mcpStartTimeoutMs: nonEmpty(env.MCP_TIMEOUT) === undefined ? null : milliseconds("MCP_TIMEOUT (environment)", env.MCP_TIMEOUT!),
     permissions: config.permissions ?? null,
     store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
     llmTimeouts: definedOnly({
@@ -298,6 +301,12 @@ function byteSize({ value, from }: { value: string | undefined; from: string }):
   const bytes = match ? Number(match[1]) * 1024 ** ["b", "k", "m", "g"].indexOf((match[2] ?? "b").charAt(0).toLowerCase()) : Number.NaN;
   if (!Number.isSafeInteger(Math.floor(bytes))) throw new UsageError(`${from}: expected a size in bytes, or with a unit (KiB, MiB, GiB), got "${value}"`);
   return Math.floor(bytes);
+}
+
+function milliseconds(what: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what}: expected a positive whole number of milliseconds, got "${value}"`);
+  return n;
 }
 
 function positiveInt(what: string, value: string): number {

@@ -32,7 +32,7 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
   const connectMcpServers: ConnectMcpServers = async (servers, { cwd }) => {
     const [{ acpMcpConfig }, { connectReporting }, { withLauncherEnvironment }] = await Promise.all([import("../agent/acp-mcp-config.js"), import("../agent/mcp-tools.js"), import("../agent/mcp-launcher-environment.js")]);
     // As for the config file's servers: ${VAR} expanded, and a launcher's variables (proxy, CA, locale, npm config; no credentials) under the editor's env.
-    const mcp = await connectReporting(withLauncherEnvironment(acpMcpConfig(servers, warnOnStderr, process.env), process.env), cwd, warnOnStderr);
+    const mcp = await connectReporting(withLauncherEnvironment(acpMcpConfig(servers, warnOnStderr, process.env), process.env), cwd, warnOnStderr, options.settings.mcpStartTimeoutMs);
     editorMcp.set(mcp.toolset, mcp.toolset);
     return { toolset: mcp.toolset, close: () => mcp.close() };
   };
