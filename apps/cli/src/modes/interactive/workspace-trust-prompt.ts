@@ -2,8 +2,9 @@
  * The one question at start-up when the workspace brings what acts only
  * once trusted (see `project/workspace-offer.ts`): every hook command with
  * its event and file, every `.mcp.json` server with its command (or URL),
- * and every permission rule with its list and file, controls made visible;
- * nothing of it acts unless the answer is yes.
+ * and every permission rule with its list and file, controls made visible
+ * (a line longer than 400 characters cut, saying so); nothing of it acts
+ * unless the answer is yes.
  */
 import path from "node:path";
 import type { WorkspaceOffer } from "../../project/workspace-offer.js";
@@ -11,7 +12,12 @@ import { visibleControls } from "../../render/visible-controls.js";
 import type { Style } from "../../render/terminal-style.js";
 import type { TerminalInput } from "./terminal-input.js";
 
-const shown = (text: string) => visibleControls(text, { oneLine: true });
+/** Characters of one command, URL or rule shown; a longer one is cut, saying how much more there is. */
+const maxShown = 400;
+const shown = (text: string) => {
+  const line = visibleControls(text, { oneLine: true });
+  return line.length <= maxShown ? line : `${line.slice(0, maxShown)}… (${line.length - maxShown} more characters)`;
+};
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** Shows what the workspace brings and asks whether to trust it; true for yes. */
