@@ -27,9 +27,11 @@ describe("editPermissionList", () => {
     expect(parse(after)).toEqual({ model: "m", permissions: { allow: ["Shell(echo ])", "Shell(ls:*)", 'Shell(say "hi")'], deny: ["Shell(rm:*)"] }, prices: { x: { input: 1 } } });
 
     const bare = path.join(path.dirname(file), "bare.toml");
-    await writeFile(bare, `yolo = true`);
+    await writeFile(bare, `\ufeffyolo = true`);
     await editPermissionList(bare, "ask", add("WriteFile"));
-    expect(parse(await readFile(bare, "utf8"))).toEqual({ yolo: true, permissions: { ask: ["WriteFile"] } });
+    const bareAfter = await readFile(bare, "utf8");
+    expect(bareAfter.startsWith("\ufeffyolo = true\n")).toBe(true);
+    expect(parse(bareAfter.slice(1))).toEqual({ yolo: true, permissions: { ask: ["WriteFile"] } });
   });
 
   it("refuses a TOML file whose permissions are an inline table or dotted keys, leaving it as it was", async () => {

@@ -39,8 +39,11 @@ function editJson(file: string, text: string, effect: PermissionEffect, edit: (l
   return `${JSON.stringify(settings, null, 2)}\n`;
 }
 
-async function editToml(file: string, text: string, effect: PermissionEffect, edit: (list: readonly string[]) => string[]): Promise<string> {
+async function editToml(file: string, withBom: string, effect: PermissionEffect, edit: (list: readonly string[]) => string[]): Promise<string> {
   const toml = await import("smol-toml");
+  // A byte order mark (which the config reader allows) is kept, outside what is parsed.
+  const bom = withBom.startsWith("\ufeff") ? "\ufeff" : "";
+  const text = withBom.slice(bom.length);
   let before: Record<string, unknown>;
   try {
     before = toml.parse(text) as Record<string, unknown>;
@@ -57,7 +60,7 @@ async function editToml(file: string, text: string, effect: PermissionEffect, ed
   if (after === null || canonical(after) !== canonical(expected)) {
     throw new Error(`${file}: its permissions are not a plain [permissions] table this command can edit; edit "${effect}" there by hand`);
   }
-  return next!;
+  return bom + next!;
 }
 
 /** `text` with the `effect` array of its `[permissions]` table set to `array` (the table or key added when missing); null when it cannot be found safely. */
