@@ -98,6 +98,8 @@ export function buildProgram(): Command {
     .addOption(new Option("--sandbox <mode>", "run Shell commands in a sandbox (Linux, bubblewrap): on (default where available), auto-allow (a sandboxed command runs without asking), off").choices(sandboxModes))
     .option("--plan", "start in plan mode: only tools that read work until you approve the agent's plan (Shift-Tab or /plan switches it)")
     .option("--trust-workspace", "trust this workspace for this run without asking: its hooks run, its .mcp.json servers start and its permission rules apply; print mode, --wire and acp never use them otherwise")
+    .option("--answer <question=answer>", "print mode: answer AskUserQuestion's question (its text or header) with this (repeatable)", (pair: string, pairs: string[] = []) => [...pairs, pair])
+    .option("--default-answer <answer>", 'print mode: the answer of the other questions: "first" (the first option) or a text')
     .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
     .option("-c, --continue", "continue the most recent session of this directory")
     .option("-r, --resume [id]", "resume a session by id (or a unique id prefix); without an id, pick one from a list; see `kosong sessions`")

@@ -16,6 +16,7 @@ import { parseAge, type RetentionPolicy } from "../sessions/session-retention.js
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
 import type { PermissionLists } from "../permissions/permission-rules.js";
 import { type HookDefinition, hooksFromTables } from "../hooks/hook-definition.js";
+import { type ConfiguredAnswers, configuredAnswers } from "../questions/configured-answers.js";
 import {
   type CompactionName,
   compactionNames,
@@ -60,6 +61,10 @@ export interface SettingFlags {
   sandbox?: string;
   /** `--trust-workspace`: trust the workspace (its hooks, `.mcp.json` servers, permission rules) without asking (this run only). */
   trustWorkspace?: boolean;
+  /** `--answer QUESTION=ANSWER` (repeatable): AskUserQuestion's answers in print mode. */
+  answer?: string[];
+  /** `--default-answer <first|text>`: the answer of the questions `--answer` does not name. */
+  defaultAnswer?: string;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -115,6 +120,8 @@ export interface Settings {
   fileRestoreMaxBytes: number;
   /** The Shell sandbox (`--sandbox`, `KOSONG_SANDBOX`, config `sandbox`): on by default, no network. */
   sandbox: SandboxSettings;
+  /** AskUserQuestion's answers in print mode and stream-json (`--answer`, `--default-answer`, config `[questions]`). */
+  questionAnswers: ConfiguredAnswers;
   /** The user's command hooks (config file `[[hooks]]`); always run. */
   hooks: HookDefinition[];
   /** Trust the workspace (its hooks, `.mcp.json` servers, permission rules) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
@@ -212,6 +219,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
     fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
+    questionAnswers: configuredAnswers(config.questions, flags),
     hooks: hooksFromTables(config.hooks ?? [], configPath ?? "the config file"),
     trustWorkspace: flags.trustWorkspace ?? envFlag(env.KOSONG_TRUST_WORKSPACE) ?? false,
     sessionRetention: retentionPolicy(config.session_retention, `session_retention in ${configPath ?? "the config file"}`),

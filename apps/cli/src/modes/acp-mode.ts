@@ -15,6 +15,7 @@ import type { McpToolset } from "@kosong/mcp";
 import packageJson from "../../package.json" with { type: "json" };
 import { openAgentSession, type SessionChoice, warnOnStderr } from "../agent/agent-session.js";
 import type { Settings } from "../config/settings.js";
+import { acpQuestioner } from "../questions/acp-questioner.js";
 import { exactSession } from "../sessions/session-store.js";
 import type { Providers } from "../providers/create-provider.js";
 import { serveUntilSignal } from "./stop-on-signals.js";
@@ -39,6 +40,9 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
   const open = async (choice: SessionChoice, request: AcpSessionRequest): Promise<AcpSession> => {
     const mcpTools = request.mcpTools && (editorMcp.get(request.mcpTools) ?? null);
     const agent = await openAgentSession({ ...options, choice, cwd: request.cwd, host: request.client, mcpTools });
+    // AskUserQuestion: each single-choice question as a permission request whose options are the question's.
+    const questioner = acpQuestioner(request.client);
+    agent.questioner = () => questioner;
     return { id: agent.displayId, soul: agent.soul, close: agent.close };
   };
   const host: AcpAgentHost = {

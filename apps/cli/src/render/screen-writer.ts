@@ -188,6 +188,15 @@ export class ScreenWriter {
     this.out.write(`${save}${esc}[${footer.rows};1H${clearLine}${line}${esc}[0m${restore}`);
   }
 
+  /** Hands the whole screen over (to an editor): the footer released; the function returned reserves it again. */
+  handOver(): () => void {
+    const footer = this.#footer;
+    this.releaseFooter();
+    return () => {
+      if (footer) this.reserveFooter(footer.text);
+    };
+  }
+
   /** Gives the last row back and clears the footer. */
   releaseFooter(): void {
     const footer = this.#footer;

@@ -23,6 +23,8 @@ import { visibleControls } from "./visible-controls.js";
 /** An approval request as the renderer hands it to the prompt, its texts made safe to show. */
 export interface ApprovalQuestion {
   id: string;
+  /** The tool call asking (as the soul sent it). */
+  toolCallId: string;
   sender: string;
   action: string;
   description: string;
@@ -205,6 +207,7 @@ export class TurnRenderer {
     const oneLine = { oneLine: true };
     const reply = await this.#o.askApproval({
       id,
+      toolCallId: payload.tool_call_id,
       sender: visibleControls(sender, oneLine),
       action: visibleControls(action, oneLine),
       description: visibleControls(description),

@@ -21,6 +21,7 @@ import { planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
 import { ruleForApproval } from "../../permissions/permission-rule.js";
+import { editPlan } from "./plan-editor.js";
 import { QueuedLines } from "./queued-lines.js";
 import type { LineInput } from "./terminal-input.js";
 import { TurnKeyWatch } from "./turn-key-watch.js";
@@ -371,7 +372,10 @@ export class InteractiveSession {
     // "Always for this project" only where the project's rules are used: a trusted workspace.
     const rule = this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
     const project = rule === null ? "" : `   [p] always for this project (${rule})`;
-    this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
+    // ExitPlanMode's plan can be edited first: the plan approved is the user's version.
+    const plan = this.agent.planMode.awaiting(question.toolCallId);
+    const edit = plan === null ? "" : "   [e] edit the plan, then approve it";
+    this.print(s.dim(`  [y] approve${edit}   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
       if (answer.kind !== "line") {
@@ -390,6 +394,12 @@ export class InteractiveSession {
           this.printError(error);
         }
         return { kind: "approve_for_session" };
+      }
+      if (plan !== null && (lower === "e" || lower === "edit")) {
+        const edited = await editPlan(this.agent.planMode.awaiting(question.toolCallId) ?? plan, { input: this.input, out: this.out, style: s, print: (line) => this.print(line), env: process.env });
+        if (edited !== null && this.agent.planMode.edit(question.toolCallId, edited)) return { kind: "approve" };
+        this.print(s.dim(`  answer y, e, a, n, or type feedback`));
+        continue;
       }
       if (lower === "n" || lower === "no") return { kind: "reject" };
       if (text.length > 1) return { kind: "reject", feedback: text };
