@@ -422,7 +422,8 @@ export class InteractiveSession {
     const s = this.style;
     const scope = question.scope ?? `every ${question.action} request`;
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
-    const rule = ruleForApproval(question.action);
+    // "Always for this project" only where the project's rules are used: a trusted workspace.
+    const rule = this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
     const project = rule === null ? "" : `   [p] always for this project (${rule})`;
     // ExitPlanMode's plan can be edited first: the plan approved is the user's version.
     const plan = this.agent.planMode.awaiting(question.toolCallId);
