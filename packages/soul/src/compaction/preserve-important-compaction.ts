@@ -18,7 +18,7 @@ import { isErrorResult, isImportantMessage, isUserTyped } from "./message-import
 import { recentBlockStart } from "./recent-blocks.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
-import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, viewsWorkingFile } from "./use-ranking.js";
+import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
 
 /** The share of the budget held back for the excerpts' count running above the calibrated estimate. */
@@ -163,6 +163,7 @@ export class PreserveImportantCompaction implements Compaction {
         // The lines of a view of a working file: a newer view of the same lines makes an older one redundant.
         const recency = 0.25 + Math.exp(-age / 40);
         for (let i = b.start + 1; i < b.end; i++) {
+          if (form[i - b.start]!.role === "tool") for (const [key, value] of valueKeys(extractText(form[i - b.start]!, "\n"), recency)) keys.set(key, value);
           const call = callOf(i, b);
           if (call === undefined || !viewsWorkingFile(call, working)) continue;
           for (const [key, value] of lineKeys(extractText(form[i - b.start]!, "\n"), working, recency)) keys.set(key, Math.max(keys.get(key) ?? 0, value));

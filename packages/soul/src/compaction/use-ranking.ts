@@ -15,6 +15,9 @@ import { pathKeys, type WorkingSet } from "./working-set.js";
 /** The use of one line of a view of a working file, before its recency and what it names of the working set. */
 const LINE = 0.3;
 
+/** The use of one value a tool printed (see {@link valueKeys}), before its recency. */
+const VALUE = 0.2;
+
 /** A line-number prefix: `cat -n`, `nl`, `grep -n` (after a path too), `12→`. */
 const LINE_NUMBER = /^(?:\s*\d+(?:\t|→| {2,})|(?:[\w./-]+[:-])?\d+[:-])/;
 
@@ -37,6 +40,25 @@ export function lineKeys(text: string, working: WorkingSet, recency: number): Ma
     if (trimmed.length < 6) continue;
     const key = `\u0000${trimmed}`;
     keys.set(key, Math.max(keys.get(key) ?? 0, LINE * recency * (1 + working.lineWeight(line))));
+  }
+  return keys;
+}
+
+/** A line number a tool printed as a prefix (`grep -n`, `cat -n`), and an `…Error: message` text. */
+const PRINTED_VALUE = /^(?:[\w./-]+[:-])?(\d{2,})[:-]|^\s*(\d{2,})\t|\b(\w*(?:Error|Exception): [^\n]{3,200})/;
+
+/**
+ * The values a tool output printed that later steps write again, as keys:
+ * the line numbers of `grep -n` and `cat -n` hits (what the next `sed -n`
+ * or edit goes to) and `…Error: message` texts, each worth `VALUE` times
+ * `recency`.
+ */
+export function valueKeys(text: string, recency: number): Map<string, number> {
+  const keys = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const match = PRINTED_VALUE.exec(line);
+    const value = match?.[1] ?? match?.[2] ?? match?.[3];
+    if (value !== undefined) keys.set(`\u0001${value}`, VALUE * recency);
   }
   return keys;
 }

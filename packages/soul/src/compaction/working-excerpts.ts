@@ -13,7 +13,7 @@ import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
-import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, viewsWorkingFile } from "./use-ranking.js";
+import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import type { WorkingSet } from "./working-set.js";
 
 /** The heading of the excerpts section of a summary. */
@@ -68,6 +68,7 @@ export function workingExcerpts(
     const shown: Message = { role: "tool", content: [{ type: "text", text }], tool_call_id: message.tool_call_id };
     const keys = new Map<string, number>();
     for (const key of identifierKeys([shown])) keys.set(key, priors.get(key) ?? 0);
+    for (const [key, value] of valueKeys(body, recency)) keys.set(key, value);
     if (call !== undefined && viewsWorkingFile(call, working)) for (const [key, value] of lineKeys(body, working, recency)) keys.set(key, value);
     const base = relevance === 0 ? 0 : (1 + Math.log1p(relevance)) * recency;
     if (base === 0 && keys.size === 0) return;

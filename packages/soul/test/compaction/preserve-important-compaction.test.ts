@@ -210,3 +210,27 @@ describe("PreserveImportantCompaction excerpts the agent's own bulky calls", () 
     expect(allText(result.messages)).toContain("Let me reproduce it.");
   });
 });
+
+describe("PreserveImportantCompaction keeps the values a tool printed", () => {
+  it("keeps an older output with grep -n line numbers over a newer one of the same size that printed none", async () => {
+    const shell = (id: string, command: string, output: string): Message[] => [
+      assistantMessage("", [toolCall(id, "Shell", { command })]),
+      toolMessage(id, output),
+    ];
+    const hits = Array.from({ length: 12 }, (_, i) => `${812 + 37 * i}:    value = value + one`).join("\n");
+    const plain = Array.from({ length: 12 }, () => "    value = value + one and two").join("\n");
+    const input: Message[] = [
+      userMessage("Find where the totals go wrong."),
+      ...shell("c1", "grep -n 'value = value' lib", hits),
+      ...shell("c2", "tail lib", plain),
+      ...shell("c3", "python run.py", "total: 41, expected 42"),
+      assistantMessage("The total is off by one."),
+    ];
+    const one = estimateTokens(input.slice(3, 5));
+    const maxTokens = Math.ceil((estimateTokens(input) - one + 30) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    expect(result.messages.some((m) => m.tool_call_id === "c1")).toBe(true);
+    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+  });
+});
