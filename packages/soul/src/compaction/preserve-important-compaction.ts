@@ -118,7 +118,7 @@ export class PreserveImportantCompaction implements Compaction {
       // The agent's own bulky call (a script in a heredoc, a file written whole) is cut like an output.
       const start = history[b.start]!;
       const callTokens = start.role === "assistant" ? counter.message(start) : 0;
-      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weighLine, room(callTokens), tokenizer) : null;
+      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weighLine, room(callTokens)) : null;
       if (callExcerpt !== null) {
         excerpts.set(b.start, callExcerpt);
         found.push(b.start);

@@ -8,7 +8,6 @@
  * call's name, id and other arguments stay as they were.
  */
 import type { Message, ToolCall } from "@kosong/core";
-import type { Tokenizer } from "../tokens/index.js";
 import { excerptBody } from "./tool-output-excerpt.js";
 
 /** An argument with fewer lines than this is kept whole. */
@@ -22,7 +21,7 @@ const MIN_LINES = 12;
  * gaps, under an `[excerpt: …]` line. Null when no argument is that long or
  * the result would not be smaller.
  */
-export function toolCallExcerpt(message: Message, weigh: (line: string) => number, maxTokens: number, tokenizer: Tokenizer): Message | null {
+export function toolCallExcerpt(message: Message, weigh: (line: string) => number, maxTokens: number): Message | null {
   if (message.role !== "assistant" || message.tool_calls === undefined || message.tool_calls.length === 0) return null;
   const long: string[] = [];
   const parsed = message.tool_calls.map((call) => {
@@ -34,7 +33,8 @@ export function toolCallExcerpt(message: Message, weigh: (line: string) => numbe
     return args;
   });
   if (long.length === 0) return null;
-  const total = long.reduce((sum, value) => sum + tokenizer.count(value), 0);
+  // The room is shared by length (counting the long strings themselves would cost more than the excerpt saves).
+  const total = long.reduce((sum, value) => sum + value.length, 0);
   let changed = false;
   const calls = message.tool_calls.map((call, index): ToolCall => {
     const args = parsed[index];
@@ -42,7 +42,7 @@ export function toolCallExcerpt(message: Message, weigh: (line: string) => numbe
     const cut = visitStrings(args, (value) => {
       const lines = value.split("\n");
       if (lines.length < MIN_LINES) return value;
-      const room = Math.floor((maxTokens * tokenizer.count(value)) / total) - 16;
+      const room = Math.floor((maxTokens * value.length) / total) - 16;
       const weights = lines.map((line, at) => (at === 0 ? 0 : weigh(line)));
       const { body, shown } = excerptBody(lines, weights, 1, Math.max(room, 24), null);
       const excerpt = `[excerpt: ${shown} of ${lines.length} lines, those about what the recent messages work on]\n${body.join("\n")}`;

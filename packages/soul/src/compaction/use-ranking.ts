@@ -196,7 +196,10 @@ class MaxHeap {
 export function lineWorth(working: WorkingSet, priors: ReadonlyMap<string, number>, covered: ReadonlySet<string>): (line: string) => number {
   return (line) => {
     let weight = working.lineWeight(line);
-    for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text: line }] }])) if (!covered.has(key)) weight += priors.get(key) ?? 0;
+    for (const [id, kind] of identifiersOf(line)) {
+      const key = kind === "path" ? (pathKeys(id)[0] ?? id) : id;
+      if (kind !== "error" && !covered.has(key)) weight += priors.get(key) ?? 0;
+    }
     return weight;
   };
 }

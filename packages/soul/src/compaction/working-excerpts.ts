@@ -44,11 +44,11 @@ export function workingExcerpts(
     if (message.role === "assistant") {
       // The agent's own script or file contents, cut to the lines about the working set and the names it keeps using.
       const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
-      const cut = toolCallExcerpt(message, lineWorth(working, priors, covered), room, tokenizer) ?? message;
+      const cut = toolCallExcerpt(message, lineWorth(working, priors, covered), room) ?? message;
       const text = (cut.tool_calls ?? []).flatMap((call) => argumentValues(call.function.arguments).map(([, v]) => v)).filter((v) => v.includes("\n")).join("\n");
       if (text === "") return;
-      const tokens = tokenizer.count(text);
-      if (tokens > room + 40) return;
+      const tokens = estimate(text);
+      if (tokens > (room + 40) * 1.25) return;
       const keys = new Map<string, number>();
       for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text }] }])) keys.set(key, priors.get(key) ?? 0);
       const recency = 0.25 + (position + 1) / messages.length;
@@ -57,21 +57,22 @@ export function workingExcerpts(
     }
     if (message.role !== "tool") return;
     const relevance = working.relevance(message);
+    // An output about nothing the kept messages work on is not excerpted (excerpting every output costs more than it finds).
+    if (relevance === 0) return;
     const call = calls.get(message.tool_call_id ?? "");
     const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
     const excerpt = toolOutputExcerpt(message, call, working, room, tokenizer);
     const body = excerpt === null ? textOf(message) : textOf(excerpt);
     const text = `${commandLine(call)}\n${body}`;
-    const tokens = tokenizer.count(text);
-    if (tokens > room + 40) return;
+    const tokens = estimate(text);
+    if (tokens > (room + 40) * 1.25) return;
     const recency = 0.25 + (position + 1) / messages.length;
     const shown: Message = { role: "tool", content: [{ type: "text", text }], tool_call_id: message.tool_call_id };
     const keys = new Map<string, number>();
     for (const key of identifierKeys([shown])) keys.set(key, priors.get(key) ?? 0);
     for (const [key, value] of valueKeys(body, recency)) keys.set(key, value);
     if (call !== undefined && viewsWorkingFile(call, working)) for (const [key, value] of lineKeys(body, working, recency)) keys.set(key, value);
-    const base = relevance === 0 ? 0 : (1 + Math.log1p(relevance)) * recency;
-    if (base === 0 && keys.size === 0) return;
+    const base = (1 + Math.log1p(relevance)) * recency;
     candidates.push({ position, text, tokens, base, keys });
   });
   // Best marginal use per token first (what the kept messages show counts no more), while they fit.
@@ -82,12 +83,20 @@ export function workingExcerpts(
     .filter((c) => c.density > 0)
     .sort((a, b) => b.density - a.density)
     .filter((c) => {
-      if (c.tokens + 2 > left) return false;
-      left -= c.tokens + 2;
+      // Ranked by an estimate; counted only when it may fit.
+      if (c.tokens * 0.7 + 2 > left) return false;
+      const tokens = tokenizer.count(c.text);
+      if (tokens + 2 > left) return false;
+      left -= tokens + 2;
       return true;
     })
     .sort((a, b) => a.position - b.position);
   return chosen.length === 0 ? "" : `${WORKING_EXCERPTS_TITLE}\n${chosen.map((c) => c.text).join("\n\n")}`;
+}
+
+/** A cheap token estimate of excerpt text (code and logs: about 3.2 characters a token), for ranking only. */
+function estimate(text: string): number {
+  return Math.ceil(text.length / 3.2);
 }
 
 function textOf(message: Message): string {
