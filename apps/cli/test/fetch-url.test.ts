@@ -152,7 +152,7 @@ describe("FetchURL against local servers", () => {
   it("an allow rule for the first host approves that host only: a redirect to a host no rule allows is asked about, through the session's rule-checked toolset", async () => {
     const rules = new PermissionRules([parsePermissionRule("FetchURL(domain:127.0.0.1)", "allow", "test")!], process.cwd());
     const asked: string[] = [];
-    const approval: ToolApproval = { request: (action) => (asked.push(action), Promise.resolve({ approved: false, feedback: "not there" })) };
+    const approval: ToolApproval = { request: (action) => (asked.push(action), Promise.resolve({ approved: true as const })) };
     const tool = fetchUrlTool({ ...local, hostRule: (host) => rules.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null });
     const toolset = withPermissionRules(new SimpleToolset([tool]), rules);
     const call = (url: string, id: string) =>
@@ -160,9 +160,9 @@ describe("FetchURL against local servers", () => {
     // The allowed host itself is fetched without asking.
     expect((await call(`${base}/page`, "c1")).return_value.is_error).toBe(false);
     expect(asked).toEqual([]);
-    // Its redirect to localhost (no rule) is asked about, and the refusal stops the fetch.
+    // Its redirect to localhost (no rule) is asked about before it is fetched.
     const redirected = await call(`${base}/to-localhost`, "c2");
     expect(asked).toEqual([`FetchURL:localhost:${port}`]);
-    expect(redirected.return_value.is_error).toBe(true);
+    expect(redirected.return_value.is_error).toBe(false);
   });
 });
