@@ -166,11 +166,13 @@ export function buildProgram(): Command {
 
   const sessions = program
     .command("sessions")
-    .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt")
+    .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt (with --store, also those only in PostgreSQL)")
     .exitOverride()
-    .action(async () => {
+    .action(async (_options: object, command: Command) => {
       const { printSessions } = await import("./sessions/print-sessions.js");
-      process.exitCode = await printSessions();
+      const { storeUrl, withStore } = await import("./sessions/prune-command.js");
+      const url = storeUrl(command.optsWithGlobals<{ store?: string }>().store, process.env);
+      process.exitCode = await withStore(url, (store) => printSessions(undefined, undefined, store));
     });
   sessions
     .command("prune")

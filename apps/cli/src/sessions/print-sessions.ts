@@ -2,17 +2,22 @@
 import { ExitCode } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
-import { folderBytes } from "./session-retention.js";
-import { listSessions, sessionsDir } from "./session-store.js";
+import { diskBytesOf, listAllSessions } from "./session-retention.js";
+import { sessionsDir } from "./session-store.js";
+import type { SessionStoreClient } from "./store-sessions.js";
 
-/** Prints the sessions of `$KOSONG_HOME` to stdout. */
-export async function printSessions(home: string = defaultHome(), out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const sessions = await listSessions(home);
+/**
+ * Prints the sessions of `$KOSONG_HOME` to stdout, and with `store` those
+ * only the PostgreSQL store holds (directory `(only in PostgreSQL)`, nothing
+ * on disk).
+ */
+export async function printSessions(home: string = defaultHome(), out: NodeJS.WritableStream = process.stdout, store: SessionStoreClient | null = null): Promise<number> {
+  const { sessions } = await listAllSessions(home, store);
   if (sessions.length === 0) {
-    out.write(`No sessions yet in ${sessionsDir(home)}.\n`);
+    out.write(`No sessions yet in ${sessionsDir(home)}${store === null ? "" : " or in the store"}.\n`);
     return ExitCode.ok;
   }
-  const disk = await Promise.all(sessions.map((s) => folderBytes(s.dir)));
+  const disk = await Promise.all(sessions.map(diskBytesOf));
   const rows = sessions.map((s, i) => [s.id, visibleControls(s.cwd, { oneLine: true }), formatSize(s.size), formatSize(disk[i]!), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)", 60)]);
   const header = ["ID", "DIRECTORY", "SIZE", "ON DISK", "LAST USED", "FIRST PROMPT"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.slice(0, 200).map((row) => row[i]!.length)));

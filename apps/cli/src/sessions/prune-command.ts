@@ -7,7 +7,8 @@ import { ExitCode, UsageError } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
 import { oneLine } from "../render/visible-controls.js";
 import { formatSize } from "./print-sessions.js";
-import { parseAge, parseKeep, type PrunedSession, pruneSessions, type RetentionPolicy, type StoreDeleter } from "./session-retention.js";
+import type { SessionStoreClient } from "./store-sessions.js";
+import { parseAge, parseKeep, type PrunedSession, pruneSessions, type RetentionPolicy } from "./session-retention.js";
 
 /** The options of `kosong sessions prune`, as commander parses them. */
 export interface PruneOptions {
@@ -25,7 +26,7 @@ export async function runPrune(options: PruneOptions, env: NodeJS.ProcessEnv = p
     keep: options.keep === undefined ? null : parseKeep(options.keep, "--keep"),
   };
   if (policy.olderThanMs === null && policy.keep === null) throw new UsageError("sessions prune: give --older-than AGE (e.g. 30d) and/or --keep N.");
-  const url = options.store ?? (env.KOSONG_STORE_URL || undefined);
+  const url = storeUrl(options.store, env);
   const dryRun = options.dryRun ?? false;
   const results = await withStore(url, (store) => pruneSessions(defaultHome(env), policy, { dryRun, store }));
   printPruned(results, dryRun, out);
@@ -45,8 +46,13 @@ export function printPruned(results: readonly PrunedSession[], dryRun: boolean, 
   out.write(`${dryRun ? "Would remove" : "Removed"} ${count} ${count === 1 ? "session" : "sessions"}, ${formatSize(freed)}.\n`);
 }
 
+/** The store's URL: `--store`, else `KOSONG_STORE_URL`, else none. */
+export function storeUrl(option: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  return option ?? (env.KOSONG_STORE_URL || undefined);
+}
+
 /** Runs `use` with a store connected to `url` (none without a url), closing it after. */
-export async function withStore<T>(url: string | undefined, use: (store: StoreDeleter | null) => Promise<T>): Promise<T> {
+export async function withStore<T>(url: string | undefined, use: (store: SessionStoreClient | null) => Promise<T>): Promise<T> {
   if (url === undefined) return use(null);
   const { PostgresContextStore } = await import("@kosong/context-postgres");
   const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });

@@ -1,0 +1,45 @@
+/**
+ * Sessions a PostgreSQL store holds that have no folder here (written by a
+ * service on the packages, another machine, or a folder removed by hand):
+ * `kosong sessions` lists them and `kosong sessions prune` removes them,
+ * given `--store`. A store session named `<id>/<child>` is a subagent
+ * context of session `<id>`: it is counted in and removed with it, never
+ * listed on its own.
+ */
+import type { SessionSummary } from "@kosong/context";
+import type { ListedSession } from "./session-store.js";
+
+/** What the CLI needs of a PostgreSQL store to list and remove its sessions. */
+export interface SessionStoreClient {
+  /** Every session of the store, with its size, last write and first prompt. */
+  listSessions(): Promise<SessionSummary[]>;
+  /** Deletes the session's conversation and rotations; false when the store has none. Throws when it is in use. */
+  deleteSession(id: string): Promise<boolean>;
+}
+
+/** What the directory column shows for a session that lives only in the store. */
+export const STORE_ONLY_DIRECTORY = "(only in PostgreSQL)";
+
+/** The parent session of store session `id` (`<id>/<child>`), or null when it is no child. */
+function parentOf(id: string): string | null {
+  const slash = id.indexOf("/");
+  return slash > 0 ? id.slice(0, slash) : null;
+}
+
+/** The sessions of `stored` without a folder among `local`, as listed sessions (their children folded in). */
+export function storeOnlySessions(local: readonly ListedSession[], stored: readonly SessionSummary[]): ListedSession[] {
+  const known = new Set(local.map((s) => s.id));
+  const own = stored.filter((s) => parentOf(s.id) === null && !known.has(s.id));
+  return own.map((s) => {
+    const children = stored.filter((c) => parentOf(c.id) === s.id);
+    const lastUsed = Math.max(s.updatedAt.getTime(), ...children.map((c) => c.updatedAt.getTime()));
+    const size = s.size + children.reduce((sum, c) => sum + c.size, 0);
+    return { id: s.id, dir: "", contextFile: "", cwd: STORE_ONLY_DIRECTORY, firstPrompt: s.firstPrompt, createdAt: s.updatedAt.toISOString(), compaction: null, storedSize: size, size, lastUsed, onlyInStore: true };
+  });
+}
+
+/** Deletes store session `id` and its subagent contexts (`<id>/...` among `stored`). */
+export async function deleteWithChildren(store: SessionStoreClient, id: string, stored: readonly SessionSummary[]): Promise<void> {
+  await store.deleteSession(id);
+  for (const child of stored) if (parentOf(child.id) === id) await store.deleteSession(child.id);
+}
