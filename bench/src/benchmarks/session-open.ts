@@ -16,7 +16,8 @@
  *   checkpoint of the whole session.
  *
  * Goals (issue 32): time within 2x and peak RSS within 1.5x of the small
- * session. The sessions are generated into a temp folder at bench time.
+ * session. The sessions are generated into a temp folder at bench time
+ * (at a tenth of these sizes in quick mode).
  * Linux only (reads /proc); needs the built CLI and builds it when missing.
  */
 import { spawn } from "node:child_process";
@@ -85,12 +86,15 @@ const benchmark: Benchmark = {
       const home = path.join(work, "home");
       const cwd = path.join(work, "project");
       mkdirSync(cwd, { recursive: true });
-      const small = writeSession(home, "20250101-000000-0000", cwd, { compactedParts: [], currentMessages: 20_000, tokenCount: 20_000 });
+      // Quick mode (CI) keeps the shapes at a tenth of the size.
+      const scale = quick ? 10 : 1;
+      const current = 20_000 / scale;
+      const small = writeSession(home, "20250101-000000-0000", cwd, { compactedParts: [], currentMessages: current, tokenCount: 20_000 });
       // Rotations of 18,000 messages (a compaction each) until the session holds ~200 MB.
       const perMessage = small.bytes / small.messages;
       const parts: number[] = [];
-      while ((parts.length * 18_000 + 20_000) * perMessage < 200e6) parts.push(18_000);
-      const huge = writeSession(home, "20250101-000001-0000", cwd, { compactedParts: parts, currentMessages: 20_000, tokenCount: 20_000 });
+      while ((parts.length * 18_000 + 20_000) * perMessage < 200e6) parts.push(18_000 / scale);
+      const huge = writeSession(home, "20250101-000001-0000", cwd, { compactedParts: parts, currentMessages: current, tokenCount: 20_000 });
       const env = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: home, OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1` };
       const rounds = quick ? 1 : 7;
       const ours: Sample[] = [];
