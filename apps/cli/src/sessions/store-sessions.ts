@@ -3,8 +3,9 @@
  * service on the packages, another machine, or a folder removed by hand):
  * `kosong sessions` lists them and `kosong sessions prune` removes them,
  * given `--store`. A store session named `<id>/<child>` is a subagent
- * context of session `<id>`: it is counted in and removed with it, never
- * listed on its own.
+ * context of session `<id>` (the CLI keeps its children so, see
+ * `childSessionId`): it is counted in and removed with it, never listed on
+ * its own.
  */
 import type { SessionSummary } from "@kosong/context";
 import type { ListedSession } from "./session-store.js";
@@ -38,8 +39,9 @@ export function storeOnlySessions(local: readonly ListedSession[], stored: reado
   });
 }
 
-/** Deletes store session `id` and its subagent contexts (`<id>/...` among `stored`). */
-export async function deleteWithChildren(store: SessionStoreClient, id: string, stored: readonly SessionSummary[]): Promise<void> {
+/** Deletes the subagent contexts of store session `id` (`<id>/...` among `stored`, and `recorded`), then the session. */
+export async function deleteWithChildren(store: SessionStoreClient, id: string, stored: readonly SessionSummary[], recorded: readonly string[] = []): Promise<void> {
+  const children = new Set([...stored.map((s) => s.id).filter((child) => parentOf(child) === id), ...recorded]);
+  for (const child of children) await store.deleteSession(child);
   await store.deleteSession(id);
-  for (const child of stored) if (parentOf(child.id) === id) await store.deleteSession(child.id);
 }
