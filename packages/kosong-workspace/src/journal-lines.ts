@@ -16,11 +16,11 @@ const CHUNK = 1 << 20;
 const NEWLINE = 10;
 
 /**
- * Calls `visit` for each complete line of `handle` in order (awaiting it),
+ * Calls `visit` for each complete line of `handle` in order,
  * and resolves to the offset of a torn last line (bytes after the last
  * newline), or null when the file ends with a newline or is empty.
  */
-export async function readJournalLines(handle: FileHandle, visit: (line: JournalLine) => void | Promise<void>): Promise<number | null> {
+export async function readJournalLines(handle: FileHandle, visit: (line: JournalLine) => void): Promise<number | null> {
   let buffer = Buffer.allocUnsafe(CHUNK);
   /** File offset of `buffer[0]`; `buffer[0, length)` holds unread bytes. */
   let base = 0;
@@ -36,7 +36,7 @@ export async function readJournalLines(handle: FileHandle, visit: (line: Journal
     length += bytesRead;
     let start = 0;
     for (let newline = buffer.indexOf(NEWLINE, start); newline !== -1 && newline < length; newline = buffer.indexOf(NEWLINE, start)) {
-      await visit({ text: buffer.toString("utf8", start, newline), offset: base + start });
+      visit({ text: buffer.toString("utf8", start, newline), offset: base + start });
       start = newline + 1;
     }
     buffer.copy(buffer, 0, start, length);
