@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { extractText } from "@kosong/core";
 import { type ContextRecord, encodeRecord, scanContextFile } from "@kosong/context/records";
+import { readStoredRecords } from "../sessions/stored-conversation.js";
 import { createSession, recordFirstPrompt, recordStoredSize, secureSessionFiles, type SessionInfo } from "../sessions/session-store.js";
 
 /** The current conversation of `session` (not its rotations); `store`: the PostgreSQL URL when its conversation is there. */
@@ -16,12 +17,9 @@ export async function readConversation(session: SessionInfo, store: string | nul
   if (store === null) throw new Error(`the conversation of session ${session.id} is in PostgreSQL: give --store (or KOSONG_STORE_URL)`);
   const { PostgresContextStore } = await import("@kosong/context-postgres");
   const connected = await PostgresContextStore.connect(store, { reconnectTimeoutMs: 10_000 });
-  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-export-"));
   try {
-    const exported = await connected.exportSession(session.id, path.join(dir, "context.jsonl"));
-    return await scanRecords(exported.file);
+    return await readStoredRecords(connected, session.id);
   } finally {
-    await rm(dir, { recursive: true, force: true });
     await connected.close();
   }
 }

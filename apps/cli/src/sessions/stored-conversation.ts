@@ -10,6 +10,8 @@ import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ContextLog } from "@kosong/context";
+import { type ContextRecord, scanContextFile } from "@kosong/context/records";
+import type { PostgresContextStore } from "@kosong/context-postgres";
 import { UsageError } from "../cli-error.js";
 import type { SessionInfo } from "./session-store.js";
 
@@ -22,6 +24,8 @@ export interface StoredConversation {
    * ({@link childSessionId}).
    */
   openChildLog(agentId: string): Promise<ContextLog>;
+  /** The current conversation of child agent `agentId` as stored now, read without its lock (a running child's too). */
+  readChild(agentId: string): Promise<ContextRecord[]>;
   /** The conversation's size in bytes, as a `context.jsonl` would hold it (for `kosong sessions` and the picker). */
   bytes(): Promise<number>;
   /** Ends the store's connections (after the context, which closes the log, is closed). */
@@ -38,6 +42,7 @@ export async function openStoredConversation(url: string, session: SessionInfo |
     return {
       log: await store.openLog(session.id),
       openChildLog: (agentId) => store.openLog(childSessionId(session.id, agentId)),
+      readChild: (agentId) => readStoredRecords(store, childSessionId(session.id, agentId)),
       bytes: () => store.sessionBytes(session.id),
       close: () => store.close(),
     };
@@ -50,6 +55,24 @@ export async function openStoredConversation(url: string, session: SessionInfo |
 /** The store's session id of child agent `agentId` of session `sessionId`: the parent's id, a slash, the agent's (its link to the parent). */
 export function childSessionId(sessionId: string, agentId: string): string {
   return `${sessionId}/${agentId}`;
+}
+
+/**
+ * The current conversation of session `sessionId` in `store` (not its
+ * rotations), from one snapshot and without its lock: exported into a
+ * private temp folder and read back (damaged lines skipped), the folder
+ * removed.
+ */
+export async function readStoredRecords(store: PostgresContextStore, sessionId: string): Promise<ContextRecord[]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-read-"));
+  try {
+    const exported = await store.exportSession(sessionId, path.join(dir, "context.jsonl"));
+    const records: ContextRecord[] = [];
+    await scanContextFile(exported.file, ({ record }) => records.push(record));
+    return records;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**

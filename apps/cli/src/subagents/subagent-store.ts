@@ -13,6 +13,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tokenUsage, type TokenUsage } from "@kosong/core";
 import type { ContextLog } from "@kosong/context";
+import { type ContextRecord, scanContextFile } from "@kosong/context/records";
 import { Context } from "@kosong/soul";
 
 /** Where a child stands. */
@@ -58,6 +59,8 @@ export interface SubagentTurn {
 export interface ChildLogs {
   /** Opens (and locks) child `id`'s conversation log. */
   open(id: string): Promise<ContextLog>;
+  /** Child `id`'s current conversation, read without its lock. */
+  read(id: string): Promise<ContextRecord[]>;
 }
 
 /** An id of the store's shape: what a model's `resume` must look like before it names a folder. */
@@ -77,6 +80,18 @@ export class SubagentStore {
   /** Child `id`'s conversation, not yet restored (close it when done). */
   async openContext(id: string): Promise<Context> {
     return new Context(this.#logs === null ? this.contextFile(id) : await this.#logs.open(id));
+  }
+
+  /**
+   * Child `id`'s current conversation as written so far, read without its
+   * lock (so also while it runs, here or in another process) and without
+   * changing it (a cut tool call stays unanswered).
+   */
+  async readRecords(id: string): Promise<ContextRecord[]> {
+    if (this.#logs !== null) return this.#logs.read(id);
+    const records: ContextRecord[] = [];
+    await scanContextFile(this.contextFile(id), ({ record }) => records.push(record));
+    return records;
   }
 
   /** A fresh id. */
