@@ -107,6 +107,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       outputFormat: "text",
       shellEnvironment: defaultEnvironmentPolicy,
       mcpSources: [],
+      mcpStartTimeoutMs: null,
       permissions: null,
       store: null,
       llmTimeouts: {},

@@ -3,7 +3,8 @@
  * (see `@kosong/acp`), for Zed and other ACP editors. Each ACP session is a
  * saved kosong session (`session/load` takes its exact id, of the same working directory); the editor's file
  * system and terminal are used for the tools when it offers them, and the
- * MCP servers it passes are connected (through `@kosong/mcp`, loaded only
+ * MCP servers it passes are connected (with the launcher environment and
+ * `${VAR}` expansion that configured servers get) (through `@kosong/mcp`, loaded only
  * then) and their tools added to the agent's. Ends when
  * stdin closes (exit 0) or on SIGTERM/SIGINT/SIGHUP (turns aborted, sessions
  * closed, exit 128+n). Diagnostics go to stderr only.
@@ -30,8 +31,9 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
   // The editor's servers' toolsets, found again (with their type) from the Toolset @kosong/acp hands back in the session request.
   const editorMcp = new WeakMap<Toolset, McpToolset>();
   const connectMcpServers: ConnectMcpServers = async (servers, { cwd }) => {
-    const [{ acpMcpConfig }, { connectReporting }] = await Promise.all([import("../agent/acp-mcp-config.js"), import("../agent/mcp-tools.js")]);
-    const mcp = await connectReporting(acpMcpConfig(servers, warnOnStderr), cwd, warnOnStderr);
+    const [{ acpMcpConfig }, { connectReporting }, { withLauncherEnvironment }] = await Promise.all([import("../agent/acp-mcp-config.js"), import("../agent/mcp-tools.js"), import("../agent/mcp-launcher-environment.js")]);
+    // As for the config file's servers: ${VAR} expanded, and a launcher's variables (proxy, CA, locale, npm config; no credentials) under the editor's env.
+    const mcp = await connectReporting(withLauncherEnvironment(acpMcpConfig(servers, warnOnStderr, process.env), process.env), cwd, warnOnStderr, options.settings.mcpStartTimeoutMs);
     editorMcp.set(mcp.toolset, mcp.toolset);
     return { toolset: mcp.toolset, close: () => mcp.close() };
   };

@@ -62,8 +62,10 @@ export class ScreenWriter {
   readonly #onResize = (): void => {
     // A resize resets the scroll region, and the cursor may now sit on the new last row, where the output
     // would write over the footer: the whole screen scrolls by a line if so (IND keeps the column), and
-    // the cursor goes back up into what becomes the region.
-    this.out.write(`${save}${esc}[r${restore}${esc}D${up(1)}`);
+    // the cursor goes back up into what becomes the region. Nothing of the output is below the cursor, but
+    // after the screen grew the old footer row is (where the terminal left it): the rows under the cursor
+    // are cleared, so neither it nor streamed text written over part of it stays between output and footer.
+    this.out.write(`${save}${esc}[r${restore}${esc}D${up(1)}${save}${down(1)}\r${esc}[J${restore}`);
     this.#setRegion();
   };
 

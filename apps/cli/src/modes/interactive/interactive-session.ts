@@ -424,7 +424,8 @@ export class InteractiveSession {
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
     // Leaving plan mode is asked every time: no choice approves more than this plan.
     const always = !isExitPlanModeAction(question.action);
-    const rule = always ? ruleForApproval(question.action) : null;
+    // "Always for this project" only where the project's rules are used: a trusted workspace.
+    const rule = always && this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
     const project = rule === null ? "" : `   [p] always for this project (${rule})`;
     // ExitPlanMode's plan can be edited first: the plan approved is the user's version.
     const plan = this.agent.planMode.awaiting(question.toolCallId);

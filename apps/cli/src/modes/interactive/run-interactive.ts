@@ -54,7 +54,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     ...options,
     choice: picked.choice,
     cwd: picked.cwd,
-    askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style),
+    askWorkspaceTrust: (offer) => askWorkspaceTrust(offer, input, print, style),
     mcpProgress: (line) => input.printAbove(style.dim(line)),
   });
   const session = new InteractiveSession(agent, input, stdout, style);
