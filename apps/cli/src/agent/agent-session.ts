@@ -416,7 +416,7 @@ interface SubagentsSetup {
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
   const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, os.homedir()), setup.tools.map((t) => t.name));
-  const logs = setup.stored === null ? null : { open: setup.stored.openChildLog, read: setup.stored.readChild };
+  const logs = setup.stored === null ? null : setup.stored.children;
   const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`, logs);
   const cut = await store.recoverCut();
   const notices = [

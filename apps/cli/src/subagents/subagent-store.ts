@@ -13,7 +13,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tokenUsage, type TokenUsage } from "@kosong/core";
 import type { ContextLog } from "@kosong/context";
-import { type ContextRecord, scanContextFile } from "@kosong/context/records";
+import { type ContextRecord, encodeRecord, scanContextFile } from "@kosong/context/records";
 import { Context } from "@kosong/soul";
 
 /** Where a child stands. */
@@ -61,6 +61,8 @@ export interface ChildLogs {
   open(id: string): Promise<ContextLog>;
   /** Child `id`'s current conversation, read without its lock. */
   read(id: string): Promise<ContextRecord[]>;
+  /** Creates child `id`'s conversation holding `records` (it must not exist yet). */
+  write(id: string, records: readonly ContextRecord[]): Promise<void>;
 }
 
 /** An id of the store's shape: what a model's `resume` must look like before it names a folder. */
@@ -92,6 +94,19 @@ export class SubagentStore {
     const records: ContextRecord[] = [];
     await scanContextFile(this.contextFile(id), ({ record }) => records.push(record));
     return records;
+  }
+
+  /**
+   * Adds child `record` holding the conversation `records` (an import, a
+   * fork): its folder and record, and its conversation (a new file, or a
+   * new session in the store). Throws when the child exists already.
+   */
+  async put(record: SubagentRecord, records: readonly ContextRecord[]): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await mkdir(this.#folder(record.id), { mode: 0o700 });
+    if (this.#logs !== null) await this.#logs.write(record.id, records);
+    else await writeFile(this.contextFile(record.id), records.map((r) => `${encodeRecord(r)}\n`).join(""), { mode: 0o600, flag: "wx" });
+    await this.save(record);
   }
 
   /** A fresh id. */
