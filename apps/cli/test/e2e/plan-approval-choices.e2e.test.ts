@@ -1,11 +1,12 @@
 /**
  * Leaving plan mode is asked every time, in the terminal (the built
  * binary): ExitPlanMode's approval offers no "for this session" and no
- * "always for this project" choice, `a` does not approve, and the next
- * plan is asked about again.
+ * "always for this project" choice, `a` does not approve, an allow rule
+ * naming ExitPlanMode approves nothing, and the next plan is asked about
+ * again.
  */
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
@@ -18,10 +19,13 @@ const tempDir = useTempDirs();
 const { server, terminals } = await kosongSuite({ tmux: true });
 
 describe("ExitPlanMode's approval in the terminal", { timeout: 90_000 }, () => {
-  it("offers only y, e, n: `a` is not an answer, nothing is saved for the project, and the next plan is asked again", async () => {
+  it("offers only y, e, n: `a` is not an answer, an allow rule does not answer, nothing is saved for the project, the next plan is asked again", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
+    // A rule that allows ExitPlanMode by name covers no plan either.
+    await mkdir(path.join(home, ".kosong"));
+    await writeFile(path.join(home, ".kosong", "config.json"), JSON.stringify({ permissions: { allow: ["ExitPlanMode"] } }));
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--plan"], { cwd, env, height: 50 });
     terminals.push(terminal);
