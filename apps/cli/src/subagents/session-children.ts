@@ -116,8 +116,8 @@ export async function readChildrenFolder(dir: string): Promise<{ children: Carri
   const names = await readdir(dir).catch(() => null);
   if (names === null) return { children: [], skipped: 0 };
   const found = await Promise.all(
-    names.map(async (name) => {
-      if (!agentIdPattern.test(name)) return null;
+    // Other names (a file a tool left there) are not children: not counted.
+    names.filter((name) => agentIdPattern.test(name)).map(async (name) => {
       try {
         const record = parseChildRecord(JSON.parse(await readFile(path.join(dir, name, "agent.json"), "utf8")));
         if (record === null || record.id !== name) return null;
