@@ -4,8 +4,8 @@
  * `kosong sessions` lists them and `kosong sessions prune` removes them,
  * given `--store`. A store session named `<id>/<child>` is a subagent
  * context of session `<id>` (the CLI keeps its children so, see
- * `childSessionId`): it is counted in and removed with it, never listed on
- * its own.
+ * `childSessionId`): it is counted in and removed with it, listed on its
+ * own only when that session is gone.
  */
 import type { SessionSummary } from "@kosong/context";
 import type { ListedSession } from "./session-store.js";
@@ -27,10 +27,19 @@ function parentOf(id: string): string | null {
   return slash > 0 ? id.slice(0, slash) : null;
 }
 
-/** The sessions of `stored` without a folder among `local`, as listed sessions (their children folded in). */
+/**
+ * The sessions of `stored` without a folder among `local`, as listed
+ * sessions (their children folded in; a child whose parent is gone from
+ * both is listed on its own, so that it can be pruned).
+ */
 export function storeOnlySessions(local: readonly ListedSession[], stored: readonly SessionSummary[]): ListedSession[] {
   const known = new Set(local.map((s) => s.id));
-  const own = stored.filter((s) => parentOf(s.id) === null && !known.has(s.id));
+  const inStore = new Set(stored.map((s) => s.id));
+  const listedAlone = (id: string): boolean => {
+    const parent = parentOf(id);
+    return parent === null || (!known.has(parent) && !inStore.has(parent));
+  };
+  const own = stored.filter((s) => listedAlone(s.id) && !known.has(s.id));
   return own.map((s) => {
     const children = stored.filter((c) => parentOf(c.id) === s.id);
     const lastUsed = Math.max(s.updatedAt.getTime(), ...children.map((c) => c.updatedAt.getTime()));

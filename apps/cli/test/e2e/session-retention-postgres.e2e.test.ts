@@ -97,15 +97,17 @@ describe("kosong sessions prune with --store", { timeout: 90_000 }, () => {
     const stamp = Date.now().toString(36);
     const [stale, live] = [`svc-old-${stamp}`, `svc-new-${stamp}`];
     const child = `${stale}/agents/a1`;
+    // A child whose session is gone from both places: listed on its own, so that it can go too.
+    const orphan = `svc-gone-${stamp}/a2`;
     const prompt = (text: string) => ({ kind: "message" as const, message: { role: "user" as const, content: [{ type: "text" as const, text }] } });
-    for (const [id, text] of [[stale, "stale service question"], [child, "child question"], [live, "live service question"]] as const) {
+    for (const [id, text] of [[stale, "stale service question"], [child, "child question"], [orphan, "orphan question"], [live, "live service question"]] as const) {
       const log = await pg.store.openLog(id);
       await log.append([prompt(text)]);
       if (id === stale) await log.truncateAndRotate(0, [prompt(text)]);
       await log.close();
     }
     // The stale session and its child were last written 60 days ago.
-    await pg.query(`UPDATE sessions SET updated_at = now() - interval '60 days' WHERE session_id = ANY($1)`, [[stale, child]]);
+    await pg.query(`UPDATE sessions SET updated_at = now() - interval '60 days' WHERE session_id = ANY($1)`, [[stale, child, orphan]]);
     const ids = async () => (await pg.store.listSessions()).map((s) => s.id).filter((id) => id.includes(stamp)).sort();
 
     const listed = await runKosong(["--store", pg.url, "sessions"], { cwd, home });
@@ -113,13 +115,15 @@ describe("kosong sessions prune with --store", { timeout: 90_000 }, () => {
     expect(listed.stdout).toMatch(new RegExp(`^${stale} +\\(only in PostgreSQL\\) +\\d+ B +0 B +\\S+ \\S+ +stale service question$`, "m"));
     expect(listed.stdout).toMatch(new RegExp(`^${live} +\\(only in PostgreSQL\\) .*live service question$`, "m"));
     expect(listed.stdout).not.toContain(child);
+    expect(listed.stdout).toMatch(new RegExp(`^${orphan} +\\(only in PostgreSQL\\) .*orphan question$`, "m"));
     expect((await runKosong(["sessions"], { cwd, home })).stdout).not.toContain(stale);
 
     const dry = await runKosong(["--store", pg.url, "sessions", "prune", "--older-than", "30d", "--dry-run"], { cwd, home });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(new RegExp(`^would remove ${stale} .*stale service question$`, "m"));
     expect(dry.stdout).not.toMatch(new RegExp(`would remove ${live}`));
-    expect(await ids()).toEqual([child, live, stale].sort());
+    expect(dry.stdout).toMatch(new RegExp(`^would remove ${orphan} `, "m"));
+    expect(await ids()).toEqual([child, live, orphan, stale].sort());
 
     const pruned = await runKosong(["sessions", "prune", "--older-than", "30d"], { cwd, home, env: { KOSONG_STORE_URL: pg.url } });
     expect(pruned.code, pruned.stderr).toBe(0);
