@@ -8,7 +8,7 @@
 import { constants } from "node:os";
 import path from "node:path";
 import packageJson from "../../../package.json" with { type: "json" };
-import { openAgentSession } from "../../agent/agent-session.js";
+import { openAgentSession, warnOnStderr } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import { loadProviders, type Providers } from "../../providers/create-provider.js";
@@ -63,6 +63,11 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       return askWorkspaceTrust(offer, input, print, style);
     },
     mcpProgress: (line) => input.printAbove(style.dim(line)),
+    // A warning on stderr would land on the progress line: the progress ends first.
+    warn: (line) => {
+      progress.stop();
+      warnOnStderr(line);
+    },
     openProgress: (done, total) => progress.report(done, total),
   }).finally(() => progress.stop());
   const session = new InteractiveSession(agent, input, stdout, style);
