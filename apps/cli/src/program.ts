@@ -172,10 +172,9 @@ export function buildProgram(): Command {
     .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt (with --store, also those only in PostgreSQL)")
     .exitOverride()
     .action(async (_options: object, command: Command) => {
-      const { printSessions } = await import("./sessions/print-sessions.js");
-      const { storeUrl, withStore } = await import("./sessions/prune-command.js");
-      const url = storeUrl(command.optsWithGlobals<{ store?: string }>().store, process.env);
-      process.exitCode = await withStore(url, (store) => printSessions(undefined, undefined, store));
+      const { runSessionsCommand } = await import("./sessions/print-sessions.js");
+      const { storeUrl } = await import("./sessions/store-sessions.js");
+      process.exitCode = await runSessionsCommand(storeUrl(command.optsWithGlobals<{ store?: string }>().store, process.env));
     });
   sessions
     .command("prune")

@@ -1,10 +1,11 @@
 /** `kosong sessions`: the saved sessions as a table, most recently used first. */
 import { ExitCode } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
+import { redactUrlPasswords } from "@kosong/core";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { diskBytesOf, listAllSessions } from "./session-retention.js";
 import { sessionsDir } from "./session-store.js";
-import type { SessionStoreClient } from "./store-sessions.js";
+import { type SessionStoreClient, withStore } from "./store-sessions.js";
 
 /**
  * Prints the sessions of `$KOSONG_HOME` to stdout, and with `store` those
@@ -23,6 +24,25 @@ export async function printSessions(home: string = defaultHome(), out: NodeJS.Wr
   const widths = header.map((h, i) => Math.max(h.length, ...rows.slice(0, 200).map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) out.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * `kosong sessions`: the sessions of `home`, and with a store URL those only
+ * the store holds. A store that cannot be reached lists the sessions on disk
+ * with a warning (on `err`) rather than nothing.
+ */
+export async function runSessionsCommand(url: string | undefined, home: string = defaultHome(), out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  if (url === undefined) return printSessions(home, out);
+  let listed = "";
+  const buffer = { write: (chunk: string) => ((listed += chunk), true) } as unknown as NodeJS.WritableStream;
+  try {
+    const code = await withStore(url, (store) => printSessions(home, buffer, store));
+    out.write(listed);
+    return code;
+  } catch (error) {
+    err.write(`kosong: the PostgreSQL store could not be read (${oneLine(redactUrlPasswords((error as Error).message), 200)}): only the sessions on disk are listed.\n`);
+    return printSessions(home, out);
+  }
 }
 
 /** `bytes` as `512 B`, `1.5 KiB`, `2.0 MiB`. */

@@ -7,7 +7,7 @@ import { ExitCode, UsageError } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
 import { oneLine } from "../render/visible-controls.js";
 import { formatSize } from "./print-sessions.js";
-import type { SessionStoreClient } from "./store-sessions.js";
+import { storeUrl, withStore } from "./store-sessions.js";
 import { parseAge, parseKeep, type PrunedSession, pruneSessions, type RetentionPolicy } from "./session-retention.js";
 
 /** The options of `kosong sessions prune`, as commander parses them. */
@@ -44,21 +44,4 @@ export function printPruned(results: readonly PrunedSession[], dryRun: boolean, 
   }
   const count = results.filter((r) => r.skipped === null).length;
   out.write(`${dryRun ? "Would remove" : "Removed"} ${count} ${count === 1 ? "session" : "sessions"}, ${formatSize(freed)}.\n`);
-}
-
-/** The store's URL: `--store`, else `KOSONG_STORE_URL`, else none. */
-export function storeUrl(option: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  return option ?? (env.KOSONG_STORE_URL || undefined);
-}
-
-/** Runs `use` with a store connected to `url` (none without a url), closing it after. */
-export async function withStore<T>(url: string | undefined, use: (store: SessionStoreClient | null) => Promise<T>): Promise<T> {
-  if (url === undefined) return use(null);
-  const { PostgresContextStore } = await import("@kosong/context-postgres");
-  const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
 }

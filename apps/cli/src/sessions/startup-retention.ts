@@ -6,7 +6,7 @@
 import type { ChoiceOrPick } from "../modes/interactive/session-picker.js";
 import type { Settings } from "../config/settings.js";
 import { formatSize } from "./print-sessions.js";
-import { withStore } from "./prune-command.js";
+import { withStore } from "./store-sessions.js";
 import { pruneSessions } from "./session-retention.js";
 import { listSessions } from "./session-store.js";
 

@@ -5,9 +5,11 @@
  * given `--store`. A store session named `<id>/<child>` is a subagent
  * context of session `<id>` (the CLI keeps its children so, see
  * `childSessionId`): it is counted in and removed with it, listed on its
- * own only when that session is gone.
+ * own only when that session is gone. Also how the session commands reach
+ * the store (`--store`, else `KOSONG_STORE_URL`).
  */
 import type { SessionSummary } from "@kosong/context";
+import type { PostgresContextStore } from "@kosong/context-postgres";
 import type { ListedSession } from "./session-store.js";
 
 /** What the CLI needs of a PostgreSQL store to list and remove its sessions. */
@@ -53,4 +55,25 @@ export async function deleteWithChildren(store: SessionStoreClient, id: string, 
   const children = new Set([...stored.map((s) => s.id).filter((child) => parentOf(child) === id), ...recorded]);
   for (const child of children) await store.deleteSession(child);
   await store.deleteSession(id);
+}
+
+/** The store's URL: `--store`, else `KOSONG_STORE_URL`, else none. */
+export function storeUrl(option: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  return option ?? (env.KOSONG_STORE_URL || undefined);
+}
+
+/** Runs `work` on a connection to the store at `url` (closed after). */
+export async function withConnectedStore<T>(url: string, work: (store: PostgresContextStore) => Promise<T>): Promise<T> {
+  const { PostgresContextStore } = await import("@kosong/context-postgres");
+  const connected = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
+  try {
+    return await work(connected);
+  } finally {
+    await connected.close();
+  }
+}
+
+/** Runs `use` with a store connected to `url` (none without a url), closing it after. */
+export function withStore<T>(url: string | undefined, use: (store: SessionStoreClient | null) => Promise<T>): Promise<T> {
+  return url === undefined ? use(null) : withConnectedStore(url, use);
 }
