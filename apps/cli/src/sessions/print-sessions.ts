@@ -26,6 +26,9 @@ export async function printSessions(home: string = defaultHome(), out: NodeJS.Wr
   return ExitCode.ok;
 }
 
+/** How long `kosong sessions` tries to reach a store before listing without it. */
+const LISTING_RECONNECT_MS = 1_000;
+
 /**
  * `kosong sessions`: the sessions of `home`, and with a store URL those only
  * the store holds. A store that cannot be reached lists the sessions on disk
@@ -36,7 +39,8 @@ export async function runSessionsCommand(url: string | undefined, home: string =
   let listed = "";
   const buffer = { write: (chunk: string) => ((listed += chunk), true) } as unknown as NodeJS.WritableStream;
   try {
-    const code = await withStore(url, (store) => printSessions(home, buffer, store));
+    // A listing waits only briefly for a store that is down: the sessions on disk are shown without it.
+    const code = await withStore(url, (store) => printSessions(home, buffer, store), LISTING_RECONNECT_MS);
     out.write(listed);
     return code;
   } catch (error) {

@@ -62,10 +62,10 @@ export function storeUrl(option: string | undefined, env: NodeJS.ProcessEnv): st
   return option ?? (env.KOSONG_STORE_URL || undefined);
 }
 
-/** Runs `work` on a connection to the store at `url` (closed after). */
-export async function withConnectedStore<T>(url: string, work: (store: PostgresContextStore) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection to the store at `url` (closed after), a lost connection retried for `reconnectTimeoutMs` (default 10 s). */
+export async function withConnectedStore<T>(url: string, work: (store: PostgresContextStore) => Promise<T>, reconnectTimeoutMs = 10_000): Promise<T> {
   const { PostgresContextStore } = await import("@kosong/context-postgres");
-  const connected = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
+  const connected = await PostgresContextStore.connect(url, { reconnectTimeoutMs });
   try {
     return await work(connected);
   } finally {
@@ -73,7 +73,7 @@ export async function withConnectedStore<T>(url: string, work: (store: PostgresC
   }
 }
 
-/** Runs `use` with a store connected to `url` (none without a url), closing it after. */
-export function withStore<T>(url: string | undefined, use: (store: SessionStoreClient | null) => Promise<T>): Promise<T> {
-  return url === undefined ? use(null) : withConnectedStore(url, use);
+/** Runs `use` with a store connected to `url` (none without a url), closing it after; `reconnectTimeoutMs` as {@link withConnectedStore}'s. */
+export function withStore<T>(url: string | undefined, use: (store: SessionStoreClient | null) => Promise<T>, reconnectTimeoutMs?: number): Promise<T> {
+  return url === undefined ? use(null) : withConnectedStore(url, use, reconnectTimeoutMs);
 }
