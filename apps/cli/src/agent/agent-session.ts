@@ -45,6 +45,7 @@ import { withPermissionRules } from "../permissions/permission-toolset.js";
 import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
 import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
+import { startupMark } from "../startup-marks.js";
 
 /** Which conversation to run in. */
 export type SessionChoice =
@@ -167,12 +168,14 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     await conversation.close();
     throw error;
   });
+  startupMark("session-file");
   let mcp: McpServers | null = null;
   // Background jobs (Shell's run_in_background) keep their logs in the session folder (beside a --resume-file file as <name>.jobs).
   const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
   let mcpReady = Promise.resolve();
   try {
     const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
+    startupMark("project-context");
     const files = new FileRegistry();
     const workspace = await openWorkspace(cwd, files, options.host);
     const opened = await sandboxOpening.opening;
@@ -293,6 +296,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await closeConversation(conversation, session);
       },
     };
+    startupMark("session-open");
     return running;
   } catch (error) {
     await jobs.closeAll();
