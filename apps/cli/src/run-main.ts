@@ -26,6 +26,8 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   startupMark("config");
   const providers = await createProviders(settings);
   startupMark("providers");
+  // Every mode's first request needs the model's SDK: it loads while the session opens (reading files, running git).
+  void loadProviders(providers);
   if (settings.sessionRetention !== null) {
     const { applySessionRetention } = await import("./sessions/startup-retention.js");
     await applySessionRetention(settings, choice, await realpath(process.cwd()));
@@ -38,8 +40,6 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   if (options.print !== undefined) {
     const prompt = options.print === "-" ? await readStdin() : withPipedInput(options.print, await pipedStdin());
     if (!prompt.trim()) throw new UsageError("-p: the prompt is empty.");
-    // The one turn needs the model's SDK: it loads while the session opens (reading files, running git).
-    void loadProviders(providers);
     const { runPrintMode } = await import("./modes/print-mode.js");
     startupMark("mode-loaded");
     return runPrintMode({ settings, providers, choice: choice.kind === "pick" ? { kind: "new" } : choice, prompt });
