@@ -163,6 +163,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const { settings, providers, choice } = options;
   const warn = options.warn ?? warnOnStderr;
   const cwd = await realpath(options.cwd ?? process.cwd());
+  // The project context (AGENTS.md files, git's branch and status) loads while the session file is chosen and restored.
+  const projectContextLoading = settings.projectContext ? loadProjectContext(cwd) : Promise.resolve(null);
+  projectContextLoading.catch(() => undefined);
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
   // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
@@ -180,7 +183,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
   let mcpReady = Promise.resolve();
   try {
-    const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
+    const projectContext = await projectContextLoading;
     startupMark("project-context");
     const files = new FileRegistry();
     const workspace = await openWorkspace(cwd, files, options.host);
