@@ -77,6 +77,7 @@ function oneShot(server: FakeProviderServer, command: string, args: string[], en
 
 const benchmark: Benchmark = {
   name: "codex-side-by-side",
+  available: () => codexBinary() !== null,
   async run({ quick }) {
     const codex = codexBinary();
     if (codex === null) return [];
