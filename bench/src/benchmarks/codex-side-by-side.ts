@@ -13,17 +13,24 @@
  * base URL is the fake server, `wire_api = "responses"`, the key in
  * `FAKE_API_KEY`) in a folder under the home (Codex refuses its helpers
  * under /tmp). Codex's `exec` prints its answer when the message is
- * complete; on this one-line answer that is its first byte. The
- * interactive start (Codex's full-screen TUI) is not compared here.
+ * complete; on this one-line answer that is its first byte.
+ *
+ * Interactive: each agent in a pseudo-terminal (util-linux `script`) whose
+ * output goes to a headless xterm.js, which answers the terminal's queries
+ * (cursor position, colours, modes: Codex's TUI waits for those answers, a
+ * bare pty gives none) — spawn → the ready prompt on the screen (kosong's
+ * status line and `› `, Codex's `›` composer), and the RSS of the agent's
+ * process then (`/proc`, MB in the ms columns).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { ensureCliBuilt, kosongBin } from "../cli-process.ts";
+import xterm from "@xterm/headless";
+import { ensureCliBuilt, hasScript, kosongBin } from "../cli-process.ts";
 import { median, rowFromSamples } from "../measure.ts";
 
 /** Codex's binary: `KOSONG_BENCH_CODEX`, else `codex` on the PATH, else null. */
@@ -67,6 +74,69 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
   });
 }
 
+interface Ready {
+  ms: number;
+  rssMb: number;
+}
+
+/** The process `script` runs the command as (its child: the command is exec'd), or null. */
+function commandPid(scriptPid: number): number | null {
+  try {
+    const child = execFileSync("pgrep", ["-P", String(scriptPid)], { encoding: "utf8" }).trim().split("\n")[0];
+    return child ? Number(child) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs `command args` in a pseudo-terminal read by a headless xterm.js (which answers the terminal's queries) until
+ * `isReady(screen)`; returns the time from the spawn and the process's RSS then, and ends it.
+ */
+function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, isReady: (screen: string) => boolean): Promise<Ready> {
+  const quoted = [command, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
+  const term = new xterm.Terminal({ cols: 100, rows: 30, allowProposedApi: true });
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn("script", ["-qefc", `stty cols 100 rows 30; exec ${quoted}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
+    let result: Ready | null = null;
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    const screen = () => {
+      const buffer = term.buffer.active;
+      const lines: string[] = [];
+      for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? "");
+      return lines.join("\n");
+    };
+    term.onData((data) => child.stdin.write(data));
+    child.stdout.on("data", (chunk: Buffer) =>
+      term.write(chunk, () => {
+        if (result !== null || !isReady(screen())) return;
+        const ms = performance.now() - start;
+        const pid = commandPid(child.pid!);
+        const rss = pid === null ? null : /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+        result = { ms, rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN };
+        if (pid !== null) process.kill(pid, "SIGTERM");
+      }),
+    );
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(timer);
+      term.dispose();
+      if (result === null) return reject(new Error(`${command} never showed its prompt: ${JSON.stringify(screen().trim().slice(-400))}`));
+      resolve(result);
+    });
+  });
+}
+
+/** kosong's prompt: after its status line, the `› ` input line. */
+const kosongReady = (screen: string) => {
+  const status = screen.indexOf("compaction:");
+  return status >= 0 && screen.includes("› ", status);
+};
+
+/** Codex's composer: a line that starts with `›`. */
+const codexReady = (screen: string) => /^› /m.test(screen);
+
 const reply = { message: { role: "assistant" as const, content: [{ type: "text" as const, text: "Hello there." }] } };
 
 function oneShot(server: FakeProviderServer, command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
@@ -91,7 +161,7 @@ const benchmark: Benchmark = {
       mkdirSync(codexHome);
       writeFileSync(
         path.join(codexHome, "config.toml"),
-        `model = "bench-model"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n`,
+        `model = "bench-model"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n\n[projects."${work}"]\ntrust_level = "trusted"\n`,
       );
       const base = { PATH: process.env.PATH ?? "", HOME: work };
       const kosongEnv = { ...base, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, NO_COLOR: "1" };
@@ -105,10 +175,25 @@ const benchmark: Benchmark = {
         codexVersion: () => run(codex, ["--version"], codexEnv, work),
         node: () => run(process.execPath, ["-p", "0"], base, work),
       };
+      const terminal = hasScript();
+      const ready: Record<string, Ready[]> = { kosong: [], codex: [] };
+      if (terminal) {
+        const term = { TERM: "xterm-256color" };
+        sides.kosongReady = async () => {
+          ready.kosong!.push(await readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongReady));
+          return { firstByte: 0, exit: 0, rssMb: 0 };
+        };
+        sides.codexReady = async () => {
+          ready.codex!.push(await readyInTerminal(codex, [], { ...codexEnv, ...term }, work, codexReady));
+          return { firstByte: 0, exit: 0, rssMb: 0 };
+        };
+      }
       const names = Object.keys(sides);
       const runs: Record<string, Run[]> = Object.fromEntries(names.map((name) => [name, []]));
       // Untimed: caches warm up.
       for (const name of names) await sides[name]!();
+      ready.kosong!.length = 0;
+      ready.codex!.length = 0;
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < names.length; i++) {
           const name = names[(i + round) % names.length]!;
@@ -126,6 +211,16 @@ const benchmark: Benchmark = {
         rows.push(
           rowFromSamples("one-shot: peak RSS in MB (not ms), kosong -p vs codex exec", of("kosong", "rssMb"), "Codex CLI, the same turn (MB)", of("codex", "rssMb"), {
             note: `informational: ${median(of("kosong", "rssMb")).toFixed(0)} MB against ${median(of("codex", "rssMb")).toFixed(0)} MB`,
+          }),
+        );
+      }
+      if (terminal) {
+        const readyOf = (name: string, key: keyof Ready) => ready[name]!.map((r) => r[key]);
+        rows.push(
+          rowFromSamples("interactive: start → ready prompt, kosong vs codex (pty + headless xterm)", readyOf("kosong", "ms"), "Codex CLI's TUI to its composer", readyOf("codex", "ms"), { goal: 0.9 }),
+          rowFromSamples("interactive: RSS at the ready prompt in MB (not ms), kosong vs codex", readyOf("kosong", "rssMb"), "Codex CLI at its composer (MB)", readyOf("codex", "rssMb"), {
+            goal: 1,
+            note: `${median(readyOf("kosong", "rssMb")).toFixed(0)} MB against ${median(readyOf("codex", "rssMb")).toFixed(0)} MB`,
           }),
         );
       }
