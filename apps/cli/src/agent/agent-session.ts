@@ -47,6 +47,7 @@ import { hooksToRun, readSessionHooks } from "../hooks/session-hooks.js";
 import { type AskWorkspaceTrust, decideWorkspaceTrust, trustWorkspace } from "../hooks/workspace-trust.js";
 import { readWorkspaceOffer } from "../project/workspace-offer.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
+import { startupMark } from "../startup-marks.js";
 
 /** Which conversation to run in. */
 export type SessionChoice =
@@ -164,6 +165,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const { settings, providers, choice } = options;
   const warn = options.warn ?? warnOnStderr;
   const cwd = await realpath(options.cwd ?? process.cwd());
+  // The project context (AGENTS.md files, git's branch and status) loads while the session file is chosen and restored.
+  const projectContextLoading = settings.projectContext ? loadProjectContext(cwd) : Promise.resolve(null);
+  projectContextLoading.catch(() => undefined);
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
   // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
@@ -175,12 +179,14 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     await conversation.close();
     throw error;
   });
+  startupMark("session-file");
   let mcp: McpServers | null = null;
   // Background jobs (Shell's run_in_background) keep their logs in the session folder (beside a --resume-file file as <name>.jobs).
   const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
   let mcpReady = Promise.resolve();
   try {
-    const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
+    const projectContext = await projectContextLoading;
+    startupMark("project-context");
     const files = new FileRegistry();
     const workspace = await openWorkspace(cwd, files, options.host);
     const opened = await sandboxOpening.opening;
@@ -310,6 +316,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await closeConversation(conversation, session);
       },
     };
+    startupMark("session-open");
     return running;
   } catch (error) {
     await jobs.closeAll();

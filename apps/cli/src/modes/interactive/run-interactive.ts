@@ -26,6 +26,7 @@ import { TerminalInput } from "./terminal-input.js";
 import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
 import { startOpenProgress } from "./open-progress.js";
 import { ScreenWriter } from "../../render/screen-writer.js";
+import { startupMark } from "../../startup-marks.js";
 
 /** What the interactive mode runs. */
 export interface InteractiveOptions {
@@ -83,11 +84,13 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   try {
     await input.loadHistory();
     printBanner(session);
-    // Heavy modules the prompt does not need (the model's SDK, Markdown) load while the user types, starting as soon as
-    // the prompt is drawn (runLoop draws it synchronously before its first wait), so that Enter sends at once.
+    // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
+    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, then Markdown.
     setImmediate(() => {
-      loadProviders(agent.providers);
-      void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+      startupMark("prompt-drawn");
+      void loadProviders(agent.providers)
+        .then(() => loadMarkdownRenderer(stdout.columns ?? 80))
+        .catch(() => undefined);
     }).unref();
     await runLoop(session, options.firstPrompt);
     return signalled === null ? ExitCode.ok : 128 + constants.signals[signalled];
