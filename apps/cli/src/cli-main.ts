@@ -5,7 +5,6 @@
  * (with its stack when `KOSONG_DEBUG` is set). Passwords of URLs in them
  * (a `--store` connection string a driver quotes) are shown as `***`.
  */
-import { redactUrlPasswords } from "@kosong/core";
 import { CommanderError } from "commander";
 import { CliError, ExitCode } from "./cli-error.js";
 import { buildProgram, commanderExitCode } from "./program.js";
@@ -20,14 +19,16 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {
+  // Loaded for an error only: @kosong/core (and zod with it) is more than `--version` and `--help` need.
+  const redactUrlPasswords = async (text: string) => (await import("@kosong/core")).redactUrlPasswords(text);
   if (error instanceof CommanderError) {
     process.exitCode = commanderExitCode(error.code);
   } else if (error instanceof CliError) {
-    process.stderr.write(`${visibleControls(redactUrlPasswords(error.message))}\n`);
+    process.stderr.write(`${visibleControls(await redactUrlPasswords(error.message))}\n`);
     process.exitCode = error.exitCode;
   } else {
     const detail = error instanceof Error ? (process.env.KOSONG_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
-    process.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(detail))}\n`);
+    process.stderr.write(`kosong: ${visibleControls(await redactUrlPasswords(detail))}\n`);
     process.exitCode = ExitCode.error;
   }
 }

@@ -35,7 +35,7 @@ import { loadPromptExtensions, type PromptExtensions } from "../extensions/promp
 import { skillTool } from "../extensions/skill-tool.js";
 import { skillsPromptSection } from "../extensions/skills.js";
 import { askUserQuestionTool, noQuestioner, type QuestionerSource } from "../questions/ask-user-question.js";
-import { PlanMode, planModeToolset } from "../plan/plan-mode.js";
+import { PlanMode, planModeRefusals, planModeToolset } from "../plan/plan-mode.js";
 import { SetTodoList } from "../todo/set-todo-list.js";
 import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
@@ -47,6 +47,7 @@ import { hooksToRun, readSessionHooks } from "../hooks/session-hooks.js";
 import { type AskWorkspaceTrust, decideWorkspaceTrust, trustWorkspace } from "../hooks/workspace-trust.js";
 import { readWorkspaceOffer } from "../project/workspace-offer.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
+import { startupMark } from "../startup-marks.js";
 
 /** Which conversation to run in. */
 export type SessionChoice =
@@ -155,6 +156,8 @@ export interface OpenSessionOptions {
    * when trusted before or with --trust-workspace.
    */
   askWorkspaceTrust?: AskWorkspaceTrust;
+  /** Told how far reading the conversation got (bytes read, bytes in all) while the session opens. */
+  openProgress?: (done: number, total: number) => void;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -162,23 +165,28 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const { settings, providers, choice } = options;
   const warn = options.warn ?? warnOnStderr;
   const cwd = await realpath(options.cwd ?? process.cwd());
+  // The project context (AGENTS.md files, git's branch and status) loads while the session file is chosen and restored.
+  const projectContextLoading = settings.projectContext ? loadProjectContext(cwd) : Promise.resolve(null);
+  projectContextLoading.catch(() => undefined);
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
   // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
   const sandboxOpening = startSandbox(options, cwd, session, contextFile);
-  const conversation = openConversation(settings, cwd, session, contextFile, stored);
+  const conversation = openConversation(settings, cwd, session, contextFile, stored, options.openProgress);
   const { context } = conversation;
   const restoreReport = await context.restore().catch(async (error: unknown) => {
     await sandboxOpening.drop();
     await conversation.close();
     throw error;
   });
+  startupMark("session-file");
   let mcp: McpServers | null = null;
   // Background jobs (Shell's run_in_background) keep their logs in the session folder (beside a --resume-file file as <name>.jobs).
   const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
   let mcpReady = Promise.resolve();
   try {
-    const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
+    const projectContext = await projectContextLoading;
+    startupMark("project-context");
     const files = new FileRegistry();
     const workspace = await openWorkspace(cwd, files, options.host);
     const opened = await sandboxOpening.opening;
@@ -200,6 +208,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
     const fetch = { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host: string) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null };
     const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch });
+    const planMode = new PlanMode(settings.plan);
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
       stored,
@@ -208,8 +217,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       contextFile,
       context,
       tools,
-      // Loaded below: a child's calls meet the same permission rules as the parent's.
-      guard: (childTools) => (permissionRules === null ? childTools : withPermissionRules(childTools, permissionRules)),
+      // Loaded below: a child's calls meet the same permission rules as the parent's, and the parent's plan mode as it is at each call.
+      guard: (childTools) => planModeRefusals(permissionRules === null ? childTools : withPermissionRules(childTools, permissionRules), planMode),
       providers: () => current,
       soul: () => currentSoul!,
       hooks: (event, input) => hooks?.subagent(event, input) ?? Promise.resolve(),
@@ -225,7 +234,6 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const planMode = new PlanMode(settings.plan);
     toolset = planModeToolset(toolset, planMode);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const sessionHooks = await openSessionHooks({
@@ -308,6 +316,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await closeConversation(conversation, session);
       },
     };
+    startupMark("session-open");
     return running;
   } catch (error) {
     await jobs.closeAll();
@@ -368,13 +377,20 @@ function startSandbox(options: OpenSessionOptions, cwd: string, session: Session
  * `--resume-file` file as `<name>.files`) unless file restore is off; `close`
  * closes all three.
  */
-function openConversation(settings: Settings, cwd: string, session: SessionInfo | null, contextFile: string, stored: StoredConversation | null): Conversation {
+function openConversation(
+  settings: Settings,
+  cwd: string,
+  session: SessionInfo | null,
+  contextFile: string,
+  stored: StoredConversation | null,
+  onRestoreProgress?: (done: number, total: number) => void,
+): Conversation {
   const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
   const fileJournal =
     settings.fileRestore === "off"
       ? undefined
       : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
-  const context = new Context(stored?.log ?? contextFile, { fileJournal });
+  const context = new Context(stored?.log ?? contextFile, { fileJournal, ...(onRestoreProgress && { onRestoreProgress }) });
   const close = async (): Promise<number | null> => {
     await context.close();
     await fileJournal?.close();
@@ -416,7 +432,7 @@ interface SubagentsSetup {
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
   const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, os.homedir()), setup.tools.map((t) => t.name));
-  const logs = setup.stored === null ? null : { open: setup.stored.openChildLog };
+  const logs = setup.stored === null ? null : setup.stored.children;
   const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`, logs);
   const cut = await store.recoverCut();
   const notices = [
