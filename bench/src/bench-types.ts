@@ -22,6 +22,8 @@ export type BenchRow = {
 export type BenchOptions = {
   /** Few rounds, finishing in a few seconds (CI, tests); full runs otherwise. */
   quick: boolean;
+  /** Print what was missed, item by item, where a benchmark scores items (`--misses`; to stderr, not in the table). */
+  misses?: boolean;
 };
 
 /** A benchmark file's default export. */

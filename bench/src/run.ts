@@ -1,7 +1,7 @@
 /**
  * Runs the benchmarks and prints a table of ratios against their baselines.
  *
- *   node src/run.ts [--quick] [--out FILE] [name-filter ...]
+ *   node src/run.ts [--quick] [--misses] [--out FILE] [name-filter ...]
  *
  * Every file in src/benchmarks/ is a benchmark; a filter keeps those whose
  * name or file name contains it. Results go to results/latest.json too (or
@@ -15,16 +15,18 @@ import { loadBenchmarks } from "./discover.ts";
 
 type ResultRow = BenchRow & { benchmark: string; pass: boolean | null };
 
-const usage = "usage: node src/run.ts [--quick] [--out FILE] [name-filter ...]";
+const usage = "usage: node src/run.ts [--quick] [--misses] [--out FILE] [name-filter ...]";
 
-function parseArgs(argv: readonly string[]): { quick: boolean; out: string; filters: string[] } {
+function parseArgs(argv: readonly string[]): { quick: boolean; misses: boolean; out: string; filters: string[] } {
   let quick = false;
+  let misses = false;
   let out = fileURLToPath(new URL("../results/latest.json", import.meta.url));
   const filters: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") continue;
     if (arg === "--quick" || arg === "-q") quick = true;
+    else if (arg === "--misses") misses = true;
     else if (arg === "--out" || arg.startsWith("--out=")) {
       const value = arg === "--out" ? argv[++i] : arg.slice("--out=".length);
       if (!value) {
@@ -40,7 +42,7 @@ function parseArgs(argv: readonly string[]): { quick: boolean; out: string; filt
       process.exit(2);
     } else filters.push(arg);
   }
-  return { quick, out, filters };
+  return { quick, misses, out, filters };
 }
 
 function fmt(ms: number): string {
@@ -69,7 +71,7 @@ function printTable(rows: readonly ResultRow[]): void {
 }
 
 async function main(): Promise<void> {
-  const { quick, out, filters } = parseArgs(process.argv.slice(2));
+  const { quick, misses, out, filters } = parseArgs(process.argv.slice(2));
   const benchmarks = await loadBenchmarks(filters);
   if (benchmarks.length === 0) {
     console.error(filters.length > 0 ? `no benchmark matches ${filters.join(", ")}` : "no benchmarks found");
@@ -80,7 +82,7 @@ async function main(): Promise<void> {
   for (const { file, benchmark } of benchmarks) {
     process.stderr.write(`running ${benchmark.name} (${file})${quick ? " [quick]" : ""}...\n`);
     try {
-      for (const row of await benchmark.run({ quick })) {
+      for (const row of await benchmark.run({ quick, misses })) {
         rows.push({ benchmark: benchmark.name, ...row, pass: row.goal === undefined ? null : row.ratio <= row.goal });
       }
     } catch (error) {

@@ -19,6 +19,7 @@ import { rowFromSamples } from "../measure.ts";
 import { type Case, options, realTrajectoryCases, type Strategy, strategies, suffixBaseline } from "./real-trajectories.ts";
 import { containsValue, keptContentText, type Needs, needsAfter, normalise } from "../real-trajectories/content.ts";
 import { containsIdentifier, identifiersIn, messageText } from "../real-trajectories/identifiers.ts";
+import { anchorMiss, formatMisses, type Miss, valueMiss } from "../real-trajectories/misses.ts";
 
 /** The content tally of one strategy at one budget. */
 export type ContentTally = {
@@ -57,8 +58,8 @@ const add = (pair: [number, number], hit: boolean): void => {
   if (hit) pair[0]++;
 };
 
-/** Scores one output of one case into `tally`. */
-export function scoreContent(tally: ContentTally, c: Case, output: readonly Message[]): void {
+/** Scores one output of one case into `tally`; each missed value and anchor goes to `misses` when given (see `--misses`). */
+export function scoreContent(tally: ContentTally, c: Case, output: readonly Message[], misses?: Miss[]): void {
   const { needs, identifiers } = needsOf(c);
   const raw = output.map(messageText).join("\n");
   const text = normalise(raw);
@@ -66,8 +67,17 @@ export function scoreContent(tally: ContentTally, c: Case, output: readonly Mess
   tally.runs++;
   if (validateConversation(output).length === 0) tally.valid++;
   if (c.provider.count(output) <= c.maxTokens) tally.within++;
-  for (const value of needs.values) add(tally.values, containsValue(raw, value));
-  for (const anchor of needs.anchors) add(tally.anchors, text.includes(anchor));
+  const count = (m: Message): number => c.provider.count([m]);
+  for (const value of needs.values) {
+    const kept = containsValue(raw, value);
+    add(tally.values, kept);
+    if (!kept) misses?.push(valueMiss(c.trajectory.id, c.history, output, value, count));
+  }
+  for (const anchor of needs.anchors) {
+    const kept = text.includes(anchor);
+    add(tally.anchors, kept);
+    if (!kept) misses?.push(anchorMiss(c.trajectory.id, c.history, output, anchor, count));
+  }
   for (const id of identifiers) add(tally.identifiers, containsIdentifier(content, id));
   if (needs.requests.length > 0) {
     add(tally.task, text.includes(needs.requests[0]!));
@@ -150,7 +160,7 @@ const contentStrategies: Strategy[] = [
 
 const benchmark: Benchmark = {
   name: "trajectory-content",
-  async run({ quick }) {
+  async run({ quick, misses: printMisses }) {
     const cases = realTrajectoryCases(quick);
     if (cases.length === 0) throw new Error("trajectory-content: no trajectories found (set KOSONG_FIXTURES to the fixtures folder)");
     const rows: BenchRow[] = [];
@@ -178,12 +188,14 @@ const benchmark: Benchmark = {
       for (const strategy of contentStrategies) {
         const tally = emptyTally();
         const times: number[] = [];
+        const missed: Miss[] | undefined = printMisses === true ? [] : undefined;
         for (const c of at) {
           const begin = performance.now();
           const output = await strategy.run(c);
           times.push(performance.now() - begin);
-          scoreContent(tally, c, output);
+          scoreContent(tally, c, output, missed);
         }
+        if (missed !== undefined) for (const line of formatMisses(`${strategy.name} at ${share * 100} %`, missed)) process.stderr.write(`${line}\n`);
         if (tally.valid !== tally.runs) throw new Error(`trajectory-content: ${strategy.name} produced ${tally.runs - tally.valid} invalid conversations`);
         rows.push(rowFromSamples(`${strategy.name} at ${label}`, times, "keep-newest baseline", baselineTimes, { note: describeContent(tally) }));
       }
