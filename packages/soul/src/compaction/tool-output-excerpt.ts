@@ -21,6 +21,8 @@ const SED_RANGE = /\bsed\s+-n\s+['"]?(\d+)\s*,\s*\d+\s*p/;
 const FROM_START = /^\s*(?:cat|head(?:\s+-n\s*\d+|\s+-\d+)?)\s+[^\s|;&<>]+\s*$/;
 /** Context lines kept around each chosen line. */
 const CONTEXT = 2;
+/** A gap between chosen lines this short (in lines) is filled when room is left. */
+const SMALL_GAP = 2;
 /** A chosen line longer than this is cut (a minified file must not fill the excerpt). */
 const MAX_LINE = 600;
 
@@ -57,7 +59,8 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
  * The lines of `lines` worth `weights` (0: none) within about `room` tokens:
  * the `first` lines (a frame) and the last 3, then the weighed lines best
  * first, then 2 lines of context around each, then (when nothing weighs) the
- * first 5 after the frame; in their order, each gap as `[... N lines ...]`,
+ * first 5 after the frame, then the lines of gaps of 1 or 2 lines between
+ * chosen ones (contiguous lines); in their order, each gap as `[... N lines ...]`,
  * numbered from `numbering` (lines from `first` on) when it is not null.
  */
 export function excerptBody(lines: readonly string[], weights: readonly number[], first: number, room: number, numbering: number | null): { body: string[]; shown: number } {
@@ -76,6 +79,13 @@ export function excerptBody(lines: readonly string[], weights: readonly number[]
   for (const index of ranked) take(index);
   for (const index of ranked) for (let d = 1; d <= CONTEXT; d++) (take(index - d), take(index + d));
   if (ranked.length === 0) for (let i = first; i < first + 5; i++) take(i);
+  // A gap of a line or two between chosen lines is filled while room is left: the lines stay contiguous (the old text of an edit
+  // spans them) for about what the `[... N lines ...]` marker costs.
+  const sorted = [...chosen].sort((a, b) => a - b);
+  for (let k = 1; k < sorted.length; k++) {
+    const gap = sorted[k]! - sorted[k - 1]! - 1;
+    if (gap >= 1 && gap <= SMALL_GAP) for (let i = sorted[k - 1]! + 1; i < sorted[k]!; i++) take(i);
+  }
   const order = [...chosen].sort((a, b) => a - b);
   const body: string[] = [];
   let previous = -1;

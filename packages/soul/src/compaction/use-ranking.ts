@@ -15,6 +15,9 @@ import { pathKeys, type WorkingSet } from "./working-set.js";
 /** The use of one line of a view of a working file, before its recency and what it names of the working set. */
 const LINE = 0.3;
 
+/** The share of a line's use that is its join to the line before (see {@link lineKeys}). */
+const JOIN = 0.25;
+
 /** The use of one value a tool printed (see {@link valueKeys}), before its recency. */
 const VALUE = 0.2;
 
@@ -30,16 +33,27 @@ export function viewsWorkingFile(call: ToolCall, working: WorkingSet): boolean {
 /**
  * The lines of `text` (a view of a working file) as keys: each line without
  * its line-number prefix, trimmed (6 characters at least), worth more the
- * more it names the working set, times `recency`. A newer view of the same
- * lines holds the same keys, so one kept view makes the other redundant.
+ * more it names the working set, times `recency`; and each pair of adjacent
+ * such lines, worth half as much. A newer view of the same lines holds the
+ * same keys, so one kept view makes the other redundant; but only where it
+ * shows the same lines together: newer fragments that each hold part of an
+ * older view leave it the joins between them (the old text of an edit is
+ * contiguous lines, and a split copy of it is no copy).
  */
 export function lineKeys(text: string, working: WorkingSet, recency: number): Map<string, number> {
   const keys = new Map<string, number>();
+  let previous: { line: string; value: number } | null = null;
   for (const line of text.split("\n")) {
     const trimmed = line.replace(LINE_NUMBER, "").trim();
     if (trimmed.length < 6) continue;
+    const value = LINE * recency * (1 + working.lineWeight(line));
     const key = `\u0000${trimmed}`;
-    keys.set(key, Math.max(keys.get(key) ?? 0, LINE * recency * (1 + working.lineWeight(line))));
+    keys.set(key, Math.max(keys.get(key) ?? 0, (1 - JOIN) * value));
+    if (previous !== null) {
+      const pair = `\u0002${previous.line}\n${trimmed}`;
+      keys.set(pair, Math.max(keys.get(pair) ?? 0, (JOIN * (previous.value + value)) / 2));
+    }
+    previous = { line: trimmed, value };
   }
   return keys;
 }

@@ -176,6 +176,28 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
     expect(text).toContain("def parse_header_60(value)");
     expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
   });
+
+  it("keeps an older view whose lines newer views show only in pieces over one a newer view repeats whole (the old text of an edit spans the join)", async () => {
+    const input: Message[] = [
+      userMessage("Fix the header parsing in src/headers.py."),
+      ...shell("c1", "sed -n '1,40p' src/headers.py", lines(1, 40, "split_field")),
+      ...shell("c2", "sed -n '41,80p' src/headers.py", lines(41, 80, "parse_header")),
+      ...shell("c3", "sed -n '1,10p' src/headers.py", lines(1, 10, "split_field")),
+      ...shell("c4", "sed -n '11,20p' src/headers.py", lines(11, 20, "split_field")),
+      ...shell("c5", "sed -n '21,30p' src/headers.py", lines(21, 30, "split_field")),
+      ...shell("c6", "sed -n '31,40p' src/headers.py", lines(31, 40, "split_field")),
+      ...shell("c7", "sed -n '41,80p' src/headers.py", lines(41, 80, "parse_header")),
+      ...shell("c8", "python -m pytest tests/test_headers.py", "FAILED tests/test_headers.py::test_last_field", "The bug is in src/headers.py between split_field and parse_header."),
+      assistantMessage("Let me edit src/headers.py."),
+    ];
+    const view = estimateTokens(input.slice(1, 3));
+    const maxTokens = Math.ceil((estimateTokens(input) - view + 40) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    // Lines 10 and 11, 20 and 21, 30 and 31 are together only in the oldest view: an edit across them needs it.
+    expect(allText(result.messages)).toContain(lines(19, 22, "split_field"));
+    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+  });
 });
 
 describe("PreserveImportantCompaction excerpts the agent's own bulky calls", () => {
@@ -208,6 +230,31 @@ describe("PreserveImportantCompaction excerpts the agent's own bulky calls", () 
     expect(command).toContain("python reproduce.py");
     expect(command).not.toContain("filler_step_30 ");
     expect(allText(result.messages)).toContain("Let me reproduce it.");
+  });
+});
+
+describe("PreserveImportantCompaction excerpts keep contiguous lines", () => {
+  it("fills a gap of a line or two between the chosen lines of an excerpt, so a span of the file stays whole", async () => {
+    const file = Array.from({ length: 120 }, (_, i) =>
+      i === 39 || i === 45 ? `  v = parse_header(r${i + 1})` : `  a${i + 1} = 0`,
+    ).join("\n");
+    const input: Message[] = [
+      userMessage("Fix the header parsing in src/headers.py."),
+      assistantMessage("", [toolCall("c1", "Shell", { command: "cat src/headers.py" })]),
+      toolMessage("c1", file),
+      assistantMessage("", [toolCall("c2", "Shell", { command: "python -m pytest tests/test_headers.py" })]),
+      toolMessage("c2", "FAILED tests/test_headers.py::test_last_field"),
+      assistantMessage("parse_header drops the last field; let me edit it."),
+    ];
+    const output = estimateTokens([input[2]!]);
+    const maxTokens = Math.ceil((estimateTokens(input) - output + 260) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 100 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const excerpt = allText(result.messages.filter((m) => m.tool_call_id === "c1"));
+    expect(excerpt).toMatch(/^\[excerpt: /);
+    // Lines 38-42 and 44-48 are chosen (each hit with 2 lines of context); line 43 between them comes too.
+    const span = file.split("\n").slice(39, 46).map((line, i) => `${40 + i}\t${line}`).join("\n");
+    expect(excerpt).toContain(span);
   });
 });
 
