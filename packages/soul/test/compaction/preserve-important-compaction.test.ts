@@ -1,5 +1,5 @@
 import { assistantMessage, systemMessage, toolMessage, toolCall, userMessage, type Message } from "@kosong/core";
-import { droppedNotice, isImportantMessage, isToolOutputStub, PreserveImportantCompaction } from "@kosong/soul/compaction";
+import { type CompactionResult, droppedNotice, isImportantMessage, isToolOutputStub, PreserveImportantCompaction } from "@kosong/soul/compaction";
 import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
@@ -156,6 +156,14 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
   ];
   const lines = (from: number, to: number, name: string): string =>
     Array.from({ length: to - from + 1 }, (_, i) => `def ${name}_${from + i}(value): return value + ${from + i}`).join("\n");
+  /** `input` compacted to a budget with room for all but about one 40-line view (its first round), checked valid and within it. */
+  const withoutRoomForOneView = async (input: Message[]): Promise<CompactionResult> => {
+    const view = estimateTokens(input.slice(1, 3));
+    const maxTokens = Math.ceil((estimateTokens(input) - view + 40) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    return result;
+  };
 
   it("gives up a view whose lines a newer kept view shows again before an older view of other lines of the working file", async () => {
     const input: Message[] = [
@@ -166,10 +174,7 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
       ...shell("c4", "python -m pytest tests/test_headers.py", "FAILED tests/test_headers.py::test_last_field", "The bug is in src/headers.py: parse_header drops the last field."),
       assistantMessage("Let me edit src/headers.py."),
     ];
-    const view = estimateTokens(input.slice(1, 3));
-    const maxTokens = Math.ceil((estimateTokens(input) - view + 40) / 0.9);
-    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
-    expectValidWithin(result, maxTokens);
+    const result = await withoutRoomForOneView(input);
     const text = allText(result.messages);
     // Lines 1-40 are only in the oldest view; lines 41-80 stay in the newest one.
     expect(text).toContain("def split_field_20(value)");
@@ -190,10 +195,7 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
       ...shell("c8", "python -m pytest tests/test_headers.py", "FAILED tests/test_headers.py::test_last_field", "The bug is in src/headers.py between split_field and parse_header."),
       assistantMessage("Let me edit src/headers.py."),
     ];
-    const view = estimateTokens(input.slice(1, 3));
-    const maxTokens = Math.ceil((estimateTokens(input) - view + 40) / 0.9);
-    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
-    expectValidWithin(result, maxTokens);
+    const result = await withoutRoomForOneView(input);
     // Lines 10 and 11, 20 and 21, 30 and 31 are together only in the oldest view: an edit across them needs it.
     expect(allText(result.messages)).toContain(lines(19, 22, "split_field"));
     expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
