@@ -12,6 +12,7 @@ import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { gate } from "./fake-model.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -26,11 +27,6 @@ function heldAfter(message: Message, word: string, release: Promise<void>) {
   const at = (message.content as Array<{ text: string }>).findIndex((part) => part.text.includes(word));
   if (at < 0) throw new Error(`no part of the message contains ${word}`);
   return { holdAfter: 2 + at, release };
-}
-/** A promise and the function that resolves it. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  return { opened: new Promise<void>((resolve) => (open = resolve)), open };
 }
 
 describe("the status footer and a resize, in a real terminal (tmux)", () => {
