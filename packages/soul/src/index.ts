@@ -15,7 +15,7 @@ export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./loop/tur
 export type { SoulEvent, SoulEventOf, SoulEventType, StopReason, UserInput, ApprovalKind } from "./events/events.js";
 export { serializeEvent, parseEvent, WireParseError } from "./events/wire.js";
 export { StreamAlreadyIteratedError } from "./events/event-stream.js";
-export { Approval, type ApprovalAnswer, type ApprovalRequestInfo, type ApprovalRequestOptions, type ToolApproval } from "./approval/approval.js";
+export { Approval, type ApprovalAnswer, type ApprovalRequestInfo, type ToolApproval } from "./approval/approval.js";
 export { approveAll, askApproval } from "./approval/ask-approval.js";
 export { ToolRejectedError } from "./approval/tool-rejected-error.js";
 export type { SoulSession, SoulSessionOptions } from "./session/session.js";
