@@ -155,6 +155,8 @@ export interface OpenSessionOptions {
    * when trusted before or with --trust-workspace.
    */
   askWorkspaceTrust?: AskWorkspaceTrust;
+  /** Told how far reading the conversation got (bytes read, bytes in all) while the session opens. */
+  openProgress?: (done: number, total: number) => void;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -166,7 +168,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
   // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
   const sandboxOpening = startSandbox(options, cwd, session, contextFile);
-  const conversation = openConversation(settings, cwd, session, contextFile, stored);
+  const conversation = openConversation(settings, cwd, session, contextFile, stored, options.openProgress);
   const { context } = conversation;
   const restoreReport = await context.restore().catch(async (error: unknown) => {
     await sandboxOpening.drop();
@@ -368,13 +370,20 @@ function startSandbox(options: OpenSessionOptions, cwd: string, session: Session
  * `--resume-file` file as `<name>.files`) unless file restore is off; `close`
  * closes all three.
  */
-function openConversation(settings: Settings, cwd: string, session: SessionInfo | null, contextFile: string, stored: StoredConversation | null): Conversation {
+function openConversation(
+  settings: Settings,
+  cwd: string,
+  session: SessionInfo | null,
+  contextFile: string,
+  stored: StoredConversation | null,
+  onRestoreProgress?: (done: number, total: number) => void,
+): Conversation {
   const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
   const fileJournal =
     settings.fileRestore === "off"
       ? undefined
       : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
-  const context = new Context(stored?.log ?? contextFile, { fileJournal });
+  const context = new Context(stored?.log ?? contextFile, { fileJournal, ...(onRestoreProgress && { onRestoreProgress }) });
   const close = async (): Promise<number | null> => {
     await context.close();
     await fileJournal?.close();

@@ -8,7 +8,7 @@
 import { constants } from "node:os";
 import path from "node:path";
 import packageJson from "../../../package.json" with { type: "json" };
-import { openAgentSession } from "../../agent/agent-session.js";
+import { openAgentSession, warnOnStderr } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import { loadProviders, type Providers } from "../../providers/create-provider.js";
@@ -24,6 +24,8 @@ import { type ChoiceOrPick, pickSession } from "./session-picker.js";
 import { commandNames, runSlashCommand } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
+import { startOpenProgress } from "./open-progress.js";
+import { ScreenWriter } from "../../render/screen-writer.js";
 
 /** What the interactive mode runs. */
 export interface InteractiveOptions {
@@ -49,14 +51,25 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const print = (line: string) => stdout.write(`${line}\n`);
   const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
+  // An open that takes over a second shows how far it got (a long conversation being read).
+  const progress = startOpenProgress(ScreenWriter.for(stdout), style.dim);
   // MCP servers start in the background: a line per server now, one as each is ready, above the prompt once it is drawn.
   const agent = await openAgentSession({
     ...options,
     choice: picked.choice,
     cwd: picked.cwd,
-    askWorkspaceTrust: (offer) => askWorkspaceTrust(offer, input, print, style),
+    askWorkspaceTrust: (offer) => {
+      progress.stop();
+      return askWorkspaceTrust(offer, input, print, style);
+    },
     mcpProgress: (line) => input.printAbove(style.dim(line)),
-  });
+    // A warning on stderr would land on the progress line: the progress ends first.
+    warn: (line) => {
+      progress.stop();
+      warnOnStderr(line);
+    },
+    openProgress: (done, total) => progress.report(done, total),
+  }).finally(() => progress.stop());
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
