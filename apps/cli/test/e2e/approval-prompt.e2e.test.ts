@@ -12,6 +12,7 @@ import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { gate } from "./fake-model.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -187,10 +188,14 @@ describe("file approvals show the change", () => {
   it("shows what was typed ahead while an approval prompt is up, and keeps it for the next prompt", async () => {
     const { terminal } = await kosongInRepository();
     const slowThenShell: Message = { ...shell("s9", "echo hi"), content: Array.from({ length: 30 }, (_, i) => ({ type: "text" as const, text: `word${i} ` })) };
-    server.enqueue({ message: slowThenShell, usage, chunkDelayMs: 50 }, { message: say("Ran it."), usage });
+    // The answer holds after word3 until the typed text shows in the footer: it is surely typed while the turn streams.
+    const typed = gate();
+    server.enqueue({ message: slowThenShell, usage, holdAfter: 5, release: typed.opened }, { message: say("Ran it."), usage });
     terminal.line("run echo");
     await terminal.waitFor(/word3/, { from: "› run echo" });
     terminal.type("my next idea");
+    await terminal.waitFor(/› my next idea\s*$/, { from: "word3" });
+    typed.open();
     const screen = await terminal.waitFor(/approve\? $/m, { from: "› run echo" });
     expect(screen).toContain("typed ahead, kept for after the answer: my next idea");
     terminal.line("y");

@@ -62,8 +62,9 @@ describe("branches in the interactive mode (tmux)", () => {
     expect((await readdir(dir)).filter((name) => /^context_\d+\.jsonl$/.test(name))).toEqual([]);
 
     // Aborted with Ctrl-C mid-answer, and an answer with terminal escapes (shown, not obeyed): the file is still the same.
-    const slow: Message = { role: "assistant", content: [...Array.from({ length: 200 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 40 });
+    // The stream stalls after its first words until kosong leaves it (the role frame, then "slowly"): "END" never comes, however slow the machine.
+    const slow: Message = { role: "assistant", content: [{ type: "text", text: "slowly " }, { type: "text", text: "END" }] };
+    server.enqueue({ message: slow, usage, holdAfter: 2 });
     terminal.line("/btw tell a long story");
     await terminal.waitFor(/slowly/, { from: "› /btw tell" });
     terminal.keys("C-c");
@@ -110,9 +111,9 @@ describe("branches in the interactive mode (tmux)", () => {
     terminal.line("third question");
     await terminal.waitFor(/Third answer\.[\s\S]*›\s*$/, { from: "› third question" });
     expect(sent(server.requests.length - 1)).toEqual(["user: first question", "assistant: First answer.", "user: second question", "assistant: Second answer.", "user: third question"]);
+    // The second /tree: wait for what only its listing shows (the first one's is still on the screen, after an earlier "› /tree").
     terminal.line("/tree");
-    screen = await terminal.waitFor(/\/tree <n> switches to branch n/, { from: "› /tree\n" });
-    expect(screen).toMatch(/3  restore at checkpoint \d+ · [^\n]*2 messages/);
+    await terminal.waitFor(/› \/tree\n[^›]*3 {2}restore at checkpoint \d+ · [^\n]*2 messages[^›]*\/tree <n> switches to branch n/, { from: "› third question" });
 
     // /fork: a new session with this branch, byte for byte; it resumes with it.
     terminal.line("/fork");

@@ -12,6 +12,7 @@ import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { gate } from "./fake-model.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -21,6 +22,12 @@ const { server, terminals } = await kosongSuite({ tmux: true });
 const usage = { input_other: 1200, output: 80, input_cache_read: 300, input_cache_creation: 0 };
 /** `text` streamed a word at a time. */
 const streamed = (text: string): Message => ({ role: "assistant", content: text.split(/(?<= )/).map((word) => ({ type: "text" as const, text: word })) });
+/** Stream controls that send `message` (after the role frame) through its first part containing `word`, then hold it until `release` resolves. */
+function heldAfter(message: Message, word: string, release: Promise<void>) {
+  const at = (message.content as Array<{ text: string }>).findIndex((part) => part.text.includes(word));
+  if (at < 0) throw new Error(`no part of the message contains ${word}`);
+  return { holdAfter: 2 + at, release };
+}
 
 describe("the status footer and a resize, in a real terminal (tmux)", () => {
   it("keeps a footer with the session's tokens on the last row, renders each paragraph once across a resize, and renders a paragraph taller than the screen", async () => {
@@ -35,12 +42,15 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
 
     const paragraph = (name: string) => `${name} starts here. ${"Some filler words that wrap the line. ".repeat(6)}${name} ends here.`;
     const first = [paragraph("Alpha"), paragraph("Bravo"), paragraph("Charlie"), paragraph("Delta")].join("\n\n");
-    server.enqueue({ message: streamed(first), usage, chunkDelayMs: 15 });
+    // Held after Alpha's paragraph (the turn is surely running while the footer is read and the terminal resized), then the rest.
+    const afterAlpha = gate();
+    server.enqueue({ message: streamed(first), usage, chunkDelayMs: 15, ...heldAfter(streamed(first), "Bravo", afterAlpha.opened) });
     terminal.line("talk a while");
     await terminal.waitFor(/Alpha ends here/, { from: "› talk a while" });
     const rows = terminal.visible().trimEnd().split("\n");
     expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cached \d+$/);
     terminal.resize(70, 20);
+    afterAlpha.open();
     let screen = await terminal.waitFor(/Delta ends here\.[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk a while" });
     for (const name of ["Alpha", "Bravo", "Charlie", "Delta"]) {
       expect(screen.split(`${name} starts here.`).length - 1, screen).toBe(1);
@@ -75,7 +85,9 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
     const text = Array.from({ length: 8 }, (_, i) => `Para${i} ${"filler words go here and wrap. ".repeat(5)}`).join("\n\n");
-    server.enqueue({ message: streamed(text), usage, chunkDelayMs: 15 });
+    // Held after Para5, so the footer is read while the turn surely runs; the resize comes at Para3, and Para6 and 7 follow it.
+    const read = gate();
+    server.enqueue({ message: streamed(text), usage, chunkDelayMs: 15, ...heldAfter(streamed(text), "Para5", read.opened) });
     terminal.line("talk");
     await terminal.waitFor(/Para3/, { from: "› talk" });
     terminal.resize(60, 14);
@@ -84,6 +96,7 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     const rows = terminal.visible().trimEnd().split("\n");
     expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cach/);
     expect(rows.at(-1)).not.toMatch(/filler|words|wrap/);
+    read.open();
     await terminal.waitFor(/Para7[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk" });
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { gate } from "./fake-model.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -181,7 +182,9 @@ describe("the prompt's input in a real terminal (tmux)", () => {
   it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back to edit", async () => {
     const { terminal, cwd } = await startKosong();
     await writeFile(path.join(cwd, "notes.txt"), "the notes\n");
-    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Read them, and the tests too."), usage });
+    // The answer holds after word3 until the line is queued: the turn surely runs while it is typed and entered.
+    const queued = gate();
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, holdAfter: 5, release: queued.opened }, { message: say("Read them, and the tests too."), usage });
     terminal.line("read the notes");
     await terminal.waitFor(/word3/, { from: "› read the notes" });
     // What is typed shows in the footer until it is entered.
@@ -197,6 +200,7 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(await footer()).toMatch(/^▍ test-model .*› also check the tests$/);
     terminal.keys("Enter");
     await terminal.waitFor(/⧗ queued: also check the tests/, { from: "› read the notes" });
+    queued.open();
     const screen = await terminal.waitFor(/Read them, and the tests too\.[\s\S]*›\s*$/, { from: "› read the notes" });
     expect(screen).toContain("» steered: also check the tests");
     expect(server.requests).toHaveLength(2);
@@ -207,13 +211,15 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     // Text from the model's stream is rendered once, not repeated by the queued line's note.
     expect(screen.split("word59").length - 1).toBe(1);
 
-    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Done again."), usage });
+    const tookBack = gate();
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, holdAfter: 5, release: tookBack.opened }, { message: say("Done again."), usage });
     terminal.line("read them again");
     await terminal.waitFor(/word3/, { from: "› read them again" });
     terminal.line("never mind");
     await terminal.waitFor(/⧗ queued: never mind/, { from: "› read them again" });
     terminal.keys("Escape");
     await terminal.waitFor(/✗ took back to edit: never mind/, { from: "› read them again" });
+    tookBack.open();
     // The line taken back is given back for editing: on the prompt once the turn ends.
     const after = await terminal.waitFor(/Done again\.[\s\S]*› never mind\s*$/, { from: "› read them again" });
     expect(after).not.toContain("interrupted");

@@ -12,6 +12,8 @@ const { server, terminals } = await kosongSuite({ tmux: true });
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+/** An answer served with `holdAfter: 2`: the role frame and "slowly " come, then the stream stalls until kosong leaves it, so "END" never shows. */
+const stalling: Message = { role: "assistant", content: [{ type: "text", text: "slowly " }, { type: "text", text: "END" }] };
 
 async function startKosong(extraEnv: Record<string, string> = {}) {
   const home = await tempDir();
@@ -92,8 +94,8 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
     expect(JSON.stringify(server.requests.at(-1)!.body)).not.toContain("Answer one.");
 
     // Ctrl-C aborts a running turn; the conversation stays usable.
-    const slow: Message = { role: "assistant", content: [...Array.from({ length: 300 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 40 }, { message: say("Still fine."), usage });
+    // The stream stalls after "slowly" until kosong leaves it: the abort, not the clock, ends it.
+    server.enqueue({ message: stalling, usage, holdAfter: 2 }, { message: say("Still fine."), usage });
     terminal.line("tell a long story");
     await terminal.waitFor(/slowly/, { from: "› tell a long story" });
     terminal.keys("C-c");
@@ -114,8 +116,7 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
 
   it("on SIGHUP (the terminal closed) mid-turn or SIGTERM at the prompt, aborts the turn and closes the session", async () => {
     const { terminal, home } = await startKosong();
-    const slow: Message = { role: "assistant", content: [...Array.from({ length: 300 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 40 });
+    server.enqueue({ message: stalling, usage, holdAfter: 2 });
     terminal.line("tell a long story");
     await terminal.waitFor(/slowly/, { from: "› tell a long story" });
     process.kill(terminal.commandPid(), "SIGHUP");

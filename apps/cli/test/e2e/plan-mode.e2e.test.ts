@@ -10,7 +10,7 @@ import type { Message } from "@kosong/core";
 import { createSession } from "@moonshot-ai/kimi-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { say, usage } from "./fake-model.js";
+import { gate, say, usage } from "./fake-model.js";
 import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
@@ -63,13 +63,17 @@ describe("plan mode (the built binary)", { timeout: 90_000 }, () => {
     terminal.keys("BTab");
     await terminal.waitFor(/plan mode on[\s\S]*test-model ·[^\n]*plan mode/);
 
+    // The first answer holds until the footer was read: during the turn the footer shows the mode too.
+    const footerRead = gate();
     server.enqueue(
-      { message: calls(["w1", "WriteFile", { path: "a.txt", content: "early\n" }]), usage },
+      { message: calls(["w1", "WriteFile", { path: "a.txt", content: "early\n" }]), usage, holdAfter: 1, release: footerRead.opened },
       { message: calls(["p1", "ExitPlanMode", { plan: "1. Write a.txt with the greeting." }]), usage },
       { message: calls(["w2", "WriteFile", { path: "a.txt", content: "hello\n" }]), usage },
       { message: say("Done: a.txt written."), usage },
     );
     terminal.line("write a greeting to a.txt");
+    await terminal.waitFor(/^▍ test-model .*plan mode/m, { from: "› write a greeting" });
+    footerRead.open();
     let screen = await terminal.waitFor(/approve\? $/m, { from: "› write a greeting" });
     expect(screen).toContain("1. Write a.txt with the greeting.");
     expect(await exists(path.join(cwd, "a.txt"))).toBe(false);

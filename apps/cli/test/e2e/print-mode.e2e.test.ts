@@ -331,7 +331,8 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
   it("exits 130 when interrupted mid-stream, leaving a session that resumes", async () => {
     const { home, cwd } = await setup();
     const slow: Message = { role: "assistant", content: Array.from({ length: 200 }, () => ({ type: "text" as const, text: "slow " })) };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 50 }, { message: assistant("Resumed fine."), usage });
+    // Held after its first words until kosong leaves it: the SIGINT surely comes mid-stream.
+    server.enqueue({ message: slow, usage, holdAfter: 2 }, { message: assistant("Resumed fine."), usage });
     let running: ChildProcess | undefined;
     let signalled = false;
     const result = await runKosong(["-p", "tell me a long story"], {
@@ -340,12 +341,12 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
       env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` },
       onSpawn: (c) => {
         running = c;
-        // Interrupted once the answer is streaming (print mode writes it when the response is complete).
+        // Interrupted once the request is in (print mode writes the answer when the response is complete; this one never completes).
         const poll = setInterval(() => {
           if (server.requests.length === 0 || signalled) return;
           signalled = true;
           clearInterval(poll);
-          setTimeout(() => running?.kill("SIGINT"), 300);
+          running?.kill("SIGINT");
         }, 20);
       },
     });

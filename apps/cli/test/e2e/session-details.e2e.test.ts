@@ -14,6 +14,7 @@ import { AUTO_SUMMARY_SECTIONS } from "@kosong/soul/compaction";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { gate } from "./fake-model.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -60,12 +61,15 @@ describe("session details in a real terminal (tmux)", () => {
     // gpt-4o is in kosong's table: (1200 x 2.5 + 300 x 1.25 + 8 x 10) / 1M more, shown in the footer of the next turn.
     terminal.line("/model gpt-4o");
     await terminal.waitFor(/Model: gpt-4o/, { from: "› /model gpt-4o" });
+    // The second answer holds after its first frames until the footer was read: the turn surely runs meanwhile.
+    const footerRead = gate();
     server.enqueue(
       { message: { role: "assistant", content: [], tool_calls: [{ type: "function", id: "g1", function: { name: "Glob", arguments: JSON.stringify({ pattern: "*" }) } }] }, usage: cachedUsage },
-      { message: say(`Slow ${"words ".repeat(80)}end.`), usage: cachedUsage, chunkDelayMs: 40 },
+      { message: say(`Slow ${"words ".repeat(80)}end.`), usage: cachedUsage, holdAfter: 2, release: footerRead.opened },
     );
     terminal.line("second");
     await terminal.waitFor(/^▍ gpt-4o .*cached 600 · \$0\.0061$/m, { from: "› second" });
+    footerRead.open();
     await terminal.waitFor(/end\.[\s\S]*gpt-4o ·[\s\S]*›\s*$/, { from: "› second" });
     terminal.line("/status");
     await terminal.waitFor(/in 4\.5k · out 24 · cached 900 · \$0\.0095 ·/, { from: "› /status" });
@@ -129,8 +133,9 @@ describe("session details in a real terminal (tmux)", () => {
     // The automatic cooldown does not apply: the second /compact asks the model again, and its summary is used.
     const summary = AUTO_SUMMARY_SECTIONS.map((section) => `## ${section}\nThree questions were answered.`).join("\n\n");
     server.enqueue({ message: say(summary), usage });
+    // Until this line shows, the screen after "› /compact" is the first report ("…fell back to smart: compacted: …"): wait for a report of its own.
     terminal.line("/compact");
-    screen = await terminal.waitFor(/compacted: [\d.k]+ → [\d.k]+ tokens[\s\S]*test-model ·/, { from: "› /compact" });
+    screen = await terminal.waitFor(/(?<!: )compacted: [\d.k]+ → [\d.k]+ tokens[\s\S]*test-model ·/, { from: "› /compact" });
     expect(server.requests.length).toBe(before + 2);
     expect(screen).not.toContain("rejected");
     expect(screen).not.toContain("Skipped the main model");

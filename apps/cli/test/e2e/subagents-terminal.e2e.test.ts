@@ -53,6 +53,8 @@ describe("a child agent in a real terminal (tmux)", () => {
     const listed = await terminal.waitFor(/\/agents <id> shows one's transcript\.\n›\s*$/, { from: "› /agents" });
     const id = /(agent-[0-9a-f]{8})\s+coder\s+finished\s+rewrite notes/.exec(listed)?.[1];
     expect(id, listed).toBeDefined();
+    // What the child used is listed with it (no cost: the test model has no price).
+    expect(listed).toMatch(new RegExp(`${id}\\s+coder\\s+finished\\s+rewrite notes · [1-9]\\d* tokens\n`));
     terminal.line(`/agents ${id}`);
     const transcript = await terminal.waitFor(/notes\.txt rewritten\n›\s*$/, { from: `› /agents ${id}` });
     expect(transcript).toContain("Replace notes.txt with 'by the child'");

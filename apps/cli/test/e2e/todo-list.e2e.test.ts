@@ -48,13 +48,14 @@ describe("the todo list (tmux)", { timeout: 90_000 }, () => {
     for (const [prompt, answer] of [["first chat", "A."], ["second chat", "B."]]) {
       server.enqueue({ message: say(answer!), usage });
       terminal.line(prompt!);
-      await terminal.waitFor(new RegExp(`${answer}[\\s\\S]*test-model ·`), { from: `› ${prompt}` });
+      await terminal.waitFor(new RegExp(`${answer!.replace(".", "\\.")}[\\s\\S]*test-model ·`), { from: `› ${prompt}` });
     }
     server.enqueue({ message: say("Summary: planned two items."), usage });
     terminal.line("/compact");
     await terminal.waitFor(/kept \d+, dropped \d+/, { from: "› /compact" });
+    // The list the first /todo printed is still on the screen: wait for one printed after this /todo, after the compaction.
     terminal.line("/todo");
-    await terminal.waitFor(/Todo \(0\/2 done\):\n\s+○ write tests\n\s+○ fix the bug/, { from: "› /todo" });
+    await terminal.waitFor(/› \/todo\n\s*Todo \(0\/2 done\):\n\s+○ write tests\n\s+○ fix the bug/, { from: "› /compact" });
     server.enqueue({ message: say("Next."), usage });
     terminal.line("what is next");
     await terminal.waitFor(/Next\./, { from: "› what is next" });

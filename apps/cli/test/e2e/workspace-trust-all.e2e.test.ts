@@ -7,7 +7,9 @@
  * server's command and the rule. After "no" none of them acts: the hook does
  * not run, the server's tools are not offered to the model, and the rule
  * lets nothing run unasked. After "yes" all three act, and the next start
- * does not ask again.
+ * does not ask again. A hostile workspace with thousands of hooks and rules
+ * gets a prompt that lists the first of each and counts the rest, and the
+ * yes covers the rules not shown.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -91,5 +93,37 @@ describe("one trust prompt for a workspace's hooks, MCP servers and permission r
     terminal = start();
     screen = await terminal.waitFor(ready);
     expect(screen).not.toContain("Trust this workspace");
+  });
+
+  it("lists the first 20 of thousands of hooks and rules and counts the rest; yes trusts the rules not shown too", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(path.join(cwd, ".claude"), { recursive: true });
+    const hooks = Array.from({ length: 3000 }, (_, i) => ({ hooks: [{ type: "command", command: `echo hook-${i}` }] }));
+    const allow = [...Array.from({ length: 5000 }, (_, i) => `Bash(echo rule-${i}:*)`), "Bash(echo last-rule:*)"];
+    await writeFile(path.join(cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { PreCompact: hooks }, permissions: { allow } }));
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--sandbox", "off"], { cwd, env, width: 160 });
+    terminals.push(terminal);
+
+    let screen = await terminal.waitFor(/Trust this workspace and run its hooks and use its permission rules\? \(remembered until they change\) \[y\/N\] $/m);
+    expect(screen).toContain("This workspace defines 3000 hook commands that kosong would run on your machine:");
+    expect(screen.match(/^ {4}echo hook-\d+$/gm)).toHaveLength(20);
+    expect(screen).toContain("… and 2,980 more hook commands, not shown (trusting the workspace trusts them too)");
+    expect(screen).toContain("It sets 5001 permission rules");
+    expect(screen.match(/^ {2}allow Bash\(echo (rule-\d+|last-rule):\*\)/gm)).toHaveLength(20);
+    expect(screen).toContain("… and 4,981 more permission rules, not shown (trusting the workspace trusts them too)");
+    expect(screen).not.toContain("last-rule");
+    terminal.line("y");
+    await terminal.waitFor(ready);
+
+    // The last rule, never shown, lets its command run unasked.
+    server.enqueue({ message: callTool("s1", "Shell", { command: "echo last-rule ran" }), usage }, { message: say("Ran it."), usage });
+    terminal.line("go");
+    screen = await terminal.waitFor(/Ran it\.[\s\S]*›\s*$/, { from: "› go" });
+    expect(screen).not.toContain("approve?");
+    const toolMessage = (server.requests.at(-1)!.body!.messages as Array<{ role: string; content: unknown }>).find((m) => m.role === "tool");
+    expect(JSON.stringify(toolMessage?.content)).toContain("last-rule ran");
+    terminal.keys("C-d");
   });
 });
