@@ -79,6 +79,8 @@ export interface AgentSession {
   compaction: SwitchableCompaction;
   providers: Providers;
   settings: Settings;
+  /** The environment the session was opened with: provider keys for `/model`, secrets `/export` hides. */
+  env: NodeJS.ProcessEnv;
   /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
   sandbox: CommandSandbox | null;
   /** The skills and custom commands of the workspace and the user (`/name` runs one). */
@@ -135,6 +137,8 @@ export interface OpenSessionOptions {
   choice: SessionChoice;
   /** The working directory (default: the process's). */
   cwd?: string;
+  /** The environment: the Shell tool's and the MCP servers' come from it (credentials removed), the user's hooks from its HOME (default: the process's). */
+  env?: NodeJS.ProcessEnv;
   /** Receives warnings: an MCP server that did not start, crashed or restarted (default: a `kosong:` line on stderr). */
   warn?: (line: string) => void;
   /** The host's file system and terminal for the tools (an editor over ACP). */
@@ -155,6 +159,7 @@ export interface OpenSessionOptions {
 export async function openAgentSession(options: OpenSessionOptions): Promise<AgentSession> {
   const { settings, providers, choice } = options;
   const warn = options.warn ?? warnOnStderr;
+  const env = options.env ?? process.env;
   const cwd = await realpath(options.cwd ?? process.cwd());
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
@@ -186,12 +191,13 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // The Agent tool reaches the soul of the moment (`/model` replaces it) and the session's hooks (opened once the tools are) through these.
     let currentSoul: Soul | null = null;
     let hooks: SessionCommandHooks | null = null;
-    const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
+    const shellEnv = childEnvironment(env, settings.shellEnvironment, [settings.apiKey]);
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
     const fetch = { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host: string) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null };
     const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch });
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
+      env,
       cwd,
       session,
       contextFile,
@@ -217,6 +223,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       cwd,
       sandbox,
       shellEnv,
+      home: env.HOME,
       warn,
       ask: options.askWorkspaceTrust,
       info: { sessionId: displayId, transcriptPath: contextFile, cwd },
@@ -249,6 +256,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         this.soul = currentSoul = soulFor(next);
       },
       imageInput,
+      env,
       subagents,
       subagentNotices,
       afterRevert,
@@ -341,7 +349,7 @@ interface Conversation {
  */
 function startSandbox(options: OpenSessionOptions, cwd: string, session: SessionInfo | null, contextFile: string) {
   const kosongPaths = [options.settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
-  const opening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(options.settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
+  const opening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(options.settings.sandbox, { workspace: cwd, kosongPaths, env: options.env ?? process.env });
   opening.catch(() => undefined);
   const drop = () => opening.then((opened) => opened.sandbox?.close(), () => undefined);
   return { opening, drop };
@@ -373,6 +381,8 @@ function openConversation(settings: Settings, cwd: string, session: SessionInfo 
 /** What {@link openSubagents} needs of the session. */
 interface SubagentsSetup {
   settings: Settings;
+  /** The session's environment: its HOME holds the user's agent files, its keys reach the children's models. */
+  env: NodeJS.ProcessEnv;
   cwd: string;
   session: SessionInfo | null;
   contextFile: string;
@@ -396,7 +406,7 @@ interface SubagentsSetup {
  */
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
-  const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, os.homedir()), setup.tools.map((t) => t.name));
+  const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, setup.env.HOME ?? os.homedir()), setup.tools.map((t) => t.name));
   const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
   const cut = await store.recoverCut();
   const notices = [
@@ -411,7 +421,7 @@ async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subage
     tools: setup.tools,
     provider: () => setup.providers().main,
     fastProvider: () => setup.providers().compact ?? setup.providers().main,
-    providerFor: (model) => createProvider(settings, model),
+    providerFor: (model) => createProvider(settings, model, setup.env),
     soul: setup.soul,
     context: setup.context,
     maxContextSize: setup.providers().maxContextSize,
@@ -447,7 +457,7 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
   const mcpSources = [...(await workspaceMcpSources(cwd, settings.trustWorkspace, warn)), ...settings.mcpSources];
   if (mcpSources.length > 0) {
     const { openSessionMcp } = await import("./mcp-tools.js");
-    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, process.env, options.mcpProgress));
+    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, options.env ?? process.env, options.mcpProgress));
   }
   if (options.mcpTools) {
     try {
@@ -463,7 +473,12 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
 
 /** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed, and passwords of URLs are hidden. */
 export function warnOnStderr(line: string): void {
-  process.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(line), { oneLine: true })}\n`);
+  warnOn(process.stderr)(line);
+}
+
+/** Writes warnings as {@link warnOnStderr} does, on `stream`. */
+export function warnOn(stream: NodeJS.WritableStream): (line: string) => void {
+  return (line) => void stream.write(`kosong: ${visibleControls(redactUrlPasswords(line), { oneLine: true })}\n`);
 }
 
 /**

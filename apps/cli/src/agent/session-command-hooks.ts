@@ -18,6 +18,8 @@ export interface SessionCommandHooksOptions {
   sandbox: CommandSandbox | null;
   /** The Shell tool's environment (credentials removed). */
   shellEnv: Record<string, string>;
+  /** The user's home folder, whose `.claude/settings.json` hooks apply (default: `HOME`, else the OS's). */
+  home?: string | undefined;
   warn: (line: string) => void;
   ask?: AskWorkspaceTrust;
   info: HookSessionInfo;
@@ -35,7 +37,7 @@ export interface SessionCommandHooks {
 /** Loads the hooks, fires SessionStart and returns the soul's hooks. */
 export async function openSessionHooks(options: SessionCommandHooksOptions): Promise<SessionCommandHooks> {
   const { cwd, warn } = options;
-  const definitions = await loadSessionHooks({ settings: options.settings, cwd, home: process.env.HOME ?? os.homedir(), ask: options.ask, warn });
+  const definitions = await loadSessionHooks({ settings: options.settings, cwd, home: options.home ?? process.env.HOME ?? os.homedir(), ask: options.ask, warn });
   if (definitions.length === 0) return { soul: {}, subagent: async () => undefined, end: async () => undefined };
   const env = { ...options.shellEnv, CLAUDE_PROJECT_DIR: cwd, KOSONG_PROJECT_DIR: cwd };
   const { soul, host } = commandHooks(definitions, { cwd, env, sandbox: options.sandbox }, options.info);

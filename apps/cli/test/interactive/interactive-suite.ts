@@ -1,0 +1,29 @@
+/**
+ * The setup an in-process suite of the interactive mode shares: one fake
+ * provider server for the file (reset after each test, closed after the
+ * file), and the terminals a test started closed after it (their sessions
+ * closed as after a hangup). Call it at the top of the file:
+ * `const { server, terminals } = await interactiveSuite();`.
+ */
+import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
+import { afterAll, afterEach } from "vitest";
+import type { KosongTerminal } from "./kosong-terminal.js";
+
+/** What a suite gets. */
+export interface InteractiveSuite {
+  server: FakeProviderServer;
+  /** Push each terminal a test starts: it is closed after the test. */
+  terminals: KosongTerminal[];
+}
+
+/** Prepares the suite and registers its clean-up hooks. */
+export async function interactiveSuite(): Promise<InteractiveSuite> {
+  const server = await startFakeProviderServer();
+  const terminals: KosongTerminal[] = [];
+  afterAll(() => server.close());
+  afterEach(async () => {
+    await Promise.all(terminals.splice(0).map((t) => t.close()));
+    server.reset();
+  });
+  return { server, terminals };
+}
