@@ -7,6 +7,7 @@
  */
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { afterAll, afterEach } from "vitest";
+import { ensureBuilt } from "../e2e/kosong-binary.js";
 import type { KosongTerminal } from "./kosong-terminal.js";
 
 /** What a suite gets. */
@@ -16,8 +17,9 @@ export interface InteractiveSuite {
   terminals: KosongTerminal[];
 }
 
-/** Prepares the suite and registers its clean-up hooks. */
-export async function interactiveSuite(): Promise<InteractiveSuite> {
+/** Prepares the suite and registers its clean-up hooks; `binary`: the built CLI too, for runs of `kosong -p` a test prepares with. */
+export async function interactiveSuite(options: { binary?: boolean } = {}): Promise<InteractiveSuite> {
+  if (options.binary) ensureBuilt();
   const server = await startFakeProviderServer();
   const terminals: KosongTerminal[] = [];
   afterAll(() => server.close());

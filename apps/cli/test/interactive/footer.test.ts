@@ -11,12 +11,12 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 80, input_cache_read: 300, input_cache_creation: 0 };
 /** `text` streamed a word at a time. */
@@ -29,7 +29,7 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     await mkdir(cwd);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     delete env.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 20 });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 100, height: 20 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
 
@@ -65,25 +65,4 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     expect(screen).not.toContain("**");
   }, 60_000);
 
-  it("keeps the footer row clean when the terminal shrinks mid-stream", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(cwd);
-    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    delete env.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 20 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    const text = Array.from({ length: 8 }, (_, i) => `Para${i} ${"filler words go here and wrap. ".repeat(5)}`).join("\n\n");
-    server.enqueue({ message: streamed(text), usage, chunkDelayMs: 15 });
-    terminal.line("talk");
-    await terminal.waitFor(/Para3/, { from: "› talk" });
-    terminal.resize(60, 14);
-    // More text streams after the resize; the last row is still the footer alone.
-    await terminal.waitFor(/Para5/, { from: "› talk" });
-    const rows = terminal.visible().trimEnd().split("\n");
-    expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cach/);
-    expect(rows.at(-1)).not.toMatch(/filler|words|wrap/);
-    await terminal.waitFor(/Para7[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk" });
-  }, 60_000);
 });

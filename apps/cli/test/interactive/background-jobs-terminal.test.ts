@@ -8,15 +8,15 @@ import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { devServer, processesWith } from "./dev-server.js";
-import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { devServer, processesWith } from "../e2e/dev-server.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 // Under /var/tmp: a sandboxed command has a private /tmp.
 const tempDir = useTempDirs("/var/tmp");
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const waitForFile = async (file: string) => {
   for (let i = 0; i < 200; i++) {
@@ -34,7 +34,7 @@ describe("background jobs in a real terminal (tmux)", { timeout: 90_000 }, () =>
     const marker = `devserver-${path.basename(home)}.cjs`;
     await writeFile(path.join(cwd, marker), devServer);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--yolo"], { cwd, env, width: 140, height: 50 });
+    const terminal = KosongTerminal.start(["--model", "test-model", "--yolo"], { cwd, env, width: 140, height: 50 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
 

@@ -9,13 +9,13 @@ import { mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { say, usage } from "../e2e/fake-model.js";
+import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite({ binary: true });
 
 async function project() {
   const home = await tempDir();
@@ -23,7 +23,7 @@ async function project() {
   await mkdir(cwd);
   const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
   const start = (args: string[]) => {
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env: cleanEnv(home, env) });
+    const terminal = KosongTerminal.start(["--model", "test-model", ...args], { cwd, env: cleanEnv(home, env) });
     terminals.push(terminal);
     return terminal;
   };
