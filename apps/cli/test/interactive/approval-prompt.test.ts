@@ -1,5 +1,5 @@
 /**
- * The approval prompt in a real terminal (tmux), the built binary against
+ * The approval prompt on an emulated terminal (in process), against
  * the fake provider server: a command that paints over its own prompt with
  * `\r` and escape sequences is shown whole, control characters visible; a
  * session approval of a Shell command covers only what `[a]` says. (Print mode's
@@ -42,7 +42,7 @@ async function kosongInRepository(extraEnv: Record<string, string> = {}) {
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
-describe("the approval prompt in a real terminal (tmux)", () => {
+describe("the approval prompt on an emulated terminal (in process)", () => {
   it("shows a command that tries to paint over its prompt whole, and streamed control sequences as text", async () => {
     // FORCE_HYPERLINK: a terminal that supports hyperlinks, where a link's text could hide its address.
     const { terminal, cwd } = await kosongInRepository({ FORCE_HYPERLINK: "1" });

@@ -1,6 +1,5 @@
 /**
- * Background jobs and /export in a real terminal (tmux), the built binary
- * against the fake provider server: `/tasks` lists a job with its state;
+ * Background jobs and /export on an emulated terminal (in process), against the fake provider server: `/tasks` lists a job with its state;
  * a job that ends while the agent is idle reaches the model with the next
  * prompt; `/export html` writes the page; `/exit` ends the job.
  */
@@ -26,7 +25,7 @@ const waitForFile = async (file: string) => {
   throw new Error(`${file} never appeared`);
 };
 
-describe("background jobs in a real terminal (tmux)", { timeout: 90_000 }, () => {
+describe("background jobs on an emulated terminal (in process)", { timeout: 90_000 }, () => {
   it("/tasks lists the job, its end reaches the model with the next prompt, /export writes the page, /exit ends the jobs", async () => {
     const home = await tempDir("kosong-jobs-tmux-");
     const cwd = path.join(home, "project");

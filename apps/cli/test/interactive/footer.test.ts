@@ -1,6 +1,5 @@
 /**
- * The status footer and Markdown across a resize, in a real terminal
- * (tmux), the built binary against the fake provider server: during a turn
+ * The status footer and Markdown across a resize, on an emulated terminal (in process), against the fake provider server: during a turn
  * the last row shows the model, the context bar and the session's tokens;
  * a resize mid-stream leaves every paragraph shown once, and a smaller
  * screen's last row the footer alone (no streamed text over it); a paragraph
@@ -22,7 +21,7 @@ const usage = { input_other: 1200, output: 80, input_cache_read: 300, input_cach
 /** `text` streamed a word at a time. */
 const streamed = (text: string): Message => ({ role: "assistant", content: text.split(/(?<= )/).map((word) => ({ type: "text" as const, text: word })) });
 
-describe("the status footer and a resize, in a real terminal (tmux)", () => {
+describe("the status footer and a resize, on an emulated terminal (in process)", () => {
   it("keeps a footer with the session's tokens on the last row, renders each paragraph once across a resize, and renders a paragraph taller than the screen", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");

@@ -1,12 +1,11 @@
 /**
- * The prompt's input in a real terminal (tmux), the built binary against
- * the fake provider server: smoke tests of what the in-process tests
- * (terminal-input.test.ts, on an emulated terminal) check key by key, and
- * what only the whole binary shows: /help's wrapping, /checkpoints,
- * completion of real paths and @mentions, Ctrl-R with !command and /model,
- * and a line typed while a turn runs queued and steered into the turn (Esc
- * takes a queued line back without aborting the turn). A large paste and
- * prompts of several lines are checked in process only.
+ * The prompt's input in the whole interactive mode (in process, on an
+ * emulated terminal), against the fake provider server: what the unit tests
+ * (terminal-input.test.ts, prompt-state.test.ts) check key by key, here with
+ * the session behind it: /help's wrapping, /checkpoints, completion of real
+ * paths and @mentions, Ctrl-R with !command and /model, and a line typed
+ * while a turn runs queued and steered into the turn (Esc takes a queued
+ * line back without aborting the turn).
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -48,7 +47,7 @@ function userTexts(n: number): string[] {
   return messages.filter((m) => m.role === "user" && !m.content.startsWith("<system>")).map((m) => m.content);
 }
 
-describe("the prompt's input in a real terminal (tmux)", () => {
+describe("the prompt's input on an emulated terminal (in process)", () => {
   it("wraps /help at 80 columns between words, and /checkpoints lists one checkpoint per prompt, each cut to the width", async () => {
     const { terminal } = await startKosong({ width: 80 });
     terminal.line("/help");

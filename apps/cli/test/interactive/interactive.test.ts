@@ -1,3 +1,10 @@
+/**
+ * The interactive mode end to end (in process, on an emulated terminal),
+ * against the fake provider server: streamed Markdown, the status line, an
+ * approval, /compact, /checkpoints and /revert, /edit, Ctrl-C aborting a
+ * turn, Ctrl-D and Ctrl-C twice exiting, no colours under NO_COLOR. A real
+ * signal ending it: e2e/terminal-smoke.e2e.test.ts.
+ */
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
@@ -32,7 +39,7 @@ function lastUserText(n: number): string {
   return messages.findLast((m) => m.role === "user")!.content;
 }
 
-describe("kosong interactive mode in a real terminal (tmux)", () => {
+describe("kosong interactive mode on an emulated terminal (in process)", () => {
   it("streams Markdown, shows the status line, asks approval, compacts, reverts, edits, aborts with Ctrl-C and exits cleanly", async () => {
     const { terminal, cwd, home } = await startKosong();
 

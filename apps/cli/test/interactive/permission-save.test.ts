@@ -1,5 +1,5 @@
 /**
- * "Always for this project" at an approval prompt, in a real terminal (tmux):
+ * "Always for this project" at an approval prompt, on an emulated terminal (in process):
  * the answer `p` saves the approval as an allow rule in the project's
  * `.kosong/settings.json`, and a later run in the trusted workspace (print
  * mode, which refuses whatever would ask) runs the same command unasked.
@@ -19,7 +19,7 @@ const { server, terminals } = await interactiveSuite({ binary: true });
 const shell = (id: string, command: string): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name: "Shell", arguments: JSON.stringify({ command }) } }] });
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 
-describe("saving an approval for the project (tmux)", { timeout: 90_000 }, () => {
+describe("saving an approval for the project (in process)", { timeout: 90_000 }, () => {
   it("[p] writes an allow rule to .kosong/settings.json that a later run in the trusted workspace uses", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");

@@ -1,6 +1,5 @@
 /**
- * What the interactive `kosong` says about a conversation, in a real
- * terminal (tmux) against the fake provider server: the resume notice
+ * What the interactive `kosong` says about a conversation, on an emulated terminal (in process) against the fake provider server: the resume notice
  * counts messages in the right number and shows files a compaction
  * recovered as such (not as the user's prompts), and a `/compact` whose
  * output would be larger than what it replaced keeps the history and says so.
@@ -32,7 +31,7 @@ async function project() {
   return { home, cwd, env, start, contextFile };
 }
 
-describe("resume notices and compaction reports in a real terminal (tmux)", () => {
+describe("resume notices and compaction reports on an emulated terminal (in process)", () => {
   it("says 1 message, not 1 messages", async () => {
     const { home, cwd, env, start } = await project();
     // The model refuses the request: only the prompt is kept.

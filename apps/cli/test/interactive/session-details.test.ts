@@ -1,6 +1,5 @@
 /**
- * What the interactive mode tells about a session, in a real terminal
- * (tmux), the built binary against the fake provider server: the session's
+ * What the interactive mode tells about a session, on an emulated terminal (in process), against the fake provider server: the session's
  * cost in the footer and `/status` (a config-file price, then kosong's table
  * after `/model`); each checkpoint's time in `/checkpoints`, kept for a
  * resumed session (none when unknown or the file is damaged); an explicit
@@ -44,7 +43,7 @@ async function turn(terminal: KosongTerminal, prompt: string, answer: string, mo
   return terminal.waitFor(new RegExp(`${answer}[\\s\\S]*test-model ·[\\s\\S]*›\\s*$`), { from: `› ${prompt}` });
 }
 
-describe("session details in a real terminal (tmux)", () => {
+describe("session details on an emulated terminal (in process)", () => {
   it("shows the session's cost in the footer and /status: a config-file price, then the table's after /model", async () => {
     const { terminal } = await startKosong([], { config: '[prices.test-model]\ninput = 2\ncached_input = 0.5\noutput = 10\n' });
     const cachedUsage = { input_other: 1200, output: 8, input_cache_read: 300, input_cache_creation: 0 };

@@ -1,6 +1,5 @@
 /**
- * Which saved session an interactive `kosong` opens, in a real terminal
- * (tmux) against the fake provider server: `--session <id>` opens that
+ * Which saved session an interactive `kosong` opens, on an emulated terminal (in process) against the fake provider server: `--session <id>` opens that
  * session (not the folder's newest) or starts one with that id, and a
  * session quit before its first prompt is not kept (no empty sessions in
  * the picker).
@@ -31,7 +30,7 @@ async function project() {
   return { home, cwd, env, start, sessionIds };
 }
 
-describe("kosong --session in a real terminal (tmux)", () => {
+describe("kosong --session on an emulated terminal (in process)", () => {
   it("opens the named session, not the folder's newest one", async () => {
     const { home, cwd, env, start } = await project();
     server.enqueue({ message: say("Older answer."), usage }, { message: say("Newer answer."), usage });

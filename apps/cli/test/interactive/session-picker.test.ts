@@ -1,5 +1,5 @@
 /**
- * Resuming in a real terminal (tmux), the built binary against the fake
+ * Resuming on an emulated terminal (in process), against the fake
  * provider server: `kosong --resume` without an id lists the sessions and
  * resumes the one chosen; a session of another folder is said so and,
  * when the user agrees, runs in its own folder; a resumed session shows
@@ -20,7 +20,7 @@ const { server, terminals } = await interactiveSuite({ binary: true });
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 
-describe("kosong --resume in a real terminal (tmux)", () => {
+describe("kosong --resume on an emulated terminal (in process)", () => {
   it("picks a session from a list, offers its own folder, and shows where it left off", async () => {
     const home = await tempDir();
     const [alpha, beta] = [path.join(home, "alpha"), path.join(home, "beta")];

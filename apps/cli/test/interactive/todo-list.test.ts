@@ -1,5 +1,5 @@
 /**
- * The todo list through the built binary in a real terminal: the model's
+ * The todo list in the interactive mode on an emulated terminal (in process): the model's
  * SetTodoList calls show the list after the turn and in /todo; /revert
  * brings back the list as it was at that checkpoint, and a compaction that
  * summarises the calls away keeps the list.
@@ -18,7 +18,7 @@ const { server, terminals } = await interactiveSuite();
 
 const setList = (id: string, todos: [string, string][]) => callTool(id, "SetTodoList", { todos: todos.map(([title, status]) => ({ title, status })) });
 
-describe("the todo list (tmux)", { timeout: 90_000 }, () => {
+describe("the todo list (in process)", { timeout: 90_000 }, () => {
   it("shows the list, brings it back as it was after /revert, and keeps it through /compact", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");

@@ -1,5 +1,5 @@
 /**
- * Tools as they run, in a real terminal (tmux), the built binary against
+ * Tools as they run, on an emulated terminal (in process), against
  * the fake provider server: a slow Shell command shows as running with its
  * elapsed time; its result shows its exit code and last lines; Ctrl-O at
  * the prompt shows its whole output; a ReadFile result shows its first lines.
@@ -20,7 +20,7 @@ const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_c
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 const call = (id: string, name: string, args: Record<string, unknown>): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }] });
 
-describe("tools as they run, in a real terminal (tmux)", () => {
+describe("tools as they run, on an emulated terminal (in process)", () => {
   it("shows a slow command running with its time, its exit code and last lines, and its whole output, or an earlier tool's, on Ctrl-O", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");

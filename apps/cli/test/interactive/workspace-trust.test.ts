@@ -1,6 +1,5 @@
 /**
- * Workspace hooks and trust in a real terminal (tmux), the built binary
- * against the fake provider server: a workspace's `.claude/settings.json`
+ * Workspace hooks and trust on an emulated terminal (in process), against the fake provider server: a workspace's `.claude/settings.json`
  * hook is shown and asked about at start-up; after "no" it does not run
  * (and is asked again next time); after "yes" it runs and is not asked
  * about again; when the workspace's hooks change, the user is asked again.
@@ -21,7 +20,7 @@ const { server, terminals } = await interactiveSuite();
 const ready = /Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m;
 const question = /Trust this workspace and run its hooks\? \(remembered until they change\) \[y\/N\] $/m;
 
-describe("workspace hooks run only once the workspace is trusted (tmux)", { timeout: 120_000 }, () => {
+describe("workspace hooks run only once the workspace is trusted (in process)", { timeout: 120_000 }, () => {
   it("asks with the commands shown, runs nothing on no, remembers yes, and asks again when the hooks change", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
