@@ -1,6 +1,6 @@
 /**
- * Background jobs and /export on an emulated terminal (in process), against the fake provider server: `/tasks` lists a job with its state;
- * a job that ends while the agent is idle reaches the model with the next
+ * Background jobs and /export on an emulated terminal (in process),
+ * against the fake provider server: `/tasks` lists a job with its state; a job that ends while the agent is idle reaches the model with the next
  * prompt; `/export html` writes the page; `/exit` ends the job.
  */
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
@@ -52,6 +52,9 @@ describe("background jobs on an emulated terminal (in process)", { timeout: 90_0
     // Both servers see the quit file and end while the agent waits for input.
     await writeFile(path.join(cwd, "quit"), "");
     await waitForFile(path.join(cwd, "server.done"));
+    // In process the next line reaches kosong at once (tmux took longer): let both servers end first, and kosong see them end.
+    for (let i = 0; i < 100 && processesWith(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 50));
     terminal.line("/tasks");
     await terminal.waitFor(/Job job-2 [^\n]*: exited with code 3[\s\S]*›\s*$/, { from: "› /tasks" });
     server.enqueue({ message: say("Noted: they ended."), usage });
