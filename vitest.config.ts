@@ -47,6 +47,7 @@ const postgresTests = [
   "apps/cli/test/e2e/store-postgres.e2e.test.ts",
   "apps/cli/test/e2e/recall-postgres.e2e.test.ts",
   "apps/cli/test/e2e/session-retention-postgres.e2e.test.ts",
+  "apps/cli/test/e2e/subagents-postgres.e2e.test.ts",
 ];
 
 export default defineConfig({

@@ -40,6 +40,7 @@ Environment:
   KOSONG_STORE_URL      default for --store (conversations in PostgreSQL)
   KOSONG_FIRST_BYTE_TIMEOUT, KOSONG_IDLE_TIMEOUT, KOSONG_SHELL_TIMEOUT, KOSONG_MAX_TIME
                         defaults for the timeout flags, in seconds (0: no limit)
+  MCP_TIMEOUT           milliseconds an MCP server has to start and list its tools (default 30000; Claude Code's variable)
   KOSONG_FILE_RESTORE, KOSONG_FILE_RESTORE_MAX_SIZE
                         defaults for --file-restore and --file-restore-max-size
   KOSONG_SANDBOX        default for --sandbox
@@ -101,7 +102,9 @@ export function buildProgram(io: ProcessIo = processIo, exit: (code: number) => 
     .option("--yolo", "approve every tool call without asking (print mode refuses approval-needing tools without it); Shell commands stay in the sandbox")
     .addOption(new Option("--sandbox <mode>", "run Shell commands in a sandbox (Linux, bubblewrap): on (default where available), auto-allow (a sandboxed command runs without asking), off").choices(sandboxModes))
     .option("--plan", "start in plan mode: only tools that read work until you approve the agent's plan (Shift-Tab or /plan switches it)")
-    .option("--trust-workspace", "run this workspace's hooks (.claude/settings.json) without asking, for this run; print mode and --wire never run them otherwise")
+    .option("--trust-workspace", "trust this workspace for this run without asking: its hooks run, its .mcp.json servers start and its permission rules apply; print mode, --wire and acp never use them otherwise")
+    .option("--answer <question=answer>", "print mode: answer AskUserQuestion's question (its text or header) with this (repeatable)", (pair: string, pairs: string[] = []) => [...pairs, pair])
+    .option("--default-answer <answer>", 'print mode: the answer of the other questions: "first" (the first option) or a text')
     .option("--dmail", "give the agent the SendDMail tool (it can send a message back to a checkpoint)")
     .option("-c, --continue", "continue the most recent session of this directory")
     .option("-r, --resume [id]", "resume a session by id (or a unique id prefix); without an id, pick one from a list; see `kosong sessions`")

@@ -138,7 +138,8 @@ describe("FetchURL against local servers", () => {
   });
 
   it("follows the permission rules for each host, a redirect's too: FetchURL(domain:...) allows and denies by host", async () => {
-    const rules = new PermissionRules([parsePermissionRule("WebFetch(domain:127.0.0.1)", "allow", "test")!, parsePermissionRule("FetchURL(domain:localhost)", "deny", "test")!], process.cwd());
+    const user = { level: "user" as const, file: "config.toml" };
+    const rules = new PermissionRules([{ ...parsePermissionRule("WebFetch(domain:127.0.0.1)", "allow", "test")!, ...user }, { ...parsePermissionRule("FetchURL(domain:localhost)", "deny", "test")!, ...user }], { workspace: process.cwd(), userFile: "config.toml", projectTrusted: false });
     const asked: string[] = [];
     const approval: ToolApproval = { request: (action) => (asked.push(action), Promise.resolve({ approved: true })) };
     const fetch = fetchWith({ ...local, hostRule: (host) => rules.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null }, approval);

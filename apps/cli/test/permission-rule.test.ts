@@ -5,8 +5,8 @@ import { PermissionRules } from "../src/permissions/permission-rules.js";
 
 const rules = (lists: Record<"allow" | "ask" | "deny", string[]>) =>
   new PermissionRules(
-    Object.entries(lists).flatMap(([effect, texts]) => texts.map((text) => parsePermissionRule(text, effect as "allow", "test")!)),
-    "/work/project",
+    Object.entries(lists).flatMap(([effect, texts]) => texts.map((text) => ({ ...parsePermissionRule(text, effect as "allow", "test")!, level: "user" as const, file: "/work/config.toml" }))),
+    { workspace: "/work/project", userFile: "/work/config.toml", projectTrusted: false },
   );
 const decide = (r: PermissionRules, tool: string, args: object) => r.decide(tool, args as Record<string, unknown>)?.effect ?? null;
 

@@ -48,7 +48,7 @@ describe("the screen writer", () => {
     const rows = await vt.visible();
     expect(rows[7]).toBe("a footer longer than twenty columns");
     expect(rows.filter((row) => row.startsWith("a footer"))).toHaveLength(1);
-    // Each output line once, in order (the row the footer left when the screen grew keeps its text in this emulator).
+    // Each output line once, in order (the row the footer left when the screen grew is cleared: footer-grow.test.ts).
     expect(rows.slice(0, 7).map((row) => row.slice(0, 1))).toEqual(["4", "5", "6", "7", "8", "9", ""]);
     screen.releaseFooter();
     vt.resize(40, 6);

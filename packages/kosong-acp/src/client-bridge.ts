@@ -1,9 +1,11 @@
 /**
  * The editor's file system and terminal as plain functions for an agent's
  * tools: `fs/read_text_file`, `fs/write_text_file` and `terminal/*`, each
- * present only when the editor said in `initialize` that it offers it.
+ * present only when the editor said in `initialize` that it offers it; and
+ * a choice put to the user (`session/request_permission`, always there).
  */
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import { askChoice, type ClientChoice } from "./client-choice.js";
 
 /** A command to run in the editor's terminal. */
 export interface ClientCommand {
@@ -38,6 +40,12 @@ export interface ClientBridge {
   readTextFile: ((path: string) => Promise<string>) | null;
   writeTextFile: ((path: string, content: string) => Promise<void>) | null;
   runCommand: ((command: ClientCommand) => Promise<ClientCommandResult>) | null;
+  /**
+   * Asks the user to pick one option, as a `session/request_permission`
+   * whose options are the choice's (every client answers those); resolves
+   * to the index chosen, or null (cancelled, failed). See `client-choice.ts`.
+   */
+  choose(choice: ClientChoice): Promise<number | null>;
 }
 
 /**
@@ -55,6 +63,7 @@ export function clientBridge(client: AgentContext, sessionId: () => string, capa
         }
       : null,
     runCommand: capabilities?.terminal ? (command) => runInTerminal(client, sessionId(), command) : null,
+    choose: (choice) => askChoice(client, sessionId(), choice),
   };
 }
 

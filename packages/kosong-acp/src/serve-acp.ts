@@ -5,7 +5,8 @@
  * really has, `session/new` and `session/load` (the stored conversation
  * replayed as updates), `session/prompt` streaming text, thinking and tool
  * calls as `session/update`s, approvals as `session/request_permission`
- * (failing closed), and `session/cancel`.
+ * (failing closed; also those asked while no prompt runs, by the host's
+ * background work), and `session/cancel`.
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
@@ -25,6 +26,8 @@ export interface ServeAcpOptions {
 interface Served {
   session: AcpSession;
   mcp: McpTools | null;
+  /** Stops asking the client about approval requests made while no prompt runs. */
+  unsubscribe: () => void;
   /** The running prompt's abort controller, null when none runs. */
   turn: AbortController | null;
   /** Settles when the running prompt (if any) has ended. */
@@ -53,7 +56,12 @@ export async function serveAcp(host: AcpAgentHost, stream: Stream, options: Serv
     try {
       const session = await make({ cwd, mcpTools: mcp?.toolset ?? null, client: clientBridge(client, () => id!, capabilities) });
       id = session.id;
-      const served: Served = { session, mcp, turn: null, idle: Promise.resolve() };
+      const sessionId = id;
+      // A request made while no prompt runs (work the host runs in the background, such as a background subagent) is asked too.
+      const unsubscribe = session.soul.approval.subscribe((event) => {
+        if (event.type === "ApprovalRequest" && !session.soul.running) void askPermission(session.soul, client, sessionId, event, undefined);
+      });
+      const served: Served = { session, mcp, unsubscribe, turn: null, idle: Promise.resolve() };
       sessions.set(id, served);
       return served;
     } catch (error) {
@@ -135,6 +143,7 @@ async function checkCwd(cwd: string): Promise<void> {
 
 /** Closes a session once its running turn (already aborted) has ended. */
 async function closeServed(served: Served): Promise<void> {
+  served.unsubscribe();
   await served.idle;
   await served.session.close();
   await served.mcp?.close();

@@ -163,6 +163,37 @@ describe("serveAcp", () => {
     expect(requests[0]!.client.writeTextFile).toBeNull();
   });
 
+  it("puts a choice to the editor's user as a permission request with the choice's options; an unknown option or an error is no choice", async () => {
+    const { host, requests } = testHost([]);
+    const answers: unknown[] = [{ outcome: { outcome: "selected", optionId: "option-1" } }, { outcome: { outcome: "selected", optionId: "option-7" } }, { outcome: { outcome: "selected", optionId: "approve" } }];
+    const seen: unknown[] = [];
+    const chosen = await drive(
+      host,
+      (async (ctx: { params: unknown }) => {
+        seen.push(ctx.params);
+        const answer = answers.shift();
+        if (answer === undefined) throw new Error("the editor failed");
+        return answer;
+      }) as unknown as Permission,
+      async (ctx) => {
+        const { sessionId } = await ctx.request("session/new", { cwd: process.cwd(), mcpServers: [] });
+        const choice = { toolCallId: "q1", title: "Which language?", options: [{ label: "Python", description: "large ecosystem" }, { label: "Rust" }] };
+        const picks = [];
+        for (let i = 0; i < 4; i++) picks.push(await requests[0]!.client.choose(choice));
+        return { sessionId, picks };
+      },
+    );
+    expect(chosen.picks).toEqual([1, null, null, null]);
+    expect(seen[0]).toMatchObject({
+      sessionId: chosen.sessionId,
+      toolCall: { toolCallId: "q1", title: "Which language?", content: [{ type: "content", content: { type: "text", text: "- Python: large ecosystem" } }] },
+      options: [
+        { optionId: "option-0", name: "Python", kind: "allow_once" },
+        { optionId: "option-1", name: "Rust", kind: "allow_once" },
+      ],
+    });
+  });
+
   it("closes a session this connection has open before loading it again (its files may be locked)", async () => {
     const order: string[] = [];
     const host: AcpAgentHost = {

@@ -3,8 +3,8 @@
  * as the `mcpServers` config of `@kosong/mcp`: ACP sends a list of servers
  * whose environment and headers are `[{ name, value }]` arrays; the config
  * has servers by name with plain maps. The editor's strings are taken as
- * data only (no shell; @kosong/mcp gives a stdio server only its `env` and a
- * few safe variables of kosong's).
+ * data only (no shell); `${VAR}` and `${VAR:-default}` in them expand from
+ * kosong's environment as in a config file.
  */
 import type { ConnectMcpServers } from "@kosong/acp";
 import { McpConfigError, type McpServerConfig, type McpServersConfig, parseMcpConfig, visibleText } from "@kosong/mcp";
@@ -14,11 +14,12 @@ export type AcpMcpServer = Parameters<ConnectMcpServers>[0][number];
 
 /**
  * The config of `servers` (a later server of the same name wins), each
- * checked as a config file's server is. SSE servers, which kosong's MCP
- * client does not speak (`initialize` says `sse: false`), and invalid ones
- * are left out and reported through `warn`.
+ * checked (and its `${VAR}` references expanded from `env`) as a config
+ * file's server is. SSE servers, which kosong's MCP client does not speak
+ * (`initialize` says `sse: false`), and invalid ones (or ones naming an
+ * unset variable) are left out and reported through `warn`.
  */
-export function acpMcpConfig(servers: readonly AcpMcpServer[], warn: (line: string) => void): McpServersConfig {
+export function acpMcpConfig(servers: readonly AcpMcpServer[], warn: (line: string) => void, env: NodeJS.ProcessEnv = process.env): McpServersConfig {
   const config = Object.create(null) as McpServersConfig;
   for (const server of servers) {
     if ("type" in server && server.type === "sse") {
@@ -28,7 +29,7 @@ export function acpMcpConfig(servers: readonly AcpMcpServer[], warn: (line: stri
     const entry: McpServerConfig =
       "command" in server ? { command: server.command, args: [...server.args], env: pairs(server.env) } : { type: "http", url: server.url, headers: pairs(server.headers) };
     try {
-      Object.assign(config, parseMcpConfig({ mcpServers: { [server.name]: entry } }, "the editor's MCP servers"));
+      Object.assign(config, parseMcpConfig({ mcpServers: { [server.name]: entry } }, "the editor's MCP servers", { env }));
     } catch (error) {
       if (!McpConfigError.isInstance(error)) throw error;
       warn(`${error.message} (the session runs without it)`);

@@ -22,7 +22,7 @@ import { createSession, exactSession, findSession, latestSession, openOrCreateSe
 import { openStoredConversation, type StoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
-import { type SubagentHooks, Subagents } from "../subagents/subagents.js";
+import { type SubagentHooks, Subagents, type SubagentsOptions } from "../subagents/subagents.js";
 import { SubagentStore } from "../subagents/subagent-store.js";
 import { BackgroundJobs } from "../jobs/background-jobs.js";
 import { withJobNotices } from "../jobs/job-notices.js";
@@ -40,10 +40,12 @@ import { SetTodoList } from "../todo/set-todo-list.js";
 import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
 import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
-import { loadPermissionRules, type PermissionRules } from "../permissions/permission-rules.js";
+import { type PermissionRules, sessionPermissionRules } from "../permissions/permission-rules.js";
 import { withPermissionRules } from "../permissions/permission-toolset.js";
 import { openSessionHooks, type SessionCommandHooks } from "./session-command-hooks.js";
-import type { AskWorkspaceTrust } from "../hooks/session-hooks.js";
+import { hooksToRun, readSessionHooks } from "../hooks/session-hooks.js";
+import { type AskWorkspaceTrust, decideWorkspaceTrust, trustWorkspace } from "../hooks/workspace-trust.js";
+import { readWorkspaceOffer } from "../project/workspace-offer.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
 
 /** Which conversation to run in. */
@@ -151,7 +153,11 @@ export interface OpenSessionOptions {
   mcpTools?: McpToolset | null;
   /** Start the MCP servers in the background, with a line per server as it starts and as it is ready (interactive mode); without it the session waits for them. */
   mcpProgress?: (line: string) => void;
-  /** Asks the user to trust the workspace's hooks (interactive mode); without it they run only when trusted before or with --trust-workspace. */
+  /**
+   * Asks the user to trust what the workspace brings (hooks, `.mcp.json`
+   * servers, permission rules: interactive mode); without it they act only
+   * when trusted before or with --trust-workspace.
+   */
   askWorkspaceTrust?: AskWorkspaceTrust;
 }
 
@@ -184,6 +190,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const sandbox: CommandSandbox | null = opened.sandbox;
     if (opened.notice !== null) warn(opened.notice);
     const extensions = await loadPromptExtensions(cwd, settings.home, warn);
+    // What the workspace brings (hooks, .mcp.json servers, permission rules) acts only once trusted: one question covers all of it.
+    const hookFiles = await readSessionHooks({ settings, cwd, home: env.HOME ?? os.homedir(), warn });
+    const offer = await readWorkspaceOffer(cwd, hookFiles.project, warn);
+    const trust = await decideWorkspaceTrust(settings.home, cwd, offer, settings.trustWorkspace, options.askWorkspaceTrust);
     // Loaded below (after the tools): FetchURL reads them for each host it is led to.
     let permissionRules: PermissionRules | null = null;
     // The providers in use: `useProviders` (/model) replaces them, and the compaction strategies and the children follow.
@@ -198,19 +208,25 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
       env,
+      stored,
       cwd,
       session,
       contextFile,
       context,
       tools,
+      // Loaded below: a child's calls meet the same permission rules as the parent's.
+      guard: (childTools) => (permissionRules === null ? childTools : withPermissionRules(childTools, permissionRules)),
       providers: () => current,
       soul: () => currentSoul!,
       hooks: (event, input) => hooks?.subagent(event, input) ?? Promise.resolve(),
     });
     const agentTools = [...tools, ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner()), subagents.tool()];
     let toolset: Toolset;
-    ({ toolset, mcp, ready: mcpReady } = await openToolset(options, cwd, agentTools, sandbox));
-    permissionRules = await loadPermissionRules(cwd, settings.permissions, settings.configPath ?? "the config file", settings.trustWorkspace, warn);
+    ({ toolset, mcp, ready: mcpReady } = await openToolset(options, cwd, agentTools, sandbox, trust.trusted));
+    // A project rule the user adds or removes (/permissions, "always for this project") keeps a remembered trust.
+    const onProjectChange = trust.remembered ? async () => trustWorkspace(settings.home, cwd, await readWorkspaceOffer(cwd, hookFiles.project, () => undefined)) : undefined;
+    const ruleFiles = { workspace: cwd, userFile: settings.configPath ?? path.join(settings.home, "config.toml"), projectTrusted: trust.trusted, onProjectChange };
+    permissionRules = sessionPermissionRules(settings.permissions, offer.rules, ruleFiles, warn);
     toolset = withPermissionRules(toolset, permissionRules);
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
@@ -219,13 +235,11 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     toolset = planModeToolset(toolset, planMode);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const sessionHooks = await openSessionHooks({
-      settings,
       cwd,
       sandbox,
       shellEnv,
-      home: env.HOME,
       warn,
-      ask: options.askWorkspaceTrust,
+      definitions: hooksToRun(hookFiles, trust.trusted, cwd, options.askWorkspaceTrust !== undefined, warn),
       info: { sessionId: displayId, transcriptPath: contextFile, cwd },
       source: choice.kind === "new" ? "startup" : "resume",
     });
@@ -383,6 +397,8 @@ interface SubagentsSetup {
   settings: Settings;
   /** The session's environment: its HOME holds the user's agent files, its keys reach the children's models. */
   env: NodeJS.ProcessEnv;
+  /** The parent's conversation in a store: the children's go there too. */
+  stored: StoredConversation | null;
   cwd: string;
   session: SessionInfo | null;
   contextFile: string;
@@ -390,6 +406,8 @@ interface SubagentsSetup {
   context: Context;
   /** The parent's tools (without `Agent`). */
   tools: CallableTool[];
+  /** The session's rules over a child's toolset. */
+  guard: SubagentsOptions["guard"];
   /** The providers in use now (`/model` replaces them). */
   providers(): Providers;
   /** The parent soul now. */
@@ -401,13 +419,14 @@ interface SubagentsSetup {
 /**
  * The session's children: the agent kinds of the agent files, the store of
  * the children's records (in the session folder, beside a `--resume-file`
- * file as `<name>.agents`), and a line per child a crash cut or agent file
+ * file as `<name>.agents`; their conversations in the parent's store when it has one), and a line per child a crash cut or agent file
  * skipped (`notices`).
  */
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
   const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, setup.env.HOME ?? os.homedir()), setup.tools.map((t) => t.name));
-  const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`);
+  const logs = setup.stored === null ? null : { open: setup.stored.openChildLog };
+  const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`, logs);
   const cut = await store.recoverCut();
   const notices = [
     ...cut.map(({ record, messages, interruptedCalls, damagedLines }) =>
@@ -419,6 +438,7 @@ async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subage
     store,
     types: loaded.types,
     tools: setup.tools,
+    guard: setup.guard,
     provider: () => setup.providers().main,
     fastProvider: () => setup.providers().compact ?? setup.providers().main,
     providerFor: (model) => createProvider(settings, model, setup.env),
@@ -441,12 +461,12 @@ async function detachAfterRevert(store: SubagentStore, subagents: Subagents, che
 
 /**
  * The agent's toolset: `tools` (its own, with `Agent`), Recall, SendDMail
- * when D-Mail is on, the MCP servers' tools (the workspace's `.mcp.json`, then
+ * when D-Mail is on, the MCP servers' tools (the workspace's `.mcp.json` when `trusted`, then
  * the configured ones), then the host's MCP tools. `mcp` is the servers
  * started here (closing them is the session's); `ready` resolves once they
  * are all connected or failed (in the background with `mcpProgress`).
  */
-async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null): Promise<{ toolset: Toolset; mcp: McpServers | null; ready: Promise<void> }> {
+async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null, trusted: boolean): Promise<{ toolset: Toolset; mcp: McpServers | null; ready: Promise<void> }> {
   const { settings } = options;
   const warn = options.warn ?? warnOnStderr;
   // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
@@ -454,10 +474,10 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
   let mcp: McpServers | null = null;
   let ready = Promise.resolve();
   // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
-  const mcpSources = [...(await workspaceMcpSources(cwd, settings.trustWorkspace, warn)), ...settings.mcpSources];
+  const mcpSources = [...(await workspaceMcpSources(cwd, trusted, warn)), ...settings.mcpSources];
   if (mcpSources.length > 0) {
     const { openSessionMcp } = await import("./mcp-tools.js");
-    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, options.env ?? process.env, options.mcpProgress));
+    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, options.env ?? process.env, options.mcpProgress, settings.mcpStartTimeoutMs));
   }
   if (options.mcpTools) {
     try {

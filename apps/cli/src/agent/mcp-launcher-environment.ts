@@ -7,6 +7,7 @@
  * `*KEY*`, ...), URLs with passwords, and the credentials kosong reads
  * (see {@link childEnvironment}).
  */
+import { isStdioServer, type McpServersConfig } from "@kosong/mcp";
 import { childEnvironment } from "../tools/child-environment.js";
 
 /** Name patterns (case-insensitive, `*` wildcards) passed to MCP servers. */
@@ -24,4 +25,14 @@ export const launcherVariables = [
 /** The launcher variables of `env` (kosong's own), without credentials: the base of every stdio MCP server's environment. */
 export function launcherEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   return childEnvironment(env, { inherit: "all", ignoreDefaultExcludes: false, exclude: [], includeOnly: [...launcherVariables], set: {} });
+}
+
+/**
+ * `config` with each stdio server's environment on top of the launcher
+ * variables of `env`: what every stdio server kosong starts gets, whether
+ * the config file, `.mcp.json`, `--mcp-config-file` or an ACP editor named it.
+ */
+export function withLauncherEnvironment(config: McpServersConfig, env: NodeJS.ProcessEnv): McpServersConfig {
+  const base = launcherEnvironment(env);
+  return Object.fromEntries(Object.entries(config).map(([name, server]) => [name, isStdioServer(server) ? { ...server, env: { ...base, ...server.env } } : server]));
 }

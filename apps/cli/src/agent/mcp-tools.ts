@@ -10,7 +10,7 @@ import { UsageError } from "../cli-error.js";
 import type { McpSource } from "../config/settings.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import { mcpFailureHint } from "./mcp-failure-hint.js";
-import { launcherEnvironment } from "./mcp-launcher-environment.js";
+import { withLauncherEnvironment } from "./mcp-launcher-environment.js";
 
 /** The servers and the agent's toolset with their tools added. */
 export interface SessionMcp {
@@ -34,15 +34,15 @@ export interface SessionMcp {
  * and one as each is ready, and the call returns without waiting.
  * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
  */
-export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env, progress?: (line: string) => void): Promise<SessionMcp> {
+export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env, progress?: (line: string) => void, startTimeoutMs: number | null = null): Promise<SessionMcp> {
   const config: McpServersConfig = {};
   for (const source of sources) Object.assign(config, await readSource(source, env));
   const servers = sandboxed(withLauncherEnvironment(config, env), sandbox, warn);
   if (progress === undefined) {
-    const mcp = await connectReporting(servers, cwd, warn);
+    const mcp = await connectReporting(servers, cwd, warn, startTimeoutMs);
     return { mcp, toolset: withMcpTools(toolset, mcp.toolset), ready: Promise.resolve() };
   }
-  const mcp = startReporting(servers, cwd, warn, progress);
+  const mcp = startReporting(servers, cwd, warn, progress, startTimeoutMs);
   return { mcp, toolset: withMcpTools(toolset, mcp.toolset), ready: mcp.ready };
 }
 
@@ -51,10 +51,11 @@ export async function openSessionMcp(sources: readonly McpSource[], cwd: string,
  * {@link openSessionMcp}'s `progress`): a line per server now, a line as
  * each is ready or fails (with its likely cause); later crashes go to `warn`.
  */
-function startReporting(config: McpServersConfig, cwd: string, warn: (line: string) => void, progress: (line: string) => void): StartingMcpServers {
+function startReporting(config: McpServersConfig, cwd: string, warn: (line: string) => void, progress: (line: string) => void, startTimeoutMs: number | null): StartingMcpServers {
   for (const server of Object.values(config)) if ("command" in server && server.cwd === undefined) server.cwd = cwd;
   const started = new Set<string>();
   const mcp = startMcpServers(config, {
+    ...startTimeout(startTimeoutMs),
     onEvent: (event) => {
       if (!started.has(event.server)) {
         started.add(event.server);
@@ -71,13 +72,14 @@ function startReporting(config: McpServersConfig, cwd: string, warn: (line: stri
 
 /**
  * Starts the servers of `config` with `cwd` as the default working
- * directory of stdio servers. A server that does not start is reported
- * through `warn` and left out; so is a server that crashes or restarts later.
+ * directory of stdio servers, each given `startTimeoutMs` to start (null:
+ * @kosong/mcp's default). A server that does not start is reported
+ * through `warn` (with its likely cause) and left out; so is a server that crashes or restarts later.
  */
-export async function connectReporting(config: McpServersConfig, cwd: string, warn: (line: string) => void): Promise<McpServers> {
+export async function connectReporting(config: McpServersConfig, cwd: string, warn: (line: string) => void, startTimeoutMs: number | null = null): Promise<McpServers> {
   for (const server of Object.values(config)) if ("command" in server && server.cwd === undefined) server.cwd = cwd;
   let started = false;
-  const mcp = await connectMcpServers(config, { onEvent: (event) => started && reportLater(event, warn) });
+  const mcp = await connectMcpServers(config, { ...startTimeout(startTimeoutMs), onEvent: (event) => started && reportLater(event, warn) });
   started = true;
   for (const failure of mcp.failures) warn(`${failure.message}${mcpFailureHint(config[failure.server], failure.message)} (the session runs without it)`);
   return mcp;
@@ -103,12 +105,6 @@ function sandboxed(config: McpServersConfig, sandbox: CommandSandbox | null, war
   return out;
 }
 
-/** `config` with each stdio server's environment on top of the launcher variables of `env`. */
-function withLauncherEnvironment(config: McpServersConfig, env: NodeJS.ProcessEnv): McpServersConfig {
-  const base = launcherEnvironment(env);
-  return Object.fromEntries(Object.entries(config).map(([name, server]) => [name, isStdioServer(server) ? { ...server, env: { ...base, ...server.env } } : server]));
-}
-
 async function readSource(source: McpSource, env: NodeJS.ProcessEnv): Promise<McpServersConfig> {
   try {
     return source.kind === "config" ? parseMcpConfig({ mcpServers: source.mcpServers }, source.path, { env }) : await loadMcpConfigFile(source.path, { env });
@@ -116,6 +112,11 @@ async function readSource(source: McpSource, env: NodeJS.ProcessEnv): Promise<Mc
     if (McpConfigError.isInstance(error)) throw new UsageError(error.message, { cause: error });
     throw error;
   }
+}
+
+/** The connection option of a start timeout (none: the default). */
+function startTimeout(ms: number | null): { connectTimeoutMs?: number } {
+  return ms === null ? {} : { connectTimeoutMs: ms };
 }
 
 /** Reports what happens to a server after the start (failures to start are reported once, from `failures`). */

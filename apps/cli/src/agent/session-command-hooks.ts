@@ -1,27 +1,23 @@
 /**
- * The command hooks of one CLI session: loads the user's and (when trusted)
- * the workspace's hooks, runs them with the Shell's environment and sandbox,
+ * The command hooks of one CLI session: the user's and (when trusted) the
+ * workspace's hooks, run with the Shell's environment and sandbox,
  * fires SessionStart (its context joins the first prompt) and, at the end,
  * SessionEnd.
  */
-import os from "node:os";
 import type { SoulHooks, SubagentInput } from "@kosong/soul/hooks";
-import type { Settings } from "../config/settings.js";
 import { commandHooks, type HookSessionInfo } from "../hooks/command-hooks.js";
-import { type AskWorkspaceTrust, loadSessionHooks } from "../hooks/session-hooks.js";
+import type { HookDefinition } from "../hooks/hook-definition.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 
 /** Options of {@link openSessionHooks}. */
 export interface SessionCommandHooksOptions {
-  settings: Settings;
   cwd: string;
   sandbox: CommandSandbox | null;
   /** The Shell tool's environment (credentials removed). */
   shellEnv: Record<string, string>;
-  /** The user's home folder, whose `.claude/settings.json` hooks apply (default: `HOME`, else the OS's). */
-  home?: string | undefined;
   warn: (line: string) => void;
-  ask?: AskWorkspaceTrust;
+  /** The hooks to run (the user's, and the trusted workspace's). */
+  definitions: readonly HookDefinition[];
   info: HookSessionInfo;
   source: "startup" | "resume";
 }
@@ -34,10 +30,9 @@ export interface SessionCommandHooks {
   end(): Promise<void>;
 }
 
-/** Loads the hooks, fires SessionStart and returns the soul's hooks. */
+/** Fires SessionStart and returns the soul's hooks. */
 export async function openSessionHooks(options: SessionCommandHooksOptions): Promise<SessionCommandHooks> {
-  const { cwd, warn } = options;
-  const definitions = await loadSessionHooks({ settings: options.settings, cwd, home: options.home ?? process.env.HOME ?? os.homedir(), ask: options.ask, warn });
+  const { cwd, warn, definitions } = options;
   if (definitions.length === 0) return { soul: {}, subagent: async () => undefined, end: async () => undefined };
   const env = { ...options.shellEnv, CLAUDE_PROJECT_DIR: cwd, KOSONG_PROJECT_DIR: cwd };
   const { soul, host } = commandHooks(definitions, { cwd, env, sandbox: options.sandbox }, options.info);

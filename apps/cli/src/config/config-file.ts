@@ -91,6 +91,12 @@ export const configFileSchema = z.strictObject({
       }),
     )
     .optional(),
+  /**
+   * AskUserQuestion's answers where nobody can answer live (print mode,
+   * stream-json): `answers` by question text or header, and `default` for
+   * the other questions ("first": the first option; other text: that answer).
+   */
+  questions: z.strictObject({ answers: z.record(z.string().min(1), z.string().min(1)).optional(), default: z.string().min(1).optional() }).optional(),
   /** Command hooks in kimi-cli's shape (`[[hooks]]`: event, command, matcher, timeout); see `hooks/`. */
   hooks: z.array(hookTableSchema).optional(),
   /** Which files the agent changes a revert restores: "off", "declared" (WriteFile, EditFile) or "scan" (and what Shell commands change; default). */

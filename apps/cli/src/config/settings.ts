@@ -16,6 +16,7 @@ import { parseAge, type RetentionPolicy } from "../sessions/session-retention.js
 import { type ConfigFile, loadConfigFile } from "./config-file.js";
 import type { PermissionLists } from "../permissions/permission-rules.js";
 import { type HookDefinition, hooksFromTables } from "../hooks/hook-definition.js";
+import { type ConfiguredAnswers, configuredAnswers } from "../questions/configured-answers.js";
 import {
   type CompactionName,
   compactionNames,
@@ -58,8 +59,12 @@ export interface SettingFlags {
   fileRestoreMaxSize?: string;
   /** `--sandbox <mode>`: on, off or auto-allow. */
   sandbox?: string;
-  /** `--trust-workspace`: run the workspace's hooks without asking (this run only). */
+  /** `--trust-workspace`: trust the workspace (its hooks, `.mcp.json` servers, permission rules) without asking (this run only). */
   trustWorkspace?: boolean;
+  /** `--answer QUESTION=ANSWER` (repeatable): AskUserQuestion's answers in print mode. */
+  answer?: string[];
+  /** `--default-answer <first|text>`: the answer of the questions `--answer` does not name. */
+  defaultAnswer?: string;
 }
 
 /** Everything a run needs to build its provider and agent. */
@@ -91,6 +96,8 @@ export interface Settings {
   shellEnvironment: EnvironmentPolicy;
   /** Where MCP servers are configured, read in this order (a later server of the same name wins); empty: none. */
   mcpSources: McpSource[];
+  /** Milliseconds an MCP server has to start and list its tools (`MCP_TIMEOUT`, Claude Code's variable); null: @kosong/mcp's default (30 s). */
+  mcpStartTimeoutMs: number | null;
   /** The config file's permission rules (`permissions`), or null. */
   permissions: PermissionLists | null;
   /** A PostgreSQL connection string: saved sessions keep their conversation there (`--store`, `KOSONG_STORE_URL`); null: in files. */
@@ -113,9 +120,11 @@ export interface Settings {
   fileRestoreMaxBytes: number;
   /** The Shell sandbox (`--sandbox`, `KOSONG_SANDBOX`, config `sandbox`): on by default, no network. */
   sandbox: SandboxSettings;
+  /** AskUserQuestion's answers in print mode and stream-json (`--answer`, `--default-answer`, config `[questions]`). */
+  questionAnswers: ConfiguredAnswers;
   /** The user's command hooks (config file `[[hooks]]`); always run. */
   hooks: HookDefinition[];
-  /** Run the workspace's hooks (`.claude/settings.json`) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
+  /** Trust the workspace (its hooks, `.mcp.json` servers, permission rules) without asking (`--trust-workspace`, `KOSONG_TRUST_WORKSPACE`). */
   trustWorkspace: boolean;
   /** Whether the model takes images (config `image_input`, `KOSONG_IMAGE_INPUT`); null: by provider and model (see `media/image-input.ts`). */
   imageInput: boolean | null;
@@ -197,6 +206,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
       ...(config.mcpServers && configPath ? [{ kind: "config" as const, path: configPath, mcpServers: config.mcpServers }] : []),
       ...(flags.mcpConfigFile ?? []).map((file) => ({ kind: "file" as const, path: path.resolve(file) })),
     ],
+    mcpStartTimeoutMs: nonEmpty(env.MCP_TIMEOUT) === undefined ? null : milliseconds("MCP_TIMEOUT (environment)", env.MCP_TIMEOUT!),
     permissions: config.permissions ?? null,
     store: flags.store ?? nonEmpty(env.KOSONG_STORE_URL) ?? null,
     llmTimeouts: definedOnly({
@@ -209,6 +219,7 @@ export async function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEn
     fileRestore: flags.fileRestore === false ? "off" : (checked(typeof flags.fileRestore === "string" ? flags.fileRestore : undefined, "KOSONG_FILE_RESTORE", "file_restore", fileRestoreModes) ?? "scan"),
     fileRestoreMaxBytes: byteSize(picked(flags.fileRestoreMaxSize, "KOSONG_FILE_RESTORE_MAX_SIZE", "file_restore_max_size")) ?? defaultMaxFileBytes,
     sandbox: sandboxSettings(config.sandbox, oneOf(flags.sandbox !== undefined ? "--sandbox" : "KOSONG_SANDBOX (environment)", flags.sandbox ?? nonEmpty(env.KOSONG_SANDBOX), sandboxModes)),
+    questionAnswers: configuredAnswers(config.questions, flags),
     hooks: hooksFromTables(config.hooks ?? [], configPath ?? "the config file"),
     trustWorkspace: flags.trustWorkspace ?? envFlag(env.KOSONG_TRUST_WORKSPACE) ?? false,
     sessionRetention: retentionPolicy(config.session_retention, `session_retention in ${configPath ?? "the config file"}`),
@@ -298,6 +309,12 @@ function byteSize({ value, from }: { value: string | undefined; from: string }):
   const bytes = match ? Number(match[1]) * 1024 ** ["b", "k", "m", "g"].indexOf((match[2] ?? "b").charAt(0).toLowerCase()) : Number.NaN;
   if (!Number.isSafeInteger(Math.floor(bytes))) throw new UsageError(`${from}: expected a size in bytes, or with a unit (KiB, MiB, GiB), got "${value}"`);
   return Math.floor(bytes);
+}
+
+function milliseconds(what: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what}: expected a positive whole number of milliseconds, got "${value}"`);
+  return n;
 }
 
 function positiveInt(what: string, value: string): number {

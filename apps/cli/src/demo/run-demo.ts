@@ -17,6 +17,7 @@ import { DEFAULT_SHELL_TIMEOUT_MS, type Settings } from "../config/settings.js";
 import { InteractiveSession } from "../modes/interactive/interactive-session.js";
 import { printBanner, runLoop } from "../modes/interactive/run-interactive.js";
 import { styleFor } from "../render/terminal-style.js";
+import { noConfiguredAnswers } from "../questions/configured-answers.js";
 import { defaultEnvironmentPolicy } from "../tools/child-environment.js";
 import { createDemoWorkspace } from "./demo-workspace.js";
 import { DemoChatProvider, demoLog, demoPrompts } from "./demo-model.js";
@@ -106,6 +107,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       outputFormat: "text",
       shellEnvironment: defaultEnvironmentPolicy,
       mcpSources: [],
+      mcpStartTimeoutMs: null,
       permissions: null,
       store: null,
       llmTimeouts: {},
@@ -118,6 +120,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       sandbox: { mode: "off", network: false },
       prices: {},
       hooks: [],
+      questionAnswers: noConfiguredAnswers,
       trustWorkspace: false,
       sessionRetention: null,
       imageInput: null,

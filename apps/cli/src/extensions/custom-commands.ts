@@ -9,7 +9,7 @@
  * arguments are added after the text.
  */
 import path from "node:path";
-import { oneLineOf, parseFrontMatter } from "./front-matter.js";
+import { oneLineOf, parseFrontMatter, textField } from "./front-matter.js";
 import { confinedRealpath, folderEntries, type PromptFolder, readCapped } from "./prompt-files.js";
 import { maxDescriptionLength, promptNamePattern } from "./skills.js";
 
@@ -49,8 +49,8 @@ export async function findCustomCommands(folders: readonly PromptFolder[], displ
     const template = body.trim();
     commands.push({
       name,
-      description: oneLineOf(fields.description ?? template.split("\n").find((l) => l.trim()) ?? "", maxDescriptionLength),
-      argumentHint: oneLineOf(fields["argument-hint"] ?? "", 60),
+      description: oneLineOf(textField(fields, "description") ?? template.split("\n").find((l) => l.trim()) ?? "", maxDescriptionLength),
+      argumentHint: oneLineOf(textField(fields, "argument-hint") ?? "", 60),
       template,
       shown: display(file),
     });

@@ -9,7 +9,7 @@
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { oneLineOf, parseFrontMatter } from "./front-matter.js";
+import { oneLineOf, parseFrontMatter, textField } from "./front-matter.js";
 import { confinedRealpath, folderEntries, type PromptFolder, readCapped } from "./prompt-files.js";
 
 /** A skill found on disk (its body is read on use, see {@link loadSkillBody}). */
@@ -50,13 +50,13 @@ export async function findSkills(folders: readonly PromptFolder[], display: (fil
       const file = await confinedRealpath(folder.root, path.join(folder.dir, entry, "SKILL.md"));
       if (file === null) continue;
       const { fields, body } = parseFrontMatter((await readCapped(file, 16 * 1024).catch(() => ({ text: "" }))).text);
-      const name = fields.name ?? entry;
+      const name = textField(fields, "name") ?? entry;
       if (!promptNamePattern.test(name)) {
         warn(`skill in ${display(path.join(folder.dir, entry))} skipped: its name is not letters, digits, ".", "_" or "-"`);
         continue;
       }
       if (skills.some((s) => s.name === name)) continue;
-      const description = oneLineOf(fields.description ?? body.split("\n").find((line) => line.trim()) ?? "", maxDescriptionLength);
+      const description = oneLineOf(textField(fields, "description") ?? body.split("\n").find((line) => line.trim()) ?? "", maxDescriptionLength);
       skills.push({ name, description, dir: path.dirname(file), file, scope: folder.scope, shown: display(path.join(folder.dir, entry)) });
     }
   }

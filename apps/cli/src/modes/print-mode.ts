@@ -11,7 +11,8 @@ import { openAgentSession, type AgentSession, type SessionChoice } from "../agen
 import { ExitCode } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
 import { expandPromptCommand } from "../extensions/prompt-extensions.js";
-import { noQuestioner } from "../questions/ask-user-question.js";
+import { noQuestioner, type QuestionerSource } from "../questions/ask-user-question.js";
+import { configuredQuestioner, hasConfiguredAnswers } from "../questions/configured-answers.js";
 import { planModeNote } from "../plan/plan-mode.js";
 import type { Providers } from "../providers/create-provider.js";
 import { count } from "../render/count.js";
@@ -58,13 +59,15 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) err.write(`kosong: ${line.trimStart()}\n`);
     for (const line of agent.subagentNotices) err.write(`kosong: ${visibleControls(line, { oneLine: true })}\n`);
     if (agent.session) await recordFirstPrompt(agent.session, prompt);
-    agent.questioner = () => noQuestioner(`in print mode (kosong -p${settings.outputFormat === "stream-json" ? " --output-format stream-json" : ""})`);
+    agent.questioner = printModeQuestioner(settings, err);
     const refused: string[] = [];
     agent.soul.approval.subscribe((event) => {
       if (event.type !== "ApprovalRequest") return;
       refused.push(oneLine(`${event.payload.sender}: ${event.payload.description.split("\n", 1)[0]}`, 100));
       agent.soul.approval.respond(event.payload.id, "reject", printModeRefusal);
     });
+    // A background agent's request between turns is refused the same way (and counted).
+    agent.subagents.answersBetweenTurns = true;
     // `/name args`: a custom command's template or a skill, as at the interactive prompt.
     const expanded = prompt.trimStart().startsWith("/") ? await expandPromptCommand(agent.extensions, prompt) : null;
     const text = expanded ?? prompt;
@@ -99,6 +102,18 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     process.off("SIGTERM", onSignal);
     await agent.close();
   }
+}
+
+/** Where print mode's questions go: the configured answers (each told on stderr), or nobody. */
+function printModeQuestioner(settings: Settings, err: NodeJS.WritableStream): QuestionerSource {
+  const where = `in print mode (kosong -p${settings.outputFormat === "stream-json" ? " --output-format stream-json" : ""})`;
+  const configured = settings.questionAnswers;
+  if (!hasConfiguredAnswers(configured)) return () => noQuestioner(where);
+  const unanswered = `${noQuestioner(where)} No answer is configured for these questions (--answer, --default-answer, [questions] in config.toml).`;
+  const questioner = configuredQuestioner(configured, unanswered, (question, answer) =>
+    err.write(`kosong: AskUserQuestion answered from the configuration: ${oneLine(question.question, 100)} → ${oneLine(answer, 100)}\n`),
+  );
+  return () => questioner;
 }
 
 async function runTurn(agent: AgentSession, input: UserInput, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {

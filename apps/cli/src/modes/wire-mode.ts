@@ -26,6 +26,8 @@ export interface WireModeOptions {
 /** Serves until stdin closes or a signal arrives; returns the exit code. */
 export async function runWireMode(options: WireModeOptions): Promise<number> {
   const agent = await openAgentSession(options);
+  // The wire server sends a background agent's approval request between turns to the client as a request.
+  agent.subagents.answersBetweenTurns = true;
   try {
     const skipped = agent.restoreReport.skipped.length;
     if (skipped > 0) process.stderr.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);

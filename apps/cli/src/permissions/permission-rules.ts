@@ -7,8 +7,9 @@
  * matched by an `allow` rule only runs without asking. Deny wins over ask,
  * ask over allow.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { editPermissionList } from "./permission-file.js";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
 
 /** The `permissions` object of a settings file. */
@@ -29,41 +30,88 @@ export const projectRuleFiles = [path.join(".kosong", "settings.json"), path.joi
 
 const effects: readonly PermissionEffect[] = ["deny", "ask", "allow"];
 
-/** A session's rules. */
+/** Where a rule is kept: the user's config file, or one of the project's files. */
+export type PermissionLevel = "user" | "project";
+
+/** A rule of the session with the file it is kept in. */
+export interface SessionPermissionRule extends PermissionRule {
+  level: PermissionLevel;
+  /** The settings file (absolute path) that holds it: edits go there. */
+  file: string;
+}
+
+/** The files a session's rules live in, and whether the project's count. */
+export interface PermissionRuleFiles {
+  /** The workspace, which file patterns and project files are relative to. */
+  workspace: string;
+  /** The user's config file (made as `config.toml` in kosong's home when there is none). */
+  userFile: string;
+  /** Whether the workspace is trusted: only then are project rules used, added or removed. */
+  projectTrusted: boolean;
+  /** Called after a project file changed (so the workspace's trust follows the user's own edit). */
+  onProjectChange?: (() => Promise<void>) | undefined;
+}
+
+/** A session's rules, editable (each edit saved to the file the rule lives in). */
 export class PermissionRules {
-  readonly #rules: PermissionRule[];
+  readonly #rules: SessionPermissionRule[];
 
   constructor(
-    rules: readonly PermissionRule[],
-    /** The workspace, which file patterns are relative to. */
-    readonly workspace: string,
+    rules: readonly SessionPermissionRule[],
+    readonly files: PermissionRuleFiles,
   ) {
     this.#rules = [...rules];
   }
 
+  /** The workspace, which file patterns are relative to. */
+  get workspace(): string {
+    return this.files.workspace;
+  }
+
   /** The rules, in the order they were read (and added). */
-  get rules(): readonly PermissionRule[] {
+  get rules(): readonly SessionPermissionRule[] {
     return this.#rules;
   }
 
   /**
-   * Saves `text` as an allow rule of this project (`.kosong/settings.json`,
-   * made if missing; the file's other keys kept) and uses it from now on.
-   * @throws when the file cannot be written or is not a JSON object.
+   * Adds `text` to the `effect` list at `level` (the user's config file, or
+   * this project's `.kosong/settings.json`, made if missing; the file's other
+   * keys kept) and uses it from now on.
+   * @throws Error when `text` is not a rule, a project rule is added to an untrusted workspace, or the file cannot be edited.
    */
+  async add(effect: PermissionEffect, text: string, level: PermissionLevel): Promise<SessionPermissionRule> {
+    const file = level === "user" ? this.files.userFile : path.join(this.workspace, projectRuleFiles[0]);
+    const parsed = parsePermissionRule(text.trim(), effect, level === "user" ? file : projectRuleFiles[0]);
+    if (parsed === null) throw new Error(`not a permission rule: ${text} (write Tool or Tool(pattern), e.g. Shell(git status) or WriteFile(src/**))`);
+    this.#mustEdit(level);
+    const rule: SessionPermissionRule = { ...parsed, level, file };
+    await editPermissionList(file, effect, (list) => (list.includes(rule.text) ? [...list] : [...list, rule.text]));
+    if (!this.#rules.some((r) => r.file === file && r.effect === effect && r.text === rule.text)) this.#rules.push(rule);
+    if (level === "project") await this.files.onProjectChange?.();
+    return rule;
+  }
+
+  /**
+   * Removes `rule` from the file it came from (and from the session).
+   * @throws Error when a project rule is removed in an untrusted workspace, or the file cannot be edited.
+   */
+  async remove(rule: SessionPermissionRule): Promise<void> {
+    this.#mustEdit(rule.level);
+    await editPermissionList(rule.file, rule.effect, (list) => list.filter((text) => text !== rule.text));
+    for (let i = this.#rules.length - 1; i >= 0; i--) {
+      const r = this.#rules[i]!;
+      if (r.file === rule.file && r.effect === rule.effect && r.text === rule.text) this.#rules.splice(i, 1);
+    }
+    if (rule.level === "project") await this.files.onProjectChange?.();
+  }
+
+  /** Saves `text` as an allow rule of this project (see {@link add}); what "always for this project" at an approval does. */
   async allowForProject(text: string): Promise<void> {
-    const rule = parsePermissionRule(text, "allow", projectRuleFiles[0]);
-    if (rule === null) throw new Error(`not a permission rule: ${text}`);
-    const file = path.join(this.workspace, projectRuleFiles[0]);
-    const existing = await readFile(file, "utf8").then((t) => JSON.parse(t) as unknown, (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? {} : Promise.reject(error)));
-    if (typeof existing !== "object" || existing === null || Array.isArray(existing)) throw new Error(`${file} is not a JSON object`);
-    const settings = existing as { permissions?: PermissionLists };
-    const allow = settings.permissions?.allow ?? [];
-    if (!allow.includes(text)) settings.permissions = { ...settings.permissions, allow: [...allow, text] };
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(`${file}.tmp`, `${JSON.stringify(settings, null, 2)}\n`);
-    await rename(`${file}.tmp`, file);
-    this.#rules.push(rule);
+    await this.add("allow", text, "project");
+  }
+
+  #mustEdit(level: PermissionLevel): void {
+    if (level === "project" && !this.files.projectTrusted) throw new Error("this workspace is not trusted: its permission rules are not used, added or removed (trust it at start-up, or pass --trust-workspace)");
   }
 
   /** The rule deciding the call of `tool` with `args`: deny first, then ask, then allow; null when no rule matches. */
@@ -93,20 +141,34 @@ export function rulesOf(lists: PermissionLists, source: string, warn: (line: str
   return out;
 }
 
-/**
- * The session's rules: `user` (the config file's, from `userSource`), then
- * the project files' when the workspace is `trusted` (`--trust-workspace`;
- * else `warn` says they were not used).
- */
-export async function loadPermissionRules(workspace: string, user: PermissionLists | null, userSource: string, trusted: boolean, warn: (line: string) => void): Promise<PermissionRules> {
-  const rules = user === null ? [] : rulesOf(user, userSource, warn);
+/** A project file's permission lists (`file` relative to the workspace). */
+export interface ProjectRuleList {
+  file: string;
+  lists: PermissionLists;
+}
+
+/** The permission lists of the project's files that have some (a file that is not JSON is named to `warn`). */
+export async function readProjectRuleLists(workspace: string, warn: (line: string) => void): Promise<ProjectRuleList[]> {
+  const out: ProjectRuleList[] = [];
   for (const file of projectRuleFiles) {
     const lists = await readPermissions(path.join(workspace, file), warn);
-    if (lists === null) continue;
-    if (trusted) rules.push(...rulesOf(lists, file, warn));
-    else warn(`${file}: its permission rules are not used until you trust this workspace (--trust-workspace or KOSONG_TRUST_WORKSPACE=1)`);
+    if (lists !== null) out.push({ file, lists });
   }
-  return new PermissionRules(rules, workspace);
+  return out;
+}
+
+/**
+ * The session's rules: `user` (the config file's), then the `project`
+ * files' when the workspace is trusted (`files.projectTrusted`; else `warn`
+ * says they were not used).
+ */
+export function sessionPermissionRules(user: PermissionLists | null, project: readonly ProjectRuleList[], files: PermissionRuleFiles, warn: (line: string) => void): PermissionRules {
+  const rules: SessionPermissionRule[] = user === null ? [] : rulesOf(user, files.userFile, warn).map((rule) => ({ ...rule, level: "user" as const, file: files.userFile }));
+  for (const { file, lists } of project) {
+    if (files.projectTrusted) rules.push(...rulesOf(lists, file, warn).map((rule) => ({ ...rule, level: "project" as const, file: path.join(files.workspace, file) })));
+    else warn(`${file}: its permission rules are not used until you trust this workspace (answer yes at start-up in an interactive session, or --trust-workspace / KOSONG_TRUST_WORKSPACE=1)`);
+  }
+  return new PermissionRules(rules, files);
 }
 
 async function readPermissions(file: string, warn: (line: string) => void): Promise<PermissionLists | null> {

@@ -2,11 +2,12 @@
  * Plan mode: while it is on, the agent only reads. WriteFile and EditFile
  * are refused, Shell runs only commands that read ({@link isReadOnlyCommand}),
  * MCP tools are refused, and the model is offered `ExitPlanMode`: it
- * writes its plan there, the user approves it (plan mode then ends and the
- * model carries the plan out in the same turn) or rejects it with feedback
- * (the model revises the plan). Switched by Shift-Tab, `/plan` and `--plan`.
+ * writes its plan there, the user approves it, possibly after editing it
+ * (plan mode then ends and the model carries out the plan as approved in
+ * the same turn), or rejects it with feedback (the model revises the plan).
+ * Switched by Shift-Tab, `/plan` and `--plan`.
  */
-import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type Toolset, toolOk } from "@kosong/core";
+import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type ToolReturnValue, type Toolset, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { askApproval } from "../tools/ask-approval.js";
 import { isReadOnlyCommand } from "./read-only-command.js";
@@ -18,9 +19,43 @@ const readingTools = new Set(["ReadFile", "ReadMediaFile", "FetchURL", "ListDir"
 export const planModeNote =
   "<system>Plan mode is on: only tools that read work (WriteFile, EditFile, writing Shell commands and MCP tools are refused). Explore, then call ExitPlanMode with your plan; once the user approves it, carry it out.</system>";
 
-/** The on/off switch, shared by the toolset, the prompt and the footer. */
+/**
+ * The on/off switch, shared by the toolset, the prompt and the footer, and
+ * the plans waiting for the user's approval (which the user may edit
+ * before approving: the edited plan is the one carried out).
+ */
 export class PlanMode {
+  /** Plans asking for approval now, by the id of their ExitPlanMode call. */
+  readonly #awaiting = new Map<string, string>();
+
   constructor(public on = false) {}
+
+  /** The plan ExitPlanMode call `toolCallId` asks the user to approve now (as edited so far), or null when none does. */
+  awaiting(toolCallId: string): string | null {
+    return this.#awaiting.get(toolCallId) ?? null;
+  }
+
+  /**
+   * Replaces the plan awaiting approval in call `toolCallId` with the
+   * user's edit of it: once approved, the model is given `plan`. False (and
+   * nothing changed) when no plan awaits there or `plan` is blank.
+   */
+  edit(toolCallId: string, plan: string): boolean {
+    if (!this.#awaiting.has(toolCallId) || plan.trim() === "") return false;
+    this.#awaiting.set(toolCallId, plan);
+    return true;
+  }
+
+  /** Asks `approve` about `plan` (call `toolCallId`); resolves to the rejection, or to the plan approved (maybe edited meanwhile). */
+  async review(toolCallId: string, plan: string, approve: () => Promise<ToolReturnValue | null>): Promise<{ rejected: ToolReturnValue } | { approved: string }> {
+    this.#awaiting.set(toolCallId, plan);
+    try {
+      const rejected = await approve();
+      return rejected ? { rejected } : { approved: this.#awaiting.get(toolCallId) ?? plan };
+    } finally {
+      this.#awaiting.delete(toolCallId);
+    }
+  }
 }
 
 const exitParameters = z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") });
@@ -33,10 +68,11 @@ function exitPlanModeTool(mode: PlanMode): CallableTool {
     parameters: exitParameters,
     async execute({ plan }, context) {
       if (!mode.on) return toolError({ message: "Plan mode is not on: go ahead with the work.", brief: "not in plan mode" });
-      const rejected = await askApproval(context, "ExitPlanMode", `Leave plan mode and carry out this plan:\n\n${plan}`, "every plan of this session");
-      if (rejected) return rejected;
+      const review = await mode.review(context.toolCallId, plan, () => askApproval(context, "ExitPlanMode", `Leave plan mode and carry out this plan:\n\n${plan}`, "every plan of this session"));
+      if ("rejected" in review) return review.rejected;
       mode.on = false;
-      return toolOk({ output: `The user approved the plan. Plan mode is off: carry out the plan now.\n\n${plan}`, brief: "plan approved" });
+      if (review.approved === plan) return toolOk({ output: `The user approved the plan. Plan mode is off: carry out the plan now.\n\n${plan}`, brief: "plan approved" });
+      return toolOk({ output: `The user edited your plan and approved it as edited. Plan mode is off: carry out the user's version now (it replaces yours).\n\n${review.approved}`, brief: "plan approved as edited" });
     },
   });
 }

@@ -3,9 +3,11 @@
  * four questions, each with two to four options (and a short header); the
  * user picks an option (several with `multi_select`) or types an answer of
  * their own. Who asks depends on the mode: the interactive prompt shows a
- * picker; where no user can answer (print mode, stream-json, a wire client
- * without questions, ACP), the tool fails with a result saying so, and the
- * model goes on without the answer.
+ * picker; over --wire, kimi-cli's QuestionRequest; over ACP, a permission
+ * request whose options are the question's; in print mode and stream-json,
+ * the answers configured ahead (`--answer`, `[questions]`). Where nobody
+ * can answer, the tool fails with a result saying so, and the model goes on
+ * without the answer.
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { z } from "zod";
@@ -31,9 +33,12 @@ export type QuestionItem = z.infer<typeof questionSchema>;
 /** Answers by question text (chosen labels joined with ", ", or the user's own text); kimi-cli's `QuestionResponse.answers`. */
 export type QuestionAnswers = Record<string, string>;
 
-/** Who answers: resolves to the answers, or null when the user dismissed the questions. */
+/**
+ * Who answers: resolves to the answers, null when the user dismissed the
+ * questions, or a sentence for the model saying why none could be answered.
+ */
 export interface Questioner {
-  ask(questions: readonly QuestionItem[], signal: AbortSignal, toolCallId: string): Promise<QuestionAnswers | null>;
+  ask(questions: readonly QuestionItem[], signal: AbortSignal, toolCallId: string): Promise<QuestionAnswers | null | string>;
 }
 
 /** Where the tool finds who answers now: a questioner, or why there is none (a sentence for the model). */
@@ -50,6 +55,7 @@ export function askUserQuestionTool(source: QuestionerSource) {
       const questioner = source();
       if (typeof questioner === "string") return toolError({ message: questioner, brief: "no user to ask" });
       const answers = await questioner.ask(questions, context.signal, context.toolCallId);
+      if (typeof answers === "string") return toolError({ message: answers, brief: "not answered" });
       if (answers === null || Object.keys(answers).length === 0) return toolError({ message: "The user dismissed the questions without answering. Go on with your best judgement, or ask in your answer.", brief: "dismissed" });
       const lines = questions.map((q) => `${q.question}\n→ ${answers[q.question] ?? "(no answer)"}`);
       return toolOk({ output: lines.join("\n\n"), brief: `${Object.keys(answers).length} answered` });

@@ -1,19 +1,25 @@
-/** What `/permissions` shows: the session's permission rules by list, each with where it came from. */
-import type { PermissionRules } from "../permissions/permission-rules.js";
+/** What `/permissions` shows: the session's permission rules by list, numbered, each with where it came from. */
+import type { PermissionRules, SessionPermissionRule } from "../permissions/permission-rules.js";
 import { projectRuleFiles } from "../permissions/permission-rules.js";
 import type { Style } from "./terminal-style.js";
 import { visibleControls } from "./visible-controls.js";
 
-/** The lines of `/permissions` for `rules`; `configPath` is where user rules are edited. */
-export function permissionLines(rules: PermissionRules, configPath: string | null, style: Style): string[] {
+/** The rules in the order `/permissions` numbers them (from 1): deny, ask, allow, each in the order read. */
+export function listedRules(rules: PermissionRules): SessionPermissionRule[] {
+  return (["deny", "ask", "allow"] as const).flatMap((effect) => rules.rules.filter((rule) => rule.effect === effect));
+}
+
+/** The lines of `/permissions` for `rules`, with how to edit them. */
+export function permissionLines(rules: PermissionRules, style: Style): string[] {
   const lines: string[] = [];
-  for (const effect of ["deny", "ask", "allow"] as const) {
-    const listed = rules.rules.filter((rule) => rule.effect === effect);
-    if (listed.length === 0) continue;
-    lines.push(style.bold(effect));
-    for (const rule of listed) lines.push(`  ${visibleControls(rule.text, { oneLine: true })}  ${style.dim(visibleControls(rule.source, { oneLine: true }))}`);
-  }
+  let effect = "";
+  listedRules(rules).forEach((rule, i) => {
+    if (rule.effect !== effect) lines.push(style.bold((effect = rule.effect)));
+    const where = rule.level === "user" ? rule.file : `${rule.source} (project)`;
+    lines.push(`  ${String(i + 1).padStart(2)}. ${visibleControls(rule.text, { oneLine: true })}  ${style.dim(visibleControls(where, { oneLine: true }))}`);
+  });
   if (lines.length === 0) lines.push("No permission rules.");
-  lines.push(style.dim(`Edit them under "permissions" in ${configPath ?? "the config file"} (yours) or ${projectRuleFiles.join(", ")} (this project's, used once you trust it).`));
+  const project = rules.files.projectTrusted ? `${projectRuleFiles[0]} (this project's)` : "this project's files once you trust the workspace";
+  lines.push(style.dim(`/permissions allow|ask|deny <Rule> adds to ${rules.files.userFile} (yours); /permissions project allow|ask|deny <Rule> to ${project}; /permissions remove <n> removes rule n from its file. A rule: Tool or Tool(pattern), e.g. Shell(git status), WriteFile(src/**).`));
   return lines;
 }

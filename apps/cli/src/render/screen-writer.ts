@@ -62,8 +62,10 @@ export class ScreenWriter {
   readonly #onResize = (): void => {
     // A resize resets the scroll region, and the cursor may now sit on the new last row, where the output
     // would write over the footer: the whole screen scrolls by a line if so (IND keeps the column), and
-    // the cursor goes back up into what becomes the region.
-    this.out.write(`${save}${esc}[r${restore}${esc}D${up(1)}`);
+    // the cursor goes back up into what becomes the region. Nothing of the output is below the cursor, but
+    // after the screen grew the old footer row is (where the terminal left it): the rows under the cursor
+    // are cleared, so neither it nor streamed text written over part of it stays between output and footer.
+    this.out.write(`${save}${esc}[r${restore}${esc}D${up(1)}${save}${down(1)}\r${esc}[J${restore}`);
     this.#setRegion();
   };
 
@@ -128,6 +130,13 @@ export class ScreenWriter {
     this.#promptRows = 1;
   }
 
+  /** Erases the prompt drawn (it is read again later, drawn anew where it was). */
+  erasePrompt(): void {
+    this.out.write(`\r${up(this.#promptRow)}${esc}[J`);
+    this.#promptRow = 0;
+    this.#promptRows = 1;
+  }
+
   /** Leaves the prompt and writes `text` under it (the prompt is then drawn again below). */
   showAbovePrompt(text: string): void {
     this.leavePrompt();
@@ -184,6 +193,15 @@ export class ScreenWriter {
     let line = footer.text();
     while (line && stringWidth(line) > this.columns - 1) line = line.slice(0, -1);
     this.out.write(`${save}${esc}[${footer.rows};1H${clearLine}${line}${esc}[0m${restore}`);
+  }
+
+  /** Hands the whole screen over (to an editor): the footer released; the function returned reserves it again. */
+  handOver(): () => void {
+    const footer = this.#footer;
+    this.releaseFooter();
+    return () => {
+      if (footer) this.reserveFooter(footer.text);
+    };
   }
 
   /** Gives the last row back and clears the footer. */

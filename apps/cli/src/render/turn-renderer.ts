@@ -10,7 +10,9 @@
  * one-line summaries it calls), so none of it can move the cursor, erase a
  * line or reorder what is shown.
  */
-import { SendDMail, type ApprovalKind, type SoulEvent, type SoulEventOf, type SoulEventType } from "@kosong/soul";
+import { SendDMail, type ApprovalKind, type ApprovalRequestInfo, type SoulEvent, type SoulEventOf, type SoulEventType } from "@kosong/soul";
+import stringWidth from "string-width";
+import { ChildBlock, type ChildCost } from "./child-block.js";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";
 import { ScreenWriter } from "./screen-writer.js";
@@ -23,6 +25,8 @@ import { visibleControls } from "./visible-controls.js";
 /** An approval request as the renderer hands it to the prompt, its texts made safe to show. */
 export interface ApprovalQuestion {
   id: string;
+  /** The tool call asking (as the soul sent it). */
+  toolCallId: string;
   sender: string;
   action: string;
   description: string;
@@ -34,6 +38,20 @@ export interface ApprovalQuestion {
 export interface ApprovalReply {
   kind: ApprovalKind;
   feedback?: string;
+}
+
+/** An `ApprovalRequest` as the prompt asks it: its texts made safe to show. */
+export function approvalQuestion(payload: ApprovalRequestInfo): ApprovalQuestion {
+  const { id, sender, action, description, scope } = payload;
+  const oneLine = { oneLine: true };
+  return {
+    id,
+    toolCallId: payload.tool_call_id,
+    sender: visibleControls(sender, oneLine),
+    action: visibleControls(action, oneLine),
+    description: visibleControls(description),
+    ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
+  };
 }
 
 /** Options of {@link TurnRenderer}. */
@@ -53,8 +71,12 @@ export interface TurnRendererOptions {
   respond: (id: string, reply: ApprovalReply) => void;
   /** The context's token count now (shown when a D-Mail or a rewrite shrinks it). */
   contextTokens: () => number;
-  /** Receives each tool's label and whole output, safe to show (for a key that shows it in full). */
+  /** Receives each tool's label and whole output, safe to show (for a key that shows it in full); a child's is its steps and answer. */
   onToolOutput?: (label: string, output: string) => void;
+  /** Show a child's (`Agent`) steps as lines under its call as they finish, not only its latest (default false: collapsed; {@link TurnRenderer.toggleChildren} switches). */
+  expandChildren?: boolean;
+  /** Prices a child's tokens, for its block's cost (absent: no cost shown). */
+  childCost?: ChildCost;
 }
 
 interface OpenCall {
@@ -62,8 +84,6 @@ interface OpenCall {
   args: string;
   /** When the call was complete (it runs from then, or waits for approval). */
   started: number;
-  /** A child's step, when the call runs a child (`Agent`). */
-  step?: string;
 }
 
 type EventPayload<K extends SoulEventType> = SoulEventOf<K>["payload"];
@@ -77,8 +97,9 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream;
   readonly #calls = new Map<string, OpenCall>();
   readonly #screen: ScreenWriter;
-  /** Labels of children's calls still running, by `<agent id>/<call id>`. */
-  readonly #childCalls = new Map<string, string>();
+  /** The blocks of the children running, by their parent's call id. */
+  readonly #children = new Map<string, ChildBlock>();
+  #expandChildren: boolean;
   #spinnerText: string | null = null;
   /** Work talking to the user runs (see {@link aside}): no spinner meanwhile. */
   #asides = 0;
@@ -90,6 +111,7 @@ export class TurnRenderer {
 
   constructor(options: TurnRendererOptions) {
     this.#o = options;
+    this.#expandChildren = options.expandChildren ?? false;
     this.#lastTokens = options.contextTokens();
     this.#screen = ScreenWriter.for(options.out);
     // The terminal's size as it is now: after a resize, the preview is erased and blocks rendered at the new size.
@@ -145,6 +167,7 @@ export class TurnRenderer {
         return this.#write(`${this.#o.style.dim("» steered:")} ${typeof event.payload.user_input === "string" ? visibleControls(event.payload.user_input) : "(content)"}\n`);
       case "StepInterrupted":
         this.#calls.clear();
+        this.#children.clear();
         this.#stopSpinner();
         await this.#flushText();
         if (event.payload.reason === "aborted") this.#write(`${this.#o.style.yellow("■ interrupted")}\n`);
@@ -187,6 +210,13 @@ export class TurnRenderer {
     const seconds = call ? (Date.now() - call.started) / 1000 : 0;
     const took = seconds >= slowToolSeconds ? s.dim(` (${seconds.toFixed(0)} s)`) : "";
     const output = toolOutputText(result);
+    const child = this.#children.get(payload.tool_call_id);
+    if (child !== undefined) {
+      this.#children.delete(payload.tool_call_id);
+      this.#o.onToolOutput?.(label, child.expanded(result, output));
+      this.#write(`${child.header(label, result, took)}\n${this.#expandChildren ? "" : `${child.latestLine()}\n`}`);
+      return this.#showRunning();
+    }
     // No preview that only repeats the brief (a one-line error, a one-line answer).
     const repeats = !output.includes("\n") && toolResultBrief(result, output.length + 1) === output;
     const shown = call?.name === SendDMail.name || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
@@ -201,15 +231,7 @@ export class TurnRenderer {
   async #approval(payload: EventPayload<"ApprovalRequest">): Promise<void> {
     await this.#flushText();
     this.#stopSpinner();
-    const { id, sender, action, description, scope } = payload;
-    const oneLine = { oneLine: true };
-    const reply = await this.#o.askApproval({
-      id,
-      sender: visibleControls(sender, oneLine),
-      action: visibleControls(action, oneLine),
-      description: visibleControls(description),
-      ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
-    });
+    const reply = await this.#o.askApproval(approvalQuestion(payload));
     this.#o.respond(payload.id, reply);
     // The tool runs from now: its time does not count the wait for the answer.
     const call = this.#calls.get(payload.tool_call_id);
@@ -264,6 +286,7 @@ export class TurnRenderer {
   async #turnEnd(payload: EventPayload<"TurnEnd">): Promise<void> {
     const s = this.#o.style;
     this.#calls.clear();
+    this.#children.clear();
     this.#stopSpinner();
     await this.#flushText();
     if (payload.stop_reason === "error") this.#write(`${s.red("error:")} ${visibleControls(payload.error ?? "the turn failed")}\n`);
@@ -272,28 +295,39 @@ export class TurnRenderer {
   }
 
   /**
-   * A child's event, inside its parent's `Agent` call: the child's tool
-   * calls as indented lines (` │ ✓ ReadFile(app.toml)`) as they finish, its
-   * step in the running line; its text stays folded into the call's result
-   * (and its whole transcript is `/agents <id>`'s).
+   * A child's event, inside its parent's `Agent` call: taken into the
+   * call's block (see `ChildBlock`), whose live line the running line shows;
+   * expanded, each tool call of the child is written under the call as it
+   * finishes (` │ coder: ✓ ReadFile(app.toml)`). Its whole transcript is
+   * `/agents <id>`'s.
    */
   #child(payload: EventPayload<"SubagentEvent">): void {
-    const s = this.#o.style;
-    const { event } = payload;
-    const parent = this.#calls.get(payload.parent_tool_call_id);
-    const key = `${payload.agent_id}/`;
-    if (event.type === "ToolCall") {
-      this.#childCalls.set(key + event.payload.id, toolCallLabel(event.payload.function.name, event.payload.function.arguments, 50));
-    } else if (event.type === "ToolResult") {
-      const label = this.#childCalls.get(key + event.payload.tool_call_id) ?? visibleControls(event.payload.tool_call_id, { oneLine: true });
-      this.#childCalls.delete(key + event.payload.tool_call_id);
-      const mark = event.payload.return_value.is_error ? s.red("✗") : s.green("✓");
-      this.#write(`  ${s.dim("│")} ${mark} ${s.dim(`${visibleControls(payload.subagent_type, { oneLine: true })}:`)} ${label}\n`);
-      this.#showRunning();
-    } else if (event.type === "StepBegin" && parent) {
-      parent.step = `${visibleControls(payload.subagent_type, { oneLine: true })} step ${event.payload.n}`;
+    if (!this.#calls.has(payload.parent_tool_call_id)) return;
+    let block = this.#children.get(payload.parent_tool_call_id);
+    if (block === undefined) {
+      block = new ChildBlock(payload.agent_id, payload.subagent_type, this.#o.style);
+      this.#children.set(payload.parent_tool_call_id, block);
+    }
+    const line = block.observe(payload.event, this.#o.childCost);
+    if (line !== null && this.#expandChildren) this.#write(`${block.stepLine(line)}\n`);
+    this.#showRunning();
+  }
+
+  /**
+   * Expands the children's blocks (their steps written under their calls
+   * as they finish, and the steps so far of those running now) or collapses
+   * them (only the latest step); returns whether they are expanded now.
+   */
+  toggleChildren(): boolean {
+    this.#expandChildren = !this.#expandChildren;
+    if (this.#expandChildren) {
+      for (const [id, block] of this.#children) {
+        const call = this.#calls.get(id);
+        if (call) this.#write(`${block.soFar(toolCallLabel(call.name, call.args)).join("\n")}\n`);
+      }
       this.#showRunning();
     }
+    return this.#expandChildren;
   }
 
   /**
@@ -352,11 +386,14 @@ export class TurnRenderer {
   /** The spinner for the tools still running, with the time the oldest has taken once it is slow. */
   #showRunning(): void {
     if (this.#calls.size === 0 || !this.#o.spinner || this.#asides > 0) return;
-    const calls = [...this.#calls.values()];
-    const labels = calls.map((call) => `${toolCallLabel(call.name, call.args, 40)}${call.step ? ` · ${call.step}` : ""}`);
+    const calls = [...this.#calls.entries()];
+    const labels = calls.map(([id, call]) => {
+      const label = toolCallLabel(call.name, call.args, 40);
+      return this.#children.get(id)?.live(label) ?? label;
+    });
     const text = () => {
-      const seconds = (Date.now() - Math.min(...calls.map((call) => call.started))) / 1000;
-      return `running ${labels.join(", ")}${seconds >= slowToolSeconds ? ` · ${seconds.toFixed(0)} s` : ""}`;
+      const seconds = (Date.now() - Math.min(...calls.map(([, call]) => call.started))) / 1000;
+      return fitWidth(`running ${labels.join(", ")}${seconds >= slowToolSeconds ? ` · ${seconds.toFixed(0)} s` : ""}`, this.#o.columns - 3);
     };
     this.#startSpinner(text());
     this.#ticker = setInterval(() => this.#screen.setSpinnerText(this.#o.style.dim(text())), 1000);
@@ -380,4 +417,12 @@ export class TurnRenderer {
     this.#stopSpinner();
     this.#screen.write(text);
   }
+}
+
+/** `text` cut (with `…`) to at most `width` columns: a running line that wrapped could not be drawn again in place. */
+function fitWidth(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let cut = text;
+  while (cut && stringWidth(cut) > width - 1) cut = cut.slice(0, -1);
+  return `${cut}…`;
 }

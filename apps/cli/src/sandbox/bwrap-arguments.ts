@@ -3,6 +3,8 @@
  * the whole file system read-only, with
  * - the workspace and a private temp folder (at `/tmp`) writable, the
  *   workspace's `.git/hooks`, `.git/config` (and a `.git` file) read-only;
+ * - the entries of the machine's `/tmp` that hold what the command needs
+ *   (see `machine-tmp.ts`) read-only over the private `/tmp`;
  * - the hidden paths covered by empty, read-only ones;
  * - its own `/dev`, `/proc` and process tree (it cannot see or signal
  *   kosong's processes), no capabilities, a new session (no terminal
@@ -21,6 +23,8 @@ export interface SandboxLayout {
   cwd: string;
   /** The private temp folder (real path), mounted at `/tmp`. */
   tempDir: string;
+  /** Entries of the machine's `/tmp` (e.g. `/tmp/tmp.x1Yz`) shown read-only over the private one (default none). */
+  machineTmp?: readonly string[];
   /** Paths covered by empty ones. */
   hidden: readonly HiddenPath[];
   /** The workspace's `.git` paths made read-only (existing ones, real paths). */
@@ -38,6 +42,8 @@ export function bwrapArguments(layout: SandboxLayout): string[] {
   const containsWorkspace = (p: string) => workspace === p || workspace.startsWith(`${p}${path.sep}`);
   const hide = (hidden: HiddenPath) => (hidden.directory ? ["--tmpfs", hidden.path, "--remount-ro", hidden.path] : ["--ro-bind", "/dev/null", hidden.path]);
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", layout.tempDir, "/tmp"];
+  // Before the workspace (which may lie inside one of them) and the hidden paths (which may too).
+  for (const entry of layout.machineTmp ?? []) args.push("--ro-bind", entry, entry);
   // A hidden folder holding the workspace is covered first and made read-only last, so that the workspace stays visible inside it.
   const holding = layout.hidden.filter((hidden) => containsWorkspace(hidden.path));
   for (const hidden of holding) args.push("--tmpfs", hidden.path);

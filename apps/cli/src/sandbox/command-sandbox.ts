@@ -13,6 +13,7 @@ import { probeBubblewrap } from "./bubblewrap-probe.js";
 import { bwrapArguments, proxySocketInside, type SandboxLayout } from "./bwrap-arguments.js";
 import { protectedGitPaths } from "./git-protection.js";
 import { type HiddenPath, hiddenPaths } from "./hidden-paths.js";
+import { machineTmpEntries } from "./machine-tmp.js";
 import { type NetworkProxy, startNetworkProxy } from "./network-proxy.js";
 import { bridgeProgram, bypassVariables, proxyVariables } from "./proxy-bridge.js";
 import type { SandboxNetwork, SandboxSettings } from "./sandbox-settings.js";
@@ -53,21 +54,37 @@ export class CommandSandbox {
     return new CommandSandbox(bwrap, realpathSync(workspace), tempDir, proxyDir, hidden, proxy, settings.network, settings.mode === "auto-allow");
   }
 
-  /** `bash -c command` inside the sandbox, in the workspace (see {@link wrap}). */
+  /**
+   * `bash -c command` inside the sandbox, in the workspace (see {@link wrap}).
+   * The command's text (a model's) names nothing under the machine's `/tmp`
+   * to show: only the folders of `env.PATH` do.
+   */
   wrapShell(command: string, env: Record<string, string>): SandboxedCommand {
-    return this.wrap("bash", ["-c", command], env);
+    return this.#wrap(["bash", "-c", command], env, this.workspace, []);
   }
 
   /**
    * `file args...` inside the sandbox, working in `cwd` (default: the
    * workspace), with `env` plus the temp folder's (and the proxy's) variables.
+   * What lies under the machine's `/tmp` among `file`, the absolute paths
+   * in `args`, `cwd` and the folders of `env.PATH` stays readable: its entry
+   * of `/tmp` is bound read-only over the private one. For configured
+   * commands (an MCP server's), not a model's.
    */
   wrap(file: string, args: readonly string[], env: Record<string, string>, cwd: string = this.workspace): SandboxedCommand {
-    const inner = [file, ...args];
+    return this.#wrap([file, ...args], env, cwd, [path.resolve(cwd, file), ...args, cwd]);
+  }
+
+  /** `inner` in the sandbox; `named` (with `env.PATH`'s folders and, for the proxy's bridge, kosong's Node) is what of the machine's `/tmp` it sees. */
+  #wrap(inner: readonly string[], env: Record<string, string>, cwd: string, named: readonly string[]): SandboxedCommand {
+    // What is inside the workspace is visible anyway.
+    const inWorkspace = (p: string) => p === this.workspace || p.startsWith(`${this.workspace}${path.sep}`);
+    const needed = [...named, ...(env.PATH ?? "").split(path.delimiter), ...(this.proxy ? [process.execPath] : [])].filter((p) => !inWorkspace(p));
     const layout: SandboxLayout = {
       workspace: this.workspace,
       cwd,
       tempDir: this.tempDir,
+      machineTmp: machineTmpEntries(needed, [this.tempDir, this.proxyDir]),
       hidden: this.hidden,
       readOnly: protectedGitPaths(this.workspace),
       network: this.proxy ? { kind: "proxy", socketPath: this.proxy.socketPath } : { kind: this.network === true ? "host" : "none" },

@@ -3,7 +3,7 @@
  * config's `session_retention`, at start-up) removes, and removing them
  * whole: the folder with its rotations, file-journal blobs (`files/`) and
  * subagent contexts (`agents/`), and with a PostgreSQL store the
- * conversation and its rotations in the database. Nothing in a session's
+ * conversation and its rotations in the database, and its child agents'. Nothing in a session's
  * folder is shared with another session, so nothing another session still
  * uses goes with it.
  */
@@ -11,7 +11,9 @@ import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { JsonlSessionStore } from "@kosong/context";
 import { UsageError } from "../cli-error.js";
+import { agentIdPattern } from "../subagents/subagent-store.js";
 import { type ListedSession, listSessions } from "./session-store.js";
+import { childSessionId } from "./stored-conversation.js";
 
 /** What to keep: sessions last used within `olderThanMs`, and the `keep` most recently used ones (null: no such limit). */
 export interface RetentionPolicy {
@@ -86,7 +88,11 @@ async function removeOne(session: ListedSession, options: { dryRun: boolean; sto
   if (inStore && !options.store) return "its conversation is in PostgreSQL: give --store (or KOSONG_STORE_URL)";
   if (options.dryRun) return null;
   try {
-    if (inStore) await options.store!.deleteSession(session.id);
+    if (inStore) {
+      // Its child agents' conversations first (each `<id>/<agent id>` in the store), then its own.
+      for (const agentId of await childAgentIds(session.dir)) await options.store!.deleteSession(childSessionId(session.id, agentId));
+      await options.store!.deleteSession(session.id);
+    }
     // Under the conversation file's lock: a session open in another kosong is refused, not torn.
     await new JsonlSessionStore(path.dirname(session.dir)).deleteSession(path.basename(session.dir));
   } catch (error) {
@@ -105,4 +111,10 @@ export async function folderBytes(dir: string): Promise<number> {
     else if (entry.isFile()) total += await lstat(full).then((s) => s.size, () => 0);
   }
   return total;
+}
+
+/** The ids of the child agents recorded in session folder `dir` (`agents/<id>/`). */
+async function childAgentIds(dir: string): Promise<string[]> {
+  const names = await readdir(path.join(dir, "agents")).catch(() => [] as string[]);
+  return names.filter((name) => agentIdPattern.test(name));
 }

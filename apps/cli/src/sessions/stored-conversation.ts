@@ -2,8 +2,8 @@
  * A saved session's conversation in PostgreSQL (`--store` /
  * `KOSONG_STORE_URL`) instead of its `context.jsonl`: the session's folder
  * and metadata stay on disk, the conversation lives in the database under
- * the session's id, so the same agent runs on files or on PostgreSQL
- * unchanged. @kosong/context-postgres (and its database client) is loaded
+ * the session's id (its child agents' under `<session id>/<agent id>`), so
+ * the same agent runs on files or on PostgreSQL unchanged. @kosong/context-postgres (and its database client) is loaded
  * only here, so runs on files never load it.
  */
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
@@ -16,6 +16,12 @@ import type { SessionInfo } from "./session-store.js";
 /** An open conversation in the store, and how to let go of the store. */
 export interface StoredConversation {
   log: ContextLog;
+  /**
+   * Opens (and locks) the conversation of the session's child agent
+   * `agentId` in the same store, as session `<session id>/<agent id>`
+   * ({@link childSessionId}).
+   */
+  openChildLog(agentId: string): Promise<ContextLog>;
   /** The conversation's size in bytes, as a `context.jsonl` would hold it (for `kosong sessions` and the picker). */
   bytes(): Promise<number>;
   /** Ends the store's connections (after the context, which closes the log, is closed). */
@@ -29,11 +35,21 @@ export async function openStoredConversation(url: string, session: SessionInfo |
   // A lost connection is retried for 10 s (then the write fails and the turn reports it), not the library's 30 s.
   const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
   try {
-    return { log: await store.openLog(session.id), bytes: () => store.sessionBytes(session.id), close: () => store.close() };
+    return {
+      log: await store.openLog(session.id),
+      openChildLog: (agentId) => store.openLog(childSessionId(session.id, agentId)),
+      bytes: () => store.sessionBytes(session.id),
+      close: () => store.close(),
+    };
   } catch (error) {
     await store.close();
     throw error;
   }
+}
+
+/** The store's session id of child agent `agentId` of session `sessionId`: the parent's id, a slash, the agent's (its link to the parent). */
+export function childSessionId(sessionId: string, agentId: string): string {
+  return `${sessionId}/${agentId}`;
 }
 
 /**

@@ -6,7 +6,6 @@
  * characters are made visible.
  */
 import { extractText } from "@kosong/core";
-import { Context } from "@kosong/soul";
 import { formatCost } from "../pricing/usage-cost.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
 import type { Style } from "../render/terminal-style.js";
@@ -38,7 +37,7 @@ export async function agentsCommand(subagents: Subagents, args: string, out: Age
 async function printTranscript(subagents: Subagents, id: string, out: AgentsCommandOutput): Promise<void> {
   const record = await subagents.store.get(id);
   if (record === null) return out.print(`No agent ${oneLine(id, 40)} in this session (see /agents).`);
-  const context = new Context(subagents.store.contextFile(record.id));
+  const context = await subagents.store.openContext(record.id);
   try {
     await context.restore();
     out.print(`${record.id} · ${visibleControls(record.subagent_type, { oneLine: true })} · ${record.status} · model ${visibleControls(record.model, { oneLine: true })}`);
@@ -56,7 +55,7 @@ async function printTranscript(subagents: Subagents, id: string, out: AgentsComm
 async function restoreDetached(subagents: Subagents, id: string, out: AgentsCommandOutput): Promise<void> {
   const record = await subagents.store.get(id);
   if (record?.detached_rotation === undefined) return out.print(`No detached agent ${oneLine(id, 40)} (see /agents).`);
-  const context = new Context(subagents.store.contextFile(record.id));
+  const context = await subagents.store.openContext(record.id);
   try {
     await context.restoreRotation(record.detached_rotation);
     const { detached_rotation: _rotation, detached_turns: taken = [], ...rest } = record;

@@ -1,15 +1,18 @@
 /**
  * The children of a session, kept beside its conversation: one folder per
- * child under the session's `agents/` folder, holding the child's own
- * `context.jsonl` and an `agent.json` record (its kind, the parent call and
- * checkpoint it belongs to, status, usage, cost). The record is replaced
- * whole (written to a temporary file, then renamed), so a crash leaves the
- * old record or the new one.
+ * child under the session's `agents/` folder, holding an `agent.json`
+ * record (its kind, the parent call and checkpoint it belongs to, status,
+ * usage, cost) and the child's own `context.jsonl`, or, when the parent's
+ * conversation is in a store (PostgreSQL), the child's conversation in the
+ * same store ({@link ChildLogs}). The record is replaced whole (written to a
+ * temporary file, then renamed), so a crash leaves the old record or the
+ * new one.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tokenUsage, type TokenUsage } from "@kosong/core";
+import type { ContextLog } from "@kosong/context";
 import { Context } from "@kosong/soul";
 
 /** Where a child stands. */
@@ -51,15 +54,29 @@ export interface SubagentTurn {
   label: string;
 }
 
+/** Where the children's conversations live when not in their folders: the parent's store. */
+export interface ChildLogs {
+  /** Opens (and locks) child `id`'s conversation log. */
+  open(id: string): Promise<ContextLog>;
+}
+
 /** An id of the store's shape: what a model's `resume` must look like before it names a folder. */
 export const agentIdPattern = /^agent-[0-9a-f]{8}$/;
 
 /** The children of one session. */
 export class SubagentStore {
   readonly dir: string;
+  readonly #logs: ChildLogs | null;
 
-  constructor(dir: string) {
+  /** Records in `dir`; the children's conversations there too, or in `logs` when given. */
+  constructor(dir: string, logs: ChildLogs | null = null) {
     this.dir = dir;
+    this.#logs = logs;
+  }
+
+  /** Child `id`'s conversation, not yet restored (close it when done). */
+  async openContext(id: string): Promise<Context> {
+    return new Context(this.#logs === null ? this.contextFile(id) : await this.#logs.open(id));
   }
 
   /** A fresh id. */
@@ -67,7 +84,7 @@ export class SubagentStore {
     return `agent-${randomBytes(4).toString("hex")}`;
   }
 
-  /** The child's conversation file. */
+  /** The child's conversation file (used when the conversations are not in a store). */
   contextFile(id: string): string {
     return path.join(this.#folder(id), "context.jsonl");
   }
@@ -115,7 +132,7 @@ export class SubagentStore {
     const cut = (await this.list()).filter((r) => r.status === "running");
     const out = [];
     for (const record of cut) {
-      const context = new Context(this.contextFile(record.id));
+      const context = await this.openContext(record.id);
       try {
         const report = await context.restore();
         out.push({ record, messages: context.history.length, interruptedCalls: report.interruptedToolCalls.length, damagedLines: report.skipped.length });
@@ -143,7 +160,7 @@ export class SubagentStore {
       const turns = record.turns ?? [];
       const first = turns.findIndex((t) => t.parent_checkpoint >= checkpoint);
       if (first < 0) continue;
-      const context = new Context(this.contextFile(record.id));
+      const context = await this.openContext(record.id);
       try {
         await context.restore();
         const found = context.checkpoints.some((c) => c.label === turns[first]!.label);

@@ -3,14 +3,14 @@
  * kimi-cli's shape: `description`, `prompt`, `subagent_type`, optional
  * `model`, `resume` (an agent id: continue that child's conversation) and
  * `run_in_background`. Each child runs through `@kosong/soul/subagent` on
- * its own `context.jsonl` (see `subagent-store.ts`), with the tools of its
+ * its own conversation (a `context.jsonl`, or in the parent's store: see `subagent-store.ts`), with the tools of its
  * kind, the parent's approvals and file journal; at most
  * {@link maxParallelChildren} run at once. A foreground child's final answer
  * is the call's result; a background child's answer reaches the parent as
  * input steered into the running turn, or (when none runs) as
  * {@link Subagents.takeNotices} for the next one.
  */
-import { defineTool, SimpleToolset, sumTokenUsage, toolError, toolOk, type CallableTool, type ChatProvider, type ToolContext, type ToolReturnValue } from "@kosong/core";
+import { defineTool, SimpleToolset, sumTokenUsage, toolError, toolOk, type CallableTool, type ChatProvider, type ToolContext, type ToolReturnValue, type Toolset } from "@kosong/core";
 import { Context, ToolRejectedError, type Soul } from "@kosong/soul";
 import type { SubagentInput } from "@kosong/soul/hooks";
 import { runSubagent, subagentToolResult, type SubagentResult } from "@kosong/soul/subagent";
@@ -33,6 +33,8 @@ export interface SubagentsOptions {
   types: readonly AgentType[];
   /** The parent's tools (without `Agent`): a child gets those its kind names. */
   tools: readonly CallableTool[];
+  /** The session's rules over a child's toolset (its permission rules: deny, allow), as over the parent's. */
+  guard(toolset: Toolset): Toolset;
   /** The session's model now (`/model` changes it). */
   provider(): ChatProvider;
   /** The model of the fast kinds (`explore`): the compact model, else the session's. */
@@ -65,6 +67,14 @@ export class Subagents {
   readonly #slots = new Slots(maxParallelChildren);
   readonly #running = new Map<string, { record: SubagentRecord; done: Promise<void>; abort: AbortController | null }>();
   #notices: string[] = [];
+  /**
+   * Set by a host that answers approval requests made while no turn runs
+   * (it subscribes to the soul's approval and answers the requests it sees
+   * while the soul is not running): a background child's request between
+   * turns is then asked through the soul's approval. Unset, such a request
+   * is refused (nobody would answer it).
+   */
+  answersBetweenTurns = false;
 
   constructor(options: SubagentsOptions) {
     this.#options = options;
@@ -158,7 +168,7 @@ export class Subagents {
     await store.save(record);
     if (!args.run_in_background) return this.#track(record, null, () => this.#run(record, type, provider, args.prompt, context));
     const abort = new AbortController();
-    void this.#track(record, abort, () => this.#run(record, type, provider, args.prompt, this.#detached(context, abort.signal)), (value) => this.#deliver(record, value));
+    void this.#track(record, abort, () => this.#run(record, type, provider, args.prompt, this.#detached(context, abort.signal, record)), (value) => this.#deliver(record, value));
     return toolOk({
       output: `Agent ${record.id} (${record.subagent_type}) started in the background. Its answer arrives as a message when it finishes; go on meanwhile.`,
       brief: `${record.subagent_type} in the background`,
@@ -176,8 +186,15 @@ export class Subagents {
 
   async #run(record: SubagentRecord, type: AgentType, provider: ChatProvider, prompt: string, context: ToolContext): Promise<ToolReturnValue> {
     const { store } = this.#options;
-    const child = new Context(store.contextFile(record.id));
-    const agent = { name: record.subagent_type, systemPrompt: type.systemPrompt, toolset: new SimpleToolset(this.#toolsOf(type)) };
+    let child: Context;
+    try {
+      child = await store.openContext(record.id);
+    } catch (error) {
+      // Its store refused (a lost connection, a lock another kosong holds): an error result, the parent goes on.
+      await store.save({ ...record, status: "failed", last_result: error instanceof Error ? error.message : String(error) });
+      return toolError({ message: `Agent ${record.id} (${record.subagent_type}): its conversation could not be opened: ${error instanceof Error ? error.message : String(error)}` });
+    }
+    const agent = { name: record.subagent_type, systemPrompt: type.systemPrompt, toolset: this.#options.guard(new SimpleToolset(this.#toolsOf(type))) };
     const config = { maxContextSize: this.#options.maxContextSize };
     let result: SubagentResult;
     try {
@@ -217,21 +234,23 @@ export class Subagents {
   /**
    * The tool context a background child runs under once its call has
    * returned: its own abort, no parent call to nest events under, approvals
-   * asked through the parent soul's approval (its host answers while it
-   * listens).
+   * asked through the parent soul's approval, the sender naming the child
+   * (`coder/WriteFile (background agent agent-1234abcd)`): the running
+   * turn's host answers, or between turns a host that
+   * {@link answersBetweenTurns}.
    */
-  #detached(context: ToolContext, signal: AbortSignal): ToolContext {
+  #detached(context: ToolContext, signal: AbortSignal, record: SubagentRecord): ToolContext {
     return {
       ...context,
       signal,
       turn: {
         emitSubagentEvent: () => undefined,
         addUsage: () => undefined,
-        // Asked while a turn runs, its host answers; asked between turns, nobody would: refused (yolo and approvals for the session still hold).
         requestApproval: (request, s) => {
           const soul = this.#options.soul();
-          if (soul.running || soul.approval.yolo || soul.approval.sessionApproved.has(request.action)) return soul.approval.request(request, s);
-          const feedback = "A background agent cannot ask for approval while no turn runs; do this in the foreground (or the user turns on /yolo).";
+          const named = { ...request, sender: `${request.sender} (background agent ${record.id})` };
+          if (soul.running || this.answersBetweenTurns || soul.approval.yolo || soul.approval.sessionApproved.has(request.action)) return soul.approval.request(named, s);
+          const feedback = "A background agent cannot ask for approval while no turn runs here; do this in the foreground (or the user turns on yolo).";
           return Promise.resolve({ approved: false, feedback, rejection: new ToolRejectedError(feedback) });
         },
       },

@@ -21,6 +21,7 @@ import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
 import { callTool, say, useFakeModel, usage } from "./fake-model.js";
+import { gateSubagentStart } from "./subagent-start-gate.js";
 
 const tempDir = useTempDirs();
 const fake = useFakeModel();
@@ -230,6 +231,31 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
       // The child's own text is not the parent's message, nor is its call an update of its own.
       expect(chunks(editor.updates, "agent_message_chunk")).toEqual(["It is 8080."]);
       expect(editor.updates.some(({ update }) => "toolCallId" in update && update.toolCallId === "call_r")).toBe(false);
+    });
+  });
+
+  it("asks the editor about a background agent's approval after the prompt has ended, and the agent goes on with the answer", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    // The child starts only once the gate opens: its request comes after the prompt's answer.
+    const go = await gateSubagentStart(home, cwd);
+    const editor: Editor = { updates: [], permissions: [], optionNames: [], writes: [], commands: [], answer: { outcome: "selected", optionId: "approve" } };
+    await withAgent(home, cwd, editor, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+      const { sessionId } = await ctx.request("session/new", { cwd, mcpServers: [] });
+      fake.server.enqueue(
+        { message: callTool("call_b", "Agent", { description: "write notes", prompt: "Write notes.txt", subagent_type: "coder", run_in_background: true }), usage },
+        { message: say("Started it."), usage },
+        { message: callTool("w1", "WriteFile", { path: "notes.txt", content: "from the background\n" }), usage },
+        { message: say("notes written"), usage },
+      );
+      expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write the notes in the background" }] })).toEqual({ stopReason: "end_turn" });
+      expect(editor.permissions).toEqual([]);
+      await go();
+      await expect.poll(() => readFile(path.join(cwd, "notes.txt"), "utf8").catch(() => ""), { timeout: 20_000 }).toBe("from the background\n");
+      expect(editor.permissions).toHaveLength(1);
+      expect(editor.writes).toEqual([path.join(cwd, "notes.txt")]);
     });
   });
 });

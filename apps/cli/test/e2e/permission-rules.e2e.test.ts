@@ -31,10 +31,12 @@ async function setup(config: object | null) {
   return { cwd, run };
 }
 
+/** The tool results of the run by call id, a child's (nested in `SubagentEvent`s) included. */
 function results(stdout: string): Record<string, { error: boolean; text: string }> {
   const out: Record<string, { error: boolean; text: string }> = {};
   for (const line of stdout.trim().split("\n")) {
-    const event = parseEvent(line);
+    const parsed = parseEvent(line);
+    const event = parsed.type === "SubagentEvent" ? parsed.payload.event : parsed;
     if (event.type === "ToolResult") out[event.payload.tool_call_id] = { error: event.payload.return_value.is_error, text: JSON.stringify(event.payload.return_value) };
   }
   return out;
@@ -66,6 +68,27 @@ describe("permission rules, the built binary", { timeout: 60_000 }, () => {
     expect(r.w1).toMatchObject({ error: false });
     expect(await readFile(path.join(cwd, "src", "a.txt"), "utf8")).toBe("in src\n");
     expect(r.w2!.error).toBe(true);
+    await expect(access(path.join(cwd, "b.txt"))).rejects.toThrow();
+  });
+
+  it("a child agent's calls meet the same rules: allow spares it the prompt, deny refuses its Shell call, others still ask", async () => {
+    const { cwd, run } = await setup({ permissions: { allow: ["Shell(echo hi:*)"], deny: ["Shell(echo hi secret:*)"] } });
+    fake.server.enqueue(
+      { message: calls(call("a1", "Agent", { description: "run commands", prompt: "run them", subagent_type: "coder" })) },
+      { message: calls(call("s1", "Shell", { command: "echo hi there" }), call("s2", "Shell", { command: "echo hi secret" }), call("w1", "WriteFile", { path: "b.txt", content: "x\n" })) },
+      { message: done },
+      { message: done },
+    );
+    const result = await run();
+    expect(result.code, result.stderr).toBe(0);
+    const r = results(result.stdout);
+    expect(r.s1).toMatchObject({ error: false });
+    expect(r.s1!.text).toContain("hi there");
+    expect(r.s2!.error).toBe(true);
+    expect(r.s2!.text).toContain("Denied by the permission rule `deny: Shell(echo hi secret:*)`");
+    // No rule: it asks, and print mode refuses (said on stderr, named by the child).
+    expect(r.w1!.error).toBe(true);
+    expect(result.stderr).toMatch(/1 tool call refused without --yolo .*coder\/WriteFile/);
     await expect(access(path.join(cwd, "b.txt"))).rejects.toThrow();
   });
 

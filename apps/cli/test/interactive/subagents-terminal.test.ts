@@ -1,8 +1,8 @@
 /**
  * A child agent on an emulated terminal (in process), against the
  * fake provider server: the child's write asks for approval at the prompt,
- * named by the child; the child's steps show as lines under its Agent
- * call while it runs; `/agents` lists it with its status and opens its
+ * named by the child; the child shows as one block (its header with status
+ * and steps, its latest step; Ctrl-O at the prompt shows every step and its answer); `/agents` lists it with its status and opens its
  * transcript; `/revert` to the checkpoint before the call restores the file
  * the child wrote, and detaches the child (its conversation kept as a
  * rotation, which `/agents restore` brings back).
@@ -42,8 +42,11 @@ describe("a child agent on an emulated terminal (in process)", () => {
     expect(asked).toContain("? coder/WriteFile wants to:");
     terminal.line("y");
     const screen = await terminal.waitFor(/The child rewrote the notes\.[\s\S]*›\s*$/, { from: "› rewrite the notes" });
-    expect(screen).toMatch(/│ ✓ coder: WriteFile\(notes\.txt\)/);
-    expect(screen).toMatch(/✓ Agent\(rewrite notes\) → coder finished/);
+    // One block, collapsed: its header (status, steps, tool calls) and its latest step; Ctrl-O shows every step and the answer.
+    expect(screen).toMatch(/✓ Agent\(rewrite notes\) · coder done · 2 steps · 1 tool call\n {2}└ ✓ WriteFile\(notes\.txt\)/);
+    expect(screen).not.toContain("│ coder:");
+    terminal.keys("C-o");
+    await terminal.waitFor(/── Agent\(rewrite notes\): whole output[^\n]*──\nagent-[0-9a-f]{8} · coder done[^\n]*\n1\. ✓ WriteFile\(notes\.txt\)[^\n]*\nanswer:\nnotes\.txt rewritten\n──\n›\s*$/, { from: "The child rewrote the notes." });
     expect(await readFile(path.join(cwd, "notes.txt"), "utf8")).toBe("by the child\n");
 
     terminal.line("/agents");

@@ -4,7 +4,8 @@
  * kimi's editor extensions speak. The client calls `initialize`, `prompt`
  * (answered when the turn ends), `steer`, `cancel` and `replay`; the server
  * sends the turn's events as `event` notifications and approval requests as
- * `request`s the client answers. Features kosong has no equivalent of are
+ * `request`s the client answers (also a request made while no turn runs, by
+ * work the host runs in the background, such as a background subagent). Features kosong has no equivalent of are
  * answered as kimi-cli answers with them off: no slash commands, no
  * questions unless the host offers them (`onQuestions`), external tools rejected, `set_plan_mode` an invalid-state error unless
  * the host has a plan mode (`planMode`).
@@ -84,8 +85,11 @@ class WireServer {
   readonly #serverInfo: { name: string; version: string };
   readonly #log: WireLog | null;
   readonly #tasks = new Set<Promise<void>>();
-  /** Approval requests sent to the client and not answered yet. */
+  /** Approval requests of the running turn sent to the client and not answered yet. */
   readonly #pending = new Set<string>();
+  /** Approval requests made while no turn ran, sent to the client and not answered yet (they outlive turns). */
+  readonly #idlePending = new Set<string>();
+  readonly #unsubscribe: () => void;
   readonly #questions: WireQuestions | null;
   readonly #planMode: { set(enabled: boolean): boolean } | null;
   #turn: AbortController | null = null;
@@ -100,6 +104,15 @@ class WireServer {
     this.#questions = options.onQuestions ? new WireQuestions((message) => this.#sendLogged(message)) : null;
     if (this.#questions) options.onQuestions?.(this.#questions);
     this.#planMode = options.planMode ?? null;
+    // A turn's approval events reach the client through the turn; one asked while none runs, through this.
+    this.#unsubscribe = soul.approval.subscribe((event) => {
+      if (soul.running || this.#closed) return;
+      const message = toWireMessage(event);
+      if (message === null) return;
+      if (event.type === "ApprovalRequest") this.#idlePending.add(event.payload.id);
+      else if (!this.#idlePending.delete(event.payload.request_id)) return;
+      this.#sendLogged(message);
+    });
   }
 
   #sendLogged(message: WireMessage): void {
@@ -117,6 +130,7 @@ class WireServer {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#unsubscribe();
     this.#questions?.close();
     this.#turn?.abort();
     if (this.#replay !== null) this.#replay.cancelled = true;
@@ -298,7 +312,7 @@ class WireServer {
   /** The client's answer to an approval request (an error or an invalid answer rejects, failing closed). */
   #handleResponse(id: string, result: unknown, isError: boolean): void {
     if (this.#questions?.has(id)) return this.#questions.answer(id, result, isError);
-    if (!this.#pending.delete(id)) return;
+    if (!this.#pending.delete(id) && !this.#idlePending.delete(id)) return;
     const answer = approvalResultSchema.safeParse(result);
     const [kind, feedback] = !isError && answer.success ? [answer.data.response, answer.data.feedback ?? ""] : (["reject", ""] as const);
     try {

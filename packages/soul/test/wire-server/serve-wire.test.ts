@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import { serveWire, WireErrorCode, type ServeWireOptions } from "@kosong/soul/wire";
+import { serveWire, WireErrorCode, type ServeWireOptions, type WireQuestionChannel } from "@kosong/soul/wire";
 import { describe, expect, it } from "vitest";
 import { approvingShell, call, script, tempDir, testSoul } from "../soul/helpers.js";
 
@@ -82,6 +82,28 @@ describe("serveWire: kimi-cli's wire protocol", () => {
       external_tools: { accepted: [], rejected: [{ name: "open_in_ide", reason: expect.stringContaining("not supported") }] },
     });
     expect((await client.call("8", "prompt", { user_input: "hello" })).result).toEqual({ status: "finished" });
+    client.end();
+    await client.done;
+  });
+
+  it("asks questions with kimi-cli's QuestionRequest only of a client that declared supports_question; an error or a malformed answer is a dismissal", async () => {
+    let channel: WireQuestionChannel | null = null;
+    const client = await served(["text: hi"], { onQuestions: (given) => (channel = given) });
+    const questions = [{ question: "Which language?", header: "Lang", options: [{ label: "Python", description: "large ecosystem" }, { label: "Rust" }], multi_select: false }];
+    expect((await client.call("1", "initialize", { protocol_version: "1.9" })).result).toMatchObject({ capabilities: { supports_question: true } });
+    await expect(channel!.ask("c1", questions)).rejects.toThrow("did not declare capabilities.supports_question");
+    await client.call("2", "initialize", { protocol_version: "1.9", capabilities: { supports_question: true } });
+    const answered = channel!.ask("c1", questions);
+    const request = await client.next((line) => line.method === "request");
+    expect(request.params).toEqual({ type: "QuestionRequest", payload: { id: request.id, tool_call_id: "c1", questions } });
+    client.send({ id: request.id, result: { request_id: request.id, answers: { "Which language?": "Rust" } } });
+    expect(await answered).toEqual({ "Which language?": "Rust" });
+    const failed = channel!.ask("c2", questions);
+    client.send({ id: (await client.next((line) => line.method === "request")).id, error: { code: -1, message: "no UI" } });
+    expect(await failed).toEqual({});
+    const malformed = channel!.ask("c3", questions);
+    client.send({ id: (await client.next((line) => line.method === "request")).id, result: { answers: ["Rust"] } });
+    expect(await malformed).toEqual({});
     client.end();
     await client.done;
   });
@@ -169,5 +191,16 @@ describe("serveWire: kimi-cli's wire protocol", () => {
     await streaming.done;
     expect(streaming.soul.running).toBe(false);
     expect(streaming.soul.context.history.at(-1)).toMatchObject({ role: "tool", tool_call_id: "c1" });
+  });
+
+  it("sends an approval request made while no turn runs (background work) as a request, and answers it with the client's reply", async () => {
+    const client = await served(["text: hi"]);
+    const asked = client.soul.approval.request({ tool_call_id: "bg-1", sender: "coder/Shell (background agent agent-0000000a)", action: "Shell", description: "Run: make" });
+    const request = await client.next((line) => line.method === "request");
+    expect(request.params).toMatchObject({ type: "ApprovalRequest", payload: { sender: "coder/Shell (background agent agent-0000000a)", description: "Run: make" } });
+    client.send({ id: request.id, result: { request_id: request.id, response: "approve" } });
+    expect(await asked).toEqual({ approved: true });
+    client.end();
+    await client.done;
   });
 });

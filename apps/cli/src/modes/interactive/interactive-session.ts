@@ -4,12 +4,13 @@
  * prompts, and the status line. Slash commands act through it.
  */
 import type { TokenUsage } from "@kosong/core";
-import type { SoulEvent, SoulStream, ToolApproval } from "@kosong/soul";
+import type { ApprovalRequestInfo, SoulEvent, SoulStream, ToolApproval } from "@kosong/soul";
 import type { AgentSession } from "../../agent/agent-session.js";
-import { type ApprovalQuestion, type ApprovalReply, TurnRenderer } from "../../render/turn-renderer.js";
+import { type ApprovalQuestion, type ApprovalReply, approvalQuestion, TurnRenderer } from "../../render/turn-renderer.js";
 import { approvalLines } from "../../render/approval-lines.js";
 import { addUsage, footerLine, noTokens, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
 import { priceOf } from "../../pricing/model-prices.js";
+import { usageCost } from "../../pricing/usage-cost.js";
 import { ScreenWriter } from "../../render/screen-writer.js";
 import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
@@ -21,6 +22,7 @@ import { planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
 import { ruleForApproval } from "../../permissions/permission-rule.js";
+import { editPlan } from "./plan-editor.js";
 import { QueuedLines } from "./queued-lines.js";
 import type { LineInput } from "./terminal-input.js";
 import { TurnKeyWatch } from "./turn-key-watch.js";
@@ -41,6 +43,8 @@ export type OperationEnd = "done" | "aborted";
 export class InteractiveSession {
   /** Show think parts (toggled by `/thinking`). */
   showThinking = false;
+  /** Show every step of a child agent under its call, not only the latest (Ctrl-O during a turn switches it). */
+  expandChildren = false;
   /** Set by `/exit` and {@link stop}. */
   exitRequested = false;
   /** Lines entered during the last operation and not handed to the soul: the loop sends them next. */
@@ -54,6 +58,10 @@ export class InteractiveSession {
   #paused: (<T>(read: () => Promise<T>) => Promise<T>) | null = null;
   /** The todo list last shown, to show it again only when it changed. */
   #shownTodo: TodoItem[] | null = null;
+  /** Approval requests of background agents made while no turn ran, to ask at the prompt (oldest first). */
+  readonly #waitingApprovals: ApprovalRequestInfo[] = [];
+  /** Ends the prompt being read so that a waiting approval is asked (null when no prompt is read). */
+  #endPrompt: (() => void) | null = null;
 
   constructor(
     readonly agent: AgentSession,
@@ -63,6 +71,42 @@ export class InteractiveSession {
   ) {
     const questioner = { ask: (questions: readonly QuestionItem[], signal: AbortSignal) => this.askQuestions(questions, signal) };
     agent.questioner = () => questioner;
+    // A background agent asking while no turn runs: asked at the prompt (a turn's requests are its renderer's).
+    agent.soul.approval.subscribe((event) => {
+      if (event.type !== "ApprovalRequest" || this.agent.soul.running) return;
+      this.#waitingApprovals.push(event.payload);
+      this.#endPrompt?.();
+    });
+    agent.subagents.answersBetweenTurns = true;
+  }
+
+  /**
+   * For the prompt being read (`ReadLineOptions.preempt`): ends it when a
+   * background agent asks for approval (at once when one waits), so that
+   * {@link askWaitingApprovals} asks it.
+   */
+  preemptPrompt(end: () => void): () => void {
+    this.#endPrompt = end;
+    if (this.#waitingApprovals.length > 0) end();
+    return () => {
+      if (this.#endPrompt === end) this.#endPrompt = null;
+    };
+  }
+
+  /** Asks each approval a background agent is waiting for (made while no turn ran), as a turn's are asked. */
+  async askWaitingApprovals(): Promise<void> {
+    const { approval } = this.agent.soul;
+    for (let info = this.#waitingApprovals.shift(); info !== undefined; info = this.#waitingApprovals.shift()) {
+      const id = info.id;
+      // Given up meanwhile (the agent was aborted, or yolo answered it).
+      if (!approval.pending().some((p) => p.id === id)) continue;
+      const reply = await this.askApproval(approvalQuestion(info), new AbortController());
+      try {
+        approval.respond(id, reply.kind, reply.feedback);
+      } catch {
+        // Settled while the user answered.
+      }
+    }
   }
 
   /**
@@ -262,6 +306,10 @@ export class InteractiveSession {
     let typedAhead = "";
     const keys = new TurnKeyWatch(this.input, () => ({
       interrupt: () => controller.abort(),
+      expand: () => {
+        this.expandChildren = renderer.toggleChildren();
+        renderer.note(this.style.dim(this.expandChildren ? "agents' steps shown as they finish (Ctrl-O: only the latest)" : "agents' steps collapsed to the latest (Ctrl-O: all)"));
+      },
       escape: () => {
         const taken = queue.takeBack();
         if (taken === undefined) return void controller.abort();
@@ -314,6 +362,12 @@ export class InteractiveSession {
       },
       contextTokens: () => this.agent.soul.status.contextTokens,
       onToolOutput: (label, output) => this.keepToolOutput(label, output),
+      expandChildren: this.expandChildren,
+      childCost: (agentId, usage) => {
+        const model = this.agent.subagents.modelOf(agentId);
+        const price = model === null ? null : priceOf(model, this.agent.settings.prices);
+        return price === null ? null : usageCost(usage, price);
+      },
       respond: (id, reply) => {
         try {
           this.agent.soul.approval.respond(id, reply.kind, reply.feedback);
@@ -368,9 +422,13 @@ export class InteractiveSession {
     const s = this.style;
     const scope = question.scope ?? `every ${question.action} request`;
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
-    const rule = ruleForApproval(question.action);
+    // "Always for this project" only where the project's rules are used: a trusted workspace.
+    const rule = this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
     const project = rule === null ? "" : `   [p] always for this project (${rule})`;
-    this.print(s.dim(`  [y] approve   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
+    // ExitPlanMode's plan can be edited first: the plan approved is the user's version.
+    const plan = this.agent.planMode.awaiting(question.toolCallId);
+    const edit = plan === null ? "" : "   [e] edit the plan, then approve it";
+    this.print(s.dim(`  [y] approve${edit}   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
       if (answer.kind !== "line") {
@@ -389,6 +447,12 @@ export class InteractiveSession {
           this.printError(error);
         }
         return { kind: "approve_for_session" };
+      }
+      if (plan !== null && (lower === "e" || lower === "edit")) {
+        const edited = await editPlan(this.agent.planMode.awaiting(question.toolCallId) ?? plan, { input: this.input, out: this.out, style: s, print: (line) => this.print(line), env: process.env });
+        if (edited !== null && this.agent.planMode.edit(question.toolCallId, edited)) return { kind: "approve" };
+        this.print(s.dim(`  answer y, e, a, n, or type feedback`));
+        continue;
       }
       if (lower === "n" || lower === "no") return { kind: "reject" };
       if (text.length > 1) return { kind: "reject", feedback: text };

@@ -59,7 +59,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     cwd: picked.cwd,
     env: io.env,
     warn: warnOn(io.stderr),
-    askWorkspaceTrust: (hooks) => askWorkspaceTrust(hooks, input, print, style),
+    askWorkspaceTrust: (offer) => askWorkspaceTrust(offer, input, print, style),
     mcpProgress: (line) => input.printAbove(style.dim(line)),
   });
   const session = new InteractiveSession(agent, input, stdout, style);
@@ -100,6 +100,8 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
   if (firstPrompt.trim() && !session.exitRequested) lastEnd = await runWhenMcpReady(session, firstPrompt);
   let interruptedOnce = false;
   while (!session.exitRequested) {
+    // What background agents asked while no turn ran comes first.
+    await session.askWaitingApprovals();
     const queued = session.queuedInput.splice(0).join("\n");
     if (queued && lastEnd === "done") {
       session.print(`${style.cyan(promptText)}${visibleControls(queued)} ${style.dim("(queued)")}`);
@@ -112,8 +114,10 @@ export async function runLoop(session: InteractiveSession, firstPrompt = ""): Pr
       expand: () => session.expandTool(back++),
       shiftTab: () => `${session.togglePlanMode()}\n${session.status()}`,
       complete: (before) => complete(before, commandNames(session), session.agent.workspace),
+      preempt: (end) => session.preemptPrompt(end),
       ...(queued ? { initial: queued } : {}),
     });
+    if (read.kind === "preempted") continue;
     if (read.kind === "eof") break;
     if (read.kind === "interrupt") {
       if (read.hadText) {

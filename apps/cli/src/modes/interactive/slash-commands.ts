@@ -8,7 +8,6 @@ import { exportFormats, exportSession, writeExport } from "../../export/export-s
 import { compactionNames, type CompactionName } from "../../config/setting-values.js";
 import { contextBreakdownLines } from "../../render/context-breakdown-lines.js";
 import { mcpStatusLines } from "../../render/mcp-status.js";
-import { permissionLines } from "../../render/permission-lines.js";
 import { formatSize, printSessions } from "../../sessions/print-sessions.js";
 import { jobState } from "../../tools/task-tools.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -24,6 +23,7 @@ import { branchTreeLines } from "../../render/branch-tree-lines.js";
 import { forkSession } from "../../sessions/fork-session.js";
 import { confirmFileRestore, printFileRestore } from "./file-restore-prompt.js";
 import { askSideQuestion } from "./side-question.js";
+import { permissionsCommand } from "./permissions-command.js";
 import type { InteractiveSession } from "./interactive-session.js";
 
 /** One slash command. */
@@ -264,8 +264,9 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     name: "permissions",
-    help: "the permission rules (allow, ask, deny) and where they come from",
-    run: async (s) => s.print(permissionLines(s.agent.permissionRules, s.agent.settings.configPath, s.style).join("\n")),
+    args: "[allow|ask|deny <Rule> | project allow|ask|deny <Rule> | remove <n>]",
+    help: "the permission rules and where they come from; add one (yours, or the trusted project's) or remove one",
+    run: permissionsCommand,
   },
   {
     name: "model",
@@ -397,7 +398,7 @@ function helpText(s: InteractiveSession): string {
     entry("Tab", "complete a command, or a path (@path attaches the file)"),
     entry("Ctrl-R", "search the input history (again: an older match)"),
     entry("!command", "run a shell command here (no approval asked: you typed it; not sent to the model)"),
-    entry("Ctrl-O", "show the last tool's whole output (again: the tool before it)"),
+    entry("Ctrl-O", "show the last tool's whole output (again: the tool before it); during a turn: expand or collapse the agents' steps"),
     entry("Ctrl-C / Esc", "abort the running turn (Esc first takes a queued line back to edit)"),
     entry("Ctrl-C twice, Ctrl-D", "exit at an empty prompt"),
   ].join("\n");

@@ -4,7 +4,8 @@
  * line; a paste keeps its lines, a large one shown as `[pasted N lines]`),
  * line editing and the session's input history (kept in
  * `$KOSONG_HOME/history`). While a turn runs, keys are still read: Ctrl-C
- * or Esc is handed on (to abort, or to take back a queued line), and a line
+ * or Esc is handed on (to abort, or to take back a queued line), Ctrl-O
+ * (to expand or collapse the children's blocks), and a line
  * typed and entered is handed on to be queued; text typed but not entered
  * when the turn ends is put back on the next prompt.
  */
@@ -24,7 +25,9 @@ export type LineResult =
   /** Ctrl-C; `hadText` when the line being edited was not empty. */
   | { kind: "interrupt"; hadText: boolean }
   /** Ctrl-D on an empty line, or the end of input. */
-  | { kind: "eof" };
+  | { kind: "eof" }
+  /** Ended by {@link ReadLineOptions.preempt} (the text typed is kept for the next prompt). */
+  | { kind: "preempted" };
 
 /** Options of {@link TerminalInput.readLine}. */
 export interface ReadLineOptions {
@@ -38,6 +41,12 @@ export interface ReadLineOptions {
   shiftTab?: () => string;
   /** What Tab completes the word before the cursor with. */
   complete?: (before: string) => Promise<Completion | null>;
+  /**
+   * Called with a function that ends the read as `preempted` (something
+   * must ask the user first: a background agent's approval), the text typed
+   * so far kept for the next prompt; returns the function that stops it.
+   */
+  preempt?: (end: () => void) => () => void;
 }
 
 /** What happens to keys read while a turn runs. */
@@ -46,6 +55,8 @@ export interface TurnKeys {
   interrupt(): void;
   /** Esc; text it returns is put back on the line being typed, to edit (a queued line taken back). */
   escape(): string | undefined;
+  /** Ctrl-O: expands or collapses the running children's blocks. */
+  expand?(): void;
   /** A line typed and entered (not empty). */
   line(text: string): void;
   /** The text typed so far and not entered (after each key), to show it. */
@@ -106,10 +117,14 @@ export class TerminalInput implements LineInput {
     const draw = (): void => screen.drawPrompt(promptView(state, prompt, screen.columns));
     return new Promise((resolve) => {
       let settled = false;
+      let unpreempt: (() => void) | undefined;
       const finish = (result: LineResult, suffix = ""): void => {
         settled = true;
+        unpreempt?.();
         this.#notice = null;
-        screen.leavePrompt(suffix);
+        // A preempted prompt goes away (it comes back, with its text, after what preempted it).
+        if (result.kind === "preempted") screen.erasePrompt();
+        else screen.leavePrompt(suffix);
         stop();
         this.#cancel = null;
         resolve(result);
@@ -147,6 +162,12 @@ export class TerminalInput implements LineInput {
         act(step.effects);
       });
       this.#cancel = () => finish({ kind: "eof" });
+      unpreempt = options.preempt?.(() => {
+        if (settled) return;
+        if (state.buffer.text) this.#carried = state.buffer;
+        finish({ kind: "preempted" });
+      });
+      if (settled) return unpreempt?.();
       this.#notice = (text) => {
         screen.showAbovePrompt(text);
         draw();
@@ -170,6 +191,7 @@ export class TerminalInput implements LineInput {
       for (const effect of step.effects) {
         if (effect.kind === "interrupt") keys.interrupt();
         else if (effect.kind === "escape") buffer = takenBack(buffer, keys.escape());
+        else if (effect.kind === "expand") keys.expand?.();
         else keys.line(effect.text);
       }
       keys.typing?.(buffer.text);

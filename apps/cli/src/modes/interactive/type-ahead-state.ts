@@ -1,14 +1,14 @@
 /**
  * Keys read while a turn runs, as a reducer: text typed is kept to be
  * entered (and shown in the footer), Enter hands a line on to be queued,
- * Ctrl-C and Esc are handed on. Pure: {@link typeAheadReducer} edits a copy
+ * Ctrl-C, Esc and Ctrl-O (expand or collapse the children's blocks) are handed on. Pure: {@link typeAheadReducer} edits a copy
  * of the buffer and returns what to do.
  */
 import type { EditBuffer } from "./edit-buffer.js";
 import type { Key } from "./key-reader.js";
 
 /** What a key read during a turn asks for. */
-export type TypeAheadEffect = { kind: "interrupt" } | { kind: "escape" } | { kind: "line"; text: string };
+export type TypeAheadEffect = { kind: "interrupt" } | { kind: "escape" } | { kind: "expand" } | { kind: "line"; text: string };
 
 /** The text typed ahead after `key`, and its effects. */
 export function typeAheadReducer(state: EditBuffer, key: Key): { state: EditBuffer; effects: TypeAheadEffect[] } {
@@ -18,6 +18,7 @@ export function typeAheadReducer(state: EditBuffer, key: Key): { state: EditBuff
   else if (key.kind === "paste") buffer.paste(key.text);
   else if (key.name === "ctrl-c") effects.push({ kind: "interrupt" });
   else if (key.name === "escape") effects.push({ kind: "escape" });
+  else if (key.name === "ctrl-o") effects.push({ kind: "expand" });
   else if (key.name === "enter") {
     if (!buffer.continueLine()) {
       const text = buffer.submitted();

@@ -1,0 +1,59 @@
+/**
+ * Editing a settings file's permission lists on disk: a TOML config keeps
+ * its text (comments, other keys, other tables) outside the one array that
+ * changes, and one written in a shape the edit does not follow is refused
+ * unchanged; a JSON file keeps its other keys; a missing file is made.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parse } from "smol-toml";
+import { describe, expect, it } from "vitest";
+import { editPermissionList } from "../src/permissions/permission-file.js";
+import { useTempDirs } from "./temp-dir.js";
+
+const tempDir = useTempDirs();
+const add = (text: string) => (list: readonly string[]) => [...list, text];
+
+describe("editPermissionList", () => {
+  it("changes only the array in a TOML file, multi-line and with brackets in strings, and adds a missing list or table", async () => {
+    const file = path.join(await tempDir(), "config.toml");
+    const text = `# top comment\nmodel = "m"\n\n[permissions]\n# rules\nallow = [\n  "Shell(echo ])", # odd one\n  'Shell(ls:*)',\n]\n\n[prices."x"]\ninput = 1\n`;
+    await writeFile(file, text);
+    await editPermissionList(file, "allow", add('Shell(say "hi")'));
+    await editPermissionList(file, "deny", add("Shell(rm:*)"));
+    const after = await readFile(file, "utf8");
+    expect(after).toContain("# top comment\nmodel = \"m\"");
+    expect(after).toContain("[prices.\"x\"]\ninput = 1");
+    expect(parse(after)).toEqual({ model: "m", permissions: { allow: ["Shell(echo ])", "Shell(ls:*)", 'Shell(say "hi")'], deny: ["Shell(rm:*)"] }, prices: { x: { input: 1 } } });
+
+    const bare = path.join(path.dirname(file), "bare.toml");
+    await writeFile(bare, `\ufeffyolo = true`);
+    await editPermissionList(bare, "ask", add("WriteFile"));
+    const bareAfter = await readFile(bare, "utf8");
+    expect(bareAfter.startsWith("\ufeffyolo = true\n")).toBe(true);
+    expect(parse(bareAfter.slice(1))).toEqual({ yolo: true, permissions: { ask: ["WriteFile"] } });
+  });
+
+  it("refuses a TOML file whose permissions are an inline table or dotted keys, leaving it as it was", async () => {
+    const dir = await tempDir();
+    for (const text of [`permissions = { allow = ["A"] }\n`, `permissions.allow = ["A"]\n`]) {
+      const file = path.join(dir, "config.toml");
+      await writeFile(file, text);
+      await expect(editPermissionList(file, "allow", add("B"))).rejects.toThrow(/edit "allow" there by hand/);
+      expect(await readFile(file, "utf8")).toBe(text);
+    }
+  });
+
+  it("keeps a JSON file's other keys, makes a missing file, and refuses a file that is not JSON", async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, ".claude", "settings.json");
+    await editPermissionList(file, "allow", add("Shell(x)"));
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({ permissions: { allow: ["Shell(x)"] } });
+    await writeFile(file, JSON.stringify({ hooks: { Stop: [] }, permissions: { deny: ["Read(.env)"], allow: ["A", "B"] } }));
+    await editPermissionList(file, "allow", (list) => list.filter((t) => t !== "A"));
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({ hooks: { Stop: [] }, permissions: { deny: ["Read(.env)"], allow: ["B"] } });
+    await writeFile(file, "{ not json");
+    await expect(editPermissionList(file, "allow", add("C"))).rejects.toThrow(/not valid JSON/);
+    expect(await readFile(file, "utf8")).toBe("{ not json");
+  });
+});
