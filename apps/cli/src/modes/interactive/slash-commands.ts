@@ -376,12 +376,12 @@ function suggestions(name: string, session: InteractiveSession): string[] {
  * at word boundaries to the terminal's width under its own column.
  */
 function helpText(s: InteractiveSession): string {
-  // A name wider than the column (a long list of choices) has its help on the lines under it.
+  // A name wider than the column (a long list of choices) has its help on the lines under it, and is wrapped itself where wider than the screen.
   const width = Math.min(22, Math.max(...slashCommands.map((c) => `/${c.name} ${c.args ?? ""}`.length)));
   const columns = s.out.columns ?? 80;
   const entry = (name: string, help: string) => {
     const wrapped = wrapWords(help, Math.max(20, columns - width - 5)).map((line) => `  ${" ".repeat(width)}  ${s.style.dim(line)}`);
-    if (name.length > width) return [`  ${name}`, ...wrapped].join("\n");
+    if (name.length > width) return [...wrapWords(name, Math.max(20, columns - 4)).map((line, i) => `  ${i > 0 ? "  " : ""}${line}`), ...wrapped].join("\n");
     return [`  ${name.padEnd(width)}${wrapped[0]!.slice(width + 2)}`, ...wrapped.slice(1)].join("\n");
   };
   const lines = slashCommands.map((c) => entry(`/${c.name} ${c.args ?? ""}`, c.help));
