@@ -1,21 +1,28 @@
 /**
- * Background jobs and /export on an emulated terminal (in process),
- * against the fake provider server: `/tasks` lists a job with its state; a job that ends while the agent is idle reaches the model with the next
+ * Background jobs and /export in a real terminal (tmux), the built binary
+ * against the fake provider server: `/tasks` lists a job with its state;
+ * a job that ends while the agent is idle reaches the model with the next
  * prompt; `/export html` writes the page; `/exit` ends the job.
+ *
+ * It stays a tmux test of the binary: it checks that real processes end
+ * with kosong. Known flake (in process and here): now and then the third
+ * job's sandbox (bwrap's inner process, in its own session and pid
+ * namespace) outlives the SIGKILL of the job's process group, and the
+ * session's close waits on it.
  */
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { devServer, processesWith } from "../e2e/dev-server.js";
-import { callTool, say, usage } from "../e2e/fake-model.js";
-import { cleanEnv } from "../e2e/kosong-binary.js";
-import { interactiveSuite } from "./interactive-suite.js";
-import { KosongTerminal } from "./kosong-terminal.js";
+import { devServer, processesWith } from "./dev-server.js";
+import { callTool, say, usage } from "./fake-model.js";
+import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { kosongSuite } from "./kosong-suite.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
 
 // Under /var/tmp: a sandboxed command has a private /tmp.
 const tempDir = useTempDirs("/var/tmp");
-const { server, terminals } = await interactiveSuite();
+const { server, terminals } = await kosongSuite({ tmux: true });
 
 const waitForFile = async (file: string) => {
   for (let i = 0; i < 200; i++) {
@@ -25,7 +32,7 @@ const waitForFile = async (file: string) => {
   throw new Error(`${file} never appeared`);
 };
 
-describe("background jobs on an emulated terminal (in process)", { timeout: 90_000 }, () => {
+describe("background jobs in a real terminal (tmux)", { timeout: 90_000 }, () => {
   it("/tasks lists the job, its end reaches the model with the next prompt, /export writes the page, /exit ends the jobs", async () => {
     const home = await tempDir("kosong-jobs-tmux-");
     const cwd = path.join(home, "project");
@@ -33,7 +40,7 @@ describe("background jobs on an emulated terminal (in process)", { timeout: 90_0
     const marker = `devserver-${path.basename(home)}.cjs`;
     await writeFile(path.join(cwd, marker), devServer);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = KosongTerminal.start(["--model", "test-model", "--yolo"], { cwd, env, width: 140, height: 50 });
+    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--yolo"], { cwd, env, width: 140, height: 50 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
 
@@ -52,7 +59,7 @@ describe("background jobs on an emulated terminal (in process)", { timeout: 90_0
     // Both servers see the quit file and end while the agent waits for input.
     await writeFile(path.join(cwd, "quit"), "");
     await waitForFile(path.join(cwd, "server.done"));
-    // In process the next line reaches kosong at once (tmux took longer): let both servers end first, and kosong see them end.
+    // The first server to quit writes server.done: let both end, and kosong see them end, before /tasks lists them.
     for (let i = 0; i < 100 && processesWith(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 50));
     terminal.line("/tasks");
