@@ -48,6 +48,8 @@ const postgresTests = [
   "apps/cli/test/e2e/recall-postgres.e2e.test.ts",
   "apps/cli/test/e2e/session-retention-postgres.e2e.test.ts",
   "apps/cli/test/e2e/subagents-postgres.e2e.test.ts",
+  "apps/cli/test/e2e/agents-running-postgres.e2e.test.ts",
+  "apps/cli/test/e2e/session-children-postgres.e2e.test.ts",
 ];
 
 export default defineConfig({

@@ -35,7 +35,7 @@ import { loadPromptExtensions, type PromptExtensions } from "../extensions/promp
 import { skillTool } from "../extensions/skill-tool.js";
 import { skillsPromptSection } from "../extensions/skills.js";
 import { askUserQuestionTool, noQuestioner, type QuestionerSource } from "../questions/ask-user-question.js";
-import { PlanMode, planModeToolset } from "../plan/plan-mode.js";
+import { PlanMode, planModeRefusals, planModeToolset } from "../plan/plan-mode.js";
 import { SetTodoList } from "../todo/set-todo-list.js";
 import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
@@ -205,6 +205,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
     const fetch = { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host: string) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null };
     const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch });
+    const planMode = new PlanMode(settings.plan);
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
       env,
@@ -214,8 +215,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       contextFile,
       context,
       tools,
-      // Loaded below: a child's calls meet the same permission rules as the parent's.
-      guard: (childTools) => (permissionRules === null ? childTools : withPermissionRules(childTools, permissionRules)),
+      // Loaded below: a child's calls meet the same permission rules as the parent's, and the parent's plan mode as it is at each call.
+      guard: (childTools) => planModeRefusals(permissionRules === null ? childTools : withPermissionRules(childTools, permissionRules), planMode),
       providers: () => current,
       soul: () => currentSoul!,
       hooks: (event, input) => hooks?.subagent(event, input) ?? Promise.resolve(),
@@ -231,7 +232,6 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // --compaction, KOSONG_COMPACTION or the config file, else the session's last /strategy.
     const compaction = new SwitchableCompaction(settings.compaction ?? session?.compaction ?? "simple", (name) => createCompaction(name, current));
     const displayId = session?.id ?? path.basename(contextFile);
-    const planMode = new PlanMode(settings.plan);
     toolset = planModeToolset(toolset, planMode);
     const agent = { name: "kosong", systemPrompt: buildSystemPrompt(projectContext, skillsPromptSection(extensions.skills)), toolset, ...(projectContext && projectContext.blocks.length > 0 && { projectContext: formatContextBlocks(projectContext.blocks) }) };
     const sessionHooks = await openSessionHooks({
@@ -425,7 +425,7 @@ interface SubagentsSetup {
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
   const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, setup.env.HOME ?? os.homedir()), setup.tools.map((t) => t.name));
-  const logs = setup.stored === null ? null : { open: setup.stored.openChildLog };
+  const logs = setup.stored === null ? null : setup.stored.children;
   const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`, logs);
   const cut = await store.recoverCut();
   const notices = [

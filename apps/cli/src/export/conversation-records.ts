@@ -1,29 +1,38 @@
 /**
  * A saved session's conversation as records (messages, checkpoints, usage,
- * system prompt), read from its `context.jsonl` or, with a store, from
- * PostgreSQL; and a new session made from records (`kosong import`).
+ * system prompt), with its children's (see `session-children.ts`), read
+ * from its `context.jsonl` and agent folders or, with a store, from
+ * PostgreSQL; and a new session made from them (`kosong import`).
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { extractText } from "@kosong/core";
-import { type ContextRecord, encodeRecord, scanContextFile } from "@kosong/context/records";
+import { type ContextRecord, scanContextFile } from "@kosong/context/records";
+import type { PostgresContextStore } from "@kosong/context-postgres";
+import { readStoredRecords, storedChildLogs, writeStoredRecords } from "../sessions/stored-conversation.js";
 import { createSession, recordFirstPrompt, recordStoredSize, secureSessionFiles, type SessionInfo } from "../sessions/session-store.js";
+import { type CarriedChild, encodeRecords, readChildren, writeChildren } from "../subagents/session-children.js";
+import { SubagentStore } from "../subagents/subagent-store.js";
 
-/** The current conversation of `session` (not its rotations); `store`: the PostgreSQL URL when its conversation is there. */
-export async function readConversation(session: SessionInfo, store: string | null): Promise<ContextRecord[]> {
-  if (session.storedSize === null) return scanRecords(session.contextFile);
+/** A session's conversation and its children's. */
+export interface SessionContent {
+  records: ContextRecord[];
+  children: CarriedChild[];
+}
+
+/** The current conversation of `session` (not its rotations) and its children's; `store`: the PostgreSQL URL when its conversation is there. */
+export async function readConversation(session: SessionInfo, store: string | null): Promise<SessionContent> {
+  if (session.storedSize === null) return { records: await scanRecords(session.contextFile), children: await readChildren(new SubagentStore(agentsFolder(session))) };
   if (store === null) throw new Error(`the conversation of session ${session.id} is in PostgreSQL: give --store (or KOSONG_STORE_URL)`);
-  const { PostgresContextStore } = await import("@kosong/context-postgres");
-  const connected = await PostgresContextStore.connect(store, { reconnectTimeoutMs: 10_000 });
-  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-export-"));
-  try {
-    const exported = await connected.exportSession(session.id, path.join(dir, "context.jsonl"));
-    return await scanRecords(exported.file);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-    await connected.close();
-  }
+  return withStore(store, async (connected) => ({
+    records: await readStoredRecords(connected, session.id),
+    children: await readChildren(new SubagentStore(agentsFolder(session), storedChildLogs(connected, session.id))),
+  }));
+}
+
+/** The folder of a saved session's children. */
+export function agentsFolder(session: Pick<SessionInfo, "dir">): string {
+  return path.join(session.dir, "agents");
 }
 
 /** The records of a context file, damaged lines skipped; their count with them. */
@@ -35,30 +44,36 @@ export async function scanRecords(file: string): Promise<ContextRecord[]> {
 
 /** `records` as a context file's text (kimi-cli's format). */
 export function recordsToJsonl(records: readonly ContextRecord[]): string {
-  return records.map((r) => `${encodeRecord(r)}\n`).join("");
+  return encodeRecords(records);
 }
 
-/** A new session of `cwd` under `home` holding `records` (with `store`, in PostgreSQL). */
-export async function createSessionFrom(home: string, cwd: string, records: readonly ContextRecord[], store: string | null): Promise<SessionInfo> {
+/** A new session of `cwd` under `home` holding `content` (with `store`, in PostgreSQL). */
+export async function createSessionFrom(home: string, cwd: string, content: SessionContent, store: string | null): Promise<SessionInfo> {
+  const { records, children } = content;
   const info = await createSession(home, cwd);
-  const text = recordsToJsonl(records);
-  if (store === null) await writeFile(info.contextFile, text, { mode: 0o600 });
-  else {
-    const { PostgresContextStore } = await import("@kosong/context-postgres");
-    const connected = await PostgresContextStore.connect(store, { reconnectTimeoutMs: 10_000 });
-    const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-import-"));
-    try {
-      const file = path.join(dir, "context.jsonl");
-      await writeFile(file, text, { mode: 0o600 });
-      await connected.importSession(info.id, file);
+  if (store === null) {
+    await writeFile(info.contextFile, recordsToJsonl(records), { mode: 0o600 });
+    await writeChildren(new SubagentStore(agentsFolder(info)), info.id, children);
+  } else {
+    await withStore(store, async (connected) => {
+      await writeStoredRecords(connected, info.id, records);
+      await writeChildren(new SubagentStore(agentsFolder(info), storedChildLogs(connected, info.id)), info.id, children);
       await recordStoredSize(info, await connected.sessionBytes(info.id));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-      await connected.close();
-    }
+    });
   }
   const first = records.find((r) => r.kind === "message" && r.message.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(r.message).trim()));
   if (first?.kind === "message") await recordFirstPrompt(info, extractText(first.message, "\n"));
   await secureSessionFiles(info);
   return info;
+}
+
+/** Runs `work` on a connection to the store at `url` (closed after). */
+export async function withStore<T>(url: string, work: (store: PostgresContextStore) => Promise<T>): Promise<T> {
+  const { PostgresContextStore } = await import("@kosong/context-postgres");
+  const connected = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
+  try {
+    return await work(connected);
+  } finally {
+    await connected.close();
+  }
 }

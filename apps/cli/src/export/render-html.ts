@@ -2,9 +2,10 @@
  * A conversation as one self-contained HTML page: inline CSS, no script at
  * all (a Content-Security-Policy forbids any, and any outside resource),
  * every text escaped; tool calls collapsible and the thinking hidden until
- * opened (`<details>`), the system prompt too.
+ * opened (`<details>`), the system prompt too; a child agent's steps in a
+ * collapsible block under the Agent call that ran them.
  */
-import type { TranscriptItem } from "./transcript-items.js";
+import type { ChildTurnItems, TranscriptItem } from "./transcript-items.js";
 
 const style = `
 body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
@@ -45,8 +46,13 @@ function renderItem(item: TranscriptItem): string {
     case "media":
       return `<div class="msg ${item.role === "user" ? "user" : "assistant"}"><em>[${escapeHtml(item.what)}]</em></div>`;
     case "tool":
-      return details("tool", `Tool call: ${escapeHtml(item.name)}`, `<pre>${escapeHtml(item.args)}</pre><div>Result:</div><pre>${escapeHtml(item.result ?? "(no result)")}</pre>`);
+      return details("tool", `Tool call: ${escapeHtml(item.name)}`, `<pre>${escapeHtml(item.args)}</pre>${(item.agents ?? []).map(renderChild).join("")}<div>Result:</div><pre>${escapeHtml(item.result ?? "(no result)")}</pre>`);
   }
+}
+
+/** The steps of a child an Agent call ran: one collapsible block holding its items. */
+function renderChild(child: ChildTurnItems): string {
+  return details("agent", `Agent ${escapeHtml(child.id)} (${escapeHtml(child.subagentType)}): its steps`, child.items.map(renderItem).join("\n"));
 }
 
 function details(kind: string, summary: string, body: string): string {

@@ -4,7 +4,7 @@
  * `&` escaped, so no HTML from the conversation renders; arguments and
  * results in fences longer than any run of backticks inside them.
  */
-import type { TranscriptItem } from "./transcript-items.js";
+import type { ChildTurnItems, TranscriptItem } from "./transcript-items.js";
 
 /** Markdown of `items` under `title`. */
 export function renderMarkdown(title: string, items: readonly TranscriptItem[]): string {
@@ -33,11 +33,16 @@ export function renderMarkdown(title: string, items: readonly TranscriptItem[]):
         break;
       case "tool":
         heading("Assistant");
-        out.push(details(`Tool call: ${escapeText(item.name)}`, `${fenced(item.args, "json")}\n\nResult:\n\n${fenced(item.result ?? "(no result)")}`), "");
+        out.push(details(`Tool call: ${escapeText(item.name)}`, `${fenced(item.args, "json")}${childSteps(item.agents ?? [])}\n\nResult:\n\n${fenced(item.result ?? "(no result)")}`), "");
         break;
     }
   }
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** The steps of the children an Agent call ran, each in its own block (its items as a section of their own). */
+function childSteps(agents: readonly ChildTurnItems[]): string {
+  return agents.map((a) => `\n\n${details(`Agent ${escapeText(a.id)} (${escapeText(a.subagentType)}): its steps`, renderMarkdown(`${a.id}`, a.items).replace(/^# .*\n\n/, "").replace(/^## /gm, "#### ").trimEnd())}`).join("");
 }
 
 function details(summary: string, body: string): string {

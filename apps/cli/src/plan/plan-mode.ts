@@ -5,15 +5,23 @@
  * writes its plan there, the user approves it, possibly after editing it
  * (plan mode then ends and the model carries out the plan as approved in
  * the same turn), or rejects it with feedback (the model revises the plan).
- * Switched by Shift-Tab, `/plan` and `--plan`.
+ * Switched by Shift-Tab, `/plan` and `--plan`. The `Agent` tool runs in
+ * plan mode, but its children meet the same refusals as the parent
+ * ({@link planModeRefusals}), whatever their kind: the mode is the parent's
+ * at the moment a child's tool call runs, so a background child started
+ * before plan mode was switched on is refused from then on.
  */
 import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type ToolReturnValue, type Toolset, toolOk } from "@kosong/core";
 import { z } from "zod";
 import { askApproval } from "../tools/ask-approval.js";
 import { isReadOnlyCommand } from "./read-only-command.js";
 
-/** Tools that only read (or only touch the conversation): never refused in plan mode. */
-const readingTools = new Set(["ReadFile", "ReadMediaFile", "FetchURL", "ListDir", "Glob", "Grep", "Recall", "Skill", "SetTodoList", "AskUserQuestion", "SendDMail"]);
+/**
+ * Tools that only read (or only touch the conversation): never refused in
+ * plan mode. `Agent` runs: its children's tools are under the same refusals
+ * ({@link planModeRefusals}), whatever their kind.
+ */
+const readingTools = new Set(["ReadFile", "ReadMediaFile", "FetchURL", "ListDir", "Glob", "Grep", "Recall", "Skill", "SetTodoList", "AskUserQuestion", "SendDMail", "Agent"]);
 
 /** What the model is told at the start of a prompt sent in plan mode. */
 export const planModeNote =
@@ -58,6 +66,20 @@ export class PlanMode {
   }
 }
 
+/**
+ * The approval key of ExitPlanMode call `toolCallId`: one per call, so no
+ * session approval or permission rule reaches another plan (hosts show no
+ * "for the session" choice for it: {@link isExitPlanModeAction}).
+ */
+export function exitPlanModeAction(toolCallId: string): string {
+  return `ExitPlanMode: ${toolCallId}`;
+}
+
+/** Whether approval key `action` is an ExitPlanMode call's, which is asked every time. */
+export function isExitPlanModeAction(action: string): boolean {
+  return action.startsWith("ExitPlanMode: ");
+}
+
 const exitParameters = z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") });
 
 /** `ExitPlanMode` (Claude Code's name and shape): asks the user to approve `plan`; approved, plan mode ends. */
@@ -68,7 +90,8 @@ function exitPlanModeTool(mode: PlanMode): CallableTool {
     parameters: exitParameters,
     async execute({ plan }, context) {
       if (!mode.on) return toolError({ message: "Plan mode is not on: go ahead with the work.", brief: "not in plan mode" });
-      const review = await mode.review(context.toolCallId, plan, () => askApproval(context, "ExitPlanMode", `Leave plan mode and carry out this plan:\n\n${plan}`, "every plan of this session"));
+      // Leaving plan mode is asked every time: the approval's key is this call's, so approving it "for the session" (or saving it as a rule) covers no later plan.
+      const review = await mode.review(context.toolCallId, plan, () => askApproval(context, exitPlanModeAction(context.toolCallId), `Leave plan mode and carry out this plan:\n\n${plan}`, "this plan only"));
       if ("rejected" in review) return review.rejected;
       mode.on = false;
       if (review.approved === plan) return toolOk({ output: `The user approved the plan. Plan mode is off: carry out the plan now.\n\n${plan}`, brief: "plan approved" });
@@ -86,11 +109,37 @@ export function planModeToolset(inner: Toolset, mode: PlanMode): Toolset {
     },
     async handle(call: ToolCall, options?: ToolHandleOptions): Promise<ToolResult> {
       if (call.function.name === "ExitPlanMode") return exit.handle(call, options);
-      const refusal = mode.on ? refusalOf(call) : null;
-      if (refusal) return { tool_call_id: call.id, return_value: toolError({ message: refusal, brief: "refused in plan mode" }) };
-      return inner.handle(call, options);
+      return refused(call, mode, parentNextStep) ?? inner.handle(call, options);
     },
   };
+}
+
+/**
+ * `inner` (a child agent's toolset) under the parent's plan mode `mode`:
+ * while it is on, each call meets the parent's refusals. The mode is read
+ * at each call, so a background child started before plan mode was
+ * switched on is refused from then on, and one running when it is switched
+ * off writes again.
+ */
+export function planModeRefusals(inner: Toolset, mode: PlanMode): Toolset {
+  return {
+    get tools(): readonly Tool[] {
+      return inner.tools;
+    },
+    handle(call: ToolCall, options?: ToolHandleOptions): Promise<ToolResult> {
+      const refusal = refused(call, mode, childNextStep);
+      return refusal ? Promise.resolve(refusal) : inner.handle(call, options);
+    },
+  };
+}
+
+const parentNextStep = "Write the plan and call ExitPlanMode; the work starts once the user approves it.";
+const childNextStep = "You are a subagent of a session in plan mode: change nothing, and answer with what you found and what you would change.";
+
+/** The refusal of `call` while `mode` is on (ending with `next`), null when it may run. */
+function refused(call: ToolCall, mode: PlanMode, next: string): ToolResult | null {
+  const refusal = mode.on ? refusalOf(call) : null;
+  return refusal === null ? null : { tool_call_id: call.id, return_value: toolError({ message: `${refusal} ${next}`, brief: "refused in plan mode" }) };
 }
 
 function refusalOf(call: ToolCall): string | null {
@@ -104,7 +153,7 @@ function refusalOf(call: ToolCall): string | null {
       return null;
     }
     if (typeof command !== "string" || isReadOnlyCommand(command)) return null;
-    return "Plan mode is on: Shell runs only commands that read (ls, cat, grep, git status/log/diff, … without redirection or chaining). Write the plan and call ExitPlanMode; the work starts once the user approves it.";
+    return "Plan mode is on: Shell runs only commands that read (ls, cat, grep, git status/log/diff, … without redirection or chaining).";
   }
-  return `Plan mode is on: ${name} is refused (only tools that read work). Write the plan and call ExitPlanMode; the work starts once the user approves it.`;
+  return `Plan mode is on: ${name} is refused (only tools that read work).`;
 }

@@ -6,22 +6,21 @@
  * the same agent runs on files or on PostgreSQL unchanged. @kosong/context-postgres (and its database client) is loaded
  * only here, so runs on files never load it.
  */
-import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ContextLog } from "@kosong/context";
+import { type ContextRecord, encodeRecord, scanContextFile } from "@kosong/context/records";
+import type { PostgresContextStore } from "@kosong/context-postgres";
 import { UsageError } from "../cli-error.js";
+import type { ChildLogs } from "../subagents/subagent-store.js";
 import type { SessionInfo } from "./session-store.js";
 
 /** An open conversation in the store, and how to let go of the store. */
 export interface StoredConversation {
   log: ContextLog;
-  /**
-   * Opens (and locks) the conversation of the session's child agent
-   * `agentId` in the same store, as session `<session id>/<agent id>`
-   * ({@link childSessionId}).
-   */
-  openChildLog(agentId: string): Promise<ContextLog>;
+  /** The session's child agents' conversations in the same store, each opened (and locked) as session `<session id>/<agent id>` ({@link storedChildLogs}). */
+  children: ChildLogs;
   /** The conversation's size in bytes, as a `context.jsonl` would hold it (for `kosong sessions` and the picker). */
   bytes(): Promise<number>;
   /** Ends the store's connections (after the context, which closes the log, is closed). */
@@ -37,7 +36,7 @@ export async function openStoredConversation(url: string, session: SessionInfo |
   try {
     return {
       log: await store.openLog(session.id),
-      openChildLog: (agentId) => store.openLog(childSessionId(session.id, agentId)),
+      children: storedChildLogs(store, session.id),
       bytes: () => store.sessionBytes(session.id),
       close: () => store.close(),
     };
@@ -52,13 +51,53 @@ export function childSessionId(sessionId: string, agentId: string): string {
   return `${sessionId}/${agentId}`;
 }
 
+/** The conversations of session `sessionId`'s child agents in `store`, each the store's session `<session id>/<agent id>`. */
+export function storedChildLogs(store: PostgresContextStore, sessionId: string): ChildLogs {
+  return {
+    open: (agentId) => store.openLog(childSessionId(sessionId, agentId)),
+    read: (agentId) => readStoredRecords(store, childSessionId(sessionId, agentId)),
+    write: (agentId, records) => writeStoredRecords(store, childSessionId(sessionId, agentId), records),
+  };
+}
+
+/** Creates session `sessionId` in `store` holding `records` (one transaction, under its lock; it must not exist yet). */
+export async function writeStoredRecords(store: PostgresContextStore, sessionId: string, records: readonly ContextRecord[]): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-write-"));
+  try {
+    const file = path.join(dir, "context.jsonl");
+    await writeFile(file, records.map((r) => `${encodeRecord(r)}\n`).join(""), { mode: 0o600 });
+    await store.importSession(sessionId, file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The current conversation of session `sessionId` in `store` (not its
+ * rotations), from one snapshot and without its lock: exported into a
+ * private temp folder and read back (damaged lines skipped), the folder
+ * removed.
+ */
+export async function readStoredRecords(store: PostgresContextStore, sessionId: string): Promise<ContextRecord[]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-read-"));
+  try {
+    const exported = await store.exportSession(sessionId, path.join(dir, "context.jsonl"));
+    const records: ContextRecord[] = [];
+    await scanContextFile(exported.file, ({ record }) => records.push(record));
+    return records;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Copies the current conversation of session `fromId` (not its rotations)
  * into the new session `toId` of the store at `url`: exported from one
  * snapshot into a private temp folder, imported in one transaction, the
- * temp files removed.
+ * temp files removed; `then` runs on the same connection after (the
+ * children's copies).
  */
-export async function copyStoredConversation(url: string, fromId: string, toId: string): Promise<void> {
+export async function copyStoredConversation(url: string, fromId: string, toId: string, then?: (store: PostgresContextStore) => Promise<void>): Promise<void> {
   const { PostgresContextStore } = await import("@kosong/context-postgres");
   const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
   const dir = await mkdtemp(path.join(os.tmpdir(), "kosong-fork-"));
@@ -69,6 +108,7 @@ export async function copyStoredConversation(url: string, fromId: string, toId: 
     await mkdir(path.dirname(current));
     await rename(exported.file, current);
     await store.importSession(toId, current);
+    await then?.(store);
   } finally {
     await rm(dir, { recursive: true, force: true });
     await store.close();

@@ -37,19 +37,19 @@ export async function agentsCommand(subagents: Subagents, args: string, out: Age
 async function printTranscript(subagents: Subagents, id: string, out: AgentsCommandOutput): Promise<void> {
   const record = await subagents.store.get(id);
   if (record === null) return out.print(`No agent ${oneLine(id, 40)} in this session (see /agents).`);
-  const context = await subagents.store.openContext(record.id);
-  try {
-    await context.restore();
-    out.print(`${record.id} · ${visibleControls(record.subagent_type, { oneLine: true })} · ${record.status} · model ${visibleControls(record.model, { oneLine: true })}`);
-    for (const message of context.history) {
-      const calls = message.tool_calls?.map((c) => `${c.function.name}(${oneLine(c.function.arguments ?? "", 60)})`).join(", ");
-      const body = visibleControls(extractText(message, "\n")).trim();
-      out.print(`${out.style.bold(message.role)}${calls ? out.style.dim(` → ${calls}`) : ""}${body ? `\n${body}` : ""}`);
-    }
-    if (record.status === "detached") out.print(out.style.dim(`Detached by a revert; /agents restore ${record.id} brings its conversation back.`));
-  } finally {
-    await context.close();
+  // Read as written so far, without the child's lock: a running child (here or in another kosong) is shown too, and nothing is changed.
+  const records = await subagents.store.readRecords(record.id);
+  const running = subagents.running.has(record.id);
+  out.print(`${record.id} · ${visibleControls(record.subagent_type, { oneLine: true })} · ${running ? out.style.yellow("running") : record.status} · model ${visibleControls(record.model, { oneLine: true })}`);
+  for (const entry of records) {
+    if (entry.kind !== "message") continue;
+    const { message } = entry;
+    const calls = message.tool_calls?.map((c) => `${c.function.name}(${oneLine(c.function.arguments ?? "", 60)})`).join(", ");
+    const body = visibleControls(extractText(message, "\n")).trim();
+    out.print(`${out.style.bold(message.role)}${calls ? out.style.dim(` → ${calls}`) : ""}${body ? `\n${body}` : ""}`);
   }
+  if (running) out.print(out.style.dim(`Still running: this is its conversation so far (/agents ${record.id} again shows more).`));
+  if (record.status === "detached") out.print(out.style.dim(`Detached by a revert; /agents restore ${record.id} brings its conversation back.`));
 }
 
 async function restoreDetached(subagents: Subagents, id: string, out: AgentsCommandOutput): Promise<void> {

@@ -13,6 +13,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tokenUsage, type TokenUsage } from "@kosong/core";
 import type { ContextLog } from "@kosong/context";
+import { type ContextRecord, encodeRecord, scanContextFile } from "@kosong/context/records";
 import { Context } from "@kosong/soul";
 
 /** Where a child stands. */
@@ -58,6 +59,10 @@ export interface SubagentTurn {
 export interface ChildLogs {
   /** Opens (and locks) child `id`'s conversation log. */
   open(id: string): Promise<ContextLog>;
+  /** Child `id`'s current conversation, read without its lock. */
+  read(id: string): Promise<ContextRecord[]>;
+  /** Creates child `id`'s conversation holding `records` (it must not exist yet). */
+  write(id: string, records: readonly ContextRecord[]): Promise<void>;
 }
 
 /** An id of the store's shape: what a model's `resume` must look like before it names a folder. */
@@ -77,6 +82,31 @@ export class SubagentStore {
   /** Child `id`'s conversation, not yet restored (close it when done). */
   async openContext(id: string): Promise<Context> {
     return new Context(this.#logs === null ? this.contextFile(id) : await this.#logs.open(id));
+  }
+
+  /**
+   * Child `id`'s current conversation as written so far, read without its
+   * lock (so also while it runs, here or in another process) and without
+   * changing it (a cut tool call stays unanswered).
+   */
+  async readRecords(id: string): Promise<ContextRecord[]> {
+    if (this.#logs !== null) return this.#logs.read(id);
+    const records: ContextRecord[] = [];
+    await scanContextFile(this.contextFile(id), ({ record }) => records.push(record));
+    return records;
+  }
+
+  /**
+   * Adds child `record` holding the conversation `records` (an import, a
+   * fork): its folder and record, and its conversation (a new file, or a
+   * new session in the store). Throws when the child exists already.
+   */
+  async put(record: SubagentRecord, records: readonly ContextRecord[]): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await mkdir(this.#folder(record.id), { mode: 0o700 });
+    if (this.#logs !== null) await this.#logs.write(record.id, records);
+    else await writeFile(this.contextFile(record.id), records.map((r) => `${encodeRecord(r)}\n`).join(""), { mode: 0o600, flag: "wx" });
+    await this.save(record);
   }
 
   /** A fresh id. */

@@ -18,7 +18,7 @@ import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import type { QuestionAnswers, QuestionItem } from "../../questions/ask-user-question.js";
-import { planModeNote } from "../../plan/plan-mode.js";
+import { isExitPlanModeAction, planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
 import { ruleForApproval } from "../../permissions/permission-rule.js";
@@ -422,13 +422,17 @@ export class InteractiveSession {
     const s = this.style;
     const scope = question.scope ?? `every ${question.action} request`;
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
+    // Leaving plan mode is asked every time: no choice approves more than this plan.
+    const always = !isExitPlanModeAction(question.action);
     // "Always for this project" only where the project's rules are used: a trusted workspace.
-    const rule = this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
+    const rule = always && this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
     const project = rule === null ? "" : `   [p] always for this project (${rule})`;
     // ExitPlanMode's plan can be edited first: the plan approved is the user's version.
     const plan = this.agent.planMode.awaiting(question.toolCallId);
     const edit = plan === null ? "" : "   [e] edit the plan, then approve it";
-    this.print(s.dim(`  [y] approve${edit}   [a] approve ${scope} for this session${project}   [n] reject   or type feedback to reject with it`));
+    const session = always ? `   [a] approve ${scope} for this session` : "";
+    this.print(s.dim(`  [y] approve${edit}${session}${project}   [n] reject   or type feedback to reject with it`));
+    const choices = ["y", ...(plan === null ? [] : ["e"]), ...(always ? ["a"] : []), ...(rule === null ? [] : ["p"]), "n"].join(", ");
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });
       if (answer.kind !== "line") {
@@ -438,7 +442,7 @@ export class InteractiveSession {
       const text = answer.text.trim();
       const lower = text.toLowerCase();
       if (lower === "y" || lower === "yes") return { kind: "approve" };
-      if (lower === "a" || lower === "always") return { kind: "approve_for_session" };
+      if (always && (lower === "a" || lower === "always")) return { kind: "approve_for_session" };
       if (lower === "p" && rule !== null) {
         try {
           await this.agent.permissionRules.allowForProject(rule);
@@ -451,12 +455,12 @@ export class InteractiveSession {
       if (plan !== null && (lower === "e" || lower === "edit")) {
         const edited = await editPlan(this.agent.planMode.awaiting(question.toolCallId) ?? plan, { input: this.input, out: this.out, style: s, print: (line) => this.print(line), env: this.agent.env });
         if (edited !== null && this.agent.planMode.edit(question.toolCallId, edited)) return { kind: "approve" };
-        this.print(s.dim(`  answer y, e, a, n, or type feedback`));
+        this.print(s.dim(`  answer ${choices}, or type feedback`));
         continue;
       }
       if (lower === "n" || lower === "no") return { kind: "reject" };
-      if (text.length > 1) return { kind: "reject", feedback: text };
-      this.print(s.dim("  answer y, a, n, or type feedback"));
+      if (text.length > 1 && (always || lower !== "always")) return { kind: "reject", feedback: text };
+      this.print(s.dim(`  answer ${choices}, or type feedback`));
     }
   }
 }

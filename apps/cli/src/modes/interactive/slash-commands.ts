@@ -160,8 +160,9 @@ export const slashCommands: SlashCommand[] = [
       const words = args.trim().split(/\s+/).filter(Boolean);
       const format = exportFormats.find((f) => f === words[0]) ?? "md";
       const file = (exportFormats.some((f) => f === words[0]) ? words.slice(1) : words).join(" ") || `kosong-${session.id}.${format}`;
-      await writeExport(path.resolve(s.agent.cwd, file), await exportSession(session, format, { store: s.agent.settings.store, env: s.agent.env, apiKey: s.agent.settings.apiKey }));
-      s.print(`Exported to ${visibleControls(path.resolve(s.agent.cwd, file), { oneLine: true })}.`);
+      const exported = await exportSession(session, format, { store: s.agent.settings.store, env: s.agent.env, apiKey: s.agent.settings.apiKey });
+      const beside = await writeExport(path.resolve(s.agent.cwd, file), exported, format);
+      s.print(`Exported to ${visibleControls(path.resolve(s.agent.cwd, file), { oneLine: true })}${beside === null ? "" : `, ${visibleControls(beside, { oneLine: true })}`}.`);
     },
   },
   {
@@ -223,7 +224,7 @@ export const slashCommands: SlashCommand[] = [
       const { store } = agent.settings;
       const source = store !== null && agent.session ? { store, sessionId: agent.session.id } : { contextFile: agent.contextFile };
       const firstPrompt = agent.context.history.find((m) => m.role === "user" && !extractText(m).startsWith("<system>"));
-      const forked = await forkSession(agent.settings.home, agent.cwd, source, firstPrompt ? extractText(firstPrompt, "\n") : null);
+      const forked = await forkSession(agent.settings.home, agent.cwd, source, agent.subagents.store.dir, firstPrompt ? extractText(firstPrompt, "\n") : null);
       s.print(`Forked the current branch into session ${forked.id}: kosong --resume ${forked.id} opens it. This session goes on here.`);
     },
   },
