@@ -7,10 +7,10 @@ import { useTestStore } from "./test-store.js";
 
 const tempDir = useTempDirs();
 const pg = useTestStore();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, start } = await kosongSuite({ tmux: true });
 
 describe("/agents on a running child (--store)", { timeout: 90_000 }, () => {
   it("shows its conversation so far from the store, without its lock, while it runs", async () => {
-    await showRunningChildTranscript(server, terminals, await tempDir(), { KOSONG_STORE_URL: pg.url });
+    await showRunningChildTranscript(server, start, await tempDir(), { KOSONG_STORE_URL: pg.url });
   });
 });

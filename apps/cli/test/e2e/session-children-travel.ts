@@ -13,8 +13,8 @@ import path from "node:path";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { expect } from "vitest";
 import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv, runKosong } from "./kosong-binary.js";
+import type { StartKosong } from "./kosong-suite.js";
 
 /** Reads child `agentId` of session `sessionId` as `role: text` lines. */
 export type ChildConversation = (home: string, sessionId: string, agentId: string) => Promise<string[]>;
@@ -96,12 +96,11 @@ export async function exportAndImportChildren(server: FakeProviderServer, home: 
   expect(sent).toEqual(["user", "assistant", "tool", "assistant", "user"]);
 }
 
-/** `/fork` in a terminal copies the session's child into the new session. */
-export async function forkCopiesChildren(server: FakeProviderServer, terminals: TmuxTerminal[], home: string, env: Record<string, string>, conversation: ChildConversation): Promise<void> {
+/** `/fork` in a terminal (`start` opens it: tmux or in process) copies the session's child into the new session. */
+export async function forkCopiesChildren(server: FakeProviderServer, start: StartKosong, home: string, env: Record<string, string>, conversation: ChildConversation): Promise<void> {
   const { cwd, session, agent, sessions } = await sessionWithChild(server, home, env);
   const original = await conversation(home, session, agent);
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--resume", session], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
-  terminals.push(terminal);
+  const terminal = start(["--model", "test-model", "--resume", session], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
   await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
   terminal.line("/fork");
   const screen = await terminal.waitFor(/Forked the current branch into session (\S+):/);

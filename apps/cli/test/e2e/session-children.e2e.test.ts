@@ -1,4 +1,4 @@
-/** A session's children travel with it (export, import, /fork), with their conversations in files (see `session-children-travel.ts`). */
+/** A session's children travel with it (export, import), with their conversations in files (see `session-children-travel.ts`; `/fork`: test/interactive/session-children.test.ts). */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { extractText } from "@kosong/core";
@@ -6,10 +6,10 @@ import { decodeRecordLine } from "@kosong/context/records";
 import { describe, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { kosongSuite } from "./kosong-suite.js";
-import { type ChildConversation, exportAndImportChildren, forkCopiesChildren } from "./session-children-travel.js";
+import { type ChildConversation, exportAndImportChildren } from "./session-children-travel.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server } = await kosongSuite();
 
 const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
 
@@ -27,7 +27,4 @@ describe("a session's children travel with it (files)", { timeout: 120_000 }, ()
     await exportAndImportChildren(server, await tempDir(), env, conversation);
   });
 
-  it("/fork copies them into the new session", async () => {
-    await forkCopiesChildren(server, terminals, await tempDir(), env, conversation);
-  });
 });

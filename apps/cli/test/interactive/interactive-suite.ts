@@ -8,13 +8,16 @@
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { afterAll, afterEach } from "vitest";
 import { ensureBuilt } from "../e2e/kosong-binary.js";
-import type { KosongTerminal } from "./kosong-terminal.js";
+import type { StartKosong } from "../e2e/kosong-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 /** What a suite gets. */
 export interface InteractiveSuite {
   server: FakeProviderServer;
   /** Push each terminal a test starts: it is closed after the test. */
   terminals: KosongTerminal[];
+  /** Starts kosong in process (pushed to `terminals`). */
+  start: StartKosong;
 }
 
 /** Prepares the suite and registers its clean-up hooks; `binary`: the built CLI too, for runs of `kosong -p` a test prepares with. */
@@ -27,5 +30,10 @@ export async function interactiveSuite(options: { binary?: boolean } = {}): Prom
     await Promise.all(terminals.splice(0).map((t) => t.close()));
     server.reset();
   });
-  return { server, terminals };
+  const start: StartKosong = (args, startOptions) => {
+    const terminal = KosongTerminal.start(args, startOptions);
+    terminals.push(terminal);
+    return terminal;
+  };
+  return { server, terminals, start };
 }
