@@ -3,13 +3,15 @@
  * the fake provider server: `kosong export` (Markdown and HTML show the
  * child's steps under its Agent call and embed its conversation; JSONL keeps
  * it in `<file>.agents` beside the file), `kosong import` restores it (the
- * imported session's `resume` continues it), and `/fork` copies it (tmux).
+ * imported session's `resume` continues it), and `/fork` copies it (on a terminal: tmux or in process).
  * Shared by the file and the PostgreSQL (`--store`) suites: `conversation`
  * reads a child's stored conversation where the suite keeps it.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { extractText } from "@kosong/core";
+import { decodeRecordLine } from "@kosong/context/records";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { expect } from "vitest";
 import { callTool, say, usage } from "./fake-model.js";
@@ -18,6 +20,15 @@ import type { StartKosong } from "./kosong-suite.js";
 
 /** Reads child `agentId` of session `sessionId` as `role: text` lines. */
 export type ChildConversation = (home: string, sessionId: string, agentId: string) => Promise<string[]>;
+
+/** A child's conversation from its `context.jsonl` in the session's folder (sessions in files). */
+export const fileChildConversation: ChildConversation = async (home, sessionId, agentId) => {
+  const text = await readFile(path.join(home, ".kosong", "sessions", sessionId, "agents", agentId, "context.jsonl"), "utf8");
+  return text.split("\n").flatMap((line) => {
+    const decoded = line.trim() ? decodeRecordLine(line) : null;
+    return decoded?.ok && decoded.record.kind === "message" ? [`${decoded.record.message.role}: ${extractText(decoded.record.message)}`] : [];
+  });
+};
 
 const secret = "ghp_childsecret0123456789";
 
