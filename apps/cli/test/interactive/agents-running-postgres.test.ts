@@ -1,13 +1,13 @@
-/** `/agents <id>` on a running child with `--store` (PostgreSQL, the run's test server; see `running-child-transcript.ts`). */
+/** `/agents <id>` on a running child with `--store` (PostgreSQL, the run's test server), in the interactive mode in process (see `../e2e/running-child-transcript.ts`). */
 import { describe, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { showRunningChildTranscript } from "./running-child-transcript.js";
-import { useTestStore } from "./test-store.js";
+import { showRunningChildTranscript } from "../e2e/running-child-transcript.js";
+import { useTestStore } from "../e2e/test-store.js";
+import { interactiveSuite } from "./interactive-suite.js";
 
 const tempDir = useTempDirs();
 const pg = useTestStore();
-const { server, start } = await kosongSuite({ tmux: true });
+const { server, start } = await interactiveSuite();
 
 describe("/agents on a running child (--store)", { timeout: 90_000 }, () => {
   it("shows its conversation so far from the store, without its lock, while it runs", async () => {
