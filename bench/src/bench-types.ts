@@ -27,5 +27,11 @@ export type BenchOptions = {
 /** A benchmark file's default export. */
 export type Benchmark = {
   name: string;
+  /**
+   * Whether what the benchmark measures against is on this machine (e.g.
+   * another agent's binary); when false, `run` reports no rows. Absent:
+   * always.
+   */
+  available?(): boolean;
   run(opts: BenchOptions): Promise<BenchRow[]>;
 };

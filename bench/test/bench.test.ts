@@ -18,6 +18,8 @@ describe("benchmarks", () => {
 
   it.each(benchmarks.map((b) => [b.benchmark.name, b] as const))("%s runs in quick mode and reports finite positive timings", async (_, { benchmark }) => {
     const rows = await benchmark.run({ quick: true });
+    // A benchmark against a tool that is not installed here (e.g. Codex CLI) reports nothing.
+    if (benchmark.available?.() === false) return expect(rows).toEqual([]);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.name).toBeTruthy();

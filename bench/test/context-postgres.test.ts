@@ -20,6 +20,7 @@ describe("the context-postgres benchmark", () => {
     expect(rows.map((row) => row.name)).toEqual([
       "2 processes x 5 sessions x 10 appends",
       "restore a 1,000-message session (1,667 records)",
+      "restore a 10,010-message session with 10 compactions (rotations in the table)",
       "append latency (p50) with 100 sessions in the table",
     ]);
     for (const row of rows) {

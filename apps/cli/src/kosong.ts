@@ -4,6 +4,8 @@
  * modules the cache then covers.
  */
 import { enableCompileCache } from "./compile-cache.js";
+import { startupMark } from "./startup-marks.js";
 
+startupMark("entry");
 await enableCompileCache();
 await import("./cli-main.js");

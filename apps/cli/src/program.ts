@@ -175,11 +175,12 @@ export function buildProgram(io: ProcessIo = processIo, exit: (code: number) => 
 
   const sessions = program
     .command("sessions")
-    .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt")
+    .description("list the saved sessions: id, directory, conversation size, size on disk, last used, first prompt (with --store, also those only in PostgreSQL)")
     .exitOverride()
-    .action(async () => {
-      const { printSessions } = await import("./sessions/print-sessions.js");
-      exit(await printSessions());
+    .action(async (_options: object, command: Command) => {
+      const { runSessionsCommand } = await import("./sessions/print-sessions.js");
+      const { storeUrl } = await import("./sessions/store-sessions.js");
+      exit(await runSessionsCommand(storeUrl(command.optsWithGlobals<{ store?: string }>().store, process.env)));
     });
   sessions
     .command("prune")

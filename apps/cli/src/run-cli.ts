@@ -6,7 +6,6 @@
  * Passwords of URLs in them (a `--store` connection string a driver quotes)
  * are shown as `***`.
  */
-import { redactUrlPasswords } from "@kosong/core";
 import { CommanderError } from "commander";
 import { CliError, ExitCode } from "./cli-error.js";
 import { type ProcessIo, processIo } from "./process-io.js";
@@ -21,12 +20,14 @@ export async function runCli(argv: readonly string[], io: ProcessIo = processIo)
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExitCode(error.code);
+    // Loaded for an error only: @kosong/core (and zod with it) is more than `--version` and `--help` need.
+    const redactUrlPasswords = async (text: string) => (await import("@kosong/core")).redactUrlPasswords(text);
     if (error instanceof CliError) {
-      io.stderr.write(`${visibleControls(redactUrlPasswords(error.message))}\n`);
+      io.stderr.write(`${visibleControls(await redactUrlPasswords(error.message))}\n`);
       return error.exitCode;
     }
     const detail = error instanceof Error ? (io.env.KOSONG_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
-    io.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(detail))}\n`);
+    io.stderr.write(`kosong: ${visibleControls(await redactUrlPasswords(detail))}\n`);
     return ExitCode.error;
   }
 }

@@ -9,8 +9,9 @@ import type { ChoiceOrPick } from "./modes/interactive/session-picker.js";
 import { UsageError } from "./cli-error.js";
 import { resolveSettings } from "./config/settings.js";
 import type { MainOptions } from "./program.js";
-import { createProviders } from "./providers/create-provider.js";
+import { createProviders, loadProviders } from "./providers/create-provider.js";
 import { type ProcessIo, processIo } from "./process-io.js";
+import { startupMark } from "./startup-marks.js";
 
 const fstatAsync = promisify(fstat);
 
@@ -20,13 +21,18 @@ const fstatAsync = promisify(fstat);
  * directory unless given).
  */
 export async function runMain(firstPrompt: string, options: MainOptions, io: ProcessIo = processIo): Promise<number> {
+  startupMark("main");
   if (options.workDir !== undefined) await enterWorkDir(options.workDir);
   const choice = await sessionChoice(options);
   if (options.print !== undefined && firstPrompt) throw new UsageError("Give the prompt either with -p or as arguments, not both.");
   if (options.print === undefined && options.outputFormat) throw new UsageError("--output-format applies to print mode: add -p PROMPT.");
   if (options.wire && (options.print !== undefined || firstPrompt)) throw new UsageError("--wire takes its prompts from the wire client: drop -p and the prompt.");
   const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) }, io.env);
+  startupMark("config");
   const providers = await createProviders(settings, io.env);
+  startupMark("providers");
+  // Every mode's first request needs the model's SDK: it loads while the session opens (reading files, running git).
+  void loadProviders(providers);
   if (settings.sessionRetention !== null) {
     const { applySessionRetention } = await import("./sessions/startup-retention.js");
     await applySessionRetention(settings, choice, await realpath(io.cwd()), io.stderr);
@@ -40,9 +46,11 @@ export async function runMain(firstPrompt: string, options: MainOptions, io: Pro
     const prompt = options.print === "-" ? await readStdin() : withPipedInput(options.print, await pipedStdin());
     if (!prompt.trim()) throw new UsageError("-p: the prompt is empty.");
     const { runPrintMode } = await import("./modes/print-mode.js");
+    startupMark("mode-loaded");
     return runPrintMode({ settings, providers, choice: choice.kind === "pick" ? { kind: "new" } : choice, prompt });
   }
   const { runInteractive } = await import("./modes/interactive/run-interactive.js");
+  startupMark("mode-loaded");
   return runInteractive({ settings, providers, choice, firstPrompt, io });
 }
 

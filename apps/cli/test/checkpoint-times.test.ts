@@ -3,12 +3,13 @@
  * atomically (0600, no temporary file left), read back by a later run, a
  * reused id's new time replacing the old, no time for a checkpoint whose
  * message count no longer matches, and a damaged or oversized file read as
- * "times unknown" (entry by entry), never an error.
+ * "times unknown" (entry by entry), never an error; a long session keeps
+ * the newest times only, so the file stays readable.
  */
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkpointTimesFile, CheckpointTimes } from "../src/sessions/checkpoint-times.js";
+import { checkpointTimesFile, CheckpointTimes, MAX_CHECKPOINT_TIMES } from "../src/sessions/checkpoint-times.js";
 import { useTempDirs } from "./temp-dir.js";
 
 const tempDir = useTempDirs();
@@ -65,5 +66,19 @@ describe("CheckpointTimes", () => {
     await times.record({ id: 0, messageCount: 0 }, first, (error) => errors.push(error));
     expect(errors).toHaveLength(1);
     expect(times.timeOf({ id: 0, messageCount: 0 })).toEqual(first);
+  });
+
+  it("keeps the newest times of a long session only: the file stays small enough to be read back, the oldest times go first", async () => {
+    const dir = await tempDir();
+    // A session that has made checkpoints 0 .. MAX-1 (written as a run leaves them).
+    const full = Object.fromEntries(Array.from({ length: MAX_CHECKPOINT_TIMES }, (_, id) => [id, { at: first.toISOString(), messages: id * 3 }]));
+    await writeFile(path.join(dir, checkpointTimesFile), `${JSON.stringify(full, null, 1)}\n`);
+    const times = await CheckpointTimes.open(dir);
+    for (let id = MAX_CHECKPOINT_TIMES; id < MAX_CHECKPOINT_TIMES + 3; id++) await times.record({ id, messageCount: id * 3 }, later);
+    const reopened = await CheckpointTimes.open(dir);
+    expect([0, 1, 2].map((id) => reopened.timeOf({ id, messageCount: id * 3 }))).toEqual([null, null, null]);
+    expect(reopened.timeOf({ id: 3, messageCount: 9 })).toEqual(first);
+    expect(reopened.timeOf({ id: MAX_CHECKPOINT_TIMES + 2, messageCount: (MAX_CHECKPOINT_TIMES + 2) * 3 })).toEqual(later);
+    expect(Object.keys(JSON.parse(await readFile(path.join(dir, checkpointTimesFile), "utf8")) as object)).toHaveLength(MAX_CHECKPOINT_TIMES);
   });
 });

@@ -7,11 +7,12 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import type { CallableTool, ToolReturnValue } from "@kosong/core";
+import { SimpleToolset, type CallableTool, type ToolReturnValue } from "@kosong/core";
 import { Approval, approveAll, type ToolApproval } from "@kosong/soul";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePermissionRule } from "../src/permissions/permission-rule.js";
 import { PermissionRules } from "../src/permissions/permission-rules.js";
+import { withPermissionRules } from "../src/permissions/permission-toolset.js";
 import { fetchUrlTool, type FetchUrlOptions } from "../src/web/fetch-url-tool.js";
 
 const page = `<!doctype html><html><head><title>Guide</title><style>body{color:red}</style><script>steal()</script></head>
@@ -147,5 +148,23 @@ describe("FetchURL against local servers", () => {
     const redirected = await fetch(`${base}/to-localhost`);
     expect(redirected.message).toBe(`Fetching from localhost:${port} is denied by a permission rule.`);
     expect(asked).toEqual([]);
+  });
+
+  it("an allow rule for the first host approves that host only: a redirect to a host no rule allows is asked about, through the session's rule-checked toolset", async () => {
+    const user = { level: "user" as const, file: "config.toml" };
+    const rules = new PermissionRules([{ ...parsePermissionRule("FetchURL(domain:127.0.0.1)", "allow", "test")!, ...user }], { workspace: process.cwd(), userFile: "config.toml", projectTrusted: false });
+    const asked: string[] = [];
+    const approval: ToolApproval = { request: (action) => (asked.push(action), Promise.resolve({ approved: true as const })) };
+    const tool = fetchUrlTool({ ...local, hostRule: (host) => rules.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null });
+    const toolset = withPermissionRules(new SimpleToolset([tool]), rules);
+    const call = (url: string, id: string) =>
+      toolset.handle({ type: "function", id, function: { name: "FetchURL", arguments: JSON.stringify({ url }) } }, { context: { approval } });
+    // The allowed host itself is fetched without asking.
+    expect((await call(`${base}/page`, "c1")).return_value.is_error).toBe(false);
+    expect(asked).toEqual([]);
+    // Its redirect to localhost (no rule) is asked about before it is fetched.
+    const redirected = await call(`${base}/to-localhost`, "c2");
+    expect(asked).toEqual([`FetchURL:localhost:${port}`]);
+    expect(redirected.return_value.is_error).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { printSessions } from "../src/sessions/print-sessions.js";
+import { printSessions, runSessionsCommand } from "../src/sessions/print-sessions.js";
 import { createSession, findSession, latestSession, listSessions, openOrCreateSession, recordFirstPrompt, secureSessionFiles } from "../src/sessions/session-store.js";
 import { useTempDirs } from "./temp-dir.js";
 
@@ -69,5 +69,19 @@ describe("session store", () => {
     expect(row).toContain("/work/project");
     expect(row).toContain("0 B");
     expect(row).toMatch(/explain this repo$/);
+  });
+
+  it("lists the sessions on disk, with a warning, when the PostgreSQL store cannot be reached", async () => {
+    const home = await tempDir();
+    const s = await createSession(home, "/work/project");
+    await recordFirstPrompt(s, "on disk");
+    let out = "";
+    let err = "";
+    const sink = (add: (chunk: string) => void) => ({ write: (chunk: string) => (add(chunk), true) }) as unknown as NodeJS.WritableStream;
+    const code = await runSessionsCommand("postgresql://kosong:secret@127.0.0.1:1/kosong", home, sink((c) => (out += c)), sink((c) => (err += c)));
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`^${s.id} .*on disk$`, "m"));
+    expect(err).toMatch(/^kosong: the PostgreSQL store could not be read \(.*\): only the sessions on disk are listed\.$/m);
+    expect(err).not.toContain("secret");
   });
 });

@@ -11,11 +11,17 @@
  * - restore of a 20,000-message session (workload W, 33,333 records) with
  *   `read()` through the cursor. Baseline: `readContextFile` of the same
  *   session as a context.jsonl. Goal: within 3x.
+ * - restore of a long session: 20,000 messages since its last compaction
+ *   and 10 compactions before (each a rotation of 18,000 messages in the
+ *   table, ~200 MB in all), against restoring a session of the same 20,000
+ *   messages without rotations. Goal: within 2x (an open reads only the
+ *   current generation).
  * - append latency of one session (200 awaited appends, p50) with 10,000
  *   sessions in the table. Baseline: the same with 1 session in the table,
  *   same run. Goal: flat (<= 1.5); the note lists 1, 100, 1,000, 10,000.
  *
- * Quick mode: 2 x 5 sessions x 10 appends; 1,000 messages; 1 vs 100 sessions.
+ * Quick mode: 2 x 5 sessions x 10 appends; 1,000 messages; a twentieth of
+ * the long session; 1 vs 100 sessions.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -29,6 +35,7 @@ import { PostgresContextStore } from "@kosong/context-postgres";
 import { startEmbeddedPostgres } from "@kosong/context-postgres/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { compare, median, rowFromSamples, toRow } from "../measure.ts";
+import { writeSession } from "../session-files.ts";
 import { W_MESSAGES, workMessage, workRecords } from "../workload-w.ts";
 
 const child = fileURLToPath(new URL("../session-append-child.ts", import.meta.url));
@@ -135,6 +142,32 @@ const benchmark: Benchmark = {
         toRow(`restore a ${messages.toLocaleString("en-US")}-message session (${records.length.toLocaleString("en-US")} records)`, "readContextFile of the same session as context.jsonl", restore, {
           goal: 3,
           note: "ours: one read-only snapshot, cursor of 2,000 rows per fetch, every line decoded and validated, checkpoints folded",
+        }),
+      );
+
+      // A long session's open reads only its current log: rotations (one per compaction) ten times its size stay in the table.
+      const scale = quick ? 20 : 1;
+      const sessionsHome = path.join(dir, "sessions-home");
+      const shape = { currentMessages: 20_000 / scale, tokenCount: 20_000 };
+      const short = writeSession(sessionsHome, "short", dir, { ...shape, compactedParts: [] });
+      const long = writeSession(sessionsHome, "long", dir, { ...shape, compactedParts: Array.from({ length: 10 }, () => 18_000 / scale) });
+      await store.importSession("open-short", path.join(short.dir, "context.jsonl"));
+      await store.importSession("open-long", path.join(long.dir, "context.jsonl"));
+      const [shortLog, longLog] = [await store.openLog("open-short"), await store.openLog("open-long")];
+      let [fromLong, fromShort] = [0, 0];
+      const open = await compare(
+        async () => (fromLong = (await longLog.read()).messages.length),
+        async () => (fromShort = (await shortLog.read()).messages.length),
+        quick ? { warmup: 0, rounds: 2 } : { warmup: 2, rounds: 11 },
+      );
+      // The long session's current log starts with its last compaction's summary.
+      if (fromShort !== shape.currentMessages || fromLong !== shape.currentMessages + 1) throw new Error("the open read the wrong number of messages");
+      await Promise.all([shortLog.close(), longLog.close()]);
+      const count = (n: number) => n.toLocaleString("en-US");
+      rows.push(
+        toRow(`restore a ${count(long.messages)}-message session with 10 compactions (rotations in the table)`, `restore a ${count(short.messages)}-message session without any`, open, {
+          goal: 2,
+          note: `the same current log (${count(shape.currentMessages)} messages); the long session's rotations hold ${count(long.messages - shape.currentMessages - 1)} more messages, ${(long.bytes / 1e6).toFixed(0)} MB in all, never read by an open`,
         }),
       );
 

@@ -62,6 +62,12 @@ export interface ContextLogState {
   report: RestoreReport;
 }
 
+/** Options of {@link ContextLog.read}. */
+export interface LogReadOptions {
+  /** How far the read got: units done and in all (bytes for a file), called as it goes. */
+  onProgress?: (done: number, total: number) => void;
+}
+
 /** Where an append landed. */
 export interface LogAppendReceipt {
   /** Where the first appended record starts (truncate here to undo the append). */
@@ -137,8 +143,13 @@ export interface ContextLog extends AsyncDisposable {
    * nothing of it is written (`MessageParseError`, `InvalidRecordError`).
    */
   append(records: readonly ContextRecord[]): Promise<LogAppendReceipt>;
-  /** Reads the log into its state, after every earlier append. */
-  read(): Promise<ContextLogState>;
+  /**
+   * Reads the log into its state, after every earlier append. A log that
+   * knows its size reports how far the read got through
+   * `options.onProgress` (a file: bytes read and its size); others may
+   * never call it.
+   */
+  read(options?: LogReadOptions): Promise<ContextLogState>;
   /**
    * Keeps `[0, position)` followed by `records` as the current log, and the
    * whole old log as the next rotation (kimi-cli's `revert_to` and, at 0,

@@ -12,6 +12,7 @@ export type {
   LogCheckpoint,
   LogPosition,
   LogPrepend,
+  LogReadOptions,
   LogRotation,
   LogRotationInfo,
   LogRotationRestore,

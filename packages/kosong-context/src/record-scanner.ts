@@ -33,6 +33,8 @@ export interface ScanOptions {
   onSkip?: (skipped: SkippedLine) => void;
   /** Read buffer size in bytes (default 1 MiB); a line longer than this grows the buffer. */
   chunkSize?: number;
+  /** Called after each chunk is read: bytes read so far, and the bytes the scan reads in all (the file's size, or `end`). */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
 const DEFAULT_CHUNK = 1024 * 1024;
@@ -72,7 +74,7 @@ export async function scanContextFile(
     const info = await handle.stat();
     if (info.isDirectory()) throw new StorageOpenError(absolute, "it is a directory");
     if (!info.isFile()) throw new StorageOpenError(absolute, "it is not a regular file (a FIFO, socket or device)");
-    return await scanHandle(handle, absolute, visit, options);
+    return await scanHandle(handle, absolute, visit, options, info.size);
   } finally {
     await handle.close();
   }
@@ -83,9 +85,11 @@ async function scanHandle(
   file: string,
   visit: (scanned: ScannedRecord) => void,
   options: ScanOptions,
+  size: number,
 ): Promise<RestoreReport> {
   const limit = options.end ?? Number.POSITIVE_INFINITY;
-  const onSkip = options.onSkip;
+  const total = Math.min(limit, size);
+  const { onSkip, onProgress } = options;
   const report: RestoreReport = { path: file, exists: true, bytes: 0, lines: 0, records: 0, skipped: [], endsWithNewline: true };
   let buffer = Buffer.allocUnsafeSlow(Math.max(16, options.chunkSize ?? DEFAULT_CHUNK));
   /** File offset of `buffer[0]`. */
@@ -118,6 +122,7 @@ async function scanHandle(
     const bytesRead = want > 0 ? (await handle.read(buffer, length, want, base + length)).bytesRead : 0;
     if (bytesRead === 0) eof = true;
     length += bytesRead;
+    onProgress?.(base + length, Math.max(total, base + length));
 
     const view = buffer.subarray(0, length);
     // Lines that end inside the buffer; at end of file, the rest is the last line.

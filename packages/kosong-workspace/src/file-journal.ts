@@ -26,6 +26,8 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { BlobStore, hashBytes } from "./blob-store.js";
+import { CheckpointMarkers } from "./checkpoint-markers.js";
+import { readJournalLines } from "./journal-lines.js";
 import { mapLimit } from "./map-limit.js";
 import type { ContextJournal, FileRecoveryReport, FileRestoreReport, InterruptedCommandReport, PendingRestore, RestoreTarget } from "./context-journal.js";
 import type { DeclaredWrite, ScannedCommand, ToolJournal } from "./tool-journal.js";
@@ -82,7 +84,7 @@ export class FileJournal implements ContextJournal, ToolJournal {
   #branch = BASE_BRANCH;
   #lastMarker = -1;
   readonly #branches = new Map<number, { parent: number | null; fork: number | null }>();
-  readonly #markers: { seq: number; id: number; b: number }[] = [];
+  readonly #markers = new CheckpointMarkers();
   readonly #rotations = new Map<number, { seq: number; branch: number }>();
   readonly #entries = new Map<string, PathEntry[]>();
   readonly #touches = new Map<string, LastTouch>();
@@ -284,7 +286,7 @@ export class FileJournal implements ContextJournal, ToolJournal {
    */
   markCheckpoint(id: number): Promise<void> {
     return this.#run(async () => {
-      const newest = this.#markers.at(-1);
+      const newest = this.#markers.last();
       if (newest?.id === id && newest.b === this.#branch) return;
       await this.#append([{ t: "cp", id, b: this.#branch }], "none");
     });
@@ -408,54 +410,53 @@ export class FileJournal implements ContextJournal, ToolJournal {
     this.#handle = handle;
   }
 
-  /** Reads and indexes the journal open as `handle`, cutting what a crash left unfinished at its end. */
+  /**
+   * Reads and indexes the journal open as `handle`, line by line in chunks
+   * (never the whole file at once), cutting what a crash left unfinished at
+   * its end: a torn last line, and the records of a declared write (or the
+   * scan record of a command) that end the journal without all their blobs.
+   * Only those trailing records wait before being indexed.
+   */
   async #readJournal(handle: FileHandle): Promise<void> {
-    const text = await handle.readFile("utf8");
-    const end = text.lastIndexOf("\n") + 1;
-    // A torn last line (a crash during its write) was never synced as a whole: its change never happened.
-    if (end < text.length) await handle.truncate(Buffer.byteLength(text.slice(0, end)));
-    const lines: { record: JournalRecord | null; offset: number }[] = [];
-    let offset = 0;
-    for (const line of text.slice(0, end).split("\n").slice(0, -1)) {
-      if (line === "") {
-        offset += 1;
-        continue;
-      }
+    this.#seq = 0;
+    /** The records since the last one that carries no blob, not yet indexed: {@link #durablePrefix} decides on them at the end. */
+    let trailing: { record: JournalRecord; offset: number; seq: number }[] = [];
+    const torn = await readJournalLines(handle, ({ text, offset }) => {
+      if (text === "") return;
       let record: JournalRecord | null = null;
       try {
-        record = JSON.parse(line) as JournalRecord;
+        record = JSON.parse(text) as JournalRecord;
       } catch {
         // A damaged line counts as a record (positions stay as written) but says nothing.
       }
-      lines.push({ record, offset });
-      offset += Buffer.byteLength(line) + 1;
-    }
-    const kept = await this.#durablePrefix(lines.map((l) => l.record));
-    if (kept < lines.length) await handle.truncate(lines[kept]!.offset);
-    this.#seq = 0;
-    for (const { record } of lines.slice(0, kept)) {
-      if (record !== null) this.#index(record, this.#seq);
-      this.#seq++;
+      const seq = this.#seq++;
+      if (record !== null && blobOf(record) !== undefined) {
+        trailing.push({ record, offset, seq });
+        return;
+      }
+      for (const held of trailing) this.#index(held.record, held.seq);
+      trailing = [];
+      if (record !== null) this.#index(record, seq);
+    });
+    // A torn last line (a crash during its write) was never synced as a whole: its change never happened.
+    if (torn !== null) await handle.truncate(torn);
+    const kept = await this.#durablePrefix(trailing.map((t) => t.record));
+    for (const held of trailing.slice(0, kept)) this.#index(held.record, held.seq);
+    if (kept < trailing.length) {
+      await handle.truncate(trailing[kept]!.offset);
+      this.#seq = trailing[kept]!.seq;
     }
   }
 
   /**
-   * How many of `records` (the journal's, in order) to keep: all but, when
-   * the journal ends with the records of a declared write (or the scan
-   * record of a command) whose blobs are not all there, those from the first
+   * How many of `records` (the records that end the journal, each with a
+   * blob or none: see {@link blobOf}) to keep: all but those from the first
    * whose blob is missing or damaged. Only the last records can be so (the
    * blobs' folder and the records become durable at once, and the change
    * waits for both): a crash stopped it before its change happened.
    */
-  async #durablePrefix(records: readonly (JournalRecord | null)[]): Promise<number> {
-    const blobOf = (record: JournalRecord | null): string | null | undefined => {
-      if (record?.t === "scan") return record.list;
-      if (record?.t === "pri") return record.s.k === "file" ? record.s.blob : null;
-      return undefined;
-    };
-    let start = records.length;
-    while (start > 0 && blobOf(records[start - 1]!) !== undefined) start--;
-    for (let i = start; i < records.length; i++) {
+  async #durablePrefix(records: readonly JournalRecord[]): Promise<number> {
+    for (let i = 0; i < records.length; i++) {
       const blob = blobOf(records[i]!);
       if (blob && !(await (records[i]!.t === "scan" ? this.#listings : this.#blobs).has(blob))) return i;
     }
@@ -479,7 +480,7 @@ export class FileJournal implements ContextJournal, ToolJournal {
   #index(record: JournalRecord, seq: number): void {
     switch (record.t) {
       case "cp":
-        this.#markers.push({ seq, id: record.id, b: record.b });
+        this.#markers.push(seq, record.id, record.b);
         this.#lastMarker = seq;
         return;
       case "pri":
@@ -533,10 +534,8 @@ export class FileJournal implements ContextJournal, ToolJournal {
 
   /** The position of checkpoint `id`'s marker as branch `b` sees it (its own, else its parent's before the fork). */
   #findMarker(id: number, b: number, before = Number.POSITIVE_INFINITY): number | null {
-    for (let i = this.#markers.length - 1; i >= 0; i--) {
-      const marker = this.#markers[i]!;
-      if (marker.seq <= before && marker.b === b && marker.id === id) return marker.seq;
-    }
+    const own = this.#markers.find(id, b, before);
+    if (own !== null) return own;
     const branch = this.#branches.get(b);
     if (branch?.parent == null || branch.fork === null) return null;
     return this.#findMarker(id, branch.parent, branch.fork);
@@ -704,4 +703,11 @@ function isCommandToolCall(value: unknown): value is CommandToolCall {
   if (typeof value !== "object" || value === null) return false;
   const call = value as Record<string, unknown>;
   return typeof call.id === "string" && typeof call.name === "string" && typeof call.arguments === "string";
+}
+
+/** The blob a record needs (a declared write's prior content, a command's listing), null for one that needs none but belongs to such a write, undefined for every other record. */
+function blobOf(record: JournalRecord): string | null | undefined {
+  if (record.t === "scan") return record.list;
+  if (record.t === "pri") return record.s.k === "file" ? record.s.blob : null;
+  return undefined;
 }

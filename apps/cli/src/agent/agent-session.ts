@@ -47,6 +47,7 @@ import { hooksToRun, readSessionHooks } from "../hooks/session-hooks.js";
 import { type AskWorkspaceTrust, decideWorkspaceTrust, trustWorkspace } from "../hooks/workspace-trust.js";
 import { readWorkspaceOffer } from "../project/workspace-offer.js";
 import { SwitchableCompaction } from "./switchable-compaction.js";
+import { startupMark } from "../startup-marks.js";
 
 /** Which conversation to run in. */
 export type SessionChoice =
@@ -159,6 +160,8 @@ export interface OpenSessionOptions {
    * when trusted before or with --trust-workspace.
    */
   askWorkspaceTrust?: AskWorkspaceTrust;
+  /** Told how far reading the conversation got (bytes read, bytes in all) while the session opens. */
+  openProgress?: (done: number, total: number) => void;
 }
 
 /** Opens the session, restores its conversation and builds the Soul. */
@@ -167,23 +170,28 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   const warn = options.warn ?? warnOnStderr;
   const env = options.env ?? process.env;
   const cwd = await realpath(options.cwd ?? process.cwd());
+  // The project context (AGENTS.md files, git's branch and status) loads while the session file is chosen and restored.
+  const projectContextLoading = settings.projectContext ? loadProjectContext(cwd) : Promise.resolve(null);
+  projectContextLoading.catch(() => undefined);
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
   // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
   const sandboxOpening = startSandbox(options, cwd, session, contextFile);
-  const conversation = openConversation(settings, cwd, session, contextFile, stored);
+  const conversation = openConversation(settings, cwd, session, contextFile, stored, options.openProgress);
   const { context } = conversation;
   const restoreReport = await context.restore().catch(async (error: unknown) => {
     await sandboxOpening.drop();
     await conversation.close();
     throw error;
   });
+  startupMark("session-file");
   let mcp: McpServers | null = null;
   // Background jobs (Shell's run_in_background) keep their logs in the session folder (beside a --resume-file file as <name>.jobs).
   const jobs = new BackgroundJobs({ dir: session ? path.join(session.dir, "jobs") : `${contextFile}.jobs` });
   let mcpReady = Promise.resolve();
   try {
-    const projectContext = settings.projectContext ? await loadProjectContext(cwd) : null;
+    const projectContext = await projectContextLoading;
+    startupMark("project-context");
     const files = new FileRegistry();
     const workspace = await openWorkspace(cwd, files, options.host);
     const opened = await sandboxOpening.opening;
@@ -315,6 +323,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await closeConversation(conversation, session);
       },
     };
+    startupMark("session-open");
     return running;
   } catch (error) {
     await jobs.closeAll();
@@ -375,13 +384,20 @@ function startSandbox(options: OpenSessionOptions, cwd: string, session: Session
  * `--resume-file` file as `<name>.files`) unless file restore is off; `close`
  * closes all three.
  */
-function openConversation(settings: Settings, cwd: string, session: SessionInfo | null, contextFile: string, stored: StoredConversation | null): Conversation {
+function openConversation(
+  settings: Settings,
+  cwd: string,
+  session: SessionInfo | null,
+  contextFile: string,
+  stored: StoredConversation | null,
+  onRestoreProgress?: (done: number, total: number) => void,
+): Conversation {
   const journalDir = session ? path.join(session.dir, "files") : `${contextFile}.files`;
   const fileJournal =
     settings.fileRestore === "off"
       ? undefined
       : new FileJournal({ dir: journalDir, files: nodeWorkspaceFiles(cwd), maxFileBytes: settings.fileRestoreMaxBytes, commandScan: settings.fileRestore === "scan" ? undefined : false });
-  const context = new Context(stored?.log ?? contextFile, { fileJournal });
+  const context = new Context(stored?.log ?? contextFile, { fileJournal, ...(onRestoreProgress && { onRestoreProgress }) });
   const close = async (): Promise<number | null> => {
     await context.close();
     await fileJournal?.close();

@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { extractText } from "@kosong/core";
 import { type ContextRecord, scanContextFile } from "@kosong/context/records";
-import type { PostgresContextStore } from "@kosong/context-postgres";
+import { withConnectedStore as withStore } from "../sessions/store-sessions.js";
 import { readStoredRecords, storedChildLogs, writeStoredRecords } from "../sessions/stored-conversation.js";
 import { createSession, recordFirstPrompt, recordStoredSize, secureSessionFiles, type SessionInfo } from "../sessions/session-store.js";
 import { type CarriedChild, encodeRecords, readChildren, writeChildren } from "../subagents/session-children.js";
@@ -67,13 +67,3 @@ export async function createSessionFrom(home: string, cwd: string, content: Sess
   return info;
 }
 
-/** Runs `work` on a connection to the store at `url` (closed after). */
-export async function withStore<T>(url: string, work: (store: PostgresContextStore) => Promise<T>): Promise<T> {
-  const { PostgresContextStore } = await import("@kosong/context-postgres");
-  const connected = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
-  try {
-    return await work(connected);
-  } finally {
-    await connected.close();
-  }
-}

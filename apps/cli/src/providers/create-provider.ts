@@ -120,9 +120,9 @@ export async function createProvider(settings: Settings, model: string, env: Env
   }
 }
 
-/** Starts loading the SDKs of `providers` (the interactive mode calls it once its prompt is drawn). */
-export function loadProviders(providers: Providers): void {
-  for (const provider of [providers.main, providers.compact]) if (provider instanceof DeferredProvider) void provider.load();
+/** Loads the SDKs of `providers` (the interactive mode starts it once its prompt is drawn); resolves when they are loaded or failed. */
+export async function loadProviders(providers: Providers): Promise<void> {
+  await Promise.allSettled([providers.main, providers.compact].map((provider) => (provider instanceof DeferredProvider ? provider.load() : null)));
 }
 
 /** Where the key a provider sends comes from, as a user would fix it: a variable, the config file, or none (a local server). */

@@ -6,6 +6,7 @@
  * calls {@link DeferredProvider.load} to import the SDK while the user
  * types; any other use loads it on the first `generate`.
  */
+import { startupMark } from "../startup-marks.js";
 import { APIStatusError, type ChatProvider, ChatProviderError, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
 
 /** A {@link ChatProvider} built by `create` on first use. */
@@ -41,6 +42,7 @@ export class DeferredProvider implements ChatProvider {
   load(): Promise<ChatProvider> {
     if (this.#provider === null) {
       this.#provider = this.#create();
+      void this.#provider.then(() => startupMark("sdk-loaded"), () => undefined);
       // A failure is reported by the generate that needs the provider, not as an unhandled rejection.
       this.#provider.catch(() => undefined);
     }
@@ -52,7 +54,9 @@ export class DeferredProvider implements ChatProvider {
       throw new ChatProviderError(`The model ${this.modelName} does not accept images, and the conversation has one; nothing was sent. Switch to a model that takes images (/model), or set image_input = true in the config if this one does.`);
     }
     try {
-      return await (await this.load()).generate(systemPrompt, tools, history, options);
+      const provider = await this.load();
+      startupMark("first-request");
+      return await provider.generate(systemPrompt, tools, history, options);
     } catch (error) {
       throw this.#namingKey(error);
     }

@@ -7,7 +7,8 @@
  * new checkpoint's time replaces the old one's; a time is given for a
  * checkpoint only when its message count still matches (a rotation restored
  * later may hold another checkpoint of that id). A missing, damaged or
- * oversized file is a session whose times are unknown, never an error.
+ * oversized file is a session whose times are unknown, never an error; at
+ * most {@link MAX_CHECKPOINT_TIMES} times are kept, the oldest dropped.
  */
 import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
@@ -19,6 +20,13 @@ export const checkpointTimesFile = "checkpoint-times.json";
 
 /** Files larger than this are ignored (times unknown) rather than read. */
 const maxFileBytes = 1024 * 1024;
+
+/**
+ * The most times kept: a long session makes checkpoints for as long as it
+ * runs (their ids go on across compactions), and the file is rewritten at
+ * each one, so the oldest times go first (well under `maxFileBytes`).
+ */
+export const MAX_CHECKPOINT_TIMES = 8_000;
 
 const entrySchema = z.object({ at: z.iso.datetime(), messages: z.int().nonnegative() });
 type Entry = z.infer<typeof entrySchema>;
@@ -62,7 +70,13 @@ export class CheckpointTimes {
    * reported to `onError` and leaves the times in memory.
    */
   async record(checkpoint: CheckpointRef, at: Date, onError: (error: unknown) => void = () => undefined): Promise<void> {
+    // Newest last (a reused id moves there): the first entries are the oldest, dropped past the limit.
+    this.#entries.delete(checkpoint.id);
     this.#entries.set(checkpoint.id, { at: at.toISOString(), messages: checkpoint.messageCount });
+    for (const id of this.#entries.keys()) {
+      if (this.#entries.size <= MAX_CHECKPOINT_TIMES) break;
+      this.#entries.delete(id);
+    }
     const file = this.#file;
     if (file === null) return;
     const text = `${JSON.stringify(Object.fromEntries(this.#entries), null, 1)}\n`;

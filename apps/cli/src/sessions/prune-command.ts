@@ -7,7 +7,8 @@ import { ExitCode, UsageError } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
 import { oneLine } from "../render/visible-controls.js";
 import { formatSize } from "./print-sessions.js";
-import { parseAge, parseKeep, type PrunedSession, pruneSessions, type RetentionPolicy, type StoreDeleter } from "./session-retention.js";
+import { storeUrl, withStore } from "./store-sessions.js";
+import { parseAge, parseKeep, type PrunedSession, pruneSessions, type RetentionPolicy } from "./session-retention.js";
 
 /** The options of `kosong sessions prune`, as commander parses them. */
 export interface PruneOptions {
@@ -25,7 +26,7 @@ export async function runPrune(options: PruneOptions, env: NodeJS.ProcessEnv = p
     keep: options.keep === undefined ? null : parseKeep(options.keep, "--keep"),
   };
   if (policy.olderThanMs === null && policy.keep === null) throw new UsageError("sessions prune: give --older-than AGE (e.g. 30d) and/or --keep N.");
-  const url = options.store ?? (env.KOSONG_STORE_URL || undefined);
+  const url = storeUrl(options.store, env);
   const dryRun = options.dryRun ?? false;
   const results = await withStore(url, (store) => pruneSessions(defaultHome(env), policy, { dryRun, store }));
   printPruned(results, dryRun, out);
@@ -43,16 +44,4 @@ export function printPruned(results: readonly PrunedSession[], dryRun: boolean, 
   }
   const count = results.filter((r) => r.skipped === null).length;
   out.write(`${dryRun ? "Would remove" : "Removed"} ${count} ${count === 1 ? "session" : "sessions"}, ${formatSize(freed)}.\n`);
-}
-
-/** Runs `use` with a store connected to `url` (none without a url), closing it after. */
-export async function withStore<T>(url: string | undefined, use: (store: StoreDeleter | null) => Promise<T>): Promise<T> {
-  if (url === undefined) return use(null);
-  const { PostgresContextStore } = await import("@kosong/context-postgres");
-  const store = await PostgresContextStore.connect(url, { reconnectTimeoutMs: 10_000 });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
 }

@@ -9,10 +9,11 @@
  */
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
-import { JsonlSessionStore } from "@kosong/context";
+import { JsonlSessionStore, type SessionSummary } from "@kosong/context";
 import { UsageError } from "../cli-error.js";
 import { agentIdPattern } from "../subagents/subagent-store.js";
 import { type ListedSession, listSessions } from "./session-store.js";
+import { deleteWithChildren, type SessionStoreClient, storeOnlySessions } from "./store-sessions.js";
 import { childSessionId } from "./stored-conversation.js";
 
 /** What to keep: sessions last used within `olderThanMs`, and the `keep` most recently used ones (null: no such limit). */
@@ -28,12 +29,6 @@ export interface PrunedSession {
   diskBytes: number;
   /** Null when removed (or removable, on a dry run); else why it was left. */
   skipped: string | null;
-}
-
-/** How to reach a PostgreSQL store for sessions whose conversation lives there. */
-export interface StoreDeleter {
-  /** Deletes the session's conversation and rotations; false when the store has none. Throws when it is in use. */
-  deleteSession(id: string): Promise<boolean>;
 }
 
 const ageUnits: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -67,34 +62,58 @@ export function sessionsToPrune(sessions: readonly ListedSession[], policy: Rete
   });
 }
 
+/** The sessions of `home` and, with `store`, those only the store holds, most recently used first. */
+export async function listAllSessions(home: string, store: SessionStoreClient | null): Promise<{ sessions: ListedSession[]; stored: SessionSummary[] }> {
+  const local = await listSessions(home);
+  if (store === null) return { sessions: local, stored: [] };
+  const stored = await store.listSessions();
+  const sessions = [...local, ...storeOnlySessions(local, stored)].sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+  return { sessions, stored };
+}
+
+/** Bytes a session takes on disk: its folder (0 for a session only in the store). */
+export function diskBytesOf(session: ListedSession): Promise<number> {
+  return session.onlyInStore ? Promise.resolve(0) : folderBytes(session.dir);
+}
+
 /**
- * Removes (or with `dryRun` only lists) the sessions of `home` that `policy`
- * selects. A session whose conversation is in PostgreSQL is deleted there
- * first through `store`; without a store, or while another process holds it,
- * it is left whole and said so.
+ * Removes (or with `dryRun` only lists) the sessions of `home`, and with
+ * `store` those only the store holds, that `policy` selects. A session whose
+ * conversation is in PostgreSQL is deleted there first through `store` (its
+ * rotations and subagent contexts with it); without a store, or while
+ * another process holds it, it is left whole and said so. `storeOnly:
+ * false` leaves the sessions without a folder here alone (start-up
+ * retention: the database may be shared with other programs).
  */
-export async function pruneSessions(home: string, policy: RetentionPolicy, options: { dryRun: boolean; now?: number; spare?: ReadonlySet<string>; store?: StoreDeleter | null }): Promise<PrunedSession[]> {
-  const selected = sessionsToPrune(await listSessions(home), policy, options.now ?? Date.now(), options.spare);
+export async function pruneSessions(
+  home: string,
+  policy: RetentionPolicy,
+  options: { dryRun: boolean; now?: number; spare?: ReadonlySet<string>; store?: SessionStoreClient | null; storeOnly?: boolean },
+): Promise<PrunedSession[]> {
+  const listed = await listAllSessions(home, options.store ?? null);
+  const sessions = options.storeOnly === false ? listed.sessions.filter((s) => !s.onlyInStore) : listed.sessions;
+  const stored = listed.stored;
+  const selected = sessionsToPrune(sessions, policy, options.now ?? Date.now(), options.spare);
   const results: PrunedSession[] = [];
   for (const session of selected) {
-    const diskBytes = await folderBytes(session.dir);
-    results.push({ session, diskBytes, skipped: await removeOne(session, options) });
+    const diskBytes = await diskBytesOf(session);
+    results.push({ session, diskBytes, skipped: await removeOne(session, stored, options) });
   }
   return results;
 }
 
-async function removeOne(session: ListedSession, options: { dryRun: boolean; store?: StoreDeleter | null }): Promise<string | null> {
+async function removeOne(session: ListedSession, stored: readonly SessionSummary[], options: { dryRun: boolean; store?: SessionStoreClient | null }): Promise<string | null> {
   const inStore = session.storedSize !== null;
   if (inStore && !options.store) return "its conversation is in PostgreSQL: give --store (or KOSONG_STORE_URL)";
   if (options.dryRun) return null;
   try {
     if (inStore) {
-      // Its child agents' conversations first (each `<id>/<agent id>` in the store), then its own.
-      for (const agentId of await childAgentIds(session.dir)) await options.store!.deleteSession(childSessionId(session.id, agentId));
-      await options.store!.deleteSession(session.id);
+      // Its child agents' conversations (each `<id>/<agent id>` in the store: those it lists and those the folder records), then its own.
+      const recorded = session.onlyInStore ? [] : (await childAgentIds(session.dir)).map((agentId) => childSessionId(session.id, agentId));
+      await deleteWithChildren(options.store!, session.id, stored, recorded);
     }
     // Under the conversation file's lock: a session open in another kosong is refused, not torn.
-    await new JsonlSessionStore(path.dirname(session.dir)).deleteSession(path.basename(session.dir));
+    if (!session.onlyInStore) await new JsonlSessionStore(path.dirname(session.dir)).deleteSession(path.basename(session.dir));
   } catch (error) {
     return `not removed: ${(error as Error).message}`;
   }

@@ -36,6 +36,8 @@ export interface SessionInfo {
 
 /** A listed session with what `kosong sessions` shows. */
 export interface ListedSession extends SessionInfo {
+  /** True for a session only a PostgreSQL store holds (no folder here: `dir` and `contextFile` are empty). */
+  onlyInStore?: true;
   /** Bytes of the conversation: its file, or with `--store` its size in the database when last closed. */
   size: number;
   /** When the conversation last changed (ms since the epoch). */

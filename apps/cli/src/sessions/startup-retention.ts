@@ -6,7 +6,7 @@
 import type { ChoiceOrPick } from "../modes/interactive/session-picker.js";
 import type { Settings } from "../config/settings.js";
 import { formatSize } from "./print-sessions.js";
-import { withStore } from "./prune-command.js";
+import { withStore } from "./store-sessions.js";
 import { pruneSessions } from "./session-retention.js";
 import { listSessions } from "./session-store.js";
 
@@ -15,7 +15,7 @@ export async function applySessionRetention(settings: Settings, choice: ChoiceOr
   const policy = settings.sessionRetention;
   if (policy === null) return;
   const spare = await sparedIds(settings.home, choice, cwd);
-  const results = await withStore(settings.store ?? undefined, (store) => pruneSessions(settings.home, policy, { dryRun: false, spare, store }));
+  const results = await withStore(settings.store ?? undefined, (store) => pruneSessions(settings.home, policy, { dryRun: false, spare, store, storeOnly: false }));
   const removed = results.filter((r) => r.skipped === null);
   if (removed.length === 0) return;
   const bytes = removed.reduce((sum, r) => sum + r.diskBytes, 0);

@@ -1,11 +1,11 @@
 /**
  * The `Grep` tool: lines of the workspace's text files that match a regular
  * expression. Patterns run on RE2 (the `re2js` engine), whose matching time
- * is linear in the text, so no pattern can freeze the CLI; files are read
- * through the confined primitives and an abort stops the search between files.
+ * is linear in the text, so no pattern can freeze the CLI (loaded on the
+ * first search, not at start-up); files are read through the confined
+ * primitives and an abort stops the search between files.
  */
 import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/core";
-import { RE2JS } from "re2js";
 import { z } from "zod";
 import { capLine, capOutput } from "./cap-output.js";
 import { FolderCursor, lstatInside, openForRead, readWhole, resolveInside } from "./confined-fs.js";
@@ -31,8 +31,9 @@ export function grepTool(workspace: Workspace) {
     description: "Search the text files of the working directory for a regular expression (RE2 syntax); prints `path:line: text` for each matching line.",
     parameters,
     async execute({ pattern, path: requested, glob, ignore_case, max_matches }, context) {
-      const regex = compile(pattern, ignore_case);
-      if (!(regex instanceof RE2JS)) return regex;
+      const compiled = await compile(pattern, ignore_case);
+      if (!compiled.ok) return compiled.error;
+      const { regex } = compiled;
       if (unsafePattern(glob)) return toolError({ message: `Glob \`${glob}\` leaves the search folder; use a relative pattern without \`..\`.`, brief: "Path outside the working directory" });
       const folders = new FolderCursor();
       const matches: string[] = [];
@@ -64,14 +65,19 @@ export function grepTool(workspace: Workspace) {
   });
 }
 
-function compile(pattern: string, ignoreCase: boolean): RE2JS | ToolReturnValue {
+/** A compiled pattern, or the error result for the model. */
+type Compiled = { ok: true; regex: { test(line: string): boolean } } | { ok: false; error: ToolReturnValue };
+
+async function compile(pattern: string, ignoreCase: boolean): Promise<Compiled> {
+  const { RE2JS } = await import("re2js");
   try {
-    return RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    return { ok: true, regex: RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) };
   } catch (error) {
-    return toolError({
+    const result = toolError({
       message: `Invalid or unsupported regular expression: ${(error as Error).message}. Grep uses RE2 syntax, which has no lookahead, lookbehind or backreferences.`,
       brief: "Invalid pattern",
     });
+    return { ok: false, error: result };
   }
 }
 

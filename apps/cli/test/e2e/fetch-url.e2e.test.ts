@@ -2,7 +2,8 @@
  * FetchURL through the built binary (print mode) against the fake provider
  * server and a local web server: a page comes back to the model as
  * markdown when its host is allowed; without that, print mode cannot ask
- * and refuses the host, and no request reaches it; a loopback address is
+ * and refuses the host, and no request reaches it; an allow rule for one
+ * host does not cover a redirect to another; a loopback address is
  * refused unless the config allows it. The terminal's
  * question per host: test/interactive/fetch-url.test.ts.
  */
@@ -25,6 +26,7 @@ const webHits: string[] = [];
 beforeAll(async () => {
   web = createServer((req, res) => {
     webHits.push(req.url ?? "");
+    if (req.url === "/moved") return void res.writeHead(302, { location: `http://localhost:${new URL(webUrl).port}/notes` }).end();
     res.writeHead(200, { "content-type": "text/html" }).end("<html><body><h2>Release notes</h2><p>Version <strong>2.0</strong> is out.</p><script>alert(1)</script></body></html>");
   });
   await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
@@ -32,14 +34,14 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => web.close(resolve)));
 
-async function run(config: string, args: string[] = []) {
+async function run(config: string, args: string[] = [], page = "/notes") {
   const home = await tempDir();
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   await mkdir(path.join(home, ".kosong"));
   await writeFile(path.join(home, ".kosong", "config.toml"), config);
   webHits.length = 0;
-  server.enqueue({ message: callTool("f1", "FetchURL", { url: `${webUrl}/notes` }), usage }, { message: say("Done."), usage });
+  server.enqueue({ message: callTool("f1", "FetchURL", { url: `${webUrl}${page}` }), usage }, { message: say("Done."), usage });
   const result = await runKosong(["-p", "what is new?", "--model", "gpt-4.1", ...args], { cwd, home, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } });
   expect(result.code, result.stderr).toBe(0);
   const messages = server.requests[1]!.body!.messages as { role: string; content: unknown }[];
@@ -60,6 +62,13 @@ describe("FetchURL through the built binary", { timeout: 90_000 }, () => {
     expect(result.stderr).toMatch(/tool call refused without --yolo .*FetchURL: Fetch http:\/\/127\.0\.0\.1:\d+\/notes \(host 127\.0\.0\.1:\d+\)/);
     expect(toolResult).toContain("refused in print mode");
     expect(webHits).toEqual([]);
+  });
+
+  it("an allow rule for the first host does not cover a redirect to another: that host is asked about (refused in print mode) and never contacted", async () => {
+    const { result, toolResult } = await run('fetch_allow_private = ["127.0.0.1"]\n[permissions]\nallow = ["FetchURL(domain:127.0.0.1)"]\n', [], "/moved");
+    expect(result.stderr).toMatch(/tool call refused without --yolo .*\(host localhost:\d+\)/);
+    expect(toolResult).toContain("refused in print mode");
+    expect(webHits).toEqual(["/moved"]);
   });
 
   it("refuses a loopback address unless the config allows it, even with --yolo", async () => {

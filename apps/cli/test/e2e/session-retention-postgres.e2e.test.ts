@@ -89,4 +89,51 @@ describe("kosong sessions prune with --store", { timeout: 90_000 }, () => {
     expect((await lines(newId)).length).toBeGreaterThan(1);
     expect(await readFile(path.join(home, ".kosong", "sessions", newId, "context.jsonl"), "utf8")).toBe("");
   });
+
+  it("lists and prunes sessions only PostgreSQL holds (no folder here), their rotations and subagent contexts with them", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const stamp = Date.now().toString(36);
+    const [stale, live] = [`svc-old-${stamp}`, `svc-new-${stamp}`];
+    const child = `${stale}/agents/a1`;
+    // A child whose session is gone from both places: listed on its own, so that it can go too.
+    const orphan = `svc-gone-${stamp}/a2`;
+    const prompt = (text: string) => ({ kind: "message" as const, message: { role: "user" as const, content: [{ type: "text" as const, text }] } });
+    for (const [id, text] of [[stale, "stale service question"], [child, "child question"], [orphan, "orphan question"], [live, "live service question"]] as const) {
+      const log = await pg.store.openLog(id);
+      await log.append([prompt(text)]);
+      if (id === stale) await log.truncateAndRotate(0, [prompt(text)]);
+      await log.close();
+    }
+    // The stale session and its child were last written 60 days ago.
+    await pg.query(`UPDATE sessions SET updated_at = now() - interval '60 days' WHERE session_id = ANY($1)`, [[stale, child, orphan]]);
+    const ids = async () => (await pg.store.listSessions()).map((s) => s.id).filter((id) => id.includes(stamp)).sort();
+
+    const listed = await runKosong(["--store", pg.url, "sessions"], { cwd, home });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${stale} +\\(only in PostgreSQL\\) +\\d+ B +0 B +\\S+ \\S+ +stale service question$`, "m"));
+    expect(listed.stdout).toMatch(new RegExp(`^${live} +\\(only in PostgreSQL\\) .*live service question$`, "m"));
+    expect(listed.stdout).not.toContain(child);
+    expect(listed.stdout).toMatch(new RegExp(`^${orphan} +\\(only in PostgreSQL\\) .*orphan question$`, "m"));
+    expect((await runKosong(["sessions"], { cwd, home })).stdout).not.toContain(stale);
+
+    const dry = await runKosong(["--store", pg.url, "sessions", "prune", "--older-than", "30d", "--dry-run"], { cwd, home });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(new RegExp(`^would remove ${stale} .*stale service question$`, "m"));
+    expect(dry.stdout).not.toMatch(new RegExp(`would remove ${live}`));
+    expect(dry.stdout).toMatch(new RegExp(`^would remove ${orphan} `, "m"));
+    expect(await ids()).toEqual([child, live, orphan, stale].sort());
+
+    const pruned = await runKosong(["sessions", "prune", "--older-than", "30d"], { cwd, home, env: { KOSONG_STORE_URL: pg.url } });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toMatch(new RegExp(`^removed ${stale} `, "m"));
+    expect(await ids()).toEqual([live]);
+    expect(await pg.query(`SELECT count(*)::int AS n FROM rotations WHERE session_id = $1`, [stale])).toEqual([{ n: 0 }]);
+
+    // --keep counts them too: keeping none removes the live one.
+    const kept = await runKosong(["--store", pg.url, "sessions", "prune", "--keep", "0"], { cwd, home });
+    expect(kept.stdout).toMatch(new RegExp(`^removed ${live} `, "m"));
+    expect(await ids()).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@
  * look into what the binary stored. Read `.store` inside tests.
  */
 import { PostgresContextStore } from "@kosong/context-postgres";
+import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { ensureBuilt } from "./kosong-binary.js";
 
@@ -14,13 +15,24 @@ declare module "vitest" {
   }
 }
 
-/** The test server's URL and a store on it, open for the file's tests. */
-export function useTestStore(): { readonly url: string; readonly store: PostgresContextStore } {
-  const holder = { url: inject("pgUrl") } as { url: string; store: PostgresContextStore };
+/** The test server's URL, a store on it, and plain SQL on the store's schema (`kosong`), open for the file's tests. */
+export function useTestStore(): { readonly url: string; readonly store: PostgresContextStore; query(sql: string, values?: unknown[]): Promise<unknown[]> } {
+  let pool: pg.Pool | null = null;
+  const holder = {
+    url: inject("pgUrl"),
+    store: null as unknown as PostgresContextStore,
+    async query(sql: string, values: unknown[] = []): Promise<unknown[]> {
+      pool ??= new pg.Pool({ connectionString: holder.url, options: "-c search_path=kosong" });
+      return (await pool.query(sql, values)).rows;
+    },
+  };
   beforeAll(async () => {
     ensureBuilt();
     holder.store = await PostgresContextStore.connect(holder.url);
   }, 300_000);
-  afterAll(() => holder.store.close());
+  afterAll(async () => {
+    await pool?.end();
+    await holder.store.close();
+  });
   return holder;
 }

@@ -201,8 +201,16 @@ export function withPromptPrepended(state: ContextState, prompt: string, shift: 
   return { ...state, marks, systemPrompt: prompt, empty: false };
 }
 
-/** A digest of the conversation (history, checkpoints, system prompt): tells the file journal whether a step of the log happened. */
+/**
+ * A digest of the conversation (history, checkpoints, system prompt): tells
+ * the file journal whether a step of the log happened. It is the SHA-256 of
+ * `JSON.stringify([history, marks, systemPrompt])` (journals keep it across
+ * versions), fed a message at a time so that the whole history is never
+ * one string.
+ */
 export function fingerprintOf(state: ContextState): string {
   const marks = state.marks.map((m) => [m.id, m.messageCount, m.label ?? null]);
-  return createHash("sha256").update(JSON.stringify([state.history, marks, state.systemPrompt])).digest("hex");
+  const hash = createHash("sha256").update("[[");
+  state.history.forEach((message, i) => hash.update(i === 0 ? JSON.stringify(message) : `,${JSON.stringify(message)}`));
+  return hash.update(`],${JSON.stringify(marks)},${JSON.stringify(state.systemPrompt)}]`).digest("hex");
 }

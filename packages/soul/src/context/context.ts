@@ -19,6 +19,7 @@ import {
   type ContextFileOptions,
   type ContextLog,
   type ContextLogState,
+  type LogReadOptions,
   type LogRotation,
   type LogRotationInfo,
   type LogRotationRestore,
@@ -68,6 +69,13 @@ export interface ContextOptions<J extends ContextJournal = SessionJournal> {
    * with the conversation. Default: none (only the conversation is reverted).
    */
   fileJournal?: J;
+  /**
+   * Told how far reading the log got when the context is restored (for a
+   * `context.jsonl`: bytes read and the file's size), so that a host can
+   * show progress while a long conversation opens. Logs that cannot tell
+   * (memory, PostgreSQL) never call it.
+   */
+  onRestoreProgress?: (done: number, total: number) => void;
 }
 
 /** A checkpoint of the context: reverting to it restores the first `messageCount` messages. */
@@ -262,6 +270,8 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   readonly #open: () => Promise<ContextLog>;
   readonly #location: string;
   readonly #journal: J | null;
+  /** How the first read of the log reports its progress. */
+  readonly #openRead: LogReadOptions;
   /** The checkpoint {@link markNextCheckpoint} marked in the journal ahead of its write, until it is written (or the log is replaced). */
   #markedAhead: number | null = null;
   /** What the file journal's recovery found, once it ran (on the first read of the log). */
@@ -282,6 +292,7 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   constructor(pathOrLog: string | ContextLog, options: ContextOptions<J> = {}) {
     this.#estimate = options.estimateTokens ?? estimateTextTokens;
     this.#journal = options.fileJournal ?? null;
+    this.#openRead = options.onRestoreProgress === undefined ? {} : { onProgress: options.onRestoreProgress };
     if (typeof pathOrLog === "string") {
       this.#location = pathOrLog;
       this.#open = () => JsonlContextFile.open(pathOrLog, options.file);
@@ -358,7 +369,7 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   restore(): Promise<ContextRestoreReport> {
     return this.#run(async (log) => {
       if (this.#loaded) throw new StorageAlreadyModifiedError("the context was already restored or changed: restore() runs once, first");
-      return this.#load(log, await log.read());
+      return this.#load(log, await log.read(this.#openRead));
     });
   }
 
@@ -670,7 +681,7 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   /** Like {@link #run}, restoring the log first if that has not happened. */
   #change<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
     return this.#run(async (log) => {
-      if (!this.#loaded) await this.#load(log, await log.read());
+      if (!this.#loaded) await this.#load(log, await log.read(this.#openRead));
       return op(log);
     });
   }

@@ -25,6 +25,9 @@ import { type ChoiceOrPick, pickSession } from "./session-picker.js";
 import { commandNames, runSlashCommand } from "./slash-commands.js";
 import { TerminalInput } from "./terminal-input.js";
 import { askWorkspaceTrust } from "./workspace-trust-prompt.js";
+import { startOpenProgress } from "./open-progress.js";
+import { ScreenWriter } from "../../render/screen-writer.js";
+import { startupMark } from "../../startup-marks.js";
 
 /** What the interactive mode runs. */
 export interface InteractiveOptions {
@@ -52,16 +55,26 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const print = (line: string) => stdout.write(`${line}\n`);
   const picked = await pickSession(options.settings.home, io.cwd(), options.choice, { input, print, style });
+  // An open that takes over a second shows how far it got (a long conversation being read).
+  const progress = startOpenProgress(ScreenWriter.for(stdout), style.dim);
   // MCP servers start in the background: a line per server now, one as each is ready, above the prompt once it is drawn.
   const agent = await openAgentSession({
     ...options,
     choice: picked.choice,
     cwd: picked.cwd,
     env: io.env,
-    warn: warnOn(io.stderr),
-    askWorkspaceTrust: (offer) => askWorkspaceTrust(offer, input, print, style),
+    askWorkspaceTrust: (offer) => {
+      progress.stop();
+      return askWorkspaceTrust(offer, input, print, style);
+    },
     mcpProgress: (line) => input.printAbove(style.dim(line)),
-  });
+    // A warning on stderr would land on the progress line: the progress ends first.
+    warn: (line) => {
+      progress.stop();
+      warnOn(io.stderr)(line);
+    },
+    openProgress: (done, total) => progress.report(done, total),
+  }).finally(() => progress.stop());
   const session = new InteractiveSession(agent, input, stdout, style);
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -75,11 +88,13 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   try {
     await input.loadHistory();
     printBanner(session);
-    // Heavy modules the prompt does not need (the model's SDK, Markdown) load while the user types, starting as soon as
-    // the prompt is drawn (runLoop draws it synchronously before its first wait), so that Enter sends at once.
+    // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
+    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, then Markdown.
     setImmediate(() => {
-      loadProviders(agent.providers);
-      void loadMarkdownRenderer(stdout.columns ?? 80).catch(() => undefined);
+      startupMark("prompt-drawn");
+      void loadProviders(agent.providers)
+        .then(() => loadMarkdownRenderer(stdout.columns ?? 80))
+        .catch(() => undefined);
     }).unref();
     await runLoop(session, options.firstPrompt);
     return signalled === null ? ExitCode.ok : 128 + constants.signals[signalled];
