@@ -357,3 +357,20 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect(resumed.stdout).toBe("Resumed fine.\n");
   });
 });
+
+describe("print mode shows control characters from the model and the server", () => {
+  it("in the answer on stdout and in the error on stderr", async () => {
+    const home = await tempDir();
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+    server.enqueue({ message: assistant("line one\r\nline two\u001b[2K\ttab\u202e"), usage });
+    const answer = await runKosong(["-p", "hi"], { cwd: home, home, env });
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(answer.stdout).toBe("line one\nline two␛[2K\ttab<U+202E>\n");
+
+    server.enqueue({ status: 400, body: { error: { message: "bad \u001b]0;owned\u0007 request", type: "invalid_request_error" } } });
+    const failed = await runKosong(["-p", "hi"], { cwd: home, home, env });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("bad ␛]0;owned␇ request");
+    expect(failed.stderr).not.toContain("\u001b");
+  });
+});

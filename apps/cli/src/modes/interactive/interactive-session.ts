@@ -453,7 +453,7 @@ export class InteractiveSession {
         return { kind: "approve_for_session" };
       }
       if (plan !== null && (lower === "e" || lower === "edit")) {
-        const edited = await editPlan(this.agent.planMode.awaiting(question.toolCallId) ?? plan, { input: this.input, out: this.out, style: s, print: (line) => this.print(line), env: process.env });
+        const edited = await editPlan(this.agent.planMode.awaiting(question.toolCallId) ?? plan, { input: this.input, out: this.out, style: s, print: (line) => this.print(line), env: this.agent.env });
         if (edited !== null && this.agent.planMode.edit(question.toolCallId, edited)) return { kind: "approve" };
         this.print(s.dim(`  answer ${choices}, or type feedback`));
         continue;

@@ -1,6 +1,5 @@
 /**
- * The status footer and Markdown across a resize, in a real terminal
- * (tmux), the built binary against the fake provider server: during a turn
+ * The status footer and Markdown across a resize, on an emulated terminal (in process), against the fake provider server: during a turn
  * the last row shows the model, the context bar and the session's tokens;
  * a resize mid-stream leaves every paragraph shown once, and a smaller
  * screen's last row the footer alone (no streamed text over it); a paragraph
@@ -11,13 +10,13 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { gate } from "./fake-model.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+import { gate } from "../e2e/fake-model.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 80, input_cache_read: 300, input_cache_creation: 0 };
 /** `text` streamed a word at a time. */
@@ -29,14 +28,14 @@ function heldAfter(message: Message, word: string, release: Promise<void>) {
   return { holdAfter: 2 + at, release };
 }
 
-describe("the status footer and a resize, in a real terminal (tmux)", () => {
+describe("the status footer and a resize, on an emulated terminal (in process)", () => {
   it("keeps a footer with the session's tokens on the last row, renders each paragraph once across a resize, and renders a paragraph taller than the screen", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     delete env.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 20 });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 100, height: 20 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
 
@@ -75,28 +74,4 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     expect(screen).not.toContain("**");
   }, 60_000);
 
-  it("keeps the footer row clean when the terminal shrinks mid-stream", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(cwd);
-    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    delete env.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 20 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    const text = Array.from({ length: 8 }, (_, i) => `Para${i} ${"filler words go here and wrap. ".repeat(5)}`).join("\n\n");
-    // Held after Para5, so the footer is read while the turn surely runs; the resize comes at Para3, and Para6 and 7 follow it.
-    const read = gate();
-    server.enqueue({ message: streamed(text), usage, chunkDelayMs: 15, ...heldAfter(streamed(text), "Para5", read.opened) });
-    terminal.line("talk");
-    await terminal.waitFor(/Para3/, { from: "› talk" });
-    terminal.resize(60, 14);
-    // More text streams after the resize; the last row is still the footer alone.
-    await terminal.waitFor(/Para5/, { from: "› talk" });
-    const rows = terminal.visible().trimEnd().split("\n");
-    expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cach/);
-    expect(rows.at(-1)).not.toMatch(/filler|words|wrap/);
-    read.open();
-    await terminal.waitFor(/Para7[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk" });
-  }, 60_000);
 });

@@ -1,12 +1,11 @@
 /**
- * The prompt's input in a real terminal (tmux), the built binary against
- * the fake provider server: smoke tests of what the in-process tests
- * (terminal-input.test.ts, on an emulated terminal) check key by key, and
- * what only the whole binary shows: /help's wrapping, /checkpoints,
- * completion of real paths and @mentions, Ctrl-R with !command and /model,
- * and a line typed while a turn runs queued and steered into the turn (Esc
- * takes a queued line back without aborting the turn). A large paste and
- * prompts of several lines are checked in process only.
+ * The prompt's input in the whole interactive mode (in process, on an
+ * emulated terminal), against the fake provider server: what the unit tests
+ * (terminal-input.test.ts, prompt-state.test.ts) check key by key, here with
+ * the session behind it: /help's wrapping, /checkpoints, completion of real
+ * paths and @mentions, Ctrl-R with !command and /model, and a line typed
+ * while a turn runs queued and steered into the turn (Esc takes a queued
+ * line back without aborting the turn).
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,13 +13,13 @@ import type { Message } from "@kosong/core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { gate } from "./fake-model.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+import { gate } from "../e2e/fake-model.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -37,7 +36,7 @@ async function startKosong(size: { width?: number; env?: Record<string, string> 
   await mkdir(cwd);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...size.env });
   delete env.NO_COLOR;
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: size.width ?? 100, height: 30 });
+  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: size.width ?? 100, height: 30 });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
   return { terminal, cwd };
@@ -49,7 +48,7 @@ function userTexts(n: number): string[] {
   return messages.filter((m) => m.role === "user" && !m.content.startsWith("<system>")).map((m) => m.content);
 }
 
-describe("the prompt's input in a real terminal (tmux)", () => {
+describe("the prompt's input on an emulated terminal (in process)", () => {
   it("wraps /help at 80 columns between words, and /checkpoints lists one checkpoint per prompt, each cut to the width", async () => {
     const { terminal } = await startKosong({ width: 80 });
     terminal.line("/help");

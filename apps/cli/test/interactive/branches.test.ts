@@ -1,5 +1,5 @@
 /**
- * `/btw`, `/tree` and `/fork` in a real terminal (tmux) against the fake
+ * `/btw`, `/tree` and `/fork` on an emulated terminal (in process) against the fake
  * OpenAI server: a side question leaves the conversation file byte for byte
  * as it was (kept or not), a kept answer, a revert and a switch list as a
  * tree, `/tree n` switches branches, and `/fork` copies the current branch
@@ -10,12 +10,12 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -23,7 +23,7 @@ const say = (text: string): Message => ({ role: "assistant", content: [{ type: "
 async function startKosong(home: string, args: string[] = []) {
   const cwd = path.join(home, "project");
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env });
+  const terminal = KosongTerminal.start(["--model", "test-model", ...args], { cwd, env });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
   return terminal;
@@ -35,7 +35,7 @@ function sent(n: number): string[] {
   return messages.filter((m) => m.role !== "system").map((m) => `${m.role}: ${m.content}`);
 }
 
-describe("branches in the interactive mode (tmux)", () => {
+describe("branches in the interactive mode (in process)", () => {
   it("/btw answers with no tools and leaves context.jsonl byte-identical; /tree lists and switches branches; /fork copies the current one", async () => {
     const home = await tempDir();
     await mkdir(path.join(home, "project"));

@@ -1,6 +1,5 @@
 /**
- * One trust prompt for everything a workspace brings, in a real terminal
- * (tmux), the built binary against the fake provider server: a cloned
+ * One trust prompt for everything a workspace brings, on an emulated terminal (in process), against the fake provider server: a cloned
  * workspace with a hook (`.claude/settings.json`), an MCP server
  * (`.mcp.json`, the reference "everything" server run by node) and a
  * project allow rule. The prompt at start-up shows the hook's command, the
@@ -17,13 +16,13 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { callTool, say, usage } from "./fake-model.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 const require = createRequire(import.meta.url);
 const everything = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
 
@@ -33,7 +32,7 @@ const question = /Trust this workspace and run its hooks, start its MCP servers 
 /** The tool names the model was offered in request `n`. */
 const offered = (n: number) => (server.requests[n]!.body!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
 
-describe("one trust prompt for a workspace's hooks, MCP servers and permission rules (tmux)", { timeout: 120_000 }, () => {
+describe("one trust prompt for a workspace's hooks, MCP servers and permission rules (in process)", { timeout: 120_000 }, () => {
   it("shows all three; after no none acts, after yes all act and the answer is remembered", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
@@ -47,7 +46,7 @@ describe("one trust prompt for a workspace's hooks, MCP servers and permission r
     await writeFile(path.join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { env: { command: process.execPath, args: [everything, "stdio"] } } }));
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     const start = () => {
-      const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--sandbox", "off"], { cwd, env, width: 220 });
+      const terminal = KosongTerminal.start(["--model", "test-model", "--sandbox", "off"], { cwd, env, width: 220 });
       terminals.push(terminal);
       return terminal;
     };
