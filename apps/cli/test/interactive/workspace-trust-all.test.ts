@@ -102,7 +102,7 @@ describe("one trust prompt for a workspace's hooks, MCP servers and permission r
     const allow = [...Array.from({ length: 5000 }, (_, i) => `Bash(echo rule-${i}:*)`), "Bash(echo last-rule:*)"];
     await writeFile(path.join(cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { PreCompact: hooks }, permissions: { allow } }));
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--sandbox", "off"], { cwd, env, width: 160 });
+    const terminal = KosongTerminal.start(["--model", "test-model", "--sandbox", "off"], { cwd, env, width: 160 });
     terminals.push(terminal);
 
     let screen = await terminal.waitFor(/Trust this workspace and run its hooks and use its permission rules\? \(remembered until they change\) \[y\/N\] $/m);
