@@ -160,7 +160,7 @@ export const slashCommands: SlashCommand[] = [
       const words = args.trim().split(/\s+/).filter(Boolean);
       const format = exportFormats.find((f) => f === words[0]) ?? "md";
       const file = (exportFormats.some((f) => f === words[0]) ? words.slice(1) : words).join(" ") || `kosong-${session.id}.${format}`;
-      const exported = await exportSession(session, format, { store: s.agent.settings.store, env: process.env, apiKey: s.agent.settings.apiKey });
+      const exported = await exportSession(session, format, { store: s.agent.settings.store, env: s.agent.env, apiKey: s.agent.settings.apiKey });
       const beside = await writeExport(path.resolve(s.agent.cwd, file), exported, format);
       s.print(`Exported to ${visibleControls(path.resolve(s.agent.cwd, file), { oneLine: true })}${beside === null ? "" : `, ${visibleControls(beside, { oneLine: true })}`}.`);
     },
@@ -307,7 +307,7 @@ const modelLists = new WeakMap<InteractiveSession, Promise<ModelList>>();
 async function switchModel(s: InteractiveSession, args: string): Promise<void> {
   const { agent } = s;
   let listing = modelLists.get(s);
-  if (!listing) modelLists.set(s, (listing = import("../../providers/model-list.js").then(({ listModels }) => listModels(agent.settings))));
+  if (!listing) modelLists.set(s, (listing = import("../../providers/model-list.js").then(({ listModels }) => listModels(agent.settings, agent.env))));
   const list = await listing;
   const shown = (name: string) => visibleControls(name, { oneLine: true });
   if (!args) {
@@ -321,7 +321,7 @@ async function switchModel(s: InteractiveSession, args: string): Promise<void> {
     return;
   }
   const { createProviders } = await import("../../providers/create-provider.js");
-  agent.useProviders(await createProviders({ ...agent.settings, model: args }));
+  agent.useProviders(await createProviders({ ...agent.settings, model: args }, agent.env));
   s.print(`Model: ${shown(agent.providers.main.modelName)}${list.from === "settings" ? s.style.dim(" (not checked: the provider lists no models)") : ""}`);
   s.print(s.status());
 }
