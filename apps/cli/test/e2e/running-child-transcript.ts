@@ -50,8 +50,13 @@ export async function showRunningChildTranscript(server: FakeProviderServer, sta
   expect(shown).not.toMatch(/lock|error/i);
   await writeFile(path.join(cwd, "release"), "");
   await expect.poll(() => server.requests.length, { timeout: 30_000 }).toBe(4);
-  terminal.line("/agents");
-  await terminal.waitFor(new RegExp(`${agent}  coder  finished`), { from: "› /agents\n" });
+  // The child marks itself finished after its last answer is stored, a moment after the request: ask until it has.
+  await expect
+    .poll(() => {
+      terminal.line("/agents");
+      return terminal.waitFor(/\/agents <id> shows one's transcript\.\n[\s\S]*›\s*$/, { from: "› /agents\n" });
+    }, { timeout: 30_000, interval: 200 })
+    .toMatch(new RegExp(`${agent}  coder  finished`));
   terminal.line(`/agents ${agent}`);
   const after = await terminal.waitFor(/released, done[\s\S]*›\s*$/, { from: `› /agents ${agent}\n` });
   expect(after).not.toContain("Still running");
