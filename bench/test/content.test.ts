@@ -1,6 +1,8 @@
-import { assistantMessage, toolCall, toolMessage, userMessage } from "@kosong/core";
+import { assistantMessage, type Message, toolCall, toolMessage, userMessage } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { containsValue, editAnchors, keptContentText, needsAfter, normalise, valuesIn } from "../src/real-trajectories/content.ts";
+import { messageText } from "../src/real-trajectories/identifiers.ts";
+import { anchorMiss, formatMisses, valueMiss } from "../src/real-trajectories/misses.ts";
 
 describe("the content bench's measures", () => {
   it("normalises line-number prefixes, indentation and empty lines away", () => {
@@ -41,5 +43,27 @@ describe("the content bench's measures", () => {
     const notice = userMessage("<system>3 earlier messages were removed.\n\n## Identifiers in the removed messages (paths, symbols, errors)\nPaths: src/a.py</system>");
     expect(keptContentText(notice)).not.toContain("src/a.py");
     expect(keptContentText(notice)).toContain("earlier messages were removed");
+  });
+});
+
+describe("the content bench's misses (--misses)", () => {
+  const history = [
+    userMessage("Fix f."),
+    assistantMessage("", [toolCall("c1", "bash", { command: "sed -n '1,4p' x.py" })]),
+    toolMessage("c1", "def f():\n    return 1\n\n    pass"),
+    assistantMessage("", [toolCall("c2", "bash", { command: "grep -n 'return' x.py" })]),
+    toolMessage("c2", "2:    return 1\n312:    return 3"),
+  ];
+  const count = (m: Message): number => messageText(m).length;
+
+  it("names the newest message that held a missed anchor, its tool call and what the compaction did with it", () => {
+    const output = [history[0]!, history[3]!, toolMessage("c2", "[excerpt]\n312:    return 3")];
+    const miss = anchorMiss("t1", history, output, "def f():\nreturn 1", count);
+    expect(miss).toMatchObject({ kind: "anchor", trajectory: "t1", cut: 5 });
+    expect(miss.source).toContain(`#2 of 5 tool (bash: {"command":"sed -n '1,4p' x.py"})`);
+    expect(miss.source).toContain("dropped; 0/2 lines in the output");
+    const value = valueMiss("t1", history, [history[0]!, history[3]!, toolMessage("c2", "[excerpt]")], { text: "312", number: true }, count);
+    expect(value.source).toMatch(/^#4 of 5 tool \(bash: .*grep -n.*\), \d+ tokens, 2 lines: cut to \d+ tokens, 1 lines$/);
+    expect(formatMisses("s at 30 %", [miss])[0]).toMatch(/^ {2}miss s at 30 % \| anchor "def f\(\): return 1" \| t1 cut 5 \| #2/);
   });
 });
