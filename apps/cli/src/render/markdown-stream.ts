@@ -37,7 +37,7 @@ export function loadMarkdownRenderer(columns: number): Promise<Render> {
  * link), and through none that loads more: no code block (highlight.js) and
  * no `:emoji:` code (the emoji table).
  */
-const warmUpMarkdown = [
+const warmUpBlocks = [
   "# Heading",
   "A paragraph with **bold**, *emphasis*, `code` and a [link](https://example.com).",
   "Setext heading\n---",
@@ -46,16 +46,23 @@ const warmUpMarkdown = [
   "> a quote",
   "| a | b |\n| - | - |\n| 1 | 2 |",
   "***",
-].join("\n\n");
+];
 
 /**
  * Loads the renderer for `columns` (as {@link loadMarkdownRenderer}) and
- * renders a sample once, discarding the result, so that the first answer
- * does not pay for compiling marked's rules and code: run while the user
- * types at the first prompt.
+ * renders a sample with it, discarding the result, so that the first answer
+ * does not pay for compiling marked's rules and code. Meant for idle time
+ * (the user typing at the first prompt): the sample goes a block per turn of
+ * the event loop, and stops as soon as `idle()` is false (a key press waits
+ * for one block at most; a turn started meanwhile renders as it would have).
  */
-export async function warmMarkdownRenderer(columns: number): Promise<void> {
-  (await loadMarkdownRenderer(columns))(warmUpMarkdown);
+export async function warmMarkdownRenderer(columns: number, idle: () => boolean = () => true): Promise<void> {
+  const render = await loadMarkdownRenderer(columns);
+  for (const block of warmUpBlocks) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!idle()) return;
+    render(block);
+  }
   startupMark("markdown-warmed");
 }
 

@@ -86,11 +86,12 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     printBanner(session);
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
     // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, then Markdown, warmed
-    // up on a sample (the first answer's render would otherwise compile marked's rules: ~30 ms of the first turn).
+    // up on a sample while the prompt waits (the first answer's render would otherwise compile marked's rules: ~25 ms of
+    // the first turn's CPU).
     setImmediate(() => {
       startupMark("prompt-drawn");
       void loadProviders(agent.providers)
-        .then(() => warmMarkdownRenderer(stdout.columns ?? 80))
+        .then(() => warmMarkdownRenderer(stdout.columns ?? 80, () => input.reading))
         .catch(() => undefined);
     }).unref();
     await runLoop(session, options.firstPrompt);
