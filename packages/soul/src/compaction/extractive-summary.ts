@@ -87,7 +87,7 @@ export function extractiveSummary(messages: readonly Message[], options: Extract
   let text = parts.join("\n\n");
   const kept = options.kept ?? [];
   const working = new WorkingSet([...messages.filter(isUserTyped).slice(-1), ...kept]);
-  const excerpts = workingExcerpts(messages, working, maxTokens - tokenizer.count(text) - Math.floor(maxTokens * INDEX_SHARE) - 4, tokenizer);
+  const excerpts = workingExcerpts(messages, working, maxTokens - tokenizer.count(text) - Math.floor(maxTokens * INDEX_SHARE) - 4, tokenizer, kept);
   if (excerpts !== "") text = text === "" ? excerpts : `${text}\n\n${excerpts}`;
   const room = Math.min(Math.floor(maxTokens * INDEX_SHARE), maxTokens - tokenizer.count(text) - 2);
   const index = identifierIndex(messages, { maxTokens: room, tokenizer, kept });

@@ -63,7 +63,7 @@ export function checkedModelSummary(text: string, summarised: readonly Message[]
   const missing = workingFiles(summarised, working).filter((path) => !pathKeys(path).some((key) => text.includes(key)));
   if (missing.length > 0) {
     const left = room - tokenizer.count(additions.join("\n\n")) - Math.floor(room * 0.25) - Math.floor(room * INDEX_SHARE);
-    const excerpts = workingExcerpts(summarised, working, Math.min(left, Math.floor(room * 0.4)), tokenizer);
+    const excerpts = workingExcerpts(summarised, working, Math.min(left, Math.floor(room * 0.4)), tokenizer, kept);
     const names = `Working files: ${missing.join(", ")}`;
     additions.push(excerpts === "" ? names : `${names}\n\n${excerpts}`);
     notes.push(`Added the working files the model's summary did not name (${missing.length}) and excerpts of them.`);

@@ -6,7 +6,7 @@
  * drops whole blocks in order of importance, refills what it over-dropped,
  * and leaves an index of the identifiers it gave up.
  */
-import type { Message, ToolCall } from "@kosong/core";
+import { extractText, type Message, type ToolCall } from "@kosong/core";
 import { type ConversationBlock, conversationBlocks } from "../conversation/index.js";
 import { type Budget, type BudgetOptions, budgetOf, scaledBudget } from "./budget-options.js";
 import type { Compaction, CompactionOptions, CompactionResult } from "./compaction.js";
@@ -16,7 +16,9 @@ import { neverLonger } from "./never-longer.js";
 import { messageIdentifiers } from "./identifier-index.js";
 import { isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
+import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
+import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
 
 /** The share of the budget held back for the excerpts' count running above the calibrated estimate. */
@@ -25,13 +27,18 @@ const NEW_TEXT_HEADROOM = 0.05;
 /** The share of a bulky output's use that its excerpt is expected to keep. */
 const EXCERPT_KEEPS = 0.7;
 
+/** The weight of a block's topic (what it shares with the working set) against the identifiers only it holds. */
+const TOPIC = 1;
+const REST = 1;
+const IMPORTANT = 2;
+
 /** Options of {@link PreserveImportantCompaction}. */
 export interface PreserveImportantCompactionOptions extends BudgetOptions {
   /** User and assistant messages at the end that are kept before anything but the task (default 5, as Kode). */
   keepRecent?: number;
   /** A tool output larger than this many tokens is bulky: it becomes a stub before messages are dropped (default 200). */
   bulkyToolOutputTokens?: number;
-  /** The share of the budget held for an index of the identifiers in what was given up (default 0.15; 0 for none). */
+  /** The share of the budget held at most for an index of the identifiers in what was given up (default 0.05; 0 for none). */
   indexShare?: number;
 }
 
@@ -41,11 +48,14 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  * their tool results; the task is the first and the latest message the user
  * typed):
  *
- * 1. bulky tool outputs (not errors) before the recent part become `[tool output elided: N tokens]`, oldest first,
- *    except outputs about a file that the recent part uses again;
- * 2. unimportant blocks before the recent part are dropped, oldest first;
- * 3. the bulky outputs spared in 1 become stubs, oldest first;
- * 4. important blocks before the recent part (see {@link isImportantMessage}; also a tool round with an error result), oldest first;
+ * 1-4. the blocks before the recent part, by expected use per token (least first): a block's use is
+ *    its topic (what it shares with the files, symbols and tests the recent messages work on, more for
+ *    recent blocks, double for the newest view of a working file and for an important message, see
+ *    {@link isImportantMessage}) plus what only it holds: the identifiers nothing kept for sure shows
+ *    (likelier the more often the agent wrote them) and the lines of a working file that no more
+ *    useful kept view shows again (so an older view of the same lines goes before a view of other
+ *    lines), each counted once, greedily; a bulky output first loses what its excerpt does not keep,
+ *    then the block goes; tool rounds with an error result go after all the others;
  * 5. bulky tool outputs of the recent part become stubs, oldest first;
  * 6. recent blocks but the last are dropped, oldest first;
  * 7. the task's messages, latest request first, then the first one;
@@ -91,20 +101,33 @@ export class PreserveImportantCompaction implements Compaction {
     const task = new Set(typed);
     const recentFrom = blocks[recent]?.start ?? history.length;
     const working = new WorkingSet([...history.slice(0, recentFrom).filter(isUserTyped).slice(-1), ...history.slice(recentFrom)]);
-    const important = (b: ConversationBlock): boolean =>
-      isImportantMessage(history[b.start]!) || history.slice(b.start + 1, b.end).some(isErrorResult);
+    const important = (b: ConversationBlock): boolean => isImportantMessage(history[b.start]!);
+    const failed = (b: ConversationBlock): boolean => history.slice(b.start + 1, b.end).some(isErrorResult);
     // A tool output sits in its assistant message's block: the call is found there.
     const callOf = (index: number, block: ConversationBlock): ToolCall | undefined =>
       history[block.start]!.tool_calls?.find((c) => c.id === history[index]!.tool_call_id);
     const excerpts = new Map<number, Message>();
+    const priors = identifierPriors(history);
+    // What a block adds beyond its topic: the identifiers and lines that nothing kept for sure shows, each counted once (see marginalUses).
+    const covered = identifierKeys([...task].flatMap((b) => history.slice(b.start, b.end)).concat(history.slice(recentFrom)));
+    // A line of the agent's own script is worth what it names of the working set and the names the agent keeps using.
+    const weighLine = lineWorth(working, priors, covered);
+    const room = (tokens: number): number => Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
     const bulky = (b: ConversationBlock): number[] => {
       const found: number[] = [];
+      // The agent's own bulky call (a script in a heredoc, a file written whole) is cut like an output.
+      const start = history[b.start]!;
+      const callTokens = start.role === "assistant" ? counter.message(start) : 0;
+      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weighLine, room(callTokens)) : null;
+      if (callExcerpt !== null) {
+        excerpts.set(b.start, callExcerpt);
+        found.push(b.start);
+      }
       for (let i = b.start + 1; i < b.end; i++) {
         const message = history[i]!;
         const tokens = counter.message(message);
         if (message.role !== "tool" || isErrorResult(message) || tokens <= this.#bulky) continue;
-        const room = Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
-        const excerpt = toolOutputExcerpt(message, callOf(i, b), working, room, tokenizer);
+        const excerpt = toolOutputExcerpt(message, callOf(i, b), working, room(tokens), tokenizer);
         if (excerpt !== null) excerpts.set(i, excerpt);
         found.push(i);
       }
@@ -119,27 +142,53 @@ export class PreserveImportantCompaction implements Compaction {
     for (const b of old) for (const path of pathsIn([history[b.start]!])) if (working.weightOf(path, "path") > 0) newestView.set(pathKeys(path)[0]!, b);
     const views = new Set(newestView.values());
     const items: Array<{ tier: number; density: number; action: FitAction; order: number }> = [];
-    for (const b of old) {
+    const measured = old.map((b) => {
       let relevance = 0;
       let full = 0;
       let cut = 0;
       const outputs = bulky(b);
+      const kept: Message[] = [];
       for (let i = b.start; i < b.end; i++) {
         relevance += working.relevance(history[i]!);
         full += counter.message(history[i]!);
-        cut += counter.message(excerpts.get(i) ?? history[i]!);
+        const message = excerpts.get(i) ?? history[i]!;
+        cut += counter.message(message);
+        kept.push(message);
       }
       const age = history.length - b.end;
-      const tier = important(b) ? 1 : 0;
-      const use = (views.has(b) ? 2 : 1) * (1 + Math.log1p(relevance)) * (0.25 + Math.exp(-age / 40));
+      const use = (views.has(b) ? 2 : 1) * (important(b) ? IMPORTANT : 1) * (1 + Math.log1p(relevance)) * (0.25 + Math.exp(-age / 40));
+      const keysOf = (form: readonly Message[]): Map<string, number> => {
+        const keys = new Map<string, number>();
+        for (const key of identifierKeys(form)) keys.set(key, priors.get(key) ?? 0);
+        // The lines of a view of a working file: a newer view of the same lines makes an older one redundant.
+        const recency = 0.25 + Math.exp(-age / 40);
+        for (let i = b.start + 1; i < b.end; i++) {
+          if (form[i - b.start]!.role === "tool") for (const [key, value] of valueKeys(extractText(form[i - b.start]!, "\n"), recency)) keys.set(key, value);
+          const call = callOf(i, b);
+          if (call === undefined || !viewsWorkingFile(call, working)) continue;
+          for (const [key, value] of lineKeys(extractText(form[i - b.start]!, "\n"), working, recency)) keys.set(key, Math.max(keys.get(key) ?? 0, value));
+        }
+        return keys;
+      };
+      const keys = keysOf(kept);
+      let rest = 0;
+      if (outputs.length > 0) for (const [key, value] of keysOf(history.slice(b.start, b.end))) if (!keys.has(key) && !covered.has(key)) rest += value;
+      return { block: b, outputs, full, cut, use, keys, rest };
+    });
+    const uses = marginalUses(
+      measured.map((m) => ({ tokens: m.cut, base: TOPIC * m.use, keys: m.keys })),
+      covered,
+    );
+    measured.forEach(({ block: b, outputs, full, cut, use, rest }, k) => {
+      const tier = failed(b) ? 1 : 0;
       // The block goes when its use per token (as excerpted) is lowest; the rest of its bulky outputs (beyond the excerpts) before that.
-      const dropDensity = (EXCERPT_KEEPS * use) / Math.max(cut, 20);
+      const dropDensity = uses[k]! / Math.max(cut, 20);
       items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 1 });
       for (const i of outputs) {
         const action: FitAction = excerpts.has(i) ? { replace: i, message: excerpts.get(i)! } : { stub: i };
-        items.push({ tier, density: Math.min(dropDensity, ((1 - EXCERPT_KEEPS) * use) / Math.max(full - cut, 20)), action, order: 0 });
+        items.push({ tier, density: Math.min(dropDensity, (TOPIC * (1 - EXCERPT_KEEPS) * use + REST * rest) / Math.max(full - cut, 20)), action, order: 0 });
       }
-    }
+    });
     // Unimportant blocks go first (Kode's rule), each tier by use per token.
     items.sort((a, b) => a.tier - b.tier || a.density - b.density || a.order - b.order);
     const drops = (part: ReadonlyArray<{ index: number }>): FitAction[] => part.map((b) => ({ drop: b.index }));

@@ -45,8 +45,24 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
     const named = working.lineWeight(line);
     return FAILING.test(line) ? Math.max(named, 3) : named;
   });
+  const { body, shown } = excerptBody(lines, weights, first, maxTokens - 24, numbering);
+  const header = `[excerpt: ${shown} of ${lines.length} lines, those about what the recent messages work on]`;
+  const joined = `${header}\n${body.join("\n")}`;
+  if (joined.length >= text.length) return null;
+  const excerpt = truncateText(joined, maxTokens, tokenizer);
+  return { role: "tool", content: [{ type: "text", text: excerpt }], tool_call_id: output.tool_call_id };
+}
+
+/**
+ * The lines of `lines` worth `weights` (0: none) within about `room` tokens:
+ * the `first` lines (a frame) and the last 3, then the weighed lines best
+ * first, then 2 lines of context around each, then (when nothing weighs) the
+ * first 5 after the frame; in their order, each gap as `[... N lines ...]`,
+ * numbered from `numbering` (lines from `first` on) when it is not null.
+ */
+export function excerptBody(lines: readonly string[], weights: readonly number[], first: number, room: number, numbering: number | null): { body: string[]; shown: number } {
   const cost = (line: string): number => Math.ceil(Math.min(line.length, MAX_LINE) / 3) + 1;
-  let left = maxTokens - 24;
+  let left = room;
   const chosen = new Set<number>();
   const take = (index: number): void => {
     if (index < 0 || index >= lines.length || chosen.has(index) || left < cost(lines[index]!)) return;
@@ -70,11 +86,7 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
     previous = index;
   }
   if (previous < lines.length - 1) body.push(`[... ${lines.length - 1 - previous} lines ...]`);
-  const header = `[excerpt: ${order.length} of ${lines.length} lines, those about what the recent messages work on]`;
-  const joined = `${header}\n${body.join("\n")}`;
-  if (joined.length >= text.length) return null;
-  const excerpt = truncateText(joined, maxTokens, tokenizer);
-  return { role: "tool", content: [{ type: "text", text: excerpt }], tool_call_id: output.tool_call_id };
+  return { body, shown: order.length };
 }
 
 /** The file line number of the first shown line, when the call shows a file from a known line and the output is not numbered already. */

@@ -1,15 +1,19 @@
 /**
  * Excerpts of the working files for a summary: the tool outputs of the
- * summarised messages that are about what the kept messages work on, each
- * cut to its relevant lines (see {@link toolOutputExcerpt}) under the
- * command that produced it, chosen by use per token within a budget. A
- * summary then keeps the lines the next steps need, not only the files'
- * names.
+ * summarised messages, each cut to its lines about what the kept messages
+ * work on (see {@link toolOutputExcerpt}) under the command that produced
+ * it, and the agent's own scripts and file contents cut the same way (see
+ * {@link toolCallExcerpt}), chosen by marginal use per token within a
+ * budget (see {@link marginalUses}: topic, plus names and lines that the
+ * kept messages and the excerpts chosen before do not show). A summary then
+ * keeps the lines the next steps need, not only the files' names.
  */
 import { type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
+import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
+import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import type { WorkingSet } from "./working-set.js";
 
 /** The heading of the excerpts section of a summary. */
@@ -18,39 +22,81 @@ export const WORKING_EXCERPTS_TITLE = "## Excerpts of the working files";
 /**
  * The excerpts section for `messages` (oldest first), at most `maxTokens`
  * tokens; the empty string when no output is about the working set or
- * nothing fits. Outputs are chosen by their use (what they share with the
- * working set, more for recent ones) per token of their excerpt, and
- * written in their original order.
+ * nothing fits. Excerpts are chosen by their marginal use per token (what
+ * they share with the working set, more for recent ones, plus the names and
+ * working-file lines that `kept` and the excerpts chosen before do not show),
+ * and written in their original order.
  */
-export function workingExcerpts(messages: readonly Message[], working: WorkingSet, maxTokens: number, tokenizer: Tokenizer): string {
+export function workingExcerpts(
+  messages: readonly Message[],
+  working: WorkingSet,
+  maxTokens: number,
+  tokenizer: Tokenizer,
+  kept: readonly Message[] = [],
+): string {
   if (working.empty || maxTokens < 60) return "";
   const calls = new Map<string, ToolCall>();
-  const candidates: Array<{ position: number; text: string; tokens: number; density: number }> = [];
+  const priors = identifierPriors(messages);
+  const covered = identifierKeys(kept);
+  const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number> }> = [];
   messages.forEach((message, position) => {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call);
+    if (message.role === "assistant") {
+      // The agent's own script or file contents, cut to the lines about the working set and the names it keeps using.
+      const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
+      const cut = toolCallExcerpt(message, lineWorth(working, priors, covered), room) ?? message;
+      const text = (cut.tool_calls ?? []).flatMap((call) => argumentValues(call.function.arguments).map(([, v]) => v)).filter((v) => v.includes("\n")).join("\n");
+      if (text === "") return;
+      const tokens = estimate(text);
+      if (tokens > (room + 40) * 1.25) return;
+      const keys = new Map<string, number>();
+      for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text }] }])) keys.set(key, priors.get(key) ?? 0);
+      const recency = 0.25 + (position + 1) / messages.length;
+      candidates.push({ position, text: `$ ${text}`, tokens, base: (1 + Math.log1p(working.relevance(message))) * recency * 0.5, keys });
+      return;
+    }
     if (message.role !== "tool") return;
     const relevance = working.relevance(message);
+    // An output about nothing the kept messages work on is not excerpted (excerpting every output costs more than it finds).
     if (relevance === 0) return;
     const call = calls.get(message.tool_call_id ?? "");
     const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
     const excerpt = toolOutputExcerpt(message, call, working, room, tokenizer);
     const body = excerpt === null ? textOf(message) : textOf(excerpt);
     const text = `${commandLine(call)}\n${body}`;
-    const tokens = tokenizer.count(text);
-    if (tokens > room + 40) return;
+    const tokens = estimate(text);
+    if (tokens > (room + 40) * 1.25) return;
     const recency = 0.25 + (position + 1) / messages.length;
-    candidates.push({ position, text, tokens, density: ((1 + Math.log1p(relevance)) * recency) / tokens });
+    const shown: Message = { role: "tool", content: [{ type: "text", text }], tool_call_id: message.tool_call_id };
+    const keys = new Map<string, number>();
+    for (const key of identifierKeys([shown])) keys.set(key, priors.get(key) ?? 0);
+    for (const [key, value] of valueKeys(body, recency)) keys.set(key, value);
+    if (call !== undefined && viewsWorkingFile(call, working)) for (const [key, value] of lineKeys(body, working, recency)) keys.set(key, value);
+    const base = (1 + Math.log1p(relevance)) * recency;
+    candidates.push({ position, text, tokens, base, keys });
   });
+  // Best marginal use per token first (what the kept messages show counts no more), while they fit.
+  const uses = marginalUses(candidates.map((c) => ({ tokens: c.tokens, base: c.base, keys: c.keys })), covered);
   let left = maxTokens - tokenizer.count(WORKING_EXCERPTS_TITLE) - 2;
   const chosen = candidates
+    .map((c, k) => ({ ...c, density: uses[k]! / Math.max(c.tokens, 20) }))
+    .filter((c) => c.density > 0)
     .sort((a, b) => b.density - a.density)
     .filter((c) => {
-      if (c.tokens + 2 > left) return false;
-      left -= c.tokens + 2;
+      // Ranked by an estimate; counted only when it may fit.
+      if (c.tokens * 0.7 + 2 > left) return false;
+      const tokens = tokenizer.count(c.text);
+      if (tokens + 2 > left) return false;
+      left -= tokens + 2;
       return true;
     })
     .sort((a, b) => a.position - b.position);
   return chosen.length === 0 ? "" : `${WORKING_EXCERPTS_TITLE}\n${chosen.map((c) => c.text).join("\n\n")}`;
+}
+
+/** A cheap token estimate of excerpt text (code and logs: about 3.2 characters a token), for ranking only. */
+function estimate(text: string): number {
+  return Math.ceil(text.length / 3.2);
 }
 
 function textOf(message: Message): string {

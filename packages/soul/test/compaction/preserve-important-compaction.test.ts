@@ -148,3 +148,89 @@ describe("PreserveImportantCompaction on a shell agent's session", () => {
     expect(estimateTokens(withRefill.messages)).toBeGreaterThan(maxTokens * 0.9);
   });
 });
+
+describe("PreserveImportantCompaction chooses by what a block adds", () => {
+  const shell = (id: string, command: string, output: string, text = ""): Message[] => [
+    assistantMessage(text, [toolCall(id, "Shell", { command })]),
+    toolMessage(id, output),
+  ];
+  const lines = (from: number, to: number, name: string): string =>
+    Array.from({ length: to - from + 1 }, (_, i) => `def ${name}_${from + i}(value): return value + ${from + i}`).join("\n");
+
+  it("gives up a view whose lines a newer kept view shows again before an older view of other lines of the working file", async () => {
+    const input: Message[] = [
+      userMessage("Fix the header parsing in src/headers.py."),
+      ...shell("c1", "sed -n '1,40p' src/headers.py", lines(1, 40, "split_field")),
+      ...shell("c2", "sed -n '41,80p' src/headers.py", lines(41, 80, "parse_header")),
+      ...shell("c3", "sed -n '41,80p' src/headers.py", lines(41, 80, "parse_header")),
+      ...shell("c4", "python -m pytest tests/test_headers.py", "FAILED tests/test_headers.py::test_last_field", "The bug is in src/headers.py: parse_header drops the last field."),
+      assistantMessage("Let me edit src/headers.py."),
+    ];
+    const view = estimateTokens(input.slice(1, 3));
+    const maxTokens = Math.ceil((estimateTokens(input) - view + 40) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const text = allText(result.messages);
+    // Lines 1-40 are only in the oldest view; lines 41-80 stay in the newest one.
+    expect(text).toContain("def split_field_20(value)");
+    expect(text).toContain("def parse_header_60(value)");
+    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+  });
+});
+
+describe("PreserveImportantCompaction excerpts the agent's own bulky calls", () => {
+  it("cuts an old heredoc script to its command line, its last lines and the lines about the working set, keeping the call valid", async () => {
+    const script = [
+      "cat > reproduce.py << 'EOF'",
+      ...Array.from({ length: 60 }, (_, i) => `filler_step_${i} = compute_something(${i})  # unrelated setup line ${i}`),
+      "result = parse_header(raw_bytes)",
+      "print(result)",
+      "EOF",
+      "python reproduce.py",
+    ].join("\n");
+    const input: Message[] = [
+      userMessage("Fix the header parsing in src/headers.py."),
+      assistantMessage("Let me reproduce it.", [toolCall("c1", "Shell", { command: script })]),
+      toolMessage("c1", "Traceback: parse_header dropped the last field"),
+      assistantMessage("The bug is in parse_header.", [toolCall("c2", "Shell", { command: "sed -n '1,20p' src/headers.py" })]),
+      toolMessage("c2", "def parse_header(raw_bytes):\n    return raw_bytes.split(b';')[:-1]"),
+      assistantMessage("Let me fix parse_header."),
+    ];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.6);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 100 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const call = result.messages.find((m) => m.tool_calls?.[0]?.id === "c1");
+    expect(call).toBeDefined();
+    const command = (JSON.parse(call!.tool_calls![0]!.function.arguments!) as { command: string }).command;
+    expect(command).toMatch(/^\[excerpt: \d+ of 65 lines/);
+    expect(command).toContain("cat > reproduce.py << 'EOF'");
+    expect(command).toContain("result = parse_header(raw_bytes)");
+    expect(command).toContain("python reproduce.py");
+    expect(command).not.toContain("filler_step_30 ");
+    expect(allText(result.messages)).toContain("Let me reproduce it.");
+  });
+});
+
+describe("PreserveImportantCompaction keeps the values a tool printed", () => {
+  it("keeps an older output with grep -n line numbers over a newer one of the same size that printed none", async () => {
+    const shell = (id: string, command: string, output: string): Message[] => [
+      assistantMessage("", [toolCall(id, "Shell", { command })]),
+      toolMessage(id, output),
+    ];
+    const hits = Array.from({ length: 12 }, (_, i) => `${812 + 37 * i}:    value = value + one`).join("\n");
+    const plain = Array.from({ length: 12 }, () => "    value = value + one and two").join("\n");
+    const input: Message[] = [
+      userMessage("Find where the totals go wrong."),
+      ...shell("c1", "grep -n 'value = value' lib", hits),
+      ...shell("c2", "tail lib", plain),
+      ...shell("c3", "python run.py", "total: 41, expected 42"),
+      assistantMessage("The total is off by one."),
+    ];
+    const one = estimateTokens(input.slice(3, 5));
+    const maxTokens = Math.ceil((estimateTokens(input) - one + 30) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    expect(result.messages.some((m) => m.tool_call_id === "c1")).toBe(true);
+    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+  });
+});

@@ -146,3 +146,28 @@ describe("extractiveSummary of a shell agent's steps", () => {
     expect(summary).toContain("- I decided to use zod.");
   });
 });
+
+describe("extractiveSummary excerpts the agent's own scripts", () => {
+  it("keeps the lines of an old script that name what the kept messages work on, not only the outputs", () => {
+    const script = [
+      "cat > reproduce.py << 'EOF'",
+      "import django",
+      "from django.conf import settings",
+      "settings.configure(INSTALLED_APPS=['django.contrib.contenttypes'], USE_TZ=True)",
+      ...Array.from({ length: 30 }, (_, i) => `unrelated_value_${i} = ${i}`),
+      "print(parse_header(b'a; b; c'))",
+      "EOF",
+      "python reproduce.py",
+    ].join("\n");
+    const messages = [
+      userMessage("Fix the header parsing."),
+      assistantMessage("Let me reproduce it.", [toolCall("a", "bash", { command: script })]),
+      toolMessage("a", "['a', 'b']"),
+    ];
+    const kept = [assistantMessage("parse_header drops the last field; settings.configure is needed for the script.")];
+    const summary = extractiveSummary(messages, { maxTokens: 1200, tokenizer: o200kTokenizer, kept });
+    expect(summary).toContain("## Excerpts of the working files");
+    expect(summary).toContain("print(parse_header(b'a; b; c'))");
+    expect(summary).toContain("settings.configure(INSTALLED_APPS=['django.contrib.contenttypes'], USE_TZ=True)");
+  });
+});

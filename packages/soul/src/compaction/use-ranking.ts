@@ -1,0 +1,205 @@
+/**
+ * Expected use with diminishing returns: what an older piece of the
+ * conversation is worth keeping for is partly its topic (what it shares with
+ * the working set) and partly the identifiers it holds that nothing kept
+ * already shows. A second copy of the same script's boilerplate adds
+ * nothing; the one copy that holds a name the agent keeps coming back to is
+ * worth its tokens. Ranking greedily by marginal use per token (the names
+ * already covered count no more) is the standard answer to such a
+ * coverage problem.
+ */
+import type { Message, ToolCall } from "@kosong/core";
+import { identifiersOf, messageIdentifiers } from "./identifier-index.js";
+import { pathKeys, type WorkingSet } from "./working-set.js";
+
+/** The use of one line of a view of a working file, before its recency and what it names of the working set. */
+const LINE = 0.3;
+
+/** The use of one value a tool printed (see {@link valueKeys}), before its recency. */
+const VALUE = 0.2;
+
+/** A line-number prefix: `cat -n`, `nl`, `grep -n` (after a path too), `12→`. */
+const LINE_NUMBER = /^(?:\s*\d+(?:\t|→| {2,})|(?:[\w./-]+[:-])?\d+[:-])/;
+
+/** True when `call` names a file of the working set (a read, a search or an edit of it). */
+export function viewsWorkingFile(call: ToolCall, working: WorkingSet): boolean {
+  for (const [id, kind] of identifiersOf(call.function.arguments ?? "")) if (kind === "path" && working.weightOf(id, "path") > 0) return true;
+  return false;
+}
+
+/**
+ * The lines of `text` (a view of a working file) as keys: each line without
+ * its line-number prefix, trimmed (6 characters at least), worth more the
+ * more it names the working set, times `recency`. A newer view of the same
+ * lines holds the same keys, so one kept view makes the other redundant.
+ */
+export function lineKeys(text: string, working: WorkingSet, recency: number): Map<string, number> {
+  const keys = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const trimmed = line.replace(LINE_NUMBER, "").trim();
+    if (trimmed.length < 6) continue;
+    const key = `\u0000${trimmed}`;
+    keys.set(key, Math.max(keys.get(key) ?? 0, LINE * recency * (1 + working.lineWeight(line))));
+  }
+  return keys;
+}
+
+/** A line number a tool printed as a prefix (`grep -n`, `cat -n`), and an `…Error: message` text. */
+const PRINTED_VALUE = /^(?:[\w./-]+[:-])?(\d{2,})[:-]|^\s*(\d{2,})\t|\b(\w*(?:Error|Exception): [^\n]{3,200})/;
+
+/**
+ * The values a tool output printed that later steps write again, as keys:
+ * the line numbers of `grep -n` and `cat -n` hits (what the next `sed -n`
+ * or edit goes to) and `…Error: message` texts, each worth `VALUE` times
+ * `recency`.
+ */
+export function valueKeys(text: string, recency: number): Map<string, number> {
+  const keys = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const match = PRINTED_VALUE.exec(line);
+    const value = match?.[1] ?? match?.[2] ?? match?.[3];
+    if (value !== undefined) keys.set(`\u0001${value}`, VALUE * recency);
+  }
+  return keys;
+}
+
+/** One candidate: its tokens, the use it has whatever else is kept, and what it holds that others may hold too. */
+export interface UseCandidate {
+  tokens: number;
+  /** Use that does not depend on what else is kept (its topic). */
+  base: number;
+  /** What it holds (identifier keys, see {@link identifierKeys}; lines of a file), each with its use when nothing else holds it. */
+  keys: ReadonlyMap<string, number>;
+}
+
+/** The keys an identifier is matched by: a path by its normalised suffix (see {@link pathKeys}), anything else as it is. */
+export function identifierKeys(messages: readonly Message[]): Set<string> {
+  const keys = new Set<string>();
+  for (const message of messages) {
+    for (const [id, kind] of messageIdentifiers(message)) {
+      if (kind === "error") continue;
+      if (kind === "path") keys.add(pathKeys(id)[0] ?? id);
+      else keys.add(id);
+    }
+  }
+  return keys;
+}
+
+/**
+ * How likely each identifier of `history` is to be used again: the more
+ * messages the agent or the user wrote it in (tool outputs count a third),
+ * the likelier, and the less the longer ago it was last seen.
+ */
+export function identifierPriors(history: readonly Message[]): Map<string, number> {
+  const mentions = new Map<string, { count: number; last: number }>();
+  history.forEach((message, position) => {
+    const weight = message.role === "tool" ? 1 / 3 : 1;
+    for (const key of identifierKeys([message])) {
+      const entry = mentions.get(key);
+      if (entry === undefined) mentions.set(key, { count: weight, last: position });
+      else {
+        entry.count += weight;
+        entry.last = position;
+      }
+    }
+  });
+  const priors = new Map<string, number>();
+  for (const [key, { count, last }] of mentions) {
+    const age = history.length - 1 - last;
+    priors.set(key, Math.log1p(count) * (0.3 + 0.7 * Math.exp(-age / 60)));
+  }
+  return priors;
+}
+
+/**
+ * The marginal use of each candidate when they are chosen greedily, best
+ * use per token first, each key counting only for the first chosen
+ * candidate that holds it (and not at all when `covered` holds it): the
+ * returned uses are in the order of `candidates`, and ranking by use per
+ * token reproduces the greedy order.
+ */
+export function marginalUses(candidates: readonly UseCandidate[], covered: ReadonlySet<string>): number[] {
+  const taken = new Set(covered);
+  const uses = candidates.map(() => 0);
+  const gain = (c: UseCandidate): number => {
+    let use = c.base;
+    for (const [key, value] of c.keys) if (!taken.has(key)) use += value;
+    return use;
+  };
+  // Lazy greedy: a candidate's gain only shrinks as more is covered, so a stale bound that still wins is exact once recomputed.
+  const heap = new MaxHeap(candidates.map((c, index) => ({ index, density: gain(c) / Math.max(c.tokens, 20) })));
+  for (let top = heap.pop(); top !== undefined; top = heap.pop()) {
+    const candidate = candidates[top.index]!;
+    const use = gain(candidate);
+    const density = use / Math.max(candidate.tokens, 20);
+    const next = heap.peek();
+    if (next !== undefined && density < next.density) {
+      heap.push({ index: top.index, density });
+      continue;
+    }
+    uses[top.index] = use;
+    for (const key of candidate.keys.keys()) taken.add(key);
+  }
+  return uses;
+}
+
+/** A binary max-heap of candidates by density. */
+class MaxHeap {
+  readonly #items: Array<{ index: number; density: number }>;
+
+  constructor(items: Array<{ index: number; density: number }>) {
+    this.#items = [];
+    for (const item of items) this.push(item);
+  }
+
+  peek(): { index: number; density: number } | undefined {
+    return this.#items[0];
+  }
+
+  push(item: { index: number; density: number }): void {
+    const items = this.#items;
+    items.push(item);
+    for (let at = items.length - 1; at > 0; ) {
+      const parent = (at - 1) >> 1;
+      if (items[parent]!.density >= items[at]!.density) break;
+      [items[parent], items[at]] = [items[at]!, items[parent]!];
+      at = parent;
+    }
+  }
+
+  pop(): { index: number; density: number } | undefined {
+    const items = this.#items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last !== undefined) {
+      items[0] = last;
+      for (let at = 0; ; ) {
+        const left = 2 * at + 1;
+        const right = left + 1;
+        let best = at;
+        if (left < items.length && items[left]!.density > items[best]!.density) best = left;
+        if (right < items.length && items[right]!.density > items[best]!.density) best = right;
+        if (best === at) break;
+        [items[best], items[at]] = [items[at]!, items[best]!];
+        at = best;
+      }
+    }
+    return top;
+  }
+}
+
+/**
+ * What a line of the agent's own script or file contents is worth: what it
+ * names of the working set, plus the priors of the names in it that
+ * `covered` (what is kept for sure) does not show.
+ */
+export function lineWorth(working: WorkingSet, priors: ReadonlyMap<string, number>, covered: ReadonlySet<string>): (line: string) => number {
+  return (line) => {
+    let weight = working.lineWeight(line);
+    for (const [id, kind] of identifiersOf(line)) {
+      const key = kind === "path" ? (pathKeys(id)[0] ?? id) : id;
+      if (kind !== "error" && !covered.has(key)) weight += priors.get(key) ?? 0;
+    }
+    return weight;
+  };
+}
