@@ -45,10 +45,10 @@ const postgresTests = [
   "packages/kosong-context-postgres/test/**/*.test.ts",
   "bench/test/context-postgres.test.ts",
   "apps/cli/test/e2e/store-postgres.e2e.test.ts",
+  "apps/cli/test/interactive/agents-running-postgres.test.ts",
   "apps/cli/test/e2e/recall-postgres.e2e.test.ts",
   "apps/cli/test/e2e/session-retention-postgres.e2e.test.ts",
   "apps/cli/test/e2e/subagents-postgres.e2e.test.ts",
-  "apps/cli/test/e2e/agents-running-postgres.e2e.test.ts",
   "apps/cli/test/e2e/session-children-postgres.e2e.test.ts",
 ];
 

@@ -9,6 +9,7 @@ import { ExitCode } from "./cli-error.js";
 import { compactionNames, fileRestoreModes, outputFormats, providerNames, thinkingEfforts } from "./config/setting-values.js";
 import type { SettingFlags } from "./config/settings.js";
 import { sandboxModes } from "./sandbox/sandbox-settings.js";
+import { type ProcessIo, processIo } from "./process-io.js";
 
 /** The options of the main command, as commander parses them. */
 export interface MainOptions extends Omit<SettingFlags, "thinking"> {
@@ -76,8 +77,12 @@ Examples:
   kosong export <id> -o chat.html         a session as a self-contained page (md, html, jsonl)
   kosong import context.jsonl             a kimi-cli session or an export as a new session`;
 
-/** Builds the `kosong` program; each command imports its mode only when it runs. */
-export function buildProgram(): Command {
+/**
+ * Builds the `kosong` program; each command imports its mode only when it
+ * runs and hands its exit code to `exit`. The main command (interactive and
+ * print mode) runs on `io`; help and parse errors are written to it.
+ */
+export function buildProgram(io: ProcessIo = processIo, exit: (code: number) => void = (code) => (process.exitCode = code)): Command {
   const program = new Command("kosong")
     .description("kosong: a coding agent in your terminal, built on @kosong/soul.\nWithout -p it starts an interactive session (an optional first prompt may follow).")
     .version(`kosong ${packageJson.version}`, "-V, --version", "print the version and exit")
@@ -121,9 +126,10 @@ export function buildProgram(): Command {
     .addHelpText("after", environmentHelp)
     .showHelpAfterError("(kosong --help lists every flag)")
     .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
     .action(async (words: string[], options: MainOptions) => {
       const { runMain } = await import("./run-main.js");
-      process.exitCode = await runMain(words.join(" "), options);
+      exit(await runMain(words.join(" "), options, io));
     });
 
   program
@@ -133,7 +139,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .action(async (options: { fast?: boolean }) => {
       const { runDemo } = await import("./demo/run-demo.js");
-      process.exitCode = await runDemo({ fast: options.fast ?? false });
+      exit(await runDemo({ fast: options.fast ?? false }));
     });
 
   program
@@ -142,7 +148,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .action(async (_options: object, command: Command) => {
       const { runAcp } = await import("./run-main.js");
-      process.exitCode = await runAcp(command.optsWithGlobals<MainOptions>());
+      exit(await runAcp(command.optsWithGlobals<MainOptions>()));
     });
 
   program
@@ -154,7 +160,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .action(async (id: string, _options: object, command: Command) => {
       const { runExport } = await import("./export/export-command.js");
-      process.exitCode = await runExport(id, command.optsWithGlobals());
+      exit(await runExport(id, command.optsWithGlobals()));
     });
 
   program
@@ -164,7 +170,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .action(async (file: string, _options: object, command: Command) => {
       const { runImport } = await import("./export/export-command.js");
-      process.exitCode = await runImport(file, command.optsWithGlobals());
+      exit(await runImport(file, command.optsWithGlobals()));
     });
 
   const sessions = program
@@ -174,7 +180,7 @@ export function buildProgram(): Command {
     .action(async (_options: object, command: Command) => {
       const { runSessionsCommand } = await import("./sessions/print-sessions.js");
       const { storeUrl } = await import("./sessions/store-sessions.js");
-      process.exitCode = await runSessionsCommand(storeUrl(command.optsWithGlobals<{ store?: string }>().store, process.env));
+      exit(await runSessionsCommand(storeUrl(command.optsWithGlobals<{ store?: string }>().store, process.env)));
     });
   sessions
     .command("prune")
@@ -185,7 +191,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .action(async (_options: object, command: Command) => {
       const { runPrune } = await import("./sessions/prune-command.js");
-      process.exitCode = await runPrune(command.optsWithGlobals());
+      exit(await runPrune(command.optsWithGlobals()));
     });
 
   return program;

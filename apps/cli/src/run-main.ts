@@ -10,27 +10,32 @@ import { UsageError } from "./cli-error.js";
 import { resolveSettings } from "./config/settings.js";
 import type { MainOptions } from "./program.js";
 import { createProviders, loadProviders } from "./providers/create-provider.js";
+import { type ProcessIo, processIo } from "./process-io.js";
 import { startupMark } from "./startup-marks.js";
 
 const fstatAsync = promisify(fstat);
 
-/** Runs `kosong [prompt]` / `kosong -p PROMPT`; returns the exit code. */
-export async function runMain(firstPrompt: string, options: MainOptions): Promise<number> {
+/**
+ * Runs `kosong [prompt]` / `kosong -p PROMPT`; returns the exit code. The
+ * interactive mode runs on `io` (the process's terminal, environment and
+ * directory unless given).
+ */
+export async function runMain(firstPrompt: string, options: MainOptions, io: ProcessIo = processIo): Promise<number> {
   startupMark("main");
   if (options.workDir !== undefined) await enterWorkDir(options.workDir);
   const choice = await sessionChoice(options);
   if (options.print !== undefined && firstPrompt) throw new UsageError("Give the prompt either with -p or as arguments, not both.");
   if (options.print === undefined && options.outputFormat) throw new UsageError("--output-format applies to print mode: add -p PROMPT.");
   if (options.wire && (options.print !== undefined || firstPrompt)) throw new UsageError("--wire takes its prompts from the wire client: drop -p and the prompt.");
-  const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) });
+  const settings = await resolveSettings({ ...options, thinking: thinkingFlag(options.thinking) }, io.env);
   startupMark("config");
-  const providers = await createProviders(settings);
+  const providers = await createProviders(settings, io.env);
   startupMark("providers");
   // Every mode's first request needs the model's SDK: it loads while the session opens (reading files, running git).
   void loadProviders(providers);
   if (settings.sessionRetention !== null) {
     const { applySessionRetention } = await import("./sessions/startup-retention.js");
-    await applySessionRetention(settings, choice, await realpath(process.cwd()));
+    await applySessionRetention(settings, choice, await realpath(io.cwd()), io.stderr);
   }
   if (options.wire) {
     if (choice.kind === "pick") throw new UsageError("--resume without an id picks a session interactively; with --wire, give the id or use --session.");
@@ -46,7 +51,7 @@ export async function runMain(firstPrompt: string, options: MainOptions): Promis
   }
   const { runInteractive } = await import("./modes/interactive/run-interactive.js");
   startupMark("mode-loaded");
-  return runInteractive({ settings, providers, choice, firstPrompt });
+  return runInteractive({ settings, providers, choice, firstPrompt, io });
 }
 
 /** Runs `kosong acp`: serves ACP on stdin/stdout with the settings of the global flags; returns the exit code. */

@@ -169,14 +169,16 @@ async function runPrompt(served: Served, client: AgentContext, sessionId: string
 
 /** Asks the client; anything but a known option (an error, a cancelled request) rejects. */
 async function askPermission(soul: Soul, client: AgentContext, sessionId: string, event: SoulEventOf<"ApprovalRequest">, rawInput: unknown): Promise<void> {
-  const { id, tool_call_id, sender, description, scope } = event.payload;
+  const { id, tool_call_id, sender, description, scope, once } = event.payload;
   let kind: ApprovalKind = "reject";
   try {
     const request: RequestPermissionRequest = {
       sessionId,
       toolCall: { toolCallId: tool_call_id, title: description, kind: toolKind(sender), status: "pending", ...(rawInput !== undefined && { rawInput }) },
-      // "Allow for this session" says what it covers when the tool gives a scope (e.g. "`git status` commands").
-      options: permissionOptions.map((option) => ({ ...option, ...(option.optionId === "approve_for_session" && scope !== undefined && { name: `${option.name}: ${scope}` }) })),
+      // "Allow for this session" says what it covers when the tool gives a scope (e.g. "`git status` commands"); a request approved once only has no such option.
+      options: permissionOptions
+        .filter((option) => !(once === true && option.optionId === "approve_for_session"))
+        .map((option) => ({ ...option, ...(option.optionId === "approve_for_session" && scope !== undefined && { name: `${option.name}: ${scope}` }) })),
     };
     const response = await client.request("session/request_permission", request);
     const chosen = response.outcome.outcome === "selected" ? response.outcome.optionId : null;

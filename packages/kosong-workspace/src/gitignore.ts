@@ -26,7 +26,8 @@
  * {@link MAX_GITIGNORE_BYTES} are read, patterns are matched by a table over
  * (pattern position, path position), never by a backtracking regular
  * expression, and a {@link GitignoreMatcher} stops with
- * {@link GitignoreTooCostlyError} past a budget of table steps.
+ * {@link GitignoreTooCostlyError} past a budget of table steps (a cell of
+ * the table costs a step per token, and a bracket set one per range in it).
  */
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -102,7 +103,8 @@ export class GitignoreMatcher {
   /** Whether `tokens` match all of `text`: a table of reachable (token, position) pairs, filled forwards. */
   #matches(tokens: readonly Token[], text: string): boolean {
     const width = text.length + 1;
-    this.#left -= (tokens.length + 1) * width;
+    // Each cell of the table costs a step per token, and a bracket set a step per range it holds (its inner loop).
+    this.#left -= tokens.reduce((steps, token) => steps + (token.kind === "class" ? token.ranges.length : 1), 1) * width;
     if (this.#left < 0) throw new GitignoreTooCostlyError(this.maxSteps);
     // reach[t * width + i]: tokens[0..t) can match text[0..i).
     const reach = new Uint8Array((tokens.length + 1) * width);

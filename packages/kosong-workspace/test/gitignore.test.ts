@@ -129,4 +129,26 @@ describe("the scan's .gitignore", () => {
     expect(new GitignoreMatcher(table).ignored(parseGitignore(`${pattern}b\n`), key, false)).toBe(false);
     expect(() => new GitignoreMatcher(table - 1).ignored(parseGitignore(`${pattern}c\n`), key, false)).toThrow(GitignoreTooCostlyError);
   });
+
+  it("a bracket set of thousands of characters costs a step per character in each cell: a hostile set stops with GitignoreTooCostlyError at once instead of running long", async () => {
+    // One `*` then a set of 60,000 characters none of which a name holds: each of a name's cells tries every one of them.
+    const set = `*[${"b".repeat(60_000)}]`;
+    const name = "a".repeat(250);
+    const table = (1 + 1 + 60_000) * (name.length + 1);
+    expect(new GitignoreMatcher(table).ignored(parseGitignore(set), name, false)).toBe(false);
+    expect(() => new GitignoreMatcher(table - 1).ignored(parseGitignore(set), name, false)).toThrow(GitignoreTooCostlyError);
+    // With the default budget the second name is already too costly (uncharged, each name would cost ~15 million range checks
+    // while counted as 750 steps: a scan of thousands of names would run for minutes).
+    const matcher = new GitignoreMatcher();
+    const rules = parseGitignore(set);
+    expect(() => {
+      for (let i = 0; i < 2000; i++) matcher.ignored(rules, `${name.slice(0, 240)}${i}`, false);
+    }).toThrow(GitignoreTooCostlyError);
+
+    const { root } = await journaledSession();
+    await writeFile(path.join(root, ".gitignore"), `${set}\n`);
+    for (let i = 0; i < 5; i++) await writeFile(path.join(root, `${name.slice(0, 240)}${i}`), "");
+    const scan = await scanWorkspace(root);
+    expect(scan.limitHit).toMatch(/the \.gitignore patterns cost more than \d+ steps to match/);
+  });
 });

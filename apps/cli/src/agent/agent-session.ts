@@ -82,6 +82,8 @@ export interface AgentSession {
   compaction: SwitchableCompaction;
   providers: Providers;
   settings: Settings;
+  /** The environment the session was opened with: provider keys for `/model`, secrets `/export` hides. */
+  env: NodeJS.ProcessEnv;
   /** The sandbox of Shell commands, or null when it is off or not available (a start-up notice said why). */
   sandbox: CommandSandbox | null;
   /** The skills and custom commands of the workspace and the user (`/name` runs one). */
@@ -138,6 +140,8 @@ export interface OpenSessionOptions {
   choice: SessionChoice;
   /** The working directory (default: the process's). */
   cwd?: string;
+  /** The environment: the Shell tool's and the MCP servers' come from it (credentials removed), the user's hooks from its HOME (default: the process's). */
+  env?: NodeJS.ProcessEnv;
   /** Receives warnings: an MCP server that did not start, crashed or restarted (default: a `kosong:` line on stderr). */
   warn?: (line: string) => void;
   /** The host's file system and terminal for the tools (an editor over ACP). */
@@ -164,6 +168,7 @@ export interface OpenSessionOptions {
 export async function openAgentSession(options: OpenSessionOptions): Promise<AgentSession> {
   const { settings, providers, choice } = options;
   const warn = options.warn ?? warnOnStderr;
+  const env = options.env ?? process.env;
   const cwd = await realpath(options.cwd ?? process.cwd());
   // The project context (AGENTS.md files, git's branch and status) loads while the session file is chosen and restored.
   const projectContextLoading = settings.projectContext ? loadProjectContext(cwd) : Promise.resolve(null);
@@ -194,7 +199,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     if (opened.notice !== null) warn(opened.notice);
     const extensions = await loadPromptExtensions(cwd, settings.home, warn);
     // What the workspace brings (hooks, .mcp.json servers, permission rules) acts only once trusted: one question covers all of it.
-    const hookFiles = await readSessionHooks({ settings, cwd, home: process.env.HOME ?? os.homedir(), warn });
+    const hookFiles = await readSessionHooks({ settings, cwd, home: env.HOME ?? os.homedir(), warn });
     const offer = await readWorkspaceOffer(cwd, hookFiles.project, warn);
     const trust = await decideWorkspaceTrust(settings.home, cwd, offer, settings.trustWorkspace, options.askWorkspaceTrust);
     // Loaded below (after the tools): FetchURL reads them for each host it is led to.
@@ -204,13 +209,14 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     // The Agent tool reaches the soul of the moment (`/model` replaces it) and the session's hooks (opened once the tools are) through these.
     let currentSoul: Soul | null = null;
     let hooks: SessionCommandHooks | null = null;
-    const shellEnv = childEnvironment(process.env, settings.shellEnvironment, [settings.apiKey]);
+    const shellEnv = childEnvironment(env, settings.shellEnvironment, [settings.apiKey]);
     const imageInput = (): ImageInput => ({ accepted: acceptsImages(settings.provider, current.main.modelName, settings.imageInput), model: current.main.modelName });
     const fetch = { allowHosts: settings.fetchAllowHosts, allowPrivate: settings.fetchAllowPrivate, limits: settings.fetchLimits, hostRule: (host: string) => permissionRules?.decide("FetchURL", { url: `http://${host}/` })?.effect ?? null };
     const tools = createAgentTools(workspace, { shellEnv, sandbox, jobs, imageInput, fetch });
     const planMode = new PlanMode(settings.plan);
     const { subagents, store, notices: subagentNotices } = await openSubagents({
       settings,
+      env,
       stored,
       cwd,
       session,
@@ -272,6 +278,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         this.soul = currentSoul = soulFor(next);
       },
       imageInput,
+      env,
       subagents,
       subagentNotices,
       afterRevert,
@@ -365,7 +372,7 @@ interface Conversation {
  */
 function startSandbox(options: OpenSessionOptions, cwd: string, session: SessionInfo | null, contextFile: string) {
   const kosongPaths = [options.settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
-  const opening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(options.settings.sandbox, { workspace: cwd, kosongPaths, env: process.env });
+  const opening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(options.settings.sandbox, { workspace: cwd, kosongPaths, env: options.env ?? process.env });
   opening.catch(() => undefined);
   const drop = () => opening.then((opened) => opened.sandbox?.close(), () => undefined);
   return { opening, drop };
@@ -404,6 +411,8 @@ function openConversation(
 /** What {@link openSubagents} needs of the session. */
 interface SubagentsSetup {
   settings: Settings;
+  /** The session's environment: its HOME holds the user's agent files, its keys reach the children's models. */
+  env: NodeJS.ProcessEnv;
   /** The parent's conversation in a store: the children's go there too. */
   stored: StoredConversation | null;
   cwd: string;
@@ -431,7 +440,7 @@ interface SubagentsSetup {
  */
 async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subagents; store: SubagentStore; notices: string[] }> {
   const { settings, session, contextFile } = setup;
-  const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, os.homedir()), setup.tools.map((t) => t.name));
+  const loaded = await loadAgentTypes(agentFolders(settings.home, setup.cwd, setup.env.HOME ?? os.homedir()), setup.tools.map((t) => t.name));
   const logs = setup.stored === null ? null : setup.stored.children;
   const store = new SubagentStore(session ? path.join(session.dir, "agents") : `${contextFile}.agents`, logs);
   const cut = await store.recoverCut();
@@ -448,7 +457,7 @@ async function openSubagents(setup: SubagentsSetup): Promise<{ subagents: Subage
     guard: setup.guard,
     provider: () => setup.providers().main,
     fastProvider: () => setup.providers().compact ?? setup.providers().main,
-    providerFor: (model) => createProvider(settings, model),
+    providerFor: (model) => createProvider(settings, model, setup.env),
     soul: setup.soul,
     context: setup.context,
     maxContextSize: setup.providers().maxContextSize,
@@ -484,7 +493,7 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
   const mcpSources = [...(await workspaceMcpSources(cwd, trusted, warn)), ...settings.mcpSources];
   if (mcpSources.length > 0) {
     const { openSessionMcp } = await import("./mcp-tools.js");
-    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, process.env, options.mcpProgress, settings.mcpStartTimeoutMs));
+    ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, options.env ?? process.env, options.mcpProgress, settings.mcpStartTimeoutMs));
   }
   if (options.mcpTools) {
     try {
@@ -500,7 +509,12 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
 
 /** Writes a warning as a `kosong:` line on stderr; it may quote a server, so its control characters are shown, not obeyed, and passwords of URLs are hidden. */
 export function warnOnStderr(line: string): void {
-  process.stderr.write(`kosong: ${visibleControls(redactUrlPasswords(line), { oneLine: true })}\n`);
+  warnOn(process.stderr)(line);
+}
+
+/** Writes warnings as {@link warnOnStderr} does, on `stream`. */
+export function warnOn(stream: NodeJS.WritableStream): (line: string) => void {
+  return (line) => void stream.write(`kosong: ${visibleControls(redactUrlPasswords(line), { oneLine: true })}\n`);
 }
 
 /**

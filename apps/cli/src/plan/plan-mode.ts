@@ -12,8 +12,8 @@
  * before plan mode was switched on is refused from then on.
  */
 import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type ToolReturnValue, type Toolset, toolOk } from "@kosong/core";
+import { askApproval } from "@kosong/soul";
 import { z } from "zod";
-import { askApproval } from "../tools/ask-approval.js";
 import { isReadOnlyCommand } from "./read-only-command.js";
 
 /**
@@ -68,16 +68,11 @@ export class PlanMode {
 
 /**
  * The approval key of ExitPlanMode call `toolCallId`: one per call, so no
- * session approval or permission rule reaches another plan (hosts show no
- * "for the session" choice for it: {@link isExitPlanModeAction}).
+ * permission rule reaches another plan (its request is `once`: hosts show
+ * no "for the session" choice for it).
  */
 export function exitPlanModeAction(toolCallId: string): string {
   return `ExitPlanMode: ${toolCallId}`;
-}
-
-/** Whether approval key `action` is an ExitPlanMode call's, which is asked every time. */
-export function isExitPlanModeAction(action: string): boolean {
-  return action.startsWith("ExitPlanMode: ");
 }
 
 const exitParameters = z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") });
@@ -90,8 +85,10 @@ function exitPlanModeTool(mode: PlanMode): CallableTool {
     parameters: exitParameters,
     async execute({ plan }, context) {
       if (!mode.on) return toolError({ message: "Plan mode is not on: go ahead with the work.", brief: "not in plan mode" });
-      // Leaving plan mode is asked every time: the approval's key is this call's, so approving it "for the session" (or saving it as a rule) covers no later plan.
-      const review = await mode.review(context.toolCallId, plan, () => askApproval(context, exitPlanModeAction(context.toolCallId), `Leave plan mode and carry out this plan:\n\n${plan}`, "this plan only"));
+      // Leaving plan mode is asked every time: only this plan can be approved (no "for the session" choice), and the key is this call's, so no rule covers a later plan.
+      const review = await mode.review(context.toolCallId, plan, () =>
+        askApproval(context, exitPlanModeAction(context.toolCallId), `Leave plan mode and carry out this plan:\n\n${plan}`, undefined, { once: true }),
+      );
       if ("rejected" in review) return review.rejected;
       mode.on = false;
       if (review.approved === plan) return toolOk({ output: `The user approved the plan. Plan mode is off: carry out the plan now.\n\n${plan}`, brief: "plan approved" });

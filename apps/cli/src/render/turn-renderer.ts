@@ -32,6 +32,8 @@ export interface ApprovalQuestion {
   description: string;
   /** What approving for the session covers, in words (absent: every request of `action`). */
   scope?: string;
+  /** Only this request can be approved: no "for the session" (or "for the project") choice. */
+  once?: boolean;
 }
 
 /** The user's answer to an approval request. */
@@ -51,6 +53,7 @@ export function approvalQuestion(payload: ApprovalRequestInfo): ApprovalQuestion
     action: visibleControls(action, oneLine),
     description: visibleControls(description),
     ...(scope === undefined ? {} : { scope: visibleControls(scope, oneLine) }),
+    ...(payload.once === true ? { once: true } : {}),
   };
 }
 

@@ -150,7 +150,8 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
 
       // Cancel mid-stream.
       const words = Array.from({ length: 40 }, (_, i) => ({ type: "text" as const, text: `word${i} ` }));
-      fake.server.enqueue({ message: { role: "assistant", content: words }, usage, chunkDelayMs: 50 });
+      // Held after two words until kosong leaves it: the cancel, not the clock, ends the stream.
+      fake.server.enqueue({ message: { role: "assistant", content: words }, usage, holdAfter: 3 });
       const before = editor.updates.length;
       const prompt = ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk for a while" }] });
       while (chunks(editor.updates.slice(before), "agent_message_chunk").length === 0) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -1,8 +1,8 @@
 /**
- * AskUserQuestion through the built binary: a picker in the terminal (an
- * option by number, or the user's own words), and a clear error result for
- * the model in print mode, where nobody can answer; over --wire, kimi-cli's
- * QuestionRequest answered by Moonshot's own client SDK.
+ * AskUserQuestion through the built binary: a clear error result for the
+ * model in print mode, where nobody can answer; over --wire, kimi-cli's
+ * QuestionRequest answered by Moonshot's own client SDK. The terminal's
+ * picker: test/interactive/ask-user-question.test.ts.
  */
 import { mkdir } from "node:fs/promises";
 import { createSession, type StreamEvent } from "@moonshot-ai/kimi-agent-sdk";
@@ -10,13 +10,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
 import { wireExecutable } from "./wire-wrapper.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server } = await kosongSuite();
 
 const questions = {
   questions: [
@@ -35,23 +34,6 @@ async function workspace() {
 }
 
 describe("AskUserQuestion (the built binary)", { timeout: 90_000 }, () => {
-  it("shows a picker: an option by number, or the user's own answer, reach the model", async () => {
-    const { cwd, env } = await workspace();
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env: cleanEnv(path.dirname(cwd), env), height: 50 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/);
-    server.enqueue({ message: callTool("q1", "AskUserQuestion", questions), usage }, { message: say("Rust with my own store it is."), usage });
-    terminal.line("start a project");
-    let screen = await terminal.waitFor(/Which language\?[\s\S]*answer› $/m, { from: "› start a project" });
-    expect(screen).toMatch(/\[Lang\] Which language\?\n\s+1\. Python — large ecosystem\n\s+2\. Rust — fast␛\[2J/);
-    terminal.line("2");
-    screen = await terminal.waitFor(/Which database\?[\s\S]*answer› $/m, { from: "› start a project" });
-    terminal.line("a flat file");
-    await terminal.waitFor(/Rust with my own store it is\./, { from: "› start a project" });
-    expect(toolResult(1)).toContain("Which language?\\n→ Rust");
-    expect(toolResult(1)).toContain("Which database?\\n→ a flat file");
-  });
-
   it("fails clearly in print mode, and the model goes on", async () => {
     const { home, cwd, env } = await workspace();
     server.enqueue({ message: callTool("q1", "AskUserQuestion", questions), usage }, { message: say("I chose Python."), usage });

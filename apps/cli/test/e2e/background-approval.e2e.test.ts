@@ -1,10 +1,10 @@
 /**
  * A background child (`Agent` with `run_in_background`) that asks for
  * approval after its parent's turn has ended, through the built binary
- * against the fake provider server: at the interactive prompt the approval
- * is asked, naming the child, and the child goes on with the answer; print
- * mode refuses it as it refuses every approval (and says so on stderr);
- * `--wire` sends it to the client as a request and takes the answer.
+ * against the fake provider server: print mode refuses it as it refuses
+ * every approval (and says so on stderr); `--wire` sends it to the client as
+ * a request and takes the answer. At the interactive prompt:
+ * test/interactive/background-approval.test.ts.
  *
  * The child waits to start until the test says so (`gateSubagentStart`),
  * so its request comes after the parent's turn ended.
@@ -19,10 +19,9 @@ import { callTool, say, usage } from "./fake-model.js";
 import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { gateSubagentStart } from "./subagent-start-gate.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server } = await kosongSuite();
 
 /** A project whose SubagentStart hook waits for `<cwd>/go`; `go()` lets the child start. */
 async function setup() {
@@ -46,24 +45,6 @@ function enqueueBackgroundWrite(): void {
 }
 
 describe("a background agent's approval between turns", { timeout: 90_000 }, () => {
-  it("is asked at the interactive prompt, naming the agent, and the agent goes on with the answer", async () => {
-    const { home, cwd, env, go } = await setup();
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    enqueueBackgroundWrite();
-    terminal.line("write the notes in the background");
-    await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› write the notes" });
-    // Typed at the prompt, not entered: kept for after the answer.
-    terminal.type("half typed");
-    await go();
-    const asked = await terminal.waitFor(/approve\? $/m, { from: "Started it." });
-    expect(asked).toMatch(/\? coder\/WriteFile \(background agent agent-[0-9a-f]{8}\) wants to:/);
-    terminal.line("y");
-    await terminal.waitFor(/›\s*half typed\s*$/m, { from: "approve?" });
-    await expect.poll(() => readFile(path.join(cwd, "notes.txt"), "utf8").catch(() => ""), { timeout: 20_000 }).toBe("from the background\n");
-  });
-
   it("print mode refuses it as it refuses every approval, and says so", async () => {
     const { home, cwd, env, go } = await setup();
     enqueueBackgroundWrite();

@@ -3,6 +3,12 @@
  * against the fake provider server: `/tasks` lists a job with its state;
  * a job that ends while the agent is idle reaches the model with the next
  * prompt; `/export html` writes the page; `/exit` ends the job.
+ *
+ * It stays a tmux test of the binary: it checks that real processes end
+ * with kosong. Known flake (in process and here): now and then the third
+ * job's sandbox (bwrap's inner process, in its own session and pid
+ * namespace) outlives the SIGKILL of the job's process group, and the
+ * session's close waits on it.
  */
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -53,6 +59,9 @@ describe("background jobs in a real terminal (tmux)", { timeout: 90_000 }, () =>
     // Both servers see the quit file and end while the agent waits for input.
     await writeFile(path.join(cwd, "quit"), "");
     await waitForFile(path.join(cwd, "server.done"));
+    // The first server to quit writes server.done: let both end, and kosong see them end, before /tasks lists them.
+    for (let i = 0; i < 100 && processesWith(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 50));
     terminal.line("/tasks");
     await terminal.waitFor(/Job job-2 [^\n]*: exited with code 3[\s\S]*›\s*$/, { from: "› /tasks" });
     server.enqueue({ message: say("Noted: they ended."), usage });

@@ -32,3 +32,9 @@ export const callTool = (id: string, name: string, args: object): Message => ({
   content: [],
   tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }],
 });
+
+/** A gate for a held stream (`{ holdAfter, release: opened }`): the rest of the stream follows once `open()` is called. */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  return { opened: new Promise<void>((resolve) => (open = resolve)), open };
+}

@@ -4,9 +4,8 @@
  * markdown when its host is allowed; without that, print mode cannot ask
  * and refuses the host, and no request reaches it; an allow rule for one
  * host does not cover a redirect to another; a loopback address is
- * refused unless the config allows it. In a real terminal (tmux), each
- * host is asked once: approved for the session, it is not asked again; a
- * new host is.
+ * refused unless the config allows it. The terminal's
+ * question per host: test/interactive/fetch-url.test.ts.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -15,12 +14,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server } = await kosongSuite();
 let web: Server;
 let webUrl = "";
 const webHits: string[] = [];
@@ -79,36 +77,4 @@ describe("FetchURL through the built binary", { timeout: 90_000 }, () => {
     expect(webHits).toEqual([]);
   });
 
-  it("asks once per host in the terminal: [a] covers that host for the session, another host asks again", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(cwd);
-    await mkdir(path.join(home, ".kosong"));
-    await writeFile(path.join(home, ".kosong", "config.toml"), 'fetch_allow_private = ["127.0.0.1"]\n');
-    webHits.length = 0;
-    const port = new URL(webUrl).port;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env: cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` }), width: 160 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
-    server.enqueue({ message: callTool("f1", "FetchURL", { url: `${webUrl}/a` }), usage }, { message: say("First read."), usage });
-    terminal.line("read a");
-    const asked = await terminal.waitFor(/approve\? $/m, { from: "› read a" });
-    expect(asked).toContain(`Fetch ${webUrl}/a (host 127.0.0.1:${port})`);
-    expect(asked).toContain(`[a] approve every FetchURL request to 127.0.0.1:${port}`);
-    terminal.line("a");
-    await terminal.waitFor(/First read\.[\s\S]*›\s*$/, { from: "› read a" });
-
-    server.enqueue({ message: callTool("f2", "FetchURL", { url: `${webUrl}/b` }), usage }, { message: say("Second read."), usage });
-    terminal.line("read b");
-    const second = await terminal.waitFor(/Second read\.[\s\S]*›\s*$/, { from: "› read b" });
-    expect(second).not.toContain("approve?");
-
-    server.enqueue({ message: callTool("f3", "FetchURL", { url: `http://localhost:${port}/c` }), usage }, { message: say("Third."), usage });
-    terminal.line("read c");
-    const other = await terminal.waitFor(/approve\? $/m, { from: "› read c" });
-    expect(other).toContain(`[a] approve every FetchURL request to localhost:${port}`);
-    terminal.line("n");
-    await terminal.waitFor(/rejected[\s\S]*›\s*$/, { from: "› read c" });
-    expect(webHits).toEqual(["/a", "/b"]);
-  }, 60_000);
 });

@@ -331,7 +331,8 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
   it("exits 130 when interrupted mid-stream, leaving a session that resumes", async () => {
     const { home, cwd } = await setup();
     const slow: Message = { role: "assistant", content: Array.from({ length: 200 }, () => ({ type: "text" as const, text: "slow " })) };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 50 }, { message: assistant("Resumed fine."), usage });
+    // Held after its first words until kosong leaves it: the SIGINT surely comes mid-stream.
+    server.enqueue({ message: slow, usage, holdAfter: 2 }, { message: assistant("Resumed fine."), usage });
     let running: ChildProcess | undefined;
     let signalled = false;
     const result = await runKosong(["-p", "tell me a long story"], {
@@ -340,12 +341,12 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
       env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` },
       onSpawn: (c) => {
         running = c;
-        // Interrupted once the answer is streaming (print mode writes it when the response is complete).
+        // Interrupted once the request is in (print mode writes the answer when the response is complete; this one never completes).
         const poll = setInterval(() => {
           if (server.requests.length === 0 || signalled) return;
           signalled = true;
           clearInterval(poll);
-          setTimeout(() => running?.kill("SIGINT"), 300);
+          running?.kill("SIGINT");
         }, 20);
       },
     });
@@ -354,5 +355,22 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     const resumed = await runKosong(["-p", "again", "--continue"], { cwd, home, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` } });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe("Resumed fine.\n");
+  });
+});
+
+describe("print mode shows control characters from the model and the server", () => {
+  it("in the answer on stdout and in the error on stderr", async () => {
+    const home = await tempDir();
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+    server.enqueue({ message: assistant("line one\r\nline two\u001b[2K\ttab\u202e"), usage });
+    const answer = await runKosong(["-p", "hi"], { cwd: home, home, env });
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(answer.stdout).toBe("line one\nline two␛[2K\ttab<U+202E>\n");
+
+    server.enqueue({ status: 400, body: { error: { message: "bad \u001b]0;owned\u0007 request", type: "invalid_request_error" } } });
+    const failed = await runKosong(["-p", "hi"], { cwd: home, home, env });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("bad ␛]0;owned␇ request");
+    expect(failed.stderr).not.toContain("\u001b");
   });
 });

@@ -10,22 +10,21 @@ import path from "node:path";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { expect } from "vitest";
 import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
+import { cleanEnv } from "./kosong-binary.js";
+import type { StartKosong } from "./kosong-suite.js";
 import { gateSubagentStart } from "./subagent-start-gate.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
 
-/** Runs the scenario in a new session under `home` with `env` added (a store URL); pushes the terminal to `terminals`. */
-export async function showRunningChildTranscript(server: FakeProviderServer, terminals: TmuxTerminal[], home: string, env: Record<string, string> = {}): Promise<void> {
+/** Runs the scenario in a new session under `home` with `env` added (a store URL), on a terminal `start` opens (tmux or in process). */
+export async function showRunningChildTranscript(server: FakeProviderServer, start: StartKosong, home: string, env: Record<string, string> = {}): Promise<void> {
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   const open = await gateSubagentStart(home, cwd);
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--yolo"], {
+  const terminal = start(["--model", "test-model", "--yolo"], {
     cwd,
     env: cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...env }),
     width: 120,
     height: 50,
   });
-  terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
   server.enqueue(
     { message: callTool("call_b", "Agent", { description: "wait for release", prompt: "Wait until the release file exists", subagent_type: "coder" , run_in_background: true }), usage },
@@ -51,8 +50,13 @@ export async function showRunningChildTranscript(server: FakeProviderServer, ter
   expect(shown).not.toMatch(/lock|error/i);
   await writeFile(path.join(cwd, "release"), "");
   await expect.poll(() => server.requests.length, { timeout: 30_000 }).toBe(4);
-  terminal.line("/agents");
-  await terminal.waitFor(new RegExp(`${agent}  coder  finished`), { from: "› /agents\n" });
+  // The child marks itself finished after its last answer is stored, a moment after the request: ask until it has.
+  await expect
+    .poll(() => {
+      terminal.line("/agents");
+      return terminal.waitFor(/\/agents <id> shows one's transcript\.\n[\s\S]*›\s*$/, { from: "› /agents\n" });
+    }, { timeout: 30_000, interval: 200 })
+    .toMatch(new RegExp(`${agent}  coder  finished`));
   terminal.line(`/agents ${agent}`);
   const after = await terminal.waitFor(/released, done[\s\S]*›\s*$/, { from: `› /agents ${agent}\n` });
   expect(after).not.toContain("Still running");

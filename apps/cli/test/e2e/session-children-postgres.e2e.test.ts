@@ -8,7 +8,7 @@ import { useTestStore } from "./test-store.js";
 
 const tempDir = useTempDirs();
 const pg = useTestStore();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, start } = await kosongSuite({ tmux: true });
 
 const env = () => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, KOSONG_STORE_URL: pg.url });
 
@@ -28,6 +28,6 @@ describe("a session's children travel with it (--store)", { timeout: 120_000 }, 
   });
 
   it("/fork copies them in the store", async () => {
-    await forkCopiesChildren(server, terminals, await tempDir(), env(), conversation);
+    await forkCopiesChildren(server, start, await tempDir(), env(), conversation);
   });
 });

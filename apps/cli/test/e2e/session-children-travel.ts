@@ -3,21 +3,32 @@
  * the fake provider server: `kosong export` (Markdown and HTML show the
  * child's steps under its Agent call and embed its conversation; JSONL keeps
  * it in `<file>.agents` beside the file), `kosong import` restores it (the
- * imported session's `resume` continues it), and `/fork` copies it (tmux).
+ * imported session's `resume` continues it), and `/fork` copies it (on a terminal: tmux or in process).
  * Shared by the file and the PostgreSQL (`--store`) suites: `conversation`
  * reads a child's stored conversation where the suite keeps it.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { extractText } from "@kosong/core";
+import { decodeRecordLine } from "@kosong/context/records";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { expect } from "vitest";
 import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv, runKosong } from "./kosong-binary.js";
+import type { StartKosong } from "./kosong-suite.js";
 
 /** Reads child `agentId` of session `sessionId` as `role: text` lines. */
 export type ChildConversation = (home: string, sessionId: string, agentId: string) => Promise<string[]>;
+
+/** A child's conversation from its `context.jsonl` in the session's folder (sessions in files). */
+export const fileChildConversation: ChildConversation = async (home, sessionId, agentId) => {
+  const text = await readFile(path.join(home, ".kosong", "sessions", sessionId, "agents", agentId, "context.jsonl"), "utf8");
+  return text.split("\n").flatMap((line) => {
+    const decoded = line.trim() ? decodeRecordLine(line) : null;
+    return decoded?.ok && decoded.record.kind === "message" ? [`${decoded.record.message.role}: ${extractText(decoded.record.message)}`] : [];
+  });
+};
 
 const secret = "ghp_childsecret0123456789";
 
@@ -96,12 +107,11 @@ export async function exportAndImportChildren(server: FakeProviderServer, home: 
   expect(sent).toEqual(["user", "assistant", "tool", "assistant", "user"]);
 }
 
-/** `/fork` in a terminal copies the session's child into the new session. */
-export async function forkCopiesChildren(server: FakeProviderServer, terminals: TmuxTerminal[], home: string, env: Record<string, string>, conversation: ChildConversation): Promise<void> {
+/** `/fork` in a terminal (`start` opens it: tmux or in process) copies the session's child into the new session. */
+export async function forkCopiesChildren(server: FakeProviderServer, start: StartKosong, home: string, env: Record<string, string>, conversation: ChildConversation): Promise<void> {
   const { cwd, session, agent, sessions } = await sessionWithChild(server, home, env);
   const original = await conversation(home, session, agent);
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--resume", session], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
-  terminals.push(terminal);
+  const terminal = start(["--model", "test-model", "--resume", session], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
   await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
   terminal.line("/fork");
   const screen = await terminal.waitFor(/Forked the current branch into session (\S+):/);

@@ -49,6 +49,9 @@ async function crashDuringShell(sandbox: string) {
   const command = `echo more >> a.txt; echo new > new.txt; (${sleep}) & echo $$ > pid; ${sleep}`;
   fake.server.enqueue({ message: { role: "assistant", content: [], tool_calls: [call("s1", "Shell", { command })] }, usage });
   const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
+  // The command's processes seen just before the kill: the survivors check below is not vacuous.
+  let running: number[] = [];
+  let killing = false;
   const killed = await runKosong(["-p", "run it", "--yolo", "--sandbox", sandbox], {
     cwd,
     home,
@@ -56,8 +59,11 @@ async function crashDuringShell(sandbox: string) {
     onSpawn: (child) => {
       const poll = setInterval(() => {
         access(path.join(cwd, "pid")).then(
-          () => {
+          async () => {
+            if (killing) return;
+            killing = true;
             clearInterval(poll);
+            running = await processesWith(marker);
             child.kill("SIGKILL");
           },
           () => undefined,
@@ -66,6 +72,7 @@ async function crashDuringShell(sandbox: string) {
     },
   });
   expect(killed.signal).toBe("SIGKILL");
+  expect(running.length, "the command's processes before the kill").toBeGreaterThan(0);
   return { home, cwd, env, marker };
 }
 

@@ -113,6 +113,25 @@ describe("kosong --store (conversations in PostgreSQL)", { timeout: 90_000 }, ()
     }
   });
 
+  it("--session <id> in the terminal opens that session from PostgreSQL, not the folder's newest (tmux)", async () => {
+    ensureTmux();
+    const { home, run } = await setup();
+    expect((await run(["-p", "the older task", "--session", "older-one", "--store", url])).code).toBe(0);
+    expect((await run(["-p", "the newer task", "--store", url])).code).toBe(0);
+    const argv = [process.execPath, kosongBin, "--provider", "scripted", "--script", path.join(home, "script.json"), "--store", url, "--session", "older-one"];
+    const terminal = TmuxTerminal.start(argv, { cwd: path.join(home, "project"), env: cleanEnv(home) });
+    try {
+      const screen = await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+      expect(screen).toContain("Resumed older-one: 2 messages.");
+      expect(screen).toContain("the older task");
+      expect(screen).not.toContain("the newer task");
+      terminal.keys("C-d");
+      await terminal.waitFor(/Session saved: older-one[\s\S]*\[exit 0\]/);
+    } finally {
+      terminal.close();
+    }
+  });
+
   it("never loads the PostgreSQL package when conversations are in files", async () => {
     const { run, sessionIds, home } = await setup();
     const result = await run(["-p", "a question"]);

@@ -11,7 +11,7 @@ import { createSession, ProtocolClient, type StreamEvent } from "@moonshot-ai/ki
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { kosongBin } from "./kosong-binary.js";
-import { callTool, say, useFakeModel, usage } from "./fake-model.js";
+import { callTool, gate, say, useFakeModel, usage } from "./fake-model.js";
 
 const tempDir = useTempDirs();
 const fake = useFakeModel();
@@ -131,7 +131,8 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
     const session = createSession({ workDir, executable, model: "test-model" });
     try {
       const words = Array.from({ length: 40 }, (_, i) => ({ type: "text" as const, text: `word${i} ` }));
-      fake.server.enqueue({ message: { role: "assistant", content: words }, usage, chunkDelayMs: 50 });
+      // Held after two words until kosong leaves it: the interrupt, not the clock, ends the stream.
+      fake.server.enqueue({ message: { role: "assistant", content: words }, usage, holdAfter: 3 });
       const turn = session.prompt("talk for a while");
       let interrupted = false;
       const events = await collect(turn, async (event) => {
@@ -145,13 +146,16 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
       expect(texts(events).split(" ").length).toBeLessThan(40);
 
       // steer: input sent while the first step streams joins the turn after that step.
-      fake.server.enqueue({ message: { role: "assistant", content: words.slice(0, 10) }, usage, chunkDelayMs: 30 }, { message: say("Steered answer."), usage });
+      // The first step holds after two words until the steer is sent: it surely arrives while the step streams.
+      const steerSent = gate();
+      fake.server.enqueue({ message: { role: "assistant", content: words.slice(0, 10) }, usage, holdAfter: 3, release: steerSent.opened }, { message: say("Steered answer."), usage });
       const steered = session.prompt("count slowly");
       let sent = false;
       const steeredEvents = await collect(steered, async (event) => {
         if (event.type === "ContentPart" && !sent) {
           sent = true;
           await steered.steer("use French instead");
+          steerSent.open();
         }
       });
       expect(await steered.result).toMatchObject({ status: "finished" });

@@ -55,7 +55,25 @@ export interface FakeStreamControls {
   cutAfter?: number;
   /** Wait this long between SSE frames (slow chunks). */
   chunkDelayMs?: number;
+  /**
+   * Send this many SSE frames, then hold the stream open: the rest follows
+   * once `release` resolves, or never when it is not given (the stream ends
+   * only when the client leaves). A test waits for a state instead of racing
+   * a timed stream, e.g. `{ message, holdAfter: 2 }` shows the first text part
+   * of an OpenAI Chat stream (after the role frame) and stalls until aborted.
+   */
+  holdAfter?: number;
+  /** With `holdAfter`: resolving it sends the rest of the stream. */
+  release?: PromiseLike<unknown>;
 }
+
+/** The stream controls of a queued response. */
+const streamControls = (item: FakeStreamControls): FakeStreamControls => ({
+  cutAfter: item.cutAfter,
+  chunkDelayMs: item.chunkDelayMs,
+  holdAfter: item.holdAfter,
+  release: item.release,
+});
 
 /**
  * A recorded fixture file, served by extension: `.sse` as-is, `.chunks.jsonl`
@@ -186,7 +204,7 @@ const jsonContentType = "application/json";
 function fromFixture(loaded: LoadedFixture, item: FakeFixtureResponse): Queued {
   const headers = { ...loaded.headers, ...lowerKeys(item.headers) };
   const delayMs = item.delayMs ?? 0;
-  const controls = { cutAfter: item.cutAfter, chunkDelayMs: item.chunkDelayMs };
+  const controls = streamControls(item);
   if (loaded.kind === "sse") return { kind: "frames", frames: loaded.frames, status: loaded.status, headers, controls, delayMs };
   if (loaded.kind === "chunks") return { kind: "chunks", chunks: loaded.chunks, status: loaded.status, headers, controls, delayMs };
   return { kind: "json", body: loaded.body, status: loaded.status, headers, delayMs };
@@ -247,7 +265,7 @@ function renderMessage(item: FakeMessageResponse, format: FakeWireFormat, reques
   } else {
     all = [...events, ...tail];
   }
-  return { ...base, frames: frameAll(format, all), controls: { cutAfter: item.cutAfter, chunkDelayMs: item.chunkDelayMs } };
+  return { ...base, frames: frameAll(format, all), controls: streamControls(item) };
 }
 
 function exhausted(request: FakeProviderRequest, served: number): Prepared {
@@ -323,6 +341,19 @@ function wait(res: ServerResponse, ms: number): Promise<boolean> {
   });
 }
 
+/** Resolves true once `release` resolves with the response still open, false when the client leaves first (or never, without `release`). */
+function hold(res: ServerResponse, release: PromiseLike<unknown> | undefined): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => resolve(false);
+    res.once("close", onClose);
+    void release?.then(() => {
+      res.off("close", onClose);
+      resolve(!res.destroyed);
+    });
+  });
+}
+
 function write(res: ServerResponse, data: string): Promise<void> {
   return new Promise((resolve) => {
     if (res.destroyed) return resolve();
@@ -339,8 +370,8 @@ async function send(res: ServerResponse, prepared: Prepared): Promise<void> {
     return;
   }
   const frames = prepared.frames ?? [];
-  const { cutAfter, chunkDelayMs = 0 } = prepared.controls ?? {};
-  if (cutAfter === undefined && chunkDelayMs <= 0) {
+  const { cutAfter, chunkDelayMs = 0, holdAfter, release } = prepared.controls ?? {};
+  if (cutAfter === undefined && chunkDelayMs <= 0 && holdAfter === undefined) {
     const body = Buffer.from(frames.join(""), "utf8");
     res.writeHead(prepared.status, {
       "content-type": sseContentType,
@@ -355,6 +386,7 @@ async function send(res: ServerResponse, prepared: Prepared): Promise<void> {
   res.flushHeaders();
   const count = cutAfter === undefined ? frames.length : Math.min(cutAfter, frames.length);
   for (let i = 0; i < count; i++) {
+    if (i === holdAfter && !(await hold(res, release))) return;
     if (i > 0 && !(await wait(res, chunkDelayMs))) return;
     await write(res, frames[i]!);
     if (res.destroyed) return;
@@ -425,10 +457,10 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
       } else if ("message" in item) {
         queue.push({ kind: "message", response: item });
       } else if ("sse" in item) {
-        const controls = { cutAfter: item.cutAfter, chunkDelayMs: item.chunkDelayMs };
+        const controls = streamControls(item);
         queue.push({ kind: "frames", frames: item.sse, status: item.status ?? 200, headers: lowerKeys(item.headers), controls, delayMs: item.delayMs ?? 0 });
       } else if ("chunks" in item) {
-        const controls = { cutAfter: item.cutAfter, chunkDelayMs: item.chunkDelayMs };
+        const controls = streamControls(item);
         queue.push({ kind: "chunks", chunks: item.chunks, status: item.status ?? 200, headers: lowerKeys(item.headers), controls, delayMs: item.delayMs ?? 0 });
       } else {
         const body = item.body === undefined ? "" : typeof item.body === "string" ? item.body : JSON.stringify(item.body);

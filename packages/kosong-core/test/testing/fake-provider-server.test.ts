@@ -215,6 +215,40 @@ describe("cuts and delays", () => {
     await expect(reader.read()).rejects.toThrow();
   });
 
+  it("holdAfter sends N frames, then the rest only once release resolves; without release the stream stalls until the client leaves", async () => {
+    let release!: () => void;
+    server.enqueue(
+      { chunks: [{ n: 1 }, { n: 2 }, { n: 3 }], holdAfter: 2, release: new Promise<void>((resolve) => (release = resolve)) },
+      { chunks: [{ m: 1 }, { m: 2 }], holdAfter: 1 },
+      { status: 200, body: { next: true } },
+    );
+    const res = await post("/v1/chat/completions", {});
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = "";
+    while (!received.includes('{"n":2}')) received += decoder.decode((await reader.read()).value, { stream: true });
+    expect(received).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
+    const rest = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return received;
+        received += decoder.decode(value, { stream: true });
+      }
+    })();
+    // Held: a request made meanwhile is answered, and the held stream has sent nothing more.
+    const controller = new AbortController();
+    const stalled = await post("/v1/chat/completions", {}, { signal: controller.signal });
+    const stalledReader = stalled.body!.getReader();
+    expect(decoder.decode((await stalledReader.read()).value)).toBe('data: {"m":1}\n\n');
+    expect(received).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
+    release();
+    expect(await rest).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\ndata: [DONE]\n\n');
+    // The stall without release ends when the client leaves; the server goes on.
+    controller.abort();
+    await expect(stalledReader.read()).rejects.toThrow();
+    expect(await (await post("/v1/chat/completions", {})).json()).toEqual({ next: true });
+  });
+
   it("delayMs holds the response back until the client gives up", async () => {
     server.enqueue({ status: 200, body: {}, delayMs: 60_000 }, { status: 200, body: { next: true } });
     await expect(post("/v1/chat/completions", {}, { signal: AbortSignal.timeout(50) })).rejects.toThrow();

@@ -26,10 +26,23 @@ export interface ToolApproval {
    * is approved without asking, so make it as narrow as that approval
    * should reach (e.g. "Shell: git status", not "Shell"). `scope` says in
    * words what that covers (e.g. "`git status` commands"); hosts show it
-   * with the approve-for-session choice. Resolves once answered; rejects
-   * with an AbortError when the call is cancelled while waiting.
+   * with the approve-for-session choice. `options.once`: only this request
+   * can be approved, never the action for the session (see
+   * {@link ApprovalRequestOptions}). Resolves once answered; rejects with an
+   * AbortError when the call is cancelled while waiting.
    */
-  request(action: string, description: string, scope?: string): Promise<ApprovalAnswer>;
+  request(action: string, description: string, scope?: string, options?: ApprovalRequestOptions): Promise<ApprovalAnswer>;
+}
+
+/** How a request may be answered. */
+export interface ApprovalRequestOptions {
+  /**
+   * Only this request can be approved (e.g. leaving plan mode with one
+   * plan): the `ApprovalRequest` carries `once: true`, hosts offer no
+   * "for the session" choice, and an `approve_for_session` answer approves
+   * this request only (the action is not remembered).
+   */
+  once?: boolean;
 }
 
 /** Receives approval events (the soul forwards them into the running turn). */
@@ -95,7 +108,8 @@ export class Approval {
   /** The approval handed to the tool running `toolCallId` (tool `sender`). */
   forCall(toolCallId: string, sender: string, signal?: AbortSignal): ToolApproval {
     return {
-      request: (action, description, scope) => this.request({ tool_call_id: toolCallId, sender, action, description, ...(scope === undefined ? {} : { scope }) }, signal),
+      request: (action, description, scope, options) =>
+        this.request({ tool_call_id: toolCallId, sender, action, description, ...(scope === undefined ? {} : { scope }), ...(options?.once ? { once: true } : {}) }, signal),
     };
   }
 
@@ -145,11 +159,13 @@ export class Approval {
     const pending = this.#pending.get(requestId);
     if (pending === undefined) throw new ApprovalRequestNotFoundError(requestId, [...this.#pending.keys()]);
     this.#pending.delete(requestId);
-    if (response === "approve_for_session") this.#sessionActions.add(pending.info.action);
-    this.#emit({ type: "ApprovalResponse", payload: { request_id: requestId, response, feedback } });
-    const approved = response === "approve" || response === "approve_for_session";
+    // A request that can only be approved once takes approve_for_session as approve: its action is not remembered.
+    const kind = pending.info.once === true && response === "approve_for_session" ? "approve" : response;
+    if (kind === "approve_for_session") this.#sessionActions.add(pending.info.action);
+    this.#emit({ type: "ApprovalResponse", payload: { request_id: requestId, response: kind, feedback } });
+    const approved = kind === "approve" || kind === "approve_for_session";
     pending.resolve(approved ? { approved: true } : { approved: false, feedback, rejection: new ToolRejectedError(feedback) });
-    if (response === "approve_for_session") this.#approveWaiting(pending.info.action);
+    if (kind === "approve_for_session") this.#approveWaiting(pending.info.action);
   }
 
   /** Answers the other pending requests of an action that was just approved for the session. */

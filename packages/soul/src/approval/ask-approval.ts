@@ -6,7 +6,7 @@
  * passing an approval, e.g. {@link approveAll}.
  */
 import { toolError, type ToolContext, type ToolReturnValue } from "@kosong/core";
-import type { ToolApproval } from "./approval.js";
+import type { ApprovalRequestOptions, ToolApproval } from "./approval.js";
 
 /** The refusal's message to the model when no approval channel was given. */
 export const NO_APPROVAL_CHANNEL_MESSAGE =
@@ -19,7 +19,8 @@ export const NO_APPROVAL_CHANNEL_MESSAGE =
  * instead of acting: the user's rejection, or an error result saying that no
  * approval channel was given. Rejects with an AbortError when the call is
  * cancelled while waiting. `scope`, when given, tells the user what
- * approving for the session covers (e.g. "this exact command").
+ * approving for the session covers (e.g. "this exact command");
+ * `options.once` offers no approving for the session at all.
  *
  * ```ts
  * async execute({ command }, context) {
@@ -29,9 +30,9 @@ export const NO_APPROVAL_CHANNEL_MESSAGE =
  * }
  * ```
  */
-export async function askApproval(context: ToolContext, action: string, description: string, scope?: string): Promise<ToolReturnValue | null> {
+export async function askApproval(context: ToolContext, action: string, description: string, scope?: string, options?: ApprovalRequestOptions): Promise<ToolReturnValue | null> {
   if (context.approval === undefined) return toolError({ message: NO_APPROVAL_CHANNEL_MESSAGE, brief: "No approval channel" });
-  const answer = await context.approval.request(action, description, scope);
+  const answer = await context.approval.request(action, description, scope, options);
   return answer.approved ? null : answer.rejection;
 }
 

@@ -6,6 +6,7 @@ export {
   type ApprovalForward,
   type ApprovalOptions,
   type ApprovalRequestInfo,
+  type ApprovalRequestOptions,
   type ToolApproval,
 } from "./approval.js";
 export { ToolRejectedError } from "./tool-rejected-error.js";

@@ -153,8 +153,11 @@ export interface SoulEventPayloads {
    * `action` is the key `approve_for_session` remembers; `scope`, when the
    * tool gives one, says in words what approving for the session covers
    * (e.g. "`git status` commands"), for the host to show with that choice.
+   * `once: true`: only this request can be approved (e.g. one plan), so the
+   * host offers approve and reject, not approving for the session; an
+   * `approve_for_session` answer approves it once and remembers nothing.
    */
-  ApprovalRequest: { id: string; tool_call_id: string; sender: string; action: string; description: string; scope?: string };
+  ApprovalRequest: { id: string; tool_call_id: string; sender: string; action: string; description: string; scope?: string; once?: boolean };
   /** An approval request was answered (by the user, by a session-wide approval or by yolo). */
   ApprovalResponse: { request_id: string; response: ApprovalKind; feedback: string };
   /** The context made checkpoint `id`. */

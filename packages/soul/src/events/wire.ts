@@ -112,7 +112,7 @@ const payloadSchemas: { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> } 
   }),
   Warning: z.looseObject({ code: z.string(), message: z.string() }),
   ToolResult: z.looseObject({ tool_call_id: z.string(), return_value: returnValueSchema }),
-  ApprovalRequest: z.looseObject({ id: z.string(), tool_call_id: z.string(), sender: z.string(), action: z.string(), description: z.string(), scope: z.string().optional() }),
+  ApprovalRequest: z.looseObject({ id: z.string(), tool_call_id: z.string(), sender: z.string(), action: z.string(), description: z.string(), scope: z.string().optional(), once: z.boolean().optional() }),
   ApprovalResponse: z.looseObject({ request_id: z.string(), response: z.enum(approvalKinds), feedback: z.string().default("") }),
   CheckpointCreated: z.looseObject({ id: int, label: nullishString }),
   Reverted: z.looseObject({

@@ -56,10 +56,10 @@ export function runWithTimeLimit(call: ToolCall, limitMs: number, signal: AbortS
       if (--waiting === 0 && !settled) arm();
     };
     const pausing = (approval: ToolApproval): ToolApproval => ({
-      request: async (action, description, scope) => {
+      request: async (action, description, scope, options) => {
         pause();
         try {
-          return await approval.request(action, description, scope);
+          return await approval.request(action, description, scope, options);
         } finally {
           resume();
         }

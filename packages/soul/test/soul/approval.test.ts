@@ -205,6 +205,26 @@ describe("approval", () => {
     expect(Object.keys(requests[2]!)).toEqual(["id", "tool_call_id", "sender", "action", "description"]);
   });
 
+  it("a request approved once only says so (once: true), and approve_for_session approves it alone: the next request of its action asks again", async () => {
+    const approval = new Approval();
+    const events: Array<{ type: string; payload: unknown }> = [];
+    approval.subscribe((event) => events.push(event));
+    const requests = () => events.filter((e) => e.type === "ApprovalRequest").map((e) => e.payload as ApprovalRequestInfo);
+    const first = approval.forCall("p1", "ExitPlanMode").request("ExitPlanMode", "Carry out plan A", undefined, { once: true });
+    const waiting = approval.forCall("p2", "ExitPlanMode").request("ExitPlanMode", "Carry out plan B", undefined, { once: true });
+    expect(requests().map((r) => r.once)).toEqual([true, true]);
+    approval.respond(requests()[0]!.id, "approve_for_session");
+    expect(await first).toEqual({ approved: true });
+    // Reported as the approval it was, nothing remembered, the other plan still waits.
+    expect(events.find((e) => e.type === "ApprovalResponse")?.payload).toMatchObject({ response: "approve" });
+    expect(approval.sessionApproved.has("ExitPlanMode")).toBe(false);
+    expect(approval.pending().map((p) => p.description)).toEqual(["Carry out plan B"]);
+    approval.respond(requests()[1]!.id, "reject");
+    expect((await waiting).approved).toBe(false);
+    void approval.forCall("p3", "ExitPlanMode").request("ExitPlanMode", "Carry out plan C", undefined, { once: true });
+    expect(requests()).toHaveLength(3);
+  });
+
   it("gives the rejection as a ToolRejectedError carrying the feedback", async () => {
     const approval = new Approval();
     approval.subscribe((event) => {

@@ -10,7 +10,7 @@ import { SendDMail } from "@kosong/soul";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { call, collect, ofType, script } from "../soul/helpers.js";
-import { journaledSession, journaledWriteTool } from "../file-journal/helpers/workspace.js";
+import { journaledSession, journaledWriteTool } from "../context-with-journal/helpers/workspace.js";
 import { family } from "./helpers.js";
 
 async function setup(parent: string[], parentTools: CallableTool[] = []) {

@@ -18,7 +18,7 @@ import { oneLine, visibleControls } from "../../render/visible-controls.js";
 import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import type { QuestionAnswers, QuestionItem } from "../../questions/ask-user-question.js";
-import { isExitPlanModeAction, planModeNote } from "../../plan/plan-mode.js";
+import { planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
 import { ruleForApproval } from "../../permissions/permission-rule.js";
@@ -422,8 +422,8 @@ export class InteractiveSession {
     const s = this.style;
     const scope = question.scope ?? `every ${question.action} request`;
     this.print(approvalLines(question.sender, question.description, s, Math.max(8, (this.out.rows ?? 24) - 8)).join("\n"));
-    // Leaving plan mode is asked every time: no choice approves more than this plan.
-    const always = !isExitPlanModeAction(question.action);
+    // A request approved once only (leaving plan mode with this plan) has no choice that approves more.
+    const always = question.once !== true;
     // "Always for this project" only where the project's rules are used: a trusted workspace.
     const rule = always && this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
     const project = rule === null ? "" : `   [p] always for this project (${rule})`;
@@ -453,7 +453,7 @@ export class InteractiveSession {
         return { kind: "approve_for_session" };
       }
       if (plan !== null && (lower === "e" || lower === "edit")) {
-        const edited = await editPlan(this.agent.planMode.awaiting(question.toolCallId) ?? plan, { input: this.input, out: this.out, style: s, print: (line) => this.print(line), env: process.env });
+        const edited = await editPlan(this.agent.planMode.awaiting(question.toolCallId) ?? plan, { input: this.input, out: this.out, style: s, print: (line) => this.print(line), env: this.agent.env });
         if (edited !== null && this.agent.planMode.edit(question.toolCallId, edited)) return { kind: "approve" };
         this.print(s.dim(`  answer ${choices}, or type feedback`));
         continue;

@@ -8,9 +8,10 @@
 import { constants } from "node:os";
 import path from "node:path";
 import packageJson from "../../../package.json" with { type: "json" };
-import { openAgentSession, warnOnStderr } from "../../agent/agent-session.js";
+import { openAgentSession, warnOn } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
+import { type ProcessIo, processIo } from "../../process-io.js";
 import { loadProviders, type Providers } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
 import { fileRecoveryLines } from "../../render/file-recovery-lines.js";
@@ -36,6 +37,8 @@ export interface InteractiveOptions {
   choice: ChoiceOrPick;
   /** A prompt to run first (the command line's words). */
   firstPrompt: string;
+  /** The terminal, environment, directory and signals (default: the process's). */
+  io?: ProcessIo;
 }
 
 /**
@@ -45,13 +48,13 @@ export interface InteractiveOptions {
  * the signal's number.
  */
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
-  const stdin = process.stdin;
-  const stdout = process.stdout;
+  const io = options.io ?? processIo;
+  const { stdin, stdout } = io;
   if (!stdin.isTTY) throw new UsageError("Interactive mode needs a terminal; use -p PROMPT (or -p - to read the prompt from stdin).");
-  const style = styleFor(stdout);
+  const style = styleFor(stdout, io.env);
   const input = new TerminalInput(stdin, stdout, path.join(options.settings.home, "history"));
   const print = (line: string) => stdout.write(`${line}\n`);
-  const picked = await pickSession(options.settings.home, process.cwd(), options.choice, { input, print, style });
+  const picked = await pickSession(options.settings.home, io.cwd(), options.choice, { input, print, style });
   // An open that takes over a second shows how far it got (a long conversation being read).
   const progress = startOpenProgress(ScreenWriter.for(stdout), style.dim);
   // MCP servers start in the background: a line per server now, one as each is ready, above the prompt once it is drawn.
@@ -59,6 +62,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     ...options,
     choice: picked.choice,
     cwd: picked.cwd,
+    env: io.env,
     askWorkspaceTrust: (offer) => {
       progress.stop();
       return askWorkspaceTrust(offer, input, print, style);
@@ -67,7 +71,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     // A warning on stderr would land on the progress line: the progress ends first.
     warn: (line) => {
       progress.stop();
-      warnOnStderr(line);
+      warnOn(io.stderr)(line);
     },
     openProgress: (done, total) => progress.report(done, total),
   }).finally(() => progress.stop());
@@ -79,8 +83,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     signalled ??= signal;
     session.stop();
   };
-  process.on("SIGTERM", onSignal);
-  process.on("SIGHUP", onSignal);
+  io.signals.on("SIGTERM", onSignal);
+  io.signals.on("SIGHUP", onSignal);
   try {
     await input.loadHistory();
     printBanner(session);
@@ -97,8 +101,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     await runLoop(session, options.firstPrompt);
     return signalled === null ? ExitCode.ok : 128 + constants.signals[signalled];
   } finally {
-    process.off("SIGTERM", onSignal);
-    process.off("SIGHUP", onSignal);
+    io.signals.off("SIGTERM", onSignal);
+    io.signals.off("SIGHUP", onSignal);
     await agent.close();
   }
 }

@@ -160,7 +160,7 @@ export const slashCommands: SlashCommand[] = [
       const words = args.trim().split(/\s+/).filter(Boolean);
       const format = exportFormats.find((f) => f === words[0]) ?? "md";
       const file = (exportFormats.some((f) => f === words[0]) ? words.slice(1) : words).join(" ") || `kosong-${session.id}.${format}`;
-      const exported = await exportSession(session, format, { store: s.agent.settings.store, env: process.env, apiKey: s.agent.settings.apiKey });
+      const exported = await exportSession(session, format, { store: s.agent.settings.store, env: s.agent.env, apiKey: s.agent.settings.apiKey });
       const beside = await writeExport(path.resolve(s.agent.cwd, file), exported, format);
       s.print(`Exported to ${visibleControls(path.resolve(s.agent.cwd, file), { oneLine: true })}${beside === null ? "" : `, ${visibleControls(beside, { oneLine: true })}`}.`);
     },
@@ -307,7 +307,7 @@ const modelLists = new WeakMap<InteractiveSession, Promise<ModelList>>();
 async function switchModel(s: InteractiveSession, args: string): Promise<void> {
   const { agent } = s;
   let listing = modelLists.get(s);
-  if (!listing) modelLists.set(s, (listing = import("../../providers/model-list.js").then(({ listModels }) => listModels(agent.settings))));
+  if (!listing) modelLists.set(s, (listing = import("../../providers/model-list.js").then(({ listModels }) => listModels(agent.settings, agent.env))));
   const list = await listing;
   const shown = (name: string) => visibleControls(name, { oneLine: true });
   if (!args) {
@@ -321,7 +321,7 @@ async function switchModel(s: InteractiveSession, args: string): Promise<void> {
     return;
   }
   const { createProviders } = await import("../../providers/create-provider.js");
-  agent.useProviders(await createProviders({ ...agent.settings, model: args }));
+  agent.useProviders(await createProviders({ ...agent.settings, model: args }, agent.env));
   s.print(`Model: ${shown(agent.providers.main.modelName)}${list.from === "settings" ? s.style.dim(" (not checked: the provider lists no models)") : ""}`);
   s.print(s.status());
 }
@@ -377,12 +377,12 @@ function suggestions(name: string, session: InteractiveSession): string[] {
  * at word boundaries to the terminal's width under its own column.
  */
 function helpText(s: InteractiveSession): string {
-  // A name wider than the column (a long list of choices) has its help on the lines under it.
+  // A name wider than the column (a long list of choices) has its help on the lines under it, and is itself wrapped to the width.
   const width = Math.min(22, Math.max(...slashCommands.map((c) => `/${c.name} ${c.args ?? ""}`.length)));
   const columns = s.out.columns ?? 80;
   const entry = (name: string, help: string) => {
     const wrapped = wrapWords(help, Math.max(20, columns - width - 5)).map((line) => `  ${" ".repeat(width)}  ${s.style.dim(line)}`);
-    if (name.length > width) return [`  ${name}`, ...wrapped].join("\n");
+    if (name.length > width) return [...wrapWords(name, Math.max(20, columns - 2)).map((line) => `  ${line}`), ...wrapped].join("\n");
     return [`  ${name.padEnd(width)}${wrapped[0]!.slice(width + 2)}`, ...wrapped.slice(1)].join("\n");
   };
   const lines = slashCommands.map((c) => entry(`/${c.name} ${c.args ?? ""}`, c.help));

@@ -1,6 +1,5 @@
 /**
- * Editing permission rules with `/permissions` in a real terminal (tmux),
- * the built binary against the fake provider server: a rule added at the
+ * Editing permission rules with `/permissions` on an emulated terminal (in process), against the fake provider server: a rule added at the
  * user level is saved to the user's config.toml (its comments and other
  * keys kept) and lets a matching call run unasked at once; a removed rule
  * leaves the file and asks again; project rules are neither added nor
@@ -15,13 +14,13 @@ import path from "node:path";
 import { parseEvent } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { callTool, say, usage } from "./fake-model.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite({ binary: true });
 
 const ready = /Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m;
 const trustQuestion = /Trust this workspace and use its permission rules\? \(remembered until they change\) \[y\/N\] $/m;
@@ -32,7 +31,7 @@ yolo = false
 allow = ["Shell(echo kept:*)"] # kept until removed
 `;
 
-describe("/permissions edits the rules (tmux)", { timeout: 120_000 }, () => {
+describe("/permissions edits the rules (in process)", { timeout: 120_000 }, () => {
   it("adds and removes user rules in config.toml, and project rules only in a trusted workspace", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
@@ -45,11 +44,11 @@ describe("/permissions edits the rules (tmux)", { timeout: 120_000 }, () => {
     const projectFile = path.join(cwd, ".kosong", "settings.json");
     const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
     const start = () => {
-      const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--sandbox", "off"], { cwd, env: cleanEnv(home, env), width: 220 });
+      const terminal = KosongTerminal.start(["--model", "test-model", "--sandbox", "off"], { cwd, env: cleanEnv(home, env), width: 220 });
       terminals.push(terminal);
       return terminal;
     };
-    const command = async (terminal: TmuxTerminal, line: string, expected: RegExp) => {
+    const command = async (terminal: KosongTerminal, line: string, expected: RegExp) => {
       terminal.line(line);
       return terminal.waitFor(new RegExp(`${expected.source}[\\s\\S]*›\\s*$`), { from: `› ${line}` });
     };

@@ -1,6 +1,5 @@
 /**
- * The status footer and Markdown across a resize, in a real terminal
- * (tmux), the built binary against the fake provider server: during a turn
+ * The status footer and Markdown across a resize, on an emulated terminal (in process), against the fake provider server: during a turn
  * the last row shows the model, the context bar and the session's tokens;
  * a resize mid-stream leaves every paragraph shown once, and a smaller
  * screen's last row the footer alone (no streamed text over it); a paragraph
@@ -11,36 +10,46 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+import { gate } from "../e2e/fake-model.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 80, input_cache_read: 300, input_cache_creation: 0 };
 /** `text` streamed a word at a time. */
 const streamed = (text: string): Message => ({ role: "assistant", content: text.split(/(?<= )/).map((word) => ({ type: "text" as const, text: word })) });
+/** Stream controls that send `message` (after the role frame) through its first part containing `word`, then hold it until `release` resolves. */
+function heldAfter(message: Message, word: string, release: Promise<void>) {
+  const at = (message.content as Array<{ text: string }>).findIndex((part) => part.text.includes(word));
+  if (at < 0) throw new Error(`no part of the message contains ${word}`);
+  return { holdAfter: 2 + at, release };
+}
 
-describe("the status footer and a resize, in a real terminal (tmux)", () => {
+describe("the status footer and a resize, on an emulated terminal (in process)", () => {
   it("keeps a footer with the session's tokens on the last row, renders each paragraph once across a resize, and renders a paragraph taller than the screen", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     delete env.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 20 });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 100, height: 20 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
 
     const paragraph = (name: string) => `${name} starts here. ${"Some filler words that wrap the line. ".repeat(6)}${name} ends here.`;
     const first = [paragraph("Alpha"), paragraph("Bravo"), paragraph("Charlie"), paragraph("Delta")].join("\n\n");
-    server.enqueue({ message: streamed(first), usage, chunkDelayMs: 15 });
+    // Held after Alpha's paragraph (the turn is surely running while the footer is read and the terminal resized), then the rest.
+    const afterAlpha = gate();
+    server.enqueue({ message: streamed(first), usage, chunkDelayMs: 15, ...heldAfter(streamed(first), "Bravo", afterAlpha.opened) });
     terminal.line("talk a while");
     await terminal.waitFor(/Alpha ends here/, { from: "› talk a while" });
     const rows = terminal.visible().trimEnd().split("\n");
     expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cached \d+$/);
     terminal.resize(70, 20);
+    afterAlpha.open();
     let screen = await terminal.waitFor(/Delta ends here\.[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk a while" });
     for (const name of ["Alpha", "Bravo", "Charlie", "Delta"]) {
       expect(screen.split(`${name} starts here.`).length - 1, screen).toBe(1);
@@ -65,25 +74,4 @@ describe("the status footer and a resize, in a real terminal (tmux)", () => {
     expect(screen).not.toContain("**");
   }, 60_000);
 
-  it("keeps the footer row clean when the terminal shrinks mid-stream", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(cwd);
-    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    delete env.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 20 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    const text = Array.from({ length: 8 }, (_, i) => `Para${i} ${"filler words go here and wrap. ".repeat(5)}`).join("\n\n");
-    server.enqueue({ message: streamed(text), usage, chunkDelayMs: 15 });
-    terminal.line("talk");
-    await terminal.waitFor(/Para3/, { from: "› talk" });
-    terminal.resize(60, 14);
-    // More text streams after the resize; the last row is still the footer alone.
-    await terminal.waitFor(/Para5/, { from: "› talk" });
-    const rows = terminal.visible().trimEnd().split("\n");
-    expect(rows.at(-1)).toMatch(/^▍ test-model {3}[▰▱]{10} [\d.k]+\/128k \(\d+%\) {3}in [\d.k]+ · out \d+ · cach/);
-    expect(rows.at(-1)).not.toMatch(/filler|words|wrap/);
-    await terminal.waitFor(/Para7[\s\S]*test-model ·[\s\S]*›\s*$/, { from: "› talk" });
-  }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
- * Leaving plan mode is asked every time, in the terminal (the built
- * binary): ExitPlanMode's approval offers no "for this session" and no
+ * Leaving plan mode is asked every time, in the interactive mode (in
+ * process, on an emulated terminal): ExitPlanMode's approval offers no "for this session" and no
  * "always for this project" choice, `a` does not approve, an allow rule
  * naming ExitPlanMode approves nothing, and the next plan is asked about
  * again.
@@ -10,13 +10,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 describe("ExitPlanMode's approval in the terminal", { timeout: 90_000 }, () => {
   it("offers only y, e, n: `a` is not an answer, an allow rule does not answer, nothing is saved for the project, the next plan is asked again", async () => {
@@ -27,7 +27,7 @@ describe("ExitPlanMode's approval in the terminal", { timeout: 90_000 }, () => {
     await mkdir(path.join(home, ".kosong"));
     await writeFile(path.join(home, ".kosong", "config.json"), JSON.stringify({ permissions: { allow: ["ExitPlanMode"] } }));
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--plan"], { cwd, env, height: 50 });
+    const terminal = KosongTerminal.start(["--model", "test-model", "--plan"], { cwd, env, height: 50 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/);
     server.enqueue({ message: callTool("p1", "ExitPlanMode", { plan: "1. Write a.txt." }), usage }, { message: say("Carrying out plan one."), usage });

@@ -1,5 +1,5 @@
 /**
- * Tools as they run, in a real terminal (tmux), the built binary against
+ * Tools as they run, on an emulated terminal (in process), against
  * the fake provider server: a slow Shell command shows as running with its
  * elapsed time; its result shows its exit code and last lines; Ctrl-O at
  * the prompt shows its whole output; a ReadFile result shows its first lines.
@@ -9,18 +9,18 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 const call = (id: string, name: string, args: Record<string, unknown>): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }] });
 
-describe("tools as they run, in a real terminal (tmux)", () => {
+describe("tools as they run, on an emulated terminal (in process)", () => {
   it("shows a slow command running with its time, its exit code and last lines, and its whole output, or an earlier tool's, on Ctrl-O", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
@@ -28,7 +28,7 @@ describe("tools as they run, in a real terminal (tmux)", () => {
     await writeFile(path.join(cwd, "poem.txt"), Array.from({ length: 10 }, (_, i) => `verse ${i + 1}`).join("\n"));
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, KOSONG_YOLO: "1" });
     delete env.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 100, height: 40 });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 100, height: 40 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
 

@@ -1,6 +1,5 @@
 /**
- * Workspace hooks and trust in a real terminal (tmux), the built binary
- * against the fake provider server: a workspace's `.claude/settings.json`
+ * Workspace hooks and trust on an emulated terminal (in process), against the fake provider server: a workspace's `.claude/settings.json`
  * hook is shown and asked about at start-up; after "no" it does not run
  * (and is asked again next time); after "yes" it runs and is not asked
  * about again; when the workspace's hooks change, the user is asked again.
@@ -10,18 +9,18 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { say, usage } from "./fake-model.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { say, usage } from "../e2e/fake-model.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const ready = /Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m;
 const question = /Trust this workspace and run its hooks\? \(remembered until they change\) \[y\/N\] $/m;
 
-describe("workspace hooks run only once the workspace is trusted (tmux)", { timeout: 120_000 }, () => {
+describe("workspace hooks run only once the workspace is trusted (in process)", { timeout: 120_000 }, () => {
   it("asks with the commands shown, runs nothing on no, remembers yes, and asks again when the hooks change", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
@@ -35,11 +34,11 @@ describe("workspace hooks run only once the workspace is trusted (tmux)", { time
     await writeFile(path.join(home, ".kosong", "config.toml"), `[[hooks]]\nevent = "UserPromptSubmit"\ncommand = "printf 'lint \\\\033[31mfailed' >&2; exit 7"\n`);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
     const start = () => {
-      const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--sandbox", "off"], { cwd, env, width: 160 });
+      const terminal = KosongTerminal.start(["--model", "test-model", "--sandbox", "off"], { cwd, env, width: 160 });
       terminals.push(terminal);
       return terminal;
     };
-    const prompt = async (terminal: TmuxTerminal, text: string) => {
+    const prompt = async (terminal: KosongTerminal, text: string) => {
       server.enqueue({ message: say(`answer to ${text}`), usage });
       terminal.line(text);
       await terminal.waitFor(new RegExp(`answer to ${text}[\\s\\S]*›\\s*$`), { from: `› ${text}` });

@@ -1,17 +1,26 @@
-import { access, mkdir, readFile } from "node:fs/promises";
+/**
+ * The interactive mode end to end (in process, on an emulated terminal),
+ * against the fake provider server: streamed Markdown, the status line, an
+ * approval, /compact, /checkpoints and /revert, /edit, Ctrl-C aborting a
+ * turn, Ctrl-D and Ctrl-C twice exiting, no colours under NO_COLOR. A real
+ * signal ending it: e2e/terminal-smoke.e2e.test.ts.
+ */
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+/** An answer served with `holdAfter: 2`: the role frame and "slowly " come, then the stream stalls until kosong leaves it, so "END" never shows. */
+const stalling: Message = { role: "assistant", content: [{ type: "text", text: "slowly " }, { type: "text", text: "END" }] };
 
 async function startKosong(extraEnv: Record<string, string> = {}) {
   const home = await tempDir();
@@ -20,7 +29,7 @@ async function startKosong(extraEnv: Record<string, string> = {}) {
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...extraEnv });
   delete env.NO_COLOR;
   Object.assign(env, extraEnv);
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env });
+  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model · [▰▱]{10} 0\/128k \(0%\)[\s\S]*›\s*$/m);
   return { terminal, cwd, home };
@@ -32,7 +41,7 @@ function lastUserText(n: number): string {
   return messages.findLast((m) => m.role === "user")!.content;
 }
 
-describe("kosong interactive mode in a real terminal (tmux)", () => {
+describe("kosong interactive mode on an emulated terminal (in process)", () => {
   it("streams Markdown, shows the status line, asks approval, compacts, reverts, edits, aborts with Ctrl-C and exits cleanly", async () => {
     const { terminal, cwd, home } = await startKosong();
 
@@ -92,8 +101,8 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
     expect(JSON.stringify(server.requests.at(-1)!.body)).not.toContain("Answer one.");
 
     // Ctrl-C aborts a running turn; the conversation stays usable.
-    const slow: Message = { role: "assistant", content: [...Array.from({ length: 300 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 40 }, { message: say("Still fine."), usage });
+    // The stream stalls after "slowly" until kosong leaves it: the abort, not the clock, ends it.
+    server.enqueue({ message: stalling, usage, holdAfter: 2 }, { message: say("Still fine."), usage });
     terminal.line("tell a long story");
     await terminal.waitFor(/slowly/, { from: "› tell a long story" });
     terminal.keys("C-c");
@@ -111,28 +120,6 @@ describe("kosong interactive mode in a real terminal (tmux)", () => {
     const saved = await readFile(path.join(home, ".kosong/sessions", id, "context.jsonl"), "utf8");
     expect(saved).toContain("Still fine.");
   }, 120_000);
-
-  it("on SIGHUP (the terminal closed) mid-turn or SIGTERM at the prompt, aborts the turn and closes the session", async () => {
-    const { terminal, home } = await startKosong();
-    const slow: Message = { role: "assistant", content: [...Array.from({ length: 300 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 40 });
-    terminal.line("tell a long story");
-    await terminal.waitFor(/slowly/, { from: "› tell a long story" });
-    process.kill(terminal.commandPid(), "SIGHUP");
-    let screen = await terminal.waitFor(/\[exit \d+\]/);
-    expect(screen).toContain("[exit 129]");
-    const id = /session (\d{8}-\d{6}-[0-9a-f]{4})/.exec(screen)![1]!;
-    const file = path.join(home, ".kosong/sessions", id, "context.jsonl");
-    // Closed, not killed: the lock is released, and the step's checkpoint, held for the step's first append, is written.
-    await expect(access(`${file}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
-    const records = (await readFile(file, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { role: string; id?: number });
-    expect(records.map((r) => (r.role === "_checkpoint" ? `checkpoint ${r.id}` : r.role))).toEqual(["_system_prompt", "checkpoint 0", "user", "checkpoint 1"]);
-
-    const again = await startKosong();
-    process.kill(again.terminal.commandPid(), "SIGTERM");
-    screen = await again.terminal.waitFor(/\[exit \d+\]/);
-    expect(screen).toMatch(/No prompt given: no session saved\.[\s\S]*\[exit 143\]/);
-  }, 60_000);
 
   it("exits on Ctrl-C twice, without colours under NO_COLOR", async () => {
     const { terminal } = await startKosong({ NO_COLOR: "1" });

@@ -1,9 +1,9 @@
 /**
- * The approval prompt in a real terminal (tmux), the built binary against
+ * The approval prompt on an emulated terminal (in process), against
  * the fake provider server: a command that paints over its own prompt with
  * `\r` and escape sequences is shown whole, control characters visible; a
- * session approval of a Shell command covers only what `[a]` says. Print
- * mode shows the model's and the server's control characters too.
+ * session approval of a Shell command covers only what `[a]` says. (Print mode's
+ * control characters: print-mode.e2e.test.ts.)
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
@@ -11,12 +11,13 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+import { gate } from "../e2e/fake-model.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -34,7 +35,7 @@ async function kosongInRepository(extraEnv: Record<string, string> = {}) {
   execFileSync("git", ["init", "-q", cwd]);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...extraEnv });
   delete env.NO_COLOR;
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 160 });
+  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 160 });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
   return { terminal, cwd };
@@ -42,7 +43,7 @@ async function kosongInRepository(extraEnv: Record<string, string> = {}) {
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
-describe("the approval prompt in a real terminal (tmux)", () => {
+describe("the approval prompt on an emulated terminal (in process)", () => {
   it("shows a command that tries to paint over its prompt whole, and streamed control sequences as text", async () => {
     // FORCE_HYPERLINK: a terminal that supports hyperlinks, where a link's text could hide its address.
     const { terminal, cwd } = await kosongInRepository({ FORCE_HYPERLINK: "1" });
@@ -128,23 +129,6 @@ describe("the approval prompt in a real terminal (tmux)", () => {
   }, 60_000);
 });
 
-describe("print mode shows control characters from the model and the server", () => {
-  it("in the answer on stdout and in the error on stderr", async () => {
-    const home = await tempDir();
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
-    server.enqueue({ message: say("line one\r\nline two\u001b[2K\ttab\u202e"), usage });
-    const answer = await runKosong(["-p", "hi"], { cwd: home, home, env });
-    expect(answer.code, answer.stderr).toBe(0);
-    expect(answer.stdout).toBe("line one\nline two␛[2K\ttab<U+202E>\n");
-
-    server.enqueue({ status: 400, body: { error: { message: "bad \u001b]0;owned\u0007 request", type: "invalid_request_error" } } });
-    const failed = await runKosong(["-p", "hi"], { cwd: home, home, env });
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain("bad ␛]0;owned␇ request");
-    expect(failed.stderr).not.toContain("\u001b");
-  });
-});
-
 describe("file approvals show the change", () => {
   const call = (id: string, name: string, args: Record<string, unknown>): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }] });
 
@@ -187,10 +171,14 @@ describe("file approvals show the change", () => {
   it("shows what was typed ahead while an approval prompt is up, and keeps it for the next prompt", async () => {
     const { terminal } = await kosongInRepository();
     const slowThenShell: Message = { ...shell("s9", "echo hi"), content: Array.from({ length: 30 }, (_, i) => ({ type: "text" as const, text: `word${i} ` })) };
-    server.enqueue({ message: slowThenShell, usage, chunkDelayMs: 50 }, { message: say("Ran it."), usage });
+    // The answer holds after word3 until the typed text shows in the footer: it is surely typed while the turn streams.
+    const typed = gate();
+    server.enqueue({ message: slowThenShell, usage, holdAfter: 5, release: typed.opened }, { message: say("Ran it."), usage });
     terminal.line("run echo");
     await terminal.waitFor(/word3/, { from: "› run echo" });
     terminal.type("my next idea");
+    await terminal.waitFor(/› my next idea\s*$/, { from: "word3" });
+    typed.open();
     const screen = await terminal.waitFor(/approve\? $/m, { from: "› run echo" });
     expect(screen).toContain("typed ahead, kept for after the answer: my next idea");
     terminal.line("y");

@@ -1,12 +1,11 @@
 /**
- * The prompt's input in a real terminal (tmux), the built binary against
- * the fake provider server: smoke tests of what the in-process tests
- * (terminal-input.test.ts, on an emulated terminal) check key by key, and
- * what only the whole binary shows: /help's wrapping, /checkpoints,
- * completion of real paths and @mentions, Ctrl-R with !command and /model,
- * and a line typed while a turn runs queued and steered into the turn (Esc
- * takes a queued line back without aborting the turn). A large paste and
- * prompts of several lines are checked in process only.
+ * The prompt's input in the whole interactive mode (in process, on an
+ * emulated terminal), against the fake provider server: what the unit tests
+ * (terminal-input.test.ts, prompt-state.test.ts) check key by key, here with
+ * the session behind it: /help's wrapping, /checkpoints, completion of real
+ * paths and @mentions, Ctrl-R with !command and /model, and a line typed
+ * while a turn runs queued and steered into the turn (Esc takes a queued
+ * line back without aborting the turn).
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,12 +13,13 @@ import type { Message } from "@kosong/core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+import { gate } from "../e2e/fake-model.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -36,7 +36,7 @@ async function startKosong(size: { width?: number; env?: Record<string, string> 
   await mkdir(cwd);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...size.env });
   delete env.NO_COLOR;
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: size.width ?? 100, height: 30 });
+  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: size.width ?? 100, height: 30 });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
   return { terminal, cwd };
@@ -48,7 +48,7 @@ function userTexts(n: number): string[] {
   return messages.filter((m) => m.role === "user" && !m.content.startsWith("<system>")).map((m) => m.content);
 }
 
-describe("the prompt's input in a real terminal (tmux)", () => {
+describe("the prompt's input on an emulated terminal (in process)", () => {
   it("wraps /help at 80 columns between words, and /checkpoints lists one checkpoint per prompt, each cut to the width", async () => {
     const { terminal } = await startKosong({ width: 80 });
     terminal.line("/help");
@@ -181,7 +181,9 @@ describe("the prompt's input in a real terminal (tmux)", () => {
   it("queues a line typed during a turn and steers it in after the step's tools; Esc takes a queued line back to edit", async () => {
     const { terminal, cwd } = await startKosong();
     await writeFile(path.join(cwd, "notes.txt"), "the notes\n");
-    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Read them, and the tests too."), usage });
+    // The answer holds after word3 until the line is queued: the turn surely runs while it is typed and entered.
+    const queued = gate();
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, holdAfter: 5, release: queued.opened }, { message: say("Read them, and the tests too."), usage });
     terminal.line("read the notes");
     await terminal.waitFor(/word3/, { from: "› read the notes" });
     // What is typed shows in the footer until it is entered.
@@ -197,6 +199,7 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     expect(await footer()).toMatch(/^▍ test-model .*› also check the tests$/);
     terminal.keys("Enter");
     await terminal.waitFor(/⧗ queued: also check the tests/, { from: "› read the notes" });
+    queued.open();
     const screen = await terminal.waitFor(/Read them, and the tests too\.[\s\S]*›\s*$/, { from: "› read the notes" });
     expect(screen).toContain("» steered: also check the tests");
     expect(server.requests).toHaveLength(2);
@@ -207,13 +210,15 @@ describe("the prompt's input in a real terminal (tmux)", () => {
     // Text from the model's stream is rendered once, not repeated by the queued line's note.
     expect(screen.split("word59").length - 1).toBe(1);
 
-    server.enqueue({ message: slowThenRead("notes.txt"), usage, chunkDelayMs: 50 }, { message: say("Done again."), usage });
+    const tookBack = gate();
+    server.enqueue({ message: slowThenRead("notes.txt"), usage, holdAfter: 5, release: tookBack.opened }, { message: say("Done again."), usage });
     terminal.line("read them again");
     await terminal.waitFor(/word3/, { from: "› read them again" });
     terminal.line("never mind");
     await terminal.waitFor(/⧗ queued: never mind/, { from: "› read them again" });
     terminal.keys("Escape");
     await terminal.waitFor(/✗ took back to edit: never mind/, { from: "› read them again" });
+    tookBack.open();
     // The line taken back is given back for editing: on the prompt once the turn ends.
     const after = await terminal.waitFor(/Done again\.[\s\S]*› never mind\s*$/, { from: "› read them again" });
     expect(after).not.toContain("interrupted");

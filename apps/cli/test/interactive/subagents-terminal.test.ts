@@ -1,5 +1,5 @@
 /**
- * A child agent in a real terminal (tmux), the built binary against the
+ * A child agent on an emulated terminal (in process), against the
  * fake provider server: the child's write asks for approval at the prompt,
  * named by the child; the child shows as one block (its header with status
  * and steps, its latest step; Ctrl-O at the prompt shows every step and its answer); `/agents` lists it with its status and opens its
@@ -11,22 +11,22 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
-describe("a child agent in a real terminal (tmux)", () => {
+describe("a child agent on an emulated terminal (in process)", () => {
   it("shows the child's steps under its call, lists it in /agents, and /revert past the call restores the file it wrote", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
     await writeFile(path.join(cwd, "notes.txt"), "original\n");
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, width: 110, height: 50 });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 110, height: 50 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
 
@@ -53,6 +53,8 @@ describe("a child agent in a real terminal (tmux)", () => {
     const listed = await terminal.waitFor(/\/agents <id> shows one's transcript\.\n›\s*$/, { from: "› /agents" });
     const id = /(agent-[0-9a-f]{8})\s+coder\s+finished\s+rewrite notes/.exec(listed)?.[1];
     expect(id, listed).toBeDefined();
+    // What the child used is listed with it (no cost: the test model has no price).
+    expect(listed).toMatch(new RegExp(`${id}\\s+coder\\s+finished\\s+rewrite notes · [1-9]\\d* tokens\n`));
     terminal.line(`/agents ${id}`);
     const transcript = await terminal.waitFor(/notes\.txt rewritten\n›\s*$/, { from: `› /agents ${id}` });
     expect(transcript).toContain("Replace notes.txt with 'by the child'");

@@ -1,5 +1,5 @@
 /**
- * Resuming in a real terminal (tmux), the built binary against the fake
+ * Resuming on an emulated terminal (in process), against the fake
  * provider server: `kosong --resume` without an id lists the sessions and
  * resumes the one chosen; a session of another folder is said so and,
  * when the user agrees, runs in its own folder; a resumed session shows
@@ -10,17 +10,17 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite({ binary: true });
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 
-describe("kosong --resume in a real terminal (tmux)", () => {
+describe("kosong --resume on an emulated terminal (in process)", () => {
   it("picks a session from a list, offers its own folder, and shows where it left off", async () => {
     const home = await tempDir();
     const [alpha, beta] = [path.join(home, "alpha"), path.join(home, "beta")];
@@ -34,7 +34,7 @@ describe("kosong --resume in a real terminal (tmux)", () => {
 
     const terminalEnv = cleanEnv(home, env);
     delete terminalEnv.NO_COLOR;
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--resume", "--model", "test-model"], { cwd: beta, env: terminalEnv });
+    const terminal = KosongTerminal.start(["--resume", "--model", "test-model"], { cwd: beta, env: terminalEnv });
     terminals.push(terminal);
     let screen = await terminal.waitFor(/number \(Enter: 1, Ctrl-C: a new session\)› $/m);
     expect(screen).toMatch(/Resume which session\? \(2 sessions, most recent first\)\n\s+1 {2}finish the beta task {2}\d+ min ago · [\d.]+ (B|KiB) · .*beta\n\s+2 {2}finish the alpha task {2}\d+ min ago · [\d.]+ (B|KiB) · .*alpha\n/);

@@ -46,7 +46,7 @@ describe(`a file restore under SIGKILL (seed ${seed})`, () => {
   it("leaves each file wholly old or restored, and the next open finishes the restore", async () => {
     // How long an uninterrupted restore takes here: the kills fall within it.
     const timing = await prepared();
-    const { lines } = await killWhenReady("file-journal/children/restore-crash-child.ts", [timing.root, timing.session], (l) => l.startsWith("done "));
+    const { lines } = await killWhenReady("context-with-journal/children/restore-crash-child.ts", [timing.root, timing.session], (l) => l.startsWith("done "));
     const duration = Number(lines.at(-1)!.split(" ")[1]);
     expect(await snapshot(timing.root)).toEqual(timing.old);
 
@@ -55,7 +55,7 @@ describe(`a file restore under SIGKILL (seed ${seed})`, () => {
       const where = `trial ${trial}, seed ${seed}`;
       const rand = randomFor(seed, trial, 2);
       const run = await prepared();
-      await killWhenReady("file-journal/children/restore-crash-child.ts", [run.root, run.session], "ready", { delayMs: Math.floor(rand() * duration) });
+      await killWhenReady("context-with-journal/children/restore-crash-child.ts", [run.root, run.session], "ready", { delayMs: Math.floor(rand() * duration) });
       const afterKill = await snapshot(run.root);
       for (const [name, state] of Object.entries(afterKill)) {
         if (name.endsWith(".kosong-tmp")) continue; // A replace cut short: removed by the next open.

@@ -1,5 +1,5 @@
 /**
- * The todo list through the built binary in a real terminal: the model's
+ * The todo list in the interactive mode on an emulated terminal (in process): the model's
  * SetTodoList calls show the list after the turn and in /todo; /revert
  * brings back the list as it was at that checkpoint, and a compaction that
  * summarises the calls away keeps the list.
@@ -8,23 +8,23 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const setList = (id: string, todos: [string, string][]) => callTool(id, "SetTodoList", { todos: todos.map(([title, status]) => ({ title, status })) });
 
-describe("the todo list (tmux)", { timeout: 90_000 }, () => {
+describe("the todo list (in process)", { timeout: 90_000 }, () => {
   it("shows the list, brings it back as it was after /revert, and keeps it through /compact", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
     const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model"], { cwd, env, height: 100 });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, height: 100 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/);
 
@@ -48,13 +48,14 @@ describe("the todo list (tmux)", { timeout: 90_000 }, () => {
     for (const [prompt, answer] of [["first chat", "A."], ["second chat", "B."]]) {
       server.enqueue({ message: say(answer!), usage });
       terminal.line(prompt!);
-      await terminal.waitFor(new RegExp(`${answer}[\\s\\S]*test-model ·`), { from: `› ${prompt}` });
+      await terminal.waitFor(new RegExp(`${answer!.replace(".", "\\.")}[\\s\\S]*test-model ·`), { from: `› ${prompt}` });
     }
     server.enqueue({ message: say("Summary: planned two items."), usage });
     terminal.line("/compact");
     await terminal.waitFor(/kept \d+, dropped \d+/, { from: "› /compact" });
+    // The list the first /todo printed is still on the screen: wait for one printed after this /todo, after the compaction.
     terminal.line("/todo");
-    await terminal.waitFor(/Todo \(0\/2 done\):\n\s+○ write tests\n\s+○ fix the bug/, { from: "› /todo" });
+    await terminal.waitFor(/› \/todo\n\s*Todo \(0\/2 done\):\n\s+○ write tests\n\s+○ fix the bug/, { from: "› /compact" });
     server.enqueue({ message: say("Next."), usage });
     terminal.line("what is next");
     await terminal.waitFor(/Next\./, { from: "› what is next" });

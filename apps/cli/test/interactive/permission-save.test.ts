@@ -1,5 +1,5 @@
 /**
- * "Always for this project" at an approval prompt, in a real terminal (tmux):
+ * "Always for this project" at an approval prompt, on an emulated terminal (in process):
  * the answer `p` saves the approval as an allow rule in the project's
  * `.kosong/settings.json`, and a later run in the trusted workspace (print
  * mode, which refuses whatever would ask) runs the same command unasked.
@@ -10,22 +10,22 @@ import type { Message } from "@kosong/core";
 import { parseEvent } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite({ binary: true });
 const shell = (id: string, command: string): Message => ({ role: "assistant", content: [], tool_calls: [{ type: "function", id, function: { name: "Shell", arguments: JSON.stringify({ command }) } }] });
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 
-describe("saving an approval for the project (tmux)", { timeout: 90_000 }, () => {
+describe("saving an approval for the project (in process)", { timeout: 90_000 }, () => {
   it("[p] writes an allow rule to .kosong/settings.json that a later run in the trusted workspace uses", async () => {
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
     const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--sandbox", "off", "--trust-workspace"], { cwd, env: cleanEnv(home, env), width: 160, height: 30 });
+    const terminal = KosongTerminal.start(["--model", "test-model", "--sandbox", "off", "--trust-workspace"], { cwd, env: cleanEnv(home, env), width: 160, height: 30 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
     server.enqueue({ message: shell("s1", "echo saved rule") }, { message: say("Ran it.") });

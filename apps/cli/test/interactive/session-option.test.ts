@@ -1,6 +1,5 @@
 /**
- * Which saved session an interactive `kosong` opens, in a real terminal
- * (tmux) against the fake provider server: `--session <id>` opens that
+ * Which saved session an interactive `kosong` opens, on an emulated terminal (in process) against the fake provider server: `--session <id>` opens that
  * session (not the folder's newest) or starts one with that id, and a
  * session quit before its first prompt is not kept (no empty sessions in
  * the picker).
@@ -9,13 +8,13 @@ import { mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { say, usage } from "../e2e/fake-model.js";
+import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite({ binary: true });
 
 async function project() {
   const home = await tempDir();
@@ -23,7 +22,7 @@ async function project() {
   await mkdir(cwd);
   const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
   const start = (args: string[]) => {
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env: cleanEnv(home, env) });
+    const terminal = KosongTerminal.start(["--model", "test-model", ...args], { cwd, env: cleanEnv(home, env) });
     terminals.push(terminal);
     return terminal;
   };
@@ -31,7 +30,7 @@ async function project() {
   return { home, cwd, env, start, sessionIds };
 }
 
-describe("kosong --session in a real terminal (tmux)", () => {
+describe("kosong --session on an emulated terminal (in process)", () => {
   it("opens the named session, not the folder's newest one", async () => {
     const { home, cwd, env, start } = await project();
     server.enqueue({ message: say("Older answer."), usage }, { message: say("Newer answer."), usage });

@@ -32,7 +32,7 @@ describe("a Shell command cut by a crash", () => {
 
     const command = "echo changed >> edit.txt; rm gone.txt; echo new > new.txt; echo again >> declared.txt; echo \"pid $$\"; echo changed-all; exec sleep 60 >/dev/null 2>&1";
     let bashPid = 0;
-    await killWhenReady("file-journal/children/command-crash-child.ts", [root, session, command], (line) => {
+    await killWhenReady("context-with-journal/children/command-crash-child.ts", [root, session, command], (line) => {
       if (line.startsWith("pid ")) bashPid = Number(line.slice(4));
       return line === "changed-all";
     });

@@ -1,6 +1,5 @@
 /**
- * What the interactive mode tells about a session, in a real terminal
- * (tmux), the built binary against the fake provider server: the session's
+ * What the interactive mode tells about a session, on an emulated terminal (in process), against the fake provider server: the session's
  * cost in the footer and `/status` (a config-file price, then kosong's table
  * after `/model`); each checkpoint's time in `/checkpoints`, kept for a
  * resumed session (none when unknown or the file is damaged); an explicit
@@ -13,12 +12,13 @@ import type { Message } from "@kosong/core";
 import { AUTO_SUMMARY_SECTIONS } from "@kosong/soul/compaction";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+import { gate } from "../e2e/fake-model.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -31,20 +31,20 @@ async function startKosong(args: string[] = [], options: { home?: string; config
   await mkdir(cwd, { recursive: true });
   if (options.config !== undefined) await writeFile(path.join(home, ".kosong", "config.toml"), options.config);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env, width: 140 });
+  const terminal = KosongTerminal.start(["--model", "test-model", ...args], { cwd, env, width: 140 });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
   return { terminal, cwd, home };
 }
 
 /** Sends `prompt`, answered with `answer` (then the paragraph `more`, if given), and waits for the turn's status line. */
-async function turn(terminal: TmuxTerminal, prompt: string, answer: string, more?: string): Promise<string> {
+async function turn(terminal: KosongTerminal, prompt: string, answer: string, more?: string): Promise<string> {
   server.enqueue({ message: say(more === undefined ? answer : `${answer}\n\n${more}`), usage });
   terminal.line(prompt);
   return terminal.waitFor(new RegExp(`${answer}[\\s\\S]*test-model ·[\\s\\S]*›\\s*$`), { from: `› ${prompt}` });
 }
 
-describe("session details in a real terminal (tmux)", () => {
+describe("session details on an emulated terminal (in process)", () => {
   it("shows the session's cost in the footer and /status: a config-file price, then the table's after /model", async () => {
     const { terminal } = await startKosong([], { config: '[prices.test-model]\ninput = 2\ncached_input = 0.5\noutput = 10\n' });
     const cachedUsage = { input_other: 1200, output: 8, input_cache_read: 300, input_cache_creation: 0 };
@@ -60,12 +60,15 @@ describe("session details in a real terminal (tmux)", () => {
     // gpt-4o is in kosong's table: (1200 x 2.5 + 300 x 1.25 + 8 x 10) / 1M more, shown in the footer of the next turn.
     terminal.line("/model gpt-4o");
     await terminal.waitFor(/Model: gpt-4o/, { from: "› /model gpt-4o" });
+    // The second answer holds after its first frames until the footer was read: the turn surely runs meanwhile.
+    const footerRead = gate();
     server.enqueue(
       { message: { role: "assistant", content: [], tool_calls: [{ type: "function", id: "g1", function: { name: "Glob", arguments: JSON.stringify({ pattern: "*" }) } }] }, usage: cachedUsage },
-      { message: say(`Slow ${"words ".repeat(80)}end.`), usage: cachedUsage, chunkDelayMs: 40 },
+      { message: say(`Slow ${"words ".repeat(80)}end.`), usage: cachedUsage, holdAfter: 2, release: footerRead.opened },
     );
     terminal.line("second");
     await terminal.waitFor(/^▍ gpt-4o .*cached 600 · \$0\.0061$/m, { from: "› second" });
+    footerRead.open();
     await terminal.waitFor(/end\.[\s\S]*gpt-4o ·[\s\S]*›\s*$/, { from: "› second" });
     terminal.line("/status");
     await terminal.waitFor(/in 4\.5k · out 24 · cached 900 · \$0\.0095 ·/, { from: "› /status" });
@@ -129,8 +132,9 @@ describe("session details in a real terminal (tmux)", () => {
     // The automatic cooldown does not apply: the second /compact asks the model again, and its summary is used.
     const summary = AUTO_SUMMARY_SECTIONS.map((section) => `## ${section}\nThree questions were answered.`).join("\n\n");
     server.enqueue({ message: say(summary), usage });
+    // Until this line shows, the screen after "› /compact" is the first report ("…fell back to smart: compacted: …"): wait for a report of its own.
     terminal.line("/compact");
-    screen = await terminal.waitFor(/compacted: [\d.k]+ → [\d.k]+ tokens[\s\S]*test-model ·/, { from: "› /compact" });
+    screen = await terminal.waitFor(/(?<!: )compacted: [\d.k]+ → [\d.k]+ tokens[\s\S]*test-model ·/, { from: "› /compact" });
     expect(server.requests.length).toBe(before + 2);
     expect(screen).not.toContain("rejected");
     expect(screen).not.toContain("Skipped the main model");

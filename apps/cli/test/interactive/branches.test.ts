@@ -1,5 +1,5 @@
 /**
- * `/btw`, `/tree` and `/fork` in a real terminal (tmux) against the fake
+ * `/btw`, `/tree` and `/fork` on an emulated terminal (in process) against the fake
  * OpenAI server: a side question leaves the conversation file byte for byte
  * as it was (kept or not), a kept answer, a revert and a switch list as a
  * tree, `/tree n` switches branches, and `/fork` copies the current branch
@@ -10,12 +10,12 @@ import path from "node:path";
 import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 const usage = { input_other: 1200, output: 8, input_cache_read: 0, input_cache_creation: 0 };
 const say = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -23,7 +23,7 @@ const say = (text: string): Message => ({ role: "assistant", content: [{ type: "
 async function startKosong(home: string, args: string[] = []) {
   const cwd = path.join(home, "project");
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env });
+  const terminal = KosongTerminal.start(["--model", "test-model", ...args], { cwd, env });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
   return terminal;
@@ -35,7 +35,7 @@ function sent(n: number): string[] {
   return messages.filter((m) => m.role !== "system").map((m) => `${m.role}: ${m.content}`);
 }
 
-describe("branches in the interactive mode (tmux)", () => {
+describe("branches in the interactive mode (in process)", () => {
   it("/btw answers with no tools and leaves context.jsonl byte-identical; /tree lists and switches branches; /fork copies the current one", async () => {
     const home = await tempDir();
     await mkdir(path.join(home, "project"));
@@ -62,8 +62,9 @@ describe("branches in the interactive mode (tmux)", () => {
     expect((await readdir(dir)).filter((name) => /^context_\d+\.jsonl$/.test(name))).toEqual([]);
 
     // Aborted with Ctrl-C mid-answer, and an answer with terminal escapes (shown, not obeyed): the file is still the same.
-    const slow: Message = { role: "assistant", content: [...Array.from({ length: 200 }, () => ({ type: "text" as const, text: "slowly " })), { type: "text", text: "END" }] };
-    server.enqueue({ message: slow, usage, chunkDelayMs: 40 });
+    // The stream stalls after its first words until kosong leaves it (the role frame, then "slowly"): "END" never comes, however slow the machine.
+    const slow: Message = { role: "assistant", content: [{ type: "text", text: "slowly " }, { type: "text", text: "END" }] };
+    server.enqueue({ message: slow, usage, holdAfter: 2 });
     terminal.line("/btw tell a long story");
     await terminal.waitFor(/slowly/, { from: "› /btw tell" });
     terminal.keys("C-c");
@@ -110,9 +111,9 @@ describe("branches in the interactive mode (tmux)", () => {
     terminal.line("third question");
     await terminal.waitFor(/Third answer\.[\s\S]*›\s*$/, { from: "› third question" });
     expect(sent(server.requests.length - 1)).toEqual(["user: first question", "assistant: First answer.", "user: second question", "assistant: Second answer.", "user: third question"]);
+    // The second /tree: wait for what only its listing shows (the first one's is still on the screen, after an earlier "› /tree").
     terminal.line("/tree");
-    screen = await terminal.waitFor(/\/tree <n> switches to branch n/, { from: "› /tree\n" });
-    expect(screen).toMatch(/3  restore at checkpoint \d+ · [^\n]*2 messages/);
+    await terminal.waitFor(/› \/tree\n[^›]*3 {2}restore at checkpoint \d+ · [^\n]*2 messages[^›]*\/tree <n> switches to branch n/, { from: "› third question" });
 
     // /fork: a new session with this branch, byte for byte; it resumes with it.
     terminal.line("/fork");

@@ -1,6 +1,5 @@
 /**
- * What the interactive `kosong` says about a conversation, in a real
- * terminal (tmux) against the fake provider server: the resume notice
+ * What the interactive `kosong` says about a conversation, on an emulated terminal (in process) against the fake provider server: the resume notice
  * counts messages in the right number and shows files a compaction
  * recovered as such (not as the user's prompts), and a `/compact` whose
  * output would be larger than what it replaced keeps the history and says so.
@@ -9,13 +8,13 @@ import { appendFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { say, usage } from "../e2e/fake-model.js";
+import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite({ binary: true });
 
 async function project() {
   const home = await tempDir();
@@ -23,7 +22,7 @@ async function project() {
   await mkdir(cwd);
   const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
   const start = async (args: string[]) => {
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", ...args], { cwd, env: cleanEnv(home, env) });
+    const terminal = KosongTerminal.start(["--model", "test-model", ...args], { cwd, env: cleanEnv(home, env) });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
     return terminal;
@@ -32,7 +31,7 @@ async function project() {
   return { home, cwd, env, start, contextFile };
 }
 
-describe("resume notices and compaction reports in a real terminal (tmux)", () => {
+describe("resume notices and compaction reports on an emulated terminal (in process)", () => {
   it("says 1 message, not 1 messages", async () => {
     const { home, cwd, env, start } = await project();
     // The model refuses the request: only the prompt is kept.

@@ -1,20 +1,22 @@
 /**
- * Editing the plan before approving it, through the built binary in a
- * terminal: at ExitPlanMode's approval, `e` opens the plan in `$EDITOR`
- * (or, without one, in the prompt editor); the plan as the user saved it is
- * what the model is told to carry out, and plan mode ends.
+ * Editing the plan before approving it, in the interactive mode (in
+ * process, on an emulated terminal): at ExitPlanMode's approval, `e` opens
+ * the plan in `$EDITOR` (a real child process; it gets the test process's
+ * own stdio, not the emulated screen: this editor writes the file only) or,
+ * without one, in the prompt editor; the plan as the user saved it is what
+ * the model is told to carry out, and plan mode ends.
  */
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { kosongSuite } from "./kosong-suite.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server, terminals } = await interactiveSuite();
 
 type Sent = { role: string; content?: unknown; tool_call_id?: string };
 const toolResult = (n: number, id: string): string => {
@@ -28,7 +30,7 @@ async function planTerminal(extraEnv: Record<string, string> = {}) {
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...extraEnv });
-  const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--plan"], { cwd, env, height: 50 });
+  const terminal = KosongTerminal.start(["--model", "test-model", "--plan"], { cwd, env, height: 50 });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/);
   server.enqueue({ message: callTool("p1", "ExitPlanMode", { plan: "1. Write a.txt.\n2. Check it." }), usage }, { message: say("Carrying out your plan."), usage });
@@ -38,7 +40,7 @@ async function planTerminal(extraEnv: Record<string, string> = {}) {
   return { home, terminal };
 }
 
-describe("editing the plan before approving it (the built binary)", { timeout: 90_000 }, () => {
+describe("editing the plan before approving it (in process)", { timeout: 90_000 }, () => {
   it("opens the plan in $EDITOR; the saved plan is the one the model carries out", async () => {
     const home = await tempDir();
     const editor = path.join(home, "fake-editor");

@@ -1,0 +1,64 @@
+/**
+ * A background child (`Agent` with `run_in_background`) that asks for
+ * approval after its parent's turn has ended, in the interactive mode (in
+ * process, on an emulated terminal) against the fake provider server: the
+ * approval is asked at the prompt, naming the child, and the child goes on
+ * with the answer. Print mode and --wire: background-approval.e2e.test.ts.
+ *
+ * The child waits to start until the test says so (`gateSubagentStart`),
+ * so its request comes after the parent's turn ended.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { interactiveSuite } from "./interactive-suite.js";
+import { gateSubagentStart } from "../e2e/subagent-start-gate.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+
+const tempDir = useTempDirs();
+const { server, terminals } = await interactiveSuite();
+
+/** A project whose SubagentStart hook waits for `<cwd>/go`; `go()` lets the child start. */
+async function setup() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  const go = await gateSubagentStart(home, cwd);
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  return { home, cwd, env, go };
+}
+
+/** The parent starts a background coder and ends its turn; the child then writes notes.txt (which asks) and answers. */
+function enqueueBackgroundWrite(): void {
+  server.enqueue(
+    { message: callTool("call_b", "Agent", { description: "write notes", prompt: "Write notes.txt", subagent_type: "coder", run_in_background: true }), usage },
+    { message: say("Started it."), usage },
+    { message: callTool("w1", "WriteFile", { path: "notes.txt", content: "from the background\n" }), usage },
+    { message: say("notes written"), usage },
+    { message: say("The agent is done."), usage },
+  );
+}
+
+describe("a background agent's approval between turns", { timeout: 90_000 }, () => {
+  it("is asked at the interactive prompt, naming the agent, and the agent goes on with the answer", async () => {
+    const { home, cwd, env, go } = await setup();
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    enqueueBackgroundWrite();
+    terminal.line("write the notes in the background");
+    await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› write the notes" });
+    // Typed at the prompt, not entered: kept for after the answer.
+    terminal.type("half typed");
+    await go();
+    const asked = await terminal.waitFor(/approve\? $/m, { from: "Started it." });
+    expect(asked).toMatch(/\? coder\/WriteFile \(background agent agent-[0-9a-f]{8}\) wants to:/);
+    terminal.line("y");
+    await terminal.waitFor(/›\s*half typed\s*$/m, { from: "approve?" });
+    await expect.poll(() => readFile(path.join(cwd, "notes.txt"), "utf8").catch(() => ""), { timeout: 20_000 }).toBe("from the background\n");
+  });
+
+});

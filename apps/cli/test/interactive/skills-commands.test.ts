@@ -1,0 +1,72 @@
+/**
+ * Skills and custom commands in the interactive mode (in process, on an
+ * emulated terminal): `/skills` lists them, `/help` and Tab show the custom
+ * commands, `/<command>` runs one. What the model reads of them, and
+ * hostile skill files: skills-commands.e2e.test.ts.
+ */
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../temp-dir.js";
+import { say, usage, useFakeModel } from "../e2e/fake-model.js";
+import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
+import { KosongTerminal } from "./kosong-terminal.js";
+
+const fake = useFakeModel();
+const tempDir = useTempDirs();
+
+async function writeSkill(dir: string, name: string, description: string, body: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`);
+}
+
+/** A workspace with one skill in each of the four folders (and a link out, and a body with controls). */
+async function setup() {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await writeSkill(path.join(cwd, ".kosong/skills/release"), "release", "Cut a release of the package", "BODY-KOSONG: bump the version, then tag.");
+  await writeSkill(path.join(cwd, ".agents/skills/lint"), "lint", '"Lint the code\u0007 before\u001b[2J a commit"', "BODY-AGENTS: run the linter.");
+  await writeSkill(path.join(cwd, ".claude/skills/pdf"), "pdf", "Fill in PDF forms", "BODY-CLAUDE: see forms.md for the fields.");
+  await writeFile(path.join(cwd, ".claude/skills/pdf/forms.md"), "FORMS-FILE: name, date.\n");
+  await writeSkill(path.join(home, ".kosong/skills/haiku"), "haiku", "Answer in a haiku", "BODY-USER: three lines, 5-7-5.");
+  // A workspace skill that is a link to a folder outside the workspace is not read.
+  await writeSkill(path.join(home, "outside/stolen"), "stolen", "Outside the workspace", "BODY-OUTSIDE");
+  await symlink(path.join(home, "outside/stolen"), path.join(cwd, ".claude/skills/stolen"));
+  await writeFile(path.join(home, "secret.txt"), "SECRET-OUTSIDE\n");
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
+  const run = (args: string[]) => runKosong(args, { cwd, home, env });
+  return { home, cwd, run };
+}
+
+type Sent = { role: string; content?: unknown; tool_call_id?: string };
+const sent = (n: number): Sent[] => fake.server.requests[n]!.body!.messages as Sent[];
+const text = (m: Sent | undefined): string => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+
+describe("skills and custom commands (in process)", { timeout: 90_000 }, () => {
+  it("in the terminal: /skills lists them, /help and Tab show the custom commands, /<command> runs one", async () => {
+    const { home, cwd } = await setup();
+    await mkdir(path.join(cwd, ".claude/commands"), { recursive: true });
+    await writeFile(path.join(cwd, ".claude/commands/fix-issue.md"), "---\ndescription: Fix an issue\nargument-hint: <issue>\n---\nFix issue $1.\n");
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, height: 80, width: 160 });
+    try {
+      await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/);
+      terminal.line("/skills");
+      const listed = await terminal.waitFor(/\/haiku {2}Answer in a haiku/, { from: "› /skills" });
+      expect(listed).toMatch(/\/release {2}Cut a release of the package {2}\.kosong\/skills\/release/);
+      expect(listed).toMatch(/\/pdf {2}Fill in PDF forms {2}\.claude\/skills\/pdf/);
+      expect(listed).toMatch(/\/lint {2}Lint the code/);
+      terminal.line("/help");
+      await terminal.waitFor(/Custom commands:\n\s+\/fix-issue <issue>\s+Fix an issue \(\.claude\/commands\/fix-issue\.md\)/, { from: "› /help" });
+      terminal.type("/fix-i");
+      terminal.keys("Tab");
+      await terminal.waitFor(/› \/fix-issue $/m);
+      fake.server.enqueue({ message: say("On it."), usage });
+      terminal.line("42");
+      await terminal.waitFor(/On it\./, { from: "› /fix-issue 42" });
+      expect(text(sent(0).at(-1))).toBe("Fix issue 42.");
+    } finally {
+      await terminal.close();
+    }
+  });
+});
