@@ -13,7 +13,8 @@
  * another row, 700 ms after it (a user typing a short prompt).
  * Each turn is also timed whole: Enter → the next prompt drawn after the
  * reply. With `KOSONG_BENCH_BASELINE_CLI` set to another build's
- * `kosong.js` (e.g. a copy of main's `dist`), its sessions alternate with
+ * `kosong.js` (e.g. a copy of main's `dist` as `apps/cli/dist-main`; not
+ * under node_modules, where the same build measured differently), its sessions alternate with
  * ours in the same rounds and get rows of their own.
  * The figure is informational (the issue's target: within 100 ms on a
  * started session, and the first turn no slower than a later one).
