@@ -1,8 +1,9 @@
 /**
  * Named points of a run's start (`performance.mark("kosong:<name>")`):
  * where the process is when it enters the binary, has its settings, its
- * providers, its session, its project context, its prompt drawn, its first
- * request made. A mark costs a microsecond and changes nothing; the bench
+ * providers, its session, its project context, its prompt drawn, the
+ * model's SDK loaded, the Markdown renderer warmed up, its first request
+ * made. A mark costs a microsecond and changes nothing; the bench
  * (`pnpm bench cli-startup-breakdown`) reads them through a preloaded
  * module to break the start-up time down by phase.
  */
@@ -20,6 +21,7 @@ export type StartupMark =
   | "session-open"
   | "prompt-drawn"
   | "sdk-loaded"
+  | "markdown-warmed"
   | "first-request";
 
 /** Marks `name` (once per run: a later mark of the same name is ignored). */

@@ -11,6 +11,11 @@
  * waits for the reply and the next prompt, and does the same once more.
  * Enter is pressed the moment the prompt appears (the worst case) and, in
  * another row, 700 ms after it (a user typing a short prompt).
+ * Each turn is also timed whole: Enter → the next prompt drawn after the
+ * reply. With `KOSONG_BENCH_BASELINE_CLI` set to another build's
+ * `kosong.js` (e.g. a copy of main's `dist` as `apps/cli/dist-main`; not
+ * under node_modules, where the same build measured differently), its sessions alternate with
+ * ours in the same rounds and get rows of their own.
  * The figure is informational (the issue's target: within 100 ms on a
  * started session, and the first turn no slower than a later one).
  *
@@ -44,11 +49,17 @@ function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<
   });
 }
 
-/** One session: Enter → request for its first turn and for its second, in ms, each Enter `typingMs` after its prompt is drawn. */
-async function twoTurns(server: FakeProviderServer, env: NodeJS.ProcessEnv, cwd: string, typingMs: number): Promise<[number, number]> {
+/** One turn's times in ms: Enter → the request reaching the server, and Enter → the next prompt drawn. */
+interface TurnTimes {
+  request: number;
+  whole: number;
+}
+
+/** One session of the build `bin`: its first turn and its second, each Enter `typingMs` after its prompt is drawn. */
+async function twoTurns(server: FakeProviderServer, env: NodeJS.ProcessEnv, cwd: string, typingMs: number, bin = kosongBin): Promise<[TurnTimes, TurnTimes]> {
   server.reset();
   server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Reply one." }] } }, { message: { role: "assistant", content: [{ type: "text", text: "Reply two." }] } });
-  const command = [process.execPath, kosongBin, "--model", "bench-model"].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
+  const command = [process.execPath, bin, "--model", "bench-model"].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   const child = spawn("script", ["-qefc", command, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";
   child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString()));
@@ -59,19 +70,20 @@ async function twoTurns(server: FakeProviderServer, env: NodeJS.ProcessEnv, cwd:
       const status = screen.indexOf("compaction:", from);
       return status >= 0 && screen.includes(prompt, status);
     };
-    const turn = async (requests: number, pauseMs: number): Promise<number> => {
-      const from = screen.length;
+    let from = 0;
+    const turn = async (requests: number, pauseMs: number): Promise<TurnTimes> => {
       await until(() => readyAfter(from), `prompt ${requests}`);
       if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       const enter = performance.now();
+      from = screen.length;
       child.stdin.write("hi\r");
       await until(() => server.requests.length >= requests, `request ${requests}`);
-      return performance.now() - enter;
+      const request = performance.now() - enter;
+      await until(() => readyAfter(from), `the prompt after turn ${requests}`);
+      return { request, whole: performance.now() - enter };
     };
     const first = await turn(1, typingMs);
     const second = await turn(2, typingMs);
-    const sent = screen.length;
-    await until(() => readyAfter(sent), "the prompt after the second turn");
     return [first, second];
   } catch (error) {
     throw new Error(`${(error as Error).message}; the screen ends with ${JSON.stringify(screen.slice(-600))}`);
@@ -83,6 +95,26 @@ async function twoTurns(server: FakeProviderServer, env: NodeJS.ProcessEnv, cwd:
   }
 }
 
+/** The samples of one build at one pause: its first turns and its later turns. */
+interface Samples {
+  first: TurnTimes[];
+  later: TurnTimes[];
+}
+
+const pauseText = (pause: number): string => (pause === 0 ? "as the prompt appears" : `${pause} ms after it`);
+
+/** The rows of one build at one pause: Enter → request and the whole turn, the first against the later. */
+function rows(build: string, pause: number, { first, later }: Samples) {
+  const pick = (times: TurnTimes[], key: keyof TurnTimes) => times.map((t) => t[key]);
+  return (["request", "whole"] as const).map((key) => {
+    const what = key === "request" ? "Enter → first request" : "the whole first turn (Enter → next prompt)";
+    const firsts = pick(first, key);
+    return rowFromSamples(`${build} (interactive): ${what}, Enter ${pauseText(pause)} (pty, fake server)`, firsts, "the same for the second turn of the session", pick(later, key), {
+      note: `informational, target: ${key === "request" ? "within 100 ms and " : ""}no slower than a later turn; first turn ${median(firsts).toFixed(0)} ms, later ${median(pick(later, key)).toFixed(0)} ms here`,
+    });
+  });
+}
+
 const benchmark: Benchmark = {
   name: "cli-first-turn",
   async run({ quick }) {
@@ -92,29 +124,28 @@ const benchmark: Benchmark = {
     const work = mkdtempSync(path.join(tmpdir(), "kosong-bench-first-turn-"));
     const server = await startFakeProviderServer();
     const env = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, TERM: "xterm-256color" };
+    const baseline = process.env.KOSONG_BENCH_BASELINE_CLI;
+    const builds = [{ name: "kosong", bin: kosongBin }, ...(baseline ? [{ name: `baseline ${baseline}`, bin: baseline }] : [])];
     // Enter the moment the prompt appears (the worst case), and after a short pause as a user typing "hi" takes.
     const pauses = [0, 700];
-    const first = pauses.map((): number[] => []);
-    const later = pauses.map((): number[] => []);
+    const samples = builds.map(() => pauses.map((): Samples => ({ first: [], later: [] })));
     try {
-      // One untimed session warms the compile cache and the file system cache.
-      await twoTurns(server, env, work, 0);
+      // One untimed session per build warms the compile cache and the file system cache.
+      for (const { bin } of builds) await twoTurns(server, env, work, 0, bin);
       for (let round = 0; round < rounds; round++) {
         for (const [i, pause] of pauses.entries()) {
-          const [a, b] = await twoTurns(server, env, work, pause);
-          first[i]!.push(a);
-          later[i]!.push(b);
+          for (const [b, { bin }] of builds.entries()) {
+            const [a, later] = await twoTurns(server, env, work, pause, bin);
+            samples[b]![i]!.first.push(a);
+            samples[b]![i]!.later.push(later);
+          }
         }
       }
     } finally {
       await server.close();
       rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
-    return pauses.map((pause, i) =>
-      rowFromSamples(`kosong (interactive): Enter → first request, Enter ${pause === 0 ? "as the prompt appears" : `${pause} ms after it`} (pty, fake server)`, first[i]!, "the same for the second turn of the session", later[i]!, {
-        note: `informational, target: within 100 ms and no slower than a later turn; first turn ${median(first[i]!).toFixed(0)} ms here`,
-      }),
-    );
+    return builds.flatMap(({ name }, b) => pauses.flatMap((pause, i) => rows(name, pause, samples[b]![i]!)));
   },
 };
 

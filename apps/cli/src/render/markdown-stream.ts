@@ -8,6 +8,7 @@
  * text is written as it comes, unchanged.
  */
 import stringWidth from "string-width";
+import { startupMark } from "../startup-marks.js";
 import { eraseRowsSequence } from "./screen-writer.js";
 import type { Style } from "./terminal-style.js";
 
@@ -28,6 +29,41 @@ export function loadMarkdownRenderer(columns: number): Promise<Render> {
     renderers.set(width, renderer);
   }
   return renderer;
+}
+
+/**
+ * Markdown that goes through the block and inline rules answers use
+ * (headings, paragraphs, lists, a quote, a table, emphasis, inline code, a
+ * link), and through none that loads more: no code block (highlight.js) and
+ * no `:emoji:` code (the emoji table).
+ */
+const warmUpBlocks = [
+  "# Heading",
+  "A paragraph with **bold**, *emphasis*, `code` and a [link](https://example.com).",
+  "Setext heading\n---",
+  "- item\n- item with **bold**\n  - nested",
+  "1. first\n2. second",
+  "> a quote",
+  "| a | b |\n| - | - |\n| 1 | 2 |",
+  "***",
+];
+
+/**
+ * Loads the renderer for `columns` (as {@link loadMarkdownRenderer}) and
+ * renders a sample with it, discarding the result, so that the first answer
+ * does not pay for compiling marked's rules and code. Meant for idle time
+ * (the user typing at the first prompt): the sample goes a block per turn of
+ * the event loop, and stops as soon as `idle()` is false (a key press waits
+ * for one block at most; a turn started meanwhile renders as it would have).
+ */
+export async function warmMarkdownRenderer(columns: number, idle: () => boolean = () => true): Promise<void> {
+  const render = await loadMarkdownRenderer(columns);
+  for (const block of warmUpBlocks) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!idle()) return;
+    render(block);
+  }
+  startupMark("markdown-warmed");
 }
 
 function markdownRenderer([{ Marked }, { markedTerminal }]: Modules, width: number): Render {

@@ -16,7 +16,7 @@ import { loadProviders, type Providers } from "../../providers/create-provider.j
 import { count } from "../../render/count.js";
 import { fileRecoveryLines } from "../../render/file-recovery-lines.js";
 import { recentTranscript } from "../../render/recent-transcript.js";
-import { loadMarkdownRenderer } from "../../render/markdown-stream.js";
+import { warmMarkdownRenderer } from "../../render/markdown-stream.js";
 import { styleFor } from "../../render/terminal-style.js";
 import { visibleControls } from "../../render/visible-controls.js";
 import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
@@ -89,11 +89,13 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     await input.loadHistory();
     printBanner(session);
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
-    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, then Markdown.
+    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, then Markdown, warmed
+    // up on a sample while the prompt waits (the first answer's render would otherwise compile marked's rules: ~25 ms of
+    // the first turn's CPU).
     setImmediate(() => {
       startupMark("prompt-drawn");
       void loadProviders(agent.providers)
-        .then(() => loadMarkdownRenderer(stdout.columns ?? 80))
+        .then(() => warmMarkdownRenderer(stdout.columns ?? 80, () => input.reading))
         .catch(() => undefined);
     }).unref();
     await runLoop(session, options.firstPrompt);

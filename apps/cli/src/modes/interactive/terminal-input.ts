@@ -99,6 +99,11 @@ export class TerminalInput implements LineInput {
     this.#screen = ScreenWriter.for(output);
   }
 
+  /** Whether a line is being read: a prompt is up, waiting for the user (no turn running). */
+  get reading(): boolean {
+    return this.#cancel !== null;
+  }
+
   /** Loads the saved history (most recent first). */
   async loadHistory(): Promise<void> {
     if (!this.historyFile) return;
