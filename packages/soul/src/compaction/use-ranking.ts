@@ -30,6 +30,12 @@ export function viewsWorkingFile(call: ToolCall, working: WorkingSet): boolean {
   return false;
 }
 
+/** Lines this close (in the view) to a line the kept messages show are its neighbours (see {@link lineKeys}). */
+const NEAR = 2;
+
+/** A neighbour of a shown line is worth this many times a line. */
+const NEAR_WORTH = 3;
+
 /**
  * The lines of `text` (a view of a working file) as keys: each line without
  * its line-number prefix, trimmed (6 characters at least), worth more the
@@ -38,16 +44,24 @@ export function viewsWorkingFile(call: ToolCall, working: WorkingSet): boolean {
  * same keys, so one kept view makes the other redundant; but only where it
  * shows the same lines together: newer fragments that each hold part of an
  * older view leave it the joins between them (the old text of an edit is
- * contiguous lines, and a split copy of it is no copy).
+ * contiguous lines, and a split copy of it is no copy). A line within
+ * `NEAR` lines of one that `shown` holds (line keys of the views that stay
+ * in the context), and not in `shown` itself, is worth `NEAR_WORTH` times
+ * as much: an agent that re-read a few lines goes on to edit what surrounds
+ * them, and an older, wider view is the one copy of those neighbours in place.
  */
-export function lineKeys(text: string, working: WorkingSet, recency: number): Map<string, number> {
+export function lineKeys(text: string, working: WorkingSet, recency: number, shown: ReadonlySet<string> = new Set()): Map<string, number> {
   const keys = new Map<string, number>();
+  const lines = text.split("\n").map((line) => ({ line, key: `\u0000${line.replace(LINE_NUMBER, "").trim()}` }));
+  const near = new Set<number>();
+  lines.forEach(({ key }, index) => {
+    if (key.length > 6 && shown.has(key)) for (let d = -NEAR; d <= NEAR; d++) near.add(index + d);
+  });
   let previous: { line: string; value: number } | null = null;
-  for (const line of text.split("\n")) {
-    const trimmed = line.replace(LINE_NUMBER, "").trim();
+  for (const [index, { line, key }] of lines.entries()) {
+    const trimmed = key.slice(1);
     if (trimmed.length < 6) continue;
-    const value = LINE * recency * (1 + working.lineWeight(line));
-    const key = `\u0000${trimmed}`;
+    const value = LINE * recency * (1 + working.lineWeight(line)) * (near.has(index) && !shown.has(key) ? NEAR_WORTH : 1);
     keys.set(key, Math.max(keys.get(key) ?? 0, (1 - JOIN) * value));
     if (previous !== null) {
       const pair = `\u0002${previous.line}\n${trimmed}`;
@@ -56,6 +70,20 @@ export function lineKeys(text: string, working: WorkingSet, recency: number): Ma
     previous = { line: trimmed, value };
   }
   return keys;
+}
+
+/** The line keys (see {@link lineKeys}) of the views of working files among `messages` (the tool outputs whose call names a working file). */
+export function shownLineKeys(messages: readonly Message[], working: WorkingSet): Set<string> {
+  const calls = new Map<string, ToolCall>();
+  const shown = new Set<string>();
+  for (const message of messages) {
+    for (const call of message.tool_calls ?? []) calls.set(call.id, call);
+    const call = calls.get(message.tool_call_id ?? "");
+    if (message.role !== "tool" || call === undefined || !viewsWorkingFile(call, working)) continue;
+    const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    for (const key of lineKeys(text, working, 1).keys()) if (key.startsWith("\u0000")) shown.add(key);
+  }
+  return shown;
 }
 
 /** A line number a tool printed as a prefix (`grep -n`, `cat -n`), and an `…Error: message` text. */

@@ -13,7 +13,7 @@ import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
-import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
+import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, shownLineKeys, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import type { WorkingSet } from "./working-set.js";
 
 /** The heading of the excerpts section of a summary. */
@@ -38,7 +38,7 @@ export function workingExcerpts(
   const calls = new Map<string, ToolCall>();
   const priors = identifierPriors(messages);
   const covered = identifierKeys(kept);
-  const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number> }> = [];
+  const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number>; view?: { body: string; recency: number } }> = [];
   messages.forEach((message, position) => {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call);
     if (message.role === "assistant") {
@@ -67,14 +67,21 @@ export function workingExcerpts(
     const tokens = estimate(text);
     if (tokens > (room + 40) * 1.25) return;
     const recency = 0.25 + (position + 1) / messages.length;
-    const shown: Message = { role: "tool", content: [{ type: "text", text }], tool_call_id: message.tool_call_id };
+    const printed: Message = { role: "tool", content: [{ type: "text", text }], tool_call_id: message.tool_call_id };
     const keys = new Map<string, number>();
-    for (const key of identifierKeys([shown])) keys.set(key, priors.get(key) ?? 0);
+    for (const key of identifierKeys([printed])) keys.set(key, priors.get(key) ?? 0);
     for (const [key, value] of valueKeys(body, recency)) keys.set(key, value);
-    if (call !== undefined && viewsWorkingFile(call, working)) for (const [key, value] of lineKeys(body, working, recency)) keys.set(key, value);
     const base = (1 + Math.log1p(relevance)) * recency;
-    candidates.push({ position, text, tokens, base, keys });
+    candidates.push({ position, text, tokens, base, keys, ...(call !== undefined && viewsWorkingFile(call, working) ? { view: { body, recency } } : {}) });
   });
+  // The lines of a view, newest first: the neighbours of what the kept messages and the newer views show are worth more (see lineKeys).
+  const shown = shownLineKeys(kept, working);
+  for (const candidate of [...candidates].reverse()) {
+    if (candidate.view === undefined) continue;
+    const lines = lineKeys(candidate.view.body, working, candidate.view.recency, shown);
+    for (const [key, value] of lines) candidate.keys.set(key, value);
+    for (const key of lines.keys()) if (key.startsWith("\u0000")) shown.add(key);
+  }
   // Best marginal use per token first (what the kept messages show counts no more), while they fit.
   const uses = marginalUses(candidates.map((c) => ({ tokens: c.tokens, base: c.base, keys: c.keys })), covered);
   let left = maxTokens - tokenizer.count(WORKING_EXCERPTS_TITLE) - 2;
