@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BackgroundJobs } from "../src/jobs/background-jobs.js";
+import { processesWith } from "./e2e/dev-server.js";
+import { endsOrHangs } from "./ends-or-hangs.js";
 import { useTempDirs } from "./temp-dir.js";
 
 const tempDir = useTempDirs();
@@ -41,4 +44,23 @@ describe("BackgroundJobs", () => {
     expect(jobs.takeNotices()).toEqual([]);
     await expect(jobs.start("true", bash("true"), dir)).rejects.toThrow(/session is ending/);
   });
+
+  it("closeAll ends a process that left the job's group, and does not wait forever on one out of reach", async () => {
+    const dir = await tempDir();
+    const jobs = new BackgroundJobs({ dir, graceMs: 200 });
+    const node = (marker: string) => `${process.execPath} -e 'setInterval(() => {}, 1000)' ${marker}`;
+    const [below, away] = [`kosong-left-group-${process.pid}-${Date.now()}`, `kosong-away-${process.pid}-${Date.now()}`];
+    try {
+      // One in a session of its own below the job's shell; one whose parent is gone (reparented out of the job).
+      await jobs.start("setsid", bash(`setsid ${node(below)} & sleep 30`), dir);
+      await jobs.start("orphan", bash(`(setsid ${node(away)} &); sleep 30`), dir);
+      const started = (marker: string) => processesWith(marker).some((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(process.execPath));
+      for (let i = 0; i < 200 && !(started(below) && started(away)); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await endsOrHangs(jobs.closeAll())).toBe("ended");
+      expect(processesWith(below)).toEqual([]);
+      expect(jobs.list().map((j) => j.state)).toEqual(["stopped", "stopped"]);
+    } finally {
+      for (const pid of [...processesWith(below), ...processesWith(away)]) process.kill(Number(pid), "SIGKILL");
+    }
+  }, 20_000);
 });

@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
+import { descendants, signalProcesses } from "./process-tree.js";
 
 /** What a job is doing. */
 export type JobState = "running" | "exited" | "stopped" | "failed";
@@ -212,14 +213,32 @@ export class BackgroundJobs {
     process.off("exit", this.#killAllNow);
   }
 
+  /**
+   * SIGTERM to the job's group; after the grace time SIGKILL to the group
+   * and to every process found below the job (also those that left the
+   * group); after one more grace time the output pipes are let go, should a
+   * process out of reach still hold them. Never waits longer than that.
+   */
   async #end(job: Job): Promise<void> {
     if (job.info.state !== "running") return job.ended;
+    // Taken first: once the job's first process dies, its children are reparented out of sight.
+    const below = job.child.pid === undefined ? [] : descendants(job.child.pid);
+    const killAll = () => {
+      const now = job.child.pid === undefined ? [] : descendants(job.child.pid);
+      killGroup(job.child, "SIGKILL");
+      signalProcesses([...below, ...now], "SIGKILL");
+    };
     killGroup(job.child, "SIGTERM");
-    const timer = setTimeout(() => killGroup(job.child, "SIGKILL"), this.#graceMs);
+    if (!(await settlesWithin(job.ended, this.#graceMs))) {
+      killAll();
+      if (!(await settlesWithin(job.ended, this.#graceMs))) {
+        job.child.stdout?.destroy();
+        job.child.stderr?.destroy();
+      }
+    }
     await job.ended;
-    clearTimeout(timer);
     // Whatever the group left behind (a child that ignored SIGTERM) goes too.
-    killGroup(job.child, "SIGKILL");
+    killAll();
   }
 
   #newOutputOrEnd(job: Job, waitMs: number): Promise<void> {
@@ -252,6 +271,17 @@ function endNotice(info: JobInfo): string {
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

@@ -8,7 +8,7 @@
  * - the hidden paths covered by empty, read-only ones;
  * - its own `/dev`, `/proc` and process tree (it cannot see or signal
  *   kosong's processes), no capabilities, a new session (no terminal
- *   input injection), and its own network namespace unless the network is
+ *   input injection; a detached job has none to begin with), and its own network namespace unless the network is
  *   the machine's: only loopback, or the bridge to kosong's proxy.
  * It dies with kosong.
  */
@@ -31,6 +31,14 @@ export interface SandboxLayout {
   readOnly: readonly string[];
   /** `"none"`: loopback only; `"host"`: the machine's network; `"proxy"`: loopback and the proxy's socket, bound at {@link proxySocketInside}. */
   network: { kind: "none" } | { kind: "host" } | { kind: "proxy"; socketPath: string };
+  /**
+   * Whether bwrap starts the command in a new session (default true). False
+   * only when the caller already started bwrap in a session of its own
+   * without a terminal (a detached background job): the command then stays
+   * in bwrap's process group, so that a signal to that group reaches the
+   * sandbox's init too and ends the whole sandbox.
+   */
+  newSession?: boolean;
 }
 
 /** Where the proxy's socket is inside the sandbox. */
@@ -54,6 +62,6 @@ export function bwrapArguments(layout: SandboxLayout): string[] {
   if (layout.network.kind === "proxy") args.push("--ro-bind", layout.network.socketPath, proxySocketInside);
   args.push("--unshare-all", "--unshare-user");
   if (layout.network.kind === "host") args.push("--share-net");
-  args.push("--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", layout.cwd, "--");
+  args.push("--cap-drop", "ALL", "--die-with-parent", ...(layout.newSession === false ? [] : ["--new-session"]), "--chdir", layout.cwd, "--");
   return args;
 }

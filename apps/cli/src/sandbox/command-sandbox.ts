@@ -58,9 +58,14 @@ export class CommandSandbox {
    * `bash -c command` inside the sandbox, in the workspace (see {@link wrap}).
    * The command's text (a model's) names nothing under the machine's `/tmp`
    * to show: only the folders of `env.PATH` do.
+   *
+   * With `options.detached` (the caller spawns it detached, with no
+   * terminal, as background jobs are), the command stays in bwrap's process
+   * group instead of a new session: a signal to the group then reaches the
+   * sandbox's init, whose death ends every process in the sandbox.
    */
-  wrapShell(command: string, env: Record<string, string>): SandboxedCommand {
-    return this.#wrap(["bash", "-c", command], env, this.workspace, []);
+  wrapShell(command: string, env: Record<string, string>, options: { detached?: boolean } = {}): SandboxedCommand {
+    return this.#wrap(["bash", "-c", command], env, this.workspace, [], options.detached === true);
   }
 
   /**
@@ -76,7 +81,7 @@ export class CommandSandbox {
   }
 
   /** `inner` in the sandbox; `named` (with `env.PATH`'s folders and, for the proxy's bridge, kosong's Node) is what of the machine's `/tmp` it sees. */
-  #wrap(inner: readonly string[], env: Record<string, string>, cwd: string, named: readonly string[]): SandboxedCommand {
+  #wrap(inner: readonly string[], env: Record<string, string>, cwd: string, named: readonly string[], detached = false): SandboxedCommand {
     // What is inside the workspace is visible anyway.
     const inWorkspace = (p: string) => p === this.workspace || p.startsWith(`${this.workspace}${path.sep}`);
     const needed = [...named, ...(env.PATH ?? "").split(path.delimiter), ...(this.proxy ? [process.execPath] : [])].filter((p) => !inWorkspace(p));
@@ -88,6 +93,7 @@ export class CommandSandbox {
       hidden: this.hidden,
       readOnly: protectedGitPaths(this.workspace),
       network: this.proxy ? { kind: "proxy", socketPath: this.proxy.socketPath } : { kind: this.network === true ? "host" : "none" },
+      newSession: !detached,
     };
     const sandboxEnv: Record<string, string> = { ...env, TMPDIR: "/tmp", TMP: "/tmp", TEMP: "/tmp" };
     if (!this.proxy) return { file: this.bwrap, args: [...bwrapArguments(layout), ...inner], env: sandboxEnv };

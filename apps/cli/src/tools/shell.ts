@@ -70,7 +70,7 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
         const rejected = await askShellApproval(context, command, inSandbox !== null && outside_sandbox ? (reason ?? "") : null);
         if (rejected) return rejected;
       }
-      if (run_in_background) return startJob(jobs!, command, sandboxed ? inSandbox.wrapShell(command, env) : { file: "bash", args: ["-c", command], env }, workspace.root);
+      if (run_in_background) return startJob(jobs!, command, sandboxed ? inSandbox.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env }, workspace.root);
       const scan = await scanCommand(context, command, { name: "Shell", arguments: JSON.stringify({ command, timeout, outside_sandbox, ...(reason === undefined ? {} : { reason }) }) });
       let run: CommandRun;
       let notice: string | null;

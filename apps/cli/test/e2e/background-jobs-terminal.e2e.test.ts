@@ -5,10 +5,7 @@
  * prompt; `/export html` writes the page; `/exit` ends the job.
  *
  * It stays a tmux test of the binary: it checks that real processes end
- * with kosong. Known flake (in process and here): now and then the third
- * job's sandbox (bwrap's inner process, in its own session and pid
- * namespace) outlives the SIGKILL of the job's process group, and the
- * session's close waits on it.
+ * with kosong.
  */
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";

@@ -12,6 +12,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { extractText } from "@kosong/core";
 import { decodeRecordLine } from "@kosong/context/records";
+import type { PostgresContextStore } from "@kosong/context-postgres";
 import type { FakeProviderServer } from "@kosong/core/testing";
 import { expect } from "vitest";
 import { callTool, say, usage } from "./fake-model.js";
@@ -29,6 +30,18 @@ export const fileChildConversation: ChildConversation = async (home, sessionId, 
     return decoded?.ok && decoded.record.kind === "message" ? [`${decoded.record.message.role}: ${extractText(decoded.record.message)}`] : [];
   });
 };
+
+/** A child's conversation in `store` (PostgreSQL, `--store`), as session `<session id>/<agent id>`. */
+export function storeChildConversation(store: PostgresContextStore): ChildConversation {
+  return async (_home, sessionId, agentId) => {
+    const log = await store.openLog(`${sessionId}/${agentId}`);
+    try {
+      return (await log.read()).messages.map((m) => `${m.role}: ${extractText(m)}`);
+    } finally {
+      await log.close();
+    }
+  };
+}
 
 const secret = "ghp_childsecret0123456789";
 

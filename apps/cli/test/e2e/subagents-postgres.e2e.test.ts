@@ -3,9 +3,9 @@
  * the built binary against the fake provider server: a child's
  * conversation is kept in the same store as its parent's, as session
  * `<parent session>/<agent id>` (its turn checkpoint labelled with the
- * parent's call), not in a file; a later run resumes it from there; `/agents`
- * opens its transcript, `/revert` past the call detaches it (a rotation in
- * the store) and `/agents restore` brings it back; `sessions prune` removes
+ * parent's call), not in a file; a later run resumes it from there (`/agents`,
+ * `/revert` and `/agents restore` in the terminal:
+ * ../interactive/subagents-postgres.test.ts); `sessions prune` removes
  * the child's conversation with its parent's; a SIGKILL mid-child leaves both
  * conversations valid there and the next run says what was cut.
  */
@@ -15,14 +15,13 @@ import { extractText } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { callTool, say, usage } from "./fake-model.js";
-import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
+import { runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { useTestStore } from "./test-store.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
 
 const tempDir = useTempDirs();
 const pg = useTestStore();
-const { server, terminals } = await kosongSuite({ tmux: true });
+const { server } = await kosongSuite();
 
 async function setup() {
   const home = await tempDir();
@@ -119,39 +118,5 @@ describe("child agents with --store (PostgreSQL)", { timeout: 120_000 }, () => {
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toContain(`agent ${agent} (explore) was cut while it ran: its conversation keeps 1 messages`);
     expect((await stored(`${session}/${agent}`)).messages).toEqual(["user: take your time"]);
-  });
-
-  it("/agents opens a stored child's transcript, /revert past its call detaches it as a rotation in the store, /agents restore brings it back (tmux)", async () => {
-    const { home, cwd, env, ids } = await setup();
-    const terminal = TmuxTerminal.start([process.execPath, kosongBin, "--model", "test-model", "--yolo"], { cwd, env: cleanEnv(home, env), width: 110, height: 50 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    server.enqueue(
-      { message: callTool("call_a", "Agent", { description: "rewrite notes", prompt: "Write notes.txt", subagent_type: "coder" }), usage },
-      { message: callTool("w1", "WriteFile", { path: "notes.txt", content: "by the child\n" }), usage },
-      { message: say("notes.txt written"), usage },
-      { message: say("Done."), usage },
-    );
-    terminal.line("write the notes with a helper");
-    await terminal.waitFor(/Done\.[\s\S]*›\s*$/, { from: "› write the notes" });
-    const { session, agent } = await ids();
-
-    terminal.line(`/agents ${agent}`);
-    const transcript = await terminal.waitFor(/notes\.txt written\n›\s*$/, { from: `› /agents ${agent}` });
-    expect(transcript).toContain("Write notes.txt");
-
-    terminal.line("/revert 0");
-    await terminal.waitFor(/Revert the conversation and these files\? \[y\/N\]/, { from: "› /revert 0" });
-    terminal.line("y");
-    const reverted = await terminal.waitFor(/Reverted to checkpoint 0[\s\S]*›\s*$/, { from: "› /revert 0" });
-    expect(reverted).toContain(`detached agent ${agent} (coder)`);
-    const child = (await pg.store.listSessions()).find((s) => s.id === `${session}/${agent}`);
-    expect(child?.rotations).toBe(1);
-
-    terminal.line(`/agents restore ${agent}`);
-    await terminal.waitFor(/conversation is back \(4 messages\)/, { from: `› /agents restore ${agent}` });
-    terminal.line("/exit");
-    await terminal.waitFor(/Session saved/);
-    expect((await stored(`${session}/${agent}`)).messages).toContain("assistant: notes.txt written");
   });
 });

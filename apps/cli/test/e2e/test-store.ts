@@ -3,6 +3,7 @@
  * run's PostgreSQL test server (the project's global setup starts it) to
  * look into what the binary stored. Read `.store` inside tests.
  */
+import { extractText } from "@kosong/core";
 import { PostgresContextStore } from "@kosong/context-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
@@ -35,4 +36,14 @@ export function useTestStore(): { readonly url: string; readonly store: Postgres
     await holder.store.close();
   });
   return holder;
+}
+
+/** Session `id`'s conversation in `store` as `role: text` lines, without the `<system>` notes kosong adds as user messages. */
+export async function storedConversation(store: PostgresContextStore, id: string): Promise<string[]> {
+  const log = await store.openLog(id);
+  try {
+    return (await log.read()).messages.filter((m) => m.role !== "user" || !extractText(m).startsWith("<system>")).map((m) => `${m.role}: ${extractText(m)}`);
+  } finally {
+    await log.close();
+  }
 }

@@ -1,0 +1,63 @@
+/**
+ * The processes below one process, read from `/proc` (Linux; elsewhere
+ * none are found). A job's processes may leave its process group (`setsid`)
+ * or be reparented once their parent dies, so the tree is taken before a
+ * job is signalled. Each process is kept with its start time, so that a
+ * later process given the same pid is never signalled by mistake.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** A process as seen once: its pid and its start time (in clock ticks since boot). */
+export interface ProcessRef {
+  pid: number;
+  start: string;
+}
+
+/** The processes below `root` (children, their children, ...), as they are now. */
+export function descendants(root: number): ProcessRef[] {
+  const children = new Map<number, ProcessRef[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const seen = readStat(Number(entry));
+    if (seen) children.set(seen.ppid, [...(children.get(seen.ppid) ?? []), { pid: Number(entry), start: seen.start }]);
+  }
+  const found: ProcessRef[] = [];
+  const queue = [root];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const child of children.get(pid) ?? []) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/** Sends `signal` to each of `processes` still running (same pid, same start time). */
+export function signalProcesses(processes: readonly ProcessRef[], signal: NodeJS.Signals): void {
+  for (const { pid, start } of processes) {
+    if (readStat(pid)?.start !== start) continue;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/** The parent and start time of `pid` from `/proc/<pid>/stat`, or null when it is gone. */
+function readStat(pid: number): { ppid: number; start: string } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command's name (which may hold spaces and parentheses): state, ppid, ..., starttime (22nd field).
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(fields[1]), start: fields[19] ?? "" };
+  } catch {
+    return null;
+  }
+}
