@@ -12,7 +12,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { descendants, signalProcesses } from "./process-tree.js";
+import { descendants, killTree } from "./process-tree.js";
 
 /** What a job is doing. */
 export type JobState = "running" | "exited" | "stopped" | "failed";
@@ -224,9 +224,7 @@ export class BackgroundJobs {
     // Taken first: once the job's first process dies, its children are reparented out of sight.
     const below = job.child.pid === undefined ? [] : descendants(job.child.pid);
     const killAll = () => {
-      const now = job.child.pid === undefined ? [] : descendants(job.child.pid);
-      killGroup(job.child, "SIGKILL");
-      signalProcesses([...below, ...now], "SIGKILL");
+      if (job.child.pid !== undefined) killTree(job.child.pid, below);
     };
     killGroup(job.child, "SIGTERM");
     if (!(await settlesWithin(job.ended, this.#graceMs))) {

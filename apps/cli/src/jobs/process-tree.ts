@@ -50,6 +50,21 @@ export function signalProcesses(processes: readonly ProcessRef[], signal: NodeJS
   }
 }
 
+/**
+ * SIGKILLs process group `root` (a child spawned detached leads its own
+ * group) and every process below `root`: those found now and those in
+ * `known` (taken before the first signal, when the tree was still whole).
+ */
+export function killTree(root: number, known: readonly ProcessRef[] = []): void {
+  const now = descendants(root);
+  try {
+    process.kill(-root, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  signalProcesses([...known, ...now], "SIGKILL");
+}
+
 /** The parent and start time of `pid` from `/proc/<pid>/stat`, or null when it is gone. */
 function readStat(pid: number): { ppid: number; start: string } | null {
   try {

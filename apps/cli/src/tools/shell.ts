@@ -35,6 +35,7 @@ import type { BackgroundJobs, JobCommand } from "../jobs/background-jobs.js";
 import { askApproval } from "./ask-approval.js";
 import { capOutput, defaultOutputCap } from "./cap-output.js";
 import { childEnvironment } from "./child-environment.js";
+import { descendants, killTree } from "../jobs/process-tree.js";
 import { guardProcessGroup } from "./process-group-guard.js";
 import { shellApproval } from "./shell-approval.js";
 import type { Workspace } from "./workspace.js";
@@ -75,7 +76,8 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       let run: CommandRun;
       let notice: string | null;
       try {
-        const spawned = sandboxed ? inSandbox.wrapShell(command, env) : { file: "bash", args: ["-c", command], env };
+        // Spawned detached with stdin ignored (see runCommand): no terminal to guard with bwrap's new session.
+        const spawned = sandboxed ? inSandbox.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env };
         run = hostRun
           ? await hostRun({ command, cwd: workspace.root, env, timeoutMs: timeout * 1000, signal: context.signal })
           : await runCommand(spawned, workspace.root, timeout * 1000, context.signal);
@@ -122,6 +124,15 @@ function askShellApproval(context: ToolContext, command: string, outsideReason: 
   return askApproval(context, `${action} outside the sandbox`, `Run outside the sandbox${why}: ${command}`, `${scope} outside the sandbox`);
 }
 
+/** How long an ended command's output pipes are waited for after SIGKILL. */
+const pipesGraceMs = 1000;
+
+/**
+ * Runs `spawned` detached (its own session and process group, stdin not a
+ * terminal); a timeout or `signal` SIGKILLs its group and every process
+ * below it (see `../jobs/process-tree.ts`), and it returns at most
+ * {@link pipesGraceMs} later.
+ */
 function runCommand(spawned: { file: string; args: string[]; env: Record<string, string> }, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -133,12 +144,15 @@ function runCommand(spawned: { file: string; args: string[]; env: Record<string,
     };
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
+    let letGo: NodeJS.Timeout | undefined;
     const kill = () => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      if (child.pid === undefined || letGo) return;
+      killTree(child.pid, descendants(child.pid));
+      // Should a process out of reach still hold the output pipes, the call returns anyway.
+      letGo = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, pipesGraceMs);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -147,11 +161,13 @@ function runCommand(spawned: { file: string; args: string[]; env: Record<string,
     signal.addEventListener("abort", kill, { once: true });
     child.on("error", (error) => {
       clearTimeout(timer);
+      clearTimeout(letGo);
       guard?.release();
       reject(error);
     });
     child.on("close", (code, exitSignal) => {
       clearTimeout(timer);
+      clearTimeout(letGo);
       guard?.release();
       signal.removeEventListener("abort", kill);
       resolve({ output, exitCode: code, signal: exitSignal, timedOut });
