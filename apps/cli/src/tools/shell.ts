@@ -129,12 +129,14 @@ const pipesGraceMs = 1000;
 
 /**
  * Runs `spawned` detached (its own session and process group, stdin not a
- * terminal); a timeout or `signal` SIGKILLs its group and every process
+ * terminal), unless `signal` is already aborted (rejects); a timeout or `signal` SIGKILLs its group and every process
  * below it (see `../jobs/process-tree.ts`), and it returns at most
  * {@link pipesGraceMs} later.
  */
 function runCommand(spawned: { file: string; args: string[]; env: Record<string, string> }, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
+    // Cancelled while the workspace was scanned: nothing is started (the call reports the cancellation).
+    if (signal.aborted) return reject(new Error("The command was cancelled before it started."));
     const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const guard = child.pid === undefined ? null : guardProcessGroup(child.pid);
     let output = "";
