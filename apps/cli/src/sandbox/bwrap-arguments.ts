@@ -8,7 +8,7 @@
  * - the hidden paths covered by empty, read-only ones;
  * - its own `/dev`, `/proc` and process tree (it cannot see or signal
  *   kosong's processes), no capabilities, a new session (no terminal
- *   input injection; a detached job has none to begin with), and its own network namespace unless the network is
+ *   input injection; a command spawned detached, a Shell command or a job, has none to begin with), and its own network namespace unless the network is
  *   the machine's: only loopback, or the bridge to kosong's proxy.
  * It dies with kosong.
  */

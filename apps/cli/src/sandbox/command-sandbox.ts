@@ -60,7 +60,7 @@ export class CommandSandbox {
    * to show: only the folders of `env.PATH` do.
    *
    * With `options.detached` (the caller spawns it detached, with no
-   * terminal, as background jobs are), the command stays in bwrap's process
+   * terminal, as Shell commands and background jobs are), the command stays in bwrap's process
    * group instead of a new session: a signal to the group then reaches the
    * sandbox's init, whose death ends every process in the sandbox.
    */
