@@ -48,6 +48,23 @@ async function abortedCall(shell: CallableTool, round: string, abortAfterMs: num
   return `${round}: ${ended}, error ${isError}, ${left} left`;
 }
 
+describe("Shell", () => {
+  it("an aborted call returns even when a process out of its tree still holds its output", async () => {
+    const workspace = await tempDir();
+    const shell = shellTool(await openWorkspace(workspace, new FileRegistry()), { PATH: process.env.PATH ?? "/usr/bin:/bin" }) as CallableTool;
+    const marker = `kosong-fgleak-${process.pid}-orphan-${Date.now()}`;
+    markers.push(marker);
+    // The subshell ends at once: its child, in a session of its own, is reparented away from the command's tree with the output pipe.
+    const command = `(setsid ${process.execPath} -e 'setInterval(() => {}, 1000)' ${marker} &); sleep 600`;
+    const controller = new AbortController();
+    const call = shell.call({ command }, { toolCallId: "orphan", signal: controller.signal, approval: approveAll });
+    while (processesWith(marker).length === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const ended = await endsOrHangs(call);
+    expect([ended, ended === "ended" ? (await call).is_error : null]).toEqual(["ended", true]);
+  }, 30_000);
+});
+
 describe.skipIf(!bwrap)("Shell in the sandbox", () => {
   async function sandboxedShell(): Promise<{ shell: CallableTool; sandbox: CommandSandbox }> {
     const workspace = await tempDir();
