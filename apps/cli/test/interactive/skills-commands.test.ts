@@ -4,10 +4,11 @@
  * commands, `/<command>` runs one. What the model reads of them, and
  * hostile skill files: skills-commands.e2e.test.ts.
  */
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
+import { writeSkillsWorkspace } from "../e2e/skills-workspace.js";
 import { say, usage, useFakeModel } from "../e2e/fake-model.js";
 import { cleanEnv, runKosong } from "../e2e/kosong-binary.js";
 import { KosongTerminal } from "./kosong-terminal.js";
@@ -15,24 +16,10 @@ import { KosongTerminal } from "./kosong-terminal.js";
 const fake = useFakeModel();
 const tempDir = useTempDirs();
 
-async function writeSkill(dir: string, name: string, description: string, body: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`);
-}
-
 /** A workspace with one skill in each of the four folders (and a link out, and a body with controls). */
 async function setup() {
   const home = await tempDir();
-  const cwd = path.join(home, "project");
-  await writeSkill(path.join(cwd, ".kosong/skills/release"), "release", "Cut a release of the package", "BODY-KOSONG: bump the version, then tag.");
-  await writeSkill(path.join(cwd, ".agents/skills/lint"), "lint", '"Lint the code\u0007 before\u001b[2J a commit"', "BODY-AGENTS: run the linter.");
-  await writeSkill(path.join(cwd, ".claude/skills/pdf"), "pdf", "Fill in PDF forms", "BODY-CLAUDE: see forms.md for the fields.");
-  await writeFile(path.join(cwd, ".claude/skills/pdf/forms.md"), "FORMS-FILE: name, date.\n");
-  await writeSkill(path.join(home, ".kosong/skills/haiku"), "haiku", "Answer in a haiku", "BODY-USER: three lines, 5-7-5.");
-  // A workspace skill that is a link to a folder outside the workspace is not read.
-  await writeSkill(path.join(home, "outside/stolen"), "stolen", "Outside the workspace", "BODY-OUTSIDE");
-  await symlink(path.join(home, "outside/stolen"), path.join(cwd, ".claude/skills/stolen"));
-  await writeFile(path.join(home, "secret.txt"), "SECRET-OUTSIDE\n");
+  const cwd = await writeSkillsWorkspace(home);
   const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
   const run = (args: string[]) => runKosong(args, { cwd, home, env });
   return { home, cwd, run };
