@@ -14,14 +14,13 @@ import { client, ndJsonStream, type RequestPermissionRequest } from "@agentclien
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
-import { callTool, say, useFakeModel, usage } from "./fake-model.js";
+import { callTool, say, sentToolResult, usage, useFakeModel } from "./fake-model.js";
 
 const tempDir = useTempDirs();
 const fake = useFakeModel();
 
-type Sent = { role: string; content?: unknown; tool_call_id?: string };
 /** The result of tool call `id` as request `n` sent it to the model. */
-const toolResult = (n: number, id: string): string => JSON.stringify((fake.server.requests[n]!.body!.messages as Sent[]).find((m) => m.tool_call_id === id)?.content ?? "");
+const toolResult = (n: number, id: string): string => sentToolResult(fake.server, n, id);
 
 describe("ExitPlanMode over ACP (kosong --plan acp and the ACP SDK's client)", { timeout: 60_000 }, () => {
   it("asks allow once or reject for the plan, no session option; a Shell command still offers it", async () => {

@@ -9,7 +9,7 @@ import { createSession, type StreamEvent } from "@moonshot-ai/kimi-agent-sdk";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "./fake-model.js";
+import { callTool, say, sentToolResult, usage } from "./fake-model.js";
 import { runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { wireExecutable } from "./wire-wrapper.js";
@@ -23,8 +23,7 @@ const questions = {
     { question: "Which database?", options: [{ label: "Postgres" }, { label: "SQLite" }] },
   ],
 };
-type Sent = { role: string; content?: unknown; tool_call_id?: string };
-const toolResult = (n: number): string => JSON.stringify((server.requests[n]!.body!.messages as Sent[]).find((m) => m.tool_call_id === "q1")?.content ?? "");
+const toolResult = (n: number): string => sentToolResult(server, n, "q1");
 
 async function workspace() {
   const home = await tempDir();

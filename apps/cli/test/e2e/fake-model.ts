@@ -38,3 +38,22 @@ export function gate(): { opened: Promise<void>; open: () => void } {
   let open!: () => void;
   return { opened: new Promise<void>((resolve) => (open = resolve)), open };
 }
+
+/** An assistant message calling each of `list` ([id, tool, arguments]) in one step. */
+export const callTools = (...list: [string, string, object][]): Message => ({
+  role: "assistant",
+  content: [],
+  tool_calls: list.map(([id, name, args]) => ({ type: "function", id, function: { name, arguments: JSON.stringify(args) } })),
+});
+
+type SentMessage = { role: string; content?: unknown; tool_call_id?: string };
+
+/** The content (as JSON text; "" when absent) of the result for tool call `id` in the server's `n`th request. */
+export function sentToolResult(server: FakeProviderServer, n: number, id: string): string {
+  return JSON.stringify((server.requests[n]!.body!.messages as SentMessage[]).find((m) => m.tool_call_id === id)?.content ?? "");
+}
+
+/** The names of the tools offered in the server's `n`th request. */
+export function offeredToolNames(server: FakeProviderServer, n: number): string[] {
+  return (server.requests[n]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name);
+}

@@ -6,11 +6,10 @@
  */
 import { access, mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { Message } from "@kosong/core";
 import { createSession } from "@moonshot-ai/kimi-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { say, usage } from "./fake-model.js";
+import { callTools, offeredToolNames, say, sentToolResult, usage } from "./fake-model.js";
 import { runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
 import { wireExecutable } from "./wire-wrapper.js";
@@ -18,15 +17,8 @@ import { wireExecutable } from "./wire-wrapper.js";
 const tempDir = useTempDirs();
 const { server } = await kosongSuite();
 
-/** An assistant message calling each of `calls` ([id, tool, arguments]). */
-const calls = (...list: [string, string, object][]): Message => ({
-  role: "assistant",
-  content: [],
-  tool_calls: list.map(([id, name, args]) => ({ type: "function", id, function: { name, arguments: JSON.stringify(args) } })),
-});
-type Sent = { role: string; content?: unknown; tool_call_id?: string };
-const toolResult = (n: number, id: string): string => JSON.stringify((server.requests[n]!.body!.messages as Sent[]).find((m) => m.tool_call_id === id)?.content ?? "");
-const toolNames = (n: number): string[] => (server.requests[n]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name);
+const toolResult = (n: number, id: string): string => sentToolResult(server, n, id);
+const toolNames = (n: number): string[] => offeredToolNames(server, n);
 const exists = (file: string) => access(file).then(() => true, () => false);
 
 async function workspace() {
@@ -40,7 +32,7 @@ describe("plan mode (the built binary)", { timeout: 90_000 }, () => {
   it("--plan refuses WriteFile and a writing Shell command even with --yolo, and runs a reading one (print mode)", async () => {
     const { home, cwd, env } = await workspace();
     server.enqueue(
-      { message: calls(["w", "WriteFile", { path: "a.txt", content: "x\n" }], ["s", "Shell", { command: "touch b.txt" }], ["r", "Shell", { command: "ls -a | wc -l" }]), usage },
+      { message: callTools(["w", "WriteFile", { path: "a.txt", content: "x\n" }], ["s", "Shell", { command: "touch b.txt" }], ["r", "Shell", { command: "ls -a | wc -l" }]), usage },
       { message: say("Here is my plan."), usage },
     );
     const result = await runKosong(["-p", "add a.txt", "--plan", "--yolo"], { cwd, home, env });
@@ -62,7 +54,7 @@ describe("plan mode (the built binary)", { timeout: 90_000 }, () => {
       const warmup = session.prompt("hi");
       for await (const _ of warmup) void _;
       expect(await session.setPlanMode(true)).toBe(true);
-      server.enqueue({ message: calls(["w", "WriteFile", { path: "a.txt", content: "x\n" }]), usage }, { message: say("Plan: write a.txt."), usage });
+      server.enqueue({ message: callTools(["w", "WriteFile", { path: "a.txt", content: "x\n" }]), usage }, { message: say("Plan: write a.txt."), usage });
       const turn = session.prompt("add a.txt");
       for await (const _ of turn) void _;
       expect(toolNames(1)).toContain("ExitPlanMode");

@@ -7,7 +7,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "../e2e/fake-model.js";
+import { callTool, say, sentToolResult, usage } from "../e2e/fake-model.js";
 import { cleanEnv } from "../e2e/kosong-binary.js";
 import { interactiveSuite } from "./interactive-suite.js";
 import { KosongTerminal } from "./kosong-terminal.js";
@@ -21,8 +21,7 @@ const questions = {
     { question: "Which database?", options: [{ label: "Postgres" }, { label: "SQLite" }] },
   ],
 };
-type Sent = { role: string; content?: unknown; tool_call_id?: string };
-const toolResult = (n: number): string => JSON.stringify((server.requests[n]!.body!.messages as Sent[]).find((m) => m.tool_call_id === "q1")?.content ?? "");
+const toolResult = (n: number): string => sentToolResult(server, n, "q1");
 
 async function workspace() {
   const home = await tempDir();

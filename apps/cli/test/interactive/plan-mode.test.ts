@@ -6,10 +6,9 @@
  */
 import { access, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Message } from "@kosong/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { gate, say, usage } from "../e2e/fake-model.js";
+import { callTools, gate, offeredToolNames, say, sentToolResult, usage } from "../e2e/fake-model.js";
 import { cleanEnv } from "../e2e/kosong-binary.js";
 import { interactiveSuite } from "./interactive-suite.js";
 import { KosongTerminal } from "./kosong-terminal.js";
@@ -17,15 +16,8 @@ import { KosongTerminal } from "./kosong-terminal.js";
 const tempDir = useTempDirs();
 const { server, terminals } = await interactiveSuite();
 
-/** An assistant message calling each of `calls` ([id, tool, arguments]). */
-const calls = (...list: [string, string, object][]): Message => ({
-  role: "assistant",
-  content: [],
-  tool_calls: list.map(([id, name, args]) => ({ type: "function", id, function: { name, arguments: JSON.stringify(args) } })),
-});
-type Sent = { role: string; content?: unknown; tool_call_id?: string };
-const toolResult = (n: number, id: string): string => JSON.stringify((server.requests[n]!.body!.messages as Sent[]).find((m) => m.tool_call_id === id)?.content ?? "");
-const toolNames = (n: number): string[] => (server.requests[n]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name);
+const toolResult = (n: number, id: string): string => sentToolResult(server, n, id);
+const toolNames = (n: number): string[] => offeredToolNames(server, n);
 const exists = (file: string) => access(file).then(() => true, () => false);
 
 async function workspace() {
@@ -47,9 +39,9 @@ describe("plan mode (in process)", { timeout: 90_000 }, () => {
     // The first answer holds until the footer was read: during the turn the footer shows the mode too.
     const footerRead = gate();
     server.enqueue(
-      { message: calls(["w1", "WriteFile", { path: "a.txt", content: "early\n" }]), usage, holdAfter: 1, release: footerRead.opened },
-      { message: calls(["p1", "ExitPlanMode", { plan: "1. Write a.txt with the greeting." }]), usage },
-      { message: calls(["w2", "WriteFile", { path: "a.txt", content: "hello\n" }]), usage },
+      { message: callTools(["w1", "WriteFile", { path: "a.txt", content: "early\n" }]), usage, holdAfter: 1, release: footerRead.opened },
+      { message: callTools(["p1", "ExitPlanMode", { plan: "1. Write a.txt with the greeting." }]), usage },
+      { message: callTools(["w2", "WriteFile", { path: "a.txt", content: "hello\n" }]), usage },
       { message: say("Done: a.txt written."), usage },
     );
     terminal.line("write a greeting to a.txt");
