@@ -11,43 +11,22 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "./fake-model.js";
+import { enqueueBackgroundWrite, gatedProject } from "./background-write.js";
 import { cleanEnv, kosongBin, runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
-import { gateSubagentStart } from "./subagent-start-gate.js";
 
 const tempDir = useTempDirs();
 const { server } = await kosongSuite();
 
-/** A project whose SubagentStart hook waits for `<cwd>/go`; `go()` lets the child start. */
-async function setup() {
-  const home = await tempDir();
-  const cwd = path.join(home, "project");
-  await mkdir(cwd);
-  const go = await gateSubagentStart(home, cwd);
-  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
-  return { home, cwd, env, go };
-}
-
-/** The parent starts a background coder and ends its turn; the child then writes notes.txt (which asks) and answers. */
-function enqueueBackgroundWrite(): void {
-  server.enqueue(
-    { message: callTool("call_b", "Agent", { description: "write notes", prompt: "Write notes.txt", subagent_type: "coder", run_in_background: true }), usage },
-    { message: say("Started it."), usage },
-    { message: callTool("w1", "WriteFile", { path: "notes.txt", content: "from the background\n" }), usage },
-    { message: say("notes written"), usage },
-    { message: say("The agent is done."), usage },
-  );
-}
 
 describe("a background agent's approval between turns", { timeout: 90_000 }, () => {
   it("print mode refuses it as it refuses every approval, and says so", async () => {
-    const { home, cwd, env, go } = await setup();
-    enqueueBackgroundWrite();
+    const { home, cwd, env, go } = await gatedProject(await tempDir(), server);
+    enqueueBackgroundWrite(server);
     // The parent's turn has ended once its second request is in: then the child may start.
     const poll = setInterval(() => {
       if (server.requests.length >= 2) {
@@ -64,8 +43,8 @@ describe("a background agent's approval between turns", { timeout: 90_000 }, () 
   });
 
   it("--wire sends it to the client as a request after the prompt's answer, and takes the client's answer", async () => {
-    const { home, cwd, env, go } = await setup();
-    enqueueBackgroundWrite();
+    const { home, cwd, env, go } = await gatedProject(await tempDir(), server);
+    enqueueBackgroundWrite(server);
     const child = spawn(process.execPath, [kosongBin, "--model", "test-model", "--wire"], { cwd, env: cleanEnv(home, env), stdio: ["pipe", "pipe", "inherit"] });
     const messages: { id?: string | number; method?: string; result?: unknown; params?: { type?: string; payload?: Record<string, unknown> } }[] = [];
     let seen: (() => void) | null = null;

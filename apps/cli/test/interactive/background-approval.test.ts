@@ -8,47 +8,26 @@
  * The child waits to start until the test says so (`gateSubagentStart`),
  * so its request comes after the parent's turn ended.
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { callTool, say, usage } from "../e2e/fake-model.js";
+import { enqueueBackgroundWrite, gatedProject } from "../e2e/background-write.js";
 import { cleanEnv } from "../e2e/kosong-binary.js";
 import { interactiveSuite } from "./interactive-suite.js";
-import { gateSubagentStart } from "../e2e/subagent-start-gate.js";
 import { KosongTerminal } from "./kosong-terminal.js";
 
 const tempDir = useTempDirs();
 const { server, terminals } = await interactiveSuite();
 
-/** A project whose SubagentStart hook waits for `<cwd>/go`; `go()` lets the child start. */
-async function setup() {
-  const home = await tempDir();
-  const cwd = path.join(home, "project");
-  await mkdir(cwd);
-  const go = await gateSubagentStart(home, cwd);
-  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
-  return { home, cwd, env, go };
-}
-
-/** The parent starts a background coder and ends its turn; the child then writes notes.txt (which asks) and answers. */
-function enqueueBackgroundWrite(): void {
-  server.enqueue(
-    { message: callTool("call_b", "Agent", { description: "write notes", prompt: "Write notes.txt", subagent_type: "coder", run_in_background: true }), usage },
-    { message: say("Started it."), usage },
-    { message: callTool("w1", "WriteFile", { path: "notes.txt", content: "from the background\n" }), usage },
-    { message: say("notes written"), usage },
-    { message: say("The agent is done."), usage },
-  );
-}
 
 describe("a background agent's approval between turns", { timeout: 90_000 }, () => {
   it("is asked at the interactive prompt, naming the agent, and the agent goes on with the answer", async () => {
-    const { home, cwd, env, go } = await setup();
+    const { home, cwd, env, go } = await gatedProject(await tempDir(), server);
     const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
     terminals.push(terminal);
     await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    enqueueBackgroundWrite();
+    enqueueBackgroundWrite(server);
     terminal.line("write the notes in the background");
     await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› write the notes" });
     // Typed at the prompt, not entered: kept for after the answer.
