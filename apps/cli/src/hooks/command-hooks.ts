@@ -38,6 +38,8 @@ export function commandHooks(definitions: readonly HookDefinition[], runner: Hoo
     return mergeReplies(replies);
   };
   const context = (reply: HookReply) => (reply.context.length > 0 ? reply.context.join("\n") : undefined);
+  // After a call the tool has run: a block cannot undo it, so its reason is context for the model like the rest.
+  const afterTool = (reply: HookReply) => ({ additionalContext: [reply.block, ...reply.context].filter(Boolean).join("\n") || undefined, warnings: reply.warnings });
   const tool = (input: PreToolUseInput) => ({
     targets: [input.toolName, ...(toolAliases[input.toolName] ?? [])],
     fields: { tool_name: input.toolName, tool_input: withFilePath(input.toolInput, info.cwd), tool_use_id: input.toolCallId, tool_call_id: input.toolCallId },
@@ -53,12 +55,12 @@ export function commandHooks(definitions: readonly HookDefinition[], runner: Hoo
       const { targets, fields } = tool(input);
       const output = typeof input.output.output === "string" ? input.output.output : input.output.output.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("");
       const reply = await fire("PostToolUse", targets, { ...fields, tool_response: { output, message: input.output.message }, tool_output: output });
-      return { additionalContext: [reply.block, ...reply.context].filter(Boolean).join("\n") || undefined, warnings: reply.warnings };
+      return afterTool(reply);
     },
     async postToolUseFailure(input) {
       const { targets, fields } = tool(input);
       const reply = await fire("PostToolUseFailure", targets, { ...fields, error: input.error });
-      return { additionalContext: [reply.block, ...reply.context].filter(Boolean).join("\n") || undefined, warnings: reply.warnings };
+      return afterTool(reply);
     },
     async userPromptSubmit({ prompt }) {
       const reply = await fire("UserPromptSubmit", [], { prompt });

@@ -28,7 +28,6 @@ export class ChildBlock {
   #steps = 0;
   #toolCalls = 0;
   #cost: number | null = null;
-  #latest = "";
   /** The latest step without colours (the live line is dimmed whole). */
   #latestPlain = "";
   readonly #labels = new Map<string, string>();
@@ -47,13 +46,13 @@ export class ChildBlock {
     switch (event.type) {
       case "StepBegin":
         this.#steps = event.payload.n;
-        if (this.#toolCalls === 0) this.#setLatest(s.dim(`step ${event.payload.n}: thinking`), `step ${event.payload.n}: thinking`);
+        if (this.#toolCalls === 0) this.#latestPlain = `step ${event.payload.n}: thinking`;
         return null;
       case "ToolCall": {
         const label = toolCallLabel(event.payload.function.name, event.payload.function.arguments, 50);
         this.#labels.set(event.payload.id, label);
         this.#toolCalls++;
-        this.#setLatest(`${s.dim("…")} ${label}`, `… ${label}`);
+        this.#latestPlain = `… ${label}`;
         return null;
       }
       case "ToolResult": {
@@ -63,7 +62,7 @@ export class ChildBlock {
         const mark = result.is_error ? "✗" : "✓";
         const line = `${result.is_error ? s.red(mark) : s.green(mark)} ${label}${brief ? s.dim(` → ${brief}`) : ""}`;
         this.#lines.push(line);
-        this.#setLatest(line, `${mark} ${label}`);
+        this.#latestPlain = `${mark} ${label}`;
         return line;
       }
       case "StatusUpdate": {
@@ -114,11 +113,6 @@ export class ChildBlock {
     const s = this.#style;
     const steps = this.#lines.length > 0 ? this.#lines.map((line, i) => `${s.dim(`${i + 1}.`)} ${line}`) : [s.dim("(no tool calls)")];
     return [`${this.#agentId} · ${this.#figures(statusOf(result))}`, ...steps, s.dim("answer:"), output || s.dim("(none)")].join("\n");
-  }
-
-  #setLatest(styled: string, plain: string): void {
-    this.#latest = styled;
-    this.#latestPlain = plain;
   }
 
   #figures(status: ChildStatus): string {
