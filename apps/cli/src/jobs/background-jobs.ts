@@ -81,7 +81,7 @@ export class BackgroundJobs {
   readonly #maxRunning: number;
   readonly #graceMs: number;
   readonly #jobs = new Map<string, Job>();
-  readonly #notices: string[] = [];
+  readonly #notices: { id: string; text: string }[] = [];
   readonly #listeners = new Set<(job: JobInfo) => void>();
   #next = 1;
   #closed = false;
@@ -127,7 +127,7 @@ export class BackgroundJobs {
         guard?.release();
         if (failure) log.write(`\n[could not start: ${failure.message}]\n`);
         log.end(() => resolve());
-        if (!this.#closed) this.#notices.push(endNotice(info));
+        if (!this.#closed) this.#notices.push({ id: info.id, text: endNotice(info) });
         for (const listener of this.#listeners) listener(info);
       };
       child.once("error", (error) => finish(null, null, error));
@@ -194,7 +194,7 @@ export class BackgroundJobs {
 
   /** Notices of jobs that ended since the last call (each once), for the model. */
   takeNotices(): string[] {
-    return this.#notices.splice(0);
+    return this.#notices.splice(0).map((notice) => notice.text);
   }
 
   /** Calls `listener` whenever a job ends; returns how to stop listening. */
@@ -254,7 +254,7 @@ export class BackgroundJobs {
   }
 
   #dropNotice(id: string): void {
-    const index = this.#notices.findIndex((n) => n.includes(`job ${id} `));
+    const index = this.#notices.findIndex((notice) => notice.id === id);
     if (index >= 0) this.#notices.splice(index, 1);
   }
 }
