@@ -5,13 +5,15 @@
  * interleaved) goes to `<folder>/<id>.log` in the session folder, capped at
  * {@link BackgroundJobsOptions.maxLogBytes}; `TaskOutput` reads what is new,
  * `TaskStop` ends one, and every job ends with the session (`closeAll`, and
- * a last SIGKILL of every group should the process exit without it). When a
+ * a watchdog's SIGKILL of its group should kosong end without it, a crash
+ * or SIGKILL included: see `process-group-guard.ts`). When a
  * job ends, a notice waits for the model ({@link takeNotices}).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
+import { guardProcessGroup } from "../tools/process-group-guard.js";
 import { descendants, killTree } from "./process-tree.js";
 
 /** What a job is doing. */
@@ -79,13 +81,10 @@ export class BackgroundJobs {
   readonly #maxRunning: number;
   readonly #graceMs: number;
   readonly #jobs = new Map<string, Job>();
-  readonly #notices: string[] = [];
+  readonly #notices: { id: string; text: string }[] = [];
   readonly #listeners = new Set<(job: JobInfo) => void>();
   #next = 1;
   #closed = false;
-  readonly #killAllNow = () => {
-    for (const job of this.#jobs.values()) if (job.info.state === "running") killGroup(job.child, "SIGKILL");
-  };
 
   constructor(options: BackgroundJobsOptions) {
     this.#dir = options.dir;
@@ -105,7 +104,7 @@ export class BackgroundJobs {
     const log = createWriteStream(logFile, { mode: 0o600, flags: "w" });
     await new Promise<void>((resolve, reject) => log.once("open", () => resolve()).once("error", reject));
     const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    if (this.#jobs.size === 0) process.on("exit", this.#killAllNow);
+    const guard = child.pid === undefined ? null : guardProcessGroup(child.pid);
     const info: JobInfo = { id, command, state: "running", exitCode: null, signal: null, outputBytes: 0, logFile, startedAt: new Date(), endedAt: null };
     const job: Job = { info, child, log, kept: 0, readOffset: 0, ended: Promise.resolve(), stopping: false };
     const write = (chunk: Buffer) => {
@@ -125,9 +124,10 @@ export class BackgroundJobs {
         info.exitCode = code;
         info.signal = signal;
         info.endedAt = new Date();
+        guard?.release();
         if (failure) log.write(`\n[could not start: ${failure.message}]\n`);
         log.end(() => resolve());
-        if (!this.#closed) this.#notices.push(endNotice(info));
+        if (!this.#closed) this.#notices.push({ id: info.id, text: endNotice(info) });
         for (const listener of this.#listeners) listener(info);
       };
       child.once("error", (error) => finish(null, null, error));
@@ -194,7 +194,7 @@ export class BackgroundJobs {
 
   /** Notices of jobs that ended since the last call (each once), for the model. */
   takeNotices(): string[] {
-    return this.#notices.splice(0);
+    return this.#notices.splice(0).map((notice) => notice.text);
   }
 
   /** Calls `listener` whenever a job ends; returns how to stop listening. */
@@ -210,7 +210,6 @@ export class BackgroundJobs {
       if (job.info.state === "running") job.stopping = true;
       return this.#end(job);
     }));
-    process.off("exit", this.#killAllNow);
   }
 
   /**
@@ -255,7 +254,7 @@ export class BackgroundJobs {
   }
 
   #dropNotice(id: string): void {
-    const index = this.#notices.findIndex((n) => n.includes(`job ${id} `));
+    const index = this.#notices.findIndex((notice) => notice.id === id);
     if (index >= 0) this.#notices.splice(index, 1);
   }
 }

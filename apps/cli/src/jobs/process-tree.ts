@@ -25,7 +25,11 @@ export function descendants(root: number): ProcessRef[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const seen = readStat(Number(entry));
-    if (seen) children.set(seen.ppid, [...(children.get(seen.ppid) ?? []), { pid: Number(entry), start: seen.start }]);
+    if (!seen) continue;
+    const siblings = children.get(seen.ppid);
+    const ref = { pid: Number(entry), start: seen.start };
+    if (siblings) siblings.push(ref);
+    else children.set(seen.ppid, [ref]);
   }
   const found: ProcessRef[] = [];
   const queue = [root];
