@@ -48,4 +48,9 @@ describe("plan mode's reading commands", () => {
     for (const ok of ["ls -la", "git status", "git log --oneline | head -5", "grep -rn foo src | wc -l", "find . -name '*.ts'"]) expect(isReadOnlyCommand(ok), ok).toBe(true);
     for (const no of ["touch a", "echo hi > a", "ls; rm -rf x", "cat a && rm a", "git commit -m x", "find . -delete", "find . -exec rm {} +", "echo $(rm a)", "ls `rm a`", "sed -i s/a/b/ f", "git diff --output=x"]) expect(isReadOnlyCommand(no), no).toBe(false);
   });
+
+  it("refuses a reading program's options that write a file or run another program", () => {
+    for (const ok of ["rg -n foo src", "git grep -n foo", "tree -L 2", "uniq a.txt", "uniq -c a.txt", "file a.txt", "git log -p"]) expect(isReadOnlyCommand(ok), ok).toBe(true);
+    for (const no of ["rg --pre=sh x .", "rg --pre sh x .", "git grep --open-files-in-pager=touch x", "git grep -Otouch x", "git diff --ext-diff", "git log --output x", "tree -o out.txt", "tree -oout.txt", "uniq a.txt b.txt", "file -C -m magic"]) expect(isReadOnlyCommand(no), no).toBe(false);
+  });
 });
