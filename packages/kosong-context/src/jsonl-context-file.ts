@@ -334,10 +334,12 @@ export class JsonlContextFile implements ContextLog {
    * moves by the byte length of the new lines: read again afterwards.
    */
   prepend(records: readonly ContextRecord[]): Promise<LogPrepend> {
+    let lines: string[];
     let prefix: Buffer;
     try {
       this.#assertWritable();
-      prefix = Buffer.from(records.map((record) => `${encodeRecord(record)}\n`).join(""), "utf8");
+      lines = records.map(encodeRecord);
+      prefix = Buffer.from(lines.map((line) => `${line}\n`).join(""), "utf8");
     } catch (error) {
       return Promise.reject(error);
     }
@@ -357,7 +359,7 @@ export class JsonlContextFile implements ContextLog {
       });
       this.#exists = true;
       this.#size += prefix.length - start;
-      return { positions: lineStarts(0, records.map(encodeRecord)), shift: prefix.length - start };
+      return { positions: lineStarts(0, lines), shift: prefix.length - start };
     });
   }
 

@@ -42,17 +42,12 @@ export async function scanRecords(file: string): Promise<ContextRecord[]> {
   return records;
 }
 
-/** `records` as a context file's text (kimi-cli's format). */
-export function recordsToJsonl(records: readonly ContextRecord[]): string {
-  return encodeRecords(records);
-}
-
 /** A new session of `cwd` under `home` holding `content` (with `store`, in PostgreSQL). */
 export async function createSessionFrom(home: string, cwd: string, content: SessionContent, store: string | null): Promise<SessionInfo> {
   const { records, children } = content;
   const info = await createSession(home, cwd);
   if (store === null) {
-    await writeFile(info.contextFile, recordsToJsonl(records), { mode: 0o600 });
+    await writeFile(info.contextFile, encodeRecords(records), { mode: 0o600 });
     await writeChildren(new SubagentStore(agentsFolder(info)), info.id, children);
   } else {
     await withStore(store, async (connected) => {

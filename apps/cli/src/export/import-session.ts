@@ -6,11 +6,10 @@
  * (embedded in Markdown and HTML, from `<file>.agents` beside a JSONL file).
  */
 import { readFile } from "node:fs/promises";
-import { type ContextRecord, decodeRecordLine } from "@kosong/context/records";
 import { CliError } from "../cli-error.js";
 import type { SessionInfo } from "../sessions/session-store.js";
 import { createSessionFrom } from "./conversation-records.js";
-import { childrenFromJson, readChildrenFolder } from "../subagents/session-children.js";
+import { childrenFromJson, decodeRecords, readChildrenFolder } from "../subagents/session-children.js";
 import { extractChildren, extractConversation } from "./embedded-conversation.js";
 import { childrenFolderOf } from "./export-session.js";
 
@@ -44,14 +43,7 @@ export async function importSession(home: string, cwd: string, file: string, sto
   }
   // Markdown and HTML exports embed the children; a JSONL export keeps them in the folder beside it.
   const carried = embeddedChildren !== null ? childrenFromJson(embeddedChildren) : await readChildrenFolder(childrenFolderOf(file));
-  const records: ContextRecord[] = [];
-  let skipped = 0;
-  for (const line of jsonl.split("\n")) {
-    if (!line.trim()) continue;
-    const decoded = decodeRecordLine(line);
-    if (decoded.ok) records.push(decoded.record);
-    else skipped++;
-  }
+  const { records, skipped } = decodeRecords(jsonl);
   const messages = records.filter((r) => r.kind === "message").length;
   if (messages === 0) throw new CliError(`import: ${file} holds no conversation (a kimi-cli context.jsonl or a kosong export)${skipped > 0 ? `; ${skipped} line(s) were not records` : ""}.`);
   const session = await createSessionFrom(home, cwd, { records, children: carried.children }, store);

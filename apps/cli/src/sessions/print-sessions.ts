@@ -19,7 +19,7 @@ export async function printSessions(home: string = defaultHome(), out: NodeJS.Wr
     return ExitCode.ok;
   }
   const disk = await Promise.all(sessions.map(diskBytesOf));
-  const rows = sessions.map((s, i) => [s.id, visibleControls(s.cwd, { oneLine: true }), formatSize(s.size), formatSize(disk[i]!), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)", 60)]);
+  const rows = sessions.map((s, i) => [visibleControls(s.id, { oneLine: true }), visibleControls(s.cwd, { oneLine: true }), formatSize(s.size), formatSize(disk[i]!), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)", 60)]);
   const header = ["ID", "DIRECTORY", "SIZE", "ON DISK", "LAST USED", "FIRST PROMPT"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.slice(0, 200).map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) out.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);

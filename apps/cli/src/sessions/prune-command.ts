@@ -5,7 +5,7 @@
  */
 import { ExitCode, UsageError } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
-import { oneLine } from "../render/visible-controls.js";
+import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { formatSize } from "./print-sessions.js";
 import { storeUrl, withStore } from "./store-sessions.js";
 import { parseAge, parseKeep, type PrunedSession, pruneSessions, type RetentionPolicy } from "./session-retention.js";
@@ -40,7 +40,7 @@ export function printPruned(results: readonly PrunedSession[], dryRun: boolean, 
     const what = oneLine(session.firstPrompt ?? "(no prompt yet)", 60);
     if (skipped === null) freed += diskBytes;
     const verb = skipped !== null ? "left" : dryRun ? "would remove" : "removed";
-    out.write(`${verb} ${session.id}  ${formatSize(diskBytes)}  ${what}${skipped === null ? "" : ` (${skipped})`}\n`);
+    out.write(`${verb} ${visibleControls(session.id, { oneLine: true })}  ${formatSize(diskBytes)}  ${what}${skipped === null ? "" : ` (${visibleControls(skipped, { oneLine: true })})`}\n`);
   }
   const count = results.filter((r) => r.skipped === null).length;
   out.write(`${dryRun ? "Would remove" : "Removed"} ${count} ${count === 1 ? "session" : "sessions"}, ${formatSize(freed)}.\n`);

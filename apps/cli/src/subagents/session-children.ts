@@ -66,13 +66,17 @@ export function parseChildRecord(value: unknown): SubagentRecord | null {
   return record.status === "detached" ? { ...record, status: "finished" } : record;
 }
 
-/** The records of a context file's text (damaged lines skipped). */
-export function decodeRecords(jsonl: string): ContextRecord[] {
-  return jsonl.split("\n").flatMap((line) => {
-    if (!line.trim()) return [];
+/** The records of a context file's text; damaged lines are skipped and counted. */
+export function decodeRecords(jsonl: string): { records: ContextRecord[]; skipped: number } {
+  const records: ContextRecord[] = [];
+  let skipped = 0;
+  for (const line of jsonl.split("\n")) {
+    if (!line.trim()) continue;
     const decoded = decodeRecordLine(line);
-    return decoded.ok ? [decoded.record] : [];
-  });
+    if (decoded.ok) records.push(decoded.record);
+    else skipped++;
+  }
+  return { records, skipped };
 }
 
 /** `records` as a context file's text (kimi-cli's format). */
@@ -97,7 +101,7 @@ export function childrenFromJson(text: string): { children: CarriedChild[]; skip
   return collect(value.map((entry: unknown) => {
     const { record, context } = (entry ?? {}) as { record?: unknown; context?: unknown };
     const parsed = parseChildRecord(record);
-    return parsed === null || typeof context !== "string" ? null : { record: parsed, records: decodeRecords(context) };
+    return parsed === null || typeof context !== "string" ? null : { record: parsed, records: decodeRecords(context).records };
   }));
 }
 
@@ -121,7 +125,7 @@ export async function readChildrenFolder(dir: string): Promise<{ children: Carri
       try {
         const record = parseChildRecord(JSON.parse(await readFile(path.join(dir, name, "agent.json"), "utf8")));
         if (record === null || record.id !== name) return null;
-        return { record, records: decodeRecords(await readFile(path.join(dir, name, "context.jsonl"), "utf8")) };
+        return { record, records: decodeRecords(await readFile(path.join(dir, name, "context.jsonl"), "utf8")).records };
       } catch {
         return null;
       }
