@@ -104,10 +104,11 @@ export function clairvoyant(c: Case): Message[] {
     const view = { raw, text: normalise(raw) };
     return new Set(items.flatMap((item, i) => (item(view) ? [i] : [])));
   });
+  const costs = c.history.map((message) => c.provider.count([message]));
   const chosen = new Set<number>();
   let used = 0;
   c.history.forEach((message, i) => {
-    const cost = c.provider.count([message]);
+    const cost = costs[i]!;
     if (message.role === "user" && used + cost <= c.maxTokens) {
       chosen.add(i);
       used += cost;
@@ -118,9 +119,9 @@ export function clairvoyant(c: Case): Message[] {
   for (;;) {
     let best = -1;
     let bestGain = 0;
-    c.history.forEach((message, i) => {
+    c.history.forEach((_, i) => {
       if (chosen.has(i)) return;
-      const cost = c.provider.count([message]);
+      const cost = costs[i]!;
       if (used + cost > c.maxTokens) return;
       let fresh = 0;
       for (const item of covers[i]!) if (!covered.has(item)) fresh++;
@@ -132,7 +133,7 @@ export function clairvoyant(c: Case): Message[] {
     });
     if (best < 0) break;
     chosen.add(best);
-    used += c.provider.count([c.history[best]!]);
+    used += costs[best]!;
     for (const item of covers[best]!) covered.add(item);
   }
   return c.history.filter((_, i) => chosen.has(i));
