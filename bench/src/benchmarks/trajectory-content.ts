@@ -61,9 +61,9 @@ const add = (pair: [number, number], hit: boolean): void => {
 /** Scores one output of one case into `tally`; each missed value and anchor goes to `misses` when given (see `--misses`). */
 export function scoreContent(tally: ContentTally, c: Case, output: readonly Message[], misses?: Miss[]): void {
   const { needs, identifiers } = needsOf(c);
-  const raw = output.map(messageText).join("\n");
+  // Everything is matched on kept content: an identifier index lists names, it does not keep a test name or an error text for the next steps.
+  const raw = output.map(keptContentText).join("\n");
   const text = normalise(raw);
-  const content = output.map(keptContentText).join("\n");
   tally.runs++;
   if (validateConversation(output).length === 0) tally.valid++;
   if (c.provider.count(output) <= c.maxTokens) tally.within++;
@@ -78,7 +78,7 @@ export function scoreContent(tally: ContentTally, c: Case, output: readonly Mess
     add(tally.anchors, kept);
     if (!kept) misses?.push(anchorMiss(c.trajectory.id, c.history, output, anchor, count));
   }
-  for (const id of identifiers) add(tally.identifiers, containsIdentifier(content, id));
+  for (const id of identifiers) add(tally.identifiers, containsIdentifier(raw, id));
   if (needs.requests.length > 0) {
     add(tally.task, text.includes(needs.requests[0]!));
     add(tally.allRequests, needs.requests.every((r) => text.includes(r)));
@@ -104,10 +104,11 @@ export function clairvoyant(c: Case): Message[] {
     const view = { raw, text: normalise(raw) };
     return new Set(items.flatMap((item, i) => (item(view) ? [i] : [])));
   });
+  const costs = c.history.map((message) => c.provider.count([message]));
   const chosen = new Set<number>();
   let used = 0;
   c.history.forEach((message, i) => {
-    const cost = c.provider.count([message]);
+    const cost = costs[i]!;
     if (message.role === "user" && used + cost <= c.maxTokens) {
       chosen.add(i);
       used += cost;
@@ -118,9 +119,9 @@ export function clairvoyant(c: Case): Message[] {
   for (;;) {
     let best = -1;
     let bestGain = 0;
-    c.history.forEach((message, i) => {
+    c.history.forEach((_, i) => {
       if (chosen.has(i)) return;
-      const cost = c.provider.count([message]);
+      const cost = costs[i]!;
       if (used + cost > c.maxTokens) return;
       let fresh = 0;
       for (const item of covers[i]!) if (!covered.has(item)) fresh++;
@@ -132,7 +133,7 @@ export function clairvoyant(c: Case): Message[] {
     });
     if (best < 0) break;
     chosen.add(best);
-    used += c.provider.count([c.history[best]!]);
+    used += costs[best]!;
     for (const item of covers[best]!) covered.add(item);
   }
   return c.history.filter((_, i) => chosen.has(i));

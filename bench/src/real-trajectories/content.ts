@@ -22,7 +22,8 @@
  * {@link normalise}); values on the text as it is (a line number that `grep -n`
  * printed as a prefix is a value the agent goes on to use, and normalising
  * would hide it). A value or an anchor counts as kept when it appears in the
- * compacted context's text.
+ * compacted context's kept content (see {@link keptContentText}: an identifier
+ * index lists names, it does not keep a value or an anchor for the next steps).
  */
 import type { Message } from "@kosong/core";
 import { messageText } from "./identifiers.ts";

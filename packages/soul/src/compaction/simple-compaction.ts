@@ -147,14 +147,16 @@ export class SimpleCompaction implements Compaction {
     }
     if (text === null) {
       // Without a budget the extractive summary takes a fifth of what it summarises, between 1,000 and 8,000 tokens.
-      const summaryTokens = Math.min(8000, Math.max(1000, Math.floor(counting.counter.count(plan.toCompact) / 5)));
+      const compacted = counting.counter.count(plan.toCompact);
+      const taskCounted = taskTokens(plan.toCompact, counting.tokenizer);
+      const summaryTokens = Math.min(8000, Math.max(1000, Math.floor(compacted / 5)));
       const task = budget === null ? 0 : Math.min(taskTokens(plan.toCompact, budget.tokenizer) + 64, Math.floor(budget.maxTokens * 0.6));
       const room =
         budget === null
-          ? Math.max(summaryTokens, Math.min(taskTokens(plan.toCompact, counting.tokenizer) + 64, counting.counter.count(plan.toCompact)))
+          ? Math.max(summaryTokens, Math.min(taskCounted + 64, compacted))
           : Math.max(Math.floor(budget.maxTokens / 4), budget.maxTokens - budget.counter.count([...plan.system, ...plan.toPreserve]) - 40, task);
       // Never longer than what it replaces.
-      text = extractiveSummary(plan.toCompact, { maxTokens: Math.min(room, Math.max(counting.counter.count(plan.toCompact), taskTokens(plan.toCompact, counting.tokenizer))), tokenizer: counting.tokenizer, files: options.files?.recent() ?? [], kept: plan.toPreserve });
+      text = extractiveSummary(plan.toCompact, { maxTokens: Math.min(room, Math.max(compacted, taskCounted)), tokenizer: counting.tokenizer, files: options.files?.recent() ?? [], kept: plan.toPreserve });
     }
     const fit = summarisedConversation(history, start, text, budget, notes, this.#options.keepSystemMessages ?? true);
     return { messages: fit.messages, usage, details: fit.details };

@@ -80,7 +80,8 @@ export class SmartCompaction implements Compaction {
     const tail = history.slice(start);
     const room = maxTokens - counter.count(tail) - counter.count(system) - counter.message(summaryMessage([]));
     // The task (the first request) is kept in full: the recent messages give way to it, up to 60 % of the budget.
-    const task = Math.min(taskTokens(toSummarise, tokenizer) + 64, Math.floor(maxTokens * 0.6));
+    const taskCounted = taskTokens(toSummarise, tokenizer);
+    const task = Math.min(taskCounted + 64, Math.floor(maxTokens * 0.6));
     const summaryBudget = Math.max(room, Math.floor(maxTokens * (1 - this.#recentShare) * 0.5), task);
 
     let text: string | null = null;
@@ -98,9 +99,13 @@ export class SmartCompaction implements Compaction {
     } else {
       notes.push("Extractive summary (no provider).");
     }
-    // Never longer than what it replaces.
-    const extractive = Math.min(summaryBudget, Math.max(counter.count(toSummarise), taskTokens(toSummarise, tokenizer)));
-    text ??= extractiveSummary(toSummarise, { maxTokens: extractive, tokenizer, files: options.files?.recent() ?? [], kept: tail });
+    // Never longer than what it replaces (counted only when the extractive summary is needed).
+    text ??= extractiveSummary(toSummarise, {
+      maxTokens: Math.min(summaryBudget, Math.max(counter.count(toSummarise), taskCounted)),
+      tokenizer,
+      files: options.files?.recent() ?? [],
+      kept: tail,
+    });
     const fit = summarisedConversation(history, start, text, budget, notes);
     return { messages: fit.messages, usage, details: fit.details };
   }

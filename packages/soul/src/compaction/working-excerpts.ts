@@ -8,7 +8,7 @@
  * kept messages and the excerpts chosen before do not show). A summary then
  * keeps the lines the next steps need, not only the files' names.
  */
-import { type Message, type ToolCall } from "@kosong/core";
+import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
@@ -38,13 +38,14 @@ export function workingExcerpts(
   const calls = new Map<string, ToolCall>();
   const priors = identifierPriors(messages);
   const covered = identifierKeys(kept);
+  const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
+  const worth = lineWorth(working, priors, covered);
   const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number>; view?: { body: string; recency: number } }> = [];
   messages.forEach((message, position) => {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call);
     if (message.role === "assistant") {
       // The agent's own script or file contents, cut to the lines about the working set and the names it keeps using.
-      const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
-      const cut = toolCallExcerpt(message, lineWorth(working, priors, covered), room) ?? message;
+      const cut = toolCallExcerpt(message, worth, room) ?? message;
       const text = (cut.tool_calls ?? []).flatMap((call) => argumentValues(call.function.arguments).map(([, v]) => v)).filter((v) => v.includes("\n")).join("\n");
       if (text === "") return;
       const tokens = estimate(text);
@@ -60,9 +61,8 @@ export function workingExcerpts(
     // An output about nothing the kept messages work on is not excerpted (excerpting every output costs more than it finds).
     if (relevance === 0) return;
     const call = calls.get(message.tool_call_id ?? "");
-    const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
     const excerpt = toolOutputExcerpt(message, call, working, room, tokenizer);
-    const body = excerpt === null ? textOf(message) : textOf(excerpt);
+    const body = excerpt === null ? extractText(message, "\n") : extractText(excerpt, "\n");
     const text = `${commandLine(call)}\n${body}`;
     const tokens = estimate(text);
     if (tokens > (room + 40) * 1.25) return;
@@ -104,10 +104,6 @@ export function workingExcerpts(
 /** A cheap token estimate of excerpt text (code and logs: about 3.2 characters a token), for ranking only. */
 function estimate(text: string): number {
   return Math.ceil(text.length / 3.2);
-}
-
-function textOf(message: Message): string {
-  return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
 /** `$ command` for a shell call, `name(path)` for other tools, one line. */
