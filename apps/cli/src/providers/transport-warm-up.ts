@@ -41,6 +41,9 @@ export interface TransportWarmUp {
  */
 export type WarmUpOutcome = "warmed" | "stopped" | "skipped" | "failed";
 
+/** How often the warm-up looks whether the prompt still waits, in ms. */
+const idleCheckMs = 5;
+
 /** The text of the canned answer. */
 const cannedText = "ok";
 
@@ -111,13 +114,15 @@ async function listenLocally(body: string): Promise<{ url: string; close(): Prom
 /**
  * Runs one request of `warmUp`'s twin against a throwaway local server (see
  * the module's comment), a step per turn of the event loop while `idle()`
- * holds: a false `idle()` stops it at the next step (the request in flight,
- * a few milliseconds on this machine, is aborted). Resolves once the server
- * is closed; never rejects.
+ * holds: a false `idle()` stops it at the next step, and aborts the request
+ * in flight within a few milliseconds. Resolves once the server is closed;
+ * never rejects.
  */
 export async function warmUpTransport(warmUp: TransportWarmUp, idle: () => boolean): Promise<WarmUpOutcome> {
   if (fetchUsesEnvironmentProxy()) return "skipped";
   const abort = new AbortController();
+  // The request in flight is aborted within a few milliseconds of the prompt no longer waiting.
+  const watch = setInterval(() => idle() || abort.abort(), idleCheckMs).unref();
   let server: { url: string; close(): Promise<void> } | null = null;
   try {
     server = await listenLocally(cannedStream(warmUp.wire));
@@ -133,6 +138,7 @@ export async function warmUpTransport(warmUp: TransportWarmUp, idle: () => boole
   } catch {
     return idle() ? "failed" : "stopped";
   } finally {
+    clearInterval(watch);
     abort.abort();
     await server?.close();
   }
