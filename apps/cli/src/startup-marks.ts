@@ -21,7 +21,7 @@ export type StartupMark =
   | "session-open"
   | "prompt-drawn"
   | "sdk-loaded"
-  | "transport-warmed"
+  | "first-turn-warmed"
   | "markdown-warmed"
   | "first-request";
 

@@ -12,7 +12,7 @@ import { acceptsImages } from "../media/image-input.js";
 import { DeferredProvider } from "./deferred-provider.js";
 import { missingCredentialsMessage } from "./missing-credentials.js";
 import { readScriptsFile } from "./scripts-file.js";
-import type { TransportWarmUp, WarmUpOutcome, WireFormat } from "./transport-warm-up.js";
+import type { TransportWarmUp, WarmUpOutcome, WireFormat } from "./first-turn-warm-up.js";
 
 /** Default models per provider. */
 export const defaultModels: Record<ProviderName, string> = {
@@ -105,7 +105,7 @@ export async function createProvider(settings: Settings, model: string, env: Env
   const { apiKey, baseURL, keySource: source } = providerEndpoint(settings, env);
   const images = acceptsImages(settings.provider, model, settings.imageInput);
   const build = sdkProviderBuilder(settings.provider, model, timeouts);
-  // The warm-up's twin calls a throwaway local server with a placeholder key (see transport-warm-up.ts).
+  // The warm-up's twin calls a throwaway local server with a placeholder key (see first-turn-warm-up.ts).
   const warmUp: TransportWarmUp = { wire: wireFormats[settings.provider], twin: (url) => build("warm-up", url) };
   return new DeferredProvider(settings.provider, model, () => build(apiKey, baseURL), null, source, images, warmUp);
 }

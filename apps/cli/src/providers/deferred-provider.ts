@@ -7,7 +7,7 @@
  * types; any other use loads it on the first `generate`.
  */
 import { startupMark } from "../startup-marks.js";
-import { type TransportWarmUp, type WarmUpOutcome, warmUpTransport } from "./transport-warm-up.js";
+import { type TransportWarmUp, type WarmUpOutcome, warmUpFirstTurn } from "./first-turn-warm-up.js";
 import { APIStatusError, type ChatProvider, ChatProviderError, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
 
 /** A {@link ChatProvider} built by `create` on first use. */
@@ -55,11 +55,11 @@ export class DeferredProvider implements ChatProvider {
   }
 
   /**
-   * Loads the SDK, then, while `idle()` holds, runs one request of a twin
-   * of this provider against a throwaway server on 127.0.0.1 (see
-   * {@link warmUpTransport}), so that the first real request does not pay
-   * for running Node's fetch and the SDK's request and stream code for the
-   * first time. Nothing is sent to the provider. Never rejects.
+   * Loads the SDK, then, while `idle()` holds, runs one turn with a twin of
+   * this provider against a throwaway server on 127.0.0.1 (see
+   * {@link warmUpFirstTurn}), so that the first real turn does not pay for
+   * running Node's fetch, the SDK's request and stream code and the agent
+   * loop for the first time. Nothing is sent to the provider. Never rejects.
    */
   async warmUp(idle: () => boolean): Promise<WarmUpOutcome> {
     if (this.#transportWarmUp === null) return "skipped";
@@ -68,8 +68,8 @@ export class DeferredProvider implements ChatProvider {
     } catch {
       return "failed";
     }
-    const outcome = await warmUpTransport(this.#transportWarmUp, idle);
-    if (outcome === "warmed") startupMark("transport-warmed");
+    const outcome = await warmUpFirstTurn(this.#transportWarmUp, idle);
+    if (outcome === "warmed") startupMark("first-turn-warmed");
     return outcome;
   }
 

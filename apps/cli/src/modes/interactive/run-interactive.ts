@@ -90,8 +90,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     printBanner(session);
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
     // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once; then, while the
-    // prompt waits, one request of the provider's kind to a throwaway local server (Node's fetch and the SDK run their
-    // code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
+    // prompt waits, one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
+    // agent loop run their code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
     // answer's render would otherwise compile marked's rules: ~25 ms of the first turn's CPU).
     setImmediate(() => {
       startupMark("prompt-drawn");

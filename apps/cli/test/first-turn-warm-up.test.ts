@@ -1,8 +1,9 @@
 /**
- * The first request's warm-up (the interactive mode runs it while the user
+ * The first turn's warm-up (the interactive mode runs it while the user
  * types at the first prompt): each SDK provider the CLI builds runs one
- * request of its own kind, through the official SDK and Node's fetch,
- * against a throwaway server on 127.0.0.1, and parses the canned answer.
+ * turn (a soul on an in-memory context) with a twin of itself, through the
+ * official SDK and Node's fetch, against a throwaway server on 127.0.0.1,
+ * and parses the canned answer.
  * The provider's server gets nothing from it, the real request after it
  * works as before, the throwaway server is closed afterwards, and a prompt
  * that stops waiting stops it.
@@ -59,7 +60,7 @@ async function listening(url: string): Promise<boolean> {
   }
 }
 
-describe("the first request's warm-up", () => {
+describe("the first turn's warm-up", () => {
   it("runs each SDK provider's request on a throwaway local server, sends the provider nothing, and the real request still works", async () => {
     for (const provider of ["openai", "openai-responses", "anthropic", "kimi"] as const) {
       const main = await mainProvider(provider);

@@ -1,24 +1,27 @@
 /**
- * The first request's warm-up. A session's first request runs code that no
+ * The first request's warm-up. A session's first turn runs code that no
  * later one runs again: Node's fetch (undici) compiles its functions,
- * creates its agent and instantiates its HTTP parser, and the SDK and the
- * provider build their first request and parse their first stream. That
- * made the first turn about twice as long as a later one.
+ * creates its agent and instantiates its HTTP parser, the SDK and the
+ * provider build their first request and parse their first stream, and the
+ * agent loop runs its first step. That made the first turn about twice as
+ * long as a later one.
  *
- * {@link warmUpTransport} runs that code while the user types, without
- * sending anything to the provider: a provider built like the session's
- * (same kind, model and options, through the same global `fetch`) but with
- * a placeholder key and its base URL on a throwaway HTTP server that this
- * process listens on, on 127.0.0.1, for that one request, answering it with
- * a tiny canned stream in the provider's wire format. The server closes
- * right after. Nothing leaves the machine; when Node's fetch goes through a
+ * {@link warmUpFirstTurn} runs that code while the user types, without
+ * sending anything to the provider: one turn of a soul on an in-memory
+ * context, with a provider built like the session's (same kind, model and
+ * options, through the same global `fetch`) but with a placeholder key and
+ * its base URL on a throwaway HTTP server that this process listens on, on
+ * 127.0.0.1, for that one request, answering it with a tiny canned stream
+ * in the provider's wire format. The server closes right after. Nothing leaves the machine; when Node's fetch goes through a
  * proxy from the environment (`NODE_USE_ENV_PROXY`, `--use-env-proxy`), the
  * warm-up is skipped, as the request would reach the proxy.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type ChatProvider, userMessage } from "@kosong/core";
+import { type ChatProvider, SimpleToolset } from "@kosong/core";
+import { MemoryContextLog } from "@kosong/context";
+import { Context, Soul } from "@kosong/soul";
 
 /** The wire format a provider speaks: OpenAI Chat Completions, OpenAI Responses, or Anthropic Messages. */
 export type WireFormat = "openai-chat" | "openai-responses" | "anthropic";
@@ -34,8 +37,8 @@ export interface TransportWarmUp {
 }
 
 /**
- * How a warm-up ended: `warmed` (the twin's request ran and its answer
- * parsed to the canned text), `stopped` (the prompt stopped waiting first),
+ * How a warm-up ended: `warmed` (the turn ran to its end and the twin's
+ * answer parsed to the canned text), `stopped` (the prompt stopped waiting first),
  * `skipped` (fetch goes through a proxy), or `failed` (anything else; the
  * session's own requests are not affected).
  */
@@ -112,13 +115,13 @@ async function listenLocally(body: string): Promise<{ url: string; close(): Prom
 }
 
 /**
- * Runs one request of `warmUp`'s twin against a throwaway local server (see
- * the module's comment), a step per turn of the event loop while `idle()`
- * holds: a false `idle()` stops it at the next step, and aborts the request
- * in flight within a few milliseconds. Resolves once the server is closed;
+ * Runs one turn of a soul on an in-memory context with `warmUp`'s twin,
+ * against a throwaway local server (see the module's comment), while
+ * `idle()` holds: a false `idle()` aborts the turn within a few
+ * milliseconds. Resolves once the server is closed;
  * never rejects.
  */
-export async function warmUpTransport(warmUp: TransportWarmUp, idle: () => boolean): Promise<WarmUpOutcome> {
+export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean): Promise<WarmUpOutcome> {
   if (fetchUsesEnvironmentProxy()) return "skipped";
   const abort = new AbortController();
   // The request in flight is aborted within a few milliseconds of the prompt no longer waiting.
@@ -129,12 +132,15 @@ export async function warmUpTransport(warmUp: TransportWarmUp, idle: () => boole
     const provider = await warmUp.twin(server.url);
     await nextTurn();
     if (!idle()) return "stopped";
+    const context = new Context(new MemoryContextLog());
+    await context.restore();
+    const soul = new Soul({ agent: { name: "warm-up", systemPrompt: "", toolset: new SimpleToolset([]) }, provider, context });
     let text = "";
-    for await (const part of await provider.generate("", [], [userMessage("hi")], { signal: abort.signal })) {
-      if (part.type === "text") text += part.text;
-      if (!idle()) return "stopped";
-    }
-    return text === cannedText ? "warmed" : "failed";
+    const turn = soul.run("hi", { signal: abort.signal });
+    for await (const event of turn) if (event.type === "TextPart") text += event.payload.text;
+    const { stopReason } = await turn.result;
+    if (!idle()) return "stopped";
+    return stopReason === "no_tool_calls" && text === cannedText ? "warmed" : "failed";
   } catch {
     return idle() ? "failed" : "stopped";
   } finally {

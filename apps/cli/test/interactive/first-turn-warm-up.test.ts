@@ -1,7 +1,7 @@
 /**
  * While the first prompt waits, the interactive mode runs the first
- * request's code (Node's fetch, the SDK's request and stream parsing) on a
- * throwaway local server, so the first turn does not pay for it: the
+ * turn's code (Node's fetch, the SDK's request and stream parsing, the
+ * agent loop) against a throwaway local server, so the first turn does not pay for it: the
  * provider's server gets nothing before Enter, and the first turn works
  * the same when Enter comes at once (the warm-up stopped half way).
  */
@@ -16,7 +16,7 @@ import { interactiveSuite } from "./interactive-suite.js";
 
 const tempDir = useTempDirs();
 const { server, start } = await interactiveSuite();
-const warmed = "kosong:transport-warmed";
+const warmed = "kosong:first-turn-warmed";
 
 /** Starts kosong on the fake server and waits for its first prompt (the start-up marks of an earlier run in this process cleared). */
 async function startAtPrompt() {
@@ -32,7 +32,7 @@ async function startAtPrompt() {
 /** The last user message of each request the fake server got. */
 const prompts = () => server.requests.map((request) => (request.body!.messages as { role: string; content: string }[]).findLast((m) => m.role === "user")!.content);
 
-describe("the first request's warm-up at the first prompt", () => {
+describe("the first turn's warm-up at the first prompt", () => {
   it("runs while the prompt waits and sends the provider nothing; the first turn then goes as usual", async () => {
     const terminal = await startAtPrompt();
     for (let waited = 0; performance.getEntriesByName(warmed, "mark").length === 0; waited += 10) {
