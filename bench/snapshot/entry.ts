@@ -1,0 +1,37 @@
+/**
+ * The snapshot prototype's entry (bundled to one CommonJS file by
+ * bench/src/snapshot-prototype.ts, then run by `node --build-snapshot`):
+ * loads what an interactive start loads up to its prompt (the CLI, its
+ * commands, the main command, the interactive and print modes), and sets
+ * the deserialized process's main function: the binary's own
+ * (`apps/cli/src/kosong.ts` + `cli-main.ts`) without top-level await.
+ * Left to run time (bundled, evaluated on first use): the model SDKs (they
+ * touch `Headers`/`FormData` at load, which Node cannot snapshot) and the
+ * Markdown renderer (chalk reads the colour environment at load).
+ */
+import { buildTimeReads } from "./build-time-reads.ts";
+import v8 from "node:v8";
+import { enableCompileCache } from "../../apps/cli/src/compile-cache.js";
+import { runCli } from "../../apps/cli/src/run-cli.js";
+import "../../apps/cli/src/run-main.js";
+import "../../apps/cli/src/modes/interactive/run-interactive.js";
+import "../../apps/cli/src/modes/print-mode.js";
+
+declare const __kosongRuntime: { require: ((id: string) => unknown) | null };
+declare const __filename: string;
+
+buildTimeReads.report();
+
+v8.startupSnapshot.setDeserializeMainFunction(async () => {
+  const { createRequire, isBuiltin } = process.getBuiltinModule("node:module");
+  const fromBundle = createRequire(__filename);
+  __kosongRuntime.require = (id) => (isBuiltin(id) ? process.getBuiltinModule(id) : fromBundle(id));
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+  await enableCompileCache();
+  // Started as `node --snapshot-blob BLOB BUNDLE args...`: argv is [node, BUNDLE, args...] (or, where Node puts its own path first, [node, node, BUNDLE, ...]).
+  const at = process.argv.indexOf(__filename, 1);
+  process.exitCode = await runCli(at < 0 ? process.argv : [process.execPath, ...process.argv.slice(at)]);
+});

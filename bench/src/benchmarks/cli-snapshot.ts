@@ -1,0 +1,163 @@
+/**
+ * Would a V8 start-up snapshot make `kosong` start faster (issue 33)? The
+ * snapshot prototype (`../snapshot-prototype.ts`: the CLI and what an
+ * interactive start loads up to its prompt, in one CommonJS file, evaluated
+ * while the snapshot builds) against the product's build
+ * (`apps/cli/dist/kosong.js`, an ES module bundle with lazy chunks and
+ * Node's compile cache), alternating in the same rounds, with `node -e 0`
+ * in each round:
+ *
+ * - interactive spawn → the ready prompt on the screen (status line and
+ *   `› `), in a pseudo-terminal (util-linux `script`; left out without it),
+ *   and the process's RSS then (`/proc`, MB in the ms columns);
+ * - `kosong -p` spawn → the answer's first byte from the fake server;
+ * - `kosong --version`.
+ *
+ * The snapshot starts as `node --snapshot-blob BLOB BUNDLE args` (no
+ * launcher in front: the best case). Both sides run with a compile cache
+ * warmed by the warm-up rounds. The notes give `node -e 0`'s median of the
+ * same rounds and the blob's size and build time.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { startFakeProviderServer } from "@kosong/core/testing";
+import type { Benchmark, BenchRow } from "../bench-types.ts";
+import { ensureCliBuilt, hasScript, kosongBin } from "../cli-process.ts";
+import { median, rowFromSamples } from "../measure.ts";
+import { buildSnapshotPrototype } from "../snapshot-prototype.ts";
+
+/** A start's figures: ms from the spawn to the point measured, and the RSS then (MB; NaN when not read). */
+interface Start {
+  ms: number;
+  rssMb: number;
+}
+
+/** The process `script` runs the command as (the command is exec'd), or null. */
+function commandPid(scriptPid: number): number | null {
+  try {
+    const child = execFileSync("pgrep", ["-P", String(scriptPid)], { encoding: "utf8" }).trim().split("\n")[0];
+    return child ? Number(child) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The resident set of process `pid` in MB (NaN when it cannot be read). */
+function rssMb(pid: number | null): number {
+  if (pid === null) return Number.NaN;
+  try {
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return rss ? Number(rss[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Runs `node args` in a pseudo-terminal until kosong's ready prompt shows (its status line, then `› `); ends it with Ctrl-D. */
+function untilPrompt(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Start> {
+  const command = [process.execPath, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn("script", ["-qefc", `exec ${command}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
+    let screen = "";
+    let result: Start | null = null;
+    child.stdout.on("data", (chunk: Buffer) => {
+      screen += chunk.toString();
+      const status = screen.indexOf("compaction:");
+      if (result !== null || status < 0 || !screen.includes("› ", status)) return;
+      const ms = performance.now() - start;
+      result = { ms, rssMb: rssMb(commandPid(child.pid!)) };
+      child.stdin.end("\u0004");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => (result ? resolve(result) : reject(new Error(`no prompt (exit ${code}): ${JSON.stringify(screen.slice(-400))}`))));
+  });
+}
+
+/** Runs `node args` to its end; resolves with the time of its first byte on stdout. */
+function untilFirstByte(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Start> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let first: number | null = null;
+    let stderr = "";
+    child.stdout.on("data", () => (first ??= performance.now() - start));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 && first !== null ? resolve({ ms: first, rssMb: Number.NaN }) : reject(new Error(`node ${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`))));
+  });
+}
+
+/** The three sides of a round. */
+type Side = "build" | "snapshot" | "node";
+
+/** Runs `rounds` rounds of `run` on each side, rotating the order; returns each side's samples. */
+async function rotate(rounds: number, run: (side: Side) => Promise<Start>): Promise<Record<Side, Start[]>> {
+  const samples: Record<Side, Start[]> = { build: [], snapshot: [], node: [] };
+  const order: Side[] = ["build", "snapshot", "node"];
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < order.length; i++) {
+      const side = order[(round + i) % order.length]!;
+      samples[side].push(await run(side));
+    }
+  }
+  return samples;
+}
+
+const ms = (starts: Start[]) => starts.map((start) => start.ms);
+
+const benchmark: Benchmark = {
+  name: "cli-snapshot",
+  async run({ quick }) {
+    ensureCliBuilt();
+    const rounds = quick ? 2 : 11;
+    const warmup = quick ? 1 : 3;
+    const work = mkdtempSync(path.join(tmpdir(), "kosong-bench-snapshot-"));
+    const server = await startFakeProviderServer();
+    try {
+      const snapshot = await buildSnapshotPrototype(work);
+      const start = (side: Side, args: string[]) => (side === "node" ? ["-e", "0"] : side === "build" ? [kosongBin, ...args] : ["--snapshot-blob", snapshot.blob, snapshot.bundle, ...args]);
+      const base = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1` };
+      const built = `blob ${(snapshot.blobBytes / 1e6).toFixed(1)} MB, bundle ${(snapshot.bundleBytes / 1e6).toFixed(1)} MB, built in ${snapshot.buildMs.toFixed(0)} ms`;
+      const rows: BenchRow[] = [];
+      const nodeNote = (samples: Record<Side, Start[]>) => `node -e 0 ${median(ms(samples.node)).toFixed(0)} ms in the same rounds; ${built}`;
+
+      const reply = { message: { role: "assistant" as const, content: [{ type: "text" as const, text: "Hello there." }] } };
+      const printEnv = { ...base, NO_COLOR: "1" };
+      const print = (side: Side) => {
+        server.enqueue(reply);
+        const result = untilFirstByte(start(side, ["-p", "hi", "--model", "bench-model"]), printEnv, work);
+        return side === "node" ? result.finally(() => server.reset()) : result;
+      };
+      const version = (side: Side) => untilFirstByte(start(side, ["--version"]), base, work);
+      const node = () => untilFirstByte(["-e", "process.stdout.write('.')"], base, work);
+
+      if (hasScript()) {
+        const env = { ...base, TERM: "xterm-256color" };
+        const ready = (side: Side) => (side === "node" ? node() : untilPrompt(start(side, ["--model", "bench-model"]), env, work));
+        for (let i = 0; i < warmup; i++) for (const side of ["build", "snapshot"] as const) await ready(side);
+        const samples = await rotate(rounds, ready);
+        rows.push(rowFromSamples("interactive spawn → ready prompt: snapshot", ms(samples.snapshot), "the product's build (ESM chunks + compile cache)", ms(samples.build), { note: nodeNote(samples) }));
+        rows.push(
+          rowFromSamples("RSS at the ready prompt in MB (not ms): snapshot", samples.snapshot.map((s) => s.rssMb), "the product's build (MB)", samples.build.map((s) => s.rssMb), {
+            note: `${median(samples.snapshot.map((s) => s.rssMb)).toFixed(1)} MB against ${median(samples.build.map((s) => s.rssMb)).toFixed(1)} MB`,
+          }),
+        );
+      }
+      for (let i = 0; i < warmup; i++) for (const side of ["build", "snapshot"] as const) await print(side);
+      const printSamples = await rotate(rounds, (side) => (side === "node" ? node() : print(side)));
+      rows.push(rowFromSamples("kosong -p spawn → first byte: snapshot", ms(printSamples.snapshot), "the product's build", ms(printSamples.build), { note: nodeNote(printSamples) }));
+      const versionSamples = await rotate(rounds, (side) => (side === "node" ? node() : version(side)));
+      rows.push(rowFromSamples("kosong --version: snapshot", ms(versionSamples.snapshot), "the product's build", ms(versionSamples.build), { note: nodeNote(versionSamples) }));
+      return rows;
+    } finally {
+      await server.close();
+      rmSync(work, { recursive: true, force: true, maxRetries: 5 });
+    }
+  },
+};
+
+export default benchmark;
