@@ -13,6 +13,7 @@ import { buildTimeReads } from "./build-time-reads.ts";
 import v8 from "node:v8";
 import { enableCompileCache } from "../../apps/cli/src/compile-cache.js";
 import { runCli } from "../../apps/cli/src/run-cli.js";
+import { startupMark } from "../../apps/cli/src/startup-marks.js";
 import "../../apps/cli/src/run-main.js";
 import "../../apps/cli/src/modes/interactive/run-interactive.js";
 import "../../apps/cli/src/modes/print-mode.js";
@@ -23,6 +24,8 @@ declare const __filename: string;
 buildTimeReads.report();
 
 v8.startupSnapshot.setDeserializeMainFunction(async () => {
+  startupMark("entry");
+  writeMarksAtExit();
   const { createRequire, isBuiltin } = process.getBuiltinModule("node:module");
   const fromBundle = createRequire(__filename);
   __kosongRuntime.require = (id) => (isBuiltin(id) ? process.getBuiltinModule(id) : fromBundle(id));
@@ -35,3 +38,15 @@ v8.startupSnapshot.setDeserializeMainFunction(async () => {
   const at = process.argv.indexOf(__filename, 1);
   process.exitCode = await runCli(at < 0 ? process.argv : [process.execPath, ...process.argv.slice(at)]);
 });
+
+/** As bench/src/startup-marks-preload.mjs (a snapshot start runs no `--import`): the run's marks to `KOSONG_BENCH_MARKS` at exit. */
+function writeMarksAtExit(): void {
+  const file = process.env.KOSONG_BENCH_MARKS;
+  if (!file) return;
+  process.on("exit", () => {
+    const { performance } = process.getBuiltinModule("node:perf_hooks");
+    const marks: Record<string, number> = {};
+    for (const entry of performance.getEntriesByType("mark")) if (entry.name.startsWith("kosong:")) marks[entry.name.slice("kosong:".length)] = performance.timeOrigin + entry.startTime;
+    process.getBuiltinModule("node:fs").writeFileSync(file, JSON.stringify(marks));
+  });
+}

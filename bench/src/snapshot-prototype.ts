@@ -35,7 +35,7 @@ const leftOut = ["sharp", "pg", "pg-native", "@kosong/context-postgres", "@koson
 const deferredBuiltins = ["child_process", "http", "https", "http2", "readline", "readline/promises", "perf_hooks", "worker_threads", "net", "tls", "dns", "dgram", "inspector", "async_hooks", "diagnostics_channel"];
 
 /** Builds the bundle and the snapshot blob into `outDir`. */
-export async function buildSnapshotPrototype(outDir: string): Promise<SnapshotPrototype> {
+export async function buildSnapshotPrototype(outDir: string, options: { minify?: boolean } = {}): Promise<SnapshotPrototype> {
   const here = path.join(repoRoot, "bench", "snapshot");
   const bundle = path.join(outDir, "kosong-snapshot.cjs");
   const blob = path.join(outDir, "kosong.blob");
@@ -54,6 +54,7 @@ export async function buildSnapshotPrototype(outDir: string): Promise<SnapshotPr
     nodePaths: [path.join(repoRoot, "apps", "cli", "node_modules")],
     define: { "import.meta.url": "__kosongMetaUrl" },
     banner: { js: banner },
+    minify: options.minify ?? false,
     logLevel: "error",
   });
   const start = performance.now();

@@ -113,12 +113,12 @@ const benchmark: Benchmark = {
   name: "cli-snapshot",
   async run({ quick }) {
     ensureCliBuilt();
-    const rounds = quick ? 2 : 11;
+    const rounds = quick ? 2 : 15;
     const warmup = quick ? 1 : 3;
     const work = mkdtempSync(path.join(tmpdir(), "kosong-bench-snapshot-"));
     const server = await startFakeProviderServer();
     try {
-      const snapshot = await buildSnapshotPrototype(work);
+      const snapshot = await buildSnapshotPrototype(work, { minify: true });
       const start = (side: Side, args: string[]) => (side === "node" ? ["-e", "0"] : side === "build" ? [kosongBin, ...args] : ["--snapshot-blob", snapshot.blob, snapshot.bundle, ...args]);
       const base = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1` };
       const built = `blob ${(snapshot.blobBytes / 1e6).toFixed(1)} MB, bundle ${(snapshot.bundleBytes / 1e6).toFixed(1)} MB, built in ${snapshot.buildMs.toFixed(0)} ms`;
