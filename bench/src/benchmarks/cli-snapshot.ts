@@ -14,18 +14,20 @@
  * - `kosong --version`.
  *
  * The snapshot starts as `node --snapshot-blob BLOB BUNDLE args` (no
- * launcher in front: the best case). Both sides run with a compile cache
- * warmed by the warm-up rounds. The notes give `node -e 0`'s median of the
- * same rounds and the blob's size and build time.
+ * launcher in front: the best case) and through the launcher a user would
+ * need (`bench/snapshot/launcher.sh`: picks the blob this Node built for
+ * this bundle, else the ordinary bundle). Every side runs with a compile
+ * cache warmed by the warm-up rounds. The notes give `node -e 0`'s median
+ * of the same rounds and the blob's size and build time.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startFakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { ensureCliBuilt, hasScript, kosongBin } from "../cli-process.ts";
+import { ensureCliBuilt, hasScript, kosongBin, repoRoot } from "../cli-process.ts";
 import { median, rowFromSamples } from "../measure.ts";
 import { buildSnapshotPrototype } from "../snapshot-prototype.ts";
 
@@ -56,9 +58,9 @@ function rssMb(pid: number | null): number {
   }
 }
 
-/** Runs `node args` in a pseudo-terminal until kosong's ready prompt shows (its status line, then `› `); ends it with Ctrl-D. */
-function untilPrompt(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Start> {
-  const command = [process.execPath, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
+/** Runs `command` in a pseudo-terminal until kosong's ready prompt shows (its status line, then `› `); ends it with Ctrl-D. */
+function untilPrompt(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Start> {
+  const command = argv.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn("script", ["-qefc", `exec ${command}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
@@ -77,27 +79,27 @@ function untilPrompt(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promi
   });
 }
 
-/** Runs `node args` to its end; resolves with the time of its first byte on stdout. */
-function untilFirstByte(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Start> {
+/** Runs `command` to its end; resolves with the time of its first byte on stdout. */
+function untilFirstByte([file, ...args]: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Start> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file!, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
     let first: number | null = null;
     let stderr = "";
     child.stdout.on("data", () => (first ??= performance.now() - start));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 && first !== null ? resolve({ ms: first, rssMb: Number.NaN }) : reject(new Error(`node ${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`))));
+    child.on("close", (code) => (code === 0 && first !== null ? resolve({ ms: first, rssMb: Number.NaN }) : reject(new Error(`${file} ${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`))));
   });
 }
 
-/** The three sides of a round. */
-type Side = "build" | "snapshot" | "node";
+/** The sides of a round. */
+type Side = "build" | "snapshot" | "launcher" | "node";
 
 /** Runs `rounds` rounds of `run` on each side, rotating the order; returns each side's samples. */
 async function rotate(rounds: number, run: (side: Side) => Promise<Start>): Promise<Record<Side, Start[]>> {
-  const samples: Record<Side, Start[]> = { build: [], snapshot: [], node: [] };
-  const order: Side[] = ["build", "snapshot", "node"];
+  const samples: Record<Side, Start[]> = { build: [], snapshot: [], launcher: [], node: [] };
+  const order: Side[] = ["build", "snapshot", "launcher", "node"];
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < order.length; i++) {
       const side = order[(round + i) % order.length]!;
@@ -119,8 +121,18 @@ const benchmark: Benchmark = {
     const server = await startFakeProviderServer();
     try {
       const snapshot = await buildSnapshotPrototype(work, { minify: true });
-      const start = (side: Side, args: string[]) => (side === "node" ? ["-e", "0"] : side === "build" ? [kosongBin, ...args] : ["--snapshot-blob", snapshot.blob, snapshot.bundle, ...args]);
-      const base = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1` };
+      const launcher = path.join(repoRoot, "bench", "snapshot", "launcher.sh");
+      const blobs = path.join(work, "blobs");
+      // The launcher's PATH finds this Node first: the blob is this Node's.
+      const launcherEnv = { KOSONG_SNAPSHOT_DIR: blobs, KOSONG_SNAPSHOT_BUNDLE: snapshot.bundle, KOSONG_BUNDLE: kosongBin };
+      const base = { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, ...launcherEnv };
+      mkdirSync(blobs);
+      copyFileSync(snapshot.blob, execFileSync("sh", [launcher], { env: { ...base, KOSONG_SNAPSHOT_KEY_ONLY: "1" }, encoding: "utf8" }).trim());
+      const start = (side: Side, args: string[]): string[] => {
+        if (side === "launcher") return ["sh", launcher, ...args];
+        if (side === "snapshot") return [process.execPath, "--snapshot-blob", snapshot.blob, snapshot.bundle, ...args];
+        return [process.execPath, kosongBin, ...args];
+      };
       const built = `blob ${(snapshot.blobBytes / 1e6).toFixed(1)} MB, bundle ${(snapshot.bundleBytes / 1e6).toFixed(1)} MB, built in ${snapshot.buildMs.toFixed(0)} ms`;
       const rows: BenchRow[] = [];
       const nodeNote = (samples: Record<Side, Start[]>) => `node -e 0 ${median(ms(samples.node)).toFixed(0)} ms in the same rounds; ${built}`;
@@ -133,25 +145,29 @@ const benchmark: Benchmark = {
         return side === "node" ? result.finally(() => server.reset()) : result;
       };
       const version = (side: Side) => untilFirstByte(start(side, ["--version"]), base, work);
-      const node = () => untilFirstByte(["-e", "process.stdout.write('.')"], base, work);
+      const node = () => untilFirstByte([process.execPath, "-e", "process.stdout.write('.')"], base, work);
 
       if (hasScript()) {
         const env = { ...base, TERM: "xterm-256color" };
         const ready = (side: Side) => (side === "node" ? node() : untilPrompt(start(side, ["--model", "bench-model"]), env, work));
-        for (let i = 0; i < warmup; i++) for (const side of ["build", "snapshot"] as const) await ready(side);
+        for (let i = 0; i < warmup; i++) for (const side of ["build", "snapshot", "launcher"] as const) await ready(side);
         const samples = await rotate(rounds, ready);
         rows.push(rowFromSamples("interactive spawn → ready prompt: snapshot", ms(samples.snapshot), "the product's build (ESM chunks + compile cache)", ms(samples.build), { note: nodeNote(samples) }));
+        rows.push(rowFromSamples("interactive spawn → ready prompt: snapshot through the launcher", ms(samples.launcher), "the product's build", ms(samples.build), { note: nodeNote(samples) }));
+        const rss = (side: Side) => median(samples[side].map((s) => s.rssMb)).toFixed(1);
         rows.push(
           rowFromSamples("RSS at the ready prompt in MB (not ms): snapshot", samples.snapshot.map((s) => s.rssMb), "the product's build (MB)", samples.build.map((s) => s.rssMb), {
-            note: `${median(samples.snapshot.map((s) => s.rssMb)).toFixed(1)} MB against ${median(samples.build.map((s) => s.rssMb)).toFixed(1)} MB`,
+            note: `${rss("snapshot")} MB (through the launcher ${rss("launcher")} MB) against ${rss("build")} MB`,
           }),
         );
       }
-      for (let i = 0; i < warmup; i++) for (const side of ["build", "snapshot"] as const) await print(side);
+      for (let i = 0; i < warmup; i++) for (const side of ["build", "snapshot", "launcher"] as const) await print(side);
       const printSamples = await rotate(rounds, (side) => (side === "node" ? node() : print(side)));
       rows.push(rowFromSamples("kosong -p spawn → first byte: snapshot", ms(printSamples.snapshot), "the product's build", ms(printSamples.build), { note: nodeNote(printSamples) }));
+      rows.push(rowFromSamples("kosong -p spawn → first byte: snapshot through the launcher", ms(printSamples.launcher), "the product's build", ms(printSamples.build), { note: nodeNote(printSamples) }));
       const versionSamples = await rotate(rounds, (side) => (side === "node" ? node() : version(side)));
       rows.push(rowFromSamples("kosong --version: snapshot", ms(versionSamples.snapshot), "the product's build", ms(versionSamples.build), { note: nodeNote(versionSamples) }));
+      rows.push(rowFromSamples("kosong --version: snapshot through the launcher", ms(versionSamples.launcher), "the product's build", ms(versionSamples.build), { note: nodeNote(versionSamples) }));
       return rows;
     } finally {
       await server.close();
