@@ -21,8 +21,8 @@
  * of the same rounds and the blob's size and build time.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startFakeProviderServer } from "@kosong/core/testing";
@@ -123,11 +123,12 @@ const benchmark: Benchmark = {
       const snapshot = await buildSnapshotPrototype(work, { minify: true });
       const launcher = path.join(repoRoot, "bench", "snapshot", "launcher.sh");
       const blobs = path.join(work, "blobs");
-      // The launcher's PATH finds this Node first: the blob is this Node's.
+      // The launcher's PATH finds this Node first: the blob is this Node's, as kosong.blob.node says.
       const launcherEnv = { KOSONG_SNAPSHOT_DIR: blobs, KOSONG_SNAPSHOT_BUNDLE: snapshot.bundle, KOSONG_BUNDLE: kosongBin };
       const base = { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, ...launcherEnv };
       mkdirSync(blobs);
-      copyFileSync(snapshot.blob, execFileSync("sh", [launcher], { env: { ...base, KOSONG_SNAPSHOT_KEY_ONLY: "1" }, encoding: "utf8" }).trim());
+      copyFileSync(snapshot.blob, path.join(blobs, "kosong.blob"));
+      writeFileSync(path.join(blobs, "kosong.blob.node"), `${process.execPath}\n${hostname()}\n`);
       const start = (side: Side, args: string[]): string[] => {
         if (side === "launcher") return ["sh", launcher, ...args];
         if (side === "snapshot") return [process.execPath, "--snapshot-blob", snapshot.blob, snapshot.bundle, ...args];
