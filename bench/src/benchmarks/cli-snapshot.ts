@@ -31,11 +31,18 @@ import { ensureCliBuilt, hasScript, kosongBin, repoRoot } from "../cli-process.t
 import { median, rowFromSamples } from "../measure.ts";
 import { buildSnapshotPrototype } from "../snapshot-prototype.ts";
 
-/** A start's figures: ms from the spawn to the point measured, and the RSS then (MB; NaN when not read). */
+/** A start's figures: ms from the spawn to the point measured, and then the RSS (MB), the main thread's and all threads' CPU time (ms); NaN when not read. */
 interface Start {
   ms: number;
   rssMb: number;
+  cpuMs: number;
+  processCpuMs: number;
 }
+
+const unread = { rssMb: Number.NaN, cpuMs: Number.NaN, processCpuMs: Number.NaN };
+
+/** Clock ticks per second of `/proc/PID/stat`'s CPU times. */
+const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
 /** The process `script` runs the command as (the command is exec'd), or null. */
 function commandPid(scriptPid: number): number | null {
@@ -47,14 +54,20 @@ function commandPid(scriptPid: number): number | null {
   }
 }
 
-/** The resident set of process `pid` in MB (NaN when it cannot be read). */
-function rssMb(pid: number | null): number {
-  if (pid === null) return Number.NaN;
+/**
+ * Process `pid`'s resident set (MB), its main thread's time on a CPU (ms, from `/proc/PID/schedstat`, which other
+ * processes' load does not blur) and all its threads' (`/proc/PID/stat`, in clock ticks); NaN when not read.
+ */
+function usage(pid: number | null): Omit<Start, "ms"> {
   try {
+    if (pid === null) return unread;
     const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return rss ? Number(rss[1]) / 1024 : Number.NaN;
+    const cpuNs = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [utime, stime] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").slice(11, 13).map(Number);
+    return { rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, cpuMs: cpuNs / 1e6, processCpuMs: ((utime! + stime!) * 1000) / clockTicks };
   } catch {
-    return Number.NaN;
+    return unread;
   }
 }
 
@@ -71,7 +84,7 @@ function untilPrompt(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promi
       const status = screen.indexOf("compaction:");
       if (result !== null || status < 0 || !screen.includes("› ", status)) return;
       const ms = performance.now() - start;
-      result = { ms, rssMb: rssMb(commandPid(child.pid!)) };
+      result = { ms, ...usage(commandPid(child.pid!)) };
       child.stdin.end("\u0004");
     });
     child.on("error", reject);
@@ -89,7 +102,7 @@ function untilFirstByte([file, ...args]: string[], env: NodeJS.ProcessEnv, cwd: 
     child.stdout.on("data", () => (first ??= performance.now() - start));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 && first !== null ? resolve({ ms: first, rssMb: Number.NaN }) : reject(new Error(`${file} ${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`))));
+    child.on("close", (code) => (code === 0 && first !== null ? resolve({ ms: first, ...unread }) : reject(new Error(`${file} ${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`))));
   });
 }
 
@@ -155,6 +168,10 @@ const benchmark: Benchmark = {
         const samples = await rotate(rounds, ready);
         rows.push(rowFromSamples("interactive spawn → ready prompt: snapshot", ms(samples.snapshot), "the product's build (ESM chunks + compile cache)", ms(samples.build), { note: nodeNote(samples) }));
         rows.push(rowFromSamples("interactive spawn → ready prompt: snapshot through the launcher", ms(samples.launcher), "the product's build", ms(samples.build), { note: nodeNote(samples) }));
+        const cpu = (side: Side) => samples[side].map((s) => s.cpuMs);
+        const processCpu = (side: Side) => samples[side].map((s) => s.processCpuMs);
+        rows.push(rowFromSamples("main thread's CPU time to the ready prompt: snapshot through the launcher", cpu("launcher"), "the product's build", cpu("build"), { note: `the snapshot without the launcher ${median(cpu("snapshot")).toFixed(0)} ms` }));
+        rows.push(rowFromSamples("all threads' CPU time to the ready prompt: snapshot through the launcher", processCpu("launcher"), "the product's build", processCpu("build"), { note: `the snapshot without the launcher ${median(processCpu("snapshot")).toFixed(0)} ms` }));
         const rss = (side: Side) => median(samples[side].map((s) => s.rssMb)).toFixed(1);
         rows.push(
           rowFromSamples("RSS at the ready prompt in MB (not ms): snapshot", samples.snapshot.map((s) => s.rssMb), "the product's build (MB)", samples.build.map((s) => s.rssMb), {
