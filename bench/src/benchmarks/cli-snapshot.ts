@@ -41,8 +41,15 @@ interface Start {
 
 const unread = { rssMb: Number.NaN, cpuMs: Number.NaN, processCpuMs: Number.NaN };
 
-/** Clock ticks per second of `/proc/PID/stat`'s CPU times. */
-const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+/** Clock ticks per second of `/proc/PID/stat`'s CPU times (100 where getconf cannot say). */
+function clockTicks(): number {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+const ticksPerSecond = clockTicks();
 
 /** The process `script` runs the command as (its child: the command is exec'd), from `/proc` (no pgrep needed), or null. */
 function commandPid(scriptPid: number): number | null {
@@ -69,7 +76,7 @@ function usage(pid: number | null): Omit<Start, "ms"> {
     const cpuNs = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const [utime, stime] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").slice(11, 13).map(Number);
-    return { rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, cpuMs: cpuNs / 1e6, processCpuMs: ((utime! + stime!) * 1000) / clockTicks };
+    return { rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, cpuMs: cpuNs / 1e6, processCpuMs: ((utime! + stime!) * 1000) / ticksPerSecond };
   } catch {
     return unread;
   }
