@@ -2,7 +2,7 @@
 // loadable while V8 builds a start-up snapshot, and usable after it is deserialized.
 var __kosongBuildRequire = require;
 // After deserialization: built-ins through process.getBuiltinModule (the snapshot builder's require warns about
-// them), packages left out of the bundle (sharp, pg, MCP, the tokenizer) from the bundle's folder.
+// them), packages left out of the bundle (sharp, pg, MCP, the tokenizer) as apps/cli resolves them.
 var __kosongRuntime = { require: null };
 // Built-ins Node does not support in a user snapshot (http, child_process, readline...): a module requiring one
 // while the snapshot builds gets a facade with the module's property names, which loads the module on first use.
@@ -47,5 +47,6 @@ require = function kosongRequire(id) {
   });
   require("node:v8").startupSnapshot.addSerializeCallback(function () { Object.assign(Intl, originals); });
 })();
-// import.meta.url of bundled ES modules (fdir makes a require from it at load).
-var __kosongMetaUrl = require("node:url").pathToFileURL(__filename).href;
+// import.meta.url of bundled ES modules (fdir makes a require from it at load; @kosong/soul loads the tokenizer's
+// tables through one): a file in apps/cli, so that the packages left out of the bundle resolve as the CLI's do.
+var __kosongMetaUrl = require("node:url").pathToFileURL(__KOSONG_RESOLVE_FROM__).href;

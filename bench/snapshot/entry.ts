@@ -20,6 +20,8 @@ import "../../apps/cli/src/modes/print-mode.js";
 
 declare const __kosongRuntime: { require: ((id: string) => unknown) | null };
 declare const __filename: string;
+/** A file in apps/cli (set by the build): the packages left out of the bundle resolve from there. */
+declare const __KOSONG_RESOLVE_FROM__: string;
 
 buildTimeReads.report();
 
@@ -27,8 +29,8 @@ v8.startupSnapshot.setDeserializeMainFunction(async () => {
   startupMark("entry");
   writeMarksAtExit();
   const { createRequire, isBuiltin } = process.getBuiltinModule("node:module");
-  const fromBundle = createRequire(__filename);
-  __kosongRuntime.require = (id) => (isBuiltin(id) ? process.getBuiltinModule(id) : fromBundle(id));
+  const fromCli = createRequire(__KOSONG_RESOLVE_FROM__);
+  __kosongRuntime.require = (id) => (isBuiltin(id) ? process.getBuiltinModule(id) : fromCli(id));
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0);
     throw error;

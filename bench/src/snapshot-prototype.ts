@@ -40,7 +40,9 @@ export async function buildSnapshotPrototype(outDir: string, options: { minify?:
   const bundle = path.join(outDir, "kosong-snapshot.cjs");
   const blob = path.join(outDir, "kosong.blob");
   const names = Object.fromEntries(deferredBuiltins.map((id) => [id, Object.getOwnPropertyNames(process.getBuiltinModule(id))]));
-  const banner = readFileSync(path.join(here, "banner.js"), "utf8").replace("__KOSONG_DEFERRED_BUILTINS__", JSON.stringify(names));
+  // A file in apps/cli: the packages left out of the bundle resolve from there, as they do for the CLI.
+  const resolveFrom = JSON.stringify(path.join(repoRoot, "apps", "cli", "package.json"));
+  const banner = readFileSync(path.join(here, "banner.js"), "utf8").replace("__KOSONG_DEFERRED_BUILTINS__", JSON.stringify(names)).replace("__KOSONG_RESOLVE_FROM__", resolveFrom);
   await build({
     entryPoints: [path.join(here, "entry.ts")],
     outfile: bundle,
@@ -52,7 +54,7 @@ export async function buildSnapshotPrototype(outDir: string, options: { minify?:
     supported: { "dynamic-import": false },
     external: leftOut.flatMap((name) => [name, `${name}/*`]),
     nodePaths: [path.join(repoRoot, "apps", "cli", "node_modules")],
-    define: { "import.meta.url": "__kosongMetaUrl" },
+    define: { "import.meta.url": "__kosongMetaUrl", __KOSONG_RESOLVE_FROM__: resolveFrom },
     banner: { js: banner },
     minify: options.minify ?? false,
     logLevel: "error",
