@@ -4,12 +4,13 @@
  * interactive start loads up to its prompt, in one CommonJS file, evaluated
  * while the snapshot builds) against the product's build
  * (`apps/cli/dist/kosong.js`, an ES module bundle with lazy chunks and
- * Node's compile cache), alternating in the same rounds, with `node -e 0`
- * in each round:
+ * Node's compile cache), alternating in the same rounds, with a bare
+ * `node -e` (one byte to stdout) in each round:
  *
  * - interactive spawn → the ready prompt on the screen (status line and
  *   `› `), in a pseudo-terminal (util-linux `script`; left out without it),
- *   and the process's RSS then (`/proc`, MB in the ms columns);
+ *   and then the main thread's and all threads' CPU time and the RSS (from
+ *   `/proc`, left out without it; MB in the ms columns);
  * - `kosong -p` spawn → the answer's first byte from the fake server;
  * - `kosong --version`.
  *
@@ -17,8 +18,8 @@
  * launcher in front: the best case) and through the launcher a user would
  * need (`bench/snapshot/launcher.sh`: picks the blob this Node built for
  * this bundle, else the ordinary bundle). Every side runs with a compile
- * cache warmed by the warm-up rounds. The notes give `node -e 0`'s median
- * of the same rounds and the blob's size and build time.
+ * cache warmed by the warm-up rounds. The notes give the bare `node -e`'s
+ * median of the same rounds and the blob's size and build time.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -160,14 +161,13 @@ const benchmark: Benchmark = {
       };
       const built = `blob ${(snapshot.blobBytes / 1e6).toFixed(1)} MB, bundle ${(snapshot.bundleBytes / 1e6).toFixed(1)} MB, built in ${snapshot.buildMs.toFixed(0)} ms`;
       const rows: BenchRow[] = [];
-      const nodeNote = (samples: Record<Side, Start[]>) => `node -e 0 ${median(ms(samples.node)).toFixed(0)} ms in the same rounds; ${built}`;
+      const nodeNote = (samples: Record<Side, Start[]>) => `node -e (a byte to stdout) ${median(ms(samples.node)).toFixed(0)} ms in the same rounds; ${built}`;
 
       const reply = { message: { role: "assistant" as const, content: [{ type: "text" as const, text: "Hello there." }] } };
       const printEnv = { ...base, NO_COLOR: "1" };
       const print = (side: Side) => {
         server.enqueue(reply);
-        const result = untilFirstByte(start(side, ["-p", "hi", "--model", "bench-model"]), printEnv, work);
-        return side === "node" ? result.finally(() => server.reset()) : result;
+        return untilFirstByte(start(side, ["-p", "hi", "--model", "bench-model"]), printEnv, work);
       };
       const version = (side: Side) => untilFirstByte(start(side, ["--version"]), base, work);
       const node = () => untilFirstByte([process.execPath, "-e", "process.stdout.write('.')"], base, work);
