@@ -12,7 +12,11 @@
  * options, through the same global `fetch`) but with a placeholder key and
  * its base URL on a throwaway HTTP server that this process listens on, on
  * 127.0.0.1, for that one request, answering it with a tiny canned stream
- * in the provider's wire format. The server closes right after. Nothing leaves the machine; when Node's fetch goes through a
+ * in the provider's wire format. The server closes right after.
+ *
+ * Nothing leaves the process but for that loopback connection: what the
+ * SDK adds from the environment (e.g. an Anthropic auth token, an OpenAI
+ * organization) reaches only this server. When Node's fetch goes through a
  * proxy from the environment (`NODE_USE_ENV_PROXY`, `--use-env-proxy`), the
  * warm-up is skipped, as the request would reach the proxy.
  */
