@@ -260,6 +260,32 @@ describe("PreserveImportantCompaction excerpts keep contiguous lines", () => {
   });
 });
 
+describe("PreserveImportantCompaction excerpts keep whole paragraphs of a file view", () => {
+  it("keeps the block around the line the agent works on whole, not that line with two neighbours", async () => {
+    // A view of 12 blocks of 9 lines, blank lines between; only the first line of block 5 names what the agent works on.
+    const block = (b: number): string[] =>
+      Array.from({ length: 9 }, (_, i) => (b === 5 && i === 0 ? "        olds = {tuple(f) for f in old_unique_together}" : `        step_${b}_${i} = apply(rule_${b}_${i}, target)`));
+    const view = Array.from({ length: 12 }, (_, b) => [...block(b), ""]).flat().join("\n");
+    const input: Message[] = [
+      userMessage(`Fix how unique_together changes are applied in src/schema.py.\n\n${prose(2400)}`),
+      assistantMessage("", [toolCall("c1", "Shell", { command: "sed -n '500,620p' src/schema.py" })]),
+      toolMessage("c1", view),
+      assistantMessage("", [toolCall("c2", "Shell", { command: "python -m pytest tests/test_schema.py" })]),
+      toolMessage("c2", "FAILED tests/test_schema.py::test_unique_together_change"),
+      assistantMessage("The loop over old_unique_together deletes the wrong index; let me edit it."),
+    ];
+    const output = estimateTokens([input[2]!]);
+    const maxTokens = Math.ceil((estimateTokens(input) - output + 300) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 100 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const excerpt = allText(result.messages.filter((m) => m.tool_call_id === "c1"));
+    expect(excerpt).toMatch(/^\[excerpt: /);
+    // Block 5 is lines 550-558 of the file: all nine, in a row, with their line numbers.
+    const whole = block(5).map((line, i) => `${550 + i}\t${line}`).join("\n");
+    expect(excerpt).toContain(whole);
+  });
+});
+
 describe("PreserveImportantCompaction keeps the values a tool printed", () => {
   it("keeps an older output with grep -n line numbers over a newer one of the same size that printed none", async () => {
     const shell = (id: string, command: string, output: string): Message[] => [
