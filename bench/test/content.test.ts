@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { containsValue, editAnchors, keptContentText, needsAfter, normalise, valuesIn } from "../src/real-trajectories/content.ts";
 import { messageText } from "../src/real-trajectories/identifiers.ts";
 import { anchorMiss, formatMisses, valueMiss } from "../src/real-trajectories/misses.ts";
+import { categoryTable } from "../src/real-trajectories/miss-categories.ts";
 
 describe("the content bench's measures", () => {
   it("normalises line-number prefixes, indentation and empty lines away", () => {
@@ -65,5 +66,32 @@ describe("the content bench's misses (--misses)", () => {
     const value = valueMiss("t1", history, [history[0]!, history[3]!, toolMessage("c2", "[excerpt]")], { text: "312", number: true }, count);
     expect(value.source).toMatch(/^#4 of 5 tool \(bash: .*grep -n.*\), \d+ tokens, 2 lines: cut to \d+ tokens, 1 lines$/);
     expect(formatMisses("s at 30 %", [miss])[0]).toMatch(/^ {2}miss s at 30 % \| anchor "def f\(\): return 1" \| t1 cut 5 \| #2/);
+  });
+});
+
+describe("the content bench's value-miss categories (--misses)", () => {
+  const shell = (id: string, command: string, output: string): Message[] => [
+    assistantMessage("", [toolCall(id, "bash", { command })]),
+    toolMessage(id, output),
+  ];
+  const history = [
+    userMessage("Fix the totals."),
+    ...shell("c1", "cd /testbed && grep -n 'def total' lib.py", "312:def total(xs):"),
+    ...shell("c2", "python reproduce.py", 'got "totals differ by one"'),
+    ...shell("c3", "pip install -e .", "Successfully installed wrapt-1.13.3"),
+    ...shell("c4", "python reproduce.py", "still wrong"),
+    assistantMessage("Next."),
+  ];
+  const count = (m: Message): number => messageText(m).length;
+  const missed = (text: string, number: boolean) => valueMiss("t1", history, [history[0]!], { text, number }, count).category;
+
+  it("says what kind of value was missed, from what kind of command, how old it was and whether the command ran again", () => {
+    expect(missed("312", true)).toEqual({ value: "line number", tool: "grep -n", age: 8, newer: false });
+    expect(missed("totals differ by one", false)).toEqual({ value: "quoted string", tool: "script run", age: 6, newer: true });
+    expect(missed("1.13.3", true)).toMatchObject({ value: "version (dotted)", tool: "pip", newer: false });
+    const table = categoryTable("s at 30 %", [missed("312", true)!, missed("totals differ by one", false)!]);
+    expect(table[0]).toBe("  value misses of s at 30 %: 2");
+    expect(table).toContain("    by age at the cut (messages): <= 10 2");
+    expect(table).toContain("    by newer output of the same command: yes 1, no 1");
   });
 });

@@ -20,6 +20,7 @@ import { type Case, options, realTrajectoryCases, type Strategy, strategies, suf
 import { containsValue, keptContentText, type Needs, needsAfter, normalise } from "../real-trajectories/content.ts";
 import { containsIdentifier, identifiersIn, messageText } from "../real-trajectories/identifiers.ts";
 import { anchorMiss, formatMisses, type Miss, valueMiss } from "../real-trajectories/misses.ts";
+import { categoryTable } from "../real-trajectories/miss-categories.ts";
 
 /** The content tally of one strategy at one budget. */
 export type ContentTally = {
@@ -196,7 +197,11 @@ const benchmark: Benchmark = {
           times.push(performance.now() - begin);
           scoreContent(tally, c, output, missed);
         }
-        if (missed !== undefined) for (const line of formatMisses(`${strategy.name} at ${share * 100} %`, missed)) process.stderr.write(`${line}\n`);
+        if (missed !== undefined) {
+          const label = `${strategy.name} at ${share * 100} %`;
+          const categories = missed.flatMap((m) => (m.category === undefined ? [] : [m.category]));
+          for (const line of [...formatMisses(label, missed), ...categoryTable(label, categories)]) process.stderr.write(`${line}\n`);
+        }
         if (tally.valid !== tally.runs) throw new Error(`trajectory-content: ${strategy.name} produced ${tally.runs - tally.valid} invalid conversations`);
         rows.push(rowFromSamples(`${strategy.name} at ${label}`, times, "keep-newest baseline", baselineTimes, { note: describeContent(tally) }));
       }

@@ -10,6 +10,7 @@
 import type { Message } from "@kosong/core";
 import { containsValue, normalise, type Value } from "./content.ts";
 import { messageText } from "./identifiers.ts";
+import { type ValueCategory, valueCategory } from "./miss-categories.ts";
 
 /** One missed item and where it was. */
 export type Miss = {
@@ -20,6 +21,8 @@ export type Miss = {
   cut: number;
   /** The newest message before the cut that held it: `#index role (tool: command) N tokens`, and its fate in the output. */
   source: string;
+  /** For a value: what kind it is and where it was (see `miss-categories.ts`). */
+  category?: ValueCategory;
 };
 
 /** At most `max` characters of `text` on one line. */
@@ -78,7 +81,8 @@ function newest(history: readonly Message[], holds: (m: Message) => boolean): nu
 /** A missed value: the newest tool output before the cut that printed it. */
 export function valueMiss(trajectory: string, history: readonly Message[], output: readonly Message[], value: Value, count: (m: Message) => number): Miss {
   const at = newest(history, (m) => m.role === "tool" && containsValue(messageText(m), value));
-  return { kind: "value", item: oneLine(value.text, 80), trajectory, cut: history.length, source: at < 0 ? "not found" : describeSource(history, at, output, count) };
+  const miss: Miss = { kind: "value", item: oneLine(value.text, 80), trajectory, cut: history.length, source: at < 0 ? "not found" : describeSource(history, at, output, count) };
+  return at < 0 ? miss : { ...miss, category: valueCategory(history, at, value, messageText(history[at]!)) };
 }
 
 /** A missed anchor: the newest message before the cut whose normalised text holds it. */
