@@ -198,7 +198,8 @@ export class PreserveImportantCompaction implements Compaction {
       lostByStubs.set(block, lost);
     }
     const uses = marginalUses(
-      measured.map((m) => ({ tokens: m.small, base: TOPIC * CALL_KEEPS * m.use, keys: m.calls })),
+      // A block with no output to stub (a message of prose, a decision) keeps all of its topic.
+      measured.map((m) => ({ tokens: m.small, base: TOPIC * (m.toStub.length > 0 ? CALL_KEEPS : 1) * m.use, keys: m.calls })),
       covered,
     );
     measured.forEach(({ block: b, outputs, full, cut, use, rest, toStub, small }, k) => {
