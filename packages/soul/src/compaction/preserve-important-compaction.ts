@@ -187,14 +187,14 @@ export class PreserveImportantCompaction implements Compaction {
       const toStub = stubbed.flatMap((message, offset) => (message.role === "tool" && message !== history[b.start + offset] ? [b.start + offset] : []));
       return { block: b, outputs, full, cut, use, keys, rest, calls, toStub, small: counter.count(stubbed) };
     });
-    // What the outputs' stubs lose: what only the outputs hold, and no newer block shows again (names, lines of a file; a value
+    // What the outputs' stubs lose: what only the outputs hold, and no newer output shows again (names, lines of a file; a value
     // printed again is still worth its older copy, see valueKeys).
     const lostByStubs = new Map<ConversationBlock, number>();
     const newer = new Set<string>();
     for (const { block, keys, calls } of [...measured].reverse()) {
       let lost = 0;
       for (const [key, value] of keys) if (!calls.has(key) && !covered.has(key) && !newer.has(key)) lost += value;
-      for (const key of keys.keys()) if (!key.startsWith("\u0001")) newer.add(key);
+      for (const key of keys.keys()) if (!key.startsWith("\u0001") && !calls.has(key)) newer.add(key);
       lostByStubs.set(block, lost);
     }
     const uses = marginalUses(
