@@ -2,7 +2,7 @@ import { assistantMessage, type Message, toolCall, toolMessage, userMessage } fr
 import { describe, expect, it } from "vitest";
 import { containsValue, editAnchors, keptContentText, needsAfter, normalise, valuesIn } from "../src/real-trajectories/content.ts";
 import { messageText } from "../src/real-trajectories/identifiers.ts";
-import { anchorMiss, formatMisses, valueMiss } from "../src/real-trajectories/misses.ts";
+import { anchorMiss, formatMisses, identifierMiss, outputKind, summariseIdentifierMisses, valueMiss } from "../src/real-trajectories/misses.ts";
 import { categoryTable } from "../src/real-trajectories/miss-categories.ts";
 
 describe("the content bench's measures", () => {
@@ -66,6 +66,28 @@ describe("the content bench's misses (--misses)", () => {
     const value = valueMiss("t1", history, [history[0]!, history[3]!, toolMessage("c2", "[excerpt]")], { text: "312", number: true }, count);
     expect(value.source).toMatch(/^#4 of 5 tool \(bash: .*grep -n.*\), \d+ tokens, 2 lines: cut to \d+ tokens, 1 lines$/);
     expect(formatMisses("s at 30 %", [miss])[0]).toMatch(/^ {2}miss s at 30 % \| anchor "def f\(\): return 1" \| t1 cut 5 \| #2/);
+  });
+
+  it("says where a missed identifier was (the agent's call, its prose, a kind of tool output) and what happened to that message", () => {
+    const calls = [...history, assistantMessage("I will patch make_bytes next.", [toolCall("c3", "bash", { command: "python reproduce_issue.py" })]), toolMessage("c3", "Traceback\nHttpResponseBase failed")];
+    const stubbed = [calls[0]!, calls[3]!, toolMessage("c2", "[tool output elided: 40 tokens]"), calls[5]!, calls[6]!];
+    expect(identifierMiss("t1", calls, stubbed, "reproduce_issue.py", count)).toMatchObject({ kind: "identifier", where: "agent's tool-call arguments", fate: "kept whole" });
+    expect(identifierMiss("t1", calls, [calls[0]!], "make_bytes", count)).toMatchObject({ where: "agent prose", fate: "dropped" });
+    expect(identifierMiss("t1", calls, [calls[0]!, calls[5]!, toolMessage("c3", "[excerpt]")], "HttpResponseBase", count)).toMatchObject({ where: "tool output: run/test", fate: "excerpted" });
+    const grep = [...history.slice(0, 3), assistantMessage("", [toolCall("c2", "bash", { command: "grep -n return x.py" })]), toolMessage("c2", "2: return ok_value")];
+    expect(identifierMiss("t1", grep, [grep[0]!, grep[3]!, toolMessage("c2", "[tool output elided: 40 tokens]")], "ok_value", count)).toMatchObject({ where: "tool output: search/listing", fate: "stub" });
+    const table = summariseIdentifierMisses("s", [identifierMiss("t1", calls, [calls[0]!], "make_bytes", count), identifierMiss("t1", calls, [calls[0]!], "reproduce_issue.py", count)]);
+    expect(table[0]).toContain("identifier misses of s: 2");
+    expect(table.slice(1).sort()).toEqual(["  agent prose | 0 | 0 | 0 | 1 | 1 (50 %)", "  agent's tool-call arguments | 0 | 0 | 0 | 1 | 1 (50 %)"]);
+  });
+
+  it("reads what a shell call did from its command", () => {
+    expect(outputKind("cd /testbed && sed -n '10,20p' a.py")).toBe("file view");
+    expect(outputKind("sed -i 's/a/b/' a.py")).toBe("edit");
+    expect(outputKind("cat > fix.py <<'EOF'\nx\nEOF")).toBe("write file");
+    expect(outputKind("grep -rn foo .")).toBe("search/listing");
+    expect(outputKind("python -m pytest tests")).toBe("run/test");
+    expect(outputKind("git diff")).toBe("git");
   });
 });
 
