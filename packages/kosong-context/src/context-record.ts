@@ -62,6 +62,29 @@ export function messageRecord(message: Message): MessageRecord {
   return { kind: "message", message };
 }
 
+/**
+ * The records {@link parsedMessageRecord} made: each holds a copy that
+ * `parseMessage` made and validated, which {@link encodeRecord} serializes
+ * without parsing it again. Only that function adds to it, and its records
+ * are frozen, so a record here always holds the copy it was made with.
+ */
+const parsedRecords = new WeakSet<MessageRecord>();
+
+/**
+ * A message record holding a validated copy of `input` (`parseMessage`),
+ * made once: `record.message` is that copy, and {@link encodeRecord} writes
+ * it without parsing it a second time. The record is frozen; the copy is
+ * what gets written, so change neither. For a caller that keeps the copy
+ * (a context keeps it in its history): one validation per message, not two.
+ *
+ * @throws `MessageParseError` for an invalid message.
+ */
+export function parsedMessageRecord(input: unknown): MessageRecord {
+  const record: MessageRecord = Object.freeze({ kind: "message", message: parseMessage(input) });
+  parsedRecords.add(record);
+  return record;
+}
+
 /** A `_usage` record. */
 export function usageRecord(tokenCount: number): UsageRecord {
   return { kind: "usage", tokenCount };
@@ -101,8 +124,9 @@ export function assertTokenCount(tokenCount: number): void {
 export function encodeRecord(record: ContextRecord): string {
   switch (record.kind) {
     case "message":
-      // The validated copy is serialized: a caller's later change cannot reach the line, and a bad field throws here.
-      return serializeMessage(parseMessage(record.message));
+      // A validated copy is serialized: a caller's later change cannot reach the line, and a bad field throws here
+      // (or threw when parsedMessageRecord made the record and its copy).
+      return serializeMessage(parsedRecords.has(record) ? record.message : parseMessage(record.message));
     case "usage":
       assertTokenCount(record.tokenCount);
       return `{"role": "_usage", "token_count": ${record.tokenCount}}`;

@@ -12,6 +12,7 @@ export {
   encodeRecord,
   messageRecord,
   otherRecord,
+  parsedMessageRecord,
   systemPromptRecord,
   usageRecord,
   type CheckpointRecord,

@@ -7,9 +7,17 @@
  * replaces its state with the value a step returns.
  */
 import { createHash } from "node:crypto";
-import { parseMessage, type Message } from "@kosong/core";
+import type { Message } from "@kosong/core";
 import type { ContextLogState, LogCheckpoint, LogPosition } from "@kosong/context";
-import { checkpointRecord, messageRecord, systemPromptRecord, usageRecord, type ContextRecord } from "@kosong/context/records";
+import {
+  checkpointRecord,
+  messageRecord,
+  parsedMessageRecord,
+  systemPromptRecord,
+  usageRecord,
+  type ContextRecord,
+  type MessageRecord,
+} from "@kosong/context/records";
 import { checkpointMessage } from "./checkpoint-message.js";
 import { findUnansweredTailCalls, type UnansweredToolCalls } from "./unanswered-tool-calls.js";
 
@@ -117,9 +125,10 @@ export function planStep(history: readonly Message[], base: Omit<Base, "position
   const marks: PlannedMark[] = [];
   const systemPrompt = step.systemPrompt ?? base.systemPrompt;
   let { messageCount, tokenCount, messagesBeforeLastUsage, nextCheckpointId } = base;
-  const add = (messages: readonly Message[]): void => {
+  /** Adds `messages`, written as `made` (by default records of them as they are). */
+  const add = (messages: readonly Message[], made: readonly MessageRecord[] = messages.map(messageRecord)): void => {
     if (messages.length === 0) return;
-    records.push(...messages.map(messageRecord));
+    records.push(...made);
     effects.push({ messages });
     messageCount += messages.length;
   };
@@ -142,7 +151,9 @@ export function planStep(history: readonly Message[], base: Omit<Base, "position
     tokenCount = step.tokenCount;
     messagesBeforeLastUsage = messageCount;
   }
-  add((step.messages ?? []).map((m) => parseMessage(m)));
+  // Validated copies, parsed once: the records write the very copies the history keeps.
+  const parsed = (step.messages ?? []).map(parsedMessageRecord);
+  add(parsed.map((record) => record.message), parsed);
   for (const label of step.labels ?? []) checkpoint({ label });
   const first = step.checkpoint === undefined ? null : (marks[0] ?? null);
   return { records, effects, first, last: marks.at(-1) ?? null, systemPrompt };
