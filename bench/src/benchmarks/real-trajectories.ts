@@ -38,17 +38,22 @@ export type Strategy = { name: string; run(c: Case): Promise<Message[]> };
 
 const counter = new TokenCounter();
 
-/** The baseline: the longest suffix of whole blocks whose o200k estimate fits the budget (at least the last block). */
-export function suffixBaseline(history: readonly Message[], maxTokens: number): Message[] {
+/**
+ * The baseline: the longest suffix of whole blocks (behind a one-line notice
+ * when it does not start with a user message) that fits the budget by the
+ * same provider count the strategies are judged by; at least the last block.
+ */
+export function suffixBaseline(history: readonly Message[], maxTokens: number, count: (messages: readonly Message[]) => number): Message[] {
   const blocks = conversationBlocks(history);
+  const withNotice = (kept: Message[]): Message[] =>
+    kept[0]?.role === "user" ? kept : [{ role: "user", content: [{ type: "text", text: "<system>Earlier messages were removed.</system>" }] }, ...kept];
   let start = history.length;
   for (let b = blocks.length - 1; b >= 0; b--) {
     const from = blocks[b]!.start;
-    if (start < history.length && counter.count(history.slice(from)) > maxTokens) break;
+    if (start < history.length && count(withNotice(history.slice(from))) > maxTokens) break;
     start = from;
   }
-  const kept = history.slice(start);
-  return kept[0]?.role === "user" ? kept : [{ role: "user", content: [{ type: "text", text: "<system>Earlier messages were removed.</system>" }] }, ...kept];
+  return withNotice(history.slice(start));
 }
 
 /**
@@ -169,7 +174,7 @@ const benchmark: Benchmark = {
       const baselineTimes: number[] = [];
       for (const c of at) {
         const begin = performance.now();
-        const output = suffixBaseline(c.history, c.maxTokens);
+        const output = suffixBaseline(c.history, c.maxTokens, (m) => c.provider.count(m));
         baselineTimes.push(performance.now() - begin);
         score(baseline, c, output);
       }

@@ -172,7 +172,7 @@ const benchmark: Benchmark = {
       const baselineTimes: number[] = [];
       for (const c of at) {
         const begin = performance.now();
-        const output = suffixBaseline(c.history, c.maxTokens);
+        const output = suffixBaseline(c.history, c.maxTokens, (m) => c.provider.count(m));
         baselineTimes.push(performance.now() - begin);
         scoreContent(baseline, c, output);
       }
