@@ -22,8 +22,9 @@
  * status line and `› `, Codex's `›` composer), the CPU time the agent's
  * process spent by then (all its threads, from `/proc/PID/task/*\/schedstat`:
  * less blurred than the wall time by the other load of a shared machine),
- * the RSS of the agent's process then and 3 s later (`/proc`, MB in the ms
- * columns; kosong loads its SDK while the prompt waits, and Codex's TUI keeps
+ * the RSS of the agent's process then and 3 s later (0.5 s in a quick run;
+ * `/proc`, MB in the ms columns; kosong loads its SDK while the prompt
+ * waits, and Codex's TUI keeps
  * starting after its composer shows), and 3 s later the RSS of everything
  * the agent runs: its process, its children, and the processes it left
  * running on their own (Codex starts an app-server daemon from a copy of
@@ -92,14 +93,14 @@ interface Ready {
   /** CPU time of the agent's process by then, all threads, in ms. */
   cpuMs: number;
   rssMb: number;
-  /** The process's RSS 3 s after the prompt showed. */
+  /** The process's RSS 3 s after the prompt showed (0.5 s in a quick run). */
   laterRssMb: number;
-  /** 3 s after the prompt: the process, its children and the processes it left running under the bench's folder. */
+  /** As long after the prompt: the process, its children and the processes it left running under the agent's folder. */
   treeRssMb: number;
 }
 
-/** How long after the prompt the later RSS is read. */
-const laterMs = 3_000;
+/** How long after the prompt the later RSS is read (a quick run waits less). */
+const laterMs = (quick: boolean): number => (quick ? 500 : 3_000);
 
 /** The children of `pid`. */
 function childrenOf(pid: number): number[] {
@@ -159,10 +160,10 @@ function cpuMs(pid: number): number {
 
 /**
  * Runs `command args` in a pseudo-terminal read by a headless xterm.js (which answers the terminal's queries) until
- * `isReady(screen)`; returns the time from the spawn, the CPU time and RSS then, the RSS 3 s later (the process's, and
+ * `isReady(screen)`; returns the time from the spawn, the CPU time and RSS then, the RSS `later` ms after (the process's, and
  * with its children and the processes left under `folder`), and ends it.
  */
-function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, folder: string, isReady: (screen: string) => boolean): Promise<Ready> {
+function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, folder: string, isReady: (screen: string) => boolean, later: number): Promise<Ready> {
   const quoted = [command, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   const term = new xterm.Terminal({ cols: 100, rows: 30, allowProposedApi: true });
   return new Promise((resolve, reject) => {
@@ -190,7 +191,7 @@ function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv
           const tree = new Set([...withDescendants(pid), ...processesUnder(folder)]);
           result = { ...atPrompt, laterRssMb: rssMb(pid), treeRssMb: [...tree].reduce((sum, p) => sum + rssMb(p), 0) };
           process.kill(pid, "SIGTERM");
-        }, laterMs);
+        }, later);
       }),
     );
     child.on("error", reject);
@@ -260,9 +261,10 @@ const benchmark: Benchmark = {
           return { firstByte: 0, exit: 0, rssMb: 0 };
         };
         const kosongHome = kosongEnv.KOSONG_HOME;
-        sides.kosongReady = interactive("kosong", () => readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady));
-        sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, work, codexHome, codexReady));
-        if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady));
+        const later = laterMs(quick);
+        sides.kosongReady = interactive("kosong", () => readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady, later));
+        sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, work, codexHome, codexReady, later));
+        if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady, later));
       }
       const names = Object.keys(sides);
       const runs: Record<string, Run[]> = Object.fromEntries(names.map((name) => [name, []]));
@@ -292,6 +294,7 @@ const benchmark: Benchmark = {
       if (terminal) {
         const readyOf = (name: string, key: keyof Ready) => ready[name]!.map((r) => r[key]);
         const mb = (name: string, key: keyof Ready) => `${median(readyOf(name, key)).toFixed(0)} MB`;
+        const after = `${laterMs(quick) / 1000} s`;
         /** The interactive rows of the kosong build `name` (`kosong`, `baseline`) against `against` (`codex`, `baseline`). */
         const interactiveRows = (name: string, label: string, against: string, againstLabel: string, goals: boolean): BenchRow[] => [
           rowFromSamples(`interactive: start → ready prompt, ${label} vs ${againstLabel} (pty + headless xterm)`, readyOf(name, "ms"), `${againstLabel}, to its prompt`, readyOf(against, "ms"), goals ? { goal: 0.9 } : { note: "informational" }),
@@ -300,10 +303,10 @@ const benchmark: Benchmark = {
             ...(goals ? { goal: 1 } : {}),
             note: `${mb(name, "rssMb")} against ${mb(against, "rssMb")}`,
           }),
-          rowFromSamples(`interactive: RSS 3 s after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "laterRssMb"), `${againstLabel} 3 s after (MB)`, readyOf(against, "laterRssMb"), {
+          rowFromSamples(`interactive: RSS ${after} after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "laterRssMb"), `${againstLabel} ${after} after (MB)`, readyOf(against, "laterRssMb"), {
             note: `informational: ${mb(name, "laterRssMb")} against ${mb(against, "laterRssMb")}`,
           }),
-          rowFromSamples(`interactive: RSS of all its processes 3 s after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "treeRssMb"), `${againstLabel}, its processes (MB)`, readyOf(against, "treeRssMb"), {
+          rowFromSamples(`interactive: RSS of all its processes ${after} after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "treeRssMb"), `${againstLabel}, its processes (MB)`, readyOf(against, "treeRssMb"), {
             note: `informational: ${mb(name, "treeRssMb")} against ${mb(against, "treeRssMb")} (children and daemons left running included)`,
           }),
         ];
