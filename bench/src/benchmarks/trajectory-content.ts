@@ -19,7 +19,8 @@ import { rowFromSamples } from "../measure.ts";
 import { type Case, options, realTrajectoryCases, type Strategy, strategies, suffixBaseline } from "./real-trajectories.ts";
 import { containsValue, keptContentText, type Needs, needsAfter, normalise } from "../real-trajectories/content.ts";
 import { containsIdentifier, identifiersIn, messageText } from "../real-trajectories/identifiers.ts";
-import { anchorMiss, formatMisses, type Miss, valueMiss } from "../real-trajectories/misses.ts";
+import { anchorMiss, formatMisses, identifierMiss, type Miss, summariseIdentifierMisses, valueMiss } from "../real-trajectories/misses.ts";
+import { categoryTable } from "../real-trajectories/miss-categories.ts";
 
 /** The content tally of one strategy at one budget. */
 export type ContentTally = {
@@ -58,7 +59,7 @@ const add = (pair: [number, number], hit: boolean): void => {
   if (hit) pair[0]++;
 };
 
-/** Scores one output of one case into `tally`; each missed value and anchor goes to `misses` when given (see `--misses`). */
+/** Scores one output of one case into `tally`; each missed value, anchor and identifier goes to `misses` when given (see `--misses`). */
 export function scoreContent(tally: ContentTally, c: Case, output: readonly Message[], misses?: Miss[]): void {
   const { needs, identifiers } = needsOf(c);
   // Everything is matched on kept content: an identifier index lists names, it does not keep a test name or an error text for the next steps.
@@ -78,7 +79,11 @@ export function scoreContent(tally: ContentTally, c: Case, output: readonly Mess
     add(tally.anchors, kept);
     if (!kept) misses?.push(anchorMiss(c.trajectory.id, c.history, output, anchor, count));
   }
-  for (const id of identifiers) add(tally.identifiers, containsIdentifier(raw, id));
+  for (const id of identifiers) {
+    const kept = containsIdentifier(raw, id);
+    add(tally.identifiers, kept);
+    if (!kept) misses?.push(identifierMiss(c.trajectory.id, c.history, output, id, count));
+  }
   if (needs.requests.length > 0) {
     add(tally.task, text.includes(needs.requests[0]!));
     add(tally.allRequests, needs.requests.every((r) => text.includes(r)));
@@ -196,7 +201,11 @@ const benchmark: Benchmark = {
           times.push(performance.now() - begin);
           scoreContent(tally, c, output, missed);
         }
-        if (missed !== undefined) for (const line of formatMisses(`${strategy.name} at ${share * 100} %`, missed)) process.stderr.write(`${line}\n`);
+        if (missed !== undefined) {
+          const name = `${strategy.name} at ${share * 100} %`;
+          const categories = missed.flatMap((m) => (m.category === undefined ? [] : [m.category]));
+          for (const line of [...formatMisses(name, missed), ...categoryTable(name, categories), ...summariseIdentifierMisses(name, missed)]) process.stderr.write(`${line}\n`);
+        }
         if (tally.valid !== tally.runs) throw new Error(`trajectory-content: ${strategy.name} produced ${tally.runs - tally.valid} invalid conversations`);
         rows.push(rowFromSamples(`${strategy.name} at ${label}`, times, "keep-newest baseline", baselineTimes, { note: describeContent(tally) }));
       }

@@ -16,6 +16,7 @@ import { neverLonger } from "./never-longer.js";
 import { messageIdentifiers } from "./identifier-index.js";
 import { isErrorResult, isImportantMessage, isUserTyped } from "./message-importance.js";
 import { recentBlockStart } from "./recent-blocks.js";
+import { toolOutputStub } from "./compaction-notice.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
@@ -26,6 +27,9 @@ const NEW_TEXT_HEADROOM = 0.05;
 
 /** The share of a bulky output's use that its excerpt is expected to keep. */
 const EXCERPT_KEEPS = 0.7;
+
+/** The share of a block's topic that the agent's message keeps once the outputs are stubs (what it did, not what it saw). */
+const CALL_KEEPS = 0.3;
 
 /** The weight of a block's topic (what it shares with the working set) against the identifiers only it holds. */
 const TOPIC = 1;
@@ -55,7 +59,9 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  *    (likelier the more often the agent wrote them) and the lines of a working file that no more
  *    useful kept view shows again (so an older view of the same lines goes before a view of other
  *    lines), each counted once, greedily; a bulky output first loses what its excerpt does not keep,
- *    then the block goes; tool rounds with an error result go after all the others;
+ *    then the block's outputs become stubs (the agent's own message, its prose and its call as written,
+ *    stays: it is what the agent goes on to write again, and what the block is ranked by), then the
+ *    block goes; tool rounds with an error result go after all the others;
  * 5. bulky tool outputs of the recent part become stubs, oldest first;
  * 6. recent blocks but the last are dropped, oldest first;
  * 7. the task's messages, latest request first, then the first one;
@@ -171,22 +177,42 @@ export class PreserveImportantCompaction implements Compaction {
         return keys;
       };
       const keys = keysOf(kept);
+      // Before the block goes, its outputs become stubs: the agent's own message (its prose, its call, a script it may write
+      // again) stays, paired with a result that says what was elided. The block is then ranked by what the agent wrote in
+      // it, as written: the names of a whole script, not only of its excerpt, are what a later script repeats.
+      const stubbed = history.slice(b.start, b.end).map((message) => (message.role === "tool" ? smaller(message, toolOutputStub(message, counter.message(message)), counter) : message));
       let rest = 0;
       if (outputs.length > 0) for (const [key, value] of keysOf(history.slice(b.start, b.end))) if (!keys.has(key) && !covered.has(key)) rest += value;
-      return { block: b, outputs, full, cut, use, keys, rest };
+      const calls = keysOf(stubbed);
+      const toStub = stubbed.flatMap((message, offset) => (message.role === "tool" && message !== history[b.start + offset] ? [b.start + offset] : []));
+      return { block: b, outputs, full, cut, use, keys, rest, calls, toStub, small: counter.count(stubbed) };
     });
+    // What the outputs' stubs lose: what only the outputs hold, and no newer output shows again (names, lines of a file; a value
+    // printed again is still worth its older copy, see valueKeys).
+    const lostByStubs = new Map<ConversationBlock, number>();
+    const newer = new Set<string>();
+    for (const { block, keys, calls } of [...measured].reverse()) {
+      let lost = 0;
+      for (const [key, value] of keys) if (!calls.has(key) && !covered.has(key) && !newer.has(key)) lost += value;
+      for (const key of keys.keys()) if (!key.startsWith("\u0001") && !calls.has(key)) newer.add(key);
+      lostByStubs.set(block, lost);
+    }
     const uses = marginalUses(
-      measured.map((m) => ({ tokens: m.cut, base: TOPIC * m.use, keys: m.keys })),
+      // A block with no output to stub (a message of prose, a decision) keeps all of its topic.
+      measured.map((m) => ({ tokens: m.small, base: TOPIC * (m.toStub.length > 0 ? CALL_KEEPS : 1) * m.use, keys: m.calls })),
       covered,
     );
-    measured.forEach(({ block: b, outputs, full, cut, use, rest }, k) => {
+    measured.forEach(({ block: b, outputs, full, cut, use, rest, toStub, small }, k) => {
       const tier = failed(b) ? 1 : 0;
-      // The block goes when its use per token (as excerpted) is lowest; the rest of its bulky outputs (beyond the excerpts) before that.
-      const dropDensity = uses[k]! / Math.max(cut, 20);
-      items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 1 });
+      // The block goes when the use per token of its agent message (with its outputs as stubs) is lowest; its outputs become
+      // stubs before that, when what only they hold per token is lowest; the rest of its bulky outputs (beyond the excerpts) before that.
+      const dropDensity = uses[k]! / Math.max(small, 20);
+      items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 2 });
+      const stubDensity = Math.min(dropDensity, (TOPIC * (EXCERPT_KEEPS - CALL_KEEPS) * use + REST * lostByStubs.get(b)!) / Math.max(cut - small, 20));
+      for (const i of toStub) items.push({ tier, density: stubDensity, action: { stub: i }, order: 1 });
       for (const i of outputs) {
         const action: FitAction = excerpts.has(i) ? { replace: i, message: excerpts.get(i)! } : { stub: i };
-        items.push({ tier, density: Math.min(dropDensity, (TOPIC * (1 - EXCERPT_KEEPS) * use + REST * rest) / Math.max(full - cut, 20)), action, order: 0 });
+        items.push({ tier, density: Math.min(stubDensity, (TOPIC * (1 - EXCERPT_KEEPS) * use + REST * rest) / Math.max(full - cut, 20)), action, order: 0 });
       }
     });
     // Unimportant blocks go first (Kode's rule), each tier by use per token.
@@ -203,6 +229,11 @@ export class PreserveImportantCompaction implements Compaction {
     const fit = fitToBudget(history, plan, budget, { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM });
     return { messages: fit.messages, usage: null, details: fit.details };
   }
+}
+
+/** `candidate` when the counter counts it below `message`, else `message`. */
+function smaller(message: Message, candidate: Message, counter: { message(m: Message): number }): Message {
+  return counter.message(candidate) < counter.message(message) ? candidate : message;
 }
 
 /** The paths that `messages` mention (texts and tool-call arguments). */

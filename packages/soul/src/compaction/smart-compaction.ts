@@ -22,7 +22,10 @@ import { SIMPLE_SUMMARY_PROMPT, summaryMessage } from "./summary-request.js";
 export interface SmartCompactionOptions extends BudgetOptions {
   /** The share of `maxTokens` held for the recent messages kept verbatim before the summary is written (default 0.6); the tail then grows into whatever the summary leaves. */
   recentShare?: number;
-  /** At most this many user and assistant messages are kept verbatim (default: as many as fit). */
+  /**
+   * At most this many user and assistant messages are kept verbatim before the summary is written (default 10); the
+   * summary's excerpts of older rounds come first, and the tail then grows into whatever room they leave.
+   */
   keepRecent?: number;
   /** The instructions of an LLM summary (default {@link SIMPLE_SUMMARY_PROMPT}). */
   prompt?: string;
@@ -30,7 +33,8 @@ export interface SmartCompactionOptions extends BudgetOptions {
 
 /**
  * Keeps the most recent blocks that fit `recentShare` of the budget (at most
- * `keepRecent` user and assistant messages, at least the last block) and
+ * `keepRecent` user and assistant messages, 10 by default, at least the last
+ * block: older rounds are worth more as excerpts chosen by use than verbatim) and
  * replaces everything before them with one summary message: written by the
  * provider when one is given (cut to the budget if it runs long, followed
  * by an index of the identifiers it summarised in the room left), extracted
@@ -52,7 +56,7 @@ export class SmartCompaction implements Compaction {
   constructor(options: SmartCompactionOptions) {
     this.#budget = budgetOf("SmartCompaction", options);
     this.#recentShare = options.recentShare ?? 0.6;
-    this.#keepRecent = options.keepRecent ?? Number.POSITIVE_INFINITY;
+    this.#keepRecent = options.keepRecent ?? 10;
     this.#prompt = options.prompt ?? SIMPLE_SUMMARY_PROMPT;
     if (!(this.#recentShare > 0 && this.#recentShare < 1)) {
       throw new CompactionError(`SmartCompaction: recentShare must be in (0, 1), got ${this.#recentShare}.`);

@@ -21,6 +21,8 @@ const SED_RANGE = /\bsed\s+-n\s+['"]?(\d+)\s*,\s*\d+\s*p/;
 const FROM_START = /^\s*(?:cat|head(?:\s+-n\s*\d+|\s+-\d+)?)\s+[^\s|;&<>]+\s*$/;
 /** Context lines kept around each chosen line. */
 const CONTEXT = 2;
+/** A paragraph of a file view is kept in pieces of at most this many lines (see {@link excerptBody}). */
+const PARAGRAPH = 16;
 /** A gap between chosen lines this short (in lines) is filled when room is left. */
 const SMALL_GAP = 2;
 /** A chosen line longer than this is cut (a minified file must not fill the excerpt). */
@@ -32,6 +34,8 @@ const MAX_LINE = 600;
  * file line numbers when the call shows a file from a known line (`cat`,
  * `head`, `sed -n A,Bp`) and the output has none of its own; null when the
  * output has parts other than text or the excerpt would not be smaller.
+ * An output that shows a file (numbered, or from a known line) is cut by
+ * whole paragraphs first (see {@link excerptBody}).
  */
 export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, working: WorkingSet, maxTokens: number, tokenizer: Tokenizer): Message | null {
   if (output.role !== "tool" || output.content.some((part) => part.type !== "text")) return null;
@@ -41,15 +45,20 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
   // mini-swe-agent's `<returncode>…</returncode>\n<output>` frame: the shown content starts after it.
   const frame = lines.slice(0, 3).indexOf("<output>");
   const first = frame < 0 ? 0 : frame + 1;
-  const numbering = numberingStart(call, lines.slice(first, first + 20));
+  const head = lines.slice(first, first + 20);
+  const numbering = numberingStart(call, head);
   const weights = lines.map((line, index) => {
     if (index < first || line.trim() === "") return 0;
     const named = working.lineWeight(line);
     return FAILING.test(line) ? Math.max(named, 3) : named;
   });
-  const { body, shown } = excerptBody(lines, weights, first, maxTokens - 24, numbering);
-  const header = `[excerpt: ${shown} of ${lines.length} lines, those about what the recent messages work on]`;
-  const joined = `${header}\n${body.join("\n")}`;
+  const render = (paragraphs: boolean): string => {
+    const { body, shown } = excerptBody(lines, weights, first, maxTokens - 24, numbering, paragraphs);
+    return `[excerpt: ${shown} of ${lines.length} lines, those about what the recent messages work on]\n${body.join("\n")}`;
+  };
+  // A view of a file is cut by whole paragraphs, unless they run over the room (their tokens are estimated): then by lines.
+  let joined = numbering !== null || isNumbered(head) ? render(true) : "";
+  if (joined === "" || tokenizer.count(joined) > maxTokens) joined = render(false);
   if (joined.length >= text.length) return null;
   const excerpt = truncateText(joined, maxTokens, tokenizer);
   return { role: "tool", content: [{ type: "text", text: excerpt }], tool_call_id: output.tool_call_id };
@@ -62,8 +71,20 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
  * first 5 after the frame, then the lines of gaps of 1 or 2 lines between
  * chosen ones (contiguous lines); in their order, each gap as `[... N lines ...]`,
  * numbered from `numbering` (lines from `first` on) when it is not null.
+ * With `paragraphs` (the lines show a file), the paragraphs that hold a
+ * weighed line (runs of non-blank lines, in pieces of at most `PARAGRAPH`
+ * lines) come first, whole, densest (weight per token) first, each while it
+ * fits: the old text of the next edit is a block of contiguous lines around
+ * what the agent works on, and scattered lines of it are no copy of it.
  */
-export function excerptBody(lines: readonly string[], weights: readonly number[], first: number, room: number, numbering: number | null): { body: string[]; shown: number } {
+export function excerptBody(
+  lines: readonly string[],
+  weights: readonly number[],
+  first: number,
+  room: number,
+  numbering: number | null,
+  paragraphs = false,
+): { body: string[]; shown: number } {
   const cost = (line: string): number => Math.ceil(Math.min(line.length, MAX_LINE) / 3) + 1;
   let left = room;
   const chosen = new Set<number>();
@@ -76,6 +97,12 @@ export function excerptBody(lines: readonly string[], weights: readonly number[]
   // The last lines: a test run's summary, a closing tag.
   for (let i = Math.max(first, lines.length - 3); i < lines.length; i++) take(i);
   const ranked = weights.flatMap((w, index) => (w > 0 ? [index] : [])).sort((a, b) => weights[b]! - weights[a]! || a - b);
+  if (paragraphs) {
+    for (const piece of weighedParagraphs(lines, weights, first, cost)) {
+      if (piece.cost > left) continue;
+      for (let i = piece.low; i <= piece.high; i++) take(i);
+    }
+  }
   for (const index of ranked) take(index);
   for (const index of ranked) for (let d = 1; d <= CONTEXT; d++) (take(index - d), take(index + d));
   if (ranked.length === 0) for (let i = first; i < first + 5; i++) take(i);
@@ -99,10 +126,49 @@ export function excerptBody(lines: readonly string[], weights: readonly number[]
   return { body, shown: order.length };
 }
 
+/**
+ * The paragraphs of `lines` from `first` on (runs of non-blank lines, cut
+ * into pieces of at most `PARAGRAPH` lines) that hold a weighed line, with
+ * their cost, densest (summed weight per token) first.
+ */
+function weighedParagraphs(
+  lines: readonly string[],
+  weights: readonly number[],
+  first: number,
+  cost: (line: string) => number,
+): Array<{ low: number; high: number; cost: number }> {
+  const pieces: Array<{ low: number; high: number; cost: number; density: number }> = [];
+  const add = (low: number, high: number): void => {
+    for (let start = low; start <= high; start += PARAGRAPH) {
+      const end = Math.min(high, start + PARAGRAPH - 1);
+      let tokens = 0;
+      let weight = 0;
+      for (let i = start; i <= end; i++) {
+        tokens += cost(lines[i]!);
+        weight += weights[i]!;
+      }
+      if (weight > 0) pieces.push({ low: start, high: end, cost: tokens, density: weight / tokens });
+    }
+  };
+  let low = -1;
+  for (let i = first; i <= lines.length; i++) {
+    const blank = i === lines.length || lines[i]!.trim() === "";
+    if (blank && low >= 0) add(low, i - 1);
+    if (blank) low = -1;
+    else if (low < 0) low = i;
+  }
+  return pieces.sort((a, b) => b.density - a.density || a.low - b.low);
+}
+
+/** True when most of the non-blank `head` lines carry a line number of their own (`cat -n`, `grep -n`). */
+function isNumbered(head: readonly string[]): boolean {
+  const shown = head.filter((line) => line.trim() !== "");
+  return shown.length > 0 && shown.filter((line) => NUMBERED.test(line)).length * 2 >= shown.length;
+}
+
 /** The file line number of the first shown line, when the call shows a file from a known line and the output is not numbered already. */
 function numberingStart(call: ToolCall | undefined, head: readonly string[]): number | null {
-  const shown = head.filter((line) => line.trim() !== "");
-  if (shown.length === 0 || shown.filter((line) => NUMBERED.test(line)).length * 2 >= shown.length) return null;
+  if (head.every((line) => line.trim() === "") || isNumbered(head)) return null;
   const command = argumentValues(call?.function.arguments ?? null).find(([key]) => key === null || /^(command|cmd)$/.test(key))?.[1];
   if (command === undefined || command.includes("\n")) return null;
   const sed = SED_RANGE.exec(command);

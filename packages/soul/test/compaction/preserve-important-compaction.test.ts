@@ -4,6 +4,9 @@ import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
 
+/** True when the output of call `id` is in the result as it was given (not dropped, not a stub). */
+const outputKept = (result: CompactionResult, id: string): boolean => result.messages.some((m) => m.tool_call_id === id && !isToolOutputStub(m));
+
 /** Three user turns, each with a bulky tool round and a plain answer; an error and a decision in between. */
 function history(): Message[] {
   return [
@@ -179,7 +182,7 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
     // Lines 1-40 are only in the oldest view; lines 41-80 stay in the newest one.
     expect(text).toContain("def split_field_20(value)");
     expect(text).toContain("def parse_header_60(value)");
-    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+    expect(outputKept(result, "c2")).toBe(false);
   });
 
   it("keeps an older view whose lines newer views show only in pieces over one a newer view repeats whole (the old text of an edit spans the join)", async () => {
@@ -198,7 +201,7 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
     const result = await withoutRoomForOneView(input);
     // Lines 10 and 11, 20 and 21, 30 and 31 are together only in the oldest view: an edit across them needs it.
     expect(allText(result.messages)).toContain(lines(19, 22, "split_field"));
-    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+    expect(outputKept(result, "c2")).toBe(false);
   });
 });
 
@@ -260,6 +263,32 @@ describe("PreserveImportantCompaction excerpts keep contiguous lines", () => {
   });
 });
 
+describe("PreserveImportantCompaction excerpts keep whole paragraphs of a file view", () => {
+  it("keeps the block around the line the agent works on whole, not that line with two neighbours", async () => {
+    // A view of 12 blocks of 9 lines, blank lines between; only the first line of block 5 names what the agent works on.
+    const block = (b: number): string[] =>
+      Array.from({ length: 9 }, (_, i) => (b === 5 && i === 0 ? "        olds = {tuple(f) for f in old_unique_together}" : `        step_${b}_${i} = apply(rule_${b}_${i}, target)`));
+    const view = Array.from({ length: 12 }, (_, b) => [...block(b), ""]).flat().join("\n");
+    const input: Message[] = [
+      userMessage(`Fix how unique_together changes are applied in src/schema.py.\n\n${prose(2400)}`),
+      assistantMessage("", [toolCall("c1", "Shell", { command: "sed -n '500,620p' src/schema.py" })]),
+      toolMessage("c1", view),
+      assistantMessage("", [toolCall("c2", "Shell", { command: "python -m pytest tests/test_schema.py" })]),
+      toolMessage("c2", "FAILED tests/test_schema.py::test_unique_together_change"),
+      assistantMessage("The loop over old_unique_together deletes the wrong index; let me edit it."),
+    ];
+    const output = estimateTokens([input[2]!]);
+    const maxTokens = Math.ceil((estimateTokens(input) - output + 300) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 100 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const excerpt = allText(result.messages.filter((m) => m.tool_call_id === "c1"));
+    expect(excerpt).toMatch(/^\[excerpt: /);
+    // Block 5 is lines 550-558 of the file: all nine, in a row, with their line numbers.
+    const whole = block(5).map((line, i) => `${550 + i}\t${line}`).join("\n");
+    expect(excerpt).toContain(whole);
+  });
+});
+
 describe("PreserveImportantCompaction keeps the values a tool printed", () => {
   it("keeps an older output with grep -n line numbers over a newer one of the same size that printed none", async () => {
     const shell = (id: string, command: string, output: string): Message[] => [
@@ -279,7 +308,31 @@ describe("PreserveImportantCompaction keeps the values a tool printed", () => {
     const maxTokens = Math.ceil((estimateTokens(input) - one + 30) / 0.9);
     const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
     expectValidWithin(result, maxTokens);
-    expect(result.messages.some((m) => m.tool_call_id === "c1")).toBe(true);
-    expect(result.messages.some((m) => m.tool_call_id === "c2")).toBe(false);
+    expect(outputKept(result, "c1")).toBe(true);
+    expect(outputKept(result, "c2")).toBe(false);
   });
 });
+
+describe("PreserveImportantCompaction gives up what the agent saw before what it wrote", () => {
+  it("stubs an older round's output and keeps the agent's own script (its names are what it writes again), paired with the stub", async () => {
+    const script = ["cat > check_headers.py << 'EOF'", "from headers_lib import parse_header_strict", "raw = load_fixture_bytes('crlf_case')", "print(parse_header_strict(raw))", "EOF", "python check_headers.py"].join("\n");
+    const input: Message[] = [
+      userMessage("Fix the header parsing in src/headers.py."),
+      assistantMessage("Let me check the strict parser.", [toolCall("c1", "Shell", { command: script })]),
+      toolMessage("c1", prose(150, "trace")),
+      assistantMessage("", [toolCall("c2", "Shell", { command: "ls tests" })]),
+      toolMessage("c2", prose(150, "listing")),
+      assistantMessage("The bug is in src/headers.py.", [toolCall("c3", "Shell", { command: "sed -n '1,20p' src/headers.py" })]),
+      toolMessage("c3", "def parse_header(raw):\n    return raw.split(b';')[:-1]"),
+      assistantMessage("Let me fix parse_header."),
+    ];
+    const maxTokens = Math.ceil((estimateTokens(input) - estimateTokens(input.slice(2, 3)) + 20) / 0.9);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const call = result.messages.find((m) => m.tool_calls?.[0]?.id === "c1")?.tool_calls?.[0]?.function.arguments ?? "";
+    expect(call).toContain("parse_header_strict");
+    expect(call).toContain("load_fixture_bytes");
+    expect(result.messages.some((m) => m.tool_call_id === "c1" && isToolOutputStub(m))).toBe(true);
+  });
+});
+

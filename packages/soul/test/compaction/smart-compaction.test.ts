@@ -171,3 +171,24 @@ describe("extractiveSummary excerpts the agent's own scripts", () => {
     expect(summary).toContain("settings.configure(INSTALLED_APPS=['django.contrib.contenttypes'], USE_TZ=True)");
   });
 });
+
+describe("SmartCompaction's verbatim tail", () => {
+  it("summarises all but the last 10 rounds first, so excerpts of older outputs about the working file come before more verbatim rounds", async () => {
+    // 100 rounds of grep -n over the file the agent works on, each printing three line numbers it may go back to.
+    const rounds = Array.from({ length: 100 }, (_, k) => [
+      assistantMessage(`Looking at use ${k} of compute_total.`, [toolCall(`g${k}`, "Shell", { command: `grep -n 'compute_total' src/totals_${k}.py` })]),
+      toolMessage(`g${k}`, [0, 1, 2].map((j) => `${1000 + 10 * k + j}:    value_${k}_${j} = compute_total(items_${k}_${j}) + padding_${k}_${j}`).join("\n")),
+    ]).flat();
+    const input: Message[] = [
+      userMessage("Fix compute_total in src/totals.py: it drops the last item."),
+      ...rounds,
+      assistantMessage("compute_total drops the last item; next I edit it."),
+    ];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const linesKept = (messages: readonly Message[]): number => new Set(allText(messages).match(/\b1\d\d\d(?=:)/g) ?? []).size;
+    const result = await new SmartCompaction({ maxTokens }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const everyRoundThatFits = await new SmartCompaction({ maxTokens, keepRecent: Number.POSITIVE_INFINITY }).compact(input);
+    expect(linesKept(result.messages)).toBeGreaterThan(linesKept(everyRoundThatFits.messages));
+  });
+});
