@@ -2,7 +2,7 @@
  * Named points of a run's start (`performance.mark("kosong:<name>")`):
  * where the process is when it enters the binary, has its settings, its
  * providers, its session, its project context, its prompt drawn, the
- * model's SDK loaded, the Markdown renderer warmed up, its first request
+ * model's SDK loaded, its first request's code warmed up, the Markdown renderer warmed up, its first request
  * made. A mark costs a microsecond and changes nothing; the bench
  * (`pnpm bench cli-startup-breakdown`) reads them through a preloaded
  * module to break the start-up time down by phase.
@@ -21,6 +21,7 @@ export type StartupMark =
   | "session-open"
   | "prompt-drawn"
   | "sdk-loaded"
+  | "first-turn-warmed"
   | "markdown-warmed"
   | "first-request";
 

@@ -17,10 +17,18 @@
  * run's baseline), and the step at 10,000 messages within 1.5x the step at
  * 100. Rows with durability "none" show the loop's own cost without the
  * disk. Quick mode: 1,000 messages instead of 10,000, 3 rounds.
+ *
+ * With `KOSONG_BENCH_BASELINE_TREE` set to another checkout whose packages
+ * are built (e.g. the previous round's commit: `git worktree add ../base
+ * <commit> && cd ../base && pnpm install && pnpm turbo run build
+ * --filter=@kosong/bench...`), that build's Soul, Context and context file
+ * run the same steps in the same rounds, alternating with ours, and get
+ * rows of their own: the step against that build's (goal 1.05).
  */
 import { mkdtemp, open, readFile, rm, type FileHandle } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { toolOk, type ToolCall, type ToolResult, type Toolset } from "@kosong/core";
 import { JsonlContextFile, type Durability } from "@kosong/context";
@@ -33,17 +41,36 @@ import { workMessage } from "../workload-w.ts";
 /** Steps per timed turn (the median of their gaps is the round's sample). */
 const STEPS = 16;
 
-/** A toolset with one tool, `echo`, that answers at once with its arguments. */
-export function echoToolset(): Toolset {
+/** A toolset with one tool, `echo`, that answers at once with its arguments (`ok`: the build's `toolOk`). */
+export function echoToolset(ok: typeof toolOk = toolOk): Toolset {
   return {
     tools: [{ name: "echo", description: "Returns its arguments.", parameters: { type: "object", properties: { text: { type: "string" } } } }],
-    handle: (call: ToolCall): Promise<ToolResult> => Promise.resolve({ tool_call_id: call.id, return_value: toolOk(`echo: ${call.function.arguments ?? ""}`) }),
+    handle: (call: ToolCall): Promise<ToolResult> => Promise.resolve({ tool_call_id: call.id, return_value: ok(`echo: ${call.function.arguments ?? ""}`) }),
   };
 }
 
-/** A soul over a context of `messages` W messages, whose model times the gaps between its calls. */
-async function rig(dir: string, messages: number, durability: Durability) {
-  const file = path.join(dir, `context-${messages}-${durability}.jsonl`);
+/** What a rig runs on: this checkout's packages, or another build's (their shapes as far as the rig uses them). */
+interface Build {
+  Soul: typeof Soul;
+  Context: typeof Context;
+  JsonlContextFile: typeof JsonlContextFile;
+  ScriptedChatProvider: typeof ScriptedChatProvider;
+  toolOk: typeof toolOk;
+}
+
+const ours: Build = { Soul, Context, JsonlContextFile, ScriptedChatProvider, toolOk };
+
+/** The build of the checkout at `tree` (its packages' `dist`). */
+async function buildAt(tree: string): Promise<Build> {
+  const load = (file: string) => import(pathToFileURL(path.join(tree, "packages", file)).href);
+  const [soul, context, testing, core] = await Promise.all(["soul/dist/index.js", "kosong-context/dist/index.js", "kosong-core/dist/testing/index.js", "kosong-core/dist/index.js"].map(load));
+  return { Soul: soul.Soul, Context: soul.Context, JsonlContextFile: context.JsonlContextFile, ScriptedChatProvider: testing.ScriptedChatProvider, toolOk: core.toolOk };
+}
+
+/** A soul of `build` over a context of `messages` W messages, whose model times the gaps between its calls. */
+async function rig(dir: string, messages: number, durability: Durability, build: Build = ours, name = "ours") {
+  const { Soul, Context, JsonlContextFile, ScriptedChatProvider } = build;
+  const file = path.join(dir, `context-${messages}-${durability}-${name}.jsonl`);
   const log = await JsonlContextFile.open(file, { durability });
   const context = new Context(log);
   await context.restore();
@@ -63,7 +90,7 @@ async function rig(dir: string, messages: number, durability: Durability) {
     const args = JSON.stringify({ text: `look at item ${n}` });
     return `text: Looking at item ${n} of ${history.length}.\nusage: input_other=${1000 + n} output=20\ntool_call: ${JSON.stringify({ id: `call_step_${n}`, name: "echo", arguments: args })}`;
   };
-  const agent = { name: "bench", systemPrompt: "You are a benchmark agent.", toolset: echoToolset() };
+  const agent = { name: "bench", systemPrompt: "You are a benchmark agent.", toolset: echoToolset(build.toolOk) };
   let lastStep: Buffer = Buffer.alloc(0);
   /**
    * Runs a turn of STEPS steps, reverts it, and returns the median step (ms).
@@ -78,8 +105,8 @@ async function rig(dir: string, messages: number, durability: Durability) {
     last = null;
     const checkpoint = context.nCheckpoints;
     const result = await soul.run("Look at the next items.").result;
-    // A Context belongs to one Soul at a time: hand it on to the next turn's soul.
-    soul.release();
+    // A Context belongs to one Soul at a time: hand it on to the next turn's soul (a build from before release() had none).
+    (soul as { release?: () => void }).release?.();
     if (result.stopReason !== "max_steps") throw new Error(`the turn ended with ${result.stopReason}: ${result.error?.message ?? ""}`);
     const step = median(gaps);
     syncs.count += log.stats.syncs - syncs.atFirstCall;
@@ -144,11 +171,19 @@ const benchmark: Benchmark = {
       handle = await open(path.join(dir, "baseline.bin"), "a");
       const h = handle;
       const count = quick ? 3 : 25;
-      const s = await rounds(count, {
-        small: small.turn,
-        large: large.turn,
-        one: () => durableWrites(h, whole, 5),
-      });
+      const tree = process.env.KOSONG_BENCH_BASELINE_TREE;
+      const sides: Record<string, Sampler> = { small: small.turn, large: large.turn, one: () => durableWrites(h, whole, 5) };
+      if (tree) {
+        const build = await buildAt(tree);
+        const baseSmall = await rig(dir, 100, "batch", build, "baseline");
+        const baseLarge = await rig(dir, size, "batch", build, "baseline");
+        contexts.push(baseSmall.context, baseLarge.context);
+        await baseSmall.turn();
+        await baseLarge.turn();
+        Object.assign(sides, { baseSmall: baseSmall.turn, baseLarge: baseLarge.turn });
+      }
+      // Against another build, more rounds: its ratio is the goal, and the disk's noise is large.
+      const s = await rounds(tree ? count * 4 : count, sides);
       // Without the disk, in a phase of their own (their reverts leave dirty pages that would slow the fsyncs above).
       const smallNone = await rig(dir, 100, "none");
       const largeNone = await rig(dir, size, "none");
@@ -160,7 +195,14 @@ const benchmark: Benchmark = {
       const goal = (base: number[]) => Math.round(((median(base) + 0.5) / median(base)) * 100) / 100;
       const overhead = (ours: number[], rig: { syncsPerStep(): number }) =>
         `overhead beyond it ${(median(ours) - median(s.one!)).toFixed(2)} ms (goal 0.5 ms); ${rig.syncsPerStep().toFixed(2)} fdatasyncs per step, counted`;
+      const againstTree = tree
+        ? [
+            rowFromSamples("Soul step, 100 messages of history (batch), against another build", s.small!, `the same step of ${tree}`, s.baseSmall!, { goal: 1.05 }),
+            rowFromSamples(`Soul step, ${many} messages of history (batch), against another build`, s.large!, `the same step of ${tree}`, s.baseLarge!, { goal: 1.05 }),
+          ]
+        : [];
       return [
+        ...againstTree,
         rowFromSamples("Soul step, 100 messages of history (batch)", s.small!, one, s.one!, { goal: goal(s.one!), note: overhead(s.small!, small) }),
         rowFromSamples(`Soul step, ${many} messages of history (batch)`, s.large!, one, s.one!, { goal: goal(s.one!), note: overhead(s.large!, large) }),
         rowFromSamples(`Soul step at ${many} messages vs at 100 (batch)`, s.large!, "the step at 100 messages", s.small!, { goal: 1.5 }),

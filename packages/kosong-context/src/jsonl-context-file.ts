@@ -554,14 +554,19 @@ export class JsonlContextFile implements ContextLog {
       try {
         handle = await this.#appendHandle();
         await writeAll(handle, [buffer]);
-        // One look at the path after the write, before the fdatasync: is the file there still the one this writer
-        // wrote, with exactly its bytes? That rules out a foreign append before these records (they would be glued to
-        // its bytes), a truncate, a rename or a replacement, before anything is acknowledged.
+        // The fdatasync goes to the thread pool first; meanwhile, one look at the path after the write: is the file
+        // there still the one this writer wrote, with exactly its bytes? That rules out a foreign append before these
+        // records (they would be glued to its bytes), a truncate, a rename or a replacement, before anything is
+        // acknowledged, and costs the append nothing beyond its write and fdatasync.
+        const synced = this.durability === "none" ? null : handle.datasync();
+        // Awaited below, or dropped when the look throws or finds a change (the records are then not acknowledged).
+        synced?.catch(() => undefined);
         changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, statOrNullNow(this.path));
-        if (changed === null) {
+        if (changed !== null) await synced?.catch(() => undefined);
+        else {
           this.#stats.writes += 1;
-          if (this.durability !== "none") {
-            await handle.datasync();
+          if (synced !== null) {
+            await synced;
             this.#stats.syncs += 1;
           }
         }

@@ -12,6 +12,7 @@ import { acceptsImages } from "../media/image-input.js";
 import { DeferredProvider } from "./deferred-provider.js";
 import { missingCredentialsMessage } from "./missing-credentials.js";
 import { readScriptsFile } from "./scripts-file.js";
+import type { TransportWarmUp, WarmUpOutcome, WireFormat } from "./first-turn-warm-up.js";
 
 /** Default models per provider. */
 export const defaultModels: Record<ProviderName, string> = {
@@ -103,26 +104,49 @@ export async function createProvider(settings: Settings, model: string, env: Env
   }
   const { apiKey, baseURL, keySource: source } = providerEndpoint(settings, env);
   const images = acceptsImages(settings.provider, model, settings.imageInput);
-  switch (settings.provider) {
-    case "anthropic":
-      return new DeferredProvider("anthropic", model, async () => new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts }), null, source, images);
-    case "kimi":
-      return new DeferredProvider("kimi", model, async () => new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey: apiKey!, baseURL, timeouts }), null, source, images);
-    case "openai":
-    case "openai-responses": {
-      const chat = settings.provider === "openai";
-      const create = async () => {
-        const openai = await import("@kosong/core/openai");
-        return chat ? new openai.OpenAIChatProvider({ model, apiKey: apiKey!, baseURL, timeouts }) : new openai.OpenAIResponsesProvider({ model, apiKey: apiKey!, baseURL, timeouts });
-      };
-      return new DeferredProvider(settings.provider, model, create, null, source, images);
+  const build = sdkProviderBuilder(settings.provider, model, timeouts);
+  // The warm-up's twin calls a throwaway local server with a placeholder key (see first-turn-warm-up.ts).
+  const warmUp: TransportWarmUp = { wire: wireFormats[settings.provider], twin: (url) => build("warm-up", url) };
+  return new DeferredProvider(settings.provider, model, () => build(apiKey, baseURL), null, source, images, warmUp);
+}
+
+/** The wire format each SDK provider speaks. */
+const wireFormats: Record<Exclude<ProviderName, "scripted">, WireFormat> = {
+  openai: "openai-chat",
+  kimi: "openai-chat",
+  "openai-responses": "openai-responses",
+  anthropic: "anthropic",
+};
+
+/** Builds the SDK provider of `provider` for `model` (importing its SDK) from a key and a base URL. */
+function sdkProviderBuilder(provider: Exclude<ProviderName, "scripted">, model: string, timeouts: Settings["llmTimeouts"]) {
+  return async (apiKey: string | undefined, baseURL: string | undefined): Promise<ChatProvider> => {
+    switch (provider) {
+      case "anthropic":
+        return new (await import("@kosong/core/anthropic")).AnthropicProvider({ model, apiKey, baseURL, timeouts });
+      case "kimi":
+        return new (await import("@kosong/core/openai")).KimiChatProvider({ model, apiKey: apiKey!, baseURL, timeouts });
+      case "openai":
+        return new (await import("@kosong/core/openai")).OpenAIChatProvider({ model, apiKey: apiKey!, baseURL, timeouts });
+      case "openai-responses":
+        return new (await import("@kosong/core/openai")).OpenAIResponsesProvider({ model, apiKey: apiKey!, baseURL, timeouts });
     }
-  }
+  };
 }
 
 /** Loads the SDKs of `providers` (the interactive mode starts it once its prompt is drawn); resolves when they are loaded or failed. */
 export async function loadProviders(providers: Providers): Promise<void> {
   await Promise.allSettled([providers.main, providers.compact].map((provider) => (provider instanceof DeferredProvider ? provider.load() : null)));
+}
+
+/**
+ * Loads the SDKs of `providers`, then warms the main provider's first
+ * request up while `idle()` holds (see {@link DeferredProvider.warmUp}):
+ * nothing is sent to the provider. Never rejects.
+ */
+export async function warmUpProviders(providers: Providers, idle: () => boolean): Promise<WarmUpOutcome> {
+  await loadProviders(providers);
+  return providers.main instanceof DeferredProvider ? providers.main.warmUp(idle) : "skipped";
 }
 
 /** Where the key a provider sends comes from, as a user would fix it: a variable, the config file, or none (a local server). */

@@ -7,11 +7,13 @@
  * types; any other use loads it on the first `generate`.
  */
 import { startupMark } from "../startup-marks.js";
+import { type TransportWarmUp, type WarmUpOutcome, warmUpFirstTurn } from "./first-turn-warm-up.js";
 import { APIStatusError, type ChatProvider, ChatProviderError, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
 
 /** A {@link ChatProvider} built by `create` on first use. */
 export class DeferredProvider implements ChatProvider {
   readonly #create: () => Promise<ChatProvider>;
+  readonly #transportWarmUp: TransportWarmUp | null;
   #provider: Promise<ChatProvider> | null = null;
 
   /**
@@ -21,6 +23,7 @@ export class DeferredProvider implements ChatProvider {
    * @param thinkingEffort The effort of `withThinking`, null for the provider's default.
    * @param keySource Where the API key came from (e.g. `OPENAI_API_KEY`): a refused key (401, 403) says so.
    * @param acceptsImages Whether the model takes images: when false, a history with an image part is refused with a {@link ChatProviderError} saying so, before any request (not a 400 from the API).
+   * @param transportWarmUp How {@link warmUp} runs the first request's code without calling the provider; null: it does nothing.
    */
   constructor(
     readonly name: string,
@@ -29,8 +32,10 @@ export class DeferredProvider implements ChatProvider {
     readonly thinkingEffort: ThinkingEffort | null = null,
     readonly keySource: string | null = null,
     readonly acceptsImages = true,
+    transportWarmUp: TransportWarmUp | null = null,
   ) {
     this.#create = create;
+    this.#transportWarmUp = transportWarmUp;
   }
 
   /** The model's context window as the SDK providers report it (kosong's table). */
@@ -49,6 +54,25 @@ export class DeferredProvider implements ChatProvider {
     return this.#provider;
   }
 
+  /**
+   * Loads the SDK, then, while `idle()` holds, runs one turn with a twin of
+   * this provider against a throwaway server on 127.0.0.1 (see
+   * {@link warmUpFirstTurn}), so that the first real turn does not pay for
+   * running Node's fetch, the SDK's request and stream code and the agent
+   * loop for the first time. Nothing is sent to the provider. Never rejects.
+   */
+  async warmUp(idle: () => boolean): Promise<WarmUpOutcome> {
+    if (this.#transportWarmUp === null) return "skipped";
+    try {
+      await this.load();
+    } catch {
+      return "failed";
+    }
+    const outcome = await warmUpFirstTurn(this.#transportWarmUp, idle);
+    if (outcome === "warmed") startupMark("first-turn-warmed");
+    return outcome;
+  }
+
   async generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options?: ProviderGenerateOptions): Promise<StreamedMessage> {
     if (!this.acceptsImages && history.some((message) => message.content.some((part) => part.type === "image_url"))) {
       throw new ChatProviderError(`The model ${this.modelName} does not accept images, and the conversation has one; nothing was sent. Switch to a model that takes images (/model), or set image_input = true in the config if this one does.`);
@@ -63,7 +87,9 @@ export class DeferredProvider implements ChatProvider {
   }
 
   withThinking(effort: ThinkingEffort): DeferredProvider {
-    return new DeferredProvider(this.name, this.modelName, async () => (await this.load()).withThinking(effort), effort, this.keySource, this.acceptsImages);
+    const warmUp = this.#transportWarmUp;
+    const twin = warmUp && { wire: warmUp.wire, twin: async (baseURL: string) => (await warmUp.twin(baseURL)).withThinking(effort) };
+    return new DeferredProvider(this.name, this.modelName, async () => (await this.load()).withThinking(effort), effort, this.keySource, this.acceptsImages, twin);
   }
 
   /** A refused key (401, 403) with where the key came from added to its message, so the user knows what to fix. */

@@ -12,7 +12,7 @@ import { openAgentSession, warnOn } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import { type ProcessIo, processIo } from "../../process-io.js";
-import { loadProviders, type Providers } from "../../providers/create-provider.js";
+import { type Providers, warmUpProviders } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
 import { fileRecoveryLines } from "../../render/file-recovery-lines.js";
 import { recentTranscript } from "../../render/recent-transcript.js";
@@ -89,13 +89,15 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     await input.loadHistory();
     printBanner(session);
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
-    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, then Markdown, warmed
-    // up on a sample while the prompt waits (the first answer's render would otherwise compile marked's rules: ~25 ms of
-    // the first turn's CPU).
+    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once; then, while the
+    // prompt waits, one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
+    // agent loop run their code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
+    // answer's render would otherwise compile marked's rules: ~25 ms of the first turn's CPU).
     setImmediate(() => {
       startupMark("prompt-drawn");
-      void loadProviders(agent.providers)
-        .then(() => warmMarkdownRenderer(stdout.columns ?? 80, () => input.reading))
+      const idle = () => input.reading;
+      void warmUpProviders(agent.providers, idle)
+        .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
         .catch(() => undefined);
     }).unref();
     await runLoop(session, options.firstPrompt);

@@ -1,0 +1,58 @@
+/**
+ * While the first prompt waits, the interactive mode runs the first
+ * turn's code (Node's fetch, the SDK's request and stream parsing, the
+ * agent loop) against a throwaway local server, so the first turn does not pay for it: the
+ * provider's server gets nothing before Enter, and the first turn works
+ * the same when Enter comes at once (the warm-up stopped half way).
+ */
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { performance } from "node:perf_hooks";
+import { describe, expect, it } from "vitest";
+import { cleanEnv } from "../e2e/kosong-binary.js";
+import { useTempDirs } from "../temp-dir.js";
+import { interactiveSuite } from "./interactive-suite.js";
+
+const tempDir = useTempDirs();
+const { server, start } = await interactiveSuite();
+const warmed = "kosong:first-turn-warmed";
+
+/** Starts kosong on the fake server and waits for its first prompt (the start-up marks of an earlier run in this process cleared). */
+async function startAtPrompt() {
+  performance.clearMarks();
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  const terminal = start(["--model", "test-model"], { cwd, env: cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` }) });
+  await terminal.waitFor(/test-model · [▰▱]{10} 0\/128k \(0%\)[\s\S]*›\s*$/m);
+  return terminal;
+}
+
+/** The last user message of each request the fake server got. */
+const prompts = () => server.requests.map((request) => (request.body!.messages as { role: string; content: string }[]).findLast((m) => m.role === "user")!.content);
+
+describe("the first turn's warm-up at the first prompt", () => {
+  it("runs while the prompt waits and sends the provider nothing; the first turn then goes as usual", async () => {
+    const terminal = await startAtPrompt();
+    for (let waited = 0; performance.getEntriesByName(warmed, "mark").length === 0; waited += 10) {
+      if (waited > 20_000) throw new Error("the warm-up never finished");
+      await sleep(10);
+    }
+    expect(server.requests).toEqual([]);
+    server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "First answer." }] } });
+    terminal.line("hello there");
+    await terminal.waitFor(/First answer\.[\s\S]*›\s*$/, { from: "› hello there" });
+    expect(prompts()).toEqual(["hello there"]);
+  });
+
+  it("leaves a first turn typed the moment the prompt appears as it would be without it", async () => {
+    const terminal = await startAtPrompt();
+    server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Quick answer." }] } });
+    terminal.line("at once");
+    await terminal.waitFor(/Quick answer\.[\s\S]*›\s*$/, { from: "› at once" });
+    // Whatever of the warm-up was still running reached no one else.
+    await sleep(200);
+    expect(prompts()).toEqual(["at once"]);
+  });
+});
