@@ -135,6 +135,12 @@ function processesUnder(folder: string): number[] {
     .map(Number);
 }
 
+/** Resolves once none of `pids` is running any more, or after `timeoutMs`. */
+async function stopped(pids: readonly number[], timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (pids.some((pid) => existsSync(`/proc/${pid}`)) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** VmRSS of `pid` in MB, 0 once it is gone. */
 function rssMb(pid: number): number {
   try {
@@ -316,8 +322,10 @@ const benchmark: Benchmark = {
       return rows;
     } finally {
       await server.close();
-      // Codex's daemons outlive its TUI: stopped here, before their folder goes.
-      for (const pid of processesUnder(work)) process.kill(pid, "SIGTERM");
+      // Codex's daemons outlive its TUI: stopped here, and waited for (they write their state as they stop) before their folder goes.
+      const daemons = processesUnder(work);
+      for (const pid of daemons) process.kill(pid, "SIGTERM");
+      await stopped(daemons, 5_000);
       rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
   },
