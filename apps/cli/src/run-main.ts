@@ -31,8 +31,11 @@ export async function runMain(firstPrompt: string, options: MainOptions, io: Pro
   startupMark("config");
   const providers = await createProviders(settings, io.env);
   startupMark("providers");
-  // Every mode's first request needs the model's SDK: it loads while the session opens (reading files, running git).
-  void loadProviders(providers);
+  // The first request needs the model's SDK. Without a terminal prompt it loads while the session opens (reading files,
+  // running git); the interactive mode loads it once its prompt is drawn, while the user types: the prompt does not need
+  // it, and it is most of what the start would otherwise hold in memory and run before the prompt.
+  const interactive = !options.wire && options.print === undefined;
+  if (!interactive) void loadProviders(providers);
   if (settings.sessionRetention !== null) {
     const { applySessionRetention } = await import("./sessions/startup-retention.js");
     await applySessionRetention(settings, choice, await realpath(io.cwd()), io.stderr);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadProjectContext } from "../src/project/project-context.js";
@@ -44,6 +44,29 @@ describe("project context", () => {
     expect(context.repoRoot).toBeNull();
     expect(context.blocks.map((b) => b.name)).toEqual(["AGENTS.md", "environment"]);
     expect(context.blocks[1]!.content).not.toContain("Git branch");
+  });
+
+  it("runs no git process outside a repository, and git's own summary inside one", async () => {
+    // A git first on PATH that notes each run and answers like git outside a repository.
+    const bin = await tempDir();
+    const runs = path.join(bin, "runs.log");
+    await writeFile(path.join(bin, "git"), `#!/bin/sh\necho "$*" >> '${runs}'\necho "fatal: not a git repository" >&2\nexit 128\n`);
+    await chmod(path.join(bin, "git"), 0o755);
+    const ran = () => readFile(runs, "utf8").catch(() => "");
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ""}`;
+    try {
+      const plain = await tempDir();
+      const context = await loadProjectContext(plain);
+      expect(context.blocks.at(-1)!.content).not.toContain("Git branch");
+      expect(await ran()).toBe("");
+      const repo = await tempDir();
+      await mkdir(path.join(repo, ".git"));
+      await loadProjectContext(repo);
+      expect(await ran()).toContain("config");
+    } finally {
+      process.env.PATH = savedPath;
+    }
   });
 
   it("is only the agent's instructions without project context", () => {

@@ -19,11 +19,25 @@
  * output goes to a headless xterm.js, which answers the terminal's queries
  * (cursor position, colours, modes: Codex's TUI waits for those answers, a
  * bare pty gives none) — spawn → the ready prompt on the screen (kosong's
- * status line and `› `, Codex's `›` composer), and the RSS of the agent's
- * process then (`/proc`, MB in the ms columns).
+ * status line and `› `, Codex's `›` composer), the CPU time the agent's
+ * process spent by then (all its threads, from `/proc/PID/task/*\/schedstat`:
+ * less blurred than the wall time by the other load of a shared machine),
+ * the RSS of the agent's process then and 3 s later (0.5 s in a quick run;
+ * `/proc`, MB in the ms columns; kosong loads its SDK while the prompt
+ * waits, and Codex's TUI keeps
+ * starting after its composer shows), and 3 s later the RSS of everything
+ * the agent runs: its process, its children, and the processes it left
+ * running on their own (Codex starts an app-server daemon from a copy of
+ * itself under CODEX_HOME, which outlives the TUI; the bench stops those at
+ * its end).
+ *
+ * With `KOSONG_BENCH_BASELINE_CLI` set to another build's `kosong.js` (e.g.
+ * a copy of main's `dist` as `apps/cli/dist-main`), that build's interactive
+ * start alternates with the two in the same rounds and gets rows of its own
+ * (this build against it, and it against Codex).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -76,30 +90,93 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
 
 interface Ready {
   ms: number;
+  /** CPU time of the agent's process by then, all threads, in ms. */
+  cpuMs: number;
   rssMb: number;
+  /** The process's RSS 3 s after the prompt showed (0.5 s in a quick run). */
+  laterRssMb: number;
+  /** As long after the prompt: the process, its children and the processes it left running under the agent's folder. */
+  treeRssMb: number;
+}
+
+/** How long after the prompt the later RSS is read (a quick run waits less). */
+const laterMs = (quick: boolean): number => (quick ? 500 : 3_000);
+
+/** The children of `pid`. */
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** The process `script` runs the command as (its child: the command is exec'd), or null. */
 function commandPid(scriptPid: number): number | null {
+  return childrenOf(scriptPid)[0] ?? null;
+}
+
+/** `pid` and its descendants. */
+function withDescendants(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(withDescendants)];
+}
+
+/** Processes whose executable lies under `folder` (helpers an agent installed and started there, such as Codex's daemon). */
+function processesUnder(folder: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readlinkSync(`/proc/${name}/exe`).startsWith(folder + path.sep);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Resolves once none of `pids` is running any more, or after `timeoutMs`. */
+async function stopped(pids: readonly number[], timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (pids.some((pid) => existsSync(`/proc/${pid}`)) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** VmRSS of `pid` in MB, 0 once it is gone. */
+function rssMb(pid: number): number {
   try {
-    const child = execFileSync("pgrep", ["-P", String(scriptPid)], { encoding: "utf8" }).trim().split("\n")[0];
-    return child ? Number(child) : null;
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return rss ? Number(rss[1]) / 1024 : 0;
   } catch {
-    return null;
+    return 0;
   }
+}
+
+/** CPU time of all threads of `pid` so far, in ms (`/proc/PID/task/TID/schedstat`: ns on the CPU first). */
+function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return ns / 1e6;
 }
 
 /**
  * Runs `command args` in a pseudo-terminal read by a headless xterm.js (which answers the terminal's queries) until
- * `isReady(screen)`; returns the time from the spawn and the process's RSS then, and ends it.
+ * `isReady(screen)`; returns the time from the spawn, the CPU time and RSS then, the RSS `later` ms after (the process's, and
+ * with its children and the processes left under `folder`), and ends it.
  */
-function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, isReady: (screen: string) => boolean): Promise<Ready> {
+function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, folder: string, isReady: (screen: string) => boolean, later: number): Promise<Ready> {
   const quoted = [command, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   const term = new xterm.Terminal({ cols: 100, rows: 30, allowProposedApi: true });
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn("script", ["-qefc", `stty cols 100 rows 30; exec ${quoted}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
     let result: Ready | null = null;
+    let ready = false;
     const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
     const screen = () => {
       const buffer = term.buffer.active;
@@ -110,12 +187,17 @@ function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv
     term.onData((data) => child.stdin.write(data));
     child.stdout.on("data", (chunk: Buffer) =>
       term.write(chunk, () => {
-        if (result !== null || !isReady(screen())) return;
+        if (ready || !isReady(screen())) return;
+        ready = true;
         const ms = performance.now() - start;
         const pid = commandPid(child.pid!);
-        const rss = pid === null ? null : /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-        result = { ms, rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN };
-        if (pid !== null) process.kill(pid, "SIGTERM");
+        if (pid === null) return;
+        const atPrompt = { ms, cpuMs: cpuMs(pid), rssMb: rssMb(pid) };
+        setTimeout(() => {
+          const tree = new Set([...withDescendants(pid), ...processesUnder(folder)]);
+          result = { ...atPrompt, laterRssMb: rssMb(pid), treeRssMb: [...tree].reduce((sum, p) => sum + rssMb(p), 0) };
+          process.kill(pid, "SIGTERM");
+        }, later);
       }),
     );
     child.on("error", reject);
@@ -176,24 +258,25 @@ const benchmark: Benchmark = {
         node: () => run(process.execPath, ["-p", "0"], base, work),
       };
       const terminal = hasScript();
-      const ready: Record<string, Ready[]> = { kosong: [], codex: [] };
+      const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
+      const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [] };
       if (terminal) {
         const term = { TERM: "xterm-256color" };
-        sides.kosongReady = async () => {
-          ready.kosong!.push(await readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongReady));
+        const interactive = (name: string, start: () => Promise<Ready>) => async () => {
+          ready[name]!.push(await start());
           return { firstByte: 0, exit: 0, rssMb: 0 };
         };
-        sides.codexReady = async () => {
-          ready.codex!.push(await readyInTerminal(codex, [], { ...codexEnv, ...term }, work, codexReady));
-          return { firstByte: 0, exit: 0, rssMb: 0 };
-        };
+        const kosongHome = kosongEnv.KOSONG_HOME;
+        const later = laterMs(quick);
+        sides.kosongReady = interactive("kosong", () => readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady, later));
+        sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, work, codexHome, codexReady, later));
+        if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady, later));
       }
       const names = Object.keys(sides);
       const runs: Record<string, Run[]> = Object.fromEntries(names.map((name) => [name, []]));
       // Untimed: caches warm up.
       for (const name of names) await sides[name]!();
-      ready.kosong!.length = 0;
-      ready.codex!.length = 0;
+      for (const samples of Object.values(ready)) samples.length = 0;
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < names.length; i++) {
           const name = names[(i + round) % names.length]!;
@@ -216,17 +299,33 @@ const benchmark: Benchmark = {
       }
       if (terminal) {
         const readyOf = (name: string, key: keyof Ready) => ready[name]!.map((r) => r[key]);
-        rows.push(
-          rowFromSamples("interactive: start → ready prompt, kosong vs codex (pty + headless xterm)", readyOf("kosong", "ms"), "Codex CLI's TUI to its composer", readyOf("codex", "ms"), { goal: 0.9 }),
-          rowFromSamples("interactive: RSS at the ready prompt in MB (not ms), kosong vs codex", readyOf("kosong", "rssMb"), "Codex CLI at its composer (MB)", readyOf("codex", "rssMb"), {
-            goal: 1,
-            note: `${median(readyOf("kosong", "rssMb")).toFixed(0)} MB against ${median(readyOf("codex", "rssMb")).toFixed(0)} MB`,
+        const mb = (name: string, key: keyof Ready) => `${median(readyOf(name, key)).toFixed(0)} MB`;
+        const after = `${laterMs(quick) / 1000} s`;
+        /** The interactive rows of the kosong build `name` (`kosong`, `baseline`) against `against` (`codex`, `baseline`). */
+        const interactiveRows = (name: string, label: string, against: string, againstLabel: string, goals: boolean): BenchRow[] => [
+          rowFromSamples(`interactive: start → ready prompt, ${label} vs ${againstLabel} (pty + headless xterm)`, readyOf(name, "ms"), `${againstLabel}, to its prompt`, readyOf(against, "ms"), goals ? { goal: 0.9 } : { note: "informational" }),
+          rowFromSamples(`interactive: CPU time to the ready prompt (all threads), ${label} vs ${againstLabel}`, readyOf(name, "cpuMs"), `${againstLabel}, to its prompt`, readyOf(against, "cpuMs"), { note: "informational" }),
+          rowFromSamples(`interactive: RSS at the ready prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "rssMb"), `${againstLabel} at its prompt (MB)`, readyOf(against, "rssMb"), {
+            ...(goals ? { goal: 1 } : {}),
+            note: `${mb(name, "rssMb")} against ${mb(against, "rssMb")}`,
           }),
-        );
+          rowFromSamples(`interactive: RSS ${after} after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "laterRssMb"), `${againstLabel} ${after} after (MB)`, readyOf(against, "laterRssMb"), {
+            note: `informational: ${mb(name, "laterRssMb")} against ${mb(against, "laterRssMb")}`,
+          }),
+          rowFromSamples(`interactive: RSS of all its processes ${after} after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "treeRssMb"), `${againstLabel}, its processes (MB)`, readyOf(against, "treeRssMb"), {
+            note: `informational: ${mb(name, "treeRssMb")} against ${mb(against, "treeRssMb")} (children and daemons left running included)`,
+          }),
+        ];
+        rows.push(...interactiveRows("kosong", "kosong", "codex", "Codex CLI's TUI", true));
+        if (baselineBin) rows.push(...interactiveRows("kosong", "kosong", "baseline", "the baseline build", false), ...interactiveRows("baseline", "the baseline build", "codex", "Codex CLI's TUI", true));
       }
       return rows;
     } finally {
       await server.close();
+      // Codex's daemons outlive its TUI: stopped here, and waited for (they write their state as they stop) before their folder goes.
+      const daemons = processesUnder(work);
+      for (const pid of daemons) process.kill(pid, "SIGTERM");
+      await stopped(daemons, 5_000);
       rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
   },

@@ -10,7 +10,7 @@ import { askApproval } from "../tools/ask-approval.js";
 import { capOutput } from "../tools/cap-output.js";
 import { AddressPolicy } from "./address-policy.js";
 import { defaultFetchLimits, type FetchLimits } from "./fetch-limits.js";
-import { FetchError, guardedGet } from "./guarded-get.js";
+import { FetchError } from "./fetch-error.js";
 import { hostAllowed } from "./host-allowed.js";
 import { pageText } from "./page-text.js";
 
@@ -48,6 +48,7 @@ export function fetchUrlTool(options: FetchUrlOptions = {}) {
         return refused === null;
       };
       try {
+        const { guardedGet } = await import("./guarded-get.js");
         const page = await guardedGet(url, { policy, limits, signal: context.signal, approveHost });
         const text = await pageText(page.body, page.contentType, page.url);
         if (text === null) return toolError({ message: `${page.url} is ${page.contentType}, not text: FetchURL reads HTML, text and JSON only.`, brief: "Not text" });

@@ -4,13 +4,16 @@
  * {@link guardedLookup}, an IP literal before connecting, and the socket's
  * peer once connected), redirects are followed by hand within the limit,
  * each new host is approved first, the body is cut at the size cap and the
- * whole exchange at the time cap.
+ * whole exchange at the time cap. FetchURL imports it on its first use:
+ * importing `node:http` as a module loads Node's fetch implementation too
+ * (~20 ms of the interactive start, for a tool most turns never call).
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { AddressPolicy } from "./address-policy.js";
+import { FetchError } from "./fetch-error.js";
 import type { FetchLimits } from "./fetch-limits.js";
 import { guardedLookup, PrivateAddressError } from "./guarded-lookup.js";
 
@@ -25,10 +28,6 @@ export interface FetchedPage {
   truncated: boolean;
 }
 
-/** A fetch that could not be done (a refused address, too many redirects, a bad URL, a timeout); its message is for the model. */
-export class FetchError extends Error {
-  override name = "FetchError";
-}
 
 /**
  * Gets `url`. `approveHost` is called with each host (`name:port` when the
