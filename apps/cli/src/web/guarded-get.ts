@@ -28,7 +28,6 @@ export interface FetchedPage {
   truncated: boolean;
 }
 
-
 /**
  * Gets `url`. `approveHost` is called with each host (`name:port` when the
  * port is not the scheme's) before it is first contacted, the first one

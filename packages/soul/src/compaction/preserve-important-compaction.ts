@@ -180,7 +180,7 @@ export class PreserveImportantCompaction implements Compaction {
       // Before the block goes, its outputs become stubs: the agent's own message (its prose, its call, a script it may write
       // again) stays, paired with a result that says what was elided. The block is then ranked by what the agent wrote in
       // it, as written: the names of a whole script, not only of its excerpt, are what a later script repeats.
-      const stubbed = history.slice(b.start, b.end).map((message) => (message.role === "tool" ? smaller(message, toolOutputStub(message, counter.message(message)), counter) : message));
+      const stubbed = history.slice(b.start, b.end).map((message) => (message.role === "tool" ? stubIfSmaller(message, counter) : message));
       let rest = 0;
       if (outputs.length > 0) for (const [key, value] of keysOf(history.slice(b.start, b.end))) if (!keys.has(key) && !covered.has(key)) rest += value;
       const calls = keysOf(stubbed);
@@ -231,9 +231,11 @@ export class PreserveImportantCompaction implements Compaction {
   }
 }
 
-/** `candidate` when the counter counts it below `message`, else `message`. */
-function smaller(message: Message, candidate: Message, counter: { message(m: Message): number }): Message {
-  return counter.message(candidate) < counter.message(message) ? candidate : message;
+/** `message` (a tool output) as its stub when the counter counts the stub smaller, else `message` itself. */
+function stubIfSmaller(message: Message, counter: { message(m: Message): number }): Message {
+  const tokens = counter.message(message);
+  const stub = toolOutputStub(message, tokens);
+  return counter.message(stub) < tokens ? stub : message;
 }
 
 /** The paths that `messages` mention (texts and tool-call arguments). */
