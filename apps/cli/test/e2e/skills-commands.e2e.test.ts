@@ -11,25 +11,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { writeSkillsWorkspace } from "./skills-workspace.js";
+import { skillsSuite } from "./skills-workspace.js";
 import { callTool, say, usage, useFakeModel } from "./fake-model.js";
-import { runKosong } from "./kosong-binary.js";
 
 const fake = useFakeModel();
 const tempDir = useTempDirs();
 
-/** A workspace with one skill in each of the four folders (and a link out, and a body with controls). */
-async function setup() {
-  const home = await tempDir();
-  const cwd = await writeSkillsWorkspace(home);
-  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
-  const run = (args: string[]) => runKosong(args, { cwd, home, env });
-  return { home, cwd, run };
-}
-
-type Sent = { role: string; content?: unknown; tool_call_id?: string };
-const sent = (n: number): Sent[] => fake.server.requests[n]!.body!.messages as Sent[];
-const text = (m: Sent | undefined): string => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+const { setup, sent, text } = skillsSuite(fake, tempDir);
 
 describe("skills and custom commands (the built binary)", { timeout: 90_000 }, () => {
   it("lists each folder's skill by description only; the body comes when the model loads it, and its files only from inside it", async () => {

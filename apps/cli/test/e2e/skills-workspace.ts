@@ -6,6 +6,8 @@
  */
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { FakeProviderServer } from "@kosong/core/testing";
+import { runKosong } from "./kosong-binary.js";
 
 async function writeSkill(dir: string, name: string, description: string, body: string): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -25,4 +27,26 @@ export async function writeSkillsWorkspace(home: string): Promise<string> {
   await symlink(path.join(home, "outside/stolen"), path.join(cwd, ".claude/skills/stolen"));
   await writeFile(path.join(home, "secret.txt"), "SECRET-OUTSIDE\n");
   return cwd;
+}
+
+/** A message of a request the fake server got, as the tests read it. */
+export type Sent = { role: string; content?: unknown; tool_call_id?: string };
+
+/**
+ * What the skills tests share, on the file's fake server and temporary
+ * folders: `setup` writes the workspace in a fresh home and gives a runner of
+ * the built binary there; `sent(n)` is the n-th request's messages; `text`
+ * a message's content as text.
+ */
+export function skillsSuite(fake: { readonly server: FakeProviderServer }, tempDir: () => Promise<string>) {
+  const setup = async () => {
+    const home = await tempDir();
+    const cwd = await writeSkillsWorkspace(home);
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.server.url}/v1` };
+    const run = (args: string[]) => runKosong(args, { cwd, home, env });
+    return { home, cwd, run };
+  };
+  const sent = (n: number): Sent[] => fake.server.requests[n]!.body!.messages as Sent[];
+  const text = (m: Sent | undefined): string => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+  return { setup, sent, text };
 }
