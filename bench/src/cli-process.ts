@@ -3,7 +3,7 @@
  * building it when missing, and whether a pseudo-terminal can be had.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,4 +26,18 @@ export function hasScript(): boolean {
   } catch {
     return false;
   }
+}
+
+/** A small git repository with an AGENTS.md, as a user's project. */
+export function makeProject(work: string): string {
+  const project = path.join(work, "project");
+  mkdirSync(path.join(project, "src"), { recursive: true });
+  writeFileSync(path.join(project, "AGENTS.md"), "# Project\n\nRun the tests with `npm test`.\n");
+  writeFileSync(path.join(project, "src", "index.ts"), "export const answer = 42;\n");
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: project, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com" } });
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-qm", "start");
+  writeFileSync(path.join(project, "src", "index.ts"), "export const answer = 43;\n");
+  return project;
 }

@@ -24,15 +24,15 @@
  *
  * Needs the built CLI (`apps/cli/dist/kosong.js`); builds it when missing.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { ensureCliBuilt, hasScript, kosongBin } from "../cli-process.ts";
+import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
 import { median, rowFromSamples } from "../measure.ts";
 
 const preload = fileURLToPath(new URL("../startup-marks-preload.mjs", import.meta.url));
@@ -149,20 +149,6 @@ function nodeRun(): Promise<number> {
     child.on("error", reject);
     child.on("close", () => resolve(now() - spawned));
   });
-}
-
-/** A small git repository with an AGENTS.md, as a user's project. */
-function makeProject(work: string): string {
-  const project = path.join(work, "project");
-  mkdirSync(path.join(project, "src"), { recursive: true });
-  writeFileSync(path.join(project, "AGENTS.md"), "# Project\n\nRun the tests with `npm test`.\n");
-  writeFileSync(path.join(project, "src", "index.ts"), "export const answer = 42;\n");
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: project, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com" } });
-  git("init", "-q");
-  git("add", ".");
-  git("commit", "-qm", "start");
-  writeFileSync(path.join(project, "src", "index.ts"), "export const answer = 43;\n");
-  return project;
 }
 
 function phaseRows(mode: string, phases: Phase[], runs: Times[], node: number[]): BenchRow[] {

@@ -44,7 +44,7 @@ import { performance } from "node:perf_hooks";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import xterm from "@xterm/headless";
-import { ensureCliBuilt, hasScript, kosongBin } from "../cli-process.ts";
+import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
 import { median, rowFromSamples } from "../measure.ts";
 
 /** Codex's binary: `KOSONG_BENCH_CODEX`, else `codex` on the PATH, else null. */
@@ -239,11 +239,13 @@ const benchmark: Benchmark = {
     const work = mkdtempSync(path.join(os.homedir(), ".kosong-bench-codex-"));
     const server = await startFakeProviderServer();
     try {
+      // Both agents start in a small git project with an AGENTS.md, where users start them (git runs at both starts).
+      const project = makeProject(work);
       const codexHome = path.join(work, ".codex");
       mkdirSync(codexHome);
       writeFileSync(
         path.join(codexHome, "config.toml"),
-        `model = "bench-model"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n\n[projects."${work}"]\ntrust_level = "trusted"\n`,
+        `model = "bench-model"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
       );
       const base = { PATH: process.env.PATH ?? "", HOME: work };
       const kosongEnv = { ...base, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, NO_COLOR: "1" };
@@ -251,11 +253,11 @@ const benchmark: Benchmark = {
       const kosongArgs = [kosongBin, "-p", "hi", "--model", "bench-model"];
       const codexArgs = ["exec", "--skip-git-repo-check", "hi"];
       const sides: Record<string, () => Promise<Run>> = {
-        kosong: () => oneShot(server, process.execPath, kosongArgs, kosongEnv, work),
-        codex: () => oneShot(server, codex, codexArgs, codexEnv, work),
-        kosongVersion: () => run(process.execPath, [kosongBin, "--version"], kosongEnv, work),
-        codexVersion: () => run(codex, ["--version"], codexEnv, work),
-        node: () => run(process.execPath, ["-p", "0"], base, work),
+        kosong: () => oneShot(server, process.execPath, kosongArgs, kosongEnv, project),
+        codex: () => oneShot(server, codex, codexArgs, codexEnv, project),
+        kosongVersion: () => run(process.execPath, [kosongBin, "--version"], kosongEnv, project),
+        codexVersion: () => run(codex, ["--version"], codexEnv, project),
+        node: () => run(process.execPath, ["-p", "0"], base, project),
       };
       const terminal = hasScript();
       const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
@@ -268,9 +270,9 @@ const benchmark: Benchmark = {
         };
         const kosongHome = kosongEnv.KOSONG_HOME;
         const later = laterMs(quick);
-        sides.kosongReady = interactive("kosong", () => readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady, later));
-        sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, work, codexHome, codexReady, later));
-        if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, work, kosongHome, kosongReady, later));
+        sides.kosongReady = interactive("kosong", () => readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, project, kosongHome, kosongReady, later));
+        sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, project, codexHome, codexReady, later));
+        if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, project, kosongHome, kosongReady, later));
       }
       const names = Object.keys(sides);
       const runs: Record<string, Run[]> = Object.fromEntries(names.map((name) => [name, []]));
