@@ -1,0 +1,53 @@
+/**
+ * `kosong --version` through the built binary: the entry answers it (and
+ * `-V`) alone without loading the command line (commander and the program's
+ * every flag and command, the `cli-main` chunk), so it starts about as fast
+ * as a bare `node`; with other arguments the command line prints the same
+ * line. Which of the bundle's files a run loads is recorded by a module load
+ * hook preloaded into the child (`record-loaded-modules.mjs`).
+ */
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import packageJson from "../../package.json" with { type: "json" };
+import { useTempDirs } from "../temp-dir.js";
+import { ensureBuilt, kosongBin, runKosong } from "./kosong-binary.js";
+
+const tempDir = useTempDirs();
+const recorder = pathToFileURL(fileURLToPath(new URL("record-loaded-modules.mjs", import.meta.url))).href;
+const dist = path.dirname(kosongBin);
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+/** Runs `kosong args...`; its output and the bundle's files it loaded (names in dist/ and their total size). */
+async function runRecorded(args: string[]) {
+  const home = await tempDir();
+  const list = path.join(home, "loaded.txt");
+  const run = await runKosong(args, { cwd: home, home, env: { NODE_OPTIONS: `--import ${recorder}`, KOSONG_TEST_LOADED_MODULES: list } });
+  const files = (await readFile(list, "utf8")).split("\n").map((url) => fileURLToPath(url)).filter((file) => path.dirname(file) === dist);
+  const bytes = (await Promise.all(files.map((file) => stat(file)))).reduce((sum, s) => sum + s.size, 0);
+  return { ...run, files: files.map((file) => path.basename(file)), bytes };
+}
+
+describe("kosong --version", () => {
+  it("prints the version with --version or -V alone, loading none of the command line", async () => {
+    for (const flag of ["--version", "-V"]) {
+      const run = await runRecorded([flag]);
+      expect(run.stdout, flag).toBe(`kosong ${packageJson.version}\n`);
+      expect(run.stderr, flag).toBe("");
+      expect(run.code, flag).toBe(0);
+      expect(run.files, flag).toContain("kosong.js");
+      // The command line's chunk (commander and every flag and command) is ~120 KB; the entry and what it needs, a few KB.
+      expect(run.files.filter((file) => file.startsWith("cli-main-")), flag).toEqual([]);
+      expect(run.bytes, `${flag}: ${run.files.join(", ")}`).toBeLessThan(16 * 1024);
+    }
+  });
+
+  it("prints the same line through the command line when other arguments come with it", async () => {
+    const run = await runRecorded(["--model", "some-model", "--version"]);
+    expect(run.stdout).toBe(`kosong ${packageJson.version}\n`);
+    expect(run.code).toBe(0);
+    expect(run.files.some((file) => file.startsWith("cli-main-"))).toBe(true);
+  });
+});
