@@ -6,13 +6,14 @@
  * line. Which of the bundle's files a run loads is recorded by a module load
  * hook preloaded into the child (`record-loaded-modules.mjs`).
  */
+import { spawn } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json" with { type: "json" };
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, kosongBin, runKosong } from "./kosong-binary.js";
+import { cleanEnv, ensureBuilt, kosongBin, runKosong } from "./kosong-binary.js";
 
 const tempDir = useTempDirs();
 const recorder = pathToFileURL(fileURLToPath(new URL("record-loaded-modules.mjs", import.meta.url))).href;
@@ -49,5 +50,17 @@ describe("kosong --version", () => {
     expect(run.stdout).toBe(`kosong ${packageJson.version}\n`);
     expect(run.code).toBe(0);
     expect(run.files.some((file) => file.startsWith("cli-main-"))).toBe(true);
+  });
+
+  it("ends quietly with success when the reader of its output has gone (`kosong --version | true`)", async () => {
+    const home = await tempDir();
+    const child = spawn(process.execPath, [kosongBin, "--version"], { cwd: home, env: cleanEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    // The pipe's reading end closed before the version is written: the write fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 });
