@@ -34,7 +34,8 @@
  * With `KOSONG_BENCH_BASELINE_CLI` set to another build's `kosong.js` (e.g.
  * a copy of main's `dist` as `apps/cli/dist-main`), that build's interactive
  * start alternates with the two in the same rounds and gets rows of its own
- * (this build against it, and it against Codex).
+ * (this build against it, and it against Codex), and so does its
+ * `--version` (this build against it, and it against `node -p 0`).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -261,6 +262,7 @@ const benchmark: Benchmark = {
       };
       const terminal = hasScript();
       const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
+      if (baselineBin) sides.baselineVersion = () => run(process.execPath, [baselineBin, "--version"], kosongEnv, project);
       const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [] };
       if (terminal) {
         const term = { TERM: "xterm-256color" };
@@ -292,6 +294,12 @@ const benchmark: Benchmark = {
         rowFromSamples("--version: kosong vs codex", of("kosongVersion", "exit"), "codex --version", of("codexVersion", "exit"), { note: "informational" }),
         rowFromSamples("--version: kosong vs node", of("kosongVersion", "exit"), "node -p 0", of("node", "exit"), { goal: 1.5 }),
       ];
+      if (baselineBin) {
+        rows.push(
+          rowFromSamples("--version: this build vs the baseline build", of("kosongVersion", "exit"), "the baseline build's --version", of("baselineVersion", "exit"), { note: "informational" }),
+          rowFromSamples("--version: the baseline build vs node", of("baselineVersion", "exit"), "node -p 0", of("node", "exit"), { note: "informational" }),
+        );
+      }
       if (hasGnuTime) {
         rows.push(
           rowFromSamples("one-shot: peak RSS in MB (not ms), kosong -p vs codex exec", of("kosong", "rssMb"), "Codex CLI, the same turn (MB)", of("codex", "rssMb"), {
