@@ -19,8 +19,9 @@ import { asciiSource } from "./build/ascii-source.js";
  * as one file of its own that imports those two when it runs a command.
  * `kosong --version` alone, which the entry answers itself, then loads that
  * one file: in one bundle with the rest, the few modules the entry shares
- * with the command line were chunks of their own, each a file to resolve,
- * read and link (about 1.5x the start of a bare `node` instead of 1.1x).
+ * with the command line (the version, the exit codes, the start-up marks)
+ * were five chunks of their own, each a file to resolve, read and link
+ * (1.17x the CPU time of `node -p 0` against 0.97x, measured alternating).
  */
 const base = kosongTsup({
   entry: { "cli-main": "src/cli-main.ts", "compile-cache": "src/compile-cache.ts" },
