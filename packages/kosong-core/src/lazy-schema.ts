@@ -1,0 +1,25 @@
+/**
+ * Schemas built on first use. A module that builds its zod schemas at import
+ * makes every program importing it pay for them (a zod object costs tens of
+ * microseconds to build, a config file's schema hundreds of them), even one
+ * that never parses what they describe: the CLI's start built some thousand
+ * zod schemas before its first request, most of them for files it did not
+ * read. {@link lazySchema} defers the building to the first call.
+ */
+
+/**
+ * A getter for the value `build` returns, built on the first call and the
+ * same value on every later call:
+ *
+ * ```ts
+ * const settingsSchema = lazySchema(() => z.object({ name: z.string() }));
+ * type Settings = z.infer<ReturnType<typeof settingsSchema>>;
+ * settingsSchema().parse(json);
+ * ```
+ *
+ * A `build` that throws is called again by the next call.
+ */
+export function lazySchema<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
