@@ -17,7 +17,8 @@
  * settingsSchema().parse(json);
  * ```
  *
- * A `build` that throws is called again by the next call.
+ * A `build` that throws is called again by the next call. For a bundler to
+ * leave an unused lazy schema out, mark the call with a `@__PURE__` comment.
  */
 export function lazySchema<T>(build: () => T): () => T {
   let built: { value: T } | undefined;

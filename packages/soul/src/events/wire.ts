@@ -52,7 +52,7 @@ export function parseEvent(input: string | unknown): SoulEvent {
 type PayloadSchemas = { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> };
 
 /** The payload schemas, built on the first parse: a program that only writes events (the CLI's interactive start) never builds them. */
-const payloadSchemas = lazySchema(buildPayloadSchemas);
+const payloadSchemas = /* @__PURE__ */ lazySchema(buildPayloadSchemas);
 
 function buildPayloadSchemas(): PayloadSchemas {
   const int = z.number().int();
