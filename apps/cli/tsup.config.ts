@@ -1,6 +1,9 @@
 import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig } from "tsup";
+import { fileURLToPath } from "node:url";
 import { asciiSource } from "./build/ascii-source.js";
+
+const noZod3JsonSchema = fileURLToPath(new URL("./build/no-zod3-json-schema.ts", import.meta.url));
 
 /**
  * The CLI ships bundled: its own code, the @kosong/* packages and their
@@ -31,4 +34,6 @@ export default defineConfig({
   external: [leftOutPattern],
   // ASCII chunks: one-byte source text in V8's heap, half the size (see build/ascii-source.ts).
   plugins: [{ name: "ascii-source", renderChunk: (code) => ({ code: asciiSource(code) }) }],
+  // No zod 3 in the bundle: the CLI's tool schemas are zod 4 (see build/no-zod3-json-schema.ts).
+  esbuildPlugins: [{ name: "no-zod3-json-schema", setup: (build) => void build.onResolve({ filter: /^zod-to-json-schema$/ }, () => ({ path: noZod3JsonSchema })) }],
 });
