@@ -1,6 +1,9 @@
 import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig, type Options } from "tsup";
+import { fileURLToPath } from "node:url";
 import { asciiSource } from "./build/ascii-source.js";
+
+const noZod3JsonSchema = fileURLToPath(new URL("./build/no-zod3-json-schema.ts", import.meta.url));
 
 /**
  * The CLI ships bundled: its own code, the @kosong/* packages and their
@@ -46,6 +49,8 @@ export default defineConfig([
     noExternal: [new RegExp(`^(?!${leftOutPattern.source.slice(1)})`)],
     external: [leftOutPattern],
     plugins,
+    // No zod 3 in the bundle: the CLI's tool schemas are zod 4 (see build/no-zod3-json-schema.ts).
+    esbuildPlugins: [{ name: "no-zod3-json-schema", setup: (build) => void build.onResolve({ filter: /^zod-to-json-schema$/ }, () => ({ path: noZod3JsonSchema })) }],
     // The entry's bundle writes kosong.js beside this one at the same time: not removed here.
     clean: ["!kosong.js", "!kosong.js.map"],
   },
