@@ -4,7 +4,7 @@
  * generation (to about 10 MB, mostly empty once they are done) and leave
  * garbage in the old one, and V8 shrinks neither while the process idles:
  * its memory reducer, which would, is started by a full collection, and the
- * start runs none (only young ones). {@link releaseStartUpMemory} runs one
+ * interactive start runs none (only young ones). {@link releaseStartUpMemory} runs one
  * full collection; the memory reducer then collects, compacts and shrinks
  * the heap on its own about 8 s later, in small incremental steps, as it
  * does for any Node process that has had a full collection.
@@ -15,7 +15,7 @@ import vm from "node:vm";
 type Collect = (options: { type: "major"; execution: "sync" }) => void;
 
 /**
- * Runs one full garbage collection (a pause of 30-40 ms on an idle prompt of
+ * Runs one full garbage collection (a pause of 24-40 ms on an idle prompt of
  * this size). V8 gives JavaScript its collector only behind `--expose-gc`
  * (node's own flag, when given, is used as is); else the flag is set for the
  * moment a new context is made, which then has `gc`, and unset again.

@@ -105,7 +105,7 @@ function fetchUsesEnvironmentProxy(): boolean {
 /**
  * Node's `http`, through `require` and only when the warm-up runs: an ES import of `node:http` reads each of its
  * exports, and one of them loads Node's whole fetch (undici, http2, web streams), which would then be loaded, and held,
- * before the prompt is drawn (12 MB more RSS in a bare `node`; 2 MB through `require`).
+ * before the prompt is drawn (14 MB more RSS in a bare `node`; 2 MB through `require`).
  */
 const requireBuiltin = createRequire(import.meta.url);
 
