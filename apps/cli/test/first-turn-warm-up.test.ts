@@ -95,7 +95,7 @@ describe("the first turn's warm-up", () => {
         return Promise.resolve();
       },
     };
-    expect(await (await mainProvider("openai")).warmUp(() => true, renderer)).toBe("warmed");
+    expect(await (await mainProvider("openai")).warmUp(() => true, () => renderer)).toBe("warmed");
     expect(seen).toEqual(expect.arrayContaining(["TurnBegin", "text ok", "TurnEnd"]));
     expect(seen.indexOf("text ok")).toBeLessThan(seen.indexOf("TurnEnd"));
     expect(seen.at(-1)).toBe("finish");
@@ -117,7 +117,7 @@ describe("the first turn's warm-up", () => {
         return Promise.resolve();
       },
     };
-    expect(await (await mainProvider("openai")).warmUp(() => waiting, renderer)).toBe("stopped");
+    expect(await (await mainProvider("openai")).warmUp(() => waiting, () => renderer)).toBe("stopped");
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.at(-1)).toBe("finish");
     expect(server.requests).toEqual([]);

@@ -143,9 +143,9 @@ export async function loadProviders(providers: Providers): Promise<void> {
  * Loads the SDKs of `providers`, then warms the main provider's first
  * request up while `idle()` holds (see {@link DeferredProvider.warmUp}):
  * nothing is sent to the provider; the warm-up turn's events go through
- * `renderer` when one is given. Never rejects.
+ * a renderer from `renderer` when one is given. Never rejects.
  */
-export async function warmUpProviders(providers: Providers, idle: () => boolean, renderer?: WarmUpRenderer): Promise<WarmUpOutcome> {
+export async function warmUpProviders(providers: Providers, idle: () => boolean, renderer?: () => WarmUpRenderer): Promise<WarmUpOutcome> {
   await loadProviders(providers);
   return providers.main instanceof DeferredProvider ? providers.main.warmUp(idle, renderer) : "skipped";
 }

@@ -60,9 +60,9 @@ export class DeferredProvider implements ChatProvider {
    * {@link warmUpFirstTurn}), so that the first real turn does not pay for
    * running Node's fetch, the SDK's request and stream code and the agent
    * loop for the first time. Nothing is sent to the provider. The turn's
-   * events go through `renderer` when one is given. Never rejects.
+   * events go through a renderer from `renderer` when one is given. Never rejects.
    */
-  async warmUp(idle: () => boolean, renderer?: WarmUpRenderer): Promise<WarmUpOutcome> {
+  async warmUp(idle: () => boolean, renderer?: () => WarmUpRenderer): Promise<WarmUpOutcome> {
     if (this.#transportWarmUp === null) return "skipped";
     try {
       await this.load();

@@ -137,10 +137,11 @@ async function listenLocally(body: string): Promise<{ url: string; close(): Prom
  * Runs one turn of a soul on an in-memory context with `warmUp`'s twin,
  * against a throwaway local server (see the module's comment), while
  * `idle()` holds: a false `idle()` aborts the turn within a few
- * milliseconds. The turn's events go through `renderer` when one is given.
- * Resolves once the server is closed; never rejects.
+ * milliseconds. The turn's events go through a renderer from `renderer`
+ * when one is given (made once the turn starts, not when the warm-up
+ * stops before). Resolves once the server is closed; never rejects.
  */
-export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean, renderer?: WarmUpRenderer): Promise<WarmUpOutcome> {
+export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean, renderer?: () => WarmUpRenderer): Promise<WarmUpOutcome> {
   if (fetchUsesEnvironmentProxy()) return "skipped";
   const abort = new AbortController();
   // The request in flight is aborted within a few milliseconds of the prompt no longer waiting.
@@ -156,13 +157,14 @@ export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boole
     const soul = new Soul({ agent: { name: "warm-up", systemPrompt: "", toolset: new SimpleToolset([]) }, provider, context });
     let text = "";
     const turn = soul.run("hi", { signal: abort.signal });
+    const rendering = renderer?.();
     try {
       for await (const event of turn) {
         if (event.type === "TextPart") text += event.payload.text;
-        await renderer?.render(event);
+        await rendering?.render(event);
       }
     } finally {
-      await renderer?.finish();
+      await rendering?.finish();
     }
     const { stopReason } = await turn.result;
     if (!idle()) return "stopped";

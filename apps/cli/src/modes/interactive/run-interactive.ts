@@ -97,7 +97,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     setImmediate(() => {
       startupMark("prompt-drawn");
       const idle = () => input.reading;
-      void warmUpProviders(agent.providers, idle, session.rehearsalRenderer())
+      void warmUpProviders(agent.providers, idle, () => session.rehearsalRenderer())
         .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
         .catch(() => undefined);
     }).unref();
