@@ -6,9 +6,7 @@
  * and parses the canned answer.
  * The provider's server gets nothing from it, the real request after it
  * works as before, the throwaway server is closed afterwards, and a prompt
- * that stops waiting stops it. The turn's events go through the renderer
- * it is given (the interactive mode's, writing to nowhere), which is
- * finished however the turn ends.
+ * that stops waiting stops it.
  */
 import { userMessage, type ChatProvider } from "@kosong/core";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
@@ -16,7 +14,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/settings.js";
 import { createProviders } from "../src/providers/create-provider.js";
 import { DeferredProvider } from "../src/providers/deferred-provider.js";
-import type { WarmUpRenderer } from "../src/providers/first-turn-warm-up.js";
 import { useTempDirs } from "./temp-dir.js";
 
 const tempDir = useTempDirs();
@@ -80,46 +77,6 @@ describe("the first turn's warm-up", () => {
   it("warms a provider with a thinking effort through its thinking copy", async () => {
     const main = await mainProvider("anthropic", "high");
     expect(await main.warmUp(() => true)).toBe("warmed");
-    expect(server.requests).toEqual([]);
-  });
-
-  it("renders the turn's events through the renderer it is given, then finishes it", async () => {
-    const seen: string[] = [];
-    const renderer: WarmUpRenderer = {
-      render: (event) => {
-        seen.push(event.type === "TextPart" ? `text ${event.payload.text}` : event.type);
-        return Promise.resolve();
-      },
-      finish: () => {
-        seen.push("finish");
-        return Promise.resolve();
-      },
-    };
-    expect(await (await mainProvider("openai")).warmUp(() => true, () => renderer)).toBe("warmed");
-    expect(seen).toEqual(expect.arrayContaining(["TurnBegin", "text ok", "TurnEnd"]));
-    expect(seen.indexOf("text ok")).toBeLessThan(seen.indexOf("TurnEnd"));
-    expect(seen.at(-1)).toBe("finish");
-    expect(seen.filter((type) => type === "finish")).toHaveLength(1);
-    expect(server.requests).toEqual([]);
-  });
-
-  it("finishes its renderer when the prompt stops waiting half way through the turn", async () => {
-    const seen: string[] = [];
-    let waiting = true;
-    const renderer: WarmUpRenderer = {
-      render: (event) => {
-        seen.push(event.type);
-        waiting = false;
-        return Promise.resolve();
-      },
-      finish: () => {
-        seen.push("finish");
-        return Promise.resolve();
-      },
-    };
-    expect(await (await mainProvider("openai")).warmUp(() => waiting, () => renderer)).toBe("stopped");
-    expect(seen.length).toBeGreaterThan(1);
-    expect(seen.at(-1)).toBe("finish");
     expect(server.requests).toEqual([]);
   });
 

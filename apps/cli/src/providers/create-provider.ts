@@ -12,7 +12,7 @@ import { acceptsImages } from "../media/image-input.js";
 import { DeferredProvider } from "./deferred-provider.js";
 import { missingCredentialsMessage } from "./missing-credentials.js";
 import { readScriptsFile } from "./scripts-file.js";
-import type { TransportWarmUp, WarmUpOutcome, WarmUpRenderer, WireFormat } from "./first-turn-warm-up.js";
+import type { TransportWarmUp, WarmUpOutcome, WireFormat } from "./first-turn-warm-up.js";
 
 /** Default models per provider. */
 export const defaultModels: Record<ProviderName, string> = {
@@ -142,12 +142,11 @@ export async function loadProviders(providers: Providers): Promise<void> {
 /**
  * Loads the SDKs of `providers`, then warms the main provider's first
  * request up while `idle()` holds (see {@link DeferredProvider.warmUp}):
- * nothing is sent to the provider; the warm-up turn's events go through
- * a renderer from `renderer` when one is given. Never rejects.
+ * nothing is sent to the provider. Never rejects.
  */
-export async function warmUpProviders(providers: Providers, idle: () => boolean, renderer?: () => WarmUpRenderer): Promise<WarmUpOutcome> {
+export async function warmUpProviders(providers: Providers, idle: () => boolean): Promise<WarmUpOutcome> {
   await loadProviders(providers);
-  return providers.main instanceof DeferredProvider ? providers.main.warmUp(idle, renderer) : "skipped";
+  return providers.main instanceof DeferredProvider ? providers.main.warmUp(idle) : "skipped";
 }
 
 /** Where the key a provider sends comes from, as a user would fix it: a variable, the config file, or none (a local server). */

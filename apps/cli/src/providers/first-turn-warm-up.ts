@@ -14,11 +14,6 @@
  * 127.0.0.1, for that one request, answering it with a tiny canned stream
  * in the provider's wire format. The server closes right after.
  *
- * Given a {@link WarmUpRenderer}, the turn's events are rendered through it
- * as a real turn's are (the interactive mode passes its turn renderer and
- * status line writing to a sink that keeps nothing), so that code has run
- * too before the first real turn.
- *
  * Nothing leaves the process but for that loopback connection: what the
  * SDK adds from the environment (e.g. an Anthropic auth token, an OpenAI
  * organization) reaches only this server. When Node's fetch goes through a
@@ -30,7 +25,7 @@ import type { AddressInfo } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { type ChatProvider, SimpleToolset } from "@kosong/core";
 import { MemoryContextLog } from "@kosong/context";
-import { Context, Soul, type SoulEvent } from "@kosong/soul";
+import { Context, Soul } from "@kosong/soul";
 
 /** The wire format a provider speaks: OpenAI Chat Completions, OpenAI Responses, or Anthropic Messages. */
 export type WireFormat = "openai-chat" | "openai-responses" | "anthropic";
@@ -43,16 +38,6 @@ export interface TransportWarmUp {
    * that calls `baseURL` with a placeholder key instead of the real one.
    */
   twin(baseURL: string): Promise<ChatProvider>;
-}
-
-/**
- * Renders the warm-up turn's events as a real turn's would be, to nowhere:
- * `render` gets each event in order, `finish` once after the last one (also
- * when the warm-up stopped half way). Neither may show anything to the user.
- */
-export interface WarmUpRenderer {
-  render(event: SoulEvent): Promise<void>;
-  finish(): Promise<void>;
 }
 
 /**
@@ -137,11 +122,10 @@ async function listenLocally(body: string): Promise<{ url: string; close(): Prom
  * Runs one turn of a soul on an in-memory context with `warmUp`'s twin,
  * against a throwaway local server (see the module's comment), while
  * `idle()` holds: a false `idle()` aborts the turn within a few
- * milliseconds. The turn's events go through a renderer from `renderer`
- * when one is given (made once the turn starts, not when the warm-up
- * stops before). Resolves once the server is closed; never rejects.
+ * milliseconds. Resolves once the server is closed;
+ * never rejects.
  */
-export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean, renderer?: () => WarmUpRenderer): Promise<WarmUpOutcome> {
+export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean): Promise<WarmUpOutcome> {
   if (fetchUsesEnvironmentProxy()) return "skipped";
   const abort = new AbortController();
   // The request in flight is aborted within a few milliseconds of the prompt no longer waiting.
@@ -157,15 +141,7 @@ export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boole
     const soul = new Soul({ agent: { name: "warm-up", systemPrompt: "", toolset: new SimpleToolset([]) }, provider, context });
     let text = "";
     const turn = soul.run("hi", { signal: abort.signal });
-    const rendering = renderer?.();
-    try {
-      for await (const event of turn) {
-        if (event.type === "TextPart") text += event.payload.text;
-        await rendering?.render(event);
-      }
-    } finally {
-      await rendering?.finish();
-    }
+    for await (const event of turn) if (event.type === "TextPart") text += event.payload.text;
     const { stopReason } = await turn.result;
     if (!idle()) return "stopped";
     return stopReason === "no_tool_calls" && text === cannedText ? "warmed" : "failed";

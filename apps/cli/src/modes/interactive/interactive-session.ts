@@ -12,8 +12,6 @@ import { addUsage, footerLine, noTokens, type SessionTokens, type StatusInfo, st
 import { priceOf } from "../../pricing/model-prices.js";
 import { usageCost } from "../../pricing/usage-cost.js";
 import { ScreenWriter } from "../../render/screen-writer.js";
-import { discardingScreen } from "../../render/discarding-screen.js";
-import type { WarmUpRenderer } from "../../providers/first-turn-warm-up.js";
 import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -386,9 +384,11 @@ export class InteractiveSession {
       await turn.renderer.render(event);
       await this.agent.observe(event);
       if (event.type === "TurnEnd" && event.payload.error) turn.errors.push(event.payload.error);
-      const tokens = this.#withUsage(this.tokens, event);
-      if (tokens !== null) {
-        this.tokens = tokens;
+      const counted = countedUsage(event);
+      if (counted !== null) {
+        // A child's call is priced at the child's model.
+        const model = (counted.agentId && this.agent.subagents.modelOf(counted.agentId)) || this.agent.providers.main.modelName;
+        this.tokens = addUsage(this.tokens, counted.usage, priceOf(model, this.agent.settings.prices));
         turn.screen.drawFooter();
       }
       turn.queue.observe(event);
@@ -397,56 +397,6 @@ export class InteractiveSession {
       turn.errors.push(error instanceof Error ? error.message : String(error));
       this.printError(error);
     });
-  }
-
-  /** `tokens` with the usage `event` reports added (a child's call priced at the child's model); null when it reports none. */
-  #withUsage(tokens: SessionTokens, event: SoulEvent): SessionTokens | null {
-    const counted = countedUsage(event);
-    if (counted === null) return null;
-    const model = (counted.agentId && this.agent.subagents.modelOf(counted.agentId)) || this.agent.providers.main.modelName;
-    return addUsage(tokens, counted.usage, priceOf(model, this.agent.settings.prices));
-  }
-
-  /**
-   * A turn's rendering as {@link drive} does it (the turn renderer with its
-   * spinner and Markdown, the footer following each usage, the status line
-   * after the turn) into a terminal that keeps nothing, for the first-turn
-   * warm-up's events: the first real turn then does not run that code for
-   * the first time. The screen, the session's tokens and its kept tool
-   * outputs stay as they are; an approval asked there is rejected.
-   */
-  rehearsalRenderer(): WarmUpRenderer {
-    const out = discardingScreen(this.out);
-    const screen = ScreenWriter.for(out);
-    let tokens = noTokens;
-    const renderer = new TurnRenderer({
-      out,
-      style: this.style,
-      get columns() {
-        return out.columns;
-      },
-      get rows() {
-        return screen.outputRows;
-      },
-      showThinking: () => this.showThinking,
-      spinner: true,
-      askApproval: () => Promise.resolve({ kind: "reject" }),
-      respond: () => undefined,
-      contextTokens: () => 0,
-    });
-    screen.reserveFooter(() => footerLine(this.#statusInfo(), tokens, this.style));
-    return {
-      render: async (event) => {
-        await renderer.render(event);
-        tokens = this.#withUsage(tokens, event) ?? tokens;
-        screen.drawFooter();
-      },
-      finish: async () => {
-        await renderer.finish();
-        screen.releaseFooter();
-        statusLine({ ...this.#statusInfo(), cost: tokens }, this.style);
-      },
-    };
   }
 
   /**

@@ -91,13 +91,12 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
     // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once; then, while the
     // prompt waits, one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
-    // agent loop run their code for the first time: the first turn took twice a later one; its events are rendered as a turn's,
-    // into a terminal that keeps nothing), and Markdown, warmed up on a sample (the first
+    // agent loop run their code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
     // answer's render would otherwise compile marked's rules: ~25 ms of the first turn's CPU).
     setImmediate(() => {
       startupMark("prompt-drawn");
       const idle = () => input.reading;
-      void warmUpProviders(agent.providers, idle, () => session.rehearsalRenderer())
+      void warmUpProviders(agent.providers, idle)
         .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
         .catch(() => undefined);
     }).unref();
