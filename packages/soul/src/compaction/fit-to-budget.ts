@@ -14,6 +14,7 @@ import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
+import { addShown, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
 import { truncateText } from "./truncate-text.js";
 
@@ -53,6 +54,14 @@ export interface FitOptions {
    * whole budget.
    */
   headroom?: number;
+  /**
+   * Condense what the kept messages show twice (default false): after the
+   * refill, each kept tool output's runs of lines that a newer kept tool
+   * output shows again, and its runs of identical lines, become a marker
+   * (see {@link condensedRepeats}); the room that makes goes to a further
+   * refill. The condensing is not undone by a later refill.
+   */
+  condenseRepeats?: boolean;
 }
 
 /**
@@ -161,7 +170,35 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
       log.pop();
     }
   };
-  if (options.refill === true) refill(target);
+  // Condensing: newest kept tool output first, each against the lines the newer kept outputs still show; not logged, so no refill undoes it.
+  const condensed = new Map<number, Message>();
+  const condense = (): number => {
+    const later = new ShownLines();
+    let changed = 0;
+    for (let index = current.length - 1; index >= 0; index--) {
+      const message = current[index];
+      if (message == null) continue;
+      const replacement = condensedOutput(message, later, (m) => counter.message(m));
+      if (replacement !== null) {
+        log.push([]);
+        replace(index, replacement);
+        log.pop();
+        condensed.set(index, replacement);
+        changed++;
+      }
+      addShown(later, replacement ?? message);
+    }
+    return changed;
+  };
+  /** Refill (when asked), then condense and refill into the room that made, a few rounds (a restored output may repeat a kept one). */
+  const settle = (limit: number, noticeFloor = false): void => {
+    if (options.refill === true) refill(limit, noticeFloor);
+    for (let round = 0; round < 3 && options.condenseRepeats === true; round++) {
+      if (condense() === 0) break;
+      if (options.refill === true) refill(limit, noticeFloor);
+    }
+  };
+  settle(target);
 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
@@ -172,7 +209,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
     const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
-    if (options.refill === true) refill(whole - extra, index !== "");
+    settle(whole - extra, index !== "");
     kept = current.filter((m): m is Message => m !== null);
     notice = index !== "" ? droppedNotice(dropped, index) : dropped === 0 ? null : droppedNotice(dropped);
   }
@@ -187,7 +224,9 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   const original = new Set(history);
   const stubs = current.filter((message) => message !== null && !original.has(message) && isToolOutputStub(message)).length;
   const excerpts = current.filter((message) => message !== null && !original.has(message) && isToolOutputExcerpt(message)).length;
+  const repeats = [...condensed].filter(([index, message]) => current[index] === message).length;
   const notes: string[] = [];
+  if (repeats > 0) notes.push(condensedNote(repeats));
   if (tokens > budget.maxTokens) notes.push(`The budget of ${budget.maxTokens} tokens cannot be met: even the notice alone takes ${tokens}.`);
   return {
     messages,
@@ -197,6 +236,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
       dropped,
       stubs,
       ...(excerpts > 0 ? { excerpts } : {}),
+      ...(repeats > 0 ? { condensed: repeats } : {}),
       filesRecovered: [],
       summarized: false,
       notes,
