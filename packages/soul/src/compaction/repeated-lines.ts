@@ -84,8 +84,9 @@ export class ShownLines {
       let length = 0;
       while (from + length < hi && p + length < later.hi && old[from + length] === later.lines[p + length]) length++;
       if (length <= best.length) continue;
-      const goesOn = (at: number): boolean => at >= later.lo && at < later.hi && !GAP.test(later.lines[at]!);
-      const safe = (from === lo || goesOn(p - 1)) && (from + length === hi || goesOn(p + length));
+      // The newer copy goes on past an end with other content (an edit, another result), not with nothing or a gap marker.
+      const goesOn = (at: number, mine: number): boolean => at >= later.lo && at < later.hi && !GAP.test(later.lines[at]!) && later.lines[at] !== old[mine];
+      const safe = (from === lo || goesOn(p - 1, from - 1)) && (from + length === hi || goesOn(p + length, from + length));
       best = { length, safe };
     }
     return best;
@@ -130,6 +131,12 @@ export function condensedRepeats(text: string, later: ShownLines): string | null
       out.push(...lines.slice(i, i + EDGE));
       condense(i + EDGE, i + run.length - EDGE, SHOWN_AGAIN);
       out.push(...lines.slice(i + run.length - EDGE, i + run.length));
+      i += run.length;
+      continue;
+    }
+    if (run.length >= MIN_RUN) {
+      // Shown again but not safe to condense: left whole, and not searched again from inside (a long run stays linear).
+      out.push(...lines.slice(i, i + run.length));
       i += run.length;
       continue;
     }

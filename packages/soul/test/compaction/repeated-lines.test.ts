@@ -61,13 +61,16 @@ describe("preserve-important condenses what a newer output shows again", () => {
     expect(result.details!.notes.join("\n")).toMatch(/2 tool outputs condensed/);
   });
 
-  it("leaves an older wider view whole when a newer narrower view shows part of it (an edit's old text may span its edge)", async () => {
+  it.each([
+    ["inside it", 18, 27],
+    ["at its end", 18, 40],
+  ])("leaves an older wider view whole when a newer narrower view shows part of it (%s: an edit's old text may span its edge)", async (_, from, to) => {
     const file = Array.from({ length: 40 }, (_, i) => `    total_${100 + i} = order.line_total(${100 + i}) + tax_${i}`);
     const input = [
       userMessage("Fix the tax in app/orders.py."),
       ...shell("wide", "sed -n '100,139p' app/orders.py", file.join("\n")),
       ...Array.from({ length: 6 }, (_, k) => shell(`p${k}`, `python -c 'print(${k})'`, `${k}`)).flat(),
-      ...shell("narrow", "sed -n '118,126p' app/orders.py", file.slice(18, 27).join("\n")),
+      ...shell("narrow", `sed -n '${100 + from},${99 + to}p' app/orders.py`, file.slice(from, to).join("\n")),
       assistantMessage("Editing lines 115-121 next."),
     ];
     const maxTokens = estimateTokens(input) - 20;
