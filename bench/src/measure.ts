@@ -69,6 +69,25 @@ export async function compare(ours: Work, baseline: Work, options: CompareOption
   return comparison(oursTimes, baselineTimes);
 }
 
+/**
+ * Times each of `sides` once per round, after `warmup` untimed calls of
+ * each, starting each round one side further on (so drift and bursts of
+ * load from elsewhere hit every side alike); the samples of each side, in
+ * round order (`result.x[i]` and `result.y[i]` come from the same round).
+ */
+export async function roundRobin(sides: Record<string, Work>, options: CompareOptions): Promise<Record<string, number[]>> {
+  const names = Object.keys(sides);
+  for (let i = 0; i < options.warmup; i++) for (const name of names) await sides[name]!();
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + round) % names.length]!;
+      times[name]!.push(await timeOnce(sides[name]!));
+    }
+  }
+  return times;
+}
+
 /** The {@link Comparison} of interleaved samples: `ours[i]` and `baseline[i]` were timed in the same round. */
 export function comparison(ours: number[], baseline: number[]): Comparison {
   return {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadBenchmarks } from "../src/discover.ts";
-import { compare, median } from "../src/measure.ts";
+import { compare, median, roundRobin } from "../src/measure.ts";
 
 /** context-postgres needs a PostgreSQL server: context-postgres.test.ts runs it, in the vitest project that starts one. */
 const benchmarks = (await loadBenchmarks()).filter((b) => b.file !== "context-postgres.ts");
@@ -48,6 +48,13 @@ describe("measure", () => {
     expect(baseline).toBe(7);
     expect(result.ours).toHaveLength(5);
     expect(result.baseline).toHaveLength(5);
+  });
+
+  it("runs every side of a round robin once per round, each round starting one side further on", async () => {
+    const calls: string[] = [];
+    const times = await roundRobin({ a: () => void calls.push("a"), b: () => void calls.push("b"), c: () => void calls.push("c") }, { warmup: 1, rounds: 3 });
+    expect(calls.join("")).toBe("abc" + "abc" + "bca" + "cab");
+    for (const side of ["a", "b", "c"]) expect(times[side]).toHaveLength(3);
   });
 });
 

@@ -1,15 +1,16 @@
 /**
  * The command line of `kosong`: every flag, command and environment variable
  * (documented in `--help`), parsed with commander. The modes behind it are
- * imported only when they run, so `--version` and `--help` load nothing else.
+ * imported only when they run, so `--help` loads nothing else (the entry
+ * answers `--version` alone itself, see `version.ts`).
  */
 import { Command, Option } from "commander";
-import packageJson from "../package.json" with { type: "json" };
 import { ExitCode } from "./cli-error.js";
 import { compactionNames, fileRestoreModes, outputFormats, providerNames, thinkingEfforts } from "./config/setting-values.js";
 import type { SettingFlags } from "./config/settings.js";
 import { sandboxModes } from "./sandbox/sandbox-settings.js";
 import { type ProcessIo, processIo } from "./process-io.js";
+import { versionFlags, versionText } from "./version.js";
 
 /** The options of the main command, as commander parses them. */
 export interface MainOptions extends Omit<SettingFlags, "thinking"> {
@@ -85,7 +86,7 @@ Examples:
 export function buildProgram(io: ProcessIo = processIo, exit: (code: number) => void = (code) => (process.exitCode = code)): Command {
   const program = new Command("kosong")
     .description("kosong: a coding agent in your terminal, built on @kosong/soul.\nWithout -p it starts an interactive session (an optional first prompt may follow).")
-    .version(`kosong ${packageJson.version}`, "-V, --version", "print the version and exit")
+    .version(versionText, versionFlags, "print the version and exit")
     .helpOption("-h, --help", "show this help")
     .argument("[prompt...]", "first prompt of an interactive session")
     .option("-p, --print <prompt>", 'run one turn with this prompt, print the answer and exit ("-" reads the prompt from stdin)')

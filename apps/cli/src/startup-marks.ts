@@ -5,9 +5,10 @@
  * model's SDK loaded, its first request's code warmed up, the Markdown renderer warmed up, its first request
  * made. A mark costs a microsecond and changes nothing; the bench
  * (`pnpm bench cli-startup-breakdown`) reads them through a preloaded
- * module to break the start-up time down by phase.
+ * module to break the start-up time down by phase. The marks go on Node's
+ * global `performance` (the one `node:perf_hooks` exports), which Node
+ * loads on the first mark: importing this module loads nothing.
  */
-import { performance } from "node:perf_hooks";
 
 /** The names of the start-up marks, in the order a run reaches them. */
 export type StartupMark =

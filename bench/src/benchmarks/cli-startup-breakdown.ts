@@ -13,6 +13,15 @@
  * moment its prompt shows), the order rotating; every phase is reported
  * against `node -e 0` of the same rounds (informational: the figures say
  * which phase to work on, and each later change is measured against them).
+ * The main thread's CPU time up to the first request (print mode) and to
+ * the prompt drawn (interactive) comes with them: the preload reads it at
+ * each mark, and the other load of a shared machine blurs it less than the
+ * wall time.
+ *
+ * With `KOSONG_BENCH_BASELINE_CLI` set to another build's `kosong.js` (e.g.
+ * a copy of main's `dist` as `apps/cli/dist-main`), that build runs in the
+ * same rounds too, and gets the same rows (prefixed `baseline`) and rows of
+ * this build against it: spawn → first byte / prompt, and the CPU times.
  *
  * Phases: node's own start (spawn → the binary's first line), the CLI's
  * modules and arguments, config, provider set-up, the mode's modules, the
@@ -90,13 +99,13 @@ function readMarks(file: string): Times {
 }
 
 /** `kosong -p hi`: the spawn, the first byte, the first request's arrival, and the marks. */
-function printRun(server: FakeProviderServer, arrivals: number[], env: NodeJS.ProcessEnv, cwd: string, marksFile: string): Promise<Times> {
+function printRun(bin: string, server: FakeProviderServer, arrivals: number[], env: NodeJS.ProcessEnv, cwd: string, marksFile: string): Promise<Times> {
   server.reset();
   arrivals.length = 0;
   server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Hello there." }] } });
   return new Promise((resolve, reject) => {
     const spawned = now();
-    const child = spawn(process.execPath, ["--import", preload, kosongBin, "-p", "hi", "--model", "bench-model"], { env: { ...env, KOSONG_BENCH_MARKS: marksFile }, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", preload, bin, "-p", "hi", "--model", "bench-model"], { env: { ...env, KOSONG_BENCH_MARKS: marksFile }, cwd, stdio: ["ignore", "pipe", "pipe"] });
     let firstByte: number | null = null;
     let stderr = "";
     child.stdout.on("data", () => (firstByte ??= now()));
@@ -110,11 +119,11 @@ function printRun(server: FakeProviderServer, arrivals: number[], env: NodeJS.Pr
 }
 
 /** Interactive `kosong` in a pseudo-terminal: the spawn, the prompt on the screen, Enter → the request, and the marks. */
-function interactiveRun(server: FakeProviderServer, arrivals: number[], env: NodeJS.ProcessEnv, cwd: string, marksFile: string): Promise<Times> {
+function interactiveRun(bin: string, server: FakeProviderServer, arrivals: number[], env: NodeJS.ProcessEnv, cwd: string, marksFile: string): Promise<Times> {
   server.reset();
   arrivals.length = 0;
   server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Reply." }] } });
-  const command = [process.execPath, "--import", preload, kosongBin, "--model", "bench-model"].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
+  const command = [process.execPath, "--import", preload, bin, "--model", "bench-model"].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   return new Promise((resolve, reject) => {
     const spawned = now();
     const child = spawn("script", ["-qefc", command, "/dev/null"], { env: { ...env, KOSONG_BENCH_MARKS: marksFile }, cwd, stdio: ["pipe", "pipe", "pipe"] });
@@ -163,6 +172,16 @@ function phaseRows(mode: string, phases: Phase[], runs: Times[], node: number[])
   });
 }
 
+/** The main thread's CPU time (ms) by the mark `mark`, as the preload read it. */
+function cpuRow(name: string, runs: Times[], mark: string, node: number[]): BenchRow {
+  const samples = runs.map((times) => {
+    const cpu = times[`cpu:${mark}`];
+    if (cpu === undefined) throw new Error(`${name}: no CPU time at the mark ${mark}`);
+    return cpu;
+  });
+  return rowFromSamples(name, samples, "node -e 0 (spawn → exit)", node, { note: `informational: ${median(samples).toFixed(1)} ms` });
+}
+
 const benchmark: Benchmark = {
   name: "cli-startup-breakdown",
   async run({ quick }) {
@@ -175,17 +194,23 @@ const benchmark: Benchmark = {
     const marksFile = path.join(work, "marks.json");
     const env = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, TERM: "xterm-256color" };
     const pty = hasScript();
+    const baseline = process.env.KOSONG_BENCH_BASELINE_CLI;
+    const builds = [kosongBin, ...(baseline ? [baseline] : [])];
     const node: number[] = [];
-    const print: Times[] = [];
-    const interactive: Times[] = [];
+    const print: Times[][] = builds.map(() => []);
+    const interactive: Times[][] = builds.map(() => []);
     try {
       // Untimed: the compile cache and the file system cache warm up.
-      await printRun(server, arrivals, env, project, marksFile);
-      if (pty) await interactiveRun(server, arrivals, env, project, marksFile);
+      for (const bin of builds) {
+        await printRun(bin, server, arrivals, env, project, marksFile);
+        if (pty) await interactiveRun(bin, server, arrivals, env, project, marksFile);
+      }
       const sides: Array<() => Promise<void>> = [
         async () => void node.push(await nodeRun()),
-        async () => void print.push(await printRun(server, arrivals, env, project, marksFile)),
-        ...(pty ? [async () => void interactive.push(await interactiveRun(server, arrivals, env, project, marksFile))] : []),
+        ...builds.flatMap((bin, b) => [
+          async () => void print[b]!.push(await printRun(bin, server, arrivals, env, project, marksFile)),
+          ...(pty ? [async () => void interactive[b]!.push(await interactiveRun(bin, server, arrivals, env, project, marksFile))] : []),
+        ]),
       ];
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < sides.length; i++) await sides[(i + round) % sides.length]!();
@@ -194,7 +219,27 @@ const benchmark: Benchmark = {
       await server.close();
       rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
-    return [...phaseRows("kosong -p", printPhases, print, node), ...(pty ? phaseRows("kosong (interactive)", interactivePhases, interactive, node) : [])];
+    const rowsOf = (b: number, prefix: string) => [
+      ...phaseRows(`${prefix}kosong -p`, printPhases, print[b]!, node),
+      cpuRow(`${prefix}kosong -p: main thread's CPU time, start → the first request`, print[b]!, "first-request", node),
+      ...(pty ? [...phaseRows(`${prefix}kosong (interactive)`, interactivePhases, interactive[b]!, node), cpuRow(`${prefix}kosong (interactive): main thread's CPU time, start → the prompt drawn`, interactive[b]!, "prompt-drawn", node)] : []),
+    ];
+    const rows = rowsOf(0, "");
+    if (baseline) {
+      rows.push(...rowsOf(1, "baseline "));
+      const against = (name: string, runs: Times[][], pick: (times: Times) => number) => rowFromSamples(`${name}, this build vs the baseline build`, runs[0]!.map(pick), "the baseline build (KOSONG_BENCH_BASELINE_CLI)", runs[1]!.map(pick), { note: "informational" });
+      rows.push(
+        against("kosong -p: spawn → first byte", print, (t) => t["first-byte"]! - t.spawn!),
+        against("kosong -p: main thread's CPU time to the first request", print, (t) => t["cpu:first-request"]!),
+        ...(pty
+          ? [
+              against("kosong (interactive): spawn → prompt on the screen", interactive, (t) => t.prompt! - t.spawn!),
+              against("kosong (interactive): main thread's CPU time to the prompt drawn", interactive, (t) => t["cpu:prompt-drawn"]!),
+            ]
+          : []),
+      );
+    }
+    return rows;
   },
 };
 

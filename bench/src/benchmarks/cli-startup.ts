@@ -3,7 +3,11 @@
  * per sample, interleaved with the baseline in the same run.
  *
  * - `kosong --version` and `kosong --help` against `node -e 0` (goal: at
- *   most 3x; only commander is loaded for them);
+ *   most 3x; `--version` alone loads only the entry, `--help` the command
+ *   line); with `KOSONG_BENCH_BASELINE_CLI` set to another build's
+ *   `kosong.js` (a copy of main's `apps/cli/dist`), that build's
+ *   `--version` and `--help` alternate in the same rounds, with rows of
+ *   their own;
  * - `kosong` (interactive) to its prompt drawn, ready for input, in a
  *   pseudo-terminal (util-linux `script`; the row is left out without it)
  *   against `node` printing the prompt in one (informational; the issue's
@@ -23,7 +27,7 @@ import path from "node:path";
 import { startFakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { ensureCliBuilt, hasScript, kosongBin, repoRoot } from "../cli-process.ts";
-import { compare, toRow } from "../measure.ts";
+import { compare, roundRobin, rowFromSamples, toRow, type Work } from "../measure.ts";
 
 /** Runs `node args` to its end; rejects on a non-zero exit. */
 function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<void> {
@@ -96,11 +100,17 @@ const benchmark: Benchmark = {
     ensureCliBuilt();
     const options = quick ? { warmup: 0, rounds: 2 } : { warmup: 3, rounds: 21 };
     const rows: BenchRow[] = [];
-    const nodeBaseline = () => runNode(["-e", "0"]);
-    const version = await compare(() => runNode([kosongBin, "--version"]), nodeBaseline, options);
-    rows.push(toRow("kosong --version, cold start", "node -e 0", version, { goal: 3 }));
-    const help = await compare(() => runNode([kosongBin, "--help"]), nodeBaseline, options);
-    rows.push(toRow("kosong --help, cold start", "node -e 0", help, { goal: 3 }));
+    const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
+    for (const flag of ["--version", "--help"]) {
+      const sides: Record<string, Work> = { ours: () => runNode([kosongBin, flag]), node: () => runNode(["-e", "0"]) };
+      if (baselineBin) sides.baseline = () => runNode([baselineBin, flag]);
+      const times = await roundRobin(sides, options);
+      rows.push(rowFromSamples(`kosong ${flag}, cold start`, times.ours!, "node -e 0", times.node!, { goal: 3 }));
+      if (times.baseline) {
+        rows.push(rowFromSamples(`kosong ${flag}, cold start: this build vs the baseline build`, times.ours!, "the baseline build (KOSONG_BENCH_BASELINE_CLI)", times.baseline, { note: "informational" }));
+        rows.push(rowFromSamples(`kosong ${flag}, cold start: the baseline build`, times.baseline, "node -e 0", times.node!, { note: "informational" }));
+      }
+    }
 
     const work = mkdtempSync(path.join(tmpdir(), "kosong-bench-cli-"));
     const server = await startFakeProviderServer();

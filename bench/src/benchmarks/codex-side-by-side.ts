@@ -32,9 +32,12 @@
  * its end).
  *
  * With `KOSONG_BENCH_BASELINE_CLI` set to another build's `kosong.js` (e.g.
- * a copy of main's `dist` as `apps/cli/dist-main`), that build's interactive
- * start alternates with the two in the same rounds and gets rows of its own
- * (this build against it, and it against Codex).
+ * a copy of main's `dist` as `apps/cli/dist-main`), that build's one-shot
+ * turn and interactive start alternate with the two in the same rounds and
+ * get rows of their own (this build against it, and it against Codex), and
+ * so does its `--version` (this build against it, and it against
+ * `node -p 0`). The one-shot rows also give the CPU time (user + system,
+ * GNU time's, to 10 ms).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -66,13 +69,15 @@ interface Run {
   exit: number;
   /** Peak RSS in MB (NaN without GNU time). */
   rssMb: number;
+  /** CPU time, user + system, in ms (GNU time's, to 10 ms; NaN without it). */
+  cpuMs: number;
 }
 
 /** Runs `command args` (under GNU time when there) to its end: the first stdout byte, the exit, the peak RSS. */
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const [file, argv] = hasGnuTime ? ["/usr/bin/time", ["-f", "maxrss %M", command, ...args]] : [command, args];
+    const [file, argv] = hasGnuTime ? ["/usr/bin/time", ["-f", "maxrss %M cpu %U %S", command, ...args]] : [command, args];
     const child = spawn(file, argv, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
     let firstByte: number | null = null;
     let stderr = "";
@@ -82,8 +87,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
     child.on("close", (code) => {
       const exit = performance.now() - start;
       const rss = /maxrss (\d+)/.exec(stderr);
+      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
       if (code !== 0 || firstByte === null) return reject(new Error(`${command} ${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`));
-      resolve({ firstByte, exit, rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN });
+      resolve({ firstByte, exit, rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : Number.NaN });
     });
   });
 }
@@ -252,6 +258,7 @@ const benchmark: Benchmark = {
       const codexEnv = { ...base, CODEX_HOME: codexHome, FAKE_API_KEY: "sk-bench" };
       const kosongArgs = [kosongBin, "-p", "hi", "--model", "bench-model"];
       const codexArgs = ["exec", "--skip-git-repo-check", "hi"];
+      const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
       const sides: Record<string, () => Promise<Run>> = {
         kosong: () => oneShot(server, process.execPath, kosongArgs, kosongEnv, project),
         codex: () => oneShot(server, codex, codexArgs, codexEnv, project),
@@ -259,14 +266,15 @@ const benchmark: Benchmark = {
         codexVersion: () => run(codex, ["--version"], codexEnv, project),
         node: () => run(process.execPath, ["-p", "0"], base, project),
       };
+      if (baselineBin) sides.baseline = () => oneShot(server, process.execPath, [baselineBin, ...kosongArgs.slice(1)], kosongEnv, project);
+      if (baselineBin) sides.baselineVersion = () => run(process.execPath, [baselineBin, "--version"], kosongEnv, project);
       const terminal = hasScript();
-      const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
       const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [] };
       if (terminal) {
         const term = { TERM: "xterm-256color" };
         const interactive = (name: string, start: () => Promise<Ready>) => async () => {
           ready[name]!.push(await start());
-          return { firstByte: 0, exit: 0, rssMb: 0 };
+          return { firstByte: 0, exit: 0, rssMb: 0, cpuMs: 0 };
         };
         const kosongHome = kosongEnv.KOSONG_HOME;
         const later = laterMs(quick);
@@ -289,9 +297,23 @@ const benchmark: Benchmark = {
       const rows: BenchRow[] = [
         rowFromSamples("one-shot: first answer byte, kosong -p vs codex exec (fake server)", of("kosong", "firstByte"), "Codex CLI, the same turn", of("codex", "firstByte"), { goal: 0.9 }),
         rowFromSamples("one-shot: exit, kosong -p vs codex exec", of("kosong", "exit"), "Codex CLI, the same turn", of("codex", "exit"), { note: "informational" }),
+        ...(hasGnuTime ? [rowFromSamples("one-shot: CPU time (user + system), kosong -p vs codex exec", of("kosong", "cpuMs"), "Codex CLI, the same turn", of("codex", "cpuMs"), { note: "informational" })] : []),
+        ...(baselineBin
+          ? [
+              rowFromSamples("one-shot: first answer byte, kosong -p vs the baseline build", of("kosong", "firstByte"), "the baseline build, the same turn", of("baseline", "firstByte"), { note: "informational" }),
+              rowFromSamples("one-shot: first answer byte, the baseline build vs codex exec", of("baseline", "firstByte"), "Codex CLI, the same turn", of("codex", "firstByte"), { goal: 0.9 }),
+              ...(hasGnuTime ? [rowFromSamples("one-shot: CPU time (user + system), kosong -p vs the baseline build", of("kosong", "cpuMs"), "the baseline build, the same turn", of("baseline", "cpuMs"), { note: "informational" })] : []),
+            ]
+          : []),
         rowFromSamples("--version: kosong vs codex", of("kosongVersion", "exit"), "codex --version", of("codexVersion", "exit"), { note: "informational" }),
         rowFromSamples("--version: kosong vs node", of("kosongVersion", "exit"), "node -p 0", of("node", "exit"), { goal: 1.5 }),
       ];
+      if (baselineBin) {
+        rows.push(
+          rowFromSamples("--version: this build vs the baseline build", of("kosongVersion", "exit"), "the baseline build's --version", of("baselineVersion", "exit"), { note: "informational" }),
+          rowFromSamples("--version: the baseline build vs node", of("baselineVersion", "exit"), "node -p 0", of("node", "exit"), { note: "informational" }),
+        );
+      }
       if (hasGnuTime) {
         rows.push(
           rowFromSamples("one-shot: peak RSS in MB (not ms), kosong -p vs codex exec", of("kosong", "rssMb"), "Codex CLI, the same turn (MB)", of("codex", "rssMb"), {

@@ -14,6 +14,7 @@ export { ChatProviderBase, type GenerationRequest } from "./chat-provider-base.j
 export * from "./status-error.js";
 export * from "./context-overflow.js";
 export * from "./message-schema.js";
+export * from "./lazy-schema.js";
 export * from "./merge-parts.js";
 export * from "./generate.js";
 export * from "./step.js";

@@ -12,7 +12,7 @@
  * The schemas take parsed values: a JSON string is rejected (parse it first,
  * or call `parseMessage` on it).
  */
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import { MessageParseError } from "./errors.js";
 import type { ContentPart, Message, ToolCall } from "./message.js";
 import { parseContentPart, parseMessage, parseToolCall } from "./message-json.js";

@@ -5,7 +5,7 @@
  * arguments and, where the library provides it, produces the JSON Schema for
  * the model.
  */
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import type { JsonSchema, Tool } from "./chat-provider.js";
 import { KosongError } from "./errors.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";

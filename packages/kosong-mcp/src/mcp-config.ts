@@ -17,7 +17,7 @@
  * that hosts add (`autoApprove`, `timeout`, ...) are ignored.
  */
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { expandRawServers } from "./expand-variables.js";
 import { McpConfigError } from "./mcp-errors.js";
 

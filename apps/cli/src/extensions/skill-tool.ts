@@ -1,6 +1,6 @@
 /** The `Skill` tool: the model loads a skill's instructions (or reads one of its files) when a task needs it. */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import { loadSkillBody, readSkillFile, type Skill } from "./skills.js";
 
 const parameters = z.object({

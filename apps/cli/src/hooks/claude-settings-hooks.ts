@@ -6,16 +6,19 @@
  * `type`, an unknown event, a bad matcher) are skipped with a notice.
  */
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import { lazySchema } from "@kosong/core";
+import * as z from "zod";
 import { defaultHookTimeoutSeconds, isValidRegExp, type HookDefinition, hookEvents, type HookEvent, type HookScope } from "./hook-definition.js";
 
 /** Claude's settings file is small; a bigger one is not read. */
 const maxSettingsBytes = 1024 * 1024;
 
-const entrySchema = z.object({
-  matcher: z.string().optional(),
-  hooks: z.array(z.object({ type: z.string(), command: z.string().optional(), timeout: z.number().positive().optional() }).loose()),
-}).loose();
+const entrySchema = lazySchema(() =>
+  z.object({
+    matcher: z.string().optional(),
+    hooks: z.array(z.object({ type: z.string(), command: z.string().optional(), timeout: z.number().positive().optional() }).loose()),
+  }).loose(),
+);
 
 /** What one settings file gave: its hooks, and notices about what was skipped. */
 export interface ClaudeHooks {
@@ -51,7 +54,7 @@ export async function readClaudeSettingsHooks(file: string, scope: HookScope): P
       notices.push(`${file}: hook event "${event}" is not one kosong fires; skipped`);
       continue;
     }
-    const parsed = z.array(entrySchema).safeParse(entries);
+    const parsed = z.array(entrySchema()).safeParse(entries);
     if (!parsed.success) {
       notices.push(`${file}: the ${event} hooks are not in Claude Code's shape; skipped`);
       continue;

@@ -3,7 +3,8 @@
  * `[[hooks]]` tables in config.toml, or Claude Code's `hooks` object in
  * `.claude/settings.json`. The events are Claude Code's and kimi-cli's names.
  */
-import { z } from "zod";
+import { lazySchema } from "@kosong/core";
+import * as z from "zod";
 
 /** The hook events, by their Claude Code and kimi-cli names. */
 export const hookEvents = [
@@ -56,19 +57,19 @@ export function isValidRegExp(text: string): boolean {
   }
 }
 
-/** A matcher must compile: an invalid one is an error naming it. */
-const matcherSchema = z.string().refine(isValidRegExp, "a valid regular expression");
-
 /** A `[[hooks]]` table of config.toml (kimi-cli's shape): exactly these fields. */
-export const hookTableSchema = z.strictObject({
-  event: z.enum(hookEvents),
-  command: z.string().trim().min(1),
-  matcher: matcherSchema.optional(),
-  timeout: z.int().min(1).max(600).optional(),
-});
+export const hookTableSchema = lazySchema(() =>
+  z.strictObject({
+    event: z.enum(hookEvents),
+    command: z.string().trim().min(1),
+    // A matcher must compile: an invalid one is an error naming it.
+    matcher: z.string().refine(isValidRegExp, "a valid regular expression").optional(),
+    timeout: z.int().min(1).max(600).optional(),
+  }),
+);
 
 /** A `[[hooks]]` table as read. */
-export type HookTable = z.infer<typeof hookTableSchema>;
+export type HookTable = z.infer<ReturnType<typeof hookTableSchema>>;
 
 /** The definitions of config.toml's `[[hooks]]` tables (user hooks). */
 export function hooksFromTables(tables: readonly HookTable[], source: string): HookDefinition[] {

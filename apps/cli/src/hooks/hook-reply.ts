@@ -8,7 +8,8 @@
  * shown visibly to the user, long text is cut, JSON that does not parse or
  * has the wrong shape is a warning and nothing more.
  */
-import { z } from "zod";
+import { lazySchema } from "@kosong/core";
+import * as z from "zod";
 import { capOutput } from "../tools/cap-output.js";
 import { visibleControls } from "../render/visible-controls.js";
 import type { HookDefinition, HookEvent } from "./hook-definition.js";
@@ -37,25 +38,27 @@ const stdoutContextEvents: ReadonlySet<HookEvent> = new Set(["UserPromptSubmit",
 /** At most this many characters of a hook's text reach the model. */
 const maxModelText = 10_000;
 
-const replySchema = z
-  .object({
-    continue: z.boolean().optional(),
-    stopReason: z.string().optional(),
-    systemMessage: z.string().optional(),
-    decision: z.string().optional(),
-    reason: z.string().optional(),
-    hookSpecificOutput: z
-      .object({
-        permissionDecision: z.string().optional(),
-        permissionDecisionReason: z.string().optional(),
-        updatedInput: z.record(z.string(), z.unknown()).optional(),
-        additionalContext: z.string().optional(),
-        message: z.string().optional(),
-      })
-      .loose()
-      .optional(),
-  })
-  .loose();
+const replySchema = lazySchema(() =>
+  z
+    .object({
+      continue: z.boolean().optional(),
+      stopReason: z.string().optional(),
+      systemMessage: z.string().optional(),
+      decision: z.string().optional(),
+      reason: z.string().optional(),
+      hookSpecificOutput: z
+        .object({
+          permissionDecision: z.string().optional(),
+          permissionDecisionReason: z.string().optional(),
+          updatedInput: z.record(z.string(), z.unknown()).optional(),
+          additionalContext: z.string().optional(),
+          message: z.string().optional(),
+        })
+        .loose()
+        .optional(),
+    })
+    .loose(),
+);
 
 /** What `run` of `hook` means. */
 export function hookReply(hook: HookDefinition, run: HookRun): HookReply {
@@ -87,7 +90,7 @@ export function hookReply(hook: HookDefinition, run: HookRun): HookReply {
     reply.warnings.push(`${name} printed output that is not valid JSON; ignored`);
     return reply;
   }
-  const parsed = replySchema.safeParse(json);
+  const parsed = replySchema().safeParse(json);
   if (!parsed.success) {
     reply.warnings.push(`${name} printed JSON that is not a hook reply; ignored`);
     return reply;
@@ -96,7 +99,7 @@ export function hookReply(hook: HookDefinition, run: HookRun): HookReply {
   return reply;
 }
 
-function applyJson(reply: HookReply, json: z.infer<typeof replySchema>, event: HookEvent): void {
+function applyJson(reply: HookReply, json: z.infer<ReturnType<typeof replySchema>>, event: HookEvent): void {
   const specific = json.hookSpecificOutput;
   if (json.systemMessage?.trim()) reply.warnings.push(forUser(json.systemMessage, 300));
   const decision = specific?.permissionDecision ?? (json.decision === "approve" ? "allow" : json.decision === "block" ? "deny" : undefined);

@@ -10,11 +10,12 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import { lazySchema } from "@kosong/core";
+import * as z from "zod";
 import type { WorkspaceOffer } from "../project/workspace-offer.js";
 import { isEmptyOffer, offeredRuleCount } from "../project/workspace-offer.js";
 
-const storeSchema = z.object({ workspaces: z.record(z.string(), z.string()) });
+const storeSchema = lazySchema(() => z.object({ workspaces: z.record(z.string(), z.string()) }));
 
 /** Asks the user whether to trust the workspace with what it brings; true for yes. */
 export type AskWorkspaceTrust = (offer: WorkspaceOffer) => Promise<boolean>;
@@ -72,7 +73,7 @@ export async function decideWorkspaceTrust(home: string, workspace: string, offe
 
 async function readStore(home: string): Promise<Record<string, string>> {
   try {
-    const parsed = storeSchema.safeParse(JSON.parse(await readFile(trustFile(home), "utf8")));
+    const parsed = storeSchema().safeParse(JSON.parse(await readFile(trustFile(home), "utf8")));
     return parsed.success ? parsed.data.workspaces : {};
   } catch {
     return {};

@@ -1,6 +1,6 @@
 /** The `ReadMediaFile` tool: the model looks at an image of the workspace (PNG, JPEG, GIF, WebP). */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import { relativeToRoot, type Workspace } from "../tools/workspace.js";
 import { readImageInside } from "./read-image-inside.js";
 

@@ -13,7 +13,7 @@
  */
 import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type ToolReturnValue, type Toolset, toolOk } from "@kosong/core";
 import { askApproval } from "@kosong/soul";
-import { z } from "zod";
+import * as z from "zod";
 import { isReadOnlyCommand } from "./read-only-command.js";
 
 /**

@@ -10,7 +10,7 @@
  * without the answer.
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 
 const optionSchema = z.object({
   label: z.string().min(1).max(200).describe("The option, in a few words."),

@@ -13,7 +13,8 @@
 import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import { lazySchema } from "@kosong/core";
+import * as z from "zod";
 
 /** The file's name in the session folder. */
 export const checkpointTimesFile = "checkpoint-times.json";
@@ -28,8 +29,8 @@ const maxFileBytes = 1024 * 1024;
  */
 export const MAX_CHECKPOINT_TIMES = 8_000;
 
-const entrySchema = z.object({ at: z.iso.datetime(), messages: z.int().nonnegative() });
-type Entry = z.infer<typeof entrySchema>;
+const entrySchema = lazySchema(() => z.object({ at: z.iso.datetime(), messages: z.int().nonnegative() }));
+type Entry = z.infer<ReturnType<typeof entrySchema>>;
 
 /** A checkpoint as the context lists it. */
 export interface CheckpointRef {
@@ -94,7 +95,7 @@ async function readEntries(file: string): Promise<Map<number, Entry>> {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return entries;
     // Each entry on its own: one damaged entry loses only its own time.
     for (const [key, value] of Object.entries(raw)) {
-      const entry = entrySchema.safeParse(value);
+      const entry = entrySchema().safeParse(value);
       if (/^\d{1,9}$/.test(key) && entry.success) entries.set(Number(key), entry.data);
     }
   } catch {

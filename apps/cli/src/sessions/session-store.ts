@@ -10,7 +10,8 @@
 import { randomBytes } from "node:crypto";
 import { chmod, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import { lazySchema } from "@kosong/core";
+import * as z from "zod";
 import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
 import { makeFolders } from "./make-folders.js";
@@ -44,15 +45,17 @@ export interface ListedSession extends SessionInfo {
   lastUsed: number;
 }
 
-const metadataSchema = z.object({
-  id: z.string(),
-  cwd: z.string(),
-  first_prompt: z.string().nullable().default(null),
-  created_at: z.string(),
-  // A name this version does not know (written by a later one) is ignored, not a broken session.
-  compaction: z.enum(compactionNames).nullable().default(null).catch(null),
-  stored_size: z.number().int().nonnegative().nullable().default(null).catch(null),
-});
+const metadataSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    cwd: z.string(),
+    first_prompt: z.string().nullable().default(null),
+    created_at: z.string(),
+    // A name this version does not know (written by a later one) is ignored, not a broken session.
+    compaction: z.enum(compactionNames).nullable().default(null).catch(null),
+    stored_size: z.number().int().nonnegative().nullable().default(null).catch(null),
+  }),
+);
 
 /** The folder holding all sessions under `home`. */
 export function sessionsDir(home: string): string {
@@ -171,7 +174,7 @@ async function writeMetadata(info: SessionInfo): Promise<void> {
 
 async function readSession(dir: string): Promise<ListedSession | null> {
   try {
-    const metadata = metadataSchema.parse(JSON.parse(await readFile(path.join(dir, "session.json"), "utf8")));
+    const metadata = metadataSchema().parse(JSON.parse(await readFile(path.join(dir, "session.json"), "utf8")));
     const contextFile = path.join(dir, "context.jsonl");
     const info = await stat(contextFile);
     // With --store the conversation file stays empty: session.json (rewritten when such a session closes) says when it was used.

@@ -8,9 +8,9 @@
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { tokenUsage } from "@kosong/core";
+import { tokenUsage, lazySchema } from "@kosong/core";
 import { type ContextRecord, decodeRecordLine, encodeRecord } from "@kosong/context/records";
-import { z } from "zod";
+import * as z from "zod";
 import { agentIdPattern, type SubagentRecord, type SubagentStore } from "./subagent-store.js";
 
 /** One child as carried: its record and its conversation's records. */
@@ -36,30 +36,31 @@ export async function writeChildren(store: SubagentStore, parentSession: string,
   }
 }
 
-const turn = z.object({ parent_tool_call_id: z.string().max(200), parent_checkpoint: z.number().int().nonnegative(), label: z.string().max(500) });
-const recordSchema = z.object({
-  id: z.string().regex(agentIdPattern),
-  subagent_type: z.string().min(1).max(200),
-  description: z.string().max(2000),
-  parent_session: z.string().max(200),
-  parent_tool_call_id: z.string().max(200),
-  parent_checkpoint: z.number().int().nonnegative(),
-  model: z.string().max(200),
-  background: z.boolean(),
-  status: z.enum(["running", "finished", "failed", "aborted", "interrupted", "detached"]),
-  usage: z.object({ input_other: z.number(), output: z.number(), input_cache_read: z.number(), input_cache_creation: z.number() }).catch(tokenUsage()),
-  cost: z.number().nullable().catch(null),
-  last_result: z.string().catch(""),
-  created: z.string().max(100),
-  turns: z.array(turn).catch([]),
-});
+const recordSchema = lazySchema(() =>
+  z.object({
+    id: z.string().regex(agentIdPattern),
+    subagent_type: z.string().min(1).max(200),
+    description: z.string().max(2000),
+    parent_session: z.string().max(200),
+    parent_tool_call_id: z.string().max(200),
+    parent_checkpoint: z.number().int().nonnegative(),
+    model: z.string().max(200),
+    background: z.boolean(),
+    status: z.enum(["running", "finished", "failed", "aborted", "interrupted", "detached"]),
+    usage: z.object({ input_other: z.number(), output: z.number(), input_cache_read: z.number(), input_cache_creation: z.number() }).catch(tokenUsage()),
+    cost: z.number().nullable().catch(null),
+    last_result: z.string().catch(""),
+    created: z.string().max(100),
+    turns: z.array(z.object({ parent_tool_call_id: z.string().max(200), parent_checkpoint: z.number().int().nonnegative(), label: z.string().max(500) })).catch([]),
+  }),
+);
 
 /**
  * The record `value` (from an export) as a child's record, or null when it
  * is not one. Rotation fields are dropped: an export carries no rotation.
  */
 export function parseChildRecord(value: unknown): SubagentRecord | null {
-  const parsed = recordSchema.safeParse(value);
+  const parsed = recordSchema().safeParse(value);
   if (!parsed.success) return null;
   const record: SubagentRecord = parsed.data;
   // Detached children come without the rotation that held their conversation: what was carried is the conversation now.

@@ -14,7 +14,7 @@ import { defineTool, SimpleToolset, sumTokenUsage, toolError, toolOk, type Calla
 import { Context, ToolRejectedError, type Soul } from "@kosong/soul";
 import type { SubagentInput } from "@kosong/soul/hooks";
 import { runSubagent, subagentToolResult, type SubagentResult } from "@kosong/soul/subagent";
-import { z } from "zod";
+import * as z from "zod";
 import { priceOf, type ModelPrice } from "../pricing/model-prices.js";
 import { usageCost } from "../pricing/usage-cost.js";
 import type { AgentType } from "./agent-types.js";

@@ -6,7 +6,7 @@
  * rotation) brings back the list as it was then, with nothing stored beside.
  */
 import type { Message } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 
 /** The statuses of an item, as kimi-cli's SetTodoList has them. */
 export const todoStatuses = ["pending", "in_progress", "done"] as const;

@@ -1,7 +1,7 @@
 /** The `EditFile` tool: an exact string replacement in a file of the workspace, after approval. */
 import { defineTool, toolError, toolOk } from "@kosong/core";
 import { declareWrite } from "@kosong/workspace";
-import { z } from "zod";
+import * as z from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { lineDiff } from "./line-diff.js";

@@ -1,6 +1,6 @@
 /** The `Glob` tool: files of the workspace whose paths match a glob pattern. */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import { count } from "../render/count.js";
 import { capOutput } from "./cap-output.js";
 import { findFiles, unsafePattern } from "./find-files.js";

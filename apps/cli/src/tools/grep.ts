@@ -6,7 +6,7 @@
  * primitives and an abort stops the search between files.
  */
 import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import { capLine, capOutput } from "./cap-output.js";
 import { FolderCursor, lstatInside, openForRead, readWhole, resolveInside } from "./confined-fs.js";
 import { findFiles, unsafePattern } from "./find-files.js";

@@ -1,6 +1,6 @@
 /** The `ListDir` tool: the entries of a folder of the workspace. */
 import { defineTool, toolOk } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import { capOutput } from "./cap-output.js";
 import { listDirInside } from "./confined-fs.js";
 import { fileToolFailure } from "./tool-failure.js";

@@ -1,6 +1,6 @@
 /** The `ReadFile` tool: a text file of the workspace, with line numbers, a window of lines at a time. */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import { count } from "../render/count.js";
 import { capLine, capOutput } from "./cap-output.js";
 import { readTextInside } from "./read-text-inside.js";

@@ -29,7 +29,7 @@
 import { spawn } from "node:child_process";
 import { defineTool, type ToolContext, type ToolReturnValue, toolError, toolOk } from "@kosong/core";
 import { scanCommand } from "@kosong/workspace";
-import { z } from "zod";
+import * as z from "zod";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import type { BackgroundJobs, JobCommand } from "../jobs/background-jobs.js";
 import { askApproval } from "./ask-approval.js";

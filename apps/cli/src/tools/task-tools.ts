@@ -4,7 +4,7 @@
  * job, and stopping one (its whole process group).
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import type { BackgroundJobs, JobInfo } from "../jobs/background-jobs.js";
 import { capOutput } from "./cap-output.js";
 

@@ -1,7 +1,7 @@
 /** The `WriteFile` tool: creates or overwrites (or appends to) a file of the workspace, after approval. */
 import { defineTool, toolOk } from "@kosong/core";
 import { declareWrite } from "@kosong/workspace";
-import { z } from "zod";
+import * as z from "zod";
 import { count } from "../render/count.js";
 import { askApproval } from "./ask-approval.js";
 import { resolveInside } from "./confined-fs.js";

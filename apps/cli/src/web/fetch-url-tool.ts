@@ -5,7 +5,7 @@
  * private addresses are refused (see {@link AddressPolicy}).
  */
 import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/core";
-import { z } from "zod";
+import * as z from "zod";
 import { askApproval } from "../tools/ask-approval.js";
 import { capOutput } from "../tools/cap-output.js";
 import { AddressPolicy } from "./address-policy.js";

@@ -20,7 +20,8 @@ describe("the compile cache", () => {
       const home = await tempDir();
       // Unset (empty), XDG_CACHE_HOME leaves the cache in ~/.cache.
       const env = { XDG_CACHE_HOME: xdg ? path.join(home, "xdg") : "" };
-      expect((await runKosong(["--version"], { cwd: home, home, env })).code).toBe(0);
+      // `--help` loads the command line (`--version` alone is answered before the cache is turned on).
+      expect((await runKosong(["--help"], { cwd: home, home, env })).code).toBe(0);
       const cache = path.join(home, xdg ? "xdg" : ".cache", "kosong", "compile");
       expect((await stat(cache)).mode & 0o777).toBe(0o700);
       const [version] = await readdir(cache);
@@ -33,8 +34,8 @@ describe("the compile cache", () => {
 
   it("starts at once when the cache folder cannot be made (under /proc)", async () => {
     const home = await tempDir();
-    const run = await runKosong(["--version"], { cwd: home, home, env: { XDG_CACHE_HOME: "/proc/x" } });
+    const run = await runKosong(["--help"], { cwd: home, home, env: { XDG_CACHE_HOME: "/proc/x" } });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^kosong \d+\.\d+\.\d+/);
+    expect(run.stdout).toMatch(/^Usage: kosong /);
   }, 10_000);
 });

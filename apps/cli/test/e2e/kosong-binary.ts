@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,23 @@ export function ensureBuilt(): void {
   if (existsSync(kosongBin)) return;
   const root = fileURLToPath(new URL("../../../../", import.meta.url));
   execFileSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@kosong/cli..."], { cwd: root, stdio: "inherit" });
+}
+
+/**
+ * The built chunks this build loads, by file name, with their code: the
+ * entry and every chunk it imports, statically or lazily (a turbo cache
+ * restore can leave an older build's chunks beside them in dist).
+ */
+export async function loadedChunks(): Promise<Map<string, string>> {
+  const dist = path.dirname(kosongBin);
+  const chunks = new Map<string, string>();
+  const names = new Set([path.basename(kosongBin)]);
+  for (const name of names) {
+    const code = await readFile(path.join(dist, name), "utf8");
+    chunks.set(name, code);
+    for (const [, imported] of code.matchAll(/(?:from |import\()"\.\/([\w.-]+\.js)"/g)) names.add(imported!);
+  }
+  return chunks;
 }
 
 /** What a run of the binary gave. */

@@ -7,7 +7,7 @@
  * `send-dmail-description.ts`).
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import "../session/tool-context.js";
 import { DenwaRenjiError } from "./denwa-renji.js";
 import { sendDMailDescription } from "./send-dmail-description.js";

@@ -5,8 +5,8 @@
  * parsing validates the type and the payload (unknown payload keys are kept,
  * so a newer writer's extra fields survive a round trip).
  */
-import { contentPartSchema } from "@kosong/core";
-import { z } from "zod/v4";
+import { contentPartSchema, lazySchema } from "@kosong/core";
+import * as z from "zod/v4";
 import { SoulError } from "../errors.js";
 import { approvalKinds, type SoulEvent, type SoulEventPayloads, type SoulEventType } from "./events.js";
 
@@ -51,12 +51,8 @@ export function parseEvent(input: string | unknown): SoulEvent {
 /** The payload schema of each event type. */
 type PayloadSchemas = { [K in SoulEventType]: z.ZodType<SoulEventPayloads[K]> };
 
-let built: PayloadSchemas | null = null;
-
 /** The payload schemas, built on the first parse: a program that only writes events (the CLI's interactive start) never builds them. */
-function payloadSchemas(): PayloadSchemas {
-  return (built ??= buildPayloadSchemas());
-}
+const payloadSchemas = /* @__PURE__ */ lazySchema(buildPayloadSchemas);
 
 function buildPayloadSchemas(): PayloadSchemas {
   const int = z.number().int();

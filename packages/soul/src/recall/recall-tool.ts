@@ -5,7 +5,7 @@
  * toolset to enable recall: the soul then leaves pointers when it compacts.
  */
 import { defineTool, toolError, toolOk } from "@kosong/core";
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import { RecallError } from "../recall/recall-error.js";
 import "../session/tool-context.js";
 

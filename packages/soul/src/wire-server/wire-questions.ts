@@ -6,7 +6,7 @@
  * `capabilities.supports_question` in `initialize` is asked.
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import type { WireMessage } from "./wire-message.js";
 
 /** One question: kimi-cli's `QuestionItem`. */

@@ -3,7 +3,7 @@
  * methods a client may call, and the shapes of their parameters.
  */
 import { contentPartSchema } from "@kosong/core";
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 
 /** The wire protocol version this server speaks (kimi-cli's, with its optional features off). */
 export const WIRE_PROTOCOL_VERSION = "1.9";
