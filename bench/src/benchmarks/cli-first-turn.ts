@@ -15,7 +15,7 @@
  * reply. With `KOSONG_BENCH_BASELINE_CLI` set to another build's
  * `kosong.js` (e.g. a copy of main's `dist` as `apps/cli/dist-main`; not
  * under node_modules, where the same build measured differently), its sessions alternate with
- * ours in the same rounds and get rows of their own.
+ * ours in the same rounds (each round starting with the other build) and get rows of their own.
  * The figure is informational (the issue's target: within 100 ms on a
  * started session, and the first turn no slower than a later one).
  *
@@ -134,8 +134,10 @@ const benchmark: Benchmark = {
       for (const { bin } of builds) await twoTurns(server, env, work, 0, bin);
       for (let round = 0; round < rounds; round++) {
         for (const [i, pause] of pauses.entries()) {
-          for (const [b, { bin }] of builds.entries()) {
-            const [a, later] = await twoTurns(server, env, work, pause, bin);
+          // Each round starts one build further on, so that neither always runs right after the other.
+          for (let k = 0; k < builds.length; k++) {
+            const b = (k + round) % builds.length;
+            const [a, later] = await twoTurns(server, env, work, pause, builds[b]!.bin);
             samples[b]![i]!.first.push(a);
             samples[b]![i]!.later.push(later);
           }

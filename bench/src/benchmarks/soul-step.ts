@@ -23,7 +23,9 @@
  * <commit> && cd ../base && pnpm install && pnpm turbo run build
  * --filter=@kosong/bench...`), that build's Soul, Context and context file
  * run the same steps in the same rounds, alternating with ours, and get
- * rows of their own: the step against that build's (goal 1.05).
+ * rows of their own: the step against that build's (goal 1.05), and the
+ * same without the disk (informational: the loop's own cost, which the
+ * fdatasync's noise hides).
  */
 import { mkdtemp, open, readFile, rm, type FileHandle } from "node:fs/promises";
 import os from "node:os";
@@ -173,8 +175,8 @@ const benchmark: Benchmark = {
       const count = quick ? 3 : 25;
       const tree = process.env.KOSONG_BENCH_BASELINE_TREE;
       const sides: Record<string, Sampler> = { small: small.turn, large: large.turn, one: () => durableWrites(h, whole, 5) };
-      if (tree) {
-        const build = await buildAt(tree);
+      const build = tree ? await buildAt(tree) : null;
+      if (build) {
         const baseSmall = await rig(dir, 100, "batch", build, "baseline");
         const baseLarge = await rig(dir, size, "batch", build, "baseline");
         contexts.push(baseSmall.context, baseLarge.context);
@@ -190,7 +192,17 @@ const benchmark: Benchmark = {
       contexts.push(smallNone.context, largeNone.context);
       await smallNone.turn();
       await largeNone.turn();
-      Object.assign(s, await rounds(count, { smallNone: smallNone.turn, largeNone: largeNone.turn }));
+      const noneSides: Record<string, Sampler> = { smallNone: smallNone.turn, largeNone: largeNone.turn };
+      if (build) {
+        // The other build without the disk too: the loop's own cost, which the fdatasync's noise hides in the rows above.
+        const baseSmallNone = await rig(dir, 100, "none", build, "baseline");
+        const baseLargeNone = await rig(dir, size, "none", build, "baseline");
+        contexts.push(baseSmallNone.context, baseLargeNone.context);
+        await baseSmallNone.turn();
+        await baseLargeNone.turn();
+        Object.assign(noneSides, { baseSmallNone: baseSmallNone.turn, baseLargeNone: baseLargeNone.turn });
+      }
+      Object.assign(s, await rounds(build ? count * 4 : count, noneSides));
       const one = `one awaited write + fdatasync of the step's ${whole.length} bytes`;
       const goal = (base: number[]) => Math.round(((median(base) + 0.5) / median(base)) * 100) / 100;
       const overhead = (ours: number[], rig: { syncsPerStep(): number }) =>
@@ -199,6 +211,12 @@ const benchmark: Benchmark = {
         ? [
             rowFromSamples("Soul step, 100 messages of history (batch), against another build", s.small!, `the same step of ${tree}`, s.baseSmall!, { goal: 1.05 }),
             rowFromSamples(`Soul step, ${many} messages of history (batch), against another build`, s.large!, `the same step of ${tree}`, s.baseLarge!, { goal: 1.05 }),
+            rowFromSamples("Soul step, 100 messages of history (durability none), against another build", s.smallNone!, `the same step of ${tree}`, s.baseSmallNone!, {
+              note: "informational: the loop's own cost, without the disk",
+            }),
+            rowFromSamples(`Soul step, ${many} messages of history (durability none), against another build`, s.largeNone!, `the same step of ${tree}`, s.baseLargeNone!, {
+              note: "informational: the loop's own cost, without the disk",
+            }),
           ]
         : [];
       return [

@@ -35,7 +35,8 @@ export type ContentTally = {
   runs: number;
 };
 
-const emptyTally = (): ContentTally => ({ values: [0, 0], anchors: [0, 0], identifiers: [0, 0], task: [0, 0], allRequests: [0, 0], valid: 0, within: 0, runs: 0 });
+/** A tally with nothing counted yet. */
+export const emptyTally = (): ContentTally => ({ values: [0, 0], anchors: [0, 0], identifiers: [0, 0], task: [0, 0], allRequests: [0, 0], valid: 0, within: 0, runs: 0 });
 
 /** The identifiers the next 10 steps use that the history before the cut holds (as `real-trajectories.ts` counts them). */
 function identifiersNext(c: Case): string[] {

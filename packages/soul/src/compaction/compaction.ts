@@ -76,6 +76,8 @@ export interface CompactionDetails {
   stubs: number;
   /** Tool outputs cut to an excerpt of the lines about what the recent messages work on. */
   excerpts?: number;
+  /** Tool outputs whose lines a later kept output shows again (or repeated lines) were condensed to a marker. */
+  condensed?: number;
   /** Paths of the files whose contents were recovered into the output. */
   filesRecovered: string[];
   /** True when the output holds a summary (LLM-written or extractive) of what was dropped. */

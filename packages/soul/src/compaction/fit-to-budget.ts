@@ -14,6 +14,7 @@ import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
+import { addShown, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
 import { truncateText } from "./truncate-text.js";
 
@@ -53,6 +54,14 @@ export interface FitOptions {
    * whole budget.
    */
   headroom?: number;
+  /**
+   * Condense what the kept messages show twice (default false): after the
+   * refill, each kept tool output's runs of lines that a newer kept tool
+   * output shows again, and its runs of identical lines, become a marker
+   * (see {@link condensedRepeats}); the room that makes goes to a further
+   * refill. The condensing is not undone by a later refill.
+   */
+  condenseRepeats?: boolean;
 }
 
 /**
@@ -145,23 +154,95 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   // With an index the notice stays even when no message is dropped (then it says that tool outputs were elided).
   const noticeCost = (n: number, withIndex: boolean): number => (n === 0 && withIndex ? counter.message(droppedNotice(0)) : noticeTokens(n));
   // Refill: undo actions, last first, while the result fits (an action whose messages changed again since is skipped).
+  // Condensing (with condenseRepeats): a tool output gives up the runs of lines that a newer kept output shows again.
+  const condensed = new Map<number, Message>();
+  const count = (message: Message): number => counter.message(message);
+  // The smallest each output can get (against every newer output of the history): the refill tries a condensed form only when it may fit.
+  const smallest = new Map<number, number>();
+  if (options.condenseRepeats === true) {
+    const later = new ShownLines();
+    for (let index = history.length - 1; index >= 0; index--) {
+      const form = condensedOutput(history[index]!, later, count);
+      if (form !== null) smallest.set(index, count(form));
+      addShown(later, history[index]!);
+    }
+  }
+  /** What `changes` replaced, each tool output condensed against the kept outputs newer than it. */
+  const condensedBefore = (changes: ReadonlyArray<[number, Message | null, Message | null]>): Map<number, Message | null> => {
+    const before = new Map(changes.map(([index, message]) => [index, message]));
+    const low = Math.min(...before.keys());
+    const later = new ShownLines();
+    const forms = new Map<number, Message | null>();
+    for (let index = current.length - 1; index >= low; index--) {
+      const message = before.has(index) ? before.get(index)! : current[index];
+      if (message == null) continue;
+      const form = before.has(index) ? (condensedOutput(message, later, count) ?? message) : message;
+      if (before.has(index)) forms.set(index, form);
+      addShown(later, form);
+    }
+    for (const [index, message] of before) if (message === null) forms.set(index, null);
+    return forms;
+  };
+  // Refill: undo actions, last first, while the result fits (an action whose messages changed again since is skipped); with
+  // condenseRepeats, an action that does not fit is undone with its outputs condensed when that fits.
   const refill = (limit: number, noticeFloor = false): void => {
     for (let a = log.length - 1; a >= 0; a--) {
       const changes = log[a]!;
       if (!changes.every(([index, , after]) => current[index] === after)) continue;
       let delta = 0;
+      let least = 0;
       let restored = 0;
-      for (const [, before, after] of changes) {
-        delta += (before === null ? 0 : counter.message(before)) - (after === null ? 0 : counter.message(after));
+      for (const [index, before, after] of changes) {
+        const tokens = before === null ? 0 : count(before);
+        delta += tokens - (after === null ? 0 : count(after));
+        least += (smallest.get(index) ?? tokens) - (after === null ? 0 : count(after));
         if (after === null && before !== null) restored++;
       }
-      if (total + delta + noticeCost(dropped - restored, noticeFloor) > limit) continue;
+      const room = limit - total - noticeCost(dropped - restored, noticeFloor);
+      if (delta > room && least > room) continue;
+      const forms = delta > room ? condensedBefore(changes) : null;
+      if (forms !== null) {
+        let condensedDelta = 0;
+        for (const [index, , after] of changes) condensedDelta += (forms.get(index) == null ? 0 : count(forms.get(index)!)) - (after === null ? 0 : count(after));
+        if (condensedDelta > room) continue;
+      }
       log.push([]);
-      for (const [index, before] of changes) replace(index, before);
+      for (const [index, before] of changes) {
+        const form = forms === null ? before : forms.get(index)!;
+        replace(index, form);
+        if (form !== before && form !== null) condensed.set(index, form);
+      }
       log.pop();
     }
   };
-  if (options.refill === true) refill(target);
+  // Condensing what is kept: newest tool output first, each against the lines the newer kept outputs still show; not logged, so no refill undoes it.
+  const condense = (): number => {
+    const later = new ShownLines();
+    let changed = 0;
+    for (let index = current.length - 1; index >= 0; index--) {
+      const message = current[index];
+      if (message == null) continue;
+      const replacement = condensedOutput(message, later, count);
+      if (replacement !== null) {
+        log.push([]);
+        replace(index, replacement);
+        log.pop();
+        condensed.set(index, replacement);
+        changed++;
+      }
+      addShown(later, replacement ?? message);
+    }
+    return changed;
+  };
+  /** Refill (when asked), then condense and refill into the room that made, a few rounds (a restored output may repeat a kept one). */
+  const settle = (limit: number, noticeFloor = false): void => {
+    if (options.refill === true) refill(limit, noticeFloor);
+    for (let round = 0; round < 3 && options.condenseRepeats === true; round++) {
+      if (condense() === 0) break;
+      if (options.refill === true) refill(limit, noticeFloor);
+    }
+  };
+  settle(target);
 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
@@ -172,7 +253,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
     const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
-    if (options.refill === true) refill(whole - extra, index !== "");
+    settle(whole - extra, index !== "");
     kept = current.filter((m): m is Message => m !== null);
     notice = index !== "" ? droppedNotice(dropped, index) : dropped === 0 ? null : droppedNotice(dropped);
   }
@@ -187,7 +268,9 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   const original = new Set(history);
   const stubs = current.filter((message) => message !== null && !original.has(message) && isToolOutputStub(message)).length;
   const excerpts = current.filter((message) => message !== null && !original.has(message) && isToolOutputExcerpt(message)).length;
+  const repeats = [...condensed].filter(([index, message]) => current[index] === message).length;
   const notes: string[] = [];
+  if (repeats > 0) notes.push(condensedNote(repeats));
   if (tokens > budget.maxTokens) notes.push(`The budget of ${budget.maxTokens} tokens cannot be met: even the notice alone takes ${tokens}.`);
   return {
     messages,
@@ -197,6 +280,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
       dropped,
       stubs,
       ...(excerpts > 0 ? { excerpts } : {}),
+      ...(repeats > 0 ? { condensed: repeats } : {}),
       filesRecovered: [],
       summarized: false,
       notes,

@@ -226,7 +226,7 @@ export class PreserveImportantCompaction implements Compaction {
       ...drops(blocks.slice(recent, -1).filter((b) => b.role !== "system" && !task.has(b))),
       ...drops([...task].reverse().filter((b) => b.index !== blocks.length - 1)),
     ];
-    const fit = fitToBudget(history, plan, budget, { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM });
+    const fit = fitToBudget(history, plan, budget, { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM, condenseRepeats: true });
     return { messages: fit.messages, usage: null, details: fit.details };
   }
 }

@@ -13,6 +13,7 @@ import { extractiveSummary, taskTokens } from "./extractive-summary.js";
 import { fitCompacted } from "./fit-to-budget.js";
 import { neverLonger } from "./never-longer.js";
 import { recentTailStart } from "./recent-blocks.js";
+import { condensedNewestFirst, ShownLines } from "./repeated-lines.js";
 import { modelSummary } from "./model-summary.js";
 import { checkedModelSummary } from "./model-summary-check.js";
 import { summarisedConversation } from "./summarised-conversation.js";
@@ -82,7 +83,9 @@ export class SmartCompaction implements Compaction {
     const system = older.filter((m) => m.role === "system");
     const toSummarise = older.filter((m) => m.role !== "system");
     const tail = history.slice(start);
-    const room = maxTokens - counter.count(tail) - counter.count(system) - counter.message(summaryMessage([]));
+    // The tail's tool outputs are counted without the lines its newer outputs show again (see summarisedConversation).
+    const shown = condensedNewestFirst(tail, new ShownLines(), (m) => counter.message(m));
+    const room = maxTokens - counter.count(shown) - counter.count(system) - counter.message(summaryMessage([]));
     // The task (the first request) is kept in full: the recent messages give way to it, up to 60 % of the budget.
     const taskCounted = taskTokens(toSummarise, tokenizer);
     const task = Math.min(taskCounted + 64, Math.floor(maxTokens * 0.6));

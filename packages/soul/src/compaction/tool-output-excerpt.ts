@@ -13,6 +13,8 @@ import type { WorkingSet } from "./working-set.js";
 
 /** A line that reports a failure: a failing test, a lint finding, a traceback's error line, an assertion. */
 const FAILING = /^\s*(?:FAILED|FAIL|ERROR|✗|✕|×|--- FAIL:)[\s:]|\b\w*(?:Error|Exception)\b(?::|$)|\bTraceback\b|\bassert(?:ion)?\b|^\s*[^\s:]+:\d+(?::\d+)?:\s*(?:error|warning)\b/i;
+/** A test runner's verdict at the end of a line (`path::test FAILED [ 50%]`, unittest's `test_x (Case) ... ERROR`). */
+const FAILED_AT_END = /\s(?:FAILED|FAIL|ERROR)(?:\s+\[\s*\d+%\])?$/;
 /** A line that already carries a line number (`cat -n`, `nl`, `grep -n`, `12→`), possibly after a path. */
 const NUMBERED = /^\s*(?:[\w./-]+[:-])?\d+(?:\t|→|:|-(?=\s))/;
 /** `sed -n 'A,Bp' file`: the first line shown is line A. */
@@ -50,7 +52,7 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
   const weights = lines.map((line, index) => {
     if (index < first || line.trim() === "") return 0;
     const named = working.lineWeight(line);
-    return FAILING.test(line) ? Math.max(named, 3) : named;
+    return reportsFailure(line) ? Math.max(named, 3) : named;
   });
   const render = (paragraphs: boolean): string => {
     const { body, shown } = excerptBody(lines, weights, first, maxTokens - 24, numbering, paragraphs);
@@ -174,6 +176,11 @@ function numberingStart(call: ToolCall | undefined, head: readonly string[]): nu
   const sed = SED_RANGE.exec(command);
   if (sed !== null) return Number(sed[1]);
   return FROM_START.test(command) ? 1 : null;
+}
+
+/** True when `line` reports a failure: a failing test, a lint finding, a traceback's error line, an assertion. */
+export function reportsFailure(line: string): boolean {
+  return FAILING.test(line) || FAILED_AT_END.test(line.trimEnd());
 }
 
 /** True for a tool message made by {@link toolOutputExcerpt}. */

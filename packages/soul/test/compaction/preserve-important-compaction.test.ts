@@ -4,8 +4,11 @@ import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { allText, expectValidWithin, prose, toolRound } from "./helpers/histories.js";
 
-/** True when the output of call `id` is in the result as it was given (not dropped, not a stub). */
-const outputKept = (result: CompactionResult, id: string): boolean => result.messages.some((m) => m.tool_call_id === id && !isToolOutputStub(m));
+/** True when the output of call `id` is in the result as `input` gave it (not dropped, not a stub, not condensed). */
+const outputKept = (result: CompactionResult, input: readonly Message[], id: string): boolean => {
+  const given = input.find((m) => m.role === "tool" && m.tool_call_id === id);
+  return given !== undefined && result.messages.some((m) => m.tool_call_id === id && !isToolOutputStub(m) && allText([m]) === allText([given]));
+};
 
 /** Three user turns, each with a bulky tool round and a plain answer; an error and a decision in between. */
 function history(): Message[] {
@@ -182,7 +185,7 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
     // Lines 1-40 are only in the oldest view; lines 41-80 stay in the newest one.
     expect(text).toContain("def split_field_20(value)");
     expect(text).toContain("def parse_header_60(value)");
-    expect(outputKept(result, "c2")).toBe(false);
+    expect(outputKept(result, input, "c2")).toBe(false);
   });
 
   it("keeps an older view whose lines newer views show only in pieces over one a newer view repeats whole (the old text of an edit spans the join)", async () => {
@@ -201,7 +204,7 @@ describe("PreserveImportantCompaction chooses by what a block adds", () => {
     const result = await withoutRoomForOneView(input);
     // Lines 10 and 11, 20 and 21, 30 and 31 are together only in the oldest view: an edit across them needs it.
     expect(allText(result.messages)).toContain(lines(19, 22, "split_field"));
-    expect(outputKept(result, "c2")).toBe(false);
+    expect(outputKept(result, input, "c2")).toBe(false);
   });
 });
 
@@ -308,8 +311,8 @@ describe("PreserveImportantCompaction keeps the values a tool printed", () => {
     const maxTokens = Math.ceil((estimateTokens(input) - one + 30) / 0.9);
     const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 10_000 }).compact(input);
     expectValidWithin(result, maxTokens);
-    expect(outputKept(result, "c1")).toBe(true);
-    expect(outputKept(result, "c2")).toBe(false);
+    expect(outputKept(result, input, "c1")).toBe(true);
+    expect(outputKept(result, input, "c2")).toBe(false);
   });
 });
 

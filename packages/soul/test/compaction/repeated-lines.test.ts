@@ -1,0 +1,103 @@
+/**
+ * Repeated lines at compaction time: an older tool output whose lines a
+ * newer kept output shows again (the same test run re-run, the same part of
+ * a file re-read) is condensed to its ends and a marker, and so is a run of
+ * identical lines; the room goes to the rest of the conversation, the result
+ * says so, and lines that report a failure stay whole.
+ */
+import { assistantMessage, extractText, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
+import { type CompactionResult, isToolOutputStub, PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { estimateTokens } from "@kosong/soul/tokens";
+import { describe, expect, it } from "vitest";
+import { expectValidWithin } from "./helpers/histories.js";
+
+/** A shell round: the command and its output in mini-swe-agent's frame. */
+function shell(id: string, command: string, output: string, text = ""): Message[] {
+  return [assistantMessage(text, [toolCall(id, "bash", { command })]), toolMessage(id, `<returncode>0</returncode>\n<output>\n${output}\n</output>`)];
+}
+
+/** A verbose test run: 60 passing tests, one failure, a timing line that differs between runs. */
+function testRun(seconds: string): string {
+  const passing = Array.from({ length: 60 }, (_, i) => `tests/test_orders.py::test_order_case_${i} PASSED`);
+  return [...passing.slice(0, 30), "tests/test_orders.py::test_total FAILED", ...passing.slice(30), "FAILED tests/test_orders.py::test_total - AssertionError: 9000 != 9001", `1 failed, 60 passed in ${seconds}s`].join("\n");
+}
+
+const outputOf = (result: CompactionResult, id: string): string => extractText(result.messages.find((m) => m.role === "tool" && m.tool_call_id === id)!);
+
+/** A task, an old test run, a search with a line number, noise printed 30 times, small rounds, the same test run again. */
+function history(): Message[] {
+  return [
+    userMessage("Fix the failing total in app/orders.py."),
+    ...shell("run1", "python -m pytest tests/test_orders.py -v", testRun("0.31")),
+    ...shell("grep", "grep -n TOTAL_LIMIT app/orders.py", "12:TOTAL_LIMIT = 9000\n48:    if total > TOTAL_LIMIT:"),
+    ...shell("find", "find / -name orders.py | grep app", [...Array.from({ length: 30 }, () => "find: 'grep' terminated by signal 13"), "/srv/app/orders.py"].join("\n")),
+    ...Array.from({ length: 4 }, (_, k) => shell(`s${k}`, `sed -n '${k * 5 + 1},${k * 5 + 5}p' app/orders.py`, `line ${k} of the orders module`)).flat(),
+    ...shell("run2", "python -m pytest tests/test_orders.py -v", testRun("0.29"), "Running the tests again."),
+    assistantMessage("The total is off by one at line 48."),
+  ];
+}
+
+describe("preserve-important condenses what a newer output shows again", () => {
+  it("keeps the old test run's failure and ends around a marker, a line of noise once, and everything else verbatim", async () => {
+    const input = history();
+    const full = estimateTokens(input);
+    // Over budget by about a quarter of one test run: without condensing, a test run or rounds would have to go.
+    const maxTokens = full - Math.floor(estimateTokens([toolMessage("x", testRun("0.31"))]) / 4);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const old = outputOf(result, "run1");
+    expect(old).toMatch(/\[\.\.\. \d+ lines shown again in a later output \.\.\.\]/);
+    expect(old).toContain("tests/test_orders.py::test_total FAILED");
+    expect(old).toContain("FAILED tests/test_orders.py::test_total - AssertionError: 9000 != 9001");
+    expect(old).toContain("1 failed, 60 passed in 0.31s");
+    expect(outputOf(result, "find")).toBe(
+      "<returncode>0</returncode>\n<output>\nfind: 'grep' terminated by signal 13\n[... 29 more identical lines ...]\n/srv/app/orders.py\n</output>",
+    );
+    // The newest run is shown whole; nothing else was dropped, stubbed or cut.
+    expect(outputOf(result, "run2")).toBe(extractText(input.find((m) => m.role === "tool" && m.tool_call_id === "run2")!));
+    expect(outputOf(result, "grep")).toContain("12:TOTAL_LIMIT = 9000");
+    expect(result.messages.some(isToolOutputStub)).toBe(false);
+    expect(result.details).toMatchObject({ dropped: 0, stubs: 0, condensed: 2 });
+    expect(result.details!.notes.join("\n")).toMatch(/2 tool outputs condensed/);
+  });
+
+  it.each([
+    ["inside it", 18, 27],
+    ["at its end", 18, 40],
+  ])("leaves an older wider view whole when a newer narrower view shows part of it (%s: an edit's old text may span its edge)", async (_, from, to) => {
+    const file = Array.from({ length: 40 }, (_, i) => `    total_${100 + i} = order.line_total(${100 + i}) + tax_${i}`);
+    const input = [
+      userMessage("Fix the tax in app/orders.py."),
+      ...shell("wide", "sed -n '100,139p' app/orders.py", file.join("\n")),
+      ...Array.from({ length: 6 }, (_, k) => shell(`p${k}`, `python -c 'print(${k})'`, `${k}`)).flat(),
+      ...shell("narrow", `sed -n '${100 + from},${99 + to}p' app/orders.py`, file.slice(from, to).join("\n")),
+      assistantMessage("Editing lines 115-121 next."),
+    ];
+    const maxTokens = estimateTokens(input) - 20;
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    expect(outputOf(result, "wide")).toContain(file.slice(14, 22).join("\n"));
+    expect(result.details?.condensed).toBeUndefined();
+  });
+});
+
+describe("smart condenses its verbatim tail", () => {
+  it("gives the tail's older test run a marker and counts it, with a note", async () => {
+    const input: Message[] = [
+      userMessage("Fix the failing total in app/orders.py."),
+      ...Array.from({ length: 30 }, (_, k) => shell(`o${k}`, `cat notes_${k}.txt`, `note ${k}: ${"the orders module computes totals ".repeat(12)}`)).flat(),
+      ...shell("run1", "python -m pytest tests/test_orders.py -v", testRun("0.31")),
+      ...shell("edit", "sed -i 's/> TOTAL_LIMIT/>= TOTAL_LIMIT/' app/orders.py", ""),
+      ...shell("run2", "python -m pytest tests/test_orders.py -v", testRun("0.29")),
+      assistantMessage("Still failing: the limit is compared in the wrong place."),
+    ];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.5);
+    const result = await new SmartCompaction({ maxTokens }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const old = outputOf(result, "run1");
+    expect(old).toMatch(/\[\.\.\. \d+ lines shown again in a later output \.\.\.\]/);
+    expect(old).toContain("FAILED tests/test_orders.py::test_total - AssertionError: 9000 != 9001");
+    expect(result.details?.condensed).toBe(1);
+    expect(result.details!.notes.join("\n")).toMatch(/1 tool output condensed/);
+  });
+});
