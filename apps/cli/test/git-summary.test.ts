@@ -18,7 +18,7 @@ const git = (cwd: string, ...args: string[]) => execFileSync(realGit, args, { cw
 
 let home = "";
 let runs = "";
-const saved = { PATH: process.env.PATH, HOME: process.env.HOME };
+const saved = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
 
 beforeEach(async () => {
   // A git first on PATH that notes each run (its subcommand) and runs the real git.
@@ -32,9 +32,25 @@ beforeEach(async () => {
 });
 
 afterEach(() => {
-  process.env.PATH = saved.PATH;
-  process.env.HOME = saved.HOME;
+  for (const [key, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
 });
+
+/** A repository whose committed `a.txt` goes through the filter driver `evil`, stat-dirty so that `git status` re-reads it. */
+async function filteredRepository(defineFilter: (markers: string) => Promise<void>): Promise<{ repo: string; markers: string }> {
+  const repo = await repository();
+  const markers = await tempDir();
+  await defineFilter(markers);
+  await writeFile(path.join(repo, ".gitattributes"), "a.txt filter=evil\n");
+  await writeFile(path.join(repo, "a.txt"), "committed\n");
+  git(repo, "add", ".");
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "a");
+  execFileSync("rm", ["-f", path.join(markers, "clean")]);
+  await utimes(path.join(repo, "a.txt"), new Date(), new Date(Date.now() + 5_000));
+  return { repo, markers };
+}
 
 const ran = async () => (await readFile(runs, "utf8").catch(() => "")).split("\n").filter(Boolean);
 
@@ -91,16 +107,30 @@ describe("git summary", () => {
   });
 
   it("asks git for the filter drivers when a configuration file includes another", async () => {
-    const repo = await repository();
-    const markers = await tempDir();
-    await writeFile(path.join(home, "more.gitconfig"), `[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n`);
-    await writeFile(path.join(home, ".gitconfig"), `[include]\n\tpath = ${path.join(home, "more.gitconfig")}\n`);
-    await writeFile(path.join(repo, ".gitattributes"), "a.txt filter=evil\n");
-    await writeFile(path.join(repo, "a.txt"), "committed\n");
-    git(repo, "add", ".");
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "a");
-    execFileSync("rm", ["-f", path.join(markers, "clean")]);
-    await utimes(path.join(repo, "a.txt"), new Date(), new Date(Date.now() + 5_000));
+    const { repo, markers } = await filteredRepository(async (markers) => {
+      await writeFile(path.join(home, "more.gitconfig"), `[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n`);
+      await writeFile(path.join(home, ".gitconfig"), `[include]\n\tpath = ${path.join(home, "more.gitconfig")}\n`);
+    });
+    expect((await gitSummary(repo, repo))?.branch).toBe("main");
+    expect(await readdir(markers)).toEqual([]);
+    expect(await ran()).toEqual(["config", "status"]);
+  });
+
+  it("turns off a filter driver of $XDG_CONFIG_HOME/git/config, which git reads instead of ~/.config/git/config", async () => {
+    const xdg = await tempDir();
+    process.env.XDG_CONFIG_HOME = xdg;
+    const { repo, markers } = await filteredRepository(async (markers) => {
+      await mkdir(path.join(xdg, "git"));
+      await writeFile(path.join(xdg, "git", "config"), `[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n`);
+    });
+    expect((await gitSummary(repo, repo))?.branch).toBe("main");
+    expect(await readdir(markers)).toEqual([]);
+  });
+
+  it("asks git when a repository's .git/config sets a key on its section header's line, and turns that driver off", async () => {
+    const { repo, markers } = await filteredRepository(async () => undefined);
+    const repoConfig = path.join(repo, ".git", "config");
+    await writeFile(repoConfig, `${await readFile(repoConfig, "utf8")}[FILTER "evil"] clean = touch '${markers}/clean'; cat\n`);
     expect((await gitSummary(repo, repo))?.branch).toBe("main");
     expect(await readdir(markers)).toEqual([]);
     expect(await ran()).toEqual(["config", "status"]);

@@ -44,7 +44,7 @@ export async function gitSummary(cwd: string, repoRoot: string | null = null): P
   if (program === null) return null;
   const env = gitEnvironment();
   const git = (args: string[], extra: Array<[string, string]>) => runGit(program, cwd, env, args, extra);
-  let drivers = repoRoot === null ? null : await filterDriversFromFiles(repoRoot, env.HOME);
+  let drivers = repoRoot === null ? null : await filterDriversFromFiles(repoRoot, env.HOME, env.XDG_CONFIG_HOME);
   if (drivers === null) {
     const listed = await git(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
     // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
@@ -120,17 +120,22 @@ const sectionHeader = /^\[([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\]\s*(?:[
 
 /**
  * The filter drivers the configuration git reads here defines, read from
- * its files without starting git: `~/.gitconfig`, `~/.config/git/config`
- * (the system file is off: `GIT_CONFIG_NOSYSTEM`), and the repository's
+ * its files without starting git: `~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`
+ * (`~/.config/git/config` when that is unset; the system file is off:
+ * `GIT_CONFIG_NOSYSTEM`), and the repository's
  * `.git/config` and `.git/config.worktree`. Null, so that git is asked,
  * whenever that reading could miss one: `.git` is not a folder or has no
  * `config`, a file cannot be read, mentions `include`, continues a line, or
  * has a section header this reading does not know.
  */
-async function filterDriversFromFiles(repoRoot: string, home: string | undefined): Promise<string[] | null> {
+async function filterDriversFromFiles(repoRoot: string, home: string | undefined, xdgConfigHome: string | undefined): Promise<string[] | null> {
   const gitDir = path.join(repoRoot, ".git");
   const required = [path.join(gitDir, "config")];
-  const optional = [path.join(gitDir, "config.worktree"), ...(home && path.isAbsolute(home) ? [path.join(home, ".gitconfig"), path.join(home, ".config", "git", "config")] : [])];
+  const homeFile = home && path.isAbsolute(home) ? [path.join(home, ".gitconfig")] : [];
+  const xdgBase = xdgConfigHome ? xdgConfigHome : home ? path.join(home, ".config") : undefined;
+  // git reads a relative XDG_CONFIG_HOME from its working directory: git itself is asked then.
+  if (xdgBase !== undefined && !path.isAbsolute(xdgBase)) return null;
+  const optional = [path.join(gitDir, "config.worktree"), ...homeFile, ...(xdgBase ? [path.join(xdgBase, "git", "config")] : [])];
   const texts = await Promise.all([...required.map((file) => readConfig(file, false)), ...optional.map((file) => readConfig(file, true))]);
   const names = new Set<string>();
   for (const text of texts) {
