@@ -135,4 +135,43 @@ describe("git summary", () => {
     expect(await readdir(markers)).toEqual([]);
     expect(await ran()).toEqual(["config", "status"]);
   });
+
+  describe("reads the config of the repository git then uses", () => {
+    /** A stat-dirty repository whose own .git/config defines the filter `evil`. */
+    async function evilRepository(): Promise<{ repo: string; markers: string }> {
+      const made = await filteredRepository(async () => undefined);
+      const config = path.join(made.repo, ".git", "config");
+      await writeFile(config, `${await readFile(config, "utf8")}[filter "evil"]\n\tclean = touch '${made.markers}/clean'; cat\n`);
+      return made;
+    }
+
+    it("a .git folder that is not a valid git directory (git would go on to the repository above)", async () => {
+      const { repo, markers } = await evilRepository();
+      const inner = path.join(repo, "inner");
+      await mkdir(path.join(inner, ".git"), { recursive: true });
+      await writeFile(path.join(inner, ".git", "config"), "[core]\n\tbare = false\n");
+      await gitSummary(inner, inner);
+      expect(await readdir(markers)).toEqual([]);
+    });
+
+    it("a folder between the working directory and .git that looks like a git directory (git would use it)", async () => {
+      const { repo: evil, markers } = await evilRepository();
+      const outer = await repository();
+      const sub = path.join(outer, "sub");
+      execFileSync("cp", ["-r", path.join(evil, ".git"), sub]);
+      git(evil, "config", "--file", path.join(sub, "config"), "core.worktree", evil);
+      await gitSummary(sub, outer);
+      expect(await readdir(markers)).toEqual([]);
+    });
+
+    it("a .git folder whose commondir names where git reads the config", async () => {
+      const { repo, markers } = await evilRepository();
+      const common = await tempDir();
+      execFileSync("cp", ["-r", `${path.join(repo, ".git")}/.`, common]);
+      await writeFile(path.join(repo, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n");
+      await writeFile(path.join(repo, ".git", "commondir"), `${common}\n`);
+      expect((await gitSummary(repo, repo))?.branch).toBe("main");
+      expect(await readdir(markers)).toEqual([]);
+    });
+  });
 });

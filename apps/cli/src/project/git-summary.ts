@@ -13,7 +13,7 @@
  */
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
-import { access, readFile, stat } from "node:fs/promises";
+import { access, lstat, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { childEnvironment } from "../tools/child-environment.js";
 
@@ -36,7 +36,10 @@ export interface GitSummary {
  * The git summary of `cwd`, or null when git is missing or `cwd` is not in a
  * repository. One `git status --short --branch` gives both facts; the filter
  * drivers to turn off come from the configuration files when they can be
- * read safely (see {@link filterDriversFromFiles}), else from `git config`.
+ * read safely (see {@link filterDriversFromFiles}; git is then pointed at
+ * that repository with `GIT_DIR` and `GIT_WORK_TREE`, so that its own
+ * discovery cannot pick another whose config was not read), else from
+ * `git config`.
  * `repoRoot` is the folder holding `cwd`'s `.git`, when known.
  */
 export async function gitSummary(cwd: string, repoRoot: string | null = null): Promise<GitSummary | null> {
@@ -45,7 +48,10 @@ export async function gitSummary(cwd: string, repoRoot: string | null = null): P
   const env = gitEnvironment();
   const git = (args: string[], extra: Array<[string, string]>) => runGit(program, cwd, env, args, extra);
   let drivers = repoRoot === null ? null : await filterDriversFromFiles(repoRoot, env.HOME, env.XDG_CONFIG_HOME);
-  if (drivers === null) {
+  if (drivers !== null) {
+    // git then uses the repository whose config was read, not one its own discovery finds (a folder under it that looks like a git directory, one above when `.git` is not valid).
+    Object.assign(env, { GIT_DIR: path.join(repoRoot!, ".git"), GIT_WORK_TREE: repoRoot! });
+  } else {
     const listed = await git(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
     // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
     if (listed === null || listed.truncated || (listed.code !== 0 && listed.code !== 1)) return null;
@@ -124,12 +130,15 @@ const sectionHeader = /^\[([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\]\s*(?:[
  * (`~/.config/git/config` when that is unset; the system file is off:
  * `GIT_CONFIG_NOSYSTEM`), and the repository's
  * `.git/config` and `.git/config.worktree`. Null, so that git is asked,
- * whenever that reading could miss one: `.git` is not a folder or has no
- * `config`, a file cannot be read, mentions `include`, continues a line, or
- * has a section header this reading does not know.
+ * whenever that reading could miss one: `.git` is not a folder, has no
+ * `config` or has a `commondir`, it or `repoRoot` belongs to another user,
+ * a file cannot be read, mentions `include`, continues a line, or has a
+ * section header this reading does not know.
  */
 async function filterDriversFromFiles(repoRoot: string, home: string | undefined, xdgConfigHome: string | undefined): Promise<string[] | null> {
   const gitDir = path.join(repoRoot, ".git");
+  // `commondir` moves the config git reads elsewhere; a folder of another user is one git refuses (safe.directory), which an explicit GIT_DIR would skip.
+  if (!(await absent(path.join(gitDir, "commondir"))) || !(await ownedByUs(repoRoot)) || !(await ownedByUs(gitDir))) return null;
   const required = [path.join(gitDir, "config")];
   const homeFile = home && path.isAbsolute(home) ? [path.join(home, ".gitconfig")] : [];
   const xdgBase = xdgConfigHome ? xdgConfigHome : home ? path.join(home, ".config") : undefined;
@@ -153,6 +162,17 @@ async function filterDriversFromFiles(repoRoot: string, home: string | undefined
     }
   }
   return [...names];
+}
+
+/** Whether nothing is at `file` (not even a dangling link). */
+function absent(file: string): Promise<boolean> {
+  return lstat(file).then(() => false, (error: NodeJS.ErrnoException) => error.code === "ENOENT");
+}
+
+/** Whether `file` belongs to this process's user (false where that cannot be told). */
+function ownedByUs(file: string): Promise<boolean> {
+  const uid = process.getuid?.();
+  return uid === undefined ? Promise.resolve(false) : lstat(file).then((info) => info.uid === uid, () => false);
 }
 
 /** A config file's text, "" for a missing `optional` one, null when it cannot be read (or is large). */
