@@ -173,5 +173,19 @@ describe("git summary", () => {
       expect((await gitSummary(repo, repo))?.branch).toBe("main");
       expect(await readdir(markers)).toEqual([]);
     });
+
+    it("a .git/config that sets core.worktree: git's own discovery is used, and so its worktree", async () => {
+      const repo = await repository();
+      await writeFile(path.join(repo, "a.txt"), "a\n");
+      git(repo, "add", ".");
+      git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "a");
+      const elsewhere = await tempDir();
+      execFileSync("mv", [path.join(repo, ".git"), elsewhere]);
+      git(elsewhere, "config", "core.worktree", repo);
+      await writeFile(path.join(repo, "b.txt"), "b\n");
+      // git shows the worktree's status; a summary against the folder holding .git would show a.txt deleted.
+      expect(await gitSummary(elsewhere, elsewhere)).toEqual({ branch: "main", status: ["?? b.txt"] });
+    });
   });
 });
+

@@ -132,8 +132,8 @@ const sectionHeader = /^\[([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\]\s*(?:[
  * `.git/config` and `.git/config.worktree`. Null, so that git is asked,
  * whenever that reading could miss one: `.git` is not a folder, has no
  * `config` or has a `commondir`, it or `repoRoot` belongs to another user,
- * a file cannot be read, mentions `include`, continues a line, or has a
- * section header this reading does not know.
+ * a file cannot be read, mentions `include`, sets a `worktree`, continues
+ * a line, or has a section header this reading does not know.
  */
 async function filterDriversFromFiles(repoRoot: string, home: string | undefined, xdgConfigHome: string | undefined): Promise<string[] | null> {
   const gitDir = path.join(repoRoot, ".git");
@@ -149,7 +149,8 @@ async function filterDriversFromFiles(repoRoot: string, home: string | undefined
   const names = new Set<string>();
   for (const text of texts) {
     if (text === null) return null;
-    if (/include/i.test(text)) return null;
+    // An include names more files; a worktree key (core.worktree) moves the working tree from the folder holding .git.
+    if (/include/i.test(text) || /^\s*worktree\s*(?:=|$)/im.test(text)) return null;
     for (const raw of text.split("\n")) {
       const line = raw.trim();
       if (line.endsWith("\\")) return null;
