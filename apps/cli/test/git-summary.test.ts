@@ -186,6 +186,11 @@ describe("git summary", () => {
       // git shows the worktree's status; a summary against the folder holding .git would show a.txt deleted.
       expect(await gitSummary(elsewhere, elsewhere)).toEqual({ branch: "main", status: ["?? b.txt"] });
     });
+
+    it.skipIf(process.getuid?.() !== 0)("a repository of another user: git's own refusal (safe.directory) stands", async () => {
+      const repo = await repository();
+      execFileSync("chown", ["-R", "65534:65534", repo]);
+      expect(await gitSummary(repo, repo)).toBeNull();
+    });
   });
 });
-
