@@ -192,5 +192,15 @@ describe("git summary", () => {
       execFileSync("chown", ["-R", "65534:65534", repo]);
       expect(await gitSummary(repo, repo)).toBeNull();
     });
+
+    it("a relative HOME, from which git would read the repository's own .gitconfig", async () => {
+      const xdg = await tempDir();
+      process.env.XDG_CONFIG_HOME = xdg;
+      const { repo, markers } = await filteredRepository(async () => undefined);
+      await writeFile(path.join(repo, ".gitconfig"), `[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n`);
+      process.env.HOME = ".";
+      await gitSummary(repo, repo);
+      expect(await readdir(markers)).toEqual([]);
+    });
   });
 });

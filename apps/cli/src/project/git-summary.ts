@@ -140,10 +140,10 @@ async function filterDriversFromFiles(repoRoot: string, home: string | undefined
   // `commondir` moves the config git reads elsewhere; a folder of another user is one git refuses (safe.directory), which an explicit GIT_DIR would skip.
   if (!(await absent(path.join(gitDir, "commondir"))) || !(await ownedByUs(repoRoot)) || !(await ownedByUs(gitDir))) return null;
   const required = [path.join(gitDir, "config")];
-  const homeFile = home && path.isAbsolute(home) ? [path.join(home, ".gitconfig")] : [];
+  const homeFile = home ? [path.join(home, ".gitconfig")] : [];
   const xdgBase = xdgConfigHome ? xdgConfigHome : home ? path.join(home, ".config") : undefined;
-  // git reads a relative XDG_CONFIG_HOME from its working directory: git itself is asked then.
-  if (xdgBase !== undefined && !path.isAbsolute(xdgBase)) return null;
+  // git reads a relative HOME or XDG_CONFIG_HOME from its working directory (files the repository may bring): git itself is asked then.
+  if ((home && !path.isAbsolute(home)) || (xdgBase !== undefined && !path.isAbsolute(xdgBase))) return null;
   const optional = [path.join(gitDir, "config.worktree"), ...homeFile, ...(xdgBase ? [path.join(xdgBase, "git", "config")] : [])];
   const texts = await Promise.all([...required.map((file) => readConfig(file, false)), ...optional.map((file) => readConfig(file, true))]);
   const names = new Set<string>();
