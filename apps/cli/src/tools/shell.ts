@@ -86,7 +86,9 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       } finally {
         ({ notice } = await scan.finish());
       }
-      const output = capOutput(run.output || "(no output)") + (notice === null ? "" : `\n\nNote: ${notice}.`);
+      // The description told the model of the sandbox: a command run without it (its trial failed) says so.
+      const unsandboxed = inSandbox !== null && box === null ? "\n\nNote: this command ran without the sandbox the tool's description names (bubblewrap cannot start one here)." : "";
+      const output = capOutput(run.output || "(no output)") + (notice === null ? "" : `\n\nNote: ${notice}.`) + unsandboxed;
       if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
       if (run.exitCode !== 0) return toolError({ message: `The command exited with code ${run.exitCode ?? run.signal}.`, output, brief: `Exit code ${run.exitCode ?? run.signal}` });
       return toolOk({ output, brief: firstLine(run.output) });
