@@ -175,8 +175,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   projectContextLoading.catch(() => undefined);
   const { session, contextFile } = await chooseSession(settings.home, cwd, choice);
   const stored = settings.store === null ? null : await openStoredConversation(settings.store, session);
-  // The sandbox's trial start (some tens of ms) runs while the conversation and the project context load.
-  const sandboxOpening = startSandbox(options, cwd, session, contextFile);
+  // The sandbox opens while the conversation and the project context load (bwrap's trial start waits for its first use).
+  const sandboxOpening = startSandbox(options, cwd, session, contextFile, warn);
   const conversation = openConversation(settings, cwd, session, contextFile, stored, options.openProgress);
   const { context } = conversation;
   const restoreReport = await context.restore().catch(async (error: unknown) => {
@@ -370,9 +370,9 @@ interface Conversation {
  * commands, wherever this session's files are. `drop` closes it once open
  * (when opening the session failed).
  */
-function startSandbox(options: OpenSessionOptions, cwd: string, session: SessionInfo | null, contextFile: string) {
+function startSandbox(options: OpenSessionOptions, cwd: string, session: SessionInfo | null, contextFile: string, warn: (line: string) => void) {
   const kosongPaths = [options.settings.home, ...(session ? [session.dir] : [contextFile, `${contextFile}.files`])];
-  const opening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(options.settings.sandbox, { workspace: cwd, kosongPaths, env: options.env ?? process.env });
+  const opening = options.host?.runCommand ? Promise.resolve({ sandbox: null, notice: null }) : openCommandSandbox(options.settings.sandbox, { workspace: cwd, kosongPaths, env: options.env ?? process.env }, warn);
   opening.catch(() => undefined);
   const drop = () => opening.then((opened) => opened.sandbox?.close(), () => undefined);
   return { opening, drop };

@@ -37,7 +37,10 @@ export interface SessionMcp {
 export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env, progress?: (line: string) => void, startTimeoutMs: number | null = null): Promise<SessionMcp> {
   const config: McpServersConfig = {};
   for (const source of sources) Object.assign(config, await readSource(source, env));
-  const servers = sandboxed(withLauncherEnvironment(config, env), sandbox, warn);
+  // The sandbox's first use tries it (only when a server asks for it); one that cannot start here is as none.
+  const asked = Object.values(config).some((server) => isStdioServer(server) && server.sandbox === true);
+  const box = asked && sandbox !== null && (await sandbox.usable()) ? sandbox : null;
+  const servers = sandboxed(withLauncherEnvironment(config, env), box, warn);
   if (progress === undefined) {
     const mcp = await connectReporting(servers, cwd, warn, startTimeoutMs);
     return { mcp, toolset: withMcpTools(toolset, mcp.toolset), ready: Promise.resolve() };

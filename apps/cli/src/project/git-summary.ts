@@ -13,7 +13,7 @@
  */
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { access, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { childEnvironment } from "../tools/child-environment.js";
 
@@ -32,25 +32,51 @@ export interface GitSummary {
   status: string[];
 }
 
-/** The git summary of `cwd`, or null when git is missing or `cwd` is not in a repository. */
-export async function gitSummary(cwd: string): Promise<GitSummary | null> {
+/**
+ * The git summary of `cwd`, or null when git is missing or `cwd` is not in a
+ * repository. One `git status --short --branch` gives both facts; the filter
+ * drivers to turn off come from the configuration files when they can be
+ * read safely (see {@link filterDriversFromFiles}), else from `git config`.
+ * `repoRoot` is the folder holding `cwd`'s `.git`, when known.
+ */
+export async function gitSummary(cwd: string, repoRoot: string | null = null): Promise<GitSummary | null> {
   const program = await gitOnPath();
   if (program === null) return null;
-  const git = (args: string[], extra: Array<[string, string]>) => runGit(program, cwd, args, extra);
-  const drivers = await git(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
-  // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
-  if (drivers === null || drivers.truncated || (drivers.code !== 0 && drivers.code !== 1)) return null;
-  const overrides = filterOverrides(drivers.stdout);
-  const [branch, status] = await Promise.all([
-    git(["branch", "--show-current"], overrides),
-    git(["status", "--short", "--untracked-files=normal", "--ignore-submodules=all", "--no-renames"], overrides),
-  ]);
-  if (branch?.code !== 0 || status?.code !== 0) return null;
-  const lines = status.stdout.split("\n").filter((line) => line.trim().length > 0);
+  const env = gitEnvironment();
+  const git = (args: string[], extra: Array<[string, string]>) => runGit(program, cwd, env, args, extra);
+  let drivers = repoRoot === null ? null : await filterDriversFromFiles(repoRoot, env.HOME, env.XDG_CONFIG_HOME);
+  if (drivers === null) {
+    const listed = await git(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
+    // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
+    if (listed === null || listed.truncated || (listed.code !== 0 && listed.code !== 1)) return null;
+    drivers = driverNames(listed.stdout);
+  }
+  const status = await git(["status", "--short", "--branch", "--untracked-files=normal", "--ignore-submodules=all", "--no-renames"], filterOverrides(drivers));
+  if (status?.code !== 0) return null;
+  const [header = "", ...changes] = status.stdout.split("\n");
+  const branch = branchOf(header);
+  if (branch === null) return null;
+  const lines = changes.filter((line) => line.trim().length > 0);
   const shown = lines.slice(0, maxStatusLines);
   if (status.truncated) shown.push(`... and more changed files`);
   else if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more changed files`);
-  return { branch: branch.stdout.trim() || "(detached HEAD)", status: shown };
+  return { branch, status: shown };
+}
+
+/**
+ * The branch from `git status --short --branch`'s first line (git's
+ * messages in the C locale): `## main...origin/main [ahead 1]`, `## main`,
+ * `## No commits yet on main`, `## HEAD (no branch)`. A branch name holds no
+ * space and no `..`. Null for anything else.
+ */
+function branchOf(header: string): string | null {
+  if (!header.startsWith("## ")) return null;
+  const rest = header.slice(3);
+  const unborn = /^(?:No commits yet on|Initial commit on) (\S+)$/.exec(rest);
+  if (unborn) return unborn[1]!;
+  if (rest === "HEAD (no branch)") return "(detached HEAD)";
+  const name = rest.split(" ")[0]!.split("...")[0]!;
+  return name.length > 0 ? name : null;
 }
 
 /** Settings that turn off what a repository's configuration could make git run. */
@@ -70,24 +96,74 @@ const safeSettings: Array<[string, string]> = [
   ["credential.helper", ""],
 ];
 
+/** The driver names in `git config --null --name-only` output (`filter.<name>.<key>` entries). */
+function driverNames(keys: string): string[] {
+  return [...new Set(keys.split("\0").map((key) => /^filter\.(.+)\.[^.]+$/s.exec(key)?.[1]).filter((name): name is string => name !== undefined))];
+}
+
 /**
- * Empties every filter driver the configuration names (`filter.<name>.clean`,
+ * Empties every filter driver in `names` (`filter.<name>.clean`,
  * `.smudge`, `.process`, and `.required` off), since `git status` runs the
  * clean filter of a file whose timestamps changed.
  */
-function filterOverrides(names: string): Array<[string, string]> {
-  const drivers = new Set(
-    names
-      .split("\0")
-      .map((key) => /^filter\.(.+)\.[^.]+$/s.exec(key)?.[1])
-      .filter((name): name is string => name !== undefined),
-  );
-  return [...drivers].flatMap((name): Array<[string, string]> => [
+function filterOverrides(names: readonly string[]): Array<[string, string]> {
+  return names.flatMap((name): Array<[string, string]> => [
     [`filter.${name}.clean`, ""],
     [`filter.${name}.smudge`, ""],
     [`filter.${name}.process`, ""],
     [`filter.${name}.required`, "false"],
   ]);
+}
+
+/** A section header on a line of its own: `[name]` or `[name "subsection"]`, then perhaps a comment. */
+const sectionHeader = /^\[([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\]\s*(?:[#;].*)?$/;
+
+/**
+ * The filter drivers the configuration git reads here defines, read from
+ * its files without starting git: `~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`
+ * (`~/.config/git/config` when that is unset; the system file is off:
+ * `GIT_CONFIG_NOSYSTEM`), and the repository's
+ * `.git/config` and `.git/config.worktree`. Null, so that git is asked,
+ * whenever that reading could miss one: `.git` is not a folder or has no
+ * `config`, a file cannot be read, mentions `include`, continues a line, or
+ * has a section header this reading does not know.
+ */
+async function filterDriversFromFiles(repoRoot: string, home: string | undefined, xdgConfigHome: string | undefined): Promise<string[] | null> {
+  const gitDir = path.join(repoRoot, ".git");
+  const required = [path.join(gitDir, "config")];
+  const homeFile = home && path.isAbsolute(home) ? [path.join(home, ".gitconfig")] : [];
+  const xdgBase = xdgConfigHome ? xdgConfigHome : home ? path.join(home, ".config") : undefined;
+  // git reads a relative XDG_CONFIG_HOME from its working directory: git itself is asked then.
+  if (xdgBase !== undefined && !path.isAbsolute(xdgBase)) return null;
+  const optional = [path.join(gitDir, "config.worktree"), ...homeFile, ...(xdgBase ? [path.join(xdgBase, "git", "config")] : [])];
+  const texts = await Promise.all([...required.map((file) => readConfig(file, false)), ...optional.map((file) => readConfig(file, true))]);
+  const names = new Set<string>();
+  for (const text of texts) {
+    if (text === null) return null;
+    if (/include/i.test(text)) return null;
+    for (const raw of text.split("\n")) {
+      const line = raw.trim();
+      if (line.endsWith("\\")) return null;
+      if (!line.startsWith("[")) continue;
+      const header = sectionHeader.exec(line);
+      if (!header) return null;
+      const section = header[1]!.toLowerCase();
+      if (section.startsWith("filter.")) return null;
+      if (section === "filter" && header[2] !== undefined) names.add(header[2].replace(/\\(.)/g, "$1"));
+    }
+  }
+  return [...names];
+}
+
+/** A config file's text, "" for a missing `optional` one, null when it cannot be read (or is large). */
+async function readConfig(file: string, optional: boolean): Promise<string | null> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > maxOutputBytes) return null;
+    return await readFile(file, "utf8");
+  } catch (error) {
+    return optional && (error as NodeJS.ErrnoException).code === "ENOENT" ? "" : null;
+  }
 }
 
 interface GitRun {
@@ -115,18 +191,12 @@ async function gitOnPath(): Promise<string | null> {
   return null;
 }
 
-/**
- * Runs git with the safe settings and `extra` given through the
- * environment (`GIT_CONFIG_KEY_n`, so no name or value is parsed), git's
- * own variables from the caller's environment removed, PATH's relative
- * folders too. Null when git cannot be run or timed out.
- */
-function runGit(program: string, cwd: string, args: string[], extra: Array<[string, string]>): Promise<GitRun | null> {
-  const settings = [...safeSettings, ...extra];
-  // The environment Shell commands get (no credentials), without git's own variables.
+/** The environment git runs in: the one Shell commands get (no credentials), without git's own variables, and git's messages untranslated. */
+function gitEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(childEnvironment(process.env)).filter(([key]) => !key.startsWith("GIT_")));
-  Object.assign(env, {
+  return Object.assign(env, {
     PATH: absoluteFolders().join(path.delimiter),
+    LC_ALL: "C",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_OPTIONAL_LOCKS: "0",
     GIT_TERMINAL_PROMPT: "0",
@@ -135,8 +205,17 @@ function runGit(program: string, cwd: string, args: string[], extra: Array<[stri
     GIT_ALLOW_PROTOCOL: "",
     GIT_PAGER: "cat",
     PAGER: "cat",
-    GIT_CONFIG_COUNT: String(settings.length),
   });
+}
+
+/**
+ * Runs git in `base` ({@link gitEnvironment}) with the safe settings and
+ * `extra` given through the environment (`GIT_CONFIG_KEY_n`, so no name or
+ * value is parsed). Null when git cannot be run or timed out.
+ */
+function runGit(program: string, cwd: string, base: NodeJS.ProcessEnv, args: string[], extra: Array<[string, string]>): Promise<GitRun | null> {
+  const settings = [...safeSettings, ...extra];
+  const env: NodeJS.ProcessEnv = { ...base, GIT_CONFIG_COUNT: String(settings.length) };
   settings.forEach(([key, value], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = key;
     env[`GIT_CONFIG_VALUE_${i}`] = value;

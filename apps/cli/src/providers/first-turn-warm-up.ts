@@ -20,7 +20,8 @@
  * proxy from the environment (`NODE_USE_ENV_PROXY`, `--use-env-proxy`), the
  * warm-up is skipped, as the request would reach the proxy.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { type ChatProvider, SimpleToolset } from "@kosong/core";
@@ -101,8 +102,16 @@ function fetchUsesEnvironmentProxy(): boolean {
   return flag(process.env.NODE_USE_ENV_PROXY) || [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].includes("--use-env-proxy");
 }
 
+/**
+ * Node's `http`, through `require` and only when the warm-up runs: an ES import of `node:http` reads each of its
+ * exports, and one of them loads Node's whole fetch (undici, http2, web streams), which would then be loaded, and held,
+ * before the prompt is drawn (14 MB more RSS in a bare `node`; 2 MB through `require`).
+ */
+const requireBuiltin = createRequire(import.meta.url);
+
 /** A server on 127.0.0.1 (a free port) that answers every request, once its body is read, with `body` as an event stream. */
 async function listenLocally(body: string): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = requireBuiltin("node:http") as typeof import("node:http");
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     request.resume();
     request.on("end", () => response.writeHead(200, { "content-type": "text/event-stream", connection: "close" }).end(body));

@@ -16,14 +16,26 @@ const trial = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--uns
 
 /** Finds bwrap on `pathVariable` and starts a trial sandbox with it. */
 export async function probeBubblewrap(pathVariable: string | undefined, platform: NodeJS.Platform = process.platform): Promise<BubblewrapProbe> {
+  const found = findBubblewrap(pathVariable, platform);
+  if (!found.available) return found;
+  const failure = await trialBubblewrap(found.bwrap);
+  return failure === null ? found : { available: false, reason: failure };
+}
+
+/** Finds bwrap on `pathVariable` (a file check, no process): what {@link probeBubblewrap} says before its trial. */
+export function findBubblewrap(pathVariable: string | undefined, platform: NodeJS.Platform = process.platform): BubblewrapProbe {
   if (platform !== "linux") return { available: false, reason: `kosong has no sandbox for ${platformName(platform)} yet` };
   const bwrap = findExecutable("bwrap", pathVariable);
   if (bwrap === null) return { available: false, reason: "bubblewrap (bwrap) is not installed; install it (Debian/Ubuntu: sudo apt-get install bubblewrap, Fedora: sudo dnf install bubblewrap)" };
+  return { available: true, bwrap };
+}
+
+/** Starts a trial sandbox with `bwrap`: null when it ran, else why it could not (for the notice). */
+export async function trialBubblewrap(bwrap: string): Promise<string | null> {
   const failure = await new Promise<string | null>((resolve) => {
     execFile(bwrap, trial, { timeout: 10_000 }, (error, _stdout, stderr) => resolve(error ? (stderr.trim() || error.message).split("\n")[0]! : null));
   });
-  if (failure !== null) return { available: false, reason: `bubblewrap cannot start a sandbox here (${failure}); user namespaces may be disabled (e.g. in a container)` };
-  return { available: true, bwrap };
+  return failure === null ? null : `bubblewrap cannot start a sandbox here (${failure}); user namespaces may be disabled (e.g. in a container)`;
 }
 
 function findExecutable(name: string, pathVariable: string | undefined): string | null {

@@ -9,7 +9,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { allowedHosts } from "./allowed-hosts.js";
-import { probeBubblewrap } from "./bubblewrap-probe.js";
+import { findBubblewrap, trialBubblewrap } from "./bubblewrap-probe.js";
 import { bwrapArguments, proxySocketInside, type SandboxLayout } from "./bwrap-arguments.js";
 import { protectedGitPaths } from "./git-protection.js";
 import { type HiddenPath, hiddenPaths } from "./hidden-paths.js";
@@ -25,8 +25,16 @@ export interface SandboxedCommand {
   env: Record<string, string>;
 }
 
-/** A sandbox for one workspace, open for the session; {@link close} it at the end. */
+/**
+ * A sandbox for one workspace, open for the session; {@link close} it at the
+ * end. Whether bwrap can start a sandbox here is tried on the first
+ * {@link usable} (not at start-up, where its process would hold up the first
+ * request); each user asks before wrapping a command and, when it cannot,
+ * runs as without a sandbox.
+ */
 export class CommandSandbox {
+  #trial: Promise<boolean> | null = null;
+
   private constructor(
     private readonly bwrap: string,
     private readonly workspace: string,
@@ -38,10 +46,15 @@ export class CommandSandbox {
     readonly network: SandboxNetwork,
     /** A command that runs in the sandbox is approved without asking (`sandbox = "auto-allow"`). */
     readonly autoAllow: boolean,
+    private readonly unavailable: (reason: string) => void,
   ) {}
 
-  /** Opens a sandbox with bwrap at `bwrap`: makes the temp folder, starts the proxy when hosts are allowed. */
-  static async open(bwrap: string, workspace: string, settings: SandboxSettings, hidden: readonly HiddenPath[]): Promise<CommandSandbox> {
+  /**
+   * Opens a sandbox with bwrap at `bwrap`: makes the temp folder, starts the
+   * proxy when hosts are allowed. `unavailable` is told, once, why bwrap
+   * cannot start a sandbox when its trial fails.
+   */
+  static async open(bwrap: string, workspace: string, settings: SandboxSettings, hidden: readonly HiddenPath[], unavailable: (reason: string) => void = () => undefined): Promise<CommandSandbox> {
     // The proxy's socket is kept apart from the temp folder, which sandboxed commands may change.
     const [tempDir, proxyDir] = ["kosong-sandbox-", "kosong-proxy-"].map((prefix) => realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)))) as [string, string];
     let proxy: NetworkProxy | null = null;
@@ -51,7 +64,21 @@ export class CommandSandbox {
       for (const dir of [tempDir, proxyDir]) rmSync(dir, { recursive: true, force: true });
       throw error;
     }
-    return new CommandSandbox(bwrap, realpathSync(workspace), tempDir, proxyDir, hidden, proxy, settings.network, settings.mode === "auto-allow");
+    return new CommandSandbox(bwrap, realpathSync(workspace), tempDir, proxyDir, hidden, proxy, settings.network, settings.mode === "auto-allow", unavailable);
+  }
+
+  /**
+   * Whether commands can run in this sandbox: bwrap's trial sandbox (see
+   * `bubblewrap-probe.ts`) runs on the first call and its answer holds for
+   * the session. When false, the caller runs its command as without a
+   * sandbox (the Shell asks for it as before).
+   */
+  usable(): Promise<boolean> {
+    this.#trial ??= trialBubblewrap(this.bwrap).then((failure) => {
+      if (failure !== null) this.unavailable(failure);
+      return failure === null;
+    });
+    return this.#trial;
   }
 
   /**
@@ -128,14 +155,19 @@ export interface SandboxPaths {
   env: NodeJS.ProcessEnv;
 }
 
-/** Opens the session's sandbox as `settings` ask, or says why there is none. */
-export async function openCommandSandbox(settings: SandboxSettings, paths: SandboxPaths): Promise<OpenedSandbox> {
+/**
+ * Opens the session's sandbox as `settings` ask, or says why there is none.
+ * Whether bwrap starts a sandbox here is tried on the sandbox's first use
+ * ({@link CommandSandbox.usable}); when it cannot, `later` gets the notice
+ * then.
+ */
+export async function openCommandSandbox(settings: SandboxSettings, paths: SandboxPaths, later: (notice: string) => void = () => undefined): Promise<OpenedSandbox> {
   if (settings.mode === "off") return { sandbox: null, notice: null };
-  const without = (reason: string): OpenedSandbox => ({ sandbox: null, notice: `Shell commands run without a sandbox: ${reason}. They ask for approval as before${settings.mode === "auto-allow" ? ' (sandbox = "auto-allow" needs the sandbox)' : ""}.` });
+  const without = (reason: string) => `Shell commands run without a sandbox: ${reason}. They ask for approval as before${settings.mode === "auto-allow" ? ' (sandbox = "auto-allow" needs the sandbox)' : ""}.`;
   // A sandbox whose writable workspace is the whole file system would confine nothing.
-  if (path.dirname(paths.workspace) === paths.workspace) return without("the working directory is the root of the file system");
-  const found = await probeBubblewrap(paths.env.PATH);
-  if (!found.available) return without(found.reason);
+  if (path.dirname(paths.workspace) === paths.workspace) return { sandbox: null, notice: without("the working directory is the root of the file system") };
+  const found = findBubblewrap(paths.env.PATH);
+  if (!found.available) return { sandbox: null, notice: without(found.reason) };
   const hidden = hiddenPaths({ home: paths.env.HOME ?? os.homedir(), kosongPaths: paths.kosongPaths, sshAuthSock: paths.env.SSH_AUTH_SOCK });
-  return { sandbox: await CommandSandbox.open(found.bwrap, paths.workspace, settings, hidden), notice: null };
+  return { sandbox: await CommandSandbox.open(found.bwrap, paths.workspace, settings, hidden, (reason) => later(without(reason))), notice: null };
 }

@@ -65,19 +65,21 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
     description: `Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.${sandboxNote}`,
     parameters,
     async execute({ command, timeout, outside_sandbox, reason, run_in_background }, context) {
-      const sandboxed = inSandbox !== null && !outside_sandbox;
+      // The sandbox's first use tries it; one that cannot start here leaves the command as without a sandbox.
+      const box = inSandbox !== null && (await inSandbox.usable()) ? inSandbox : null;
+      const sandboxed = box !== null && !outside_sandbox;
       if (run_in_background && (hostRun || !jobs)) return toolError({ message: "Background commands are not available here: run the command without run_in_background.", brief: "No background jobs" });
-      if (!(sandboxed && inSandbox.autoAllow)) {
-        const rejected = await askShellApproval(context, command, inSandbox !== null && outside_sandbox ? (reason ?? "") : null);
+      if (!(sandboxed && box.autoAllow)) {
+        const rejected = await askShellApproval(context, command, box !== null && outside_sandbox ? (reason ?? "") : null);
         if (rejected) return rejected;
       }
-      if (run_in_background) return startJob(jobs!, command, sandboxed ? inSandbox.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env }, workspace.root);
+      if (run_in_background) return startJob(jobs!, command, sandboxed ? box.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env }, workspace.root);
       const scan = await scanCommand(context, command, { name: "Shell", arguments: JSON.stringify({ command, timeout, outside_sandbox, ...(reason === undefined ? {} : { reason }) }) });
       let run: CommandRun;
       let notice: string | null;
       try {
         // Spawned detached with stdin ignored (see runCommand): no terminal to guard with bwrap's new session.
-        const spawned = sandboxed ? inSandbox.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env };
+        const spawned = sandboxed ? box.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env };
         run = hostRun
           ? await hostRun({ command, cwd: workspace.root, env, timeoutMs: timeout * 1000, signal: context.signal })
           : await runCommand(spawned, workspace.root, timeout * 1000, context.signal);

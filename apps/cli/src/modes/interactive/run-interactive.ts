@@ -17,6 +17,7 @@ import { count } from "../../render/count.js";
 import { fileRecoveryLines } from "../../render/file-recovery-lines.js";
 import { recentTranscript } from "../../render/recent-transcript.js";
 import { warmMarkdownRenderer } from "../../render/markdown-stream.js";
+import { releaseStartUpMemory } from "../../start-up-memory.js";
 import { styleFor } from "../../render/terminal-style.js";
 import { visibleControls } from "../../render/visible-controls.js";
 import { InteractiveSession, type OperationEnd, promptText } from "./interactive-session.js";
@@ -92,12 +93,16 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once; then, while the
     // prompt waits, one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
     // agent loop run their code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
-    // answer's render would otherwise compile marked's rules: ~25 ms of the first turn's CPU).
+    // answer's render would otherwise compile marked's rules: ~25 ms of the first turn's CPU); then, still while it waits,
+    // one full collection, after which V8's memory reducer shrinks the heap the start grew (see start-up-memory.ts).
     setImmediate(() => {
       startupMark("prompt-drawn");
       const idle = () => input.reading;
       void warmUpProviders(agent.providers, idle)
         .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
+        .then(() => {
+          if (idle()) releaseStartUpMemory();
+        })
         .catch(() => undefined);
     }).unref();
     await runLoop(session, options.firstPrompt);
