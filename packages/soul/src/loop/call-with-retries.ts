@@ -1,11 +1,11 @@
 /**
- * Runs an LLM call with the soul's retry policy: retryable errors (core's
- * `isRetryable`) are retried up to `maxRetriesPerStep` times, each wait
- * announced by a `StepRetry` event and cut short by an abort. A call that
- * succeeds costs one await: the policy is consulted only after a failure.
+ * Runs an LLM call with the soul's retry policy (p-retry): retryable errors
+ * (core's `isRetryable`) are retried up to `maxRetriesPerStep` times, each
+ * wait announced by a `StepRetry` event and cut short by an abort.
  */
 import { isRetryable } from "@kosong/core";
 import { setTimeout as delayFor } from "node:timers/promises";
+import pRetry from "p-retry";
 import type { SoulConfig } from "./config.js";
 import { retryDelay } from "./retry-delay.js";
 import type { Emit } from "./runtime.js";
@@ -15,20 +15,21 @@ import type { Emit } from "./runtime.js";
  * retryable, or the retries are used up (then the last error is thrown).
  * `n` is the step number reported in `StepRetry`. An abort of `signal`
  * rejects with an AbortError, during an attempt (when `attempt` honours the
- * signal) or a wait. An attempt that succeeded just as `signal` aborted is
- * returned: a step that finished must reach the context.
+ * signal) or a wait.
  */
-export async function callWithRetries<T>(attempt: () => Promise<T>, n: number, config: SoulConfig, emit: Emit, signal?: AbortSignal): Promise<T> {
-  for (let attemptNumber = 1; ; attemptNumber++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      // An aborted attempt throws an AbortError itself, which is never retryable.
-      if (attemptNumber > config.maxRetriesPerStep || !isRetryable(error) || signal?.aborted) throw error;
+export function callWithRetries<T>(attempt: () => Promise<T>, n: number, config: SoulConfig, emit: Emit, signal?: AbortSignal): Promise<T> {
+  return pRetry(attempt, {
+    retries: config.maxRetriesPerStep,
+    minTimeout: 0,
+    // Not p-retry's `signal`: p-retry would then discard an attempt that succeeded just as the
+    // signal aborted, and a step that finished must reach the context. An aborted attempt throws
+    // an AbortError itself, which is never retryable.
+    shouldRetry: ({ error }) => isRetryable(error) && signal?.aborted !== true,
+    onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+      if (retriesLeft === 0 || !isRetryable(error) || signal?.aborted) return;
       const delay = retryDelay(error, attemptNumber, config.retry);
-      const { message, name } = error instanceof Error ? error : { message: String(error), name: "Error" };
-      emit({ type: "StepRetry", payload: { n, attempt: attemptNumber, delay_ms: delay, error: message, error_type: name } });
+      emit({ type: "StepRetry", payload: { n, attempt: attemptNumber, delay_ms: delay, error: error.message, error_type: error.name } });
       await delayFor(delay, undefined, { signal });
-    }
-  }
+    },
+  });
 }
