@@ -19,10 +19,15 @@ export interface GenerationRequest {
 
 /** The shared `generate` of the kosong providers (see the module comment). */
 export abstract class ChatProviderBase implements Pick<ChatProvider, "generate"> {
-  async generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options: ProviderGenerateOptions = {}): Promise<StreamedMessage> {
+  generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options: ProviderGenerateOptions = {}): Promise<StreamedMessage> {
+    // Not an async function: returning `start`'s promise from one would cost the call two more microtask turns.
     const { signal } = options;
-    if (signal?.aborted) throw abortError(signal);
-    return this.start({ systemPrompt, tools, history, signal });
+    try {
+      if (signal?.aborted) throw abortError(signal);
+      return this.start({ systemPrompt, tools, history, signal });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Starts the generation `request` asks for (what `generate` resolves to). */

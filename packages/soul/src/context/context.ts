@@ -256,6 +256,19 @@ export function requestHistory(context: Context<ContextJournal>): readonly Messa
   return readHistory(context);
 }
 
+/** Reads the id of a context's oldest checkpoint (set by the class's static block). */
+let readOldestCheckpoint: (context: Context<ContextJournal>) => number | null;
+
+/**
+ * The id of the oldest checkpoint `context` can revert to, null without
+ * one: what `context.checkpoints[0]?.id` gives, without copying every
+ * checkpoint (the loop asks at every step). Package-internal, as
+ * {@link requestHistory}.
+ */
+export function oldestCheckpointId(context: Context<ContextJournal>): number | null {
+  return readOldestCheckpoint(context);
+}
+
 /**
  * kimi-cli's checkpointed context (`soul/context.py`), on a {@link ContextLog}.
  *
@@ -306,6 +319,7 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
 
   static {
     readHistory = (context) => context.#state.history;
+    readOldestCheckpoint = (context) => context.#state.marks[0]?.id ?? null;
   }
 
   /**

@@ -3,6 +3,7 @@
  * and reported with `CheckpointCreated`.
  */
 import type { ContextCheckpoint } from "../context/index.js";
+import { oldestCheckpointId } from "../context/context.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
 /**
@@ -11,6 +12,6 @@ import type { Emit, SoulRuntime } from "./runtime.js";
  */
 export function announceCheckpoint(rt: SoulRuntime, emit: Emit, checkpoint: ContextCheckpoint | undefined): void {
   if (checkpoint === undefined) return;
-  rt.session.denwaRenji.setNCheckpoints(rt.context.nCheckpoints, rt.context.checkpoints[0]?.id ?? rt.context.nCheckpoints);
+  rt.session.denwaRenji.setNCheckpoints(rt.context.nCheckpoints, oldestCheckpointId(rt.context) ?? rt.context.nCheckpoints);
   emit({ type: "CheckpointCreated", payload: { id: checkpoint.id, label: checkpoint.label ?? null } });
 }

@@ -15,13 +15,8 @@ import {
   type TokenUsage,
   type ToolResult,
 } from "@kosong/core";
-import { approvingToolset } from "../approval/approving-toolset.js";
-import { describeDMailFiles } from "../dmail/send-dmail-description.js";
-import { SEND_DMAIL_NAME } from "../dmail/send-dmail.js";
-import { hookedToolset } from "../hooks/hooked-toolset.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { compactContext, needsCompaction } from "./compact-context.js";
-import { toolTimeoutFor } from "./config.js";
 import { deliverDMail } from "../dmail/dmail.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import { openStepBatch, type StepBatch } from "./step-batch.js";
@@ -29,18 +24,18 @@ import { requestHistory } from "../context/context.js";
 import { stepMessages } from "./step-messages.js";
 import { partEvent, toolCallEvent, toolResultEvent } from "../events/stream-events.js";
 import { ToolRejectedError } from "../approval/tool-rejected-error.js";
-import type { ToolTurn } from "./tool-turn.js";
+import type { TurnTools } from "./turn-tools.js";
 
 /** What the turn does after a step. */
 export type StepOutcome = "continue" | "no_tool_calls" | "tool_rejected";
 
 /**
- * Runs step `n`. Adds the usage of its LLM calls to `usage`. Rejects with an
+ * Runs step `n` with the turn's `tools`. Adds the usage of its LLM calls to `usage`. Rejects with an
  * AbortError when `signal` aborted (after the context grew, when the abort
  * came while tools ran), or with the error that ended the step (the step's
  * checkpoint is written then, without the rest of the step).
  */
-export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepOutcome> {
+export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, tools: TurnTools, signal?: AbortSignal): Promise<StepOutcome> {
   emit({ type: "StepBegin", payload: { n } });
   const { context } = rt;
   if (rt.compaction !== null && requestHistory(context).length > 0 && needsCompaction(context.tokenCountWithPending, rt.config)) {
@@ -50,7 +45,7 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
   let result: StepResult;
   let results: ToolResult[];
   try {
-    result = await callStep(rt, emit, batch, n, usage, signal);
+    result = await callStep(rt, emit, batch, n, usage, tools, signal);
     results = await result.toolResults();
   } catch (error) {
     // The step's error wins over a failure to write its checkpoint.
@@ -65,22 +60,15 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
 }
 
 /** The LLM call with retries; a context overflow compacts once and calls once more. */
-async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, signal?: AbortSignal): Promise<StepResult> {
-  const shown = describeDMailFiles(rt.agent.toolset, SEND_DMAIL_NAME, rt.context.fileJournal !== null);
-  const toolset = approvingToolset(hookedToolset(shown, rt.hooks, emit), rt.approval, (name) => toolTimeoutFor(rt.config, name));
-  const turn: ToolTurn = {
-    emitSubagentEvent: (payload) => emit({ type: "SubagentEvent", payload }),
-    addUsage: (spent) => addUsage(usage, spent),
-    requestApproval: (request, signal) => rt.approval.request(request, signal),
-  };
+async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number, usage: TokenUsage, tools: TurnTools, signal?: AbortSignal): Promise<StepResult> {
   // A failed attempt's usage (reported before it failed) counts too.
   const attempt = (): Promise<StepResult> =>
-    step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, toolset, batch.history(), {
+    step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, tools.toolset, batch.history(), {
       onMessagePart: (part) => emit(partEvent(part)),
       onToolCall: (call) => emit(toolCallEvent(call)),
       onToolResult: (result) => emit(toolResultEvent(result)),
       signal,
-      toolContext: { session: rt.session, turn },
+      toolContext: tools.toolContext,
       cancelGraceMs: rt.config.cancelGraceMs,
       timeouts: rt.config.llmTimeouts,
     }).catch((error: unknown) => {
@@ -119,6 +107,7 @@ function emitStatus(rt: SoulRuntime, emit: Emit, result: StepResult): void {
   });
 }
 
-function addUsage(into: TokenUsage, usage: TokenUsage | null): void {
+/** Adds `usage` (if any) to `into`. */
+export function addUsage(into: TokenUsage, usage: TokenUsage | null): void {
   if (usage !== null) Object.assign(into, sumTokenUsage(into, usage));
 }

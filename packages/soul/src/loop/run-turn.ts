@@ -7,7 +7,8 @@
  */
 import { abortError, tokenUsage } from "@kosong/core";
 import type { StopReason } from "../events/events.js";
-import { runStep, type StepOutcome } from "./run-step.js";
+import { addUsage, runStep, type StepOutcome } from "./run-step.js";
+import { turnTools } from "./turn-tools.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import type { TurnResult } from "./turn.js";
 import { prepareTurn, type TurnStart } from "./turn-start.js";
@@ -22,6 +23,7 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
   emit({ type: "TurnBegin", payload: { user_input: start.input } });
   for (const warning of rt.takeWarnings()) emit({ type: "Warning", payload: warning });
   const usage = tokenUsage();
+  const tools = turnTools(rt, emit, (spent) => addUsage(usage, spent));
   let steps = 0;
   let stopHookRuns = 0;
   let result: TurnResult;
@@ -31,7 +33,7 @@ export async function runTurn(rt: SoulRuntime, emit: Emit, start: TurnStart, sig
     while (stop === null) {
       if (signal?.aborted) throw abortError(signal);
       steps++;
-      const outcome = await runStep(rt, emit, steps, usage, signal);
+      const outcome = await runStep(rt, emit, steps, usage, tools, signal);
       const steered = await appendSteered(rt, emit);
       // No await between the empty take in appendSteered and closing: no steered input is left behind.
       stop = stopReason(outcome, steered, steps >= rt.config.maxStepsPerTurn);

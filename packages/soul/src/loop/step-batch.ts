@@ -7,7 +7,7 @@
  */
 import type { Message } from "@kosong/core";
 import { checkpointMessage, type CheckpointOptions, type ContextStep } from "../context/index.js";
-import { requestHistory } from "../context/context.js";
+import { oldestCheckpointId, requestHistory } from "../context/context.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
 /** A step's write in the making: its checkpoint, until {@link StepBatch.commit} or {@link StepBatch.settle} writes it. */
@@ -54,7 +54,7 @@ export async function openStepBatch(rt: SoulRuntime, emit: Emit, options: StepBa
   const id = await context.markNextCheckpoint();
   const visible = marker ? checkpointMessage(id) : null;
   let checkpoint: CheckpointOptions | null = label === undefined ? { addUserMessage: marker } : { addUserMessage: marker, label };
-  rt.session.denwaRenji.setNCheckpoints(id + 1, context.checkpoints[0]?.id ?? id);
+  rt.session.denwaRenji.setNCheckpoints(id + 1, oldestCheckpointId(context) ?? id);
   emit({ type: "CheckpointCreated", payload: { id, label: label ?? null } });
   const write = async (step: ContextStep): Promise<void> => {
     await context.commit(checkpoint === null ? step : { ...step, checkpoint });
