@@ -1,8 +1,7 @@
 /**
  * The git summary of the system prompt: the same branch and status lines as
- * `git branch --show-current` and `git status --short` give, from as few git
- * processes as can give them safely, and no filter driver a configuration
- * names ever runs.
+ * `git branch --show-current` and `git status --short` give, from two git
+ * processes, and no filter driver a configuration names ever runs.
  */
 import { execFileSync } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
@@ -62,15 +61,15 @@ async function repository(): Promise<string> {
 }
 
 describe("git summary", () => {
-  it("starts one git process for the branch and the status, with the lines git's own commands give, from a subfolder too", async () => {
+  it("starts two git processes (the filter drivers, then the branch and the status), with the lines git's own commands give, from a subfolder too", async () => {
     const repo = await repository();
     await mkdir(path.join(repo, "sub"));
     await writeFile(path.join(repo, "sub", "new.txt"), "x");
     await writeFile(path.join(repo, "top.txt"), "y");
     git(repo, "checkout", "-q", "-b", "feature/x");
     const cwd = path.join(repo, "sub");
-    const summary = await gitSummary(cwd, repo);
-    expect(await ran()).toEqual(["status"]);
+    const summary = await gitSummary(cwd);
+    expect(await ran()).toEqual(["config", "status"]);
     expect(summary).toEqual({ branch: git(cwd, "branch", "--show-current").trim(), status: git(cwd, "status", "--short").split("\n").filter(Boolean) });
     expect(summary!.status).toEqual(["?? ./", "?? ../top.txt"]);
   });
@@ -78,17 +77,17 @@ describe("git summary", () => {
   it("names an unborn branch, a branch with an upstream, and a detached HEAD as git does", async () => {
     const unborn = await tempDir();
     git(unborn, "init", "-q", "-b", "fresh");
-    expect((await gitSummary(unborn, unborn))?.branch).toBe("fresh");
+    expect((await gitSummary(unborn))?.branch).toBe("fresh");
     const upstream = await repository();
     const clone = await tempDir();
     git(clone, "clone", "-q", upstream, ".");
     git(clone, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "ahead");
-    expect((await gitSummary(clone, clone))?.branch).toBe("main");
+    expect((await gitSummary(clone))?.branch).toBe("main");
     git(clone, "checkout", "-q", "--detach");
-    expect(await gitSummary(clone, clone)).toEqual({ branch: "(detached HEAD)", status: [] });
+    expect(await gitSummary(clone)).toEqual({ branch: "(detached HEAD)", status: [] });
   });
 
-  it("turns off a filter driver of the user's ~/.gitconfig (as git-lfs adds) without asking git for it", async () => {
+  it("turns off a filter driver of the user's ~/.gitconfig (as git-lfs adds)", async () => {
     const repo = await repository();
     const markers = await tempDir();
     await writeFile(path.join(home, ".gitconfig"), `[user]\n\tname = t\n[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n\trequired = true\n`);
@@ -100,18 +99,18 @@ describe("git summary", () => {
     execFileSync("rm", [path.join(markers, "clean")]);
     // Stat-dirty: git re-reads the file, through its clean filter unless turned off.
     await utimes(path.join(repo, "a.txt"), new Date(), new Date(Date.now() + 5_000));
-    const summary = await gitSummary(repo, repo);
+    const summary = await gitSummary(repo);
     expect(summary?.branch).toBe("main");
     expect(await readdir(markers)).toEqual([]);
-    expect(await ran()).toEqual(["status"]);
+    expect(await ran()).toEqual(["config", "status"]);
   });
 
-  it("asks git for the filter drivers when a configuration file includes another", async () => {
+  it("turns off a filter driver a configuration file includes", async () => {
     const { repo, markers } = await filteredRepository(async (markers) => {
       await writeFile(path.join(home, "more.gitconfig"), `[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n`);
       await writeFile(path.join(home, ".gitconfig"), `[include]\n\tpath = ${path.join(home, "more.gitconfig")}\n`);
     });
-    expect((await gitSummary(repo, repo))?.branch).toBe("main");
+    expect((await gitSummary(repo))?.branch).toBe("main");
     expect(await readdir(markers)).toEqual([]);
     expect(await ran()).toEqual(["config", "status"]);
   });
@@ -123,20 +122,20 @@ describe("git summary", () => {
       await mkdir(path.join(xdg, "git"));
       await writeFile(path.join(xdg, "git", "config"), `[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n`);
     });
-    expect((await gitSummary(repo, repo))?.branch).toBe("main");
+    expect((await gitSummary(repo))?.branch).toBe("main");
     expect(await readdir(markers)).toEqual([]);
   });
 
-  it("asks git when a repository's .git/config sets a key on its section header's line, and turns that driver off", async () => {
+  it("turns off a driver a repository's .git/config sets on its section header's line", async () => {
     const { repo, markers } = await filteredRepository(async () => undefined);
     const repoConfig = path.join(repo, ".git", "config");
     await writeFile(repoConfig, `${await readFile(repoConfig, "utf8")}[FILTER "evil"] clean = touch '${markers}/clean'; cat\n`);
-    expect((await gitSummary(repo, repo))?.branch).toBe("main");
+    expect((await gitSummary(repo))?.branch).toBe("main");
     expect(await readdir(markers)).toEqual([]);
     expect(await ran()).toEqual(["config", "status"]);
   });
 
-  describe("reads the config of the repository git then uses", () => {
+  describe("turns off the drivers of the repository git itself uses", () => {
     /** A stat-dirty repository whose own .git/config defines the filter `evil`. */
     async function evilRepository(): Promise<{ repo: string; markers: string }> {
       const made = await filteredRepository(async () => undefined);
@@ -150,7 +149,7 @@ describe("git summary", () => {
       const inner = path.join(repo, "inner");
       await mkdir(path.join(inner, ".git"), { recursive: true });
       await writeFile(path.join(inner, ".git", "config"), "[core]\n\tbare = false\n");
-      await gitSummary(inner, inner);
+      await gitSummary(inner);
       expect(await readdir(markers)).toEqual([]);
     });
 
@@ -160,7 +159,7 @@ describe("git summary", () => {
       const sub = path.join(outer, "sub");
       execFileSync("cp", ["-r", path.join(evil, ".git"), sub]);
       git(evil, "config", "--file", path.join(sub, "config"), "core.worktree", evil);
-      await gitSummary(sub, outer);
+      await gitSummary(sub);
       expect(await readdir(markers)).toEqual([]);
     });
 
@@ -170,7 +169,7 @@ describe("git summary", () => {
       execFileSync("cp", ["-r", `${path.join(repo, ".git")}/.`, common]);
       await writeFile(path.join(repo, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n");
       await writeFile(path.join(repo, ".git", "commondir"), `${common}\n`);
-      expect((await gitSummary(repo, repo))?.branch).toBe("main");
+      expect((await gitSummary(repo))?.branch).toBe("main");
       expect(await readdir(markers)).toEqual([]);
     });
 
@@ -184,13 +183,13 @@ describe("git summary", () => {
       git(elsewhere, "config", "core.worktree", repo);
       await writeFile(path.join(repo, "b.txt"), "b\n");
       // git shows the worktree's status; a summary against the folder holding .git would show a.txt deleted.
-      expect(await gitSummary(elsewhere, elsewhere)).toEqual({ branch: "main", status: ["?? b.txt"] });
+      expect(await gitSummary(elsewhere)).toEqual({ branch: "main", status: ["?? b.txt"] });
     });
 
     it.skipIf(process.getuid?.() !== 0)("a repository of another user: git's own refusal (safe.directory) stands", async () => {
       const repo = await repository();
       execFileSync("chown", ["-R", "65534:65534", repo]);
-      expect(await gitSummary(repo, repo)).toBeNull();
+      expect(await gitSummary(repo)).toBeNull();
     });
 
     it("a relative HOME, from which git would read the repository's own .gitconfig", async () => {
@@ -199,7 +198,7 @@ describe("git summary", () => {
       const { repo, markers } = await filteredRepository(async () => undefined);
       await writeFile(path.join(repo, ".gitconfig"), `[filter "evil"]\n\tclean = touch '${markers}/clean'; cat\n`);
       process.env.HOME = ".";
-      await gitSummary(repo, repo);
+      await gitSummary(repo);
       expect(await readdir(markers)).toEqual([]);
     });
   });

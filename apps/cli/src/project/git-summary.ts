@@ -13,7 +13,7 @@
  */
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
-import { access, lstat, readFile, stat } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import { childEnvironment } from "../tools/child-environment.js";
 
@@ -34,29 +34,20 @@ export interface GitSummary {
 
 /**
  * The git summary of `cwd`, or null when git is missing or `cwd` is not in a
- * repository. One `git status --short --branch` gives both facts; the filter
- * drivers to turn off come from the configuration files when they can be
- * read safely (see {@link filterDriversFromFiles}; git is then pointed at
- * that repository with `GIT_DIR` and `GIT_WORK_TREE`, so that its own
- * discovery cannot pick another whose config was not read), else from
- * `git config`.
- * `repoRoot` is the folder holding `cwd`'s `.git`, when known.
+ * repository. Two git processes: `git config` lists the filter drivers the
+ * configuration git reads here defines (git's own discovery and includes,
+ * so none is missed), then one `git status --short --branch`, with those
+ * drivers turned off, gives the branch and the status.
  */
-export async function gitSummary(cwd: string, repoRoot: string | null = null): Promise<GitSummary | null> {
+export async function gitSummary(cwd: string): Promise<GitSummary | null> {
   const program = await gitOnPath();
   if (program === null) return null;
   const env = gitEnvironment();
   const git = (args: string[], extra: Array<[string, string]>) => runGit(program, cwd, env, args, extra);
-  let drivers = repoRoot === null ? null : await filterDriversFromFiles(repoRoot, env.HOME, env.XDG_CONFIG_HOME);
-  if (drivers !== null) {
-    // git then uses the repository whose config was read, not one its own discovery finds (a folder under it that looks like a git directory, one above when `.git` is not valid).
-    Object.assign(env, { GIT_DIR: path.join(repoRoot!, ".git"), GIT_WORK_TREE: repoRoot! });
-  } else {
-    const listed = await git(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
-    // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
-    if (listed === null || listed.truncated || (listed.code !== 0 && listed.code !== 1)) return null;
-    drivers = driverNames(listed.stdout);
-  }
+  const listed = await git(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], []);
+  // `git config --get-regexp` exits 1 when nothing matches. When the drivers cannot be listed, git runs no further.
+  if (listed === null || listed.truncated || (listed.code !== 0 && listed.code !== 1)) return null;
+  const drivers = driverNames(listed.stdout);
   const status = await git(["status", "--short", "--branch", "--untracked-files=normal", "--ignore-submodules=all", "--no-renames"], filterOverrides(drivers));
   if (status?.code !== 0) return null;
   const [header = "", ...changes] = status.stdout.split("\n");
@@ -119,72 +110,6 @@ function filterOverrides(names: readonly string[]): Array<[string, string]> {
     [`filter.${name}.process`, ""],
     [`filter.${name}.required`, "false"],
   ]);
-}
-
-/** A section header on a line of its own: `[name]` or `[name "subsection"]`, then perhaps a comment. */
-const sectionHeader = /^\[([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\]\s*(?:[#;].*)?$/;
-
-/**
- * The filter drivers the configuration git reads here defines, read from
- * its files without starting git: `~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`
- * (`~/.config/git/config` when that is unset; the system file is off:
- * `GIT_CONFIG_NOSYSTEM`), and the repository's
- * `.git/config` and `.git/config.worktree`. Null, so that git is asked,
- * whenever that reading could miss one: `.git` is not a folder, has no
- * `config` or has a `commondir`, it or `repoRoot` belongs to another user,
- * a file cannot be read, mentions `include`, sets a `worktree`, continues
- * a line, or has a section header this reading does not know.
- */
-async function filterDriversFromFiles(repoRoot: string, home: string | undefined, xdgConfigHome: string | undefined): Promise<string[] | null> {
-  const gitDir = path.join(repoRoot, ".git");
-  // `commondir` moves the config git reads elsewhere; a folder of another user is one git refuses (safe.directory), which an explicit GIT_DIR would skip.
-  if (!(await absent(path.join(gitDir, "commondir"))) || !(await ownedByUs(repoRoot)) || !(await ownedByUs(gitDir))) return null;
-  const required = [path.join(gitDir, "config")];
-  const homeFile = home ? [path.join(home, ".gitconfig")] : [];
-  const xdgBase = xdgConfigHome ? xdgConfigHome : home ? path.join(home, ".config") : undefined;
-  // git reads a relative HOME or XDG_CONFIG_HOME from its working directory (files the repository may bring): git itself is asked then.
-  if ((home && !path.isAbsolute(home)) || (xdgBase !== undefined && !path.isAbsolute(xdgBase))) return null;
-  const optional = [path.join(gitDir, "config.worktree"), ...homeFile, ...(xdgBase ? [path.join(xdgBase, "git", "config")] : [])];
-  const texts = await Promise.all([...required.map((file) => readConfig(file, false)), ...optional.map((file) => readConfig(file, true))]);
-  const names = new Set<string>();
-  for (const text of texts) {
-    if (text === null) return null;
-    // An include names more files; a worktree key (core.worktree) moves the working tree from the folder holding .git.
-    if (/include/i.test(text) || /^\s*worktree\s*(?:=|$)/im.test(text)) return null;
-    for (const raw of text.split("\n")) {
-      const line = raw.trim();
-      if (line.endsWith("\\")) return null;
-      if (!line.startsWith("[")) continue;
-      const header = sectionHeader.exec(line);
-      if (!header) return null;
-      const section = header[1]!.toLowerCase();
-      if (section.startsWith("filter.")) return null;
-      if (section === "filter" && header[2] !== undefined) names.add(header[2].replace(/\\(.)/g, "$1"));
-    }
-  }
-  return [...names];
-}
-
-/** Whether nothing is at `file` (not even a dangling link). */
-function absent(file: string): Promise<boolean> {
-  return lstat(file).then(() => false, (error: NodeJS.ErrnoException) => error.code === "ENOENT");
-}
-
-/** Whether `file` belongs to this process's user (false where that cannot be told). */
-function ownedByUs(file: string): Promise<boolean> {
-  const uid = process.getuid?.();
-  return uid === undefined ? Promise.resolve(false) : lstat(file).then((info) => info.uid === uid, () => false);
-}
-
-/** A config file's text, "" for a missing `optional` one, null when it cannot be read (or is large). */
-async function readConfig(file: string, optional: boolean): Promise<string | null> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > maxOutputBytes) return null;
-    return await readFile(file, "utf8");
-  } catch (error) {
-    return optional && (error as NodeJS.ErrnoException).code === "ENOENT" ? "" : null;
-  }
 }
 
 interface GitRun {

@@ -42,7 +42,7 @@ export function loadProjectContext(cwd: string, now: Date = new Date()): Promise
 async function buildProjectContext(cwd: string, now: Date): Promise<ProjectContext> {
   const repoRoot = await findRepoRoot(cwd);
   // Outside a repository git has nothing to say: no git process is started (each spawn forks kosong on the main thread).
-  const [agents, git] = await Promise.all([findAgentsFiles(cwd, repoRoot), repoRoot === null ? null : gitSummary(cwd, repoRoot)]);
+  const [agents, git] = await Promise.all([findAgentsFiles(cwd, repoRoot), repoRoot === null ? null : gitSummary(cwd)]);
   const blocks: ContextBlock[] = agents.map((file) => ({
     name: path.relative(repoRoot ?? cwd, file.path) || "AGENTS.md",
     source: file.path,
