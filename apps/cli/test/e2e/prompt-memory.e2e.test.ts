@@ -88,7 +88,7 @@ describe("the interactive prompt's memory", () => {
   it("shrinks the young generation the start grew while the prompt waits, and answers after it", async () => {
     const { terminal, notes } = await startNoted();
     const young = async () => (await notes()).filter((n) => n.at === "young").map((n) => n.mb!);
-    for (let waited = 0; waited < 15_000 && !(await young()).some((mb) => mb < 1); waited += 200) await sleep(200);
+    for (let waited = 0; waited < 30_000 && !(await young()).some((mb) => mb < 1); waited += 200) await sleep(200);
     const sizes = await young();
     // Grown by the start (a few MB), then shrunk below 1 MB.
     expect(Math.max(...sizes)).toBeGreaterThan(3);
