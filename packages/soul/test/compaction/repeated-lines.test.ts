@@ -5,10 +5,11 @@
  * identical lines; the room goes to the rest of the conversation, the result
  * says so, and lines that report a failure stay whole.
  */
-import { assistantMessage, extractText, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
+import { assistantMessage, extractText, imageURLPart, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
 import { type CompactionResult, isToolOutputStub, PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
 import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
+import { condensedNewestFirst, condensedNote, condensedOutput, condensedRepeats, ShownLines } from "../../src/compaction/repeated-lines.js";
 import { expectValidWithin } from "./helpers/histories.js";
 
 /** A shell round: the command and its output in mini-swe-agent's frame. */
@@ -99,5 +100,92 @@ describe("smart condenses its verbatim tail", () => {
     expect(old).toContain("FAILED tests/test_orders.py::test_total - AssertionError: 9000 != 9001");
     expect(result.details?.condensed).toBe(1);
     expect(result.details!.notes.join("\n")).toMatch(/1 tool output condensed/);
+  });
+});
+
+/** A `ShownLines` holding `texts` as the newer kept tool outputs. */
+function shownLater(...texts: string[]): ShownLines {
+  const later = new ShownLines();
+  for (const text of texts) later.add(text);
+  return later;
+}
+
+/** Twenty distinct lines of a file, long enough to start a run. */
+const fileLines = Array.from({ length: 20 }, (_, i) => `    subtotal_${i} = order.line_total(${i}) * quantity_${i}`);
+
+describe("condensedRepeats", () => {
+  it.each([
+    ["starts and ends inside it", 5, 15],
+    ["starts inside it and runs to its end", 5, 20],
+    ["starts at its start and ends inside it", 0, 15],
+  ])("leaves the run whole when a narrower newer view %s (the older copy holds the only context beyond that edge)", (_, from, to) => {
+    const old = fileLines.join("\n");
+    expect(condensedRepeats(old, shownLater(fileLines.slice(from, to).join("\n")))).toBeNull();
+  });
+
+  it("condenses the same run when the newer output goes on with other content at both its ends", () => {
+    const newer = ["@@ edit applied @@", ...fileLines.slice(5, 15), "Ran 3 checks."].join("\n");
+    expect(condensedRepeats(fileLines.join("\n"), shownLater(newer))).toBe(
+      [...fileLines.slice(0, 7), "[... 6 lines shown again in a later output ...]", ...fileLines.slice(13)].join("\n"),
+    );
+  });
+
+  it("never grows: a run whose marker would be longer than its lines stays as it is", () => {
+    const short = Array.from({ length: 10 }, (_, i) => `x${String(i).padStart(3, "0")}`);
+    const newer = ["before", ...short, "after"].join("\n");
+    expect(condensedRepeats(short.join("\n"), shownLater(newer))).toBeNull();
+    // Nine identical short lines are shorter than their marker; nineteen are not.
+    expect(condensedRepeats(Array(10).fill("ok").join("\n"), shownLater())).toBeNull();
+    const many = condensedRepeats(Array(20).fill("ok").join("\n"), shownLater())!;
+    expect(many).toBe("ok\n[... 19 more identical lines ...]");
+    expect(many.length).toBeLessThan(Array(20).fill("ok").join("\n").length);
+  });
+
+  it("condenses a run of identical lines on its own to its first line and a marker, and leaves three alone", () => {
+    const noise = "npm WARN deprecated inflight@1.0.6: not supported";
+    const text = ["$ npm install", ...Array(5).fill(noise), "added 312 packages in 4s"].join("\n");
+    expect(condensedRepeats(text, shownLater())).toBe(["$ npm install", noise, "[... 4 more identical lines ...]", "added 312 packages in 4s"].join("\n"));
+    expect(condensedRepeats(["$ npm install", ...Array(3).fill(noise), "added 312 packages in 4s"].join("\n"), shownLater())).toBeNull();
+  });
+
+  it("keeps every line that reports a failure whole, inside a shown-again run and among identical lines", () => {
+    const passing = (i: number): string => `tests/test_cart.py::test_cart_case_${i} PASSED`;
+    const failures = ["tests/test_cart.py::test_discount FAILED", "Error: connection refused (db:5432)", "E       AssertionError: 90 != 100"];
+    const run = [...Array.from({ length: 8 }, (_, i) => passing(i)), failures[0]!, ...Array.from({ length: 8 }, (_, i) => passing(8 + i)), failures[1]!, failures[2]!, passing(16), passing(17), passing(18)];
+    const newer = ["$ pytest -v", ...run, "1 failed, 19 passed"].join("\n");
+    const short = condensedRepeats(run.join("\n"), shownLater(newer))!;
+    expect(short).toMatch(/lines shown again in a later output/);
+    for (const line of failures) expect(short.split("\n")).toContain(line);
+    // Identical lines that report a failure are not identical noise.
+    const errors = ["Retrying...", ...Array(6).fill("Error: ECONNRESET while fetching https://registry.npmjs.org/left-pad"), "gave up"].join("\n");
+    expect(condensedRepeats(errors, shownLater())).toBeNull();
+  });
+});
+
+describe("condensedOutput and condensedNewestFirst", () => {
+  const count = (message: Message): number => estimateTokens([message]);
+  const noisy = ["$ make", ...Array(30).fill("cc1: warning: command-line option '-Wno-foo' is valid for C++ but not for C"), "done"].join("\n");
+
+  it("skips a tool output that is not text only (an image beside the text), and condenses the same text alone", () => {
+    expect(condensedOutput(toolMessage("t", noisy), shownLater(), count)).not.toBeNull();
+    const mixed = toolMessage("t", [{ type: "text", text: noisy }, imageURLPart("data:image/png;base64,iVBORw0KGgo=")]);
+    expect(condensedOutput(mixed, shownLater(), count)).toBeNull();
+    expect(condensedOutput(userMessage(noisy), shownLater(), count)).toBeNull();
+  });
+
+  it("condenses exactly the outputs that repeat a newer one or themselves, newest first", () => {
+    const run = Array.from({ length: 12 }, (_, i) => `tests/test_api.py::test_endpoint_${i} PASSED`);
+    const framed = (lines: string[]): string => `<output>\n${lines.join("\n")}\n</output>`;
+    const messages = [
+      toolMessage("a", framed(["collected 12 items", ...run, "12 passed in 0.50s"])),
+      toolMessage("b", "README.md\nsetup.py\nsrc"),
+      toolMessage("c", noisy),
+      toolMessage("d", framed(["collected 12 items", ...run, "12 passed in 0.48s"])),
+    ];
+    const out = condensedNewestFirst(messages, new ShownLines(), count);
+    expect(out.map((message, k) => message !== messages[k])).toEqual([true, false, true, false]);
+    expect(extractText(out[0]!)).toMatch(/\[\.\.\. \d+ lines shown again in a later output \.\.\.\]/);
+    expect(condensedNote(2)).toMatch(/^2 tool outputs condensed/);
+    expect(condensedNote(1)).toMatch(/^1 tool output condensed/);
   });
 });
