@@ -73,7 +73,9 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
         const rejected = await askShellApproval(context, command, box !== null && outside_sandbox ? (reason ?? "") : null);
         if (rejected) return rejected;
       }
-      if (run_in_background) return startJob(jobs!, command, sandboxed ? box.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env }, workspace.root);
+      // The description told the model of the sandbox: a command run without it (its trial failed) says so.
+      const unsandboxed = inSandbox !== null && box === null ? `\n\nNote: this ${run_in_background ? "job runs" : "command ran"} without the sandbox the tool's description names (bubblewrap cannot start one here).` : "";
+      if (run_in_background) return startJob(jobs!, command, sandboxed ? box.wrapShell(command, env, { detached: true }) : { file: "bash", args: ["-c", command], env }, workspace.root, unsandboxed);
       const scan = await scanCommand(context, command, { name: "Shell", arguments: JSON.stringify({ command, timeout, outside_sandbox, ...(reason === undefined ? {} : { reason }) }) });
       let run: CommandRun;
       let notice: string | null;
@@ -86,8 +88,6 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
       } finally {
         ({ notice } = await scan.finish());
       }
-      // The description told the model of the sandbox: a command run without it (its trial failed) says so.
-      const unsandboxed = inSandbox !== null && box === null ? "\n\nNote: this command ran without the sandbox the tool's description names (bubblewrap cannot start one here)." : "";
       const output = capOutput(run.output || "(no output)") + (notice === null ? "" : `\n\nNote: ${notice}.`) + unsandboxed;
       if (run.timedOut) return toolError({ message: `The command was killed after ${timeout} s.`, output, brief: "Timed out" });
       if (run.exitCode !== 0) return toolError({ message: `The command exited with code ${run.exitCode ?? run.signal}.`, output, brief: `Exit code ${run.exitCode ?? run.signal}` });
@@ -96,12 +96,12 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
   });
 }
 
-/** Starts `command` as a background job; the model reads its id (or why it could not start). */
-async function startJob(jobs: BackgroundJobs, command: string, spawned: JobCommand, cwd: string): Promise<ToolReturnValue> {
+/** Starts `command` as a background job; the model reads its id (or why it could not start), then `note` (empty, or why the job runs without the sandbox). */
+async function startJob(jobs: BackgroundJobs, command: string, spawned: JobCommand, cwd: string, note: string): Promise<ToolReturnValue> {
   try {
     const job = await jobs.start(command, spawned, cwd);
     return toolOk({
-      output: `Started background job ${job.id}. Read its output with TaskOutput (job_id "${job.id}"), stop it with TaskStop; you will be told when it ends. Its changes to files are not journaled (a revert does not undo them).`,
+      output: `Started background job ${job.id}. Read its output with TaskOutput (job_id "${job.id}"), stop it with TaskStop; you will be told when it ends. Its changes to files are not journaled (a revert does not undo them).${note}`,
       brief: `Background job ${job.id}`,
     });
   } catch (error) {
