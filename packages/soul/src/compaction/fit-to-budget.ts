@@ -337,8 +337,9 @@ function withNotice(messages: readonly Message[], notice: Message): Message[] {
  * Fits a compacted conversation: the messages before `tailFrom` (system
  * messages, a summary, recovered files) stay while the verbatim tail from
  * `tailFrom` on gives up its oldest blocks (never its last); then the last
- * resorts of {@link fitToBudget}. Details are reported against the
- * original `history`, with `summarised` messages counted as dropped.
+ * resorts of {@link fitToBudget}, with `options`. Details are reported
+ * against the original `history`, with `summarised` messages counted as
+ * dropped.
  */
 export function fitCompacted(
   history: readonly Message[],
@@ -347,10 +348,11 @@ export function fitCompacted(
   summarised: number,
   notes: readonly string[],
   budget: Budget,
+  options: FitOptions = {},
 ): FitResult {
   const blocks = conversationBlocks(compacted);
   const plan = blocks.flatMap((block, index) => (block.start >= tailFrom && index < blocks.length - 1 ? [{ drop: index }] : []));
-  const fit = fitToBudget(compacted, plan, budget);
+  const fit = fitToBudget(compacted, plan, budget, options);
   const input = new Set(history);
   const details: CompactionDetails = {
     ...fit.details,

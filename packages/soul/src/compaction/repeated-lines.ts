@@ -29,8 +29,6 @@ const MAX_TRIES = 32;
 const SHOWN_AGAIN = (n: number): string => `[... ${n} lines shown again in a later output ...]`;
 /** The marker of identical lines after the first. */
 const IDENTICAL = (n: number): string => `[... ${n} more identical lines ...]`;
-/** A marker this rule wrote. */
-const MARKER = /^\[\.\.\. \d+ (?:lines shown again in a later output|more identical lines) \.\.\.\]$/m;
 /** A line that is not shown content: a gap or header marker of a compaction (`[... 12 lines ...]`, `[excerpt: …]`). */
 const GAP = /^\[(?:\.\.\. .*\.\.\.|excerpt: .*|tool output elided: .*)\]$/;
 
@@ -185,11 +183,6 @@ export function condensedNewestFirst(messages: readonly Message[], later: ShownL
 /** Adds `message` to `later` when it is a tool output (its text, as kept). */
 export function addShown(later: ShownLines, message: Message): void {
   if (message.role === "tool") later.add(extractText(message, "\n"));
-}
-
-/** True when `message` is a tool output that holds a marker of {@link condensedRepeats}. */
-export function hasCondensedRepeats(message: Message): boolean {
-  return message.role === "tool" && MARKER.test(extractText(message, "\n"));
 }
 
 /** The note a compaction result carries when `n` tool outputs were condensed. */

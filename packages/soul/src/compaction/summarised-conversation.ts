@@ -4,11 +4,11 @@
  * grows backwards into whatever room the summary leaves (a short summary
  * never costs recent messages that fit), fitted to the budget.
  */
-import type { Message } from "@kosong/core";
+import { extractText, type Message } from "@kosong/core";
 import { conversationBlocks } from "../conversation/index.js";
 import type { Budget } from "./budget-options.js";
 import { type FitResult, fitCompacted } from "./fit-to-budget.js";
-import { condensedNewestFirst, condensedNote, hasCondensedRepeats, ShownLines } from "./repeated-lines.js";
+import { addShown, condensedNewestFirst, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { summaryMessage } from "./summary-request.js";
 
 /**
@@ -17,6 +17,13 @@ import { summaryMessage } from "./summary-request.js";
  * message) while the whole fits the budget, then fitted by
  * {@link fitCompacted}. Without a budget the tail stays as it is. With
  * `keepSystem` false, system messages before `start` count as summarised.
+ *
+ * With a budget, the tail's older tool outputs give up the lines its newer
+ * ones show again (see `condensedRepeats`), which makes room for more of the
+ * conversation verbatim. A condensed output never points at an output the
+ * result does not keep as it was: when the fitting gives up (drops or stubs)
+ * an output that one refers to, the tail is fitted as it was instead, and
+ * condensed after the fitting, against what that keeps.
  */
 export function summarisedConversation(
   history: readonly Message[],
@@ -30,35 +37,56 @@ export function summarisedConversation(
   const summary = summaryMessage([{ type: "text", text: text === "" ? "(nothing to keep)" : text }]);
   let from = start;
   let tail = history.slice(start);
-  if (budget !== null) {
-    const { counter, maxTokens } = budget;
-    // The tail's older tool outputs give up the lines its newer ones show again (see condensedRepeats), and so does each
-    // older block it grows by, counted as condensed: the room that makes goes to more of the conversation verbatim.
-    const later = new ShownLines();
-    const condensed = (messages: readonly Message[]): Message[] => condensedNewestFirst(messages, later, (m) => counter.message(m));
-    tail = condensed(tail);
-    let used = counter.count(system) + counter.message(summary) + counter.count(tail);
-    for (const block of conversationBlocks(history.slice(0, start)).reverse()) {
-      if (block.role === "system") break;
-      const messages = condensed(history.slice(block.start, block.end));
-      const size = counter.count(messages);
-      if (used + size > maxTokens) break;
-      used += size;
-      from = block.start;
-      tail = [...messages, ...tail];
-    }
+  if (budget === null) {
+    const kept = system.length + history.length - from;
+    return { messages: [...system, summary, ...tail], tokens: 0, details: { kept, dropped: start - system.length, stubs: 0, filesRecovered: [], summarized: true, notes: [...notes] } };
+  }
+  const { counter, maxTokens } = budget;
+  const count = (message: Message): number => counter.message(message);
+  // Each condensed form, with the output it condenses. The tail is condensed, and so is each older block it grows by.
+  const forms = new Map<Message, Message>();
+  const later = new ShownLines();
+  const condensed = (messages: readonly Message[]): Message[] => {
+    const out = condensedNewestFirst(messages, later, count);
+    out.forEach((message, k) => message !== messages[k] && forms.set(message, messages[k]!));
+    return out;
+  };
+  tail = condensed(tail);
+  let used = counter.count(system) + counter.message(summary) + counter.count(tail);
+  for (const block of conversationBlocks(history.slice(0, start)).reverse()) {
+    if (block.role === "system") break;
+    const messages = condensed(history.slice(block.start, block.end));
+    const size = counter.count(messages);
+    if (used + size > maxTokens) break;
+    used += size;
+    from = block.start;
+    tail = [...messages, ...tail];
   }
   const summarised = from - system.length;
-  const messages = [...system, summary, ...tail];
-  if (budget !== null) return withCondensedCount(history, fitCompacted(history, messages, system.length + 1, summarised, notes, budget));
-  const kept = system.length + history.length - from;
-  return { messages, tokens: 0, details: { kept, dropped: summarised, stubs: 0, filesRecovered: [], summarized: true, notes: [...notes] } };
+  const fit = fitCompacted(history, [...system, summary, ...tail], system.length + 1, summarised, notes, budget);
+  if (pointsOnlyAtKept(fit.messages, forms, count)) return withCondensedCount(fit, forms);
+  return fitCompacted(history, [...system, summary, ...history.slice(from)], system.length + 1, summarised, notes, budget, { condenseRepeats: true });
 }
 
-/** `fit` with the tool outputs of its messages that were condensed (not in `history` as they were) counted in its details, with a note. */
-function withCondensedCount(history: readonly Message[], fit: FitResult): FitResult {
-  const original = new Set(history);
-  const condensed = fit.messages.filter((message) => !original.has(message) && hasCondensedRepeats(message)).length;
+/**
+ * True when each condensed form of `forms` that `messages` holds is what
+ * condensing its output against the newer tool outputs of `messages` gives:
+ * the outputs it was condensed against are all kept as they were.
+ */
+function pointsOnlyAtKept(messages: readonly Message[], forms: ReadonlyMap<Message, Message>, count: (message: Message) => number): boolean {
+  const later = new ShownLines();
+  for (let k = messages.length - 1; k >= 0; k--) {
+    const message = messages[k]!;
+    const output = forms.get(message);
+    if (output !== undefined && extractText(condensedOutput(output, later, count) ?? output, "\n") !== extractText(message, "\n")) return false;
+    addShown(later, message);
+  }
+  return true;
+}
+
+/** `fit` with the condensed forms of `forms` that its messages keep counted in its details, with a note. */
+function withCondensedCount(fit: FitResult, forms: ReadonlyMap<Message, Message>): FitResult {
+  const condensed = fit.messages.filter((message) => forms.has(message)).length;
   if (condensed === 0) return fit;
   return { ...fit, details: { ...fit.details, condensed, notes: [...fit.details.notes, condensedNote(condensed)] } };
 }

@@ -10,6 +10,10 @@ import { type CompactionResult, isToolOutputStub, PreserveImportantCompaction, S
 import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { condensedNewestFirst, condensedNote, condensedOutput, condensedRepeats, ShownLines } from "../../src/compaction/repeated-lines.js";
+import { budgetOf } from "../../src/compaction/budget-options.js";
+import { toolOutputStub } from "../../src/compaction/compaction-notice.js";
+import { summarisedConversation } from "../../src/compaction/summarised-conversation.js";
+import { summaryMessage } from "../../src/compaction/summary-request.js";
 import { expectValidWithin } from "./helpers/histories.js";
 
 /** A shell round: the command and its output in mini-swe-agent's frame. */
@@ -187,5 +191,60 @@ describe("condensedOutput and condensedNewestFirst", () => {
     expect(extractText(out[0]!)).toMatch(/\[\.\.\. \d+ lines shown again in a later output \.\.\.\]/);
     expect(condensedNote(2)).toMatch(/^2 tool outputs condensed/);
     expect(condensedNote(1)).toMatch(/^1 tool output condensed/);
+  });
+});
+
+describe("summarised conversation: condensing the verbatim tail", () => {
+  const budget = budgetOf("test", { maxTokens: 1 });
+  const { counter } = budget;
+  const summaryText = "The task: fix the failing total in app/orders.py; the tests were run twice.";
+  /** A task, a round to summarise, then one block that runs the suite twice (the newer run with a warnings summary more). */
+  function twoRuns(): Message[] {
+    const warnings = Array.from({ length: 12 }, (_, i) => `app/orders.py:${40 + i}: DeprecationWarning: float totals are deprecated (case ${i})`);
+    return [
+      userMessage("Fix the failing total in app/orders.py."),
+      ...shell("ls", "ls app", "orders.py\ncart.py"),
+      assistantMessage("Running the suite, then again with warnings.", [
+        toolCall("run1", "bash", { command: "python -m pytest tests/test_orders.py -v" }),
+        toolCall("run2", "bash", { command: "python -m pytest tests/test_orders.py -v -W default" }),
+      ]),
+      toolMessage("run1", `<returncode>1</returncode>\n<output>\n${testRun("0.31")}\n</output>`),
+      toolMessage("run2", `<returncode>1</returncode>\n<output>\n${testRun("0.29")}\n${warnings.join("\n")}\n</output>`),
+    ];
+  }
+
+  it("never keeps a marker that points at an output the fitting then stubbed: the older run stays whole", () => {
+    const history = twoRuns();
+    const [ask, run1, run2] = history.slice(3) as [Message, Message, Message];
+    const summary = summaryMessage([{ type: "text", text: summaryText }]);
+    const stubbed = toolOutputStub(run2, counter.message(run2));
+    const maxTokens = counter.count([summary, ask, run1, stubbed]) + 4;
+    // The tail with the older run condensed does not fit: the fitting must stub an output, the newer run (the largest).
+    const condensed = condensedOutput(run1, shownLater(extractText(run2, "\n")), (m) => counter.message(m))!;
+    expect(counter.count([summary, ask, condensed, run2])).toBeGreaterThan(maxTokens);
+    const fit = summarisedConversation(history, 3, summaryText, { ...budget, maxTokens }, []);
+    expect(fit.tokens).toBeLessThanOrEqual(maxTokens);
+    const texts = fit.messages.filter((m) => m.role === "tool").map((m) => extractText(m, "\n"));
+    expect(texts.join("\n")).not.toMatch(/lines shown again in a later output/);
+    // The lines are not lost: the older run is kept whole beside the stub of the newer one.
+    expect(texts).toContain(extractText(run1, "\n"));
+    expect(fit.details.condensed).toBeUndefined();
+  });
+
+  it("counts only the outputs it condensed, not one that holds a marker-shaped line of its own", () => {
+    const history = twoRuns();
+    // An output that prints a marker-shaped line of its own (a log of an earlier compaction): kept as it is, never condensed.
+    const log = ["[... 12 more identical lines ...]", ...Array.from({ length: 40 }, (_, i) => `compaction log entry ${i}: kept ${i * 3} messages`)].join("\n");
+    const withLog: Message[] = [
+      ...history.slice(0, 3),
+      ...shell("log", "cat .kosong/compaction.log", log),
+      ...history.slice(3),
+    ];
+    const fit = summarisedConversation(withLog, 5, summaryText, { ...budget, maxTokens: counter.count(withLog.slice(3)) + 200 }, []);
+    const kept = fit.messages.filter((m) => m.role === "tool").map((m) => extractText(m, "\n"));
+    expect(kept.some((text) => text.includes("lines shown again in a later output"))).toBe(true);
+    expect(fit.messages).toContain(withLog[4]);
+    expect(fit.details.condensed).toBe(1);
+    expect(fit.details.notes.join("\n")).toMatch(/1 tool output condensed/);
   });
 });
