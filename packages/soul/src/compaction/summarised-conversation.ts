@@ -48,7 +48,7 @@ export function summarisedConversation(
   const later = new ShownLines();
   const condensed = (messages: readonly Message[]): Message[] => {
     const out = condensedNewestFirst(messages, later, count);
-    out.forEach((message, k) => message !== messages[k] && forms.set(message, messages[k]!));
+    for (const [k, message] of out.entries()) if (message !== messages[k]) forms.set(message, messages[k]!);
     return out;
   };
   tail = condensed(tail);
@@ -63,8 +63,10 @@ export function summarisedConversation(
     tail = [...messages, ...tail];
   }
   const summarised = from - system.length;
-  const fit = fitCompacted(history, [...system, summary, ...tail], system.length + 1, summarised, notes, budget);
-  if (pointsOnlyAtKept(fit.messages, forms, count)) return withCondensedCount(fit, forms);
+  const compacted = [...system, summary, ...tail];
+  const fit = fitCompacted(history, compacted, system.length + 1, summarised, notes, budget);
+  const unchanged = fit.messages.length === compacted.length && fit.messages.every((message, k) => message === compacted[k]);
+  if (unchanged || pointsOnlyAtKept(fit.messages, forms, count)) return withCondensedCount(fit, forms);
   return fitCompacted(history, [...system, summary, ...history.slice(from)], system.length + 1, summarised, notes, budget, { condenseRepeats: true });
 }
 
