@@ -22,14 +22,15 @@ export async function printCheckpoints(s: InteractiveSession, args: string): Pro
   if (checkpoints.length === 0) return s.print("No checkpoints yet.");
   const all = args === "all";
   const columns = s.out.isTTY ? s.out.columns : undefined;
+  const { firstDroppedAt, promptBefore } = revertLandmarks(history);
   let shown = 0;
   for (const c of checkpoints) {
     // What reverting to it takes away: a prompt and what followed, or an answer (named by its prompt) and what followed.
-    const firstDropped = history.slice(c.messageCount).find((m) => !isSystemNote(m));
+    const firstDropped = firstDroppedAt[c.messageCount];
     const beforePrompt = firstDropped !== undefined && isPrompt(firstDropped);
     if (!all && !beforePrompt) continue;
     shown++;
-    const prompt = history.slice(0, c.messageCount).findLast(isPrompt);
+    const prompt = promptBefore[Math.min(c.messageCount, history.length)];
     const drops = !firstDropped ? "" : beforePrompt ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
     const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
     const at = s.agent.checkpointTimes.timeOf(c);
@@ -40,6 +41,20 @@ export async function printCheckpoints(s: InteractiveSession, args: string): Pro
   }
   const hidden = checkpoints.length - shown;
   if (hidden > 0) s.print(s.style.dim(`(${count(shown, "checkpoint")} before a prompt shown; ${hidden} more between steps: /checkpoints all)`));
+}
+
+/**
+ * For each message count n of `history` (0 to its length), in one pass each
+ * way: the first message from n on that is not a system note (what a revert
+ * to a checkpoint after n messages drops first), and the last prompt of the
+ * first n messages (undefined when there is none).
+ */
+function revertLandmarks(history: readonly Message[]): { firstDroppedAt: (Message | undefined)[]; promptBefore: (Message | undefined)[] } {
+  const firstDroppedAt = new Array<Message | undefined>(history.length + 1).fill(undefined);
+  for (let i = history.length - 1; i >= 0; i--) firstDroppedAt[i] = isSystemNote(history[i]!) ? firstDroppedAt[i + 1] : history[i];
+  const promptBefore = new Array<Message | undefined>(history.length + 1).fill(undefined);
+  for (let i = 0; i < history.length; i++) promptBefore[i + 1] = isPrompt(history[i]!) ? history[i] : promptBefore[i];
+  return { firstDroppedAt, promptBefore };
 }
 
 /** `text` cut to `width` terminal columns, ending in `…` when cut. */
