@@ -8,6 +8,7 @@
 import type { ContentBlock, SessionUpdate, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
 import type { ContentPart, Message, ToolReturnValue } from "@kosong/core";
 import type { SoulEvent } from "@kosong/soul";
+import { checkpointMessageId } from "@kosong/soul/conversation";
 
 /** The ACP kind of a tool, by the usual names of kosong's and kimi-cli's tools. */
 export function toolKind(name: string): ToolKind {
@@ -128,9 +129,6 @@ function parseArgs(args: string): unknown {
   }
 }
 
-/** The soul's visible checkpoint marker (with D-Mail on), not something the user wrote. */
-const checkpointMarker = /^<system>CHECKPOINT \d+<\/system>$/;
-
 /**
  * The updates that show a stored conversation again (for `session/load`),
  * in order. System messages and checkpoint markers are left out.
@@ -139,8 +137,8 @@ export function historyUpdates(history: readonly Message[]): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   for (const message of history) {
     if (message.role === "user") {
-      const only = message.content.length === 1 ? message.content[0] : undefined;
-      if (only?.type === "text" && checkpointMarker.test(only.text)) continue;
+      // The soul's visible checkpoint marker (with D-Mail on), not something the user wrote.
+      if (checkpointMessageId(message) !== null) continue;
       for (const part of message.content) {
         const content = contentBlock(part);
         if (content) updates.push({ sessionUpdate: "user_message_chunk", content });

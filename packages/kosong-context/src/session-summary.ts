@@ -3,6 +3,7 @@
  * found in a session's record lines (shared by the file and Postgres stores).
  */
 import { extractText } from "@kosong/core";
+import { checkpointMarkerId } from "./checkpoint-marker.js";
 import { decodeRecordLine } from "./context-record.js";
 
 /** One session as a store lists it. */
@@ -22,8 +23,6 @@ export interface SessionSummary {
 /** The longest first prompt a summary carries. */
 export const FIRST_PROMPT_MAX_CHARS = 200;
 
-const checkpointMarker = /^<system>CHECKPOINT \d+<\/system>$/;
-
 /**
  * The first prompt among record `lines`: the text of the first user message
  * that is not a checkpoint marker (`<system>CHECKPOINT n</system>`), cut to
@@ -34,7 +33,7 @@ export function firstPromptIn(lines: Iterable<string>): string | null {
     const decoded = decodeRecordLine(line);
     if (!decoded.ok || decoded.record.kind !== "message" || decoded.record.message.role !== "user") continue;
     const text = extractText(decoded.record.message, "\n").trim();
-    if (text === "" || checkpointMarker.test(text)) continue;
+    if (text === "" || checkpointMarkerId(text) !== null) continue;
     return text.length > FIRST_PROMPT_MAX_CHARS ? `${text.slice(0, FIRST_PROMPT_MAX_CHARS - 3)}...` : text;
   }
   return null;

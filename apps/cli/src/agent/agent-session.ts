@@ -6,6 +6,7 @@
 import { realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { checkpointMarkerId } from "@kosong/context/records";
 import { type CallableTool, extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
 import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
@@ -348,7 +349,7 @@ function soulConfig(chosen: Providers, settings: Settings) {
  */
 async function closeConversation(conversation: Conversation, session: SessionInfo | null): Promise<void> {
   const { context } = conversation;
-  const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(m).trim())) : undefined;
+  const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && checkpointMarkerId(extractText(m).trim()) === null) : undefined;
   const storedBytes = await conversation.close();
   if (!session) return;
   if (session.firstPrompt === null && context.history.length === 0 && context.checkpoints.length === 0) return removeSession(session);

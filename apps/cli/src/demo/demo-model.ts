@@ -5,6 +5,7 @@
  * rewrite, the compaction's summary request) and streams its parts in small
  * pieces, like a real model.
  */
+import { checkpointMarkerId } from "@kosong/context/records";
 import {
   extractText,
   type ChatProvider,
@@ -146,7 +147,7 @@ function call(id: string, name: string, args: Record<string, unknown>): Streamed
 }
 
 function isCheckpointMessage(message: Message): boolean {
-  return message.role === "user" && /^<system>CHECKPOINT \d+<\/system>$/.test(extractText(message));
+  return message.role === "user" && checkpointMarkerId(extractText(message)) !== null;
 }
 
 function toolNamesOfLastCall(history: readonly Message[]): string[] {
@@ -157,8 +158,8 @@ function toolNamesOfLastCall(history: readonly Message[]): string[] {
 /** The checkpoint made right before `userMessage` (its visible CHECKPOINT message). */
 function checkpointBefore(history: readonly Message[], userMessage: Message): number {
   for (let i = history.indexOf(userMessage) - 1; i >= 0; i--) {
-    const match = /^<system>CHECKPOINT (\d+)<\/system>$/.exec(extractText(history[i]!));
-    if (match) return Number(match[1]);
+    const id = checkpointMarkerId(extractText(history[i]!));
+    if (id !== null) return id;
   }
   return 0;
 }

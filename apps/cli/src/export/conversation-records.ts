@@ -7,7 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { extractText } from "@kosong/core";
-import { type ContextRecord, scanContextFile } from "@kosong/context/records";
+import { checkpointMarkerId, type ContextRecord, scanContextFile } from "@kosong/context/records";
 import { withConnectedStore as withStore } from "../sessions/store-sessions.js";
 import { readStoredRecords, storedChildLogs, writeStoredRecords } from "../sessions/stored-conversation.js";
 import { createSession, recordFirstPrompt, recordStoredSize, secureSessionFiles, type SessionInfo } from "../sessions/session-store.js";
@@ -56,7 +56,7 @@ export async function createSessionFrom(home: string, cwd: string, content: Sess
       await recordStoredSize(info, await connected.sessionBytes(info.id));
     });
   }
-  const first = records.find((r) => r.kind === "message" && r.message.role === "user" && !/^<system>CHECKPOINT \d+<\/system>$/.test(extractText(r.message).trim()));
+  const first = records.find((r) => r.kind === "message" && r.message.role === "user" && checkpointMarkerId(extractText(r.message).trim()) === null);
   if (first?.kind === "message") await recordFirstPrompt(info, extractText(first.message, "\n"));
   await secureSessionFiles(info);
   return info;

@@ -6,7 +6,7 @@
  * and usage records are not shown.
  */
 import type { ContentPart, Message } from "@kosong/core";
-import type { ContextRecord } from "@kosong/context/records";
+import { checkpointMarkerId, type ContextRecord } from "@kosong/context/records";
 import type { CarriedChild } from "../subagents/session-children.js";
 
 /** One thing an export shows. */
@@ -23,8 +23,6 @@ export interface ChildTurnItems {
   subagentType: string;
   items: TranscriptItem[];
 }
-
-const checkpointMarker = /^<system>CHECKPOINT \d+<\/system>$/;
 
 /** The items of `records`, each child of `children` under the Agent call(s) that ran it. */
 export function transcriptItems(records: readonly ContextRecord[], children: readonly CarriedChild[] = []): TranscriptItem[] {
@@ -48,7 +46,7 @@ export function transcriptItems(records: readonly ContextRecord[], children: rea
     }
     for (const part of m.content) {
       if (part.type === "text") {
-        if (m.role === "user" && checkpointMarker.test(part.text.trim())) continue;
+        if (m.role === "user" && checkpointMarkerId(part.text.trim()) !== null) continue;
         items.push({ kind: "text", role: m.role, text: part.text });
       } else if (part.type === "think") items.push({ kind: "thinking", text: part.think });
       else items.push({ kind: "media", role: m.role, what: part.type.replace("_url", "") });

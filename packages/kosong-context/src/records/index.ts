@@ -23,5 +23,6 @@ export {
   type SystemPromptRecord,
   type UsageRecord,
 } from "../context-record.js";
+export { checkpointMarkerId, checkpointMarkerText } from "../checkpoint-marker.js";
 export { scanContextFile, type ScanOptions, type ScannedRecord } from "../record-scanner.js";
 export { ContextStateBuilder, readContextFile } from "../context-state.js";

@@ -13,5 +13,7 @@ export {
   repairConversation,
 } from "./repair-conversation.js";
 export { type ConversationBlock, conversationBlocks } from "./conversation-blocks.js";
+/** The id of a visible checkpoint message (`<system>CHECKPOINT n</system>`), null for any other message. */
+export { checkpointMessageId } from "../context/checkpoint-message.js";
 /** A branch of the conversation as `Context.branches()` lists it (here rather than at the root, which keeps its 50 names). */
 export type { ContextBranch } from "../context/branch-tree.js";

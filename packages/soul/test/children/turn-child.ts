@@ -23,6 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { defineTool, extractText, SimpleToolset, toolOk, type ChatProvider, type Message } from "@kosong/core";
 import { ScriptedChatProvider, type ChatScript, type ScriptedChatProviderOptions } from "@kosong/core/testing";
 import { Context, SendDMail, Soul, type SoulConfigInput } from "@kosong/soul";
+import { checkpointMarkerId } from "@kosong/context/records";
 import { z } from "zod";
 
 /** A seeded pseudo-random generator in [0, 1) (mulberry32). */
@@ -48,12 +49,9 @@ const toolNames = ["work", "stubborn", "ask"] as const;
 /** With big outputs, `dump` too: results of 256 KiB to ~4 MB make the step's append a long write that a SIGKILL can cut. */
 const toolNamesWithDump = [...toolNames, "dump"] as const;
 
-const checkpointText = /^<system>CHECKPOINT (\d+)<\/system>$/;
-
 /** The checkpoint id a visible CHECKPOINT message names, or null for any other message. */
 function checkpointOf(message: Message): number | null {
-  const id = message.role === "user" ? checkpointText.exec(extractText(message))?.[1] : undefined;
-  return id === undefined ? null : Number(id);
+  return message.role === "user" ? checkpointMarkerId(extractText(message)) : null;
 }
 
 /**
