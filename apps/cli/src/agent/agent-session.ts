@@ -14,6 +14,7 @@ import { Recall } from "@kosong/soul/recall";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import { CliError } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
+import { SettingsFileReads } from "../config/settings-file-reads.js";
 import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
@@ -200,8 +201,10 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     if (opened.notice !== null) warn(opened.notice);
     const extensions = await loadPromptExtensions(cwd, settings.home, warn);
     // What the workspace brings (hooks, .mcp.json servers, permission rules) acts only once trusted: one question covers all of it.
-    const hookFiles = await readSessionHooks({ settings, cwd, home: env.HOME ?? os.homedir(), warn });
-    const offer = await readWorkspaceOffer(cwd, hookFiles.project, warn);
+    // Claude Code's settings files give hooks and permission rules: read and parsed once for both.
+    const { read } = new SettingsFileReads();
+    const hookFiles = await readSessionHooks({ settings, cwd, home: env.HOME ?? os.homedir(), warn, read });
+    const offer = await readWorkspaceOffer(cwd, hookFiles.project, warn, read);
     const trust = await decideWorkspaceTrust(settings.home, cwd, offer, settings.trustWorkspace, options.askWorkspaceTrust);
     // Loaded below (after the tools): FetchURL reads them for each host it is led to.
     let permissionRules: PermissionRules | null = null;

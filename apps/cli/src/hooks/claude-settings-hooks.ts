@@ -5,9 +5,9 @@
  * are Claude Code's business and ignored; entries kosong cannot run (another
  * `type`, an unknown event, a bad matcher) are skipped with a notice.
  */
-import { readFile } from "node:fs/promises";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
+import { type ReadSettingsFile, readSettingsFile } from "../config/settings-file-reads.js";
 import { defaultHookTimeoutSeconds, isValidRegExp, type HookDefinition, hookEvents, type HookEvent, type HookScope } from "./hook-definition.js";
 
 /** Claude's settings file is small; a bigger one is not read. */
@@ -26,24 +26,15 @@ export interface ClaudeHooks {
   notices: string[];
 }
 
-/** The hooks of the Claude Code settings file at `file` (none when it does not exist). */
-export async function readClaudeSettingsHooks(file: string, scope: HookScope): Promise<ClaudeHooks> {
-  let text: string;
-  try {
-    const bytes = await readFile(file);
-    if (bytes.length > maxSettingsBytes) return { hooks: [], notices: [`${file} is larger than 1 MiB: its hooks are not read`] };
-    text = bytes.toString("utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { hooks: [], notices: [] };
-    return { hooks: [], notices: [`cannot read ${file}: ${(error as Error).message}`] };
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { hooks: [], notices: [`${file} is not valid JSON, its hooks are not read: ${(error as Error).message}`] };
-  }
+/** The hooks of the Claude Code settings file at `file` (none when it does not exist), got through `read`. */
+export async function readClaudeSettingsHooks(file: string, scope: HookScope, read: ReadSettingsFile = readSettingsFile): Promise<ClaudeHooks> {
+  const got = await read(file);
+  if (got.kind === "missing") return { hooks: [], notices: [] };
+  if (got.kind === "unreadable") return { hooks: [], notices: [`cannot read ${file}: ${got.message}`] };
+  if (got.bytes > maxSettingsBytes) return { hooks: [], notices: [`${file} is larger than 1 MiB: its hooks are not read`] };
+  const json = got.json();
+  if (!json.ok) return { hooks: [], notices: [`${file} is not valid JSON, its hooks are not read: ${json.message}`] };
+  const raw = json.value;
   const events = typeof raw === "object" && raw !== null ? (raw as { hooks?: unknown }).hooks : undefined;
   if (events === undefined) return { hooks: [], notices: [] };
   if (typeof events !== "object" || events === null || Array.isArray(events)) return { hooks: [], notices: [`${file}: "hooks" is not an object; its hooks are not read`] };

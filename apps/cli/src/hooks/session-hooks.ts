@@ -9,6 +9,7 @@
  */
 import path from "node:path";
 import type { Settings } from "../config/settings.js";
+import type { ReadSettingsFile } from "../config/settings-file-reads.js";
 import { readClaudeSettingsHooks } from "./claude-settings-hooks.js";
 import type { HookDefinition } from "./hook-definition.js";
 
@@ -20,6 +21,8 @@ export interface SessionHooksOptions {
   /** The user's home folder (where `~/.claude` is). */
   home: string;
   warn: (line: string) => void;
+  /** How the settings files are read (a start shares its reads with the permission rules); from disk by default. */
+  read?: ReadSettingsFile | undefined;
 }
 
 /** The hooks found: the user's own, and those the workspace brings. */
@@ -33,10 +36,10 @@ export async function readSessionHooks(options: SessionHooksOptions): Promise<Se
   const { settings, cwd, warn } = options;
   const userClaude = path.join(options.home, ".claude");
   const workspaceClaude = path.join(cwd, ".claude");
-  const user = await readClaudeSettingsHooks(path.join(userClaude, "settings.json"), "user");
+  const user = await readClaudeSettingsHooks(path.join(userClaude, "settings.json"), "user", options.read);
   // In the home folder itself, its .claude folder is the user's own.
   const workspaceFiles = workspaceClaude === userClaude ? ["settings.local.json"] : ["settings.json", "settings.local.json"];
-  const workspace = await Promise.all(workspaceFiles.map((name) => readClaudeSettingsHooks(path.join(workspaceClaude, name), workspaceClaude === userClaude ? "user" : "workspace")));
+  const workspace = await Promise.all(workspaceFiles.map((name) => readClaudeSettingsHooks(path.join(workspaceClaude, name), workspaceClaude === userClaude ? "user" : "workspace", options.read)));
   for (const notice of [user, ...workspace].flatMap((r) => r.notices)) warn(notice);
   const own = [...settings.hooks, ...user.hooks, ...workspace.flatMap((r) => r.hooks.filter((h) => h.scope === "user"))];
   const project = workspace.flatMap((r) => r.hooks.filter((h) => h.scope === "workspace"));

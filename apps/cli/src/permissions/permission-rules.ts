@@ -7,8 +7,8 @@
  * matched by an `allow` rule only runs without asking. Deny wins over ask,
  * ask over allow.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
 import { editPermissionList } from "./permission-file.js";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
 
@@ -147,11 +147,11 @@ export interface ProjectRuleList {
   lists: PermissionLists;
 }
 
-/** The permission lists of the project's files that have some (a file that is not JSON is named to `warn`). */
-export async function readProjectRuleLists(workspace: string, warn: (line: string) => void): Promise<ProjectRuleList[]> {
+/** The permission lists of the project's files that have some (a file that is not JSON is named to `warn`), got through `read`. */
+export async function readProjectRuleLists(workspace: string, warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile): Promise<ProjectRuleList[]> {
   const out: ProjectRuleList[] = [];
   for (const file of projectRuleFiles) {
-    const lists = await readPermissions(path.join(workspace, file), warn);
+    const lists = permissionsIn(path.join(workspace, file), await read(path.join(workspace, file)), warn);
     if (lists !== null) out.push({ file, lists });
   }
   return out;
@@ -171,24 +171,19 @@ export function sessionPermissionRules(user: PermissionLists | null, project: re
   return new PermissionRules(rules, files);
 }
 
-async function readPermissions(file: string, warn: (line: string) => void): Promise<PermissionLists | null> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
+/** The `permissions` lists of settings file `file` as `got` read it (null without any: a file not there or not readable says nothing). */
+function permissionsIn(file: string, got: SettingsFileRead, warn: (line: string) => void): PermissionLists | null {
+  if (got.kind !== "read") return null;
+  const json = got.json();
+  if (!json.ok) {
+    warn(`${file} is not valid JSON (${json.message}): its permission rules are not used`);
     return null;
   }
-  try {
-    const parsed = JSON.parse(text) as { permissions?: unknown };
-    const lists = parsed?.permissions;
-    if (typeof lists !== "object" || lists === null) return null;
-    const pick = (key: PermissionEffect) => {
-      const value = (lists as Record<string, unknown>)[key];
-      return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined;
-    };
-    return { allow: pick("allow"), ask: pick("ask"), deny: pick("deny") };
-  } catch (error) {
-    warn(`${file} is not valid JSON (${(error as Error).message}): its permission rules are not used`);
-    return null;
-  }
+  const lists = (json.value as { permissions?: unknown } | null)?.permissions;
+  if (typeof lists !== "object" || lists === null) return null;
+  const pick = (key: PermissionEffect) => {
+    const value = (lists as Record<string, unknown>)[key];
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined;
+  };
+  return { allow: pick("allow"), ask: pick("ask"), deny: pick("deny") };
 }

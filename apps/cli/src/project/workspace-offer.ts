@@ -5,6 +5,7 @@
  * files (calls they would let run unasked). One trust prompt shows all of
  * it; none of it acts before the user trusts the workspace.
  */
+import { type ReadSettingsFile, readSettingsFile } from "../config/settings-file-reads.js";
 import type { HookDefinition } from "../hooks/hook-definition.js";
 import { type ProjectRuleList, readProjectRuleLists } from "../permissions/permission-rules.js";
 import { readWorkspaceMcpServers, type WorkspaceMcpServer } from "./workspace-mcp-file.js";
@@ -19,9 +20,9 @@ export interface WorkspaceOffer {
   rules: readonly ProjectRuleList[];
 }
 
-/** The offer of `cwd` with its `hooks` (read with the session's hooks); a file's problems go to `warn`. */
-export async function readWorkspaceOffer(cwd: string, hooks: readonly HookDefinition[], warn: (line: string) => void): Promise<WorkspaceOffer> {
-  const [mcpServers, rules] = await Promise.all([readWorkspaceMcpServers(cwd), readProjectRuleLists(cwd, warn)]);
+/** The offer of `cwd` with its `hooks` (read with the session's hooks, sharing `read`); a file's problems go to `warn`. */
+export async function readWorkspaceOffer(cwd: string, hooks: readonly HookDefinition[], warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile): Promise<WorkspaceOffer> {
+  const [mcpServers, rules] = await Promise.all([readWorkspaceMcpServers(cwd), readProjectRuleLists(cwd, warn, read)]);
   return { hooks, mcpServers: mcpServers ?? [], rules };
 }
 

@@ -1,0 +1,59 @@
+/**
+ * The JSON settings files a start reads for more than one purpose (Claude
+ * Code's `.claude/settings.json` and `settings.local.json` give hooks and
+ * permission rules): each read from disk once and parsed at most once per
+ * start, and the same result handed to every reader. What each reader makes
+ * of a missing, unreadable, oversized or damaged file stays its own.
+ */
+import { readFile } from "node:fs/promises";
+
+/** The parse of a file's text: its value, or the parser's message. */
+export type SettingsJson = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** One read of a settings file. */
+export type SettingsFileRead =
+  /** Not there (or a path through a non-folder). */
+  | { kind: "missing" }
+  /** There but not readable (a folder, no permission, ...): the error's message. */
+  | { kind: "unreadable"; message: string }
+  /** Read: its size in bytes, and its JSON, parsed on first use. */
+  | { kind: "read"; bytes: number; json: () => SettingsJson };
+
+/** How a reader gets a settings file: {@link readSettingsFile} (from disk each time) or a start's {@link SettingsFileReads}. */
+export type ReadSettingsFile = (file: string) => Promise<SettingsFileRead>;
+
+/** Reads settings files at most once each (by absolute path), for the readers of one start. */
+export class SettingsFileReads {
+  readonly #reads = new Map<string, Promise<SettingsFileRead>>();
+
+  /** The read of `file` (absolute), from disk the first time it is asked for (bound: pass it as a {@link ReadSettingsFile}). */
+  readonly read: ReadSettingsFile = (file) => {
+    let read = this.#reads.get(file);
+    if (read === undefined) {
+      read = readSettingsFile(file);
+      this.#reads.set(file, read);
+    }
+    return read;
+  };
+}
+
+/** Reads `file` from disk now (no sharing): what a reader outside a start, or a re-read after an edit, uses. */
+export async function readSettingsFile(file: string): Promise<SettingsFileRead> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? { kind: "missing" } : { kind: "unreadable", message: (error as Error).message };
+  }
+  let json: SettingsJson | undefined;
+  return { kind: "read", bytes: bytes.length, json: () => (json ??= parse(bytes.toString("utf8"))) };
+}
+
+function parse(text: string): SettingsJson {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
