@@ -1,6 +1,7 @@
 /**
  * `/checkpoints` on a long session (a real kimi-cli conversation file with
- * thousands of checkpoints, resumed in place): every checkpoint is listed
+ * thousands of checkpoints, resumed in place, each marked in the session's
+ * file journal as a live session marks them): every checkpoint is listed
  * once, in order, each naming what a revert to it drops.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -37,6 +38,8 @@ describe("/checkpoints on a session with many checkpoints", () => {
     const settings = await resolveSettings({ provider: "scripted", script: "unused" }, { KOSONG_HOME: path.join(home, ".kosong") });
     const providers = { main: new ScriptedChatProvider([]), compact: null, maxContextSize: 10_000 };
     const agent = await openAgentSession({ settings, providers, choice: { kind: "resume-file", file }, cwd });
+    const journal = agent.context.fileJournal!;
+    for (let id = 0; id < 5_000; id++) await journal.markCheckpoint(id);
     let out = "";
     const sink = { write: (chunk: string) => ((out += chunk), true), columns: 100, rows: 30, isTTY: false } as unknown as NodeJS.WriteStream;
     const style = pc.createColors(false);
