@@ -5,7 +5,11 @@
  * start, and the same result handed to every reader. What each reader makes
  * of a missing, unreadable, oversized or damaged file stays its own.
  */
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+
+/** A settings file larger than this is not read (a workspace's file may be hostile). */
+export const maxSettingsBytes = 1024 * 1024;
 
 /** The parse of a file's text: its value, or the parser's message. */
 export type SettingsJson = { ok: true; value: unknown } | { ok: false; message: string };
@@ -14,8 +18,10 @@ export type SettingsJson = { ok: true; value: unknown } | { ok: false; message: 
 export type SettingsFileRead =
   /** Not there (or a path through a non-folder). */
   | { kind: "missing" }
-  /** There but not readable (a folder, no permission, ...): the error's message. */
+  /** There but not readable (a folder, a FIFO or device, no permission, ...): why. */
   | { kind: "unreadable"; message: string }
+  /** A regular file larger than {@link maxSettingsBytes}: not read. */
+  | { kind: "too-large"; bytes: number }
   /** Read: its size in bytes, and its JSON, parsed on first use. */
   | { kind: "read"; bytes: number; json: () => SettingsJson };
 
@@ -37,15 +43,29 @@ export class SettingsFileReads {
   };
 }
 
-/** Reads `file` from disk now (no sharing): what a reader outside a start, or a re-read after an edit, uses. */
+/**
+ * Reads `file` from disk now (no sharing): what a reader outside a start, or
+ * a re-read after an edit, uses. Only a regular file of at most
+ * {@link maxSettingsBytes} is read; opening does not wait on a FIFO.
+ */
 export async function readSettingsFile(file: string): Promise<SettingsFileRead> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return { kind: "unreadable", message: "not a regular file" };
+      if (info.size > maxSettingsBytes) return { kind: "too-large", bytes: info.size };
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? { kind: "missing" } : { kind: "unreadable", message: (error as Error).message };
   }
+  // A file that grew between the stat and the read.
+  if (bytes.length > maxSettingsBytes) return { kind: "too-large", bytes: bytes.length };
   let json: SettingsJson | undefined;
   return { kind: "read", bytes: bytes.length, json: () => (json ??= parse(bytes.toString("utf8"))) };
 }

@@ -10,9 +10,6 @@ import * as z from "zod";
 import { type ReadSettingsFile, readSettingsFile } from "../config/settings-file-reads.js";
 import { defaultHookTimeoutSeconds, isValidRegExp, type HookDefinition, hookEvents, type HookEvent, type HookScope } from "./hook-definition.js";
 
-/** Claude's settings file is small; a bigger one is not read. */
-const maxSettingsBytes = 1024 * 1024;
-
 const entrySchema = lazySchema(() =>
   z.object({
     matcher: z.string().optional(),
@@ -31,7 +28,7 @@ export async function readClaudeSettingsHooks(file: string, scope: HookScope, re
   const got = await read(file);
   if (got.kind === "missing") return { hooks: [], notices: [] };
   if (got.kind === "unreadable") return { hooks: [], notices: [`cannot read ${file}: ${got.message}`] };
-  if (got.bytes > maxSettingsBytes) return { hooks: [], notices: [`${file} is larger than 1 MiB: its hooks are not read`] };
+  if (got.kind === "too-large") return { hooks: [], notices: [`${file} is larger than 1 MiB: its hooks are not read`] };
   const json = got.json();
   if (!json.ok) return { hooks: [], notices: [`${file} is not valid JSON, its hooks are not read: ${json.message}`] };
   const raw = json.value;
