@@ -162,13 +162,18 @@ const benchmark: Benchmark = {
     const contexts: Context[] = [];
     let handle: FileHandle | null = null;
     try {
-      const small = await rig(dir, 100, "batch");
       const size = quick ? 1_000 : 10_000;
       const many = size.toLocaleString("en-US");
-      const large = await rig(dir, size, "batch");
-      contexts.push(small.context, large.context);
-      await small.turn();
-      await large.turn();
+      /** The step at 100 messages and at `size`, rigged, kept for closing, and run once (untimed). */
+      const pair = async (durability: Durability, build?: Build, name?: string) => {
+        const made = [await rig(dir, 100, durability, build, name), await rig(dir, size, durability, build, name)] as const;
+        for (const one of made) {
+          contexts.push(one.context);
+          await one.turn();
+        }
+        return made;
+      };
+      const [small, large] = await pair("batch");
       const whole = small.lastStep();
       handle = await open(path.join(dir, "baseline.bin"), "a");
       const h = handle;
@@ -177,29 +182,17 @@ const benchmark: Benchmark = {
       const sides: Record<string, Sampler> = { small: small.turn, large: large.turn, one: () => durableWrites(h, whole, 5) };
       const build = tree ? await buildAt(tree) : null;
       if (build) {
-        const baseSmall = await rig(dir, 100, "batch", build, "baseline");
-        const baseLarge = await rig(dir, size, "batch", build, "baseline");
-        contexts.push(baseSmall.context, baseLarge.context);
-        await baseSmall.turn();
-        await baseLarge.turn();
+        const [baseSmall, baseLarge] = await pair("batch", build, "baseline");
         Object.assign(sides, { baseSmall: baseSmall.turn, baseLarge: baseLarge.turn });
       }
       // Against another build, more rounds: its ratio is the goal, and the disk's noise is large.
       const s = await rounds(tree ? count * 4 : count, sides);
       // Without the disk, in a phase of their own (their reverts leave dirty pages that would slow the fsyncs above).
-      const smallNone = await rig(dir, 100, "none");
-      const largeNone = await rig(dir, size, "none");
-      contexts.push(smallNone.context, largeNone.context);
-      await smallNone.turn();
-      await largeNone.turn();
+      const [smallNone, largeNone] = await pair("none");
       const noneSides: Record<string, Sampler> = { smallNone: smallNone.turn, largeNone: largeNone.turn };
       if (build) {
         // The other build without the disk too: the loop's own cost, which the fdatasync's noise hides in the rows above.
-        const baseSmallNone = await rig(dir, 100, "none", build, "baseline");
-        const baseLargeNone = await rig(dir, size, "none", build, "baseline");
-        contexts.push(baseSmallNone.context, baseLargeNone.context);
-        await baseSmallNone.turn();
-        await baseLargeNone.turn();
+        const [baseSmallNone, baseLargeNone] = await pair("none", build, "baseline");
         Object.assign(noneSides, { baseSmallNone: baseSmallNone.turn, baseLargeNone: baseLargeNone.turn });
       }
       Object.assign(s, await rounds(build ? count * 4 : count, noneSides));
