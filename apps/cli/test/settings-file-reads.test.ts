@@ -26,21 +26,28 @@ afterEach(() => vi.mocked(fs.open).mockClear());
 
 const tempDir = useTempDirs();
 
+/** A trusted workspace's `.claude` settings files, written by `write`; then a session started there, with the warnings it gave. */
+async function startWith(write: (files: { shared: string; local: string }) => Promise<void>) {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(path.join(cwd, ".claude"), { recursive: true });
+  const files = { shared: path.join(cwd, ".claude", "settings.json"), local: path.join(cwd, ".claude", "settings.local.json") };
+  await write(files);
+  const env = { HOME: home, KOSONG_HOME: path.join(home, ".kosong") };
+  const settings = await resolveSettings({ provider: "scripted", script: "unused", trustWorkspace: true }, env);
+  const warnings: string[] = [];
+  const providers = { main: new ScriptedChatProvider([]), compact: null, maxContextSize: 10_000 };
+  vi.mocked(fs.open).mockClear();
+  const agent = await openAgentSession({ settings, providers, choice: { kind: "new" }, cwd, env, warn: (line) => warnings.push(line) });
+  return { ...files, agent, warnings };
+}
+
 describe("a start reads Claude Code's settings files once", () => {
   it("each .claude settings file is read once for hooks and permission rules, and both still act and report", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(path.join(cwd, ".claude"), { recursive: true });
-    const shared = path.join(cwd, ".claude", "settings.json");
-    const local = path.join(cwd, ".claude", "settings.local.json");
-    await writeFile(shared, JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "true" }] }] }, permissions: { allow: ["Shell(echo project-rule:*)"] } }));
-    await writeFile(local, "{ not json");
-    const env = { HOME: home, KOSONG_HOME: path.join(home, ".kosong") };
-    const settings = await resolveSettings({ provider: "scripted", script: "unused", trustWorkspace: true }, env);
-    const warnings: string[] = [];
-    const providers = { main: new ScriptedChatProvider([]), compact: null, maxContextSize: 10_000 };
-    vi.mocked(fs.open).mockClear();
-    const agent = await openAgentSession({ settings, providers, choice: { kind: "new" }, cwd, env, warn: (line) => warnings.push(line) });
+    const { shared, local, agent, warnings } = await startWith(async ({ shared, local }) => {
+      await writeFile(shared, JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "true" }] }] }, permissions: { allow: ["Shell(echo project-rule:*)"] } }));
+      await writeFile(local, "{ not json");
+    });
     try {
       const reads = (file: string) => vi.mocked(fs.open).mock.calls.filter(([p]) => p === file).length;
       expect(reads(shared)).toBe(1);
@@ -54,18 +61,10 @@ describe("a start reads Claude Code's settings files once", () => {
   });
 
   it("a settings file over 1 MiB and one that is a FIFO are not read, and each reader says so", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(path.join(cwd, ".claude"), { recursive: true });
-    const shared = path.join(cwd, ".claude", "settings.json");
-    const local = path.join(cwd, ".claude", "settings.local.json");
-    await writeFile(shared, JSON.stringify({ permissions: { allow: ["Shell(echo huge:*)"] }, padding: "x".repeat(1024 * 1024) }));
-    execFileSync("mkfifo", [local]);
-    const env = { HOME: home, KOSONG_HOME: path.join(home, ".kosong") };
-    const settings = await resolveSettings({ provider: "scripted", script: "unused", trustWorkspace: true }, env);
-    const warnings: string[] = [];
-    const providers = { main: new ScriptedChatProvider([]), compact: null, maxContextSize: 10_000 };
-    const agent = await openAgentSession({ settings, providers, choice: { kind: "new" }, cwd, env, warn: (line) => warnings.push(line) });
+    const { shared, local, agent, warnings } = await startWith(async ({ shared, local }) => {
+      await writeFile(shared, JSON.stringify({ permissions: { allow: ["Shell(echo huge:*)"] }, padding: "x".repeat(1024 * 1024) }));
+      execFileSync("mkfifo", [local]);
+    });
     try {
       expect(agent.permissionRules.rules.map((r) => r.text)).not.toContain("Shell(echo huge:*)");
       expect(warnings).toContain(`${shared} is larger than 1 MiB: its hooks are not read`);
