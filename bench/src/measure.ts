@@ -70,22 +70,27 @@ export async function compare(ours: Work, baseline: Work, options: CompareOption
 }
 
 /**
- * Times each of `sides` once per round, after `warmup` untimed calls of
- * each, starting each round one side further on (so drift and bursts of
- * load from elsewhere hit every side alike); the samples of each side, in
- * round order (`result.x[i]` and `result.y[i]` come from the same round).
+ * Runs each of `sides` once per round for `count` rounds, starting each
+ * round one side further on (so drift and bursts of load from elsewhere hit
+ * every side alike); what each side gave, in round order (`result.x[i]` and
+ * `result.y[i]` come from the same round).
  */
-export async function roundRobin(sides: Record<string, Work>, options: CompareOptions): Promise<Record<string, number[]>> {
+export async function rotatingRounds<T>(count: number, sides: Record<string, () => Promise<T>>): Promise<Record<string, T[]>> {
   const names = Object.keys(sides);
-  for (let i = 0; i < options.warmup; i++) for (const name of names) await sides[name]!();
-  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  for (let round = 0; round < options.rounds; round++) {
+  const results: Record<string, T[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < count; round++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length]!;
-      times[name]!.push(await timeOnce(sides[name]!));
+      results[name]!.push(await sides[name]!());
     }
   }
-  return times;
+  return results;
+}
+
+/** Times each of `sides` in {@link rotatingRounds}, after `warmup` untimed calls of each. */
+export async function roundRobin(sides: Record<string, Work>, options: CompareOptions): Promise<Record<string, number[]>> {
+  for (let i = 0; i < options.warmup; i++) for (const work of Object.values(sides)) await work();
+  return rotatingRounds(options.rounds, Object.fromEntries(Object.entries(sides).map(([name, work]) => [name, () => timeOnce(work)])));
 }
 
 /** The {@link Comparison} of interleaved samples: `ours[i]` and `baseline[i]` were timed in the same round. */

@@ -48,7 +48,7 @@ import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/t
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import xterm from "@xterm/headless";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
-import { median, rowFromSamples } from "../measure.ts";
+import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
 
 /** Codex's binary: `KOSONG_BENCH_CODEX`, else `codex` on the PATH, else null. */
 function codexBinary(): string | null {
@@ -282,17 +282,10 @@ const benchmark: Benchmark = {
         sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, project, codexHome, codexReady, later));
         if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, project, kosongHome, kosongReady, later));
       }
-      const names = Object.keys(sides);
-      const runs: Record<string, Run[]> = Object.fromEntries(names.map((name) => [name, []]));
       // Untimed: caches warm up.
-      for (const name of names) await sides[name]!();
+      for (const side of Object.values(sides)) await side();
       for (const samples of Object.values(ready)) samples.length = 0;
-      for (let round = 0; round < rounds; round++) {
-        for (let i = 0; i < names.length; i++) {
-          const name = names[(i + round) % names.length]!;
-          runs[name]!.push(await sides[name]!());
-        }
-      }
+      const runs = await rotatingRounds(rounds, sides);
       const of = (name: string, key: keyof Run) => runs[name]!.map((r) => r[key]);
       const rows: BenchRow[] = [
         rowFromSamples("one-shot: first answer byte, kosong -p vs codex exec (fake server)", of("kosong", "firstByte"), "Codex CLI, the same turn", of("codex", "firstByte"), { goal: 0.9 }),

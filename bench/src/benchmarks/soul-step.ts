@@ -37,7 +37,7 @@ import { JsonlContextFile, type Durability } from "@kosong/context";
 import { ScriptedChatProvider, type ChatScript } from "@kosong/core/testing";
 import { Context, Soul } from "@kosong/soul";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { median, rowFromSamples } from "../measure.ts";
+import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
 import { workMessage } from "../workload-w.ts";
 
 /** Steps per timed turn (the median of their gaps is the round's sample). */
@@ -142,19 +142,6 @@ async function durableWrites(handle: FileHandle, bytes: Buffer, times: number): 
 
 type Sampler = () => Promise<number>;
 
-/** Interleaved rounds (the order rotating), one sample of each side per round; per side the median, per pair the median per-round ratio. */
-async function rounds(count: number, sides: Record<string, Sampler>): Promise<Record<string, number[]>> {
-  const names = Object.keys(sides);
-  const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  for (let round = 0; round < count; round++) {
-    for (let i = 0; i < names.length; i++) {
-      const name = names[(i + round) % names.length]!;
-      samples[name]!.push(await sides[name]!());
-    }
-  }
-  return samples;
-}
-
 const benchmark: Benchmark = {
   name: "soul-step",
   async run({ quick }): Promise<BenchRow[]> {
@@ -186,7 +173,7 @@ const benchmark: Benchmark = {
         Object.assign(sides, { baseSmall: baseSmall.turn, baseLarge: baseLarge.turn });
       }
       // Against another build, more rounds: its ratio is the goal, and the disk's noise is large.
-      const s = await rounds(tree ? count * 4 : count, sides);
+      const s = await rotatingRounds(tree ? count * 4 : count, sides);
       // Without the disk, in a phase of their own (their reverts leave dirty pages that would slow the fsyncs above).
       const [smallNone, largeNone] = await pair("none");
       const noneSides: Record<string, Sampler> = { smallNone: smallNone.turn, largeNone: largeNone.turn };
@@ -195,7 +182,7 @@ const benchmark: Benchmark = {
         const [baseSmallNone, baseLargeNone] = await pair("none", build, "baseline");
         Object.assign(noneSides, { baseSmallNone: baseSmallNone.turn, baseLargeNone: baseLargeNone.turn });
       }
-      Object.assign(s, await rounds(build ? count * 4 : count, noneSides));
+      Object.assign(s, await rotatingRounds(build ? count * 4 : count, noneSides));
       const one = `one awaited write + fdatasync of the step's ${whole.length} bytes`;
       const goal = (base: number[]) => Math.round(((median(base) + 0.5) / median(base)) * 100) / 100;
       const overhead = (ours: number[], rig: { syncsPerStep(): number }) =>
