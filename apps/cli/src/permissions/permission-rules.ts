@@ -151,7 +151,8 @@ export interface ProjectRuleList {
 export async function readProjectRuleLists(workspace: string, warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile): Promise<ProjectRuleList[]> {
   const out: ProjectRuleList[] = [];
   for (const file of projectRuleFiles) {
-    const lists = permissionsIn(path.join(workspace, file), await read(path.join(workspace, file)), warn);
+    const absolute = path.join(workspace, file);
+    const lists = permissionsIn(absolute, await read(absolute), warn);
     if (lists !== null) out.push({ file, lists });
   }
   return out;
