@@ -39,7 +39,7 @@ export async function openSessionMcp(sources: readonly McpSource[], cwd: string,
   for (const source of sources) Object.assign(config, await readSource(source, env));
   // The sandbox's first use tries it (only when a server asks for it); one that cannot start here is as none.
   const asked = Object.values(config).some((server) => isStdioServer(server) && server.sandbox === true);
-  const box = asked && sandbox !== null && (await sandbox.usable()) ? sandbox : null;
+  const box = asked ? ((await sandbox?.usable()) ?? null) : null;
   const servers = sandboxed(withLauncherEnvironment(config, env), box, warn);
   if (progress === undefined) {
     const mcp = await connectReporting(servers, cwd, warn, startTimeoutMs);

@@ -11,6 +11,9 @@ import { open } from "node:fs/promises";
 /** A settings file larger than this is not read (a workspace's file may be hostile). */
 export const maxSettingsBytes = 1024 * 1024;
 
+/** {@link maxSettingsBytes} as the readers' notices name it ("1 MiB"). */
+export const maxSettingsSize = `${maxSettingsBytes / (1024 * 1024)} MiB`;
+
 /** The parse of a file's text: its value, or the parser's message. */
 export type SettingsJson = { ok: true; value: unknown } | { ok: false; message: string };
 

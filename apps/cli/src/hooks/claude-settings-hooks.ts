@@ -7,7 +7,7 @@
  */
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
-import { type ReadSettingsFile, readSettingsFile } from "../config/settings-file-reads.js";
+import { maxSettingsSize, type ReadSettingsFile, readSettingsFile } from "../config/settings-file-reads.js";
 import { defaultHookTimeoutSeconds, isValidRegExp, type HookDefinition, hookEvents, type HookEvent, type HookScope } from "./hook-definition.js";
 
 const entrySchema = lazySchema(() =>
@@ -28,7 +28,7 @@ export async function readClaudeSettingsHooks(file: string, scope: HookScope, re
   const got = await read(file);
   if (got.kind === "missing") return { hooks: [], notices: [] };
   if (got.kind === "unreadable") return { hooks: [], notices: [`cannot read ${file}: ${got.message}`] };
-  if (got.kind === "too-large") return { hooks: [], notices: [`${file} is larger than 1 MiB: its hooks are not read`] };
+  if (got.kind === "too-large") return { hooks: [], notices: [`${file} is larger than ${maxSettingsSize}: its hooks are not read`] };
   const json = got.json();
   if (!json.ok) return { hooks: [], notices: [`${file} is not valid JSON, its hooks are not read: ${json.message}`] };
   const raw = json.value;

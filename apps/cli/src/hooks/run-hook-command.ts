@@ -27,7 +27,7 @@ export interface HookCommandRunner {
 /** Runs `command` with `input` on its stdin for at most `timeoutMs`. Never rejects. */
 export async function runHookCommand(runner: HookCommandRunner, command: string, input: string, timeoutMs: number): Promise<HookRun> {
   // The sandbox's first use tries it; one that cannot start here leaves the hook as without a sandbox.
-  const sandbox = runner.sandbox !== null && (await runner.sandbox.usable()) ? runner.sandbox : null;
+  const sandbox = (await runner.sandbox?.usable()) ?? null;
   return new Promise((resolve) => {
     const spawned = sandbox ? sandbox.wrapShell(command, runner.env) : { file: "bash", args: ["-c", command], env: runner.env };
     const child = spawn(spawned.file, spawned.args, { cwd: runner.cwd, env: spawned.env, stdio: ["pipe", "pipe", "pipe"], detached: true });

@@ -8,7 +8,7 @@
  * ask over allow.
  */
 import path from "node:path";
-import { type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
+import { maxSettingsSize, type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
 import { editPermissionList } from "./permission-file.js";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
 
@@ -151,7 +151,8 @@ export interface ProjectRuleList {
 export async function readProjectRuleLists(workspace: string, warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile): Promise<ProjectRuleList[]> {
   const out: ProjectRuleList[] = [];
   for (const file of projectRuleFiles) {
-    const lists = permissionsIn(path.join(workspace, file), await read(path.join(workspace, file)), warn);
+    const absolute = path.join(workspace, file);
+    const lists = permissionsIn(absolute, await read(absolute), warn);
     if (lists !== null) out.push({ file, lists });
   }
   return out;
@@ -173,7 +174,7 @@ export function sessionPermissionRules(user: PermissionLists | null, project: re
 
 /** The `permissions` lists of settings file `file` as `got` read it (null without any: a file not there or not readable says nothing). */
 function permissionsIn(file: string, got: SettingsFileRead, warn: (line: string) => void): PermissionLists | null {
-  if (got.kind === "too-large") warn(`${file} is larger than 1 MiB: its permission rules are not used`);
+  if (got.kind === "too-large") warn(`${file} is larger than ${maxSettingsSize}: its permission rules are not used`);
   if (got.kind !== "read") return null;
   const json = got.json();
   if (!json.ok) {

@@ -33,7 +33,7 @@ export interface SandboxedCommand {
  * runs as without a sandbox.
  */
 export class CommandSandbox {
-  #trial: Promise<boolean> | null = null;
+  #trial: Promise<CommandSandbox | null> | null = null;
 
   private constructor(
     private readonly bwrap: string,
@@ -68,15 +68,15 @@ export class CommandSandbox {
   }
 
   /**
-   * Whether commands can run in this sandbox: bwrap's trial sandbox (see
-   * `bubblewrap-probe.ts`) runs on the first call and its answer holds for
-   * the session. When false, the caller runs its command as without a
-   * sandbox (the Shell asks for it as before).
+   * This sandbox when commands can run in it, else null: bwrap's trial
+   * sandbox (see `bubblewrap-probe.ts`) runs on the first call and its
+   * answer holds for the session. On null, the caller runs its command as
+   * without a sandbox (the Shell asks for it as before).
    */
-  usable(): Promise<boolean> {
+  usable(): Promise<CommandSandbox | null> {
     this.#trial ??= trialBubblewrap(this.bwrap).then((failure) => {
       if (failure !== null) this.unavailable(failure);
-      return failure === null;
+      return failure === null ? this : null;
     });
     return this.#trial;
   }

@@ -85,16 +85,9 @@ export function childEnvironment(env: NodeJS.ProcessEnv, policy: EnvironmentPoli
   return out;
 }
 
-/** Each pattern's expression, compiled once: the environment is built several times before the first request (git's, the Shell tool's). */
-const compiledGlobs = new Map<string, RegExp>();
-
 function globToRegExp(pattern: string): RegExp {
-  let compiled = compiledGlobs.get(pattern);
-  if (compiled === undefined) {
-    const body = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-    compiledGlobs.set(pattern, (compiled = new RegExp(`^${body}$`, "i")));
-  }
-  return compiled;
+  const body = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`, "i");
 }
 
 /**

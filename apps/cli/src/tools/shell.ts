@@ -66,7 +66,7 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
     parameters,
     async execute({ command, timeout, outside_sandbox, reason, run_in_background }, context) {
       // The sandbox's first use tries it; one that cannot start here leaves the command as without a sandbox.
-      const box = inSandbox !== null && (await inSandbox.usable()) ? inSandbox : null;
+      const box = (await inSandbox?.usable()) ?? null;
       const sandboxed = box !== null && !outside_sandbox;
       if (run_in_background && (hostRun || !jobs)) return toolError({ message: "Background commands are not available here: run the command without run_in_background.", brief: "No background jobs" });
       if (!(sandboxed && box.autoAllow)) {
