@@ -19,15 +19,10 @@ export interface GenerationRequest {
 
 /** The shared `generate` of the kosong providers (see the module comment). */
 export abstract class ChatProviderBase implements Pick<ChatProvider, "generate"> {
-  generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options: ProviderGenerateOptions = {}): Promise<StreamedMessage> {
-    // Not an async function: returning `start`'s promise from one would cost the call two more microtask turns.
+  async generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options: ProviderGenerateOptions = {}): Promise<StreamedMessage> {
     const { signal } = options;
-    try {
-      if (signal?.aborted) throw abortError(signal);
-      return this.start({ systemPrompt, tools, history, signal });
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    if (signal?.aborted) throw abortError(signal);
+    return this.start({ systemPrompt, tools, history, signal });
   }
 
   /** Starts the generation `request` asks for (what `generate` resolves to). */

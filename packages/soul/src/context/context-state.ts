@@ -159,15 +159,9 @@ export function planStep(history: readonly Message[], base: Omit<Base, "position
   return { records, effects, first, last: marks.at(-1) ?? null, systemPrompt };
 }
 
-/**
- * The state after `planned`, written where `positions` say (where each of its
- * records starts). With `extend`, the step's messages are pushed onto
- * `state.history` itself instead of a copy: only for a history array nobody
- * outside the context holds (see `Context.history`), so that a step does not
- * copy the whole conversation.
- */
-export function applyStep(state: ContextState, planned: PlannedStep, positions: readonly LogPosition[], estimate: EstimateTokens, extend = false): ContextState {
-  const history = extend ? (state.history as Message[]) : state.history.slice();
+/** The state after `planned`, written where `positions` say (where each of its records starts). */
+export function applyStep(state: ContextState, planned: PlannedStep, positions: readonly LogPosition[], estimate: EstimateTokens): ContextState {
+  const history = state.history.slice();
   const marks = state.marks.slice();
   let { tokenCount, usageAt, pending } = state;
   for (const effect of planned.effects) {

@@ -241,29 +241,14 @@ function publicCheckpoint(mark: Omit<Mark, "position">): ContextCheckpoint {
     : { id: mark.id, label: mark.label, messageCount: mark.messageCount };
 }
 
-/** Reads a context's history without handing it out (set by the class's static block). */
-let readHistory: (context: Context<ContextJournal>) => readonly Message[];
-
-/**
- * The history the loop sends in a request, read without handing the array
- * out: a later step of `context` may extend this very array in place, so
- * it is valid until the context's next operation (a provider reads it
- * during its call; one that keeps it copies it, as core's testing
- * providers do). Package-internal: not exported from @kosong/soul; a host
- * reads {@link Context.history}, a snapshot.
- */
-export function requestHistory(context: Context<ContextJournal>): readonly Message[] {
-  return readHistory(context);
-}
-
 /** Reads the id of a context's oldest checkpoint (set by the class's static block). */
 let readOldestCheckpoint: (context: Context<ContextJournal>) => number | null;
 
 /**
  * The id of the oldest checkpoint `context` can revert to, null without
  * one: what `context.checkpoints[0]?.id` gives, without copying every
- * checkpoint (the loop asks at every step). Package-internal, as
- * {@link requestHistory}.
+ * checkpoint (the loop asks at every step). Package-internal: not
+ * exported from @kosong/soul.
  */
 export function oldestCheckpointId(context: Context<ContextJournal>): number | null {
   return readOldestCheckpoint(context);
@@ -310,15 +295,8 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   #closed = false;
   /** Everything the context knows (context-state.ts), replaced whole once the log has taken an operation's write. */
   #state: ContextState = INITIAL_STATE;
-  /**
-   * The history array {@link history} last handed out. A step extends the
-   * history array in place (no copy of the conversation per step) unless it
-   * is this one: an array a caller got never changes.
-   */
-  #handedOut: readonly Message[] | null = null;
 
   static {
-    readHistory = (context) => context.#state.history;
     readOldestCheckpoint = (context) => context.#state.marks[0]?.id ?? null;
   }
 
@@ -354,12 +332,10 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   /**
    * The conversation, oldest first. The array is the context's own, not a
    * copy (reading it costs nothing): do not change it. Operations never
-   * change an array once it was handed out (they replace it), so a
-   * reference kept is a snapshot.
+   * change it either (they replace it), so a reference kept is a snapshot.
    */
   get history(): readonly Message[] {
-    this.#handedOut = this.#state.history;
-    return this.#handedOut;
+    return this.#state.history;
   }
 
   /** The last token count reported with {@link updateTokenCount} (0 without one). */
@@ -454,7 +430,7 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
       if (planned.records.length === 0) return {};
       // A commit's checkpoint is its first record: where the append starts.
       const { position } = await log.append(planned.records);
-      this.#state = applyStep(state, planned, [position], this.#estimate, state.history !== this.#handedOut);
+      this.#state = applyStep(state, planned, [position], this.#estimate);
       if (planned.first === null) return {};
       await this.#markCheckpoint(planned.first.id);
       return { checkpoint: publicCheckpoint(planned.first) };
@@ -758,8 +734,7 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     const state = this.#state;
     const planned: PlannedStep = planStep(state.history, base, then, true);
     const truncation = await log.truncateAndRotate(base.position, planned.records);
-    // stateAt's history is a new array, held by nobody yet.
-    this.#state = applyStep(stateAt(state, base, keptMarks, this.#estimate), planned, truncation.positions, this.#estimate, true);
+    this.#state = applyStep(stateAt(state, base, keptMarks, this.#estimate), planned, truncation.positions, this.#estimate);
     const rotation = { n: truncation.n, location: truncation.location };
     return planned.first === null ? { rotation } : { rotation, newCheckpoint: publicCheckpoint(planned.first) };
   }

@@ -7,7 +7,7 @@
  */
 import type { Message } from "@kosong/core";
 import { checkpointMessage, type CheckpointOptions, type ContextStep } from "../context/index.js";
-import { oldestCheckpointId, requestHistory } from "../context/context.js";
+import { oldestCheckpointId } from "../context/context.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
 /** A step's write in the making: its checkpoint, until {@link StepBatch.commit} or {@link StepBatch.settle} writes it. */
@@ -15,7 +15,6 @@ export interface StepBatch {
   /**
    * The history the step's request sends: the context's, then the
    * checkpoint's visible message while the checkpoint is not written.
-   * Valid until the context's next operation (see `requestHistory`).
    */
   history(): readonly Message[];
   /**
@@ -61,7 +60,7 @@ export async function openStepBatch(rt: SoulRuntime, emit: Emit, options: StepBa
     checkpoint = null;
   };
   return {
-    history: () => (checkpoint === null || visible === null ? requestHistory(context) : [...requestHistory(context), visible]),
+    history: () => (checkpoint === null || visible === null ? context.history : [...context.history, visible]),
     settle: () => (checkpoint === null ? Promise.resolve() : write({})),
     commit: write,
   };
