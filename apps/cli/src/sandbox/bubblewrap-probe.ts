@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
+import { childEnvironment } from "../tools/child-environment.js";
 
 /** bwrap was found and works, or why not. */
 export type BubblewrapProbe = { available: true; bwrap: string } | { available: false; reason: string };
@@ -30,10 +31,10 @@ export function findBubblewrap(pathVariable: string | undefined, platform: NodeJ
   return { available: true, bwrap };
 }
 
-/** Starts a trial sandbox with `bwrap`: null when it ran, else why it could not (for the notice). */
+/** Starts a trial sandbox with `bwrap` (in the environment Shell commands get, without credentials): null when it ran, else why it could not (for the notice). */
 export async function trialBubblewrap(bwrap: string): Promise<string | null> {
   const failure = await new Promise<string | null>((resolve) => {
-    execFile(bwrap, trial, { timeout: 10_000 }, (error, _stdout, stderr) => resolve(error ? (stderr.trim() || error.message).split("\n")[0]! : null));
+    execFile(bwrap, trial, { timeout: 10_000, env: childEnvironment(process.env) }, (error, _stdout, stderr) => resolve(error ? (stderr.trim() || error.message).split("\n")[0]! : null));
   });
   return failure === null ? null : `bubblewrap cannot start a sandbox here (${failure}); user namespaces may be disabled (e.g. in a container)`;
 }
