@@ -6,7 +6,7 @@
  * of a missing, unreadable, oversized or damaged file stays its own.
  */
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 
 /** A settings file larger than this is not read (a workspace's file may be hostile). */
 export const maxSettingsBytes = 1024 * 1024;
@@ -59,7 +59,7 @@ export async function readSettingsFile(file: string): Promise<SettingsFileRead> 
       const info = await handle.stat();
       if (!info.isFile()) return { kind: "unreadable", message: "not a regular file" };
       if (info.size > maxSettingsBytes) return { kind: "too-large", bytes: info.size };
-      bytes = await handle.readFile();
+      bytes = await readAtMost(handle, maxSettingsBytes + 1);
     } finally {
       await handle.close();
     }
@@ -67,10 +67,22 @@ export async function readSettingsFile(file: string): Promise<SettingsFileRead> 
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? { kind: "missing" } : { kind: "unreadable", message: (error as Error).message };
   }
-  // A file that grew between the stat and the read.
+  // A file that grew between the stat and the read (or reports no true size).
   if (bytes.length > maxSettingsBytes) return { kind: "too-large", bytes: bytes.length };
   let json: SettingsJson | undefined;
   return { kind: "read", bytes: bytes.length, json: () => (json ??= parse(bytes.toString("utf8"))) };
+}
+
+/** Up to `limit` bytes from the start of `handle`'s file. */
+async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(limit);
+  let length = 0;
+  while (length < limit) {
+    const { bytesRead } = await handle.read(buffer, length, limit - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return buffer.subarray(0, length);
 }
 
 function parse(text: string): SettingsJson {
