@@ -70,6 +70,7 @@ describe("a start reads Claude Code's settings files once", () => {
       expect(warnings).toContain(`${shared} is larger than 1 MiB: its hooks are not read`);
       expect(warnings).toContain(`${shared} is larger than 1 MiB: its permission rules are not used`);
       expect(warnings).toContain(`cannot read ${local}: not a regular file`);
+      expect(warnings).toContain(`cannot read ${local} (not a regular file): its permission rules are not used`);
     } finally {
       await agent.close();
     }

@@ -175,6 +175,7 @@ export function sessionPermissionRules(user: PermissionLists | null, project: re
 /** The `permissions` lists of settings file `file` as `got` read it (null without any: a file not there or not readable says nothing). */
 function permissionsIn(file: string, got: SettingsFileRead, warn: (line: string) => void): PermissionLists | null {
   if (got.kind === "too-large") warn(`${file} is larger than ${maxSettingsSize}: its permission rules are not used`);
+  if (got.kind === "unreadable") warn(`cannot read ${file} (${got.message}): its permission rules are not used`);
   if (got.kind !== "read") return null;
   const json = got.json();
   if (!json.ok) {
