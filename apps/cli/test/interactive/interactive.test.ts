@@ -109,7 +109,8 @@ describe("kosong interactive mode on an emulated terminal (in process)", () => {
     screen = await terminal.waitFor(/■ interrupted[\s\S]*›\s*$/, { from: "› tell a long story" });
     expect(screen).not.toContain("END");
     terminal.line("are you there?");
-    await terminal.waitFor(/Still fine\./, { from: "› are you there?" });
+    // The turn has ended when the prompt is back: a line typed before that is steered into the running turn.
+    await terminal.waitFor(/Still fine\.[\s\S]*›\s*$/, { from: "› are you there?" });
 
     // Unknown commands get help; Ctrl-D at an empty prompt exits cleanly.
     terminal.line("/frobnicate");
