@@ -87,7 +87,7 @@ describe("kosong interactive mode on an emulated terminal (in process)", () => {
     // /edit: rewrite a past prompt and rerun from there.
     server.enqueue({ message: say("Answer one."), usage }, { message: say("Answer two."), usage });
     terminal.line("first question");
-    await terminal.waitFor(/Answer one\./, { from: "› first question" });
+    await terminal.waitFor(/Answer one\.[\s\S]*›\s*$/, { from: "› first question" });
     terminal.line("/edit");
     screen = await terminal.waitFor(/#(\d+)\s+first question/, { from: "› /edit" });
     const number = /#(\d+)\s+first question/.exec(screen)![1]!;
