@@ -14,6 +14,7 @@ import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
+import { searchHits } from "./search-hits.js";
 import { addShown, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
 import { truncateText } from "./truncate-text.js";
@@ -247,9 +248,15 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
   if (reserve > 0) {
-    const lost = history.filter((message, index) => current[index] !== message);
+    const lostAt = history.flatMap((message, index) => (current[index] !== message ? [index] : []));
     const room = whole - total - (notice === null ? 0 : counter.message(notice)) - 16;
-    const index = identifierIndex(lost, { maxTokens: room, tokenizer: budget.tokenizer, kept });
+    // The hits of the searches given up come first (where things are, verbatim); the identifier index gets what they leave.
+    const hits = searchHits(history, lostAt, { maxTokens: room, tokenizer: budget.tokenizer, kept });
+    const names = identifierIndex(
+      lostAt.map((i) => history[i]!),
+      { maxTokens: room - (hits === "" ? 0 : budget.tokenizer.count(hits) + 2), tokenizer: budget.tokenizer, kept },
+    );
+    const index = [hits, names].filter((part) => part !== "").join("\n\n");
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
     const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
