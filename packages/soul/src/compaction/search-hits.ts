@@ -15,6 +15,8 @@ import { argumentValues } from "./message-strings.js";
 const HIT = /^(?:[^\s:]+:)?\d+:/;
 /** A context line of a search (`12-text`, `src/a.ts-12-text`) or the `--` between groups. */
 const CONTEXT = /^(?:[^\s:]+-)?\d+-|^--$/;
+/** A line of a tool's frame around the output, not of the output: `<output>`, `</output>`, `<returncode>0</returncode>`. */
+const MARKUP = /^<\/?[\w-]+>(?:[^<>]{0,40}<\/[\w-]+>)?$/;
 /** A hit line is kept up to this many characters (the line number and the start of the line, where the definition is). */
 const LINE_CHARS = 100;
 /** The command heading a search's hits is cut to this many characters. */
@@ -37,7 +39,8 @@ export interface SearchHitsOptions {
 /**
  * The hit lines of the search outputs among `history[lost]` (tool outputs
  * whose lines are mostly `N:`/`path:N:` hits, `N-` context lines and `--`),
- * newest search first, each under the search's command, at most
+ * the searches with the fewest hits first (newest first among equals), each
+ * under the search's command, at most
  * `maxTokens` tokens; the empty string when there is none or no room.
  * Lines are cut to 100 characters and cleaned of control characters (they
  * come from tools); a line a kept message shows, or an earlier-listed search
@@ -51,10 +54,13 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   const commands = commandsById(history);
   let left = maxTokens - tokenizer.count(SEARCH_HITS_TITLE) - 2;
   const groups: string[] = [];
-  for (const index of [...lost].sort((a, b) => b - a)) {
+  // A search that found a few lines (a definition looked up) comes before a broad one; newest first among equals.
+  const searches = [...lost].flatMap((index) => {
     const message = history[index];
-    if (message?.role !== "tool") continue;
-    const hits = hitLines(extractText(message, "\n"));
+    return message?.role === "tool" ? [{ index, message, hits: hitLines(extractText(message, "\n")) }] : [];
+  });
+  searches.sort((a, b) => a.hits.length - b.hits.length || b.index - a.index);
+  for (const { message, hits } of searches) {
     if (hits.length === 0) continue;
     const lines: string[] = [];
     const heading = `$ ${clean(commands.get(message.tool_call_id ?? "") ?? "search", COMMAND_CHARS)}`;
@@ -77,7 +83,7 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
 
 /** The hit lines of `text` when it is a search's output (see {@link SEARCH_SHAPE}), else none. */
 function hitLines(text: string): string[] {
-  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  const lines = text.split("\n").filter((line) => line.trim() !== "" && !MARKUP.test(line.trim()));
   const hits = lines.filter((line) => HIT.test(line));
   const context = lines.filter((line) => !HIT.test(line) && CONTEXT.test(line)).length;
   return hits.length > 0 && hits.length + context >= lines.length * SEARCH_SHAPE ? hits : [];
