@@ -92,7 +92,7 @@ export function extractiveSummary(messages: readonly Message[], options: Extract
   if (excerpts !== "") text = text === "" ? excerpts : `${text}\n\n${excerpts}`;
   const room = Math.min(Math.floor(maxTokens * INDEX_SHARE), maxTokens - tokenizer.count(text) - 2);
   // The hits of the searches come first (where things are, verbatim); the identifier index gets what they leave.
-  const hits = searchHits(messages, messages.keys(), { maxTokens: room, tokenizer, kept });
+  const hits = searchHits(messages, messages.keys(), { maxTokens: room, tokenizer, kept, beside: text });
   const index = identifierIndex(messages, { maxTokens: room - (hits === "" ? 0 : tokenizer.count(hits) + 2), tokenizer, kept });
   for (const part of [hits, index]) if (part !== "") text = text === "" ? part : `${text}\n\n${part}`;
   return truncateText(text, maxTokens, tokenizer);

@@ -34,6 +34,8 @@ export interface SearchHitsOptions {
   tokenizer: Tokenizer;
   /** Messages that stay in the context: a hit line they show again is left out. */
   kept?: readonly Message[];
+  /** Text written beside the section (a summary's other sections): a hit line it holds is left out. */
+  beside?: string;
 }
 
 /**
@@ -43,8 +45,8 @@ export interface SearchHitsOptions {
  * under the search's command, at most
  * `maxTokens` tokens; the empty string when there is none or no room.
  * Lines are cut to 100 characters and cleaned of control characters (they
- * come from tools); a line a kept message shows, or an earlier-listed search
- * already listed, is left out.
+ * come from tools); a line a kept message or the text `beside` shows, or an
+ * earlier-listed search already listed, is left out.
  */
 export function searchHits(history: readonly Message[], lost: Iterable<number>, options: SearchHitsOptions): string {
   const { tokenizer, maxTokens } = options;
@@ -66,7 +68,7 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
     const heading = `$ ${clean(commands.get(message.tool_call_id ?? "") ?? "search", COMMAND_CHARS)}`;
     let cost = tokenizer.count(heading) + 1;
     for (const hit of hits) {
-      if (shown.has(hit.trim())) continue;
+      if (shown.has(hit.trim()) || options.beside?.includes(hit.trim()) === true) continue;
       const line = clean(hit, LINE_CHARS);
       const tokens = tokenizer.count(line) + 1;
       if (cost + tokens > left) break;
