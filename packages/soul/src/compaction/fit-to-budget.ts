@@ -36,6 +36,8 @@ export interface FitResult {
   /** Tokens of `messages`. */
   tokens: number;
   details: CompactionDetails;
+  /** The tokens the search hits of what was given up would take beyond the room they got (0: all listed, or no index). */
+  searchHitsShort?: number;
 }
 
 /** Options of {@link fitToBudget}. */
@@ -46,6 +48,13 @@ export interface FitOptions {
    * default) for a plain notice.
    */
   indexShare?: number;
+  /**
+   * A further share of the budget held back for the search hits of what is
+   * given up (see {@link searchHits}; default 0); with it, the identifier
+   * index takes at most `indexShare` of what the hits leave. Without it, the
+   * hits and the index share `indexShare`, the hits first.
+   */
+  searchHitsShare?: number;
   /** Put back what was given up, last given up first, while it fits (default false: a plain suffix stays a suffix). */
   refill?: boolean;
   /**
@@ -80,7 +89,9 @@ export interface FitOptions {
  */
 export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: Budget, options: FitOptions = {}): FitResult {
   const { counter } = budget;
-  const reserve = Math.floor(budget.maxTokens * (options.indexShare ?? 0));
+  const indexRoom = Math.floor(budget.maxTokens * (options.indexShare ?? 0));
+  const hitsRoom = Math.floor(budget.maxTokens * (options.searchHitsShare ?? 0));
+  const reserve = indexRoom + hitsRoom;
   const maxTokens = budget.maxTokens - reserve;
   const whole = Math.floor(budget.maxTokens * (1 - (options.headroom ?? 0)));
   const target = whole - reserve;
@@ -247,14 +258,20 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
+  let hitsShort = 0;
   if (reserve > 0) {
     const lostAt = history.flatMap((message, index) => (current[index] !== message ? [index] : []));
     const room = whole - total - (notice === null ? 0 : counter.message(notice)) - 16;
     // The hits of the searches given up come first (where things are, verbatim); the identifier index gets what they leave.
-    const hits = searchHits(history, lostAt, { maxTokens: room, tokenizer: budget.tokenizer, kept });
+    const hitsOptions = { tokenizer: budget.tokenizer, kept };
+    const hits = searchHits(history, lostAt, { ...hitsOptions, maxTokens: room });
+    const hitsTokens = hits === "" ? 0 : budget.tokenizer.count(hits) + 2;
+    const all = searchHits(history, lostAt, { ...hitsOptions, maxTokens: budget.maxTokens });
+    hitsShort = Math.max(0, (all === "" ? 0 : budget.tokenizer.count(all) + 2) - hitsTokens);
+    const left = room - hitsTokens;
     const names = identifierIndex(
       lostAt.map((i) => history[i]!),
-      { maxTokens: room - (hits === "" ? 0 : budget.tokenizer.count(hits) + 2), tokenizer: budget.tokenizer, kept },
+      { maxTokens: hitsRoom > 0 ? Math.min(left, indexRoom) : left, tokenizer: budget.tokenizer, kept },
     );
     const index = [hits, names].filter((part) => part !== "").join("\n\n");
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
@@ -282,6 +299,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   return {
     messages,
     tokens,
+    searchHitsShort: hitsShort,
     details: {
       kept: unchanged,
       dropped,

@@ -25,6 +25,9 @@ import { pathKeys, WorkingSet } from "./working-set.js";
 /** The share of the budget held back for the excerpts' count running above the calibrated estimate. */
 const NEW_TEXT_HEADROOM = 0.05;
 
+/** The most of the budget held back for the search hits of dropped rounds beyond the index's share (see searchHits). */
+const SEARCH_HITS_SHARE = 0.05;
+
 /** The share of a bulky output's use that its excerpt is expected to keep. */
 const EXCERPT_KEEPS = 0.7;
 
@@ -69,8 +72,11 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  *
  * Each step runs only while the conversation is over budget; then whatever
  * was given up is put back, most useful first, while it fits. The notice of
- * what was removed carries an index of the paths, symbols and error lines
- * of the removed messages (`indexShare` of the budget). Needs no provider.
+ * what was removed carries the hit lines of the removed searches verbatim
+ * (`grep -n`: `999: def union(…)` under its command, see `search-hits.ts`),
+ * then an index of the paths, symbols and error lines of the removed
+ * messages, in `indexShare` of the budget; hits that do not fit there get
+ * up to 5 % more, held back in a second fitting. Needs no provider.
  */
 export class PreserveImportantCompaction implements Compaction {
   readonly name = "preserve-important";
@@ -226,7 +232,14 @@ export class PreserveImportantCompaction implements Compaction {
       ...drops(blocks.slice(recent, -1).filter((b) => b.role !== "system" && !task.has(b))),
       ...drops([...task].reverse().filter((b) => b.index !== blocks.length - 1)),
     ];
-    const fit = fitToBudget(history, plan, budget, { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM, condenseRepeats: true });
+    const fitOptions = { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM, condenseRepeats: true };
+    let fit = fitToBudget(history, plan, budget, fitOptions);
+    // Search hits that did not fit the index's room get room of their own (up to SEARCH_HITS_SHARE): fitted again with it held back.
+    const short = fit.searchHitsShort ?? 0;
+    if (short > 0 && this.#indexShare > 0) {
+      const searchHitsShare = Math.min(SEARCH_HITS_SHARE, short / budget.maxTokens);
+      fit = fitToBudget(history, plan, budget, { ...fitOptions, searchHitsShare });
+    }
     return { messages: fit.messages, usage: null, details: fit.details };
   }
 }

@@ -66,6 +66,28 @@ describe("search hits of dropped rounds", () => {
     expect(beforeIndex(result.messages)).toContain(`$ ${TARGETED}\n999: def union(self, *other_qs, all=False):`);
   });
 
+  it("preserve-important gives the hits that do not fit the index's share room of their own", async () => {
+    const lookups = Array.from({ length: 30 }, (_, k) =>
+      shell(`g${k}`, `grep -n "def handler_${k}" app/handlers.py`, `${100 + k * 37}:    def handler_${k}(self, request, *args):`),
+    ).flat();
+    const input = [
+      userMessage("Make every handler in app/handlers.py log its request id."),
+      ...lookups,
+      ...Array.from({ length: 12 }, (_, k) => shell(`v${k}`, `sed -n '${k * 80 + 1},${k * 80 + 80}p' app/views.py`, moduleLines(`v${k}`, 80))).flat(),
+      ...shell("t1", "python -m pytest tests -q", "3 failed, 40 passed"),
+      assistantMessage("Three handlers still miss the request id."),
+    ];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new PreserveImportantCompaction({ maxTokens }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const text = beforeIndex(result.messages);
+    // All 30 lookups were dropped, and their hits take more than the index's 5 % of the budget.
+    expect(result.messages.some((m) => m.role === "tool" && m.tool_call_id?.startsWith("g"))).toBe(false);
+    expect(o200kTokenizer.count(text.slice(text.indexOf(SEARCH_HITS_TITLE)))).toBeGreaterThan(maxTokens * 0.05);
+    console.log(maxTokens, o200kTokenizer.count(text.slice(text.indexOf(SEARCH_HITS_TITLE))), text.slice(text.indexOf(SEARCH_HITS_TITLE), text.indexOf(SEARCH_HITS_TITLE)+3000));
+    for (let k = 0; k < 30; k++) expect(text).toContain(`${100 + k * 37}: def handler_${k}(self, request, *args):`);
+  });
+
   it("lists a search with few hits before a broad one when the room is short", () => {
     const input = history();
     const text = searchHits(input, input.keys(), { maxTokens: 60, tokenizer: o200kTokenizer });
