@@ -36,8 +36,8 @@ export interface FitResult {
   /** Tokens of `messages`. */
   tokens: number;
   details: CompactionDetails;
-  /** The tokens the search hits of what was given up would take beyond the room they got (0: all listed, or no index). */
-  searchHitsShort?: number;
+  /** The tokens all the search hits of what was given up would take, when they did not all fit (0: all listed, or no index). */
+  searchHitsWanted?: number;
 }
 
 /** Options of {@link fitToBudget}. */
@@ -258,7 +258,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
-  let hitsShort = 0;
+  let hitsWanted = 0;
   if (reserve > 0) {
     const lostAt = history.flatMap((message, index) => (current[index] !== message ? [index] : []));
     const room = whole - total - (notice === null ? 0 : counter.message(notice)) - 16;
@@ -266,8 +266,10 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     const hitsOptions = { tokenizer: budget.tokenizer, kept };
     const hits = searchHits(history, lostAt, { ...hitsOptions, maxTokens: room });
     const hitsTokens = hits === "" ? 0 : budget.tokenizer.count(hits) + 2;
-    const all = searchHits(history, lostAt, { ...hitsOptions, maxTokens: budget.maxTokens });
-    hitsShort = Math.max(0, (all === "" ? 0 : budget.tokenizer.count(all) + 2) - hitsTokens);
+    // What all the hits would take, for a strategy that may fit again with room held back for them.
+    const all = hitsRoom > 0 ? hits : searchHits(history, lostAt, { ...hitsOptions, maxTokens: budget.maxTokens });
+    const allTokens = all === "" ? 0 : budget.tokenizer.count(all) + 2;
+    if (allTokens > hitsTokens) hitsWanted = allTokens;
     const left = room - hitsTokens;
     const names = identifierIndex(
       lostAt.map((i) => history[i]!),
@@ -299,7 +301,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   return {
     messages,
     tokens,
-    searchHitsShort: hitsShort,
+    searchHitsWanted: hitsWanted,
     details: {
       kept: unchanged,
       dropped,

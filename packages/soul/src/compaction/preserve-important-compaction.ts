@@ -235,9 +235,9 @@ export class PreserveImportantCompaction implements Compaction {
     const fitOptions = { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM, condenseRepeats: true };
     let fit = fitToBudget(history, plan, budget, fitOptions);
     // Search hits that did not fit the index's room get room of their own (up to SEARCH_HITS_SHARE): fitted again with it held back.
-    const short = fit.searchHitsShort ?? 0;
-    if (short > 0 && this.#indexShare > 0) {
-      const searchHitsShare = Math.min(SEARCH_HITS_SHARE, short / budget.maxTokens);
+    const wanted = fit.searchHitsWanted ?? 0;
+    if (wanted > 0 && this.#indexShare > 0) {
+      const searchHitsShare = Math.min(SEARCH_HITS_SHARE, wanted / budget.maxTokens);
       fit = fitToBudget(history, plan, budget, { ...fitOptions, searchHitsShare });
     }
     return { messages: fit.messages, usage: null, details: fit.details };
