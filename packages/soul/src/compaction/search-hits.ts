@@ -19,7 +19,9 @@ const CONTEXT = /^(?:[^\s:]+-)?\d+-|^--$/;
 const MARKUP = /^<\/?[\w-]+>(?:[^<>]{0,40}<\/[\w-]+>)?$/;
 /** A hit line is kept up to this many characters (the line number and the start of the line, where the definition is). */
 const LINE_CHARS = 100;
-/** The command heading a search's hits is cut to this many characters. */
+/** A leading `cd DIR &&` (or `;`) of a command: the heading names the search without it. */
+const LEADING_CD = /^\s*cd\s+\S+\s*(?:&&|;)\s*/;
+/** The command heading a search's hits is cut to this many characters (without a leading `cd DIR &&`). */
 const COMMAND_CHARS = 100;
 /** An output is a search's when at least this share of its non-empty lines are hit, context or separator lines. */
 const SEARCH_SHAPE = 0.6;
@@ -65,7 +67,7 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   for (const { message, hits } of searches) {
     if (hits.length === 0) continue;
     const lines: string[] = [];
-    const heading = `$ ${clean(commands.get(message.tool_call_id ?? "") ?? "search", COMMAND_CHARS)}`;
+    const heading = `$ ${clean((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
     let cost = tokenizer.count(heading) + 1;
     for (const hit of hits) {
       if (shown.has(hit.trim()) || options.beside?.includes(hit.trim()) === true) continue;
