@@ -105,8 +105,12 @@ function commandsById(history: readonly Message[]): Map<string, string> {
   return commands;
 }
 
-/** One line of at most `max` characters without control characters. */
+/** One line of at most `max` characters without control characters, and without a `<system>` tag that would end the notice early. */
 function clean(text: string, max: number): string {
-  const line = text.replace(/[\p{Cc}\p{Cf}]+/gu, " ").replace(/\s+/g, " ").trim();
+  const line = text
+    .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
+    .replace(/<(\/?)system>/gi, "[$1system]")
+    .replace(/\s+/g, " ")
+    .trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
