@@ -18,6 +18,7 @@ import { isErrorResult, isImportantMessage, isUserTyped } from "./message-import
 import { recentBlockStart } from "./recent-blocks.js";
 import { toolOutputStub } from "./compaction-notice.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
+import { agentLines, agentLinesMessage } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
@@ -202,12 +203,21 @@ export class PreserveImportantCompaction implements Compaction {
       measured.map((m) => ({ tokens: m.small, base: TOPIC * (m.toStub.length > 0 ? CALL_KEEPS : 1) * m.use, keys: m.calls })),
       covered,
     );
+    const lines = agentLines(history, old.map((b) => b.start), covered);
     measured.forEach(({ block: b, outputs, full, cut, use, rest, toStub, small }, k) => {
       const tier = failed(b) ? 1 : 0;
       // The block goes when the use per token of its agent message (with its outputs as stubs) is lowest; its outputs become
       // stubs before that, when what only they hold per token is lowest; the rest of its bulky outputs (beyond the excerpts) before that.
       const dropDensity = uses[k]! / Math.max(small, 20);
-      items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 2 });
+      const own = lines.get(b.start);
+      if (own !== undefined) {
+        const lean = agentLinesMessage(history[b.start]!, own);
+        const leanTokens = small - counter.message(history[b.start]!) + counter.message(lean);
+        let names = 0;
+        for (const key of own.names) names += priors.get(key) ?? 0;
+        items.push({ tier, density: dropDensity, action: { replace: b.start, message: lean }, order: 2 });
+        items.push({ tier, density: Math.max(dropDensity, names / Math.max(leanTokens, 20)), action: { drop: b.index }, order: 3 });
+      } else items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 2 });
       const stubDensity = Math.min(dropDensity, (TOPIC * (EXCERPT_KEEPS - CALL_KEEPS) * use + REST * lostByStubs.get(b)!) / Math.max(cut - small, 20));
       for (const i of toStub) items.push({ tier, density: stubDensity, action: { stub: i }, order: 1 });
       for (const i of outputs) {

@@ -12,6 +12,7 @@ import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
+import { agentLines } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, shownLineKeys, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import type { WorkingSet } from "./working-set.js";
@@ -41,6 +42,14 @@ export function workingExcerpts(
   const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
   const worth = lineWorth(working, priors, covered);
   const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number>; view?: { body: string; recency: number } }> = [];
+  // The lines of the agent's own messages that name what nothing kept and nothing newer it wrote names: the other, smaller form of its message.
+  const own = agentLines(messages, messages.flatMap((m, i) => (m.role === "assistant" ? [i] : [])), covered);
+  for (const [position, lines] of own) {
+    const text = [...lines.prose, ...[...lines.calls.values()].flat(2)].join("\n");
+    const keys = new Map<string, number>();
+    for (const key of lines.names) keys.set(key, priors.get(key) ?? 0);
+    candidates.push({ position, text: `$ ${text}`, tokens: estimate(text), base: 0, keys });
+  }
   messages.forEach((message, position) => {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call);
     if (message.role === "assistant") {
@@ -85,16 +94,18 @@ export function workingExcerpts(
   // Best marginal use per token first (what the kept messages show counts no more), while they fit.
   const uses = marginalUses(candidates.map((c) => ({ tokens: c.tokens, base: c.base, keys: c.keys })), covered);
   let left = maxTokens - tokenizer.count(WORKING_EXCERPTS_TITLE) - 2;
+  const taken = new Set<number>();
   const chosen = candidates
     .map((c, k) => ({ ...c, density: uses[k]! / Math.max(c.tokens, 20) }))
     .filter((c) => c.density > 0)
     .sort((a, b) => b.density - a.density)
     .filter((c) => {
       // Ranked by an estimate; counted only when it may fit.
-      if (c.tokens * 0.7 + 2 > left) return false;
+      if (c.tokens * 0.7 + 2 > left || taken.has(c.position)) return false;
       const tokens = tokenizer.count(c.text);
       if (tokens + 2 > left) return false;
       left -= tokens + 2;
+      taken.add(c.position);
       return true;
     })
     .sort((a, b) => a.position - b.position);

@@ -1,0 +1,126 @@
+/**
+ * The lines the agent wrote that nothing newer repeats: of each of its own
+ * messages (its prose, and the string arguments of its tool calls: a
+ * command, a script in a heredoc, a file's contents), the lines that name
+ * an identifier (a path, a symbol) that no kept message and no newer message
+ * of the agent names. An agent goes on to write what it wrote before (the
+ * next test script sets up the models, imports the modules and calls the
+ * methods the last ones did); the line is where a name is used, with its
+ * arguments, which an index of bare names does not keep. Read newest first,
+ * each name is kept once, in its newest line: older messages hold only what
+ * the agent has not written since.
+ */
+import type { Message, ToolCall } from "@kosong/core";
+import { identifiersOf } from "./identifier-index.js";
+import { pathKeys } from "./working-set.js";
+
+/** The lines of one message that name something new, and those names. */
+export interface AgentLines {
+  /** Its prose lines that name something new. */
+  prose: string[];
+  /** Per tool call (by id), per argument string: the lines that name something new (empty arrays when none). */
+  calls: Map<string, string[][]>;
+  /** The names only these lines hold (keys as {@link nameKeys} gives them). */
+  names: Set<string>;
+  /** How many lines the message has in all (prose and arguments). */
+  total: number;
+}
+
+/** A line longer than this is not kept (a minified or generated line is no definition). */
+const MAX_LINE = 300;
+
+/** The keys of the names in `text`: a path by its normalised suffix, a symbol as it is (error lines left out). */
+export function nameKeys(text: string): Set<string> {
+  const keys = new Set<string>();
+  for (const [id, kind] of identifiersOf(text)) {
+    if (kind === "error") continue;
+    keys.add(kind === "path" ? (pathKeys(id)[0] ?? id) : id);
+  }
+  return keys;
+}
+
+/**
+ * For each assistant message of `messages` at the positions `at` (read
+ * newest first), the lines that name something `covered` and no newer
+ * message among them names. A message with no such line is left out.
+ */
+export function agentLines(messages: readonly Message[], at: readonly number[], covered: ReadonlySet<string>): Map<number, AgentLines> {
+  const seen = new Set(covered);
+  const found = new Map<number, AgentLines>();
+  for (const position of [...at].sort((a, b) => b - a)) {
+    const message = messages[position];
+    if (message?.role !== "assistant") continue;
+    const names = new Set<string>();
+    let total = 0;
+    const pick = (text: string): string[] => {
+      const lines = text.split("\n");
+      total += lines.length;
+      const kept: string[] = [];
+      for (const line of lines) {
+        if (line.length > MAX_LINE) continue;
+        let fresh = false;
+        for (const key of nameKeys(line)) {
+          if (seen.has(key)) continue;
+          seen.add(key);
+          names.add(key);
+          fresh = true;
+        }
+        if (fresh) kept.push(line);
+      }
+      return kept;
+    };
+    const prose = message.content.flatMap((part) => (part.type === "text" ? pick(part.text) : []));
+    const calls = new Map<string, string[][]>();
+    for (const call of message.tool_calls ?? []) calls.set(call.id, argumentStrings(call).map(pick));
+    if (names.size > 0) found.set(position, { prose, calls, names, total });
+  }
+  return found;
+}
+
+/**
+ * `message` (an assistant message) cut to `lines`: its prose to the lines
+ * kept, each string argument of its calls to its lines kept under an
+ * `[excerpt: k of n lines, …]` line (an argument with none kept becomes
+ * `[…]`); the calls' ids and names stay, so every tool output keeps its call.
+ */
+export function agentLinesMessage(message: Message, lines: AgentLines): Message {
+  const calls = (message.tool_calls ?? []).map((call): ToolCall => {
+    const kept = lines.calls.get(call.id) ?? [];
+    let index = 0;
+    const args = mapStrings(parse(call), (value) => {
+      const chosen = kept[index++] ?? [];
+      const all = value.split("\n").length;
+      if (chosen.length === all) return value;
+      return chosen.length === 0 ? "[…]" : `[excerpt: ${chosen.length} of ${all} lines, the names not written since]\n${chosen.join("\n")}`;
+    });
+    return { ...call, function: { ...call.function, arguments: JSON.stringify(args) } };
+  });
+  const content = lines.prose.length === 0 ? [] : [{ type: "text" as const, text: lines.prose.join("\n") }];
+  return { ...message, content, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+}
+
+/** The string values of a call's JSON arguments in order (the raw arguments when not JSON). */
+function argumentStrings(call: ToolCall): string[] {
+  const strings: string[] = [];
+  mapStrings(parse(call), (value) => {
+    strings.push(value);
+    return value;
+  });
+  return strings;
+}
+
+function parse(call: ToolCall): unknown {
+  try {
+    return JSON.parse(call.function.arguments ?? "");
+  } catch {
+    return call.function.arguments ?? "";
+  }
+}
+
+/** `node` with each string replaced by `map(string)`, depth first in key order. */
+function mapStrings(node: unknown, map: (value: string) => string): unknown {
+  if (typeof node === "string") return map(node);
+  if (Array.isArray(node)) return node.map((child) => mapStrings(child, map));
+  if (node !== null && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, mapStrings(child, map)]));
+  return node;
+}
