@@ -12,6 +12,7 @@
  */
 import type { Message, ToolCall } from "@kosong/core";
 import { identifiersOf } from "./identifier-index.js";
+import { visitStrings } from "./tool-call-excerpt.js";
 import { pathKeys } from "./working-set.js";
 
 /** The lines of one message that name something new, and those names. */
@@ -87,13 +88,15 @@ export function agentLinesMessage(message: Message, lines: AgentLines): Message 
   const calls = (message.tool_calls ?? []).map((call): ToolCall => {
     const kept = lines.calls.get(call.id) ?? [];
     let index = 0;
-    const args = mapStrings(parse(call), (value) => {
+    const parsed = parse(call);
+    const args = visitStrings(parsed.value, (value) => {
       const chosen = kept[index++] ?? [];
       const all = value.split("\n").length;
       if (chosen.length === all) return value;
       return chosen.length === 0 ? "[…]" : `[excerpt: ${chosen.length} of ${all} lines, the names not written since]\n${chosen.join("\n")}`;
     });
-    return { ...call, function: { ...call.function, arguments: JSON.stringify(args) } };
+    // Arguments that were not JSON stay plain text.
+    return { ...call, function: { ...call.function, arguments: parsed.json ? JSON.stringify(args) : String(args) } };
   });
   const content = lines.prose.length === 0 ? [] : [{ type: "text" as const, text: lines.prose.join("\n") }];
   return { ...message, content, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
@@ -102,25 +105,18 @@ export function agentLinesMessage(message: Message, lines: AgentLines): Message 
 /** The string values of a call's JSON arguments in order (the raw arguments when not JSON). */
 function argumentStrings(call: ToolCall): string[] {
   const strings: string[] = [];
-  mapStrings(parse(call), (value) => {
+  visitStrings(parse(call).value, (value) => {
     strings.push(value);
     return value;
   });
   return strings;
 }
 
-function parse(call: ToolCall): unknown {
+/** A call's arguments: parsed when they are JSON, else the raw text. */
+function parse(call: ToolCall): { value: unknown; json: boolean } {
   try {
-    return JSON.parse(call.function.arguments ?? "");
+    return { value: JSON.parse(call.function.arguments ?? ""), json: true };
   } catch {
-    return call.function.arguments ?? "";
+    return { value: call.function.arguments ?? "", json: false };
   }
-}
-
-/** `node` with each string replaced by `map(string)`, depth first in key order. */
-function mapStrings(node: unknown, map: (value: string) => string): unknown {
-  if (typeof node === "string") return map(node);
-  if (Array.isArray(node)) return node.map((child) => mapStrings(child, map));
-  if (node !== null && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, mapStrings(child, map)]));
-  return node;
 }

@@ -62,7 +62,9 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  *    lines), each counted once, greedily; a bulky output first loses what its excerpt does not keep,
  *    then the block's outputs become stubs (the agent's own message, its prose and its call as written,
  *    stays: it is what the agent goes on to write again, and what the block is ranked by), then the
- *    block goes; tool rounds with an error result go after all the others;
+ *    agent's message is cut to its lines that name what nothing kept for sure and nothing newer it
+ *    wrote names (see {@link agentLines}; ranked by those names per token, a block with no such line
+ *    skips this), then the block goes; tool rounds with an error result go after all the others;
  * 5. bulky tool outputs of the recent part become stubs, oldest first;
  * 6. recent blocks but the last are dropped, oldest first;
  * 7. the task's messages, latest request first, then the first one;

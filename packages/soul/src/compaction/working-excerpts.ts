@@ -3,8 +3,9 @@
  * summarised messages, each cut to its lines about what the kept messages
  * work on (see {@link toolOutputExcerpt}) under the command that produced
  * it, and the agent's own scripts and file contents cut the same way (see
- * {@link toolCallExcerpt}), chosen by marginal use per token within a
- * budget (see {@link marginalUses}: topic, plus names and lines that the
+ * {@link toolCallExcerpt}) or to their lines that name what nothing kept and
+ * nothing newer they wrote names (see {@link agentLines}; one form per
+ * message), chosen by marginal use per token within a budget (see {@link marginalUses}: topic, plus names and lines that the
  * kept messages and the excerpts chosen before do not show). A summary then
  * keeps the lines the next steps need, not only the files' names.
  */

@@ -1,0 +1,75 @@
+import { assistantMessage, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
+import { isToolOutputStub, PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { estimateTokens } from "@kosong/soul/tokens";
+import { describe, expect, it } from "vitest";
+import { expectValidWithin, prose } from "./helpers/histories.js";
+
+/** The text of `messages` without an identifier index (what the index lists is a name, not the line that uses it). */
+function keptContent(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const message of messages) {
+    for (const part of message.content) if (part.type === "text") parts.push(part.text.split("## Identifiers in the removed messages")[0]!);
+    for (const call of message.tool_calls ?? []) parts.push(call.function.arguments ?? "");
+  }
+  return parts.join("\n");
+}
+
+const script = (file: string, body: string[]): string => [`cat > ${file} << 'EOF'`, ...body, "EOF", `python ${file}`].join("\n");
+
+/**
+ * A shell agent's session: an old test script whose names only it holds, a newer script that repeats some of its
+ * lines, bulky views of a file, then the recent steps (which name none of the script's names).
+ */
+function session(): Message[] {
+  const first = script("check_widgets.py", [
+    "import django",
+    "from shop.models import Widget",
+    "django.setup()",
+    "qs_widgets = Widget.objects.filter(archived_flag=True)",
+    "print(qs_widgets.count_archived())",
+    ...Array.from({ length: 60 }, (_, i) => `print('step ${i}')`),
+  ]);
+  const second = script("check_again.py", ["import django", "django.setup()", "from shop.models import Widget", ...Array.from({ length: 12 }, (_, i) => `print('again ${i}')`)]);
+  return [
+    userMessage("Archived widgets are counted twice in shop/models.py; fix it."),
+    assistantMessage("Let me write a check.", [toolCall("c1", "Shell", { command: first })]),
+    toolMessage("c1", prose(300, "trace")),
+    assistantMessage("", [toolCall("c2", "Shell", { command: "sed -n '1,200p' shop/views.py" })]),
+    toolMessage("c2", prose(500, "view")),
+    assistantMessage("Again, shorter.", [toolCall("c3", "Shell", { command: second })]),
+    toolMessage("c3", prose(300, "again")),
+    assistantMessage("", [toolCall("c4", "Shell", { command: "sed -n '200,400p' shop/views.py" })]),
+    toolMessage("c4", prose(500, "more")),
+    assistantMessage("Let me look at the manager in shop/models.py.", [toolCall("c5", "Shell", { command: "grep -n 'class WidgetManager' shop/models.py" })]),
+    toolMessage("c5", "12:class WidgetManager(models.Manager):"),
+    assistantMessage("The manager is at line 12 of shop/models.py."),
+  ];
+}
+
+describe("the lines the agent wrote outlast its rounds", () => {
+  it("preserve-important keeps an old script's lines that name what nothing newer names, paired with a stub, when the round itself does not fit", async () => {
+    const input = session();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.12);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const text = keptContent(result.messages);
+    // The names only the first script wrote, in the line that uses them.
+    expect(text).toContain("qs_widgets = Widget.objects.filter(archived_flag=True)");
+    expect(text).toContain("print(qs_widgets.count_archived())");
+    // Not the lines the newer script wrote again, nor its filler.
+    const call = result.messages.find((m) => m.tool_calls?.[0]?.id === "c1")!;
+    const command = (JSON.parse(call.tool_calls![0]!.function.arguments!) as { command: string }).command;
+    expect(command).toMatch(/^\[excerpt: \d+ of 68 lines, the names not written since\]/);
+    expect(command).not.toContain("django.setup()");
+    expect(command).not.toContain("print('step 3')");
+    expect(result.messages.some((m) => m.tool_call_id === "c1" && isToolOutputStub(m))).toBe(true);
+  });
+
+  it("smart's summary keeps them among its excerpts", async () => {
+    const input = session();
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+    const result = await new SmartCompaction({ maxTokens, keepRecent: 2 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    expect(keptContent(result.messages)).toContain("qs_widgets = Widget.objects.filter(archived_flag=True)");
+  });
+});
