@@ -65,11 +65,32 @@ describe("the lines the agent wrote outlast its rounds", () => {
     expect(result.messages.some((m) => m.tool_call_id === "c1" && isToolOutputStub(m))).toBe(true);
   });
 
-  it("smart's summary keeps them among its excerpts", async () => {
-    const input = session();
-    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
+  it("smart's summary keeps them for each of many old scripts, where whole excerpts of the scripts would not fit", async () => {
+    const rounds = Array.from({ length: 6 }, (_, k) => [
+      assistantMessage(`Check ${k}.`, [
+        toolCall(`s${k}`, "Shell", {
+          command: script(`check_${k}.py`, [
+            "import django",
+            "django.setup()",
+            "from shop.models import Widget",
+            `qs_case_${k} = Widget.objects.filter(flag_case_${k}=True)`,
+            ...Array.from({ length: 30 }, (_, i) => `print('step ${i}')`),
+          ]),
+        }),
+      ]),
+      toolMessage(`s${k}`, prose(200, `run${k}`)),
+    ]);
+    const input: Message[] = [
+      userMessage("Archived widgets are counted twice in shop/models.py; fix it."),
+      ...rounds.flat(),
+      assistantMessage("Let me look at the manager in shop/models.py.", [toolCall("c5", "Shell", { command: "grep -n 'class WidgetManager' shop/models.py" })]),
+      toolMessage("c5", "12:class WidgetManager(models.Manager):"),
+      assistantMessage("The manager is at line 12 of shop/models.py."),
+    ];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.15);
     const result = await new SmartCompaction({ maxTokens, keepRecent: 2 }).compact(input);
     expectValidWithin(result, maxTokens);
-    expect(keptContent(result.messages)).toContain("qs_widgets = Widget.objects.filter(archived_flag=True)");
+    const text = keptContent(result.messages);
+    for (let k = 0; k < 6; k++) expect(text).toContain(`qs_case_${k} = Widget.objects.filter(flag_case_${k}=True)`);
   });
 });
