@@ -13,7 +13,7 @@
 import type { Message, ToolCall } from "@kosong/core";
 import { identifiersOf } from "./identifier-index.js";
 import { visitStrings } from "./tool-call-excerpt.js";
-import { pathKeys } from "./working-set.js";
+import { pathKeys, type WorkingSet } from "./working-set.js";
 
 /** The lines of one message that name something new, and those names. */
 export interface AgentLines {
@@ -42,11 +42,19 @@ export function nameKeys(text: string): Set<string> {
 
 /**
  * For each assistant message of `messages` at the positions `at` (read
- * newest first), the lines that name something `covered` and no newer
- * message among them names. A message with no such line is left out.
+ * newest first), the lines that name something that neither `covered` nor a
+ * newer message among them names, and the lines `about` holds (what the kept
+ * messages work on) that no newer message among them keeps already. A message
+ * with no such line is left out.
  */
-export function agentLines(messages: readonly Message[], at: readonly number[], covered: ReadonlySet<string>): Map<number, AgentLines> {
+export function agentLines(
+  messages: readonly Message[],
+  at: readonly number[],
+  covered: ReadonlySet<string>,
+  about: (line: string) => boolean = () => false,
+): Map<number, AgentLines> {
   const seen = new Set(covered);
+  const shown = new Set<string>();
   const found = new Map<number, AgentLines>();
   for (const position of [...at].sort((a, b) => b - a)) {
     const message = messages[position];
@@ -66,16 +74,36 @@ export function agentLines(messages: readonly Message[], at: readonly number[], 
           names.add(key);
           fresh = true;
         }
-        if (fresh) kept.push(line);
+        // A line about what the kept messages work on stays too, once (the newest copy of it).
+        const trimmed = line.trim();
+        if (fresh || (!shown.has(trimmed) && about(line))) {
+          kept.push(line);
+          shown.add(trimmed);
+        }
       }
       return kept;
     };
     const prose = message.content.flatMap((part) => (part.type === "text" ? pick(part.text) : []));
     const calls = new Map<string, string[][]>();
     for (const call of message.tool_calls ?? []) calls.set(call.id, argumentStrings(call).map(pick));
-    if (names.size > 0) found.set(position, { prose, calls, names, total });
+    const lines = { prose, calls, names, total };
+    if (keptLines(lines).length > 0) found.set(position, lines);
   }
   return found;
+}
+
+/** A line that defines a name: `def`, `class`, `function`, a declaration, an export, or an assignment `name = …`; the name. */
+const DEFINITION = /^\s*(?:export\s+)?(?:(?:async\s+)?def|class|(?:async\s+)?function\*?|const|let|var|type|interface|enum|fn|func|struct|trait|impl)\s+([A-Za-z_$][\w$]*)|^\s*([A-Za-z_$][\w$.]*)\s*(?::[^=]+)?=(?!=)/;
+
+/** The name `line` defines (see {@link DEFINITION}), or null. */
+export function definedName(line: string): string | null {
+  const match = DEFINITION.exec(line);
+  return match?.[1] ?? match?.[2] ?? null;
+}
+
+/** Every line `lines` keeps: its prose, then its calls' arguments, in order. */
+export function keptLines(lines: AgentLines): string[] {
+  return [...lines.prose, ...[...lines.calls.values()].flat(2)];
 }
 
 /**
@@ -119,4 +147,18 @@ function parse(call: ToolCall): { value: unknown; json: boolean } {
   } catch {
     return { value: call.function.arguments ?? "", json: false };
   }
+}
+
+/**
+ * The lines that define a name the kept messages work on (see
+ * {@link definedName}): `def parse_header(`, `class Widget`,
+ * `qs_case = …` where the working set holds the name (or a part of a
+ * dotted one). Such a line is what the next steps use of a name a dropped
+ * call defined, whether or not a newer message names it too.
+ */
+export function definesWorkingName(working: WorkingSet): (line: string) => boolean {
+  return (line) => {
+    const name = definedName(line);
+    return name !== null && name.split(".").some((part) => working.weightOf(part, "symbol") > 0);
+  };
 }

@@ -18,7 +18,7 @@ import { isErrorResult, isImportantMessage, isUserTyped } from "./message-import
 import { recentBlockStart } from "./recent-blocks.js";
 import { toolOutputStub } from "./compaction-notice.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
-import { agentLines, agentLinesMessage } from "./agent-lines.js";
+import { definesWorkingName, agentLines, agentLinesMessage } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
@@ -205,7 +205,7 @@ export class PreserveImportantCompaction implements Compaction {
       measured.map((m) => ({ tokens: m.small, base: TOPIC * (m.toStub.length > 0 ? CALL_KEEPS : 1) * m.use, keys: m.calls })),
       covered,
     );
-    const lines = agentLines(history, old.map((b) => b.start), covered);
+    const lines = agentLines(history, old.map((b) => b.start), covered, definesWorkingName(working));
     measured.forEach(({ block: b, outputs, full, cut, use, rest, toStub, small }, k) => {
       const tier = failed(b) ? 1 : 0;
       // The block goes when the use per token of its agent message (with its outputs as stubs) is lowest; its outputs become

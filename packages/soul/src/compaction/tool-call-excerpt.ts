@@ -11,7 +11,7 @@ import type { Message, ToolCall } from "@kosong/core";
 import { excerptBody } from "./tool-output-excerpt.js";
 
 /** An argument with fewer lines than this is kept whole. */
-const MIN_LINES = 12;
+export const MIN_LINES = 12;
 
 /**
  * `message` (an assistant message) with each string argument of its tool
