@@ -48,9 +48,10 @@ export function workingExcerpts(
   const ownBase = (message: Message, position: number): number => (1 + Math.log1p(working.relevance(message))) * (0.25 + (position + 1) / messages.length) * 0.5;
   const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number>; view?: { body: string; recency: number } }> = [];
   // The lines of the agent's own messages that name what nothing kept and nothing newer it wrote names: the other, smaller form of its message.
-  // Only for messages with a long argument (a script, a file's contents): a short command is shown whole as its output's header.
+  // A short command is shown whole as its output's header: of a message without a long argument (a script, a file's contents), only the prose.
   const long = (m: Message): boolean => (m.tool_calls ?? []).some((c) => argumentValues(c.function.arguments).some(([, v]) => v.split("\n").length >= MIN_LINES));
-  const own = agentLines(messages, messages.flatMap((m, i) => (m.role === "assistant" && long(m) ? [i] : [])), covered, definesWorkingName(working));
+  const written = messages.map((m): Message => (m.role !== "assistant" || long(m) ? m : { ...m, tool_calls: [] }));
+  const own = agentLines(written, messages.flatMap((m, i) => (m.role === "assistant" ? [i] : [])), covered, definesWorkingName(working));
   for (const [position, lines] of own) {
     const text = keptLines(lines).join("\n");
     const keys = new Map<string, number>();
