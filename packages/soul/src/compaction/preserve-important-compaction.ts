@@ -18,7 +18,7 @@ import { isErrorResult, isImportantMessage, isUserTyped } from "./message-import
 import { recentBlockStart } from "./recent-blocks.js";
 import { toolOutputStub } from "./compaction-notice.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
-import { definesWorkingName, agentLines, agentLinesMessage } from "./agent-lines.js";
+import { agentLines, agentLinesMessage, definesWorkingName, keptLines } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
@@ -31,6 +31,9 @@ const EXCERPT_KEEPS = 0.7;
 
 /** The share of a block's topic that the agent's message keeps once the outputs are stubs (what it did, not what it saw). */
 const CALL_KEEPS = 0.3;
+
+/** Added to the weight of a line of an agent's script that names what nothing newer names: such lines are chosen first. */
+const FIRST = 1e6;
 
 /** The weight of a block's topic (what it shares with the working set) against the identifiers only it holds. */
 const TOPIC = 1;
@@ -121,13 +124,19 @@ export class PreserveImportantCompaction implements Compaction {
     const covered = identifierKeys([...task].flatMap((b) => history.slice(b.start, b.end)).concat(history.slice(recentFrom)));
     // A line of the agent's own script is worth what it names of the working set and the names the agent keeps using.
     const weighLine = lineWorth(working, priors, covered);
+    const old = blocks.slice(0, recent).filter((b) => b.role !== "system" && !task.has(b));
+    // The lines of each old agent message that name what nothing kept and nothing newer it wrote names (see agentLines).
+    const lines = agentLines(history, old.map((b) => b.start), covered, definesWorkingName(working));
     const room = (tokens: number): number => Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
     const bulky = (b: ConversationBlock): number[] => {
       const found: number[] = [];
       // The agent's own bulky call (a script in a heredoc, a file written whole) is cut like an output.
       const start = history[b.start]!;
       const callTokens = start.role === "assistant" ? counter.message(start) : 0;
-      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weighLine, room(callTokens)) : null;
+      // Its lines that name what nothing newer names come first (an excerpt holds what its last form would), then by worth.
+      const own = new Set(lines.has(b.start) ? keptLines(lines.get(b.start)!) : []);
+      const weigh = own.size === 0 ? weighLine : (line: string): number => (own.has(line) ? FIRST : 0) + weighLine(line);
+      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weigh, room(callTokens)) : null;
       if (callExcerpt !== null) {
         excerpts.set(b.start, callExcerpt);
         found.push(b.start);
@@ -142,7 +151,6 @@ export class PreserveImportantCompaction implements Compaction {
       }
       return found;
     };
-    const old = blocks.slice(0, recent).filter((b) => b.role !== "system" && !task.has(b));
     // Expected use of a block: what it shares with the working set, weighed by how recent it is. Its
     // excerpt keeps most of that use for a fraction of the tokens, so the give-up order is by use per
     // token: the rest of a bulky output (excerpt instead of all of it) goes before the block itself.
@@ -205,7 +213,6 @@ export class PreserveImportantCompaction implements Compaction {
       measured.map((m) => ({ tokens: m.small, base: TOPIC * (m.toStub.length > 0 ? CALL_KEEPS : 1) * m.use, keys: m.calls })),
       covered,
     );
-    const lines = agentLines(history, old.map((b) => b.start), covered, definesWorkingName(working));
     measured.forEach(({ block: b, outputs, full, cut, use, rest, toStub, small }, k) => {
       const tier = failed(b) ? 1 : 0;
       // The block goes when the use per token of its agent message (with its outputs as stubs) is lowest; its outputs become

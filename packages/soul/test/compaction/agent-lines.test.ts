@@ -93,4 +93,33 @@ describe("the lines the agent wrote outlast its rounds", () => {
     const text = keptContent(result.messages);
     for (let k = 0; k < 6; k++) expect(text).toContain(`qs_case_${k} = Widget.objects.filter(flag_case_${k}=True)`);
   });
+
+  it("preserve-important's excerpt of an old script shows first its lines that name what nothing newer names", async () => {
+    // helper_alpha_N are written again by newer commands (likelier to be used, by count); legacy_total only here.
+    const body = [
+      ...Array.from({ length: 40 }, (_, i) => `total += helper_alpha_${i % 8}(value_${i % 8})`),
+      "legacy_total = compute_legacy_total(archived_rows)",
+      ...Array.from({ length: 20 }, () => "print(total)"),
+    ];
+    const again = Array.from({ length: 4 }, (_, k) => [
+      assistantMessage(`Check ${k}.`, [toolCall(`h${k}`, "Shell", { command: `python -c 'import helpers; print(${Array.from({ length: 8 }, (_, j) => `helpers.helper_alpha_${j}(value_${j})`).join(", ")})'` })]),
+      toolMessage(`h${k}`, "ok"),
+    ]);
+    const input: Message[] = [
+      userMessage("Fix the totals in shop/totals.py."),
+      assistantMessage("Let me reproduce it.", [toolCall("c1", "Shell", { command: script("reproduce.py", body) })]),
+      toolMessage("c1", prose(200, "trace")),
+      ...again.flat(),
+      assistantMessage("", [toolCall("c2", "Shell", { command: "sed -n '1,20p' shop/totals.py" })]),
+      toolMessage("c2", "def total(rows):\n    return sum(r.amount for r in rows[:-1])"),
+      assistantMessage("The bug is in total() of shop/totals.py."),
+    ];
+    const maxTokens = Math.floor(estimateTokens(input) * 0.6);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2, indexShare: 0, bulkyToolOutputTokens: 100 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const call = result.messages.find((m) => m.tool_calls?.[0]?.id === "c1")!;
+    const command = (JSON.parse(call.tool_calls![0]!.function.arguments!) as { command: string }).command;
+    expect(command).toMatch(/^\[excerpt: \d+ of 64 lines/);
+    expect(command).toContain("legacy_total = compute_legacy_total(archived_rows)");
+  });
 });
