@@ -122,4 +122,17 @@ describe("the lines the agent wrote outlast its rounds", () => {
     expect(command).toMatch(/^\[excerpt: \d+ of 64 lines/);
     expect(command).toContain("legacy_total = compute_legacy_total(archived_rows)");
   });
+
+  it("keeps arguments that are not JSON as plain text in the lines' form", async () => {
+    const input = session();
+    // A model may send arguments that are not JSON: the lines' form cuts the raw text and leaves it raw.
+    const raw = ["patch_widgets --apply", "qs_widgets = Widget.objects.filter(archived_flag=True)", ...Array.from({ length: 60 }, (_, i) => `step ${i}`)].join("\n");
+    input[1] = assistantMessage("Let me patch it.", [toolCall("c1", "Shell", raw)]);
+    const maxTokens = Math.floor(estimateTokens(input) * 0.12);
+    const result = await new PreserveImportantCompaction({ maxTokens, keepRecent: 2 }).compact(input);
+    expectValidWithin(result, maxTokens);
+    const args = result.messages.find((m) => m.tool_calls?.[0]?.id === "c1")!.tool_calls![0]!.function.arguments!;
+    expect(args).toMatch(/^\[excerpt: \d+ of 62 lines, the names not written since\]\n/);
+    expect(args).toContain("qs_widgets = Widget.objects.filter(archived_flag=True)");
+  });
 });
