@@ -131,7 +131,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   };
   const cut = (index: number, replacement: Message): void => {
     const message = current[index];
-    if (message == null || message !== history[index] || counter.message(replacement) >= counter.message(message)) return;
+    if (message == null || counter.message(replacement) >= counter.message(message)) return;
     act(() => replace(index, replacement));
   };
   const drop = (block: ConversationBlock): void =>
