@@ -9,7 +9,12 @@
  * chosen counts only the names the first does not show), chosen by
  * marginal use per token within a budget (see {@link marginalUses}: topic, plus names and lines that the
  * kept messages and the excerpts chosen before do not show). A summary then
- * keeps the lines the next steps need, not only the files' names.
+ * keeps the lines the next steps need, not only the files' names. The names
+ * a view of a working file holds count for the view, not for the lines form
+ * of an agent's message (the view shows them in place, with the lines around
+ * them); and an older view whose lines one newer view shows all of gives
+ * those lines to the newer one (its value is the newer view's, which holds
+ * them together with what surrounds them and as the file was last seen).
  */
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
@@ -46,7 +51,7 @@ export function workingExcerpts(
   const worth = lineWorth(working, priors, covered);
   // The topic of one of the agent's own messages: what it shares with the working set, more for recent ones.
   const ownBase = (message: Message, position: number): number => (1 + Math.log1p(working.relevance(message))) * (0.25 + (position + 1) / messages.length) * 0.5;
-  const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number>; view?: { body: string; recency: number } }> = [];
+  const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number>; lines?: true; view?: { body: string; recency: number } }> = [];
   // The lines of the agent's own messages that name what nothing kept and nothing newer it wrote names: the other, smaller form of its message.
   // A short command is shown whole as its output's header: of a message without a long argument (a script, a file's contents), only the prose.
   const long = (m: Message): boolean => (m.tool_calls ?? []).some((c) => argumentValues(c.function.arguments).some(([, v]) => v.split("\n").length >= MIN_LINES));
@@ -58,7 +63,7 @@ export function workingExcerpts(
     for (const key of lines.names) keys.set(key, priors.get(key) ?? 0);
     // Its topic, as the other form's: what the message shares with the working set, more for recent ones.
     const base = keptLines(lines).some((line) => working.lineWeight(line) > 0) ? ownBase(messages[position]!, position) : 0;
-    candidates.push({ position, text: `$ ${text}`, tokens: estimate(text), base, keys });
+    candidates.push({ position, text: `$ ${text}`, tokens: estimate(text), base, keys, lines: true });
   }
   messages.forEach((message, position) => {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call);
@@ -92,13 +97,21 @@ export function workingExcerpts(
     const base = (1 + Math.log1p(relevance)) * recency;
     candidates.push({ position, text, tokens, base, keys, ...(call !== undefined && viewsWorkingFile(call, working) ? { view: { body, recency } } : {}) });
   });
+  // A name a view holds counts for the view, not for an agent's lines that name it too.
+  const viewed = new Set(candidates.flatMap((c) => (c.view === undefined ? [] : [...c.keys.keys()])));
+  for (const candidate of candidates) if (candidate.lines === true) for (const key of viewed) candidate.keys.delete(key);
   // The lines of a view, newest first: the neighbours of what the kept messages and the newer views show are worth more (see lineKeys).
   const shown = shownLineKeys(kept, working);
+  const newer: Array<Set<string>> = [];
   for (const candidate of [...candidates].reverse()) {
     if (candidate.view === undefined) continue;
     const lines = lineKeys(candidate.view.body, working, candidate.view.recency, shown);
-    for (const [key, value] of lines) candidate.keys.set(key, value);
-    for (const key of lines.keys()) if (key.startsWith("\u0000")) shown.add(key);
+    const own = new Set([...lines.keys()].filter((key) => key.startsWith("\u0000")));
+    // An older view whose every line one newer view shows is worth nothing more for its lines.
+    const superseded = newer.some((view) => [...own].every((key) => view.has(key)));
+    newer.push(own);
+    if (!superseded) for (const [key, value] of lines) candidate.keys.set(key, value);
+    for (const key of own) shown.add(key);
   }
   // Best marginal use per token first (what the kept messages show counts no more), while they fit.
   const uses = marginalUses(candidates.map((c) => ({ tokens: c.tokens, base: c.base, keys: c.keys })), covered);
