@@ -105,12 +105,13 @@ function commandsById(history: readonly Message[]): Map<string, string> {
   return commands;
 }
 
-/** One line of at most `max` characters without control characters, and without a `<system>` tag that would end the notice early. */
+/** One line of at most `max` characters (whole characters) without control characters, and without a `<system>` tag that would end the notice early. */
 function clean(text: string, max: number): string {
   const line = text
     .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
     .replace(/<(\/?)system>/gi, "[$1system]")
     .replace(/\s+/g, " ")
     .trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  // The cut never splits a surrogate pair (a lone half is not valid Unicode, which a provider may refuse).
+  return line.length <= max ? line : `${line.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, "")}…`;
 }

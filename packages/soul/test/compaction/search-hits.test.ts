@@ -112,3 +112,13 @@ describe("search hits of dropped rounds", () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 });
+
+describe("search hits from hostile tool output", () => {
+  it("cuts a long hit line between characters, never inside a surrogate pair", () => {
+    // 95 characters then emoji: the 100-character cut falls between the halves of one.
+    const input = shell("e", "grep -n TITLE docs.md", `12:${"x".repeat(95)}${"😀".repeat(4)}`);
+    const text = searchHits(input, [1], { maxTokens: 500, tokenizer: o200kTokenizer });
+    expect(text).toContain("12:xxx");
+    expect(text.isWellFormed()).toBe(true);
+  });
+});
