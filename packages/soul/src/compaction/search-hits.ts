@@ -109,7 +109,7 @@ function commandsById(history: readonly Message[]): Map<string, string> {
 function clean(text: string, max: number): string {
   const line = text
     .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
-    .replace(/<(\/?)system>/gi, "[$1system]")
+    .replace(/<\s*(\/?)\s*(system\b[^<>]*)>/gi, "[$1$2]")
     .replace(/\s+/g, " ")
     .trim();
   // The cut never splits a surrogate pair (a lone half is not valid Unicode, which a provider may refuse).
