@@ -36,7 +36,7 @@ export interface SearchHitsOptions {
   tokenizer: Tokenizer;
   /** Messages that stay in the context: a hit line they show again is left out. */
   kept?: readonly Message[];
-  /** Text written beside the section (a summary's other sections): a hit line it holds is left out. */
+  /** Text written beside the section (a summary's other sections): a hit line it holds as a line (or a `- ` list item) is left out. */
   beside?: string;
 }
 
@@ -55,6 +55,8 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   if (maxTokens < 24) return "";
   const shown = new Set<string>();
   for (const message of options.kept ?? []) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(line.trim());
+  // A line beside is matched whole (a list item's `- ` aside): a set, not a scan of the text per hit, and `5: x` is not `105: x`.
+  for (const line of (options.beside ?? "").split("\n")) shown.add(line.trim().replace(/^- /, ""));
   const commands = commandsById(history);
   let left = maxTokens - tokenizer.count(SEARCH_HITS_TITLE) - 2;
   const groups: string[] = [];
@@ -70,7 +72,7 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
     const heading = `$ ${clean((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
     let cost = tokenizer.count(heading) + 1;
     for (const hit of hits) {
-      if (shown.has(hit.trim()) || options.beside?.includes(hit.trim()) === true) continue;
+      if (shown.has(hit.trim())) continue;
       const line = clean(hit, LINE_CHARS);
       const tokens = tokenizer.count(line) + 1;
       if (cost + tokens > left) break;

@@ -132,3 +132,15 @@ describe("search hits and the notice's <system> tag", () => {
     expect(text).not.toMatch(/<\s*\/?\s*system/i);
   });
 });
+
+describe("search hits beside a summary's other sections", () => {
+  it("leaves out a hit line the text beside holds as a line (a list item too), not one that only ends another line", () => {
+    const output = ["5:    return None", "12:def check(value):", "30:    raise ValueError(value)"].join("\n");
+    const beside = ["## Failing tests and lint findings", "- 30:    raise ValueError(value)", "## Excerpts", "$ sed -n '100,110p' app.py", "105:    return None"].join("\n");
+    const text = searchHits(shell("g", "grep -n return app.py", output), [1], { maxTokens: 500, tokenizer: o200kTokenizer, beside });
+    // Line 5 is not shown beside: line 105 only ends with the same text.
+    expect(text).toContain("\n5: return None");
+    expect(text).toContain("12:def check(value):");
+    expect(text).not.toContain("30: raise");
+  });
+});
