@@ -273,7 +273,7 @@ export class FileJournal implements ContextJournal, ToolJournal {
    * {@link changedAt} for each of `ids` at once (a checkpoint without a
    * marker on the current conversation maps to no files). Only changes the
    * current conversation made count: not those of a branch a revert left,
-   * nor the revert's own restores. The journal's entries are sorted once and
+   * nor a restore's own (finished, or aborted with nothing changed). The journal's entries are sorted once and
    * each checkpoint's span is found by binary search, so listing every
    * checkpoint of a long session is not one pass over the journal per
    * checkpoint.
@@ -281,7 +281,8 @@ export class FileJournal implements ContextJournal, ToolJournal {
   changedAtEach(ids: readonly number[]): Promise<Map<number, string[]>> {
     return this.#run(async () => {
       const changes: { seq: number; key: string }[] = [];
-      for (const [key, entries] of this.#entries) for (const { seq, b } of entries) if (this.#onCurrentBranch(seq, b)) changes.push({ seq, key });
+      // A restore's own entries (the files it restores, or planned to when it was aborted) are no change the agent made.
+      for (const [key, entries] of this.#entries) for (const { seq, b } of entries) if (!this.#revs.has(seq) && this.#onCurrentBranch(seq, b)) changes.push({ seq, key });
       changes.sort((a, b) => a.seq - b.seq);
       const result = new Map<number, string[]>();
       for (const id of ids) {
