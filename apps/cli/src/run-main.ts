@@ -9,7 +9,6 @@ import type { ChoiceOrPick } from "./modes/interactive/session-picker.js";
 import { UsageError } from "./cli-error.js";
 import { resolveSettings } from "./config/settings.js";
 import type { MainOptions } from "./program.js";
-import { loadProjectContext } from "./project/project-context.js";
 import { createProviders, loadProviders } from "./providers/create-provider.js";
 import { type ProcessIo, processIo } from "./process-io.js";
 import { startupMark } from "./startup-marks.js";
@@ -32,10 +31,6 @@ export async function runMain(firstPrompt: string, options: MainOptions, io: Pro
   startupMark("config");
   const providers = await createProviders(settings, io.env);
   startupMark("providers");
-  // The project context (AGENTS.md files; git's branch and status, two git processes) starts loading here, so git runs
-  // while the mode's modules and the SDK load on the main thread; opening the session takes it from loadProjectContext's
-  // cache (a session resumed from another folder loads that folder's instead).
-  if (settings.projectContext) void loadProjectContext(await realpath(io.cwd())).catch(() => undefined);
   // The first request needs the model's SDK. Without a terminal prompt it loads while the session opens (reading files,
   // running git); the interactive mode loads it once its prompt is drawn, while the user types: the prompt does not need
   // it, and it is most of what the start would otherwise hold in memory and run before the prompt.
