@@ -36,7 +36,11 @@ export interface FitResult {
   /** Tokens of `messages`. */
   tokens: number;
   details: CompactionDetails;
-  /** The tokens all the search hits of what was given up would take, when they did not all fit (0: all listed, or no index). */
+  /**
+   * The tokens all the search hits of what was given up would take, when they
+   * did not all fit (0: all listed, no index, or a `searchHitsShare` was
+   * already held back for them).
+   */
   searchHitsWanted?: number;
 }
 
