@@ -87,6 +87,26 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   return groups.length === 0 ? "" : `${SEARCH_HITS_TITLE}\n${groups.join("\n")}`;
 }
 
+/**
+ * `section` (what {@link searchHits} wrote) without the hit lines a message
+ * of `kept` shows (a search round put back after the section was written),
+ * and without a command left with no hit; the empty string when none is
+ * left. Never longer than `section`.
+ */
+export function withoutShownHits(section: string, kept: readonly Message[]): string {
+  if (section === "") return section;
+  const shown = new Set<string>();
+  for (const message of kept) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(clean(line, LINE_CHARS));
+  const [title, ...lines] = section.split("\n");
+  const groups: string[][] = [];
+  for (const line of lines) {
+    if (line.startsWith("$ ")) groups.push([line]);
+    else if (!shown.has(line)) groups.at(-1)?.push(line);
+  }
+  const left = groups.filter((group) => group.length > 1).map((group) => group.join("\n"));
+  return left.length === 0 ? "" : [title, ...left].join("\n");
+}
+
 /** The hit lines of `text` when it is a search's output (see {@link SEARCH_SHAPE}), else none. */
 function hitLines(text: string): string[] {
   const lines = text.split("\n").filter((line) => line.trim() !== "" && !MARKUP.test(line.trim()));

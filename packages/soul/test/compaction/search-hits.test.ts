@@ -144,3 +144,32 @@ describe("search hits beside a summary's other sections", () => {
     expect(text).not.toContain("30: raise");
   });
 });
+
+describe("search hits of what stays given up", () => {
+  it("preserve-important's notice lists no hit that a search round its refill put back shows", async () => {
+    const lookups = Array.from({ length: 6 }, (_, k) =>
+      shell(`g${k}`, `grep -n "def handler_${k}" app/handlers.py`, `${100 + k * 37}:    def handler_${k}(self, request, *args):`),
+    ).flat();
+    const input = [
+      userMessage("Make every handler log its request id."),
+      ...lookups,
+      ...Array.from({ length: 8 }, (_, k) => shell(`v${k}`, `sed -n '${k * 80 + 1},${k * 80 + 80}p' app/views.py`, moduleLines(`v${k}`, 80))).flat(),
+      ...shell("t1", "python -m pytest tests -q", "3 failed, 40 passed"),
+      assistantMessage("Three handlers still miss the request id."),
+    ];
+    let listed = 0;
+    for (const share of [0.1, 0.18, 0.32, 0.44, 0.56, 0.72]) {
+      const maxTokens = Math.floor(estimateTokens(input) * share);
+      const result = await new PreserveImportantCompaction({ maxTokens }).compact(input);
+      expectValidWithin(result, maxTokens);
+      const notice = result.messages.map((m) => extractText(m, "\n")).find((text) => text.includes(SEARCH_HITS_TITLE)) ?? "";
+      for (let k = 0; k < 6; k++) {
+        if (!notice.includes(`def handler_${k}(self`)) continue;
+        listed++;
+        const shownAgain = result.messages.some((m) => m.role === "tool" && extractText(m, "\n").includes(`def handler_${k}(self`));
+        expect(shownAgain, `share ${share}, handler_${k}`).toBe(false);
+      }
+    }
+    expect(listed).toBeGreaterThan(0);
+  });
+});
