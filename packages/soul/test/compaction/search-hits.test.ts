@@ -38,6 +38,19 @@ function history(): Message[] {
   ];
 }
 
+/** A task, `lookups` one-hit searches of a handler's definition, `views` long file views, then a test run. */
+function handlerSession(lookups: number, views: number): Message[] {
+  return [
+    userMessage("Make every handler in app/handlers.py log its request id."),
+    ...Array.from({ length: lookups }, (_, k) =>
+      shell(`g${k}`, `grep -n "def handler_${k}" app/handlers.py`, `${100 + k * 37}:    def handler_${k}(self, request, *args):`),
+    ).flat(),
+    ...Array.from({ length: views }, (_, k) => shell(`v${k}`, `sed -n '${k * 80 + 1},${k * 80 + 80}p' app/views.py`, moduleLines(`v${k}`, 80))).flat(),
+    ...shell("t1", "python -m pytest tests -q", "3 failed, 40 passed"),
+    assistantMessage("Three handlers still miss the request id."),
+  ];
+}
+
 /** The text of `messages` before any identifier index (which lists names, not lines). */
 function beforeIndex(messages: readonly Message[]): string {
   const text = messages.map((m) => extractText(m, "\n")).join("\n");
@@ -67,16 +80,7 @@ describe("search hits of dropped rounds", () => {
   });
 
   it("preserve-important gives the hits that do not fit the index's share room of their own", async () => {
-    const lookups = Array.from({ length: 20 }, (_, k) =>
-      shell(`g${k}`, `grep -n "def handler_${k}" app/handlers.py`, `${100 + k * 37}:    def handler_${k}(self, request, *args):`),
-    ).flat();
-    const input = [
-      userMessage("Make every handler in app/handlers.py log its request id."),
-      ...lookups,
-      ...Array.from({ length: 12 }, (_, k) => shell(`v${k}`, `sed -n '${k * 80 + 1},${k * 80 + 80}p' app/views.py`, moduleLines(`v${k}`, 80))).flat(),
-      ...shell("t1", "python -m pytest tests -q", "3 failed, 40 passed"),
-      assistantMessage("Three handlers still miss the request id."),
-    ];
+    const input = handlerSession(20, 12);
     const maxTokens = Math.floor(estimateTokens(input) * 0.3);
     const result = await new PreserveImportantCompaction({ maxTokens }).compact(input);
     expectValidWithin(result, maxTokens);
@@ -147,16 +151,7 @@ describe("search hits beside a summary's other sections", () => {
 
 describe("search hits of what stays given up", () => {
   it("preserve-important's notice lists no hit that a search round its refill put back shows", async () => {
-    const lookups = Array.from({ length: 6 }, (_, k) =>
-      shell(`g${k}`, `grep -n "def handler_${k}" app/handlers.py`, `${100 + k * 37}:    def handler_${k}(self, request, *args):`),
-    ).flat();
-    const input = [
-      userMessage("Make every handler log its request id."),
-      ...lookups,
-      ...Array.from({ length: 8 }, (_, k) => shell(`v${k}`, `sed -n '${k * 80 + 1},${k * 80 + 80}p' app/views.py`, moduleLines(`v${k}`, 80))).flat(),
-      ...shell("t1", "python -m pytest tests -q", "3 failed, 40 passed"),
-      assistantMessage("Three handlers still miss the request id."),
-    ];
+    const input = handlerSession(6, 8);
     let listed = 0;
     for (const share of [0.1, 0.18, 0.32, 0.44, 0.56, 0.72]) {
       const maxTokens = Math.floor(estimateTokens(input) * share);
