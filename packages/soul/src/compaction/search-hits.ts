@@ -10,6 +10,7 @@
 import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
+import { noticeLine } from "./notice-line.js";
 
 /** A hit line: a line number after an optional path, then `:` (`12:text`, `src/a.ts:12:text`). */
 const HIT = /^(?:[^\s:]+:)?\d+:/;
@@ -69,11 +70,11 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   for (const { message, hits } of searches) {
     if (hits.length === 0) continue;
     const lines: string[] = [];
-    const heading = `$ ${clean((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
+    const heading = `$ ${noticeLine((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
     let cost = tokenizer.count(heading) + 1;
     for (const hit of hits) {
       if (shown.has(hit.trim())) continue;
-      const line = clean(hit, LINE_CHARS);
+      const line = noticeLine(hit, LINE_CHARS);
       const tokens = tokenizer.count(line) + 1;
       if (cost + tokens > left) break;
       shown.add(hit.trim());
@@ -96,7 +97,7 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
 export function withoutShownHits(section: string, kept: readonly Message[]): string {
   if (section === "") return section;
   const shown = new Set<string>();
-  for (const message of kept) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(clean(line, LINE_CHARS));
+  for (const message of kept) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(noticeLine(line, LINE_CHARS));
   const [title, ...lines] = section.split("\n");
   const groups: string[][] = [];
   for (const line of lines) {
@@ -125,15 +126,4 @@ function commandsById(history: readonly Message[]): Map<string, string> {
     }
   }
   return commands;
-}
-
-/** One line of at most `max` characters (whole characters) without control characters, and without a `<system>` tag that would end the notice early. */
-function clean(text: string, max: number): string {
-  const line = text
-    .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
-    .replace(/<\s*(\/?)\s*(system\b[^<>]*)>/gi, "[$1$2]")
-    .replace(/\s+/g, " ")
-    .trim();
-  // The cut never splits a surrogate pair (a lone half is not valid Unicode, which a provider may refuse).
-  return line.length <= max ? line : `${line.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, "")}…`;
 }
