@@ -57,6 +57,8 @@ export interface FileJournalOptions {
 interface PathEntry {
   seq: number;
   s: StoredState;
+  /** The branch the record was appended on. */
+  b: number;
 }
 
 interface LastTouch {
@@ -263,14 +265,35 @@ export class FileJournal implements ContextJournal, ToolJournal {
   }
 
   /** The files the agent changed after checkpoint `id` of the current conversation and before the next one. */
-  changedAt(id: number): Promise<string[]> {
+  async changedAt(id: number): Promise<string[]> {
+    return (await this.changedAtEach([id])).get(id) ?? [];
+  }
+
+  /**
+   * {@link changedAt} for each of `ids` at once (a checkpoint without a
+   * marker on the current conversation maps to no files). Only changes the
+   * current conversation made count: not those of a branch a revert left,
+   * nor the revert's own restores. The journal's entries are sorted once and
+   * each checkpoint's span is found by binary search, so listing every
+   * checkpoint of a long session is not one pass over the journal per
+   * checkpoint.
+   */
+  changedAtEach(ids: readonly number[]): Promise<Map<number, string[]>> {
     return this.#run(async () => {
-      const start = this.#findMarker(id, this.#branch);
-      if (start === null) return [];
-      const end = this.#findMarker(id + 1, this.#branch) ?? Number.POSITIVE_INFINITY;
-      const paths = new Set<string>();
-      for (const [key, entries] of this.#entries) if (entries.some((e) => e.seq > start && e.seq < end)) paths.add(key);
-      return [...paths].sort();
+      const changes: { seq: number; key: string }[] = [];
+      for (const [key, entries] of this.#entries) for (const { seq, b } of entries) if (this.#onCurrentBranch(seq, b)) changes.push({ seq, key });
+      changes.sort((a, b) => a.seq - b.seq);
+      const result = new Map<number, string[]>();
+      for (const id of ids) {
+        const paths = new Set<string>();
+        const start = this.#findMarker(id, this.#branch);
+        if (start !== null) {
+          const end = this.#findMarker(id + 1, this.#branch) ?? Number.POSITIVE_INFINITY;
+          for (let i = firstAfter(changes, start); i < changes.length && changes[i]!.seq < end; i++) paths.add(changes[i]!.key);
+        }
+        result.set(id, [...paths].sort());
+      }
+      return result;
     });
   }
 
@@ -529,16 +552,33 @@ export class FileJournal implements ContextJournal, ToolJournal {
   #entry(key: string, seq: number, s: StoredState): void {
     let list = this.#entries.get(key);
     if (list === undefined) this.#entries.set(key, (list = []));
-    list.push({ seq, s });
+    list.push({ seq, s, b: this.#branch });
   }
 
-  /** The position of checkpoint `id`'s marker as branch `b` sees it (its own, else its parent's before the fork). */
+  /**
+   * The position of checkpoint `id`'s marker as branch `b` sees it at or
+   * before `before`: its own, else its parent's at or before the fork (and
+   * `before`), and so on up.
+   */
   #findMarker(id: number, b: number, before = Number.POSITIVE_INFINITY): number | null {
     const own = this.#markers.find(id, b, before);
     if (own !== null) return own;
     const branch = this.#branches.get(b);
     if (branch?.parent == null || branch.fork === null) return null;
-    return this.#findMarker(id, branch.parent, branch.fork);
+    return this.#findMarker(id, branch.parent, Math.min(before, branch.fork));
+  }
+
+  /** Whether the current branch sees position `seq` of branch `b`: its own, or an ancestor's at or before the forks between them. */
+  #onCurrentBranch(seq: number, b: number): boolean {
+    let before = Number.POSITIVE_INFINITY;
+    for (let current: number | null = this.#branch; current !== null; ) {
+      if (current === b) return seq <= before;
+      const branch = this.#branches.get(current);
+      if (branch?.parent == null || branch.fork === null) return false;
+      before = Math.min(before, branch.fork);
+      current = branch.parent;
+    }
+    return false;
   }
 
   /** The files to restore to reach `target`: each to its first record from the target's point on. */
@@ -710,4 +750,16 @@ function blobOf(record: JournalRecord): string | null | undefined {
   if (record.t === "scan") return record.list;
   if (record.t === "pri") return record.s.k === "file" ? record.s.blob : null;
   return undefined;
+}
+
+/** The index of the first of `changes` (sorted by position) after position `seq`. */
+function firstAfter(changes: readonly { seq: number }[], seq: number): number {
+  let low = 0;
+  let high = changes.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (changes[mid]!.seq > seq) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }

@@ -153,3 +153,45 @@ describe("the command scan", () => {
     expect(await readFile(path.join(root, "1"), "utf8")).toBe("one\n");
   });
 });
+
+describe("the files changed at each checkpoint", () => {
+  it("lists, for every checkpoint at once, the files changed after it and before the next, on the conversation as it is after a revert", async () => {
+    const { journal, context } = await journaledSession();
+    await context.checkpoint(); // 0
+    await shell(journal, "echo a > a.txt");
+    await context.checkpoint(); // 1
+    await shell(journal, "echo b > b.txt; echo c > c.txt");
+    await context.checkpoint(); // 2
+    await shell(journal, "echo gone > old-branch.txt");
+    await context.revertTo(2);
+    // Checkpoint 2 is made again on the new branch: what the old branch's command wrote is no longer listed.
+    await context.checkpoint(); // 2
+    await shell(journal, "echo d > d.txt; echo a2 > a.txt");
+    await context.checkpoint(); // 3
+    const ids = context.checkpoints.map((c) => c.id);
+    expect(ids).toEqual([0, 1, 2, 3]);
+    const each = await journal.changedAtEach([...ids, 9]);
+    expect(Object.fromEntries(each)).toEqual({ 0: ["a.txt"], 1: ["b.txt", "c.txt"], 2: ["a.txt", "d.txt"], 3: [], 9: [] });
+    for (const id of ids) expect(await journal.changedAt(id)).toEqual(each.get(id));
+  });
+});
+
+describe("the files changed at each checkpoint after two reverts", () => {
+  it("lists the newest checkpoint's changes although a checkpoint of the next id was left behind on an older branch", async () => {
+    const { journal, context } = await journaledSession();
+    await context.checkpoint(); // 0
+    await context.checkpoint(); // 1
+    await shell(journal, "echo one > one.txt");
+    await context.checkpoint(); // 2
+    await shell(journal, "echo two > two.txt");
+    await context.revertTo(2);
+    await context.checkpoint(); // 2, on the second branch
+    await context.checkpoint(); // 3
+    await context.revertTo(1);
+    await context.checkpoint(); // 1, on the third branch: checkpoint 2 is behind it on the first branch
+    await shell(journal, "echo x > x.txt");
+    expect(context.checkpoints.map((c) => c.id)).toEqual([0, 1]);
+    expect(Object.fromEntries(await journal.changedAtEach([0, 1]))).toEqual({ 0: [], 1: ["x.txt"] });
+    expect(await journal.changedAt(1)).toEqual(["x.txt"]);
+  });
+});

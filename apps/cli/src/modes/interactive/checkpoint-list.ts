@@ -23,6 +23,7 @@ export async function printCheckpoints(s: InteractiveSession, args: string): Pro
   const all = args === "all";
   const columns = s.out.isTTY ? s.out.columns : undefined;
   const { firstDroppedAt, promptBefore } = revertLandmarks(history);
+  const changedAt = fileJournal ? await fileJournal.changedAtEach(checkpoints.map((c) => c.id)) : new Map<number, string[]>();
   let shown = 0;
   for (const c of checkpoints) {
     // What reverting to it takes away: a prompt and what followed, or an answer (named by its prompt) and what followed.
@@ -32,7 +33,7 @@ export async function printCheckpoints(s: InteractiveSession, args: string): Pro
     shown++;
     const prompt = promptBefore[Math.min(c.messageCount, history.length)];
     const drops = !firstDropped ? "" : beforePrompt ? `drops "${oneLine(extractText(firstDropped), 50)}" onward` : prompt ? `drops the answer to "${oneLine(extractText(prompt), 40)}" onward` : "";
-    const changed = fileJournal ? await fileJournal.changedAt(c.id) : [];
+    const changed = changedAt.get(c.id) ?? [];
     const at = s.agent.checkpointTimes.timeOf(c);
     const head = `checkpoint ${c.id}${c.label ? ` "${visibleControls(c.label, { oneLine: true })}"` : ""}${at ? ` · ${timestamp(at)}` : ""} · ${count(c.messageCount, "message")} before it`;
     const tail = `${drops ? ` · ${drops}` : ""}${changed.length > 0 ? ` · changed: ${changed.map((f) => visibleControls(f, { oneLine: true })).join(", ")}` : ""}`;
