@@ -11,7 +11,7 @@
  * context, with a provider built like the session's (same kind, model and
  * options, through the same global `fetch`) but with a placeholder key and
  * its base URL on a throwaway HTTP server that this process listens on, on
- * 127.0.0.1, for that one request, answering it with a tiny canned stream
+ * 127.0.0.1, for that one request, answering it with a short canned stream
  * in the provider's wire format. The server closes right after.
  *
  * Nothing leaves the process but for that loopback connection: what the
