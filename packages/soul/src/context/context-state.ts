@@ -159,23 +159,31 @@ export function planStep(history: readonly Message[], base: Omit<Base, "position
   return { records, effects, first, last: marks.at(-1) ?? null, systemPrompt };
 }
 
-/** The state after `planned`, written where `positions` say (where each of its records starts). */
+/**
+ * The state after `planned`, written where `positions` say (where each of its
+ * records starts). The history and the marks are new arrays (the old ones
+ * are snapshots that never change), each made in one copy of its final size:
+ * a copy grown by pushes would allocate and copy the whole conversation a
+ * second time whenever it outgrew its capacity.
+ */
 export function applyStep(state: ContextState, planned: PlannedStep, positions: readonly LogPosition[], estimate: EstimateTokens): ContextState {
-  const history = state.history.slice();
-  const marks = state.marks.slice();
+  const added: Message[] = [];
+  const addedMarks: Mark[] = [];
   let { tokenCount, usageAt, pending } = state;
   for (const effect of planned.effects) {
     if ("messages" in effect) {
-      for (const message of effect.messages) history.push(message);
+      for (const message of effect.messages) added.push(message);
       pending += estimate(effect.messages);
     } else if ("tokenCount" in effect) {
       tokenCount = effect.tokenCount;
-      usageAt = history.length;
+      usageAt = state.history.length + added.length;
       pending = 0;
     } else {
-      marks.push({ ...effect.mark, position: positions[effect.at]! });
+      addedMarks.push({ ...effect.mark, position: positions[effect.at]! });
     }
   }
+  const history = added.length === 0 ? state.history : state.history.concat(added);
+  const marks = addedMarks.length === 0 ? state.marks : state.marks.concat(addedMarks);
   const nextCheckpointId = planned.last === null ? state.nextCheckpointId : planned.last.id + 1;
   return { history, marks, tokenCount, usageAt, pending, systemPrompt: planned.systemPrompt, nextCheckpointId, empty: state.empty && planned.records.length === 0 };
 }
