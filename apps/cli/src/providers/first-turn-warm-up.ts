@@ -11,7 +11,7 @@
  * context, with a provider built like the session's (same kind, model and
  * options, through the same global `fetch`) but with a placeholder key and
  * its base URL on a throwaway HTTP server that this process listens on, on
- * 127.0.0.1, for that one request, answering it with a short canned stream
+ * 127.0.0.1, for that one request, answering it with a tiny canned stream
  * in the provider's wire format. The server closes right after.
  *
  * Nothing leaves the process but for that loopback connection: what the
@@ -52,18 +52,8 @@ export type WarmUpOutcome = "warmed" | "stopped" | "skipped" | "failed";
 /** How often the warm-up looks whether the prompt still waits, in ms. */
 const idleCheckMs = 5;
 
-/**
- * The pieces the canned answer streams, one event (and one HTTP chunk) each.
- * Real answers come in many chunks, and undici's HTTP parser (WebAssembly)
- * is recompiled by V8's optimizing tier, on a background thread, once it
- * has parsed a few dozen of them (~50 ms of CPU): with a single chunk here,
- * that happened during the first real turn; with these, it happens while
- * the user types.
- */
-const cannedPieces: readonly string[] = Array.from({ length: 32 }, () => "ok ");
-
 /** The text of the canned answer. */
-const cannedText = cannedPieces.join("");
+const cannedText = "ok";
 
 /** One server-sent event: `data:` only for OpenAI Chat, with its `event:` line for the others. */
 function frame(wire: WireFormat, data: Record<string, unknown> | "[DONE]"): string {
@@ -72,38 +62,36 @@ function frame(wire: WireFormat, data: Record<string, unknown> | "[DONE]"): stri
   return wire === "openai-chat" ? `data: ${json}\n\n` : `event: ${String(data.type)}\ndata: ${json}\n\n`;
 }
 
-/** The events of a complete streamed answer of `wire` whose text is {@link cannedText}, sent a piece per event. */
-function cannedStream(wire: WireFormat): string[] {
+/** The smallest complete streamed answer of `wire` whose text is {@link cannedText}. */
+function cannedStream(wire: WireFormat): string {
   const id = "warm-up";
   const usage = { input_tokens: 1, output_tokens: 1 };
   switch (wire) {
     case "openai-chat": {
       const chunk = (delta: object, finish: string | null, extra: object = {}) => ({ id, object: "chat.completion.chunk", created: 0, model: id, choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
       const end = chunk({}, "stop", { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
-      const pieces = cannedPieces.map((content, i) => chunk(i === 0 ? { role: "assistant", content } : { content }, null));
-      return [...pieces, end, "[DONE]" as const].map((data) => frame(wire, data));
+      return [chunk({ role: "assistant", content: cannedText }, null), end, "[DONE]" as const].map((data) => frame(wire, data)).join("");
     }
     case "openai-responses": {
       const response = (status: string, output: object[]) => ({ id, object: "response", created_at: 0, model: id, status, output, usage: { ...usage, total_tokens: 2 } });
       const message = { type: "message", id: "msg", role: "assistant", status: "completed", content: [{ type: "output_text", text: cannedText, annotations: [] }] };
-      const deltas = cannedPieces.map((delta, i) => ({ type: "response.output_text.delta", sequence_number: i + 1, item_id: "msg", output_index: 0, content_index: 0, delta }));
       const events = [
         { type: "response.created", sequence_number: 0, response: response("in_progress", []) },
-        ...deltas,
-        { type: "response.completed", sequence_number: deltas.length + 1, response: response("completed", [message]) },
+        { type: "response.output_text.delta", sequence_number: 1, item_id: "msg", output_index: 0, content_index: 0, delta: cannedText },
+        { type: "response.completed", sequence_number: 2, response: response("completed", [message]) },
       ];
-      return events.map((data) => frame(wire, data));
+      return events.map((data) => frame(wire, data)).join("");
     }
     case "anthropic": {
       const events = [
         { type: "message_start", message: { id, type: "message", role: "assistant", model: id, content: [], stop_reason: null, stop_sequence: null, usage } },
         { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-        ...cannedPieces.map((text) => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })),
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: cannedText } },
         { type: "content_block_stop", index: 0 },
         { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage },
         { type: "message_stop" },
       ];
-      return events.map((data) => frame(wire, data));
+      return events.map((data) => frame(wire, data)).join("");
     }
   }
 }
@@ -121,16 +109,12 @@ function fetchUsesEnvironmentProxy(): boolean {
  */
 const requireBuiltin = createRequire(import.meta.url);
 
-/** A server on 127.0.0.1 (a free port) that answers every request, once its body is read, with `events` as an event stream, an HTTP chunk each. */
-async function listenLocally(events: readonly string[]): Promise<{ url: string; close(): Promise<void> }> {
+/** A server on 127.0.0.1 (a free port) that answers every request, once its body is read, with `body` as an event stream. */
+async function listenLocally(body: string): Promise<{ url: string; close(): Promise<void> }> {
   const { createServer } = requireBuiltin("node:http") as typeof import("node:http");
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     request.resume();
-    request.on("end", () => {
-      response.writeHead(200, { "content-type": "text/event-stream", connection: "close" });
-      for (const event of events) response.write(event);
-      response.end();
-    });
+    request.on("end", () => response.writeHead(200, { "content-type": "text/event-stream", connection: "close" }).end(body));
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
   return {
