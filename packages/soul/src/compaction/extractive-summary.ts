@@ -15,6 +15,7 @@ import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import type { TouchedFile } from "./file-registry.js";
 import { identifierIndex, identifiersOf } from "./identifier-index.js";
+import { searchHits } from "./search-hits.js";
 import { WorkingSet } from "./working-set.js";
 import { workingExcerpts } from "./working-excerpts.js";
 import { isErrorResult, isUserTyped } from "./message-importance.js";
@@ -90,8 +91,10 @@ export function extractiveSummary(messages: readonly Message[], options: Extract
   const excerpts = workingExcerpts(messages, working, maxTokens - tokenizer.count(text) - Math.floor(maxTokens * INDEX_SHARE) - 4, tokenizer, kept);
   if (excerpts !== "") text = text === "" ? excerpts : `${text}\n\n${excerpts}`;
   const room = Math.min(Math.floor(maxTokens * INDEX_SHARE), maxTokens - tokenizer.count(text) - 2);
-  const index = identifierIndex(messages, { maxTokens: room, tokenizer, kept });
-  if (index !== "") text = text === "" ? index : `${text}\n\n${index}`;
+  // The hits of the searches come first (where things are, verbatim); the identifier index gets what they leave.
+  const hits = searchHits(messages, messages.keys(), { maxTokens: room, tokenizer, kept, beside: text });
+  const index = identifierIndex(messages, { maxTokens: room - (hits === "" ? 0 : tokenizer.count(hits) + 2), tokenizer, kept });
+  for (const part of [hits, index]) if (part !== "") text = text === "" ? part : `${text}\n\n${part}`;
   return truncateText(text, maxTokens, tokenizer);
 }
 

@@ -14,6 +14,7 @@ import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
+import { searchHits } from "./search-hits.js";
 import { addShown, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
 import { truncateText } from "./truncate-text.js";
@@ -35,6 +36,8 @@ export interface FitResult {
   /** Tokens of `messages`. */
   tokens: number;
   details: CompactionDetails;
+  /** The tokens all the search hits of what was given up would take, when they did not all fit (0: all listed, or no index). */
+  searchHitsWanted?: number;
 }
 
 /** Options of {@link fitToBudget}. */
@@ -45,6 +48,13 @@ export interface FitOptions {
    * default) for a plain notice.
    */
   indexShare?: number;
+  /**
+   * A further share of the budget held back for the search hits of what is
+   * given up (see {@link searchHits}; default 0); with it, the identifier
+   * index takes at most `indexShare` of what the hits leave. Without it, the
+   * hits and the index share `indexShare`, the hits first.
+   */
+  searchHitsShare?: number;
   /** Put back what was given up, last given up first, while it fits (default false: a plain suffix stays a suffix). */
   refill?: boolean;
   /**
@@ -79,7 +89,9 @@ export interface FitOptions {
  */
 export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: Budget, options: FitOptions = {}): FitResult {
   const { counter } = budget;
-  const reserve = Math.floor(budget.maxTokens * (options.indexShare ?? 0));
+  const indexRoom = Math.floor(budget.maxTokens * (options.indexShare ?? 0));
+  const hitsRoom = Math.floor(budget.maxTokens * (options.searchHitsShare ?? 0));
+  const reserve = indexRoom + hitsRoom;
   const maxTokens = budget.maxTokens - reserve;
   const whole = Math.floor(budget.maxTokens * (1 - (options.headroom ?? 0)));
   const target = whole - reserve;
@@ -119,7 +131,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   };
   const cut = (index: number, replacement: Message): void => {
     const message = current[index];
-    if (message == null || message !== history[index] || counter.message(replacement) >= counter.message(message)) return;
+    if (message == null || counter.message(replacement) >= counter.message(message)) return;
     act(() => replace(index, replacement));
   };
   const drop = (block: ConversationBlock): void =>
@@ -246,10 +258,24 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
+  let hitsWanted = 0;
   if (reserve > 0) {
-    const lost = history.filter((message, index) => current[index] !== message);
+    const lostAt = history.flatMap((message, index) => (current[index] !== message ? [index] : []));
     const room = whole - total - (notice === null ? 0 : counter.message(notice)) - 16;
-    const index = identifierIndex(lost, { maxTokens: room, tokenizer: budget.tokenizer, kept });
+    // The hits of the searches given up come first (where things are, verbatim); the identifier index gets what they leave.
+    const hitsOptions = { tokenizer: budget.tokenizer, kept };
+    const hits = searchHits(history, lostAt, { ...hitsOptions, maxTokens: room });
+    const hitsTokens = hits === "" ? 0 : budget.tokenizer.count(hits) + 2;
+    // What all the hits would take, for a strategy that may fit again with room held back for them.
+    const all = hitsRoom > 0 ? hits : searchHits(history, lostAt, { ...hitsOptions, maxTokens: budget.maxTokens });
+    const allTokens = all === "" ? 0 : budget.tokenizer.count(all) + 2;
+    if (allTokens > hitsTokens) hitsWanted = allTokens;
+    const left = room - hitsTokens;
+    const names = identifierIndex(
+      lostAt.map((i) => history[i]!),
+      { maxTokens: hitsRoom > 0 ? Math.min(left, indexRoom) : left, tokenizer: budget.tokenizer, kept },
+    );
+    const index = [hits, names].filter((part) => part !== "").join("\n\n");
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
     const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
@@ -275,6 +301,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   return {
     messages,
     tokens,
+    searchHitsWanted: hitsWanted,
     details: {
       kept: unchanged,
       dropped,

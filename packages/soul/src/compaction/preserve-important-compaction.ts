@@ -18,6 +18,7 @@ import { isErrorResult, isImportantMessage, isUserTyped } from "./message-import
 import { recentBlockStart } from "./recent-blocks.js";
 import { toolOutputStub } from "./compaction-notice.js";
 import { toolCallExcerpt } from "./tool-call-excerpt.js";
+import { agentLines, agentLinesMessage, definesWorkingName, keptLines } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import { pathKeys, WorkingSet } from "./working-set.js";
@@ -25,11 +26,17 @@ import { pathKeys, WorkingSet } from "./working-set.js";
 /** The share of the budget held back for the excerpts' count running above the calibrated estimate. */
 const NEW_TEXT_HEADROOM = 0.05;
 
+/** The most of the budget held back for the search hits of dropped rounds beyond the index's share (see searchHits). */
+const SEARCH_HITS_SHARE = 0.05;
+
 /** The share of a bulky output's use that its excerpt is expected to keep. */
 const EXCERPT_KEEPS = 0.7;
 
 /** The share of a block's topic that the agent's message keeps once the outputs are stubs (what it did, not what it saw). */
 const CALL_KEEPS = 0.3;
+
+/** Added to the weight of a line of an agent's script that names what nothing newer names: such lines are chosen first. */
+const FIRST = 1e6;
 
 /** The weight of a block's topic (what it shares with the working set) against the identifiers only it holds. */
 const TOPIC = 1;
@@ -61,7 +68,9 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  *    lines), each counted once, greedily; a bulky output first loses what its excerpt does not keep,
  *    then the block's outputs become stubs (the agent's own message, its prose and its call as written,
  *    stays: it is what the agent goes on to write again, and what the block is ranked by), then the
- *    block goes; tool rounds with an error result go after all the others;
+ *    agent's message is cut to its lines that name what nothing kept for sure and nothing newer it
+ *    wrote names (see {@link agentLines}; ranked by those names per token, a block with no such line
+ *    skips this), then the block goes; tool rounds with an error result go after all the others;
  * 5. bulky tool outputs of the recent part become stubs, oldest first;
  * 6. recent blocks but the last are dropped, oldest first;
  * 7. the task's messages, latest request first, then the first one;
@@ -69,8 +78,11 @@ export interface PreserveImportantCompactionOptions extends BudgetOptions {
  *
  * Each step runs only while the conversation is over budget; then whatever
  * was given up is put back, most useful first, while it fits. The notice of
- * what was removed carries an index of the paths, symbols and error lines
- * of the removed messages (`indexShare` of the budget). Needs no provider.
+ * what was removed carries the hit lines of the removed searches verbatim
+ * (`grep -n`: `999: def union(…)` under its command, see `search-hits.ts`),
+ * then an index of the paths, symbols and error lines of the removed
+ * messages, in `indexShare` of the budget; hits that do not fit there get
+ * up to 5 % more, held back in a second fitting. Needs no provider.
  */
 export class PreserveImportantCompaction implements Compaction {
   readonly name = "preserve-important";
@@ -118,13 +130,19 @@ export class PreserveImportantCompaction implements Compaction {
     const covered = identifierKeys([...task].flatMap((b) => history.slice(b.start, b.end)).concat(history.slice(recentFrom)));
     // A line of the agent's own script is worth what it names of the working set and the names the agent keeps using.
     const weighLine = lineWorth(working, priors, covered);
+    const old = blocks.slice(0, recent).filter((b) => b.role !== "system" && !task.has(b));
+    // The lines of each old agent message that name what nothing kept and nothing newer it wrote names (see agentLines).
+    const lines = agentLines(history, old.map((b) => b.start), covered, definesWorkingName(working));
     const room = (tokens: number): number => Math.round(Math.min(Math.max(tokens / 4, 120), Math.max(120, budget.maxTokens * 0.08)));
     const bulky = (b: ConversationBlock): number[] => {
       const found: number[] = [];
       // The agent's own bulky call (a script in a heredoc, a file written whole) is cut like an output.
       const start = history[b.start]!;
       const callTokens = start.role === "assistant" ? counter.message(start) : 0;
-      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weighLine, room(callTokens)) : null;
+      // Its lines that name what nothing newer names come first (an excerpt holds what its last form would), then by worth.
+      const own = new Set(lines.has(b.start) ? keptLines(lines.get(b.start)!) : []);
+      const weigh = own.size === 0 ? weighLine : (line: string): number => (own.has(line) ? FIRST : 0) + weighLine(line);
+      const callExcerpt = callTokens > this.#bulky ? toolCallExcerpt(start, weigh, room(callTokens)) : null;
       if (callExcerpt !== null) {
         excerpts.set(b.start, callExcerpt);
         found.push(b.start);
@@ -139,7 +157,6 @@ export class PreserveImportantCompaction implements Compaction {
       }
       return found;
     };
-    const old = blocks.slice(0, recent).filter((b) => b.role !== "system" && !task.has(b));
     // Expected use of a block: what it shares with the working set, weighed by how recent it is. Its
     // excerpt keeps most of that use for a fraction of the tokens, so the give-up order is by use per
     // token: the rest of a bulky output (excerpt instead of all of it) goes before the block itself.
@@ -207,7 +224,15 @@ export class PreserveImportantCompaction implements Compaction {
       // The block goes when the use per token of its agent message (with its outputs as stubs) is lowest; its outputs become
       // stubs before that, when what only they hold per token is lowest; the rest of its bulky outputs (beyond the excerpts) before that.
       const dropDensity = uses[k]! / Math.max(small, 20);
-      items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 2 });
+      const own = lines.get(b.start);
+      if (own !== undefined) {
+        const lean = agentLinesMessage(history[b.start]!, own);
+        const leanTokens = small - counter.message(history[b.start]!) + counter.message(lean);
+        let names = 0;
+        for (const key of own.names) names += priors.get(key) ?? 0;
+        items.push({ tier, density: dropDensity, action: { replace: b.start, message: lean }, order: 2 });
+        items.push({ tier, density: Math.max(dropDensity, names / Math.max(leanTokens, 20)), action: { drop: b.index }, order: 3 });
+      } else items.push({ tier, density: dropDensity, action: { drop: b.index }, order: 2 });
       const stubDensity = Math.min(dropDensity, (TOPIC * (EXCERPT_KEEPS - CALL_KEEPS) * use + REST * lostByStubs.get(b)!) / Math.max(cut - small, 20));
       for (const i of toStub) items.push({ tier, density: stubDensity, action: { stub: i }, order: 1 });
       for (const i of outputs) {
@@ -226,7 +251,14 @@ export class PreserveImportantCompaction implements Compaction {
       ...drops(blocks.slice(recent, -1).filter((b) => b.role !== "system" && !task.has(b))),
       ...drops([...task].reverse().filter((b) => b.index !== blocks.length - 1)),
     ];
-    const fit = fitToBudget(history, plan, budget, { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM, condenseRepeats: true });
+    const fitOptions = { indexShare: this.#indexShare, refill: true, headroom: NEW_TEXT_HEADROOM, condenseRepeats: true };
+    let fit = fitToBudget(history, plan, budget, fitOptions);
+    // Search hits that did not fit the index's room get room of their own (up to SEARCH_HITS_SHARE): fitted again with it held back.
+    const wanted = fit.searchHitsWanted ?? 0;
+    if (wanted > 0 && this.#indexShare > 0) {
+      const searchHitsShare = Math.min(SEARCH_HITS_SHARE, wanted / budget.maxTokens);
+      fit = fitToBudget(history, plan, budget, { ...fitOptions, searchHitsShare });
+    }
     return { messages: fit.messages, usage: null, details: fit.details };
   }
 }

@@ -11,7 +11,7 @@ import type { Message, ToolCall } from "@kosong/core";
 import { excerptBody } from "./tool-output-excerpt.js";
 
 /** An argument with fewer lines than this is kept whole. */
-const MIN_LINES = 12;
+export const MIN_LINES = 12;
 
 /**
  * `message` (an assistant message) with each string argument of its tool
@@ -65,8 +65,8 @@ function parseArguments(call: ToolCall): unknown {
   }
 }
 
-/** `node` with each string replaced by `map(string)` (a new structure; the input is not changed). */
-function visitStrings(node: unknown, map: (value: string) => string): unknown {
+/** `node` with each string replaced by `map(string)`, depth first in key order (a new structure; the input is not changed). */
+export function visitStrings(node: unknown, map: (value: string) => string): unknown {
   if (typeof node === "string") return map(node);
   if (Array.isArray(node)) return node.map((child) => visitStrings(child, map));
   if (node !== null && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, visitStrings(child, map)]));

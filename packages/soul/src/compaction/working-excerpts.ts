@@ -3,15 +3,19 @@
  * summarised messages, each cut to its lines about what the kept messages
  * work on (see {@link toolOutputExcerpt}) under the command that produced
  * it, and the agent's own scripts and file contents cut the same way (see
- * {@link toolCallExcerpt}), chosen by marginal use per token within a
- * budget (see {@link marginalUses}: topic, plus names and lines that the
+ * {@link toolCallExcerpt}) or to their lines that name what nothing kept and
+ * nothing newer they wrote names, with the lines defining a name the kept
+ * messages work on (see {@link agentLines}; both forms compete, the second
+ * chosen counts only the names the first does not show), chosen by
+ * marginal use per token within a budget (see {@link marginalUses}: topic, plus names and lines that the
  * kept messages and the excerpts chosen before do not show). A summary then
  * keeps the lines the next steps need, not only the files' names.
  */
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
-import { toolCallExcerpt } from "./tool-call-excerpt.js";
+import { MIN_LINES, toolCallExcerpt } from "./tool-call-excerpt.js";
+import { definesWorkingName, agentLines, keptLines } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, shownLineKeys, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import type { WorkingSet } from "./working-set.js";
@@ -40,7 +44,22 @@ export function workingExcerpts(
   const covered = identifierKeys(kept);
   const room = Math.min(Math.max(120, Math.floor(maxTokens / 4)), 600);
   const worth = lineWorth(working, priors, covered);
+  // The topic of one of the agent's own messages: what it shares with the working set, more for recent ones.
+  const ownBase = (message: Message, position: number): number => (1 + Math.log1p(working.relevance(message))) * (0.25 + (position + 1) / messages.length) * 0.5;
   const candidates: Array<{ position: number; text: string; tokens: number; base: number; keys: Map<string, number>; view?: { body: string; recency: number } }> = [];
+  // The lines of the agent's own messages that name what nothing kept and nothing newer it wrote names: the other, smaller form of its message.
+  // A short command is shown whole as its output's header: of a message without a long argument (a script, a file's contents), only the prose.
+  const long = (m: Message): boolean => (m.tool_calls ?? []).some((c) => argumentValues(c.function.arguments).some(([, v]) => v.split("\n").length >= MIN_LINES));
+  const written = messages.map((m): Message => (m.role !== "assistant" || long(m) ? m : { ...m, tool_calls: [] }));
+  const own = agentLines(written, messages.flatMap((m, i) => (m.role === "assistant" ? [i] : [])), covered, definesWorkingName(working));
+  for (const [position, lines] of own) {
+    const text = keptLines(lines).join("\n");
+    const keys = new Map<string, number>();
+    for (const key of lines.names) keys.set(key, priors.get(key) ?? 0);
+    // Its topic, as the other form's: what the message shares with the working set, more for recent ones.
+    const base = keptLines(lines).some((line) => working.lineWeight(line) > 0) ? ownBase(messages[position]!, position) : 0;
+    candidates.push({ position, text: `$ ${text}`, tokens: estimate(text), base, keys });
+  }
   messages.forEach((message, position) => {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call);
     if (message.role === "assistant") {
@@ -52,8 +71,7 @@ export function workingExcerpts(
       if (tokens > (room + 40) * 1.25) return;
       const keys = new Map<string, number>();
       for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text }] }])) keys.set(key, priors.get(key) ?? 0);
-      const recency = 0.25 + (position + 1) / messages.length;
-      candidates.push({ position, text: `$ ${text}`, tokens, base: (1 + Math.log1p(working.relevance(message))) * recency * 0.5, keys });
+      candidates.push({ position, text: `$ ${text}`, tokens, base: ownBase(message, position), keys });
       return;
     }
     if (message.role !== "tool") return;

@@ -1,0 +1,116 @@
+/**
+ * The hits of the searches a compaction gave up: the `path:line: text`
+ * lines that `grep -n`, `rg -n` and search tools print, kept verbatim under
+ * the command that found them. A search's hit lines are where things are
+ * (the line numbers the next `sed -n` or edit uses, the line as written);
+ * they are a small part of its output (the context lines around them and
+ * the rest of the round go), so the lines a user would look for again
+ * stay when the round that found them is dropped.
+ */
+import { extractText, type Message } from "@kosong/core";
+import type { Tokenizer } from "../tokens/index.js";
+import { argumentValues } from "./message-strings.js";
+
+/** A hit line: a line number after an optional path, then `:` (`12:text`, `src/a.ts:12:text`). */
+const HIT = /^(?:[^\s:]+:)?\d+:/;
+/** A context line of a search (`12-text`, `src/a.ts-12-text`) or the `--` between groups. */
+const CONTEXT = /^(?:[^\s:]+-)?\d+-|^--$/;
+/** A line of a tool's frame around the output, not of the output: `<output>`, `</output>`, `<returncode>0</returncode>`. */
+const MARKUP = /^<\/?[\w-]+>(?:[^<>]{0,40}<\/[\w-]+>)?$/;
+/** A hit line is kept up to this many characters (the line number and the start of the line, where the definition is). */
+const LINE_CHARS = 100;
+/** A leading `cd DIR &&` (or `;`) of a command: the heading names the search without it. */
+const LEADING_CD = /^\s*cd\s+\S+\s*(?:&&|;)\s*/;
+/** The command heading a search's hits is cut to this many characters (without a leading `cd DIR &&`). */
+const COMMAND_CHARS = 100;
+/** An output is a search's when at least this share of its non-empty lines are hit, context or separator lines. */
+const SEARCH_SHAPE = 0.6;
+
+/** The title of the section; it comes before an identifier index in the notice. */
+export const SEARCH_HITS_TITLE = "## Search hits in the removed messages (line: text)";
+
+/** Options of {@link searchHits}. */
+export interface SearchHitsOptions {
+  /** The most tokens the section may take. */
+  maxTokens: number;
+  tokenizer: Tokenizer;
+  /** Messages that stay in the context: a hit line they show again is left out. */
+  kept?: readonly Message[];
+  /** Text written beside the section (a summary's other sections): a hit line it holds is left out. */
+  beside?: string;
+}
+
+/**
+ * The hit lines of the search outputs among `history[lost]` (tool outputs
+ * whose lines are mostly `N:`/`path:N:` hits, `N-` context lines and `--`),
+ * the searches with the fewest hits first (newest first among equals), each
+ * under the search's command, at most
+ * `maxTokens` tokens; the empty string when there is none or no room.
+ * Lines are cut to 100 characters and cleaned of control characters (they
+ * come from tools); a line a kept message or the text `beside` shows, or an
+ * earlier-listed search already listed, is left out.
+ */
+export function searchHits(history: readonly Message[], lost: Iterable<number>, options: SearchHitsOptions): string {
+  const { tokenizer, maxTokens } = options;
+  if (maxTokens < 24) return "";
+  const shown = new Set<string>();
+  for (const message of options.kept ?? []) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(line.trim());
+  const commands = commandsById(history);
+  let left = maxTokens - tokenizer.count(SEARCH_HITS_TITLE) - 2;
+  const groups: string[] = [];
+  // A search that found a few lines (a definition looked up) comes before a broad one; newest first among equals.
+  const searches = [...lost].flatMap((index) => {
+    const message = history[index];
+    return message?.role === "tool" ? [{ index, message, hits: hitLines(extractText(message, "\n")) }] : [];
+  });
+  searches.sort((a, b) => a.hits.length - b.hits.length || b.index - a.index);
+  for (const { message, hits } of searches) {
+    if (hits.length === 0) continue;
+    const lines: string[] = [];
+    const heading = `$ ${clean((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
+    let cost = tokenizer.count(heading) + 1;
+    for (const hit of hits) {
+      if (shown.has(hit.trim()) || options.beside?.includes(hit.trim()) === true) continue;
+      const line = clean(hit, LINE_CHARS);
+      const tokens = tokenizer.count(line) + 1;
+      if (cost + tokens > left) break;
+      shown.add(hit.trim());
+      lines.push(line);
+      cost += tokens;
+    }
+    if (lines.length === 0) continue;
+    groups.push([heading, ...lines].join("\n"));
+    left -= cost;
+  }
+  return groups.length === 0 ? "" : `${SEARCH_HITS_TITLE}\n${groups.join("\n")}`;
+}
+
+/** The hit lines of `text` when it is a search's output (see {@link SEARCH_SHAPE}), else none. */
+function hitLines(text: string): string[] {
+  const lines = text.split("\n").filter((line) => line.trim() !== "" && !MARKUP.test(line.trim()));
+  const hits = lines.filter((line) => HIT.test(line));
+  const context = lines.filter((line) => !HIT.test(line) && CONTEXT.test(line)).length;
+  return hits.length > 0 && hits.length + context >= lines.length * SEARCH_SHAPE ? hits : [];
+}
+
+/** Each tool call's command (its first string argument) by call id, for the heading of its hits. */
+function commandsById(history: readonly Message[]): Map<string, string> {
+  const commands = new Map<string, string>();
+  for (const message of history) {
+    for (const call of message.tool_calls ?? []) {
+      const first = argumentValues(call.function.arguments)[0]?.[1];
+      commands.set(call.id, first === undefined ? call.function.name : first);
+    }
+  }
+  return commands;
+}
+
+/** One line of at most `max` characters without control characters, and without a `<system>` tag that would end the notice early. */
+function clean(text: string, max: number): string {
+  const line = text
+    .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
+    .replace(/<(\/?)system>/gi, "[$1system]")
+    .replace(/\s+/g, " ")
+    .trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
