@@ -395,12 +395,15 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
    * record; in one without a stored prompt (a session started without one)
    * it is written before everything else, as kimi-cli does; when a prompt is
    * already stored the new one is appended and holds from here on (reverting
-   * to an earlier checkpoint brings the old one back).
+   * to an earlier checkpoint brings the old one back). The prompt stored
+   * already is not written again: a host may store it ahead of the first
+   * turn (while its user types), and the turn then finds it there.
    */
   writeSystemPrompt(prompt: string): Promise<void> {
     return this.#change(async (log) => {
       const record = systemPromptRecord(prompt);
       const state = this.#state;
+      if (state.systemPrompt === prompt) return;
       if (state.empty || state.systemPrompt !== null) {
         await log.append([record]);
         this.#state = { ...state, systemPrompt: prompt, empty: false };

@@ -239,9 +239,23 @@ export class InteractiveSession {
     }
   }
 
-  /** Runs a turn for `prompt`, the files it mentions (`@path`) attached. */
+  /**
+   * Runs a turn for `prompt`, the files it mentions (`@path`) attached. A
+   * session's first prompt is recorded in its `session.json` while the turn
+   * runs (the request does not wait for that write); a failed write is
+   * reported once the turn has ended.
+   */
   async runPrompt(prompt: string): Promise<OperationEnd> {
-    if (this.agent.session) await recordFirstPrompt(this.agent.session, prompt);
+    const recording = this.agent.session ? recordFirstPrompt(this.agent.session, prompt) : Promise.resolve();
+    const ended = await this.#runTurn(prompt).catch(async (error: unknown) => {
+      await recording.catch(() => undefined);
+      throw error;
+    });
+    await recording;
+    return ended;
+  }
+
+  async #runTurn(prompt: string): Promise<OperationEnd> {
     let mentioned;
     try {
       mentioned = await attachMentions(prompt, this.agent.workspace, this.agent.imageInput());
