@@ -63,10 +63,10 @@ describe("CheckpointTimes", () => {
     const dir = await tempDir();
     const file = path.join(dir, checkpointTimesFile);
     const sound = (id: number, messages: number) => JSON.stringify({ id, at: first.toISOString(), messages });
-    await writeFile(file, [sound(0, 0), "{not json", `{"id":1,"at":"\u001b[31m","messages":1}`, "\u0000\u001b]0;x\u0007", sound(2, 4), JSON.stringify({ id: -1, at: first.toISOString(), messages: 0 }), sound(3, 6).slice(0, -4)].join("\n"));
+    await writeFile(file, [sound(0, 0), "{not json", `{"id":1,"at":"\u001b[31m","messages":1}`, "\u0000\u001b]0;x\u0007", sound(2, 4), JSON.stringify({ id: -1, at: first.toISOString(), messages: 0 }), sound(5, 10).replace("-01-", "-13-"), sound(3, 6).slice(0, -4)].join("\n"));
     const times = await CheckpointTimes.open(dir);
     expect([times.timeOf({ id: 0, messageCount: 0 }), times.timeOf({ id: 2, messageCount: 4 })]).toEqual([first, first]);
-    expect([times.timeOf({ id: 1, messageCount: 1 }), times.timeOf({ id: 3, messageCount: 6 })]).toEqual([null, null]);
+    expect([times.timeOf({ id: 1, messageCount: 1 }), times.timeOf({ id: 3, messageCount: 6 }), times.timeOf({ id: 5, messageCount: 10 })]).toEqual([null, null, null]);
     await times.record({ id: 3, messageCount: 6 }, later);
     // The cut line is gone, and the new time is a line of its own (not glued to the cut one).
     expect(await savedLines(dir)).toEqual([0, 2].map((id) => ({ id, at: first.toISOString(), messages: id * 2 })).concat({ id: 3, at: later.toISOString(), messages: 6 }));

@@ -12,8 +12,9 @@
  * for a checkpoint only when its message count still matches (a rotation
  * restored later may hold another checkpoint of that id). A missing,
  * damaged, oversized or irregular file (a FIFO, a link) is a session whose
- * times are unknown, never an error: a damaged line loses its own time only,
- * a last line without its newline (a save cut short) is ignored. The times
+ * times are unknown, never an error: a damaged line (any line not as this
+ * module writes it) loses its own time only, a last line without its
+ * newline (a save cut short) is ignored. The times
  * of sessions saved before, in `checkpoint-times.json` (one JSON object by
  * id), are read too, and moved to the new file at the first save.
  */
@@ -32,8 +33,12 @@ export const legacyCheckpointTimesFile = "checkpoint-times.json";
 /** The most times kept: a long session makes checkpoints for as long as it runs (their ids go on across compactions). */
 export const MAX_CHECKPOINT_TIMES = 8_000;
 
-/** Lines the file grows to before it is replaced by the newest {@link MAX_CHECKPOINT_TIMES} times. */
-export const MAX_CHECKPOINT_TIME_LINES = 2 * MAX_CHECKPOINT_TIMES;
+/**
+ * Lines the file grows to before it is replaced by the newest
+ * {@link MAX_CHECKPOINT_TIMES} times: a replacement every 2,000 checkpoints
+ * at most, and a file never much longer to read than the times it keeps.
+ */
+export const MAX_CHECKPOINT_TIME_LINES = MAX_CHECKPOINT_TIMES + MAX_CHECKPOINT_TIMES / 4;
 
 /** Files larger than this are ignored (times unknown) rather than read: far above the longest sound file. */
 const maxFileBytes = 4 * 1024 * 1024;
@@ -41,7 +46,8 @@ const maxFileBytes = 4 * 1024 * 1024;
 const maxLegacyFileBytes = 1024 * 1024;
 
 const entrySchema = lazySchema(() => z.object({ at: z.iso.datetime(), messages: z.int().nonnegative() }));
-const lineSchema = lazySchema(() => entrySchema().extend({ id: z.int().min(0).max(999_999_999) }));
+/** A line of the file: as {@link lineOf} writes it, an id of at most 9 digits, the time as `Date.toISOString` gives it. */
+const soundLine = /^\{"id":(\d{1,9}),"at":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)","messages":(\d{1,15})\}$/;
 type Entry = z.infer<ReturnType<typeof entrySchema>>;
 
 /** A checkpoint as the context lists it. */
@@ -99,6 +105,7 @@ export class CheckpointTimes {
   async record(checkpoint: CheckpointRef, at: Date, onError: (error: unknown) => void = () => undefined): Promise<void> {
     const entry = { at: at.toISOString(), messages: checkpoint.messageCount };
     setNewest(this.#entries, checkpoint.id, entry);
+    dropOldest(this.#entries);
     const dir = this.#dir;
     if (dir === null) return;
     const line = lineOf(checkpoint.id, entry);
@@ -126,14 +133,20 @@ export class CheckpointTimes {
   }
 }
 
-/** Sets `id`'s entry as the newest (a reused id moves last) and drops the oldest past {@link MAX_CHECKPOINT_TIMES}. */
+/** Sets `id`'s entry as the newest (a reused id moves last). */
 function setNewest(entries: Map<number, Entry>, id: number, entry: Entry): void {
   entries.delete(id);
   entries.set(id, entry);
-  for (const oldest of entries.keys()) {
-    if (entries.size <= MAX_CHECKPOINT_TIMES) break;
-    entries.delete(oldest);
+}
+
+/** Drops the oldest entries past {@link MAX_CHECKPOINT_TIMES}, in one pass. */
+function dropOldest(entries: Map<number, Entry>): Map<number, Entry> {
+  let excess = entries.size - MAX_CHECKPOINT_TIMES;
+  for (const id of entries.keys()) {
+    if (excess-- <= 0) break;
+    entries.delete(id);
   }
+  return entries;
 }
 
 function lineOf(id: number, entry: Entry): string {
@@ -144,15 +157,16 @@ async function readSavedTimes(dir: string): Promise<SavedTimes> {
   const legacy = await readRegularFile(path.join(dir, legacyCheckpointTimesFile), maxLegacyFileBytes);
   const entries = typeof legacy === "string" ? legacyEntries(legacy) : new Map<number, Entry>();
   const text = await readRegularFile(path.join(dir, checkpointTimesFile), maxFileBytes);
-  if (typeof text !== "string") return { entries, lines: 0, replace: legacy !== "missing" || text !== "missing" };
+  if (typeof text !== "string") return { entries: dropOldest(entries), lines: 0, replace: legacy !== "missing" || text !== "missing" };
   const lines = text.split("\n");
   // What follows the last newline: nothing, or a line a save did not finish.
   const tail = lines.pop();
   for (const line of lines) {
-    const parsed = lineSchema().safeParse(parseJson(line));
-    if (parsed.success) setNewest(entries, parsed.data.id, { at: parsed.data.at, messages: parsed.data.messages });
+    // Only a line as `lineOf` writes it is sound (matched whole: cheaper than parsing thousands of lines as JSON).
+    const sound = soundLine.exec(line);
+    if (sound !== null && !Number.isNaN(Date.parse(sound[2]!))) setNewest(entries, Number(sound[1]), { at: sound[2]!, messages: Number(sound[3]) });
   }
-  return { entries, lines: lines.length, replace: legacy !== "missing" || tail !== "" };
+  return { entries: dropOldest(entries), lines: lines.length, replace: legacy !== "missing" || tail !== "" };
 }
 
 /** The old file's times: one object by id; each entry on its own, so one damaged entry loses only its own time. */
