@@ -14,9 +14,9 @@
  * damaged, oversized or irregular file (a FIFO, a link) is a session whose
  * times are unknown, never an error: a damaged line (any line not as this
  * module writes it) loses its own time only, a last line without its
- * newline (a save cut short) is ignored. The times
- * of sessions saved before, in `checkpoint-times.json` (one JSON object by
- * id), are read too, and moved to the new file at the first save.
+ * newline (a save cut short) is ignored. The times of sessions saved
+ * before, in `checkpoint-times.json` (one JSON object by id), are read
+ * too, and moved to the new file at the first save.
  */
 import { randomBytes } from "node:crypto";
 import { constants, type FileHandle, open, rename, rm, writeFile } from "node:fs/promises";
