@@ -2,6 +2,7 @@ import { kosongTsup } from "@kosong/tsup-preset";
 import { defineConfig, type Options } from "tsup";
 import { fileURLToPath } from "node:url";
 import { asciiSource } from "./build/ascii-source.js";
+import { prebuiltJsonSchemasPlugin } from "./build/prebuilt-json-schemas.js";
 
 const noZod3JsonSchema = fileURLToPath(new URL("./build/no-zod3-json-schema.ts", import.meta.url));
 
@@ -50,7 +51,8 @@ export default defineConfig([
     external: [leftOutPattern],
     plugins,
     // No zod 3 in the bundle: the CLI's tool schemas are zod 4 (see build/no-zod3-json-schema.ts).
-    esbuildPlugins: [{ name: "no-zod3-json-schema", setup: (build) => void build.onResolve({ filter: /^zod-to-json-schema$/ }, () => ({ path: noZod3JsonSchema })) }],
+    // The built-in tools' JSON Schemas are converted here, not at each start (see build/prebuilt-json-schemas.ts).
+    esbuildPlugins: [{ name: "no-zod3-json-schema", setup: (build) => void build.onResolve({ filter: /^zod-to-json-schema$/ }, () => ({ path: noZod3JsonSchema })) }, prebuiltJsonSchemasPlugin],
     // The entry's bundle writes kosong.js beside this one at the same time: not removed here.
     clean: ["!kosong.js", "!kosong.js.map"],
   },

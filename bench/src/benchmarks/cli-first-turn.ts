@@ -12,7 +12,9 @@
  * Enter is pressed the moment the prompt appears (the worst case) and, in
  * another row, 700 ms after it (a user typing a short prompt).
  * Each turn is also timed whole: Enter → the next prompt drawn after the
- * reply. With `KOSONG_BENCH_BASELINE_CLI` set to another build's
+ * reply, and its main thread's CPU time over the same span is read from
+ * `/proc/PID/task/PID/schedstat` (the other processes' load blurs it far
+ * less than the wall time; rows left out where /proc cannot be read). With `KOSONG_BENCH_BASELINE_CLI` set to another build's
  * `kosong.js` (e.g. a copy of main's `dist` as `apps/cli/dist-main`; not
  * under node_modules, where the same build measured differently), its sessions alternate with
  * ours in the same rounds (each round starting with the other build) and get rows of their own.
@@ -22,13 +24,13 @@
  * Needs the built CLI (`apps/cli/dist/kosong.js`); builds it when missing.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark } from "../bench-types.ts";
-import { ensureCliBuilt, hasScript, kosongBin } from "../cli-process.ts";
+import { commandPid, ensureCliBuilt, hasScript, kosongBin } from "../cli-process.ts";
 import { median, rowFromSamples } from "../measure.ts";
 
 const prompt = "› ";
@@ -49,10 +51,20 @@ function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<
   });
 }
 
-/** One turn's times in ms: Enter → the request reaching the server, and Enter → the next prompt drawn. */
+/** One turn's times in ms: Enter → the request reaching the server, Enter → the next prompt drawn, and the main thread's CPU time between those two (NaN when not read). */
 interface TurnTimes {
   request: number;
   whole: number;
+  cpu: number;
+}
+
+/** The CPU time of process `pid`'s main thread so far, in ms (`/proc/PID/task/PID/schedstat`: ns on a CPU first); NaN when not read. */
+function mainThreadCpuMs(pid: number | null): number {
+  try {
+    return pid === null ? Number.NaN : Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** One session of the build `bin`: its first turn and its second, each Enter `typingMs` after its prompt is drawn. */
@@ -60,7 +72,8 @@ async function twoTurns(server: FakeProviderServer, env: NodeJS.ProcessEnv, cwd:
   server.reset();
   server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Reply one." }] } }, { message: { role: "assistant", content: [{ type: "text", text: "Reply two." }] } });
   const command = [process.execPath, bin, "--model", "bench-model"].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
-  const child = spawn("script", ["-qefc", command, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+  // exec'd, so that the process `script` starts is kosong's, whose CPU time is read.
+  const child = spawn("script", ["-qefc", `exec ${command}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";
   child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString()));
   const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
@@ -71,16 +84,20 @@ async function twoTurns(server: FakeProviderServer, env: NodeJS.ProcessEnv, cwd:
       return status >= 0 && screen.includes(prompt, status);
     };
     let from = 0;
+    let pid: number | null = null;
     const turn = async (requests: number, pauseMs: number): Promise<TurnTimes> => {
       await until(() => readyAfter(from), `prompt ${requests}`);
+      pid ??= commandPid(child.pid!);
       if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      const cpuBefore = mainThreadCpuMs(pid);
       const enter = performance.now();
       from = screen.length;
       child.stdin.write("hi\r");
       await until(() => server.requests.length >= requests, `request ${requests}`);
       const request = performance.now() - enter;
       await until(() => readyAfter(from), `the prompt after turn ${requests}`);
-      return { request, whole: performance.now() - enter };
+      const whole = performance.now() - enter;
+      return { request, whole, cpu: mainThreadCpuMs(pid) - cpuBefore };
     };
     const first = await turn(1, typingMs);
     const second = await turn(2, typingMs);
@@ -103,14 +120,21 @@ interface Samples {
 
 const pauseText = (pause: number): string => (pause === 0 ? "as the prompt appears" : `${pause} ms after it`);
 
-/** The rows of one build at one pause: Enter → request and the whole turn, the first against the later. */
+/** What each measure of a turn is called in a row. */
+const measures = {
+  request: "Enter → first request",
+  whole: "the whole first turn (Enter → next prompt)",
+  cpu: "the main thread's CPU time of the first turn (Enter → next prompt)",
+} as const;
+
+/** The rows of one build at one pause: Enter → request, the whole turn and its CPU time (when read), the first against the later. */
 function rows(build: string, pause: number, { first, later }: Samples) {
   const pick = (times: TurnTimes[], key: keyof TurnTimes) => times.map((t) => t[key]);
-  return (["request", "whole"] as const).map((key) => {
-    const what = key === "request" ? "Enter → first request" : "the whole first turn (Enter → next prompt)";
+  const keys = (["request", "whole", "cpu"] as const).filter((key) => key !== "cpu" || [...first, ...later].every((t) => Number.isFinite(t.cpu)));
+  return keys.map((key) => {
     const firsts = pick(first, key);
-    return rowFromSamples(`${build} (interactive): ${what}, Enter ${pauseText(pause)} (pty, fake server)`, firsts, "the same for the second turn of the session", pick(later, key), {
-      note: `informational, target: ${key === "request" ? "within 100 ms and " : ""}no slower than a later turn; first turn ${median(firsts).toFixed(0)} ms, later ${median(pick(later, key)).toFixed(0)} ms here`,
+    return rowFromSamples(`${build} (interactive): ${measures[key]}, Enter ${pauseText(pause)} (pty, fake server)`, firsts, "the same for the second turn of the session", pick(later, key), {
+      note: `informational, target: ${key === "request" ? "within 100 ms and " : ""}no slower than a later turn; first turn ${median(firsts).toFixed(key === "cpu" ? 1 : 0)} ms, later ${median(pick(later, key)).toFixed(key === "cpu" ? 1 : 0)} ms here`,
     });
   });
 }

@@ -22,13 +22,13 @@
  * median of the same rounds and the blob's size and build time.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startFakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import { ensureCliBuilt, hasScript, kosongBin, repoRoot } from "../cli-process.ts";
+import { commandPid, ensureCliBuilt, hasScript, kosongBin, repoRoot } from "../cli-process.ts";
 import { median, rowFromSamples } from "../measure.ts";
 import { buildSnapshotPrototype } from "../snapshot-prototype.ts";
 
@@ -51,20 +51,6 @@ function clockTicks(): number {
   }
 }
 const ticksPerSecond = clockTicks();
-
-/** The process `script` runs the command as (its child: the command is exec'd), from `/proc` (no pgrep needed), or null. */
-function commandPid(scriptPid: number): number | null {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === scriptPid) return Number(entry);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return null;
-}
 
 /**
  * Process `pid`'s resident set (MB), its main thread's time on a CPU (ms, from `/proc/PID/schedstat`, which other

@@ -38,6 +38,11 @@
  * so does its `--version` (this build against it, and it against
  * `node -p 0`). The one-shot rows also give the CPU time (user + system,
  * GNU time's, to 10 ms).
+ *
+ * The floor (`../sdk-floor.ts`: node, the `openai` SDK and Node's fetch
+ * streaming the same turn, bundled, nothing of an agent) runs in the same
+ * rounds too, with rows of kosong and Codex against it: what a Node agent
+ * cannot go below, and kosong's own share above it.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -49,6 +54,7 @@ import type { Benchmark, BenchRow } from "../bench-types.ts";
 import xterm from "@xterm/headless";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
 import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
+import { buildSdkFloor } from "../sdk-floor.ts";
 
 /** Codex's binary: `KOSONG_BENCH_CODEX`, else `codex` on the PATH, else null. */
 function codexBinary(): string | null {
@@ -258,10 +264,12 @@ const benchmark: Benchmark = {
       const codexEnv = { ...base, CODEX_HOME: codexHome, FAKE_API_KEY: "sk-bench" };
       const kosongArgs = [kosongBin, "-p", "hi", "--model", "bench-model"];
       const codexArgs = ["exec", "--skip-git-repo-check", "hi"];
+      const floorBin = await buildSdkFloor(work);
       const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
       const sides: Record<string, () => Promise<Run>> = {
         kosong: () => oneShot(server, process.execPath, kosongArgs, kosongEnv, project),
         codex: () => oneShot(server, codex, codexArgs, codexEnv, project),
+        floor: () => oneShot(server, process.execPath, [floorBin], kosongEnv, project),
         kosongVersion: () => run(process.execPath, [kosongBin, "--version"], kosongEnv, project),
         codexVersion: () => run(codex, ["--version"], codexEnv, project),
         node: () => run(process.execPath, ["-p", "0"], base, project),
@@ -298,6 +306,9 @@ const benchmark: Benchmark = {
               ...(hasGnuTime ? [rowFromSamples("one-shot: CPU time (user + system), kosong -p vs the baseline build", of("kosong", "cpuMs"), "the baseline build, the same turn", of("baseline", "cpuMs"), { note: "informational" })] : []),
             ]
           : []),
+        rowFromSamples("one-shot: first answer byte, the floor (node + the openai SDK + fetch, no agent) vs codex exec", of("floor", "firstByte"), "Codex CLI, the same turn", of("codex", "firstByte"), { note: "informational" }),
+        rowFromSamples("one-shot: first answer byte, kosong -p vs the floor (node + the openai SDK + fetch)", of("kosong", "firstByte"), "the floor, the same turn", of("floor", "firstByte"), { note: "informational" }),
+        ...(hasGnuTime ? [rowFromSamples("one-shot: CPU time (user + system), kosong -p vs the floor", of("kosong", "cpuMs"), "the floor, the same turn", of("floor", "cpuMs"), { note: "informational" })] : []),
         rowFromSamples("--version: kosong vs codex", of("kosongVersion", "exit"), "codex --version", of("codexVersion", "exit"), { note: "informational" }),
         rowFromSamples("--version: kosong vs node", of("kosongVersion", "exit"), "node -p 0", of("node", "exit"), { goal: 1.5 }),
       ];

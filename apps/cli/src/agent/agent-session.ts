@@ -131,6 +131,16 @@ export interface AgentSession {
   hooks: SessionCommandHooks;
   /** The background jobs the Shell tool started (`/tasks` lists them); they end with the session. */
   jobs: BackgroundJobs;
+  /**
+   * Stores the system prompt in a new session's conversation file now,
+   * instead of with the first turn's first write: the interactive mode calls
+   * it while the user types, so that the first turn appends to a file that is
+   * open and written already, as much as any later turn (one write and one
+   * fsync before its request, not two). Does nothing for a conversation that
+   * has records, for `--resume-file` and with `--store`. Never rejects (the
+   * first turn writes the prompt then).
+   */
+  storeSystemPrompt(): Promise<void>;
   /** Ends the background jobs, closes the MCP servers and the context, and makes the session files private. */
   close(): Promise<void>;
 }
@@ -314,8 +324,12 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         if (event.type !== "CheckpointCreated") return;
         // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.
         const id = event.payload.id;
-        const checkpoint = context.checkpoints.find((c) => c.id === id) ?? { id, messageCount: context.history.length };
+        const checkpoint = context.findCheckpoint(id) ?? { id, messageCount: context.history.length };
         await checkpointTimes.record(checkpoint, new Date(), (error) => warn(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
+      },
+      async storeSystemPrompt() {
+        if (session === null || stored !== null || context.systemPrompt !== null || context.history.length > 0 || context.nCheckpoints > 0) return;
+        await context.writeSystemPrompt(agent.systemPrompt).catch(() => undefined);
       },
       async close() {
         subagents.abortAll();

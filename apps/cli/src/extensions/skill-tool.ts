@@ -1,19 +1,21 @@
 /** The `Skill` tool: the model loads a skill's instructions (or reads one of its files) when a task needs it. */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "../tools/built-in-tool.js";
 import * as z from "zod";
 import { loadSkillBody, readSkillFile, type Skill } from "./skills.js";
 
-const parameters = z.object({
+/** The parameters of `Skill` (listed in `tools/built-in-tool-parameters.ts`). */
+export const skillToolParameters = z.object({
   name: z.string().min(1).max(100).describe("The skill's name, as listed under Skills in the system prompt."),
   file: z.string().min(1).max(500).optional().describe("A file of the skill's folder to read (relative to it), instead of its instructions."),
 });
 
 /** Builds `Skill` over `skills`. */
 export function skillTool(skills: readonly Skill[]) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "Skill",
     description: "Load a skill's instructions (listed under Skills in the system prompt) before doing a task it covers, or read one of its files.",
-    parameters,
+    parameters: skillToolParameters,
     async execute({ name, file }) {
       const skill = skills.find((s) => s.name === name);
       if (!skill) return toolError({ message: `No skill "${name}". Skills: ${skills.map((s) => s.name).join(", ") || "none"}.`, brief: "no such skill" });

@@ -1,10 +1,12 @@
 /** The `ReadMediaFile` tool: the model looks at an image of the workspace (PNG, JPEG, GIF, WebP). */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "../tools/built-in-tool.js";
 import * as z from "zod";
 import { relativeToRoot, type Workspace } from "../tools/workspace.js";
 import { readImageInside } from "./read-image-inside.js";
 
-const parameters = z.object({
+/** The parameters of `ReadMediaFile` (listed in `tools/built-in-tool-parameters.ts`). */
+export const readMediaFileParameters = z.object({
   path: z.string().min(1).describe("The image file, relative to the working directory (or absolute inside it)."),
 });
 
@@ -14,10 +16,10 @@ const parameters = z.object({
  * ever reaches the request.
  */
 export function readMediaFileTool(workspace: Workspace, imageInput: () => { accepted: boolean; model: string }) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "ReadMediaFile",
     description: "Look at an image file of the working directory (PNG, JPEG, GIF or WebP). Large images are scaled down. Use ReadFile for text files.",
-    parameters,
+    parameters: readMediaFileParameters,
     async execute({ path: requested }) {
       const input = imageInput();
       if (!input.accepted) return toolError({ message: `The model ${input.model} does not accept images (set image_input = true in the config if it does).`, brief: "Model takes no images" });

@@ -11,7 +11,8 @@
  * at the moment a child's tool call runs, so a background child started
  * before plan mode was switched on is refused from then on.
  */
-import { type CallableTool, defineTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type ToolReturnValue, type Toolset, toolOk } from "@kosong/core";
+import { type CallableTool, parseToolArguments, SimpleToolset, type Tool, type ToolCall, toolError, type ToolHandleOptions, type ToolResult, type ToolReturnValue, type Toolset, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "../tools/built-in-tool.js";
 import { askApproval } from "@kosong/soul";
 import * as z from "zod";
 import { isReadOnlyCommand } from "./read-only-command.js";
@@ -75,14 +76,15 @@ export function exitPlanModeAction(toolCallId: string): string {
   return `ExitPlanMode: ${toolCallId}`;
 }
 
-const exitParameters = z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") });
+/** The parameters of `ExitPlanMode` (listed in `tools/built-in-tool-parameters.ts`). */
+export const exitPlanModeParameters = z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") });
 
 /** `ExitPlanMode` (Claude Code's name and shape): asks the user to approve `plan`; approved, plan mode ends. */
 function exitPlanModeTool(mode: PlanMode): CallableTool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "ExitPlanMode",
     description: "In plan mode, when your plan is ready: present it for the user's approval. Approved, plan mode ends and you carry the plan out; rejected, revise it following the user's feedback.",
-    parameters: exitParameters,
+    parameters: exitPlanModeParameters,
     async execute({ plan }, context) {
       if (!mode.on) return toolError({ message: "Plan mode is not on: go ahead with the work.", brief: "not in plan mode" });
       // Leaving plan mode is asked every time: only this plan can be approved (no "for the session" choice), and the key is this call's, so no rule covers a later plan.

@@ -9,7 +9,8 @@
  * can answer, the tool fails with a result saying so, and the model goes on
  * without the answer.
  */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "../tools/built-in-tool.js";
 import * as z from "zod";
 
 const optionSchema = z.object({
@@ -46,7 +47,7 @@ export type QuestionerSource = () => Questioner | string;
 
 /** Builds `AskUserQuestion`, asking through `source()`. */
 export function askUserQuestionTool(source: QuestionerSource) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "AskUserQuestion",
     description:
       "Ask the user 1 to 4 questions with 2 to 4 options each (they may also type their own answer), when a decision is theirs to make and you cannot infer it. Do not use it for approvals: tools that change things ask by themselves.",

@@ -10,7 +10,8 @@
  * input steered into the running turn, or (when none runs) as
  * {@link Subagents.takeNotices} for the next one.
  */
-import { defineTool, SimpleToolset, sumTokenUsage, toolError, toolOk, type CallableTool, type ChatProvider, type ToolContext, type ToolReturnValue, type Toolset } from "@kosong/core";
+import { SimpleToolset, sumTokenUsage, toolError, toolOk, type CallableTool, type ChatProvider, type ToolContext, type ToolReturnValue, type Toolset } from "@kosong/core";
+import { defineBuiltInTool } from "../tools/built-in-tool.js";
 import { Context, ToolRejectedError, type Soul } from "@kosong/soul";
 import type { SubagentInput } from "@kosong/soul/hooks";
 import { runSubagent, subagentToolResult, type SubagentResult } from "@kosong/soul/subagent";
@@ -52,7 +53,8 @@ export interface SubagentsOptions {
   hooks: SubagentHooks;
 }
 
-const parameters = z.object({
+/** The parameters of `Agent` (listed in `tools/built-in-tool-parameters.ts`). */
+export const agentToolParameters = z.object({
   description: z.string().min(1).max(200).describe("A short (3-5 words) description of the task."),
   prompt: z.string().min(1).describe("The task for the agent: everything it needs to know, as it sees nothing of this conversation."),
   subagent_type: z.string().default("coder").describe("The kind of agent (see the list in this tool's description)."),
@@ -118,18 +120,18 @@ export class Subagents {
   /** The `Agent` tool. */
   tool(): CallableTool {
     const kinds = this.#options.types.map((t) => `- ${t.name}: ${t.description}`).join("\n");
-    return defineTool({
+    return defineBuiltInTool({
       name: "Agent",
       description:
         "Starts a subagent on a task of its own, with its own conversation: it sees only your prompt, works with the tools of its kind, and its final answer is this call's result. " +
         "Calls made together run in parallel. The result names the agent's id: pass it as `resume` to continue that agent. Kinds:\n" +
         kinds,
-      parameters,
+      parameters: agentToolParameters,
       execute: (args, context) => this.#call(args, context),
     });
   }
 
-  async #call(args: z.infer<typeof parameters>, context: ToolContext): Promise<ToolReturnValue> {
+  async #call(args: z.infer<typeof agentToolParameters>, context: ToolContext): Promise<ToolReturnValue> {
     const { store } = this.#options;
     let record: SubagentRecord;
     if (args.resume !== undefined) {

@@ -1,5 +1,6 @@
 /** The `EditFile` tool: an exact string replacement in a file of the workspace, after approval. */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import { declareWrite } from "@kosong/workspace";
 import * as z from "zod";
 import { count } from "../render/count.js";
@@ -10,7 +11,8 @@ import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
 import { writeTextInside } from "./write-text-inside.js";
 
-const parameters = z.object({
+/** The parameters of `EditFile` (listed in `tools/built-in-tool-parameters.ts`). */
+export const editFileParameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
   old_string: z.string().min(1).describe("The exact text to replace (whitespace included). Must occur once unless replace_all."),
   new_string: z.string().describe("The text to put in its place."),
@@ -19,10 +21,10 @@ const parameters = z.object({
 
 /** Builds `EditFile` for `workspace`. */
 export function editFileTool(workspace: Workspace) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "EditFile",
     description: "Edit a file of the working directory by replacing an exact string (old_string must match once, or set replace_all). Needs the user's approval.",
-    parameters,
+    parameters: editFileParameters,
     async execute({ path: requested, old_string, new_string, replace_all }, context) {
       const read = await readTextInside(workspace, requested, context.signal);
       if (!read.ok) return read.failure;

@@ -1,5 +1,6 @@
 /** The `Glob` tool: files of the workspace whose paths match a glob pattern. */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import * as z from "zod";
 import { count } from "../render/count.js";
 import { capOutput } from "./cap-output.js";
@@ -11,17 +12,18 @@ import type { Workspace } from "./workspace.js";
 /** Paths returned at most. */
 export const maxGlobResults = 1_000;
 
-const parameters = z.object({
+/** The parameters of `Glob` (listed in `tools/built-in-tool-parameters.ts`). */
+export const globParameters = z.object({
   pattern: z.string().min(1).describe("A glob pattern relative to `path`, e.g. `**/*.ts` or `src/*.{js,json}`."),
   path: z.string().min(1).default(".").describe("The folder to search from (default: the working directory)."),
 });
 
 /** Builds `Glob` for `workspace`. */
 export function globTool(workspace: Workspace) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "Glob",
     description: "Find files of the working directory by glob pattern (node_modules and .git are skipped). Returns paths relative to the working directory, sorted.",
-    parameters,
+    parameters: globParameters,
     async execute({ pattern, path: requested }) {
       if (unsafePattern(pattern)) return toolError({ message: `Pattern \`${pattern}\` leaves the search folder; use a relative pattern without \`..\`.`, brief: "Path outside the working directory" });
       try {

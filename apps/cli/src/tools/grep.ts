@@ -5,7 +5,8 @@
  * first search, not at start-up); files are read through the confined
  * primitives and an abort stops the search between files.
  */
-import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/core";
+import { toolError, toolOk, type ToolReturnValue } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import * as z from "zod";
 import { capLine, capOutput } from "./cap-output.js";
 import { FolderCursor, lstatInside, openForRead, readWhole, resolveInside } from "./confined-fs.js";
@@ -16,7 +17,8 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 /** Files larger than this are skipped. */
 export const maxGrepFileBytes = 2 * 1024 * 1024;
 
-const parameters = z.object({
+/** The parameters of `Grep` (listed in `tools/built-in-tool-parameters.ts`). */
+export const grepParameters = z.object({
   pattern: z.string().min(1).describe("A regular expression in RE2 syntax, e.g. `function \\w+Tool` (no lookaround or backreferences)."),
   path: z.string().min(1).default(".").describe("The file or folder to search (default: the working directory)."),
   glob: z.string().min(1).default("**/*").describe("Only files matching this glob (relative to `path`), e.g. `**/*.ts`."),
@@ -26,10 +28,10 @@ const parameters = z.object({
 
 /** Builds `Grep` for `workspace`. */
 export function grepTool(workspace: Workspace) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "Grep",
     description: "Search the text files of the working directory for a regular expression (RE2 syntax); prints `path:line: text` for each matching line.",
-    parameters,
+    parameters: grepParameters,
     async execute({ pattern, path: requested, glob, ignore_case, max_matches }, context) {
       const compiled = await compile(pattern, ignore_case);
       if (!compiled.ok) return compiled.error;

@@ -1,5 +1,6 @@
 /** The `ListDir` tool: the entries of a folder of the workspace. */
-import { defineTool, toolOk } from "@kosong/core";
+import { toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import * as z from "zod";
 import { capOutput } from "./cap-output.js";
 import { listDirInside } from "./confined-fs.js";
@@ -9,16 +10,17 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 /** Entries listed at most. */
 export const maxListedEntries = 500;
 
-const parameters = z.object({
+/** The parameters of `ListDir` (listed in `tools/built-in-tool-parameters.ts`). */
+export const listDirParameters = z.object({
   path: z.string().min(1).default(".").describe("The folder, relative to the working directory (default: the working directory)."),
 });
 
 /** Builds `ListDir` for `workspace`. */
 export function listDirTool(workspace: Workspace) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "ListDir",
     description: "List the files and folders of a folder of the working directory (folders end with /, files show their size).",
-    parameters,
+    parameters: listDirParameters,
     async execute({ path: requested }) {
       try {
         const { path: dir, entries } = await listDirInside(workspace, requested);

@@ -1,5 +1,6 @@
 /** The `ReadFile` tool: a text file of the workspace, with line numbers, a window of lines at a time. */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import * as z from "zod";
 import { count } from "../render/count.js";
 import { capLine, capOutput } from "./cap-output.js";
@@ -9,7 +10,8 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 /** Lines returned by one call when `n_lines` is not given. */
 export const defaultReadLines = 1_000;
 
-const parameters = z.object({
+/** The parameters of `ReadFile` (listed in `tools/built-in-tool-parameters.ts`). */
+export const readFileParameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
   line_offset: z.int().min(1).default(1).describe("The first line to read (1-based)."),
   n_lines: z.int().min(1).max(defaultReadLines).default(defaultReadLines).describe(`How many lines to read (at most ${defaultReadLines}).`),
@@ -17,10 +19,10 @@ const parameters = z.object({
 
 /** Builds `ReadFile` for `workspace`. */
 export function readFileTool(workspace: Workspace) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "ReadFile",
     description: `Read a text file of the working directory. Lines are numbered; long files come ${defaultReadLines} lines at a time (use line_offset to go on).`,
-    parameters,
+    parameters: readFileParameters,
     async execute({ path: requested, line_offset, n_lines }, context) {
       const read = await readTextInside(workspace, requested, context.signal);
       if (!read.ok) return read.failure;

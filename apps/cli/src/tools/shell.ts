@@ -27,7 +27,8 @@
  * says the command's changes are not journaled.
  */
 import { spawn } from "node:child_process";
-import { defineTool, type ToolContext, type ToolReturnValue, toolError, toolOk } from "@kosong/core";
+import { type ToolContext, type ToolReturnValue, toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import { scanCommand } from "@kosong/workspace";
 import * as z from "zod";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
@@ -40,7 +41,8 @@ import { guardProcessGroup } from "./process-group-guard.js";
 import { shellApproval } from "./shell-approval.js";
 import type { Workspace } from "./workspace.js";
 
-const parameters = z.object({
+/** The parameters of `Shell` (listed in `tools/built-in-tool-parameters.ts`). */
+export const shellParameters = z.object({
   command: z.string().min(1).describe("The bash command to run in the working directory."),
   timeout: z.int().min(1).max(600).default(60).describe("Seconds before the command is killed (default 60, at most 600)."),
   outside_sandbox: z.boolean().default(false).describe("Run outside the sandbox (when there is one): only when the command cannot work inside it; the user is asked, with your reason."),
@@ -60,10 +62,10 @@ export function shellTool(workspace: Workspace, env: Record<string, string> = ch
   const hostRun = workspace.host?.runCommand;
   const inSandbox = hostRun ? null : sandbox;
   const sandboxNote = inSandbox ? ` ${inSandbox.describe()}` : "";
-  return defineTool({
+  return defineBuiltInTool({
     name: "Shell",
     description: `Run a bash command in the working directory and get its output (stdout and stderr) and exit code. Needs the user's approval.${sandboxNote}`,
-    parameters,
+    parameters: shellParameters,
     async execute({ command, timeout, outside_sandbox, reason, run_in_background }, context) {
       // The sandbox's first use tries it; one that cannot start here leaves the command as without a sandbox.
       const box = (await inSandbox?.usable()) ?? null;

@@ -3,25 +3,32 @@
  * Shell tool started (`run_in_background`): the new output and state of a
  * job, and stopping one (its whole process group).
  */
-import { defineTool, toolError, toolOk } from "@kosong/core";
+import { toolError, toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import * as z from "zod";
 import type { BackgroundJobs, JobInfo } from "../jobs/background-jobs.js";
 import { capOutput } from "./cap-output.js";
 
 const jobId = z.string().min(1).max(64).describe("The job id Shell gave (e.g. job-1).");
 
+/** The parameters of `TaskOutput` (listed in `built-in-tool-parameters.ts`). */
+export const taskOutputParameters = z.object({
+  job_id: jobId,
+  block: z.boolean().default(false).describe("Wait for new output or the job's end."),
+  timeout: z.int().min(1).max(120).default(30).describe("With block: seconds to wait at most (default 30)."),
+});
+
+/** The parameters of `TaskStop` (listed in `built-in-tool-parameters.ts`). */
+export const taskStopParameters = z.object({ job_id: jobId });
+
 /** TaskOutput and TaskStop over `jobs`. */
 export function taskTools(jobs: BackgroundJobs) {
   const unknown = (id: string) => toolError({ message: `No background job ${JSON.stringify(id)}. Jobs: ${jobs.list().map((j) => j.id).join(", ") || "none"}.`, brief: "Unknown job" });
   return [
-    defineTool({
+    defineBuiltInTool({
       name: "TaskOutput",
       description: "Read the output a background job (Shell with run_in_background) wrote since the last read, and whether it still runs. With block, wait (up to timeout seconds) for new output or for the job to end.",
-      parameters: z.object({
-        job_id: jobId,
-        block: z.boolean().default(false).describe("Wait for new output or the job's end."),
-        timeout: z.int().min(1).max(120).default(30).describe("With block: seconds to wait at most (default 30)."),
-      }),
+      parameters: taskOutputParameters,
       async execute({ job_id, block, timeout }) {
         const read = await jobs.read(job_id, { waitMs: block ? timeout * 1000 : 0 });
         if (read === null) return unknown(job_id);
@@ -29,10 +36,10 @@ export function taskTools(jobs: BackgroundJobs) {
         return toolOk({ output, brief: `${read.job.id} ${read.job.state}` });
       },
     }),
-    defineTool({
+    defineBuiltInTool({
       name: "TaskStop",
       description: "Stop a background job: its whole process group gets SIGTERM, then SIGKILL after 2 s.",
-      parameters: z.object({ job_id: jobId }),
+      parameters: taskStopParameters,
       async execute({ job_id }) {
         const before = jobs.get(job_id);
         const job = await jobs.stop(job_id);

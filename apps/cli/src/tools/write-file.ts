@@ -1,5 +1,6 @@
 /** The `WriteFile` tool: creates or overwrites (or appends to) a file of the workspace, after approval. */
-import { defineTool, toolOk } from "@kosong/core";
+import { toolOk } from "@kosong/core";
+import { defineBuiltInTool } from "./built-in-tool.js";
 import { declareWrite } from "@kosong/workspace";
 import * as z from "zod";
 import { count } from "../render/count.js";
@@ -11,7 +12,8 @@ import { fileToolFailure } from "./tool-failure.js";
 import { relativeToRoot, type Workspace } from "./workspace.js";
 import { writeTextInside } from "./write-text-inside.js";
 
-const parameters = z.object({
+/** The parameters of `WriteFile` (listed in `tools/built-in-tool-parameters.ts`). */
+export const writeFileParameters = z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it). Missing folders are created."),
   content: z.string().describe("The text to write."),
   mode: z.enum(["overwrite", "append"]).default("overwrite").describe("Overwrite the file (default) or append to it."),
@@ -19,10 +21,10 @@ const parameters = z.object({
 
 /** Builds `WriteFile` for `workspace`. */
 export function writeFileTool(workspace: Workspace) {
-  return defineTool({
+  return defineBuiltInTool({
     name: "WriteFile",
     description: "Write a text file of the working directory (creating it and its folders, or overwriting it; mode=append adds to its end). Needs the user's approval.",
-    parameters,
+    parameters: writeFileParameters,
     async execute({ path: requested, content, mode }, context) {
       let resolved: string;
       try {

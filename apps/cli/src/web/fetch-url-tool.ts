@@ -4,7 +4,8 @@
  * first time in a session; config `fetch_allow_hosts` needs no asking), and
  * private addresses are refused (see {@link AddressPolicy}).
  */
-import { defineTool, toolError, toolOk, type ToolReturnValue } from "@kosong/core";
+import { toolError, toolOk, type ToolReturnValue } from "@kosong/core";
+import { defineBuiltInTool } from "../tools/built-in-tool.js";
 import * as z from "zod";
 import { askApproval } from "../tools/ask-approval.js";
 import { capOutput } from "../tools/cap-output.js";
@@ -25,7 +26,8 @@ export interface FetchUrlOptions {
   hostRule?: (host: string) => "allow" | "ask" | "deny" | null;
 }
 
-const parameters = z.object({
+/** The parameters of `FetchURL` (listed in `tools/built-in-tool-parameters.ts`). */
+export const fetchUrlParameters = z.object({
   url: z.string().min(1).describe("The http or https URL to fetch."),
 });
 
@@ -33,10 +35,10 @@ const parameters = z.object({
 export function fetchUrlTool(options: FetchUrlOptions = {}) {
   const policy = new AddressPolicy(options.allowPrivate ?? []);
   const limits = { ...defaultFetchLimits, ...options.limits };
-  return defineTool({
+  return defineBuiltInTool({
     name: "FetchURL",
     description: `Fetch a web page or file over http(s) with GET. HTML comes back as markdown, text and JSON as they are. At most ${limits.maxBytes} bytes, ${limits.timeoutMs / 1000} s and ${limits.maxRedirects} redirects; private network addresses are refused.`,
-    parameters,
+    parameters: fetchUrlParameters,
     async execute({ url }, context) {
       // A refusal of the user (with their feedback) is returned as it is, not as a fetch error.
       let refused: ToolReturnValue | null = null;

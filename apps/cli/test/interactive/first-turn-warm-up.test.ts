@@ -3,9 +3,14 @@
  * turn's code (Node's fetch, the SDK's request and stream parsing, the
  * agent loop) against a throwaway local server, so the first turn does not pay for it: the
  * provider's server gets nothing before Enter, and the first turn works
- * the same when Enter comes at once (the warm-up stopped half way).
+ * the same when Enter comes at once (the warm-up stopped half way). A new
+ * session's system prompt goes into its file meanwhile too, so that the
+ * first turn writes only its own records, as a later turn does; and the
+ * first request does not wait for the first prompt's record in session.json.
  */
-import { mkdir } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { constants } from "node:fs";
+import { mkdir, open, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
@@ -26,7 +31,23 @@ async function startAtPrompt() {
   await mkdir(cwd);
   const terminal = start(["--model", "test-model"], { cwd, env: cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` }) });
   await terminal.waitFor(/test-model · [▰▱]{10} 0\/128k \(0%\)[\s\S]*›\s*$/m);
-  return terminal;
+  return { terminal, home };
+}
+
+/** The records of the one session's conversation file under `home`, as parsed JSON. */
+async function sessionRecords(home: string): Promise<{ role: string; content?: string }[]> {
+  const sessions = path.join(home, ".kosong", "sessions");
+  const [id] = await readdir(sessions);
+  const text = await readFile(path.join(sessions, id!, "context.jsonl"), "utf8");
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { role: string; content?: string });
+}
+
+/** Resolves once the session's file under `home` holds a system prompt. */
+async function systemPromptStored(home: string): Promise<void> {
+  for (let waited = 0; !(await sessionRecords(home)).some((r) => r.role === "_system_prompt"); waited += 10) {
+    if (waited > 20_000) throw new Error("the system prompt was not stored while the prompt waited");
+    await sleep(10);
+  }
 }
 
 /** The last user message of each request the fake server got. */
@@ -34,7 +55,7 @@ const prompts = () => server.requests.map((request) => (request.body!.messages a
 
 describe("the first turn's warm-up at the first prompt", () => {
   it("runs while the prompt waits and sends the provider nothing; the first turn then goes as usual", async () => {
-    const terminal = await startAtPrompt();
+    const { terminal } = await startAtPrompt();
     for (let waited = 0; performance.getEntriesByName(warmed, "mark").length === 0; waited += 10) {
       if (waited > 20_000) throw new Error("the warm-up never finished");
       await sleep(10);
@@ -47,7 +68,7 @@ describe("the first turn's warm-up at the first prompt", () => {
   });
 
   it("leaves a first turn typed the moment the prompt appears as it would be without it", async () => {
-    const terminal = await startAtPrompt();
+    const { terminal } = await startAtPrompt();
     server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "Quick answer." }] } });
     terminal.line("at once");
     await terminal.waitFor(/Quick answer\.[\s\S]*›\s*$/, { from: "› at once" });
@@ -55,4 +76,47 @@ describe("the first turn's warm-up at the first prompt", () => {
     await sleep(200);
     expect(prompts()).toEqual(["at once"]);
   });
+
+  it("stores a new session's system prompt in its file before Enter, once: the first turn sends it and writes only its own records", async () => {
+    const { terminal, home } = await startAtPrompt();
+    await systemPromptStored(home);
+    const [stored] = await sessionRecords(home);
+    expect(stored!.role).toBe("_system_prompt");
+    server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "First answer." }] } });
+    terminal.line("hello there");
+    await terminal.waitFor(/First answer\.[\s\S]*›\s*$/, { from: "› hello there" });
+    const records = await sessionRecords(home);
+    expect(records.filter((r) => r.role === "_system_prompt")).toEqual([stored]);
+    expect(records.slice(0, 3).map((r) => r.role)).toEqual(["_system_prompt", "_checkpoint", "user"]);
+    const sent = server.requests[0]!.body!.messages as { role: string; content: string }[];
+    expect(sent[0]).toEqual({ role: "system", content: stored!.content });
+  }, 30_000);
+
+  it("still keeps no session quit before its first prompt, its system prompt stored", async () => {
+    const { terminal, home } = await startAtPrompt();
+    await systemPromptStored(home);
+    terminal.keys("C-d");
+    expect(await terminal.waitFor(/\[exit 0\]/)).toContain("No prompt given: no session saved.");
+    expect(await readdir(path.join(home, ".kosong", "sessions"))).toEqual([]);
+  }, 30_000);
+
+  it("sends the first request without waiting for the first prompt's write to session.json", async () => {
+    const { terminal, home } = await startAtPrompt();
+    const sessions = path.join(home, ".kosong", "sessions");
+    const metadata = path.join(sessions, (await readdir(sessions))[0]!, "session.json");
+    // A write that stalls until the test reads it: session.json as a FIFO nobody reads yet.
+    await rm(metadata);
+    execFileSync("mkfifo", ["-m", "600", metadata]);
+    try {
+      server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "First answer." }] } });
+      terminal.line("hello there");
+      await terminal.waitFor(/First answer\./, { from: "› hello there" });
+      expect(prompts()).toEqual(["hello there"]);
+      expect(JSON.parse(await readFile(metadata, "utf8"))).toMatchObject({ first_prompt: "hello there" });
+      await terminal.waitFor(/First answer\.[\s\S]*›\s*$/, { from: "› hello there" });
+    } finally {
+      // A writer still waiting (the request never came) is let go.
+      await (await open(metadata, constants.O_RDONLY | constants.O_NONBLOCK)).close();
+    }
+  }, 30_000);
 });

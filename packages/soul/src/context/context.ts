@@ -364,6 +364,16 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   }
 
   /**
+   * The checkpoint of id `id` among {@link checkpoints}, null when there is
+   * none; looked up from the newest without listing them all, so what an
+   * observer of each step's checkpoint pays does not grow with the session.
+   */
+  findCheckpoint(id: number): ContextCheckpoint | null {
+    const mark = this.#state.marks.findLast((m) => m.id === id);
+    return mark === undefined ? null : publicCheckpoint(mark);
+  }
+
+  /**
    * The system prompt stored in the log, null without one. A stored prompt
    * wins over the agent's (as in kimi-cli): a session keeps the prompt it
    * started with.
@@ -395,12 +405,15 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
    * record; in one without a stored prompt (a session started without one)
    * it is written before everything else, as kimi-cli does; when a prompt is
    * already stored the new one is appended and holds from here on (reverting
-   * to an earlier checkpoint brings the old one back).
+   * to an earlier checkpoint brings the old one back). The prompt stored
+   * already is not written again: a host may store it ahead of the first
+   * turn (while its user types), and the turn then finds it there.
    */
   writeSystemPrompt(prompt: string): Promise<void> {
     return this.#change(async (log) => {
       const record = systemPromptRecord(prompt);
       const state = this.#state;
+      if (state.systemPrompt === prompt) return;
       if (state.empty || state.systemPrompt !== null) {
         await log.append([record]);
         this.#state = { ...state, systemPrompt: prompt, empty: false };

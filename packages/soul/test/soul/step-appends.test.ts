@@ -4,6 +4,7 @@
  * its messages), and a one-step turn is two (the turn's checkpoint goes with
  * the user's message).
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { SimpleToolset, defineTool, type CallableTool } from "@kosong/core";
 import { ScriptedChatProvider } from "@kosong/core/testing";
@@ -57,6 +58,18 @@ describe("the loop's writes", () => {
     await again.restore();
     expect([again.nCheckpoints, again.tokenCount, again.history.length]).toEqual([8, 50, 10]);
     await again.close();
+  });
+
+  it("writes no system prompt in the first turn when the host stored it ahead (once, however often asked): that turn is two writes too", async () => {
+    const { soul, context, io } = await soulOnFile([`text: hello\n${usage(10)}`]);
+    // As the interactive CLI does while its user types; a turn that starts meanwhile asks for the same prompt again.
+    await Promise.all([context.writeSystemPrompt("You help."), context.writeSystemPrompt("You help.")]);
+    expect(io()).toEqual({ writes: 1, syncs: 1 });
+    expect((await soul.run("hi").result).stopReason).toBe("no_tool_calls");
+    expect(io()).toEqual({ writes: 2, syncs: 2 });
+    await context.close();
+    const records = (await readFile(context.location, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { role: string });
+    expect(records.map((r) => r.role)).toEqual(["_system_prompt", "_checkpoint", "user", "_checkpoint", "_usage", "assistant"]);
   });
 
   it("keeps a step one write with D-Mail on, the checkpoint's visible message going with it", async () => {

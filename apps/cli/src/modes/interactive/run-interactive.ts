@@ -12,7 +12,7 @@ import { openAgentSession, warnOn } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import { type ProcessIo, processIo } from "../../process-io.js";
-import { type Providers, warmUpProviders } from "../../providers/create-provider.js";
+import { loadProviders, type Providers, warmUpProviders } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
 import { fileRecoveryLines } from "../../render/file-recovery-lines.js";
 import { recentTranscript } from "../../render/recent-transcript.js";
@@ -91,14 +91,17 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     printBanner(session);
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
     // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once; then, while the
-    // prompt waits, one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
+    // prompt waits, a new session's system prompt goes into its file (the first turn's write is then one append like any
+    // turn's), one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
     // agent loop run their code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
     // answer's render would otherwise compile marked's rules: ~25 ms of the first turn's CPU); then, still while it waits,
     // one full collection, after which V8's memory reducer shrinks the heap the start grew (see start-up-memory.ts).
     setImmediate(() => {
       startupMark("prompt-drawn");
       const idle = () => input.reading;
-      void warmUpProviders(agent.providers, idle)
+      void loadProviders(agent.providers)
+        .then(() => (idle() ? agent.storeSystemPrompt() : undefined))
+        .then(() => warmUpProviders(agent.providers, idle))
         .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
         .then(() => {
           if (idle()) releaseStartUpMemory();
