@@ -273,7 +273,7 @@ export class FileJournal implements ContextJournal, ToolJournal {
    * {@link changedAt} for each of `ids` at once (a checkpoint without a
    * marker on the current conversation maps to no files). Only changes the
    * current conversation made count: not those of a branch a revert left,
-   * nor the revert's own restores. The journal's entries are sorted once and
+   * nor a restore's own (finished, or aborted with nothing changed). The journal's entries are sorted once and
    * each checkpoint's span is found by binary search, so listing every
    * checkpoint of a long session is not one pass over the journal per
    * checkpoint.
@@ -281,7 +281,9 @@ export class FileJournal implements ContextJournal, ToolJournal {
   changedAtEach(ids: readonly number[]): Promise<Map<number, string[]>> {
     return this.#run(async () => {
       const changes: { seq: number; key: string }[] = [];
-      for (const [key, entries] of this.#entries) for (const { seq, b } of entries) if (this.#onCurrentBranch(seq, b)) changes.push({ seq, key });
+      // A restore's own entries (the files it restores, or planned to when it was aborted) are no change the agent made.
+      const seen = this.#seenBranches();
+      for (const [key, entries] of this.#entries) for (const { seq, b } of entries) if (!this.#revs.has(seq) && seq <= (seen.get(b) ?? -1)) changes.push({ seq, key });
       changes.sort((a, b) => a.seq - b.seq);
       const result = new Map<number, string[]>();
       for (const id of ids) {
@@ -568,17 +570,22 @@ export class FileJournal implements ContextJournal, ToolJournal {
     return this.#findMarker(id, branch.parent, Math.min(before, branch.fork));
   }
 
-  /** Whether the current branch sees position `seq` of branch `b`: its own, or an ancestor's at or before the forks between them. */
-  #onCurrentBranch(seq: number, b: number): boolean {
+  /**
+   * The branches the current branch sees, each with the last position of it
+   * seen: its own (all of it), then each ancestor's up to the forks between
+   * them. Walked once per listing, not once per journal entry.
+   */
+  #seenBranches(): Map<number, number> {
+    const seen = new Map<number, number>();
     let before = Number.POSITIVE_INFINITY;
-    for (let current: number | null = this.#branch; current !== null; ) {
-      if (current === b) return seq <= before;
+    for (let current: number | null = this.#branch; current !== null && !seen.has(current); ) {
+      seen.set(current, before);
       const branch = this.#branches.get(current);
-      if (branch?.parent == null || branch.fork === null) return false;
+      if (branch?.parent == null || branch.fork === null) break;
       before = Math.min(before, branch.fork);
       current = branch.parent;
     }
-    return false;
+    return seen;
   }
 
   /** The files to restore to reach `target`: each to its first record from the target's point on. */

@@ -324,7 +324,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         if (event.type !== "CheckpointCreated") return;
         // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.
         const id = event.payload.id;
-        const checkpoint = context.checkpoints.find((c) => c.id === id) ?? { id, messageCount: context.history.length };
+        const checkpoint = context.findCheckpoint(id) ?? { id, messageCount: context.history.length };
         await checkpointTimes.record(checkpoint, new Date(), (error) => warn(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
       },
       async storeSystemPrompt() {

@@ -1,35 +1,53 @@
 /**
  * When each checkpoint of a session was made. The conversation file keeps
  * kimi-cli's format (its checkpoint records carry no time), so the CLI keeps
- * the times beside it, in the session folder's `checkpoint-times.json`
- * (0600, replaced atomically): by checkpoint id, the time and how many
- * messages came before the checkpoint. Ids are reused after a revert, so a
- * new checkpoint's time replaces the old one's; a time is given for a
- * checkpoint only when its message count still matches (a rotation restored
- * later may hold another checkpoint of that id). A missing, damaged or
- * oversized file is a session whose times are unknown, never an error; at
- * most {@link MAX_CHECKPOINT_TIMES} times are kept, the oldest dropped.
+ * the times beside it, in the session folder's `checkpoint-times.jsonl`
+ * (0600): one line per checkpoint made, `{"id":…,"at":…,"messages":…}`,
+ * the time and how many messages came before the checkpoint. A checkpoint
+ * appends its one line (the soul makes one per prompt and per step, so a
+ * step pays for its own line, not for the whole session's times); past
+ * {@link MAX_CHECKPOINT_TIME_LINES} lines the file is replaced atomically
+ * by the newest {@link MAX_CHECKPOINT_TIMES} times. Ids are reused after a
+ * revert, so a later line of an id replaces an earlier one; a time is given
+ * for a checkpoint only when its message count still matches (a rotation
+ * restored later may hold another checkpoint of that id). A missing,
+ * damaged, oversized or irregular file (a FIFO, a link) is a session whose
+ * times are unknown, never an error: a damaged line (any line not as this
+ * module writes it) loses its own time only, a last line without its
+ * newline (a save cut short) is ignored. The times of sessions saved
+ * before, in `checkpoint-times.json` (one JSON object by id), are read
+ * too, and moved to the new file at the first save.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { constants, type FileHandle, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
 
 /** The file's name in the session folder. */
-export const checkpointTimesFile = "checkpoint-times.json";
+export const checkpointTimesFile = "checkpoint-times.jsonl";
 
-/** Files larger than this are ignored (times unknown) rather than read. */
-const maxFileBytes = 1024 * 1024;
+/** The file sessions saved before kept their times in (read, then removed at the first save). */
+export const legacyCheckpointTimesFile = "checkpoint-times.json";
 
-/**
- * The most times kept: a long session makes checkpoints for as long as it
- * runs (their ids go on across compactions), and the file is rewritten at
- * each one, so the oldest times go first (well under `maxFileBytes`).
- */
+/** The most times kept: a long session makes checkpoints for as long as it runs (their ids go on across compactions). */
 export const MAX_CHECKPOINT_TIMES = 8_000;
 
+/**
+ * Lines the file grows to before it is replaced by the newest
+ * {@link MAX_CHECKPOINT_TIMES} times: a replacement every 2,000 checkpoints
+ * at most, and a file never much longer to read than the times it keeps.
+ */
+export const MAX_CHECKPOINT_TIME_LINES = MAX_CHECKPOINT_TIMES + MAX_CHECKPOINT_TIMES / 4;
+
+/** Files larger than this are ignored (times unknown) rather than read: far above the longest sound file. */
+const maxFileBytes = 4 * 1024 * 1024;
+/** The same for the old file (its sound size stayed well under this). */
+const maxLegacyFileBytes = 1024 * 1024;
+
 const entrySchema = lazySchema(() => z.object({ at: z.iso.datetime(), messages: z.int().nonnegative() }));
+/** A line of the file: as {@link lineOf} writes it, an id of at most 9 digits, the time as `Date.toISOString` gives it. */
+const soundLine = /^\{"id":(\d{1,9}),"at":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)","messages":(\d{1,15})\}$/;
 type Entry = z.infer<ReturnType<typeof entrySchema>>;
 
 /** A checkpoint as the context lists it. */
@@ -38,15 +56,28 @@ export interface CheckpointRef {
   messageCount: number;
 }
 
+/** What a session folder held. */
+interface SavedTimes {
+  entries: Map<number, Entry>;
+  /** Lines of `checkpoint-times.jsonl`, damaged ones included. */
+  lines: number;
+  /** The next save replaces the file (the old file is there, or the file is damaged at its end, oversized or not a regular file). */
+  replace: boolean;
+}
+
 /** The checkpoint times of one session. */
 export class CheckpointTimes {
-  readonly #file: string | null;
+  readonly #dir: string | null;
   readonly #entries: Map<number, Entry>;
+  #lines: number;
+  #replace: boolean;
   #writing: Promise<void> = Promise.resolve();
 
-  private constructor(file: string | null, entries: Map<number, Entry>) {
-    this.#file = file;
-    this.#entries = entries;
+  private constructor(dir: string | null, saved: SavedTimes) {
+    this.#dir = dir;
+    this.#entries = saved.entries;
+    this.#lines = saved.lines;
+    this.#replace = saved.replace;
   }
 
   /**
@@ -54,9 +85,8 @@ export class CheckpointTimes {
    * only when `dir` is null (a conversation file run without a session).
    */
   static async open(dir: string | null): Promise<CheckpointTimes> {
-    if (dir === null) return new CheckpointTimes(null, new Map());
-    const file = path.join(dir, checkpointTimesFile);
-    return new CheckpointTimes(file, await readEntries(file));
+    if (dir === null) return new CheckpointTimes(null, { entries: new Map(), lines: 0, replace: false });
+    return new CheckpointTimes(dir, await readSavedTimes(dir));
   }
 
   /** When `checkpoint` was made, or null when that is not known. */
@@ -67,41 +97,140 @@ export class CheckpointTimes {
 
   /**
    * Records that `checkpoint` was made at `at` (replacing what an earlier
-   * checkpoint of the same id left) and saves the file. A failed save is
-   * reported to `onError` and leaves the times in memory.
+   * checkpoint of the same id left) and saves it: one line appended, or the
+   * file replaced when it has grown past its bound. A failed save is
+   * reported to `onError` and leaves the times in memory (the next save
+   * then replaces the file).
    */
   async record(checkpoint: CheckpointRef, at: Date, onError: (error: unknown) => void = () => undefined): Promise<void> {
-    // Newest last (a reused id moves there): the first entries are the oldest, dropped past the limit.
-    this.#entries.delete(checkpoint.id);
-    this.#entries.set(checkpoint.id, { at: at.toISOString(), messages: checkpoint.messageCount });
-    for (const id of this.#entries.keys()) {
-      if (this.#entries.size <= MAX_CHECKPOINT_TIMES) break;
-      this.#entries.delete(id);
-    }
-    const file = this.#file;
-    if (file === null) return;
-    const text = `${JSON.stringify(Object.fromEntries(this.#entries), null, 1)}\n`;
-    // Saves run one after the other, so the last one written is the newest.
-    this.#writing = this.#writing.then(() => replaceFile(file, text).catch(onError));
+    const entry = { at: at.toISOString(), messages: checkpoint.messageCount };
+    setNewest(this.#entries, checkpoint.id, entry);
+    dropOldest(this.#entries);
+    const dir = this.#dir;
+    if (dir === null) return;
+    const line = lineOf(checkpoint.id, entry);
+    // Saves run one after the other, so the lines are in the order the checkpoints were made.
+    this.#writing = this.#writing.then(() =>
+      this.#save(dir, line).catch((error: unknown) => {
+        this.#replace = true;
+        onError(error);
+      }),
+    );
     await this.#writing;
+  }
+
+  async #save(dir: string, line: string): Promise<void> {
+    const file = path.join(dir, checkpointTimesFile);
+    if (!this.#replace && this.#lines < MAX_CHECKPOINT_TIME_LINES) {
+      await appendLine(file, line);
+      this.#lines++;
+      return;
+    }
+    await replaceFile(file, [...this.#entries].map(([id, entry]) => lineOf(id, entry)).join(""));
+    this.#lines = this.#entries.size;
+    this.#replace = false;
+    await rm(path.join(dir, legacyCheckpointTimesFile), { force: true });
   }
 }
 
-async function readEntries(file: string): Promise<Map<number, Entry>> {
-  const entries = new Map<number, Entry>();
-  try {
-    if ((await stat(file)).size > maxFileBytes) return entries;
-    const raw: unknown = JSON.parse(await readFile(file, "utf8"));
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return entries;
-    // Each entry on its own: one damaged entry loses only its own time.
-    for (const [key, value] of Object.entries(raw)) {
-      const entry = entrySchema().safeParse(value);
-      if (/^\d{1,9}$/.test(key) && entry.success) entries.set(Number(key), entry.data);
-    }
-  } catch {
-    // Missing or not JSON: no times known.
+/** Sets `id`'s entry as the newest (a reused id moves last). */
+function setNewest(entries: Map<number, Entry>, id: number, entry: Entry): void {
+  entries.delete(id);
+  entries.set(id, entry);
+}
+
+/** Drops the oldest entries past {@link MAX_CHECKPOINT_TIMES}, in one pass. */
+function dropOldest(entries: Map<number, Entry>): Map<number, Entry> {
+  let excess = entries.size - MAX_CHECKPOINT_TIMES;
+  for (const id of entries.keys()) {
+    if (excess-- <= 0) break;
+    entries.delete(id);
   }
   return entries;
+}
+
+function lineOf(id: number, entry: Entry): string {
+  return `${JSON.stringify({ id, ...entry })}\n`;
+}
+
+async function readSavedTimes(dir: string): Promise<SavedTimes> {
+  const legacy = await readRegularFile(path.join(dir, legacyCheckpointTimesFile), maxLegacyFileBytes);
+  const entries = typeof legacy === "string" ? legacyEntries(legacy) : new Map<number, Entry>();
+  const text = await readRegularFile(path.join(dir, checkpointTimesFile), maxFileBytes);
+  if (typeof text !== "string") return { entries: dropOldest(entries), lines: 0, replace: legacy !== "missing" || text !== "missing" };
+  const lines = text.split("\n");
+  // What follows the last newline: nothing, or a line a save did not finish.
+  const tail = lines.pop();
+  for (const line of lines) {
+    // Only a line as `lineOf` writes it is sound (matched whole: cheaper than parsing thousands of lines as JSON).
+    const sound = soundLine.exec(line);
+    if (sound !== null && !Number.isNaN(Date.parse(sound[2]!))) setNewest(entries, Number(sound[1]), { at: sound[2]!, messages: Number(sound[3]) });
+  }
+  return { entries: dropOldest(entries), lines: lines.length, replace: legacy !== "missing" || tail !== "" };
+}
+
+/** The old file's times: one object by id; each entry on its own, so one damaged entry loses only its own time. */
+function legacyEntries(text: string): Map<number, Entry> {
+  const entries = new Map<number, Entry>();
+  const raw = parseJson(text);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return entries;
+  for (const [key, value] of Object.entries(raw)) {
+    const entry = entrySchema().safeParse(value);
+    if (/^\d{1,9}$/.test(key) && entry.success) setNewest(entries, Number(key), entry.data);
+  }
+  return entries;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The text of `file` when it is a regular file (not a link) of at most
+ * `maxBytes`; "missing" when there is none, "unreadable" otherwise. Opening
+ * does not wait on a FIFO.
+ */
+async function readRegularFile(file: string, maxBytes: number): Promise<string | "missing" | "unreadable"> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "unreadable";
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > maxBytes) return "unreadable";
+    // What the stat gave and no more (a file growing meanwhile is read up to there: its last line is then cut, so ignored).
+    const buffer = Buffer.alloc(info.size);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.toString("utf8", 0, length);
+  } catch {
+    return "unreadable";
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Appends `line` to `file` (made 0600 when missing) with one write; refuses anything but a regular file, without waiting on a FIFO. */
+async function appendLine(file: string, line: string): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW, 0o600);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${file} is not a regular file`);
+    if ((info.mode & 0o777) !== 0o600) await handle.chmod(0o600);
+    await handle.write(line);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Writes `text` to a temporary file beside `file` (0600) and renames it over `file`. */

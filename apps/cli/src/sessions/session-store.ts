@@ -3,7 +3,7 @@
  * `context.jsonl` (kimi-cli's format, with its rotations `context_N.jsonl`),
  * and `session.json` (the working directory, the first prompt, when it
  * started, the compaction strategy last chosen with `/strategy`), and
- * `checkpoint-times.json` (see `checkpoint-times.ts`). The
+ * `checkpoint-times.jsonl` (see `checkpoint-times.ts`). The
  * folder is private to the user (0700) and its files 0600: conversations
  * can hold secrets the user typed. API keys are never written.
  */

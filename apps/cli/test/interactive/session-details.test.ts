@@ -6,7 +6,7 @@
  * `/compact` after a rejected summary asks the model again and says the
  * summary was rejected.
  */
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Message } from "@kosong/core";
 import { AUTO_SUMMARY_SECTIONS } from "@kosong/soul/compaction";
@@ -93,12 +93,17 @@ describe("session details on an emulated terminal (in process)", () => {
     await terminal.waitFor(/\[exit 0\]/);
     const sessions = path.join(home, ".kosong", "sessions");
     const [id] = await readdir(sessions);
-    const file = path.join(sessions, id!, "checkpoint-times.json");
+    const file = path.join(sessions, id!, "checkpoint-times.jsonl");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // One line per checkpoint made (the two prompts' and each step's).
+    const saved = new Map((await readFile(file, "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { id: number; at: string; messages: number }).map((entry) => [entry.id, entry]));
+    expect(saved.get(2)?.messages).toBe(2);
 
-    // A later run knows checkpoint 0's time only (checkpoint 2's entry lost): it shows that one, and no time for the other.
-    const saved = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-    await writeFile(file, JSON.stringify({ "0": saved["0"], "2": "damaged" }));
+    // A session an earlier version saved (its times in checkpoint-times.json), which knows checkpoint 0's time only
+    // (checkpoint 2's entry damaged): a later run shows that one, and no time for the other.
+    await rm(file);
+    const legacy = path.join(sessions, id!, "checkpoint-times.json");
+    await writeFile(legacy, JSON.stringify({ "0": { at: saved.get(0)?.at, messages: 0 }, "2": "damaged" }));
     const resumed = (await startKosong(["--continue"], { home })).terminal;
     resumed.line("/checkpoints");
     let screen = await resumed.waitFor(/checkpoint 2 · 2 messages before it/, { from: "› /checkpoints" });
@@ -106,7 +111,8 @@ describe("session details on an emulated terminal (in process)", () => {
     resumed.line("/exit");
     await resumed.waitFor(/\[exit 0\]/);
 
-    // A file that is not JSON at all: no times, and the session works as before.
+    // A file that is not JSON lines at all: no times, and the session works as before.
+    await rm(legacy);
     await writeFile(file, "\u0000{garbage");
     const third = (await startKosong(["--continue"], { home })).terminal;
     third.line("/checkpoints");
@@ -115,6 +121,8 @@ describe("session details on an emulated terminal (in process)", () => {
     await turn(third, "third question", "Three.");
     third.line("/checkpoints");
     await third.waitFor(new RegExp(`checkpoint 4 · ${time} · 4 messages before it · drops "third question" onward`), { from: "› /checkpoints" });
+    // The garbage was replaced at the first save, by the times this run knows, one per line.
+    expect((await readFile(file, "utf8")).split("\n").slice(0, -1).map((line) => (JSON.parse(line) as { id: number }).id)).toContain(4);
   }, 60_000);
 
   it("/compact after a rejected summary asks the model again instead of resting it, and says the summary was rejected", async () => {

@@ -14,7 +14,7 @@ import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
-import { searchHits } from "./search-hits.js";
+import { searchHits, withoutShownHits } from "./search-hits.js";
 import { addShown, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
 import { truncateText } from "./truncate-text.js";
@@ -36,7 +36,11 @@ export interface FitResult {
   /** Tokens of `messages`. */
   tokens: number;
   details: CompactionDetails;
-  /** The tokens all the search hits of what was given up would take, when they did not all fit (0: all listed, or no index). */
+  /**
+   * The tokens all the search hits of what was given up would take, when they
+   * did not all fit (0: all listed, no index, or a `searchHitsShare` was
+   * already held back for them).
+   */
   searchHitsWanted?: number;
 }
 
@@ -275,12 +279,14 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
       lostAt.map((i) => history[i]!),
       { maxTokens: hitsRoom > 0 ? Math.min(left, indexRoom) : left, tokenizer: budget.tokenizer, kept },
     );
-    const index = [hits, names].filter((part) => part !== "").join("\n\n");
+    let index = [hits, names].filter((part) => part !== "").join("\n\n");
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
     const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
     settle(whole - extra, index !== "");
     kept = current.filter((m): m is Message => m !== null);
+    // A search round put back shows its hits itself: the notice no longer lists them.
+    if (hits !== "") index = [withoutShownHits(hits, kept), names].filter((part) => part !== "").join("\n\n");
     notice = index !== "" ? droppedNotice(dropped, index) : dropped === 0 ? null : droppedNotice(dropped);
   }
   let messages = notice === null ? kept : withNotice(kept, notice);

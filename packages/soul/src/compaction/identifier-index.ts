@@ -9,6 +9,7 @@
 import type { Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { messageStrings } from "./message-strings.js";
+import { noticeLine } from "./notice-line.js";
 
 /** What kind of identifier an index entry is. */
 export type IdentifierKind = "path" | "symbol" | "error";
@@ -159,7 +160,8 @@ function render(ranked: readonly Entry[], room: number): string {
   const lines = [
     chosen.path.length > 0 ? `Paths: ${chosen.path.join(" ")}` : "",
     chosen.symbol.length > 0 ? `Symbols: ${chosen.symbol.join(" ")}` : "",
-    chosen.error.length > 0 ? `Errors:\n${chosen.error.map((e) => `- ${e}`).join("\n")}` : "",
+    // Error lines come from tools: written so that they cannot end the notice early (see noticeLine).
+    chosen.error.length > 0 ? `Errors:\n${chosen.error.map((e) => `- ${noticeLine(e, e.length)}`).join("\n")}` : "",
   ].filter((line) => line !== "");
   return lines.length === 0 ? "" : `${TITLE}\n${lines.join("\n")}`;
 }

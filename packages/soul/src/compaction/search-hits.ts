@@ -10,6 +10,7 @@
 import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
+import { noticeLine } from "./notice-line.js";
 
 /** A hit line: a line number after an optional path, then `:` (`12:text`, `src/a.ts:12:text`). */
 const HIT = /^(?:[^\s:]+:)?\d+:/;
@@ -36,7 +37,7 @@ export interface SearchHitsOptions {
   tokenizer: Tokenizer;
   /** Messages that stay in the context: a hit line they show again is left out. */
   kept?: readonly Message[];
-  /** Text written beside the section (a summary's other sections): a hit line it holds is left out. */
+  /** Text written beside the section (a summary's other sections): a hit line it holds as a line (or a `- ` list item) is left out. */
   beside?: string;
 }
 
@@ -55,6 +56,8 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   if (maxTokens < 24) return "";
   const shown = new Set<string>();
   for (const message of options.kept ?? []) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(line.trim());
+  // A line beside is matched whole (a list item's `- ` aside): a set, not a scan of the text per hit, and `5: x` is not `105: x`.
+  for (const line of (options.beside ?? "").split("\n")) shown.add(line.trim().replace(/^- /, ""));
   const commands = commandsById(history);
   let left = maxTokens - tokenizer.count(SEARCH_HITS_TITLE) - 2;
   const groups: string[] = [];
@@ -67,11 +70,11 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   for (const { message, hits } of searches) {
     if (hits.length === 0) continue;
     const lines: string[] = [];
-    const heading = `$ ${clean((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
+    const heading = `$ ${noticeLine((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
     let cost = tokenizer.count(heading) + 1;
     for (const hit of hits) {
-      if (shown.has(hit.trim()) || options.beside?.includes(hit.trim()) === true) continue;
-      const line = clean(hit, LINE_CHARS);
+      if (shown.has(hit.trim())) continue;
+      const line = noticeLine(hit, LINE_CHARS);
       const tokens = tokenizer.count(line) + 1;
       if (cost + tokens > left) break;
       shown.add(hit.trim());
@@ -83,6 +86,26 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
     left -= cost;
   }
   return groups.length === 0 ? "" : `${SEARCH_HITS_TITLE}\n${groups.join("\n")}`;
+}
+
+/**
+ * `section` (what {@link searchHits} wrote) without the hit lines a message
+ * of `kept` shows (a search round put back after the section was written),
+ * and without a command left with no hit; the empty string when none is
+ * left. Never longer than `section`.
+ */
+export function withoutShownHits(section: string, kept: readonly Message[]): string {
+  if (section === "") return section;
+  const shown = new Set<string>();
+  for (const message of kept) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(noticeLine(line, LINE_CHARS));
+  const [title, ...lines] = section.split("\n");
+  const groups: string[][] = [];
+  for (const line of lines) {
+    if (line.startsWith("$ ")) groups.push([line]);
+    else if (!shown.has(line)) groups.at(-1)?.push(line);
+  }
+  const left = groups.filter((group) => group.length > 1).map((group) => group.join("\n"));
+  return left.length === 0 ? "" : [title, ...left].join("\n");
 }
 
 /** The hit lines of `text` when it is a search's output (see {@link SEARCH_SHAPE}), else none. */
@@ -103,14 +126,4 @@ function commandsById(history: readonly Message[]): Map<string, string> {
     }
   }
   return commands;
-}
-
-/** One line of at most `max` characters without control characters, and without a `<system>` tag that would end the notice early. */
-function clean(text: string, max: number): string {
-  const line = text
-    .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
-    .replace(/<(\/?)system>/gi, "[$1system]")
-    .replace(/\s+/g, " ")
-    .trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }

@@ -161,8 +161,9 @@ export function planStep(history: readonly Message[], base: Omit<Base, "position
 
 /**
  * The state after `planned`, written where `positions` say (where each of its
- * records starts). The history and the marks are new arrays (the old ones
- * are snapshots that never change), each made in one copy of its final size:
+ * records starts). The history and the marks the step adds to are new
+ * arrays (one it adds nothing to is the old one, as is: the old ones are
+ * snapshots that never change), each made in one copy of its final size:
  * a copy grown by pushes would allocate and copy the whole conversation a
  * second time whenever it outgrew its capacity.
  */

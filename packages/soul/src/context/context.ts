@@ -364,6 +364,16 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   }
 
   /**
+   * The checkpoint of id `id` among {@link checkpoints}, null when there is
+   * none; looked up from the newest without listing them all, so what an
+   * observer of each step's checkpoint pays does not grow with the session.
+   */
+  findCheckpoint(id: number): ContextCheckpoint | null {
+    const mark = this.#state.marks.findLast((m) => m.id === id);
+    return mark === undefined ? null : publicCheckpoint(mark);
+  }
+
+  /**
    * The system prompt stored in the log, null without one. A stored prompt
    * wins over the agent's (as in kimi-cli): a session keeps the prompt it
    * started with.

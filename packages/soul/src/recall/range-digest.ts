@@ -4,6 +4,7 @@
  */
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { MessageRange } from "./dropped-ranges.js";
+import { noticeLine } from "../compaction/notice-line.js";
 import { callsById } from "./render-range.js";
 import { toolCallCommand, toolCallPath } from "./tool-call-path.js";
 
@@ -59,8 +60,7 @@ export function describeDigest(digest: RangeDigest, items: number): string {
   return parts.join("; ");
 }
 
-/** One line of at most {@link ITEM_CHARS} characters, without control characters (the text comes from tools and the model). */
+/** One line of at most {@link ITEM_CHARS} characters, safe inside the pointer notice (the text comes from tools and the model: see {@link noticeLine}). */
 function cleanItem(text: string): string {
-  const line = text.replace(/[\p{Cc}\p{Cf}]+/gu, " ").replace(/\s+/g, " ").trim();
-  return line.length <= ITEM_CHARS ? line : `${line.slice(0, ITEM_CHARS - 1)}…`;
+  return noticeLine(text, ITEM_CHARS);
 }

@@ -195,3 +195,18 @@ describe("the files changed at each checkpoint after two reverts", () => {
     expect(await journal.changedAt(1)).toEqual(["x.txt"]);
   });
 });
+
+describe("the files changed at a checkpoint after a revert that failed", () => {
+  it("does not list the files the failed revert planned to restore under the newest checkpoint (nothing changed)", async () => {
+    const { journal, context } = await journaledSession();
+    await context.checkpoint(); // 0
+    await shell(journal, "echo a > a.txt");
+    await context.checkpoint(); // 1
+    await shell(journal, "echo b > b.txt");
+    // The context's step failed after the restore was planned: the journal is told to forget it.
+    const pending = await journal.beginRestore("revert", { checkpoint: 0 }, "before");
+    await journal.abortRestore(pending);
+    expect(Object.fromEntries(await journal.changedAtEach([0, 1]))).toEqual({ 0: ["a.txt"], 1: ["b.txt"] });
+    expect(await readFile(path.join(journal.files.root, "a.txt"), "utf8")).toBe("a\n");
+  });
+});

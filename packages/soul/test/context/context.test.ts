@@ -348,6 +348,7 @@ describe("Context.clear with carried labels and continued ids (what a compaction
     const again = new Context(file);
     await again.restore();
     expect(again.checkpoints).toEqual([{ id: 2, messageCount: 0 }, { id: 3, label: "before-a", messageCount: 1 }]);
+    expect([again.findCheckpoint(3), again.findCheckpoint(2), again.findCheckpoint(0), again.findCheckpoint(4)]).toEqual([{ id: 3, label: "before-a", messageCount: 1 }, { id: 2, messageCount: 0 }, null, null]);
     await expect(again.revertTo(0)).rejects.toSatisfy((e: unknown) => CheckpointNotFoundError.isInstance(e));
     await again.revertTo("before-a");
     expect(again.history).toEqual([userMessage("summary")]);
