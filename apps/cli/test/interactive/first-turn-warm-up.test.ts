@@ -34,11 +34,16 @@ async function startAtPrompt() {
   return { terminal, home };
 }
 
-/** The records of the one session's conversation file under `home`, as parsed JSON. */
-async function sessionRecords(home: string): Promise<{ role: string; content?: string }[]> {
+/** The folder of the one session under `home`. */
+async function sessionFolder(home: string): Promise<string> {
   const sessions = path.join(home, ".kosong", "sessions");
   const [id] = await readdir(sessions);
-  const text = await readFile(path.join(sessions, id!, "context.jsonl"), "utf8");
+  return path.join(sessions, id!);
+}
+
+/** The records of the one session's conversation file under `home`, as parsed JSON. */
+async function sessionRecords(home: string): Promise<{ role: string; content?: string }[]> {
+  const text = await readFile(path.join(await sessionFolder(home), "context.jsonl"), "utf8");
   return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { role: string; content?: string });
 }
 
@@ -102,8 +107,7 @@ describe("the first turn's warm-up at the first prompt", () => {
 
   it("sends the first request without waiting for the first prompt's write to session.json", async () => {
     const { terminal, home } = await startAtPrompt();
-    const sessions = path.join(home, ".kosong", "sessions");
-    const metadata = path.join(sessions, (await readdir(sessions))[0]!, "session.json");
+    const metadata = path.join(await sessionFolder(home), "session.json");
     // A write that stalls until the test reads it: session.json as a FIFO nobody reads yet.
     await rm(metadata);
     execFileSync("mkfifo", ["-m", "600", metadata]);
@@ -118,5 +122,29 @@ describe("the first turn's warm-up at the first prompt", () => {
       // A writer still waiting (the request never came) is let go.
       await (await open(metadata, constants.O_RDONLY | constants.O_NONBLOCK)).close();
     }
+  }, 30_000);
+
+  it("reports a failed write of the first prompt to session.json after the turn, which goes on and ends as usual, and keeps the session", async () => {
+    const { terminal, home } = await startAtPrompt();
+    const metadata = path.join(await sessionFolder(home), "session.json");
+    // A write that fails at once (EISDIR), while the turn's request is still held open.
+    await rm(metadata);
+    await mkdir(metadata);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "First answer." }] }, holdAfter: 1, release: released });
+    terminal.line("hello there");
+    for (let waited = 0; server.requests.length === 0; waited += 10) {
+      if (waited > 20_000) throw new Error("the first request never came");
+      await sleep(10);
+    }
+    // The failed write has settled long before: its open is a syscall, the request a round trip through the SDK.
+    await sleep(200);
+    release();
+    const screen = await terminal.waitFor(/First answer\.[\s\S]*›\s*$/, { from: "› hello there" });
+    expect(screen).toMatch(/error:.*session\.json/);
+    terminal.keys("C-d");
+    expect(await terminal.waitFor(/\[exit \d+\]/)).toContain("[exit 0]");
+    expect(await sessionRecords(home)).toContainEqual(expect.objectContaining({ role: "user" }));
   }, 30_000);
 });

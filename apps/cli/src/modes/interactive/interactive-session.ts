@@ -245,16 +245,20 @@ export class InteractiveSession {
    * Runs a turn for `prompt`, the files it mentions (`@path`) attached. A
    * session's first prompt is recorded in its `session.json` while the turn
    * runs (the request does not wait for that write); a failed write is
-   * reported once the turn has ended.
+   * printed once the turn has ended, and the session goes on.
    */
   async runPrompt(prompt: string): Promise<OperationEnd> {
-    const recording = this.agent.session ? recordFirstPrompt(this.agent.session, prompt) : Promise.resolve();
-    const ended = await this.#runTurn(prompt).catch(async (error: unknown) => {
-      await recording.catch(() => undefined);
-      throw error;
-    });
-    await recording;
-    return ended;
+    // Handled at once: a write failing while the turn runs must not be an unhandled rejection (which ends the process).
+    const recording = (this.agent.session ? recordFirstPrompt(this.agent.session, prompt) : Promise.resolve()).then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
+    try {
+      return await this.#runTurn(prompt);
+    } finally {
+      const failed = await recording;
+      if (failed !== null) this.printError(failed.error);
+    }
   }
 
   async #runTurn(prompt: string): Promise<OperationEnd> {
