@@ -15,11 +15,15 @@
 const tieringBudget = 2_000_000_000;
 
 /**
- * Sets V8's WebAssembly tiering budget to {@link tieringBudget}; call it
- * before anything compiles WebAssembly (the first fetch) and before the
- * compile cache is turned on (its code is checked against V8's flags, which
- * are then the same in every run). `node:v8` is loaded here, not by the
- * entry, which answers `--version` without it.
+ * Sets V8's WebAssembly tiering budget to {@link tieringBudget}. Call it
+ * before the first connection compiles the parser, and after the modules the
+ * process needs are loaded: a V8 flag changed at run time changes V8's flag
+ * hash, and Node then rejects its embedded code cache (and kosong's compile
+ * cache) for every module loaded afterwards. Set at the entry, it made every
+ * start compile about 90 of Node's built-in modules from scratch (`kosong -p`:
+ * 230-250 against 210 ms of CPU), for a parser a single answer never
+ * recompiles; so only the interactive mode sets it, once the model's SDK and
+ * Node's fetch are loaded, while the user types. `node:v8` is loaded here.
  */
 export async function keepHttpParserAtBaseline(): Promise<void> {
   const { setFlagsFromString } = await import("node:v8");

@@ -1,14 +1,12 @@
 /**
  * The `kosong` binary's entry. `kosong --version` (or `-V`) alone prints
  * the version here and loads nothing else (see `version.ts`); any other
- * command keeps Node's HTTP parser on V8's baseline code (see
- * `http-parser-tier.ts`), turns on Node's compile cache (see `compile-cache.ts`), then runs
+ * command turns on Node's compile cache (see `compile-cache.ts`), then runs
  * the command line (`cli-main.ts`), whose modules the cache then covers.
  * The build bundles this entry on its own (`tsup.config.ts`), so that
  * `kosong --version` reads one small file.
  */
 import { exitOnClosedStdout } from "./closed-stdout.js";
-import { keepHttpParserAtBaseline } from "./http-parser-tier.js";
 import { startupMark } from "./startup-marks.js";
 import { asksOnlyForVersion, versionText } from "./version.js";
 
@@ -17,7 +15,6 @@ if (asksOnlyForVersion(process.argv.slice(2))) {
   process.stdout.write(`${versionText}\n`);
 } else {
   startupMark("entry");
-  await keepHttpParserAtBaseline();
   const { enableCompileCache } = await import("./compile-cache.js");
   await enableCompileCache();
   await import("./cli-main.js");

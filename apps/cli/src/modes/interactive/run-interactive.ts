@@ -12,6 +12,7 @@ import { openAgentSession, warnOn } from "../../agent/agent-session.js";
 import { ExitCode, UsageError } from "../../cli-error.js";
 import type { Settings } from "../../config/settings.js";
 import { type ProcessIo, processIo } from "../../process-io.js";
+import { keepHttpParserAtBaseline } from "../../http-parser-tier.js";
 import { loadProviders, type Providers, warmUpProviders } from "../../providers/create-provider.js";
 import { count } from "../../render/count.js";
 import { fileRecoveryLines } from "../../render/file-recovery-lines.js";
@@ -90,7 +91,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     await input.loadHistory();
     printBanner(session);
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
-    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once; then, while the
+    // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, and with it loaded
+    // (Node's fetch too) the HTTP parser is kept on V8's baseline code (see http-parser-tier.ts); then, while the
     // prompt waits, a new session's system prompt goes into its file (the first turn's write is then one append like any
     // turn's), one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
     // agent loop run their code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
@@ -100,6 +102,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       startupMark("prompt-drawn");
       const idle = () => input.reading;
       void loadProviders(agent.providers)
+        .then(() => keepHttpParserAtBaseline())
         .then(() => (idle() ? agent.storeSystemPrompt() : undefined))
         .then(() => warmUpProviders(agent.providers, idle))
         .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
