@@ -23,7 +23,8 @@ const tieringBudget = 2_000_000_000;
  * start compile about 90 of Node's built-in modules from scratch (`kosong -p`:
  * 230-250 against 210 ms of CPU), for a parser a single answer never
  * recompiles; so only the interactive mode sets it, once the model's SDK and
- * Node's fetch are loaded, while the user types. `node:v8` is loaded here.
+ * Node's fetch are loaded, while the prompt still waits (a turn started by
+ * then loads its modules first: it goes without). `node:v8` is loaded here.
  */
 export async function keepHttpParserAtBaseline(): Promise<void> {
   const { setFlagsFromString } = await import("node:v8");

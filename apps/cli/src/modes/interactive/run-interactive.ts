@@ -92,7 +92,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     printBanner(session);
     // Heavy modules the prompt does not need load while the user types, starting as soon as the prompt is drawn (runLoop
     // draws it synchronously before its first wait): the model's SDK first, so that Enter sends at once, and with it loaded
-    // (Node's fetch too) the HTTP parser is kept on V8's baseline code (see http-parser-tier.ts); then, while the
+    // (Node's fetch too) the HTTP parser is kept on V8's baseline code if the prompt still waits (see http-parser-tier.ts); then, while the
     // prompt waits, a new session's system prompt goes into its file (the first turn's write is then one append like any
     // turn's), one turn with a twin of the provider against a throwaway local server (Node's fetch, the SDK and the
     // agent loop run their code for the first time: the first turn took twice a later one), and Markdown, warmed up on a sample (the first
@@ -102,7 +102,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       startupMark("prompt-drawn");
       const idle = () => input.reading;
       void loadProviders(agent.providers)
-        .then(() => keepHttpParserAtBaseline())
+        .then(() => (idle() ? keepHttpParserAtBaseline() : undefined))
         .then(() => (idle() ? agent.storeSystemPrompt() : undefined))
         .then(() => warmUpProviders(agent.providers, idle))
         .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
