@@ -5,8 +5,7 @@
  * start, and the same result handed to every reader. What each reader makes
  * of a missing, unreadable, oversized or damaged file stays its own.
  */
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { readCappedFile } from "../files/read-capped-file.js";
 
 /** A settings file larger than this is not read (a workspace's file may be hostile). */
 export const maxSettingsBytes = 1024 * 1024;
@@ -52,37 +51,11 @@ export class SettingsFileReads {
  * {@link maxSettingsBytes} is read; opening does not wait on a FIFO.
  */
 export async function readSettingsFile(file: string): Promise<SettingsFileRead> {
-  let bytes: Buffer;
-  try {
-    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) return { kind: "unreadable", message: "not a regular file" };
-      if (info.size > maxSettingsBytes) return { kind: "too-large", bytes: info.size };
-      bytes = await readAtMost(handle, maxSettingsBytes + 1);
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? { kind: "missing" } : { kind: "unreadable", message: (error as Error).message };
-  }
-  // A file that grew between the stat and the read (or reports no true size).
-  if (bytes.length > maxSettingsBytes) return { kind: "too-large", bytes: bytes.length };
+  const read = await readCappedFile(file, maxSettingsBytes);
+  if (read.kind !== "read") return read;
+  const { bytes } = read;
   let json: SettingsJson | undefined;
   return { kind: "read", bytes: bytes.length, json: () => (json ??= parse(bytes.toString("utf8"))) };
-}
-
-/** Up to `limit` bytes from the start of `handle`'s file. */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(limit);
-  let length = 0;
-  while (length < limit) {
-    const { bytesRead } = await handle.read(buffer, length, limit - length, length);
-    if (bytesRead === 0) break;
-    length += bytesRead;
-  }
-  return buffer.subarray(0, length);
 }
 
 function parse(text: string): SettingsJson {

@@ -19,10 +19,12 @@
  * too, and moved to the new file at the first save.
  */
 import { randomBytes } from "node:crypto";
-import { constants, type FileHandle, open, rename, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
+import { readCappedFile } from "../files/read-capped-file.js";
 
 /** The file's name in the session folder. */
 export const checkpointTimesFile = "checkpoint-times.jsonl";
@@ -191,33 +193,12 @@ function parseJson(text: string): unknown {
 
 /**
  * The text of `file` when it is a regular file (not a link) of at most
- * `maxBytes`; "missing" when there is none, "unreadable" otherwise. Opening
- * does not wait on a FIFO.
+ * `maxBytes`; "missing" when there is none, "unreadable" otherwise (see
+ * {@link readCappedFile}).
  */
 async function readRegularFile(file: string, maxBytes: number): Promise<string | "missing" | "unreadable"> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "unreadable";
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > maxBytes) return "unreadable";
-    // What the stat gave and no more (a file growing meanwhile is read up to there: its last line is then cut, so ignored).
-    const buffer = Buffer.alloc(info.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.toString("utf8", 0, length);
-  } catch {
-    return "unreadable";
-  } finally {
-    await handle.close();
-  }
+  const read = await readCappedFile(file, maxBytes, { followLinks: false });
+  return read.kind === "read" ? read.bytes.toString("utf8") : read.kind === "missing" ? "missing" : "unreadable";
 }
 
 /** Appends `line` to `file` (made 0600 when missing) with one write; refuses anything but a regular file, without waiting on a FIFO. */
