@@ -32,34 +32,7 @@ export function todoCarryText(todos: readonly TodoItem[]): string {
 
 /** The list as `history` leaves it: null when no list was ever set. */
 export function todoListOf(history: readonly Message[]): TodoItem[] | null {
-  return newestListIn(history, 0) ?? null;
-}
-
-/**
- * The list as a history leaves it, read as the history grows: each
- * {@link TodoListReader.read} reads only the messages appended since the
- * last one (a history that is not the last one read plus messages after it,
- * as after a revert or a compaction, which replace the context's history, is
- * read whole again). What the interactive mode shows after each turn.
- */
-export class TodoListReader {
-  #read: readonly Message[] = [];
-  #list: TodoItem[] | null = null;
-
-  /** The list `history` leaves: null when no list was ever set. */
-  read(history: readonly Message[]): TodoItem[] | null {
-    const last = this.#read.length - 1;
-    const appended = history.length > last && (last < 0 || history[last] === this.#read[last]);
-    const found = newestListIn(history, appended ? last + 1 : 0);
-    if (found !== undefined || !appended) this.#list = found ?? null;
-    this.#read = history;
-    return this.#list;
-  }
-}
-
-/** The newest list set in `history` from index `from` on; undefined when none is. */
-function newestListIn(history: readonly Message[], from: number): TodoItem[] | undefined {
-  for (let i = history.length - 1; i >= from; i--) {
+  for (let i = history.length - 1; i >= 0; i--) {
     const message = history[i]!;
     if (message.role === "assistant") {
       for (const call of [...(message.tool_calls ?? [])].reverse()) {
@@ -75,7 +48,7 @@ function newestListIn(history: readonly Message[], from: number): TodoItem[] | u
       }
     }
   }
-  return undefined;
+  return null;
 }
 
 function parseList(json: string): TodoItem[] | null {

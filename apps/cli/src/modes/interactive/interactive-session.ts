@@ -19,7 +19,7 @@ import { recordFirstPrompt } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import type { QuestionAnswers, QuestionItem } from "../../questions/ask-user-question.js";
 import { planModeNote } from "../../plan/plan-mode.js";
-import { sameTodoList, type TodoItem, todoLines, TodoListReader } from "../../todo/todo-list.js";
+import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
 import { ruleForApproval } from "../../permissions/permission-rule.js";
 import { editPlan } from "./plan-editor.js";
@@ -58,8 +58,6 @@ export class InteractiveSession {
   #paused: (<T>(read: () => Promise<T>) => Promise<T>) | null = null;
   /** The todo list last shown, to show it again only when it changed. */
   #shownTodo: TodoItem[] | null = null;
-  /** Reads the todo list from the messages each turn added, not the whole history again. */
-  readonly #todos = new TodoListReader();
   /** Approval requests of background agents made while no turn ran, to ask at the prompt (oldest first). */
   readonly #waitingApprovals: ApprovalRequestInfo[] = [];
   /** Ends the prompt being read so that a waiting approval is asked (null when no prompt is read). */
@@ -181,7 +179,7 @@ export class InteractiveSession {
    * `always`, whatever it is; else only when it changed since last shown.
    */
   printTodo(options: { always?: boolean } = {}): void {
-    const todos = this.#todos.read(this.agent.context.history);
+    const todos = todoListOf(this.agent.context.history);
     if (!options.always && sameTodoList(todos, this.#shownTodo)) return;
     this.#shownTodo = todos;
     if (todos === null || todos.length === 0) {
