@@ -14,6 +14,7 @@ import type { Budget } from "./budget-options.js";
 import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
+import { removedLines, withoutKeptLines } from "./removed-lines.js";
 import { searchHits, withoutShownHits } from "./search-hits.js";
 import { addShown, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
@@ -42,6 +43,12 @@ export interface FitResult {
    * already held back for them).
    */
   searchHitsWanted?: number;
+  /**
+   * The tokens all the agent's lines of what was given up (see
+   * {@link removedLines}) would take, when they did not all fit (0: all
+   * listed, or no index).
+   */
+  linesWanted?: number;
 }
 
 /** Options of {@link fitToBudget}. */
@@ -59,6 +66,13 @@ export interface FitOptions {
    * hits and the index share `indexShare`, the hits first.
    */
   searchHitsShare?: number;
+  /**
+   * A further share of the budget held back for the lines the agent wrote in
+   * what is given up that name what nothing kept names (see
+   * {@link removedLines}; default 0), written before the search hits; only
+   * with an `indexShare`.
+   */
+  linesShare?: number;
   /** Put back what was given up, last given up first, while it fits (default false: a plain suffix stays a suffix). */
   refill?: boolean;
   /**
@@ -95,7 +109,8 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   const { counter } = budget;
   const indexRoom = Math.floor(budget.maxTokens * (options.indexShare ?? 0));
   const hitsRoom = Math.floor(budget.maxTokens * (options.searchHitsShare ?? 0));
-  const reserve = indexRoom + hitsRoom;
+  const linesRoom = indexRoom > 0 ? Math.floor(budget.maxTokens * (options.linesShare ?? 0)) : 0;
+  const reserve = indexRoom + hitsRoom + linesRoom;
   const maxTokens = budget.maxTokens - reserve;
   const whole = Math.floor(budget.maxTokens * (1 - (options.headroom ?? 0)));
   const target = whole - reserve;
@@ -263,30 +278,39 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
   let kept = current.filter((m): m is Message => m !== null);
   let notice = dropped === 0 ? null : droppedNotice(dropped);
   let hitsWanted = 0;
+  let linesWanted = 0;
   if (reserve > 0) {
     const lostAt = history.flatMap((message, index) => (current[index] !== message ? [index] : []));
     const room = whole - total - (notice === null ? 0 : counter.message(notice)) - 16;
-    // The hits of the searches given up come first (where things are, verbatim); the identifier index gets what they leave.
+    // The agent's own lines that name what nothing kept names come first, in their own room; then the hits of the searches
+    // given up (where things are, verbatim); the identifier index gets what they leave.
+    const lines = removedLines(history, lostAt, { tokenizer: budget.tokenizer, kept, maxTokens: Math.min(linesRoom, room) });
+    const linesTokens = lines === "" ? 0 : budget.tokenizer.count(lines) + 2;
+    const allLines = linesRoom > 0 ? lines : removedLines(history, lostAt, { tokenizer: budget.tokenizer, kept, maxTokens: budget.maxTokens });
+    const allLinesTokens = allLines === "" ? 0 : budget.tokenizer.count(allLines) + 2;
+    if (allLinesTokens > linesTokens) linesWanted = allLinesTokens;
     const hitsOptions = { tokenizer: budget.tokenizer, kept };
-    const hits = searchHits(history, lostAt, { ...hitsOptions, maxTokens: room });
+    const hits = searchHits(history, lostAt, { ...hitsOptions, maxTokens: room - linesTokens, beside: lines });
     const hitsTokens = hits === "" ? 0 : budget.tokenizer.count(hits) + 2;
     // What all the hits would take, for a strategy that may fit again with room held back for them.
     const all = hitsRoom > 0 ? hits : searchHits(history, lostAt, { ...hitsOptions, maxTokens: budget.maxTokens });
     const allTokens = all === "" ? 0 : budget.tokenizer.count(all) + 2;
     if (allTokens > hitsTokens) hitsWanted = allTokens;
-    const left = room - hitsTokens;
+    const left = room - linesTokens - hitsTokens;
+    // A name the lines or the hits above show is not listed again.
+    const shown: Message[] = lines === "" && hits === "" ? [] : [{ role: "user", content: [{ type: "text", text: `${lines}\n${hits}` }] }];
     const names = identifierIndex(
       lostAt.map((i) => history[i]!),
-      { maxTokens: hitsRoom > 0 ? Math.min(left, indexRoom) : left, tokenizer: budget.tokenizer, kept },
+      { maxTokens: hitsRoom > 0 ? Math.min(left, indexRoom) : left, tokenizer: budget.tokenizer, kept: [...kept, ...shown] },
     );
-    let index = [hits, names].filter((part) => part !== "").join("\n\n");
+    let index = [lines, hits, names].filter((part) => part !== "").join("\n\n");
     // The room the index leaves goes back to what was given up (the notice's count may grow by a digit: 4 tokens spare).
     // With an index the notice stays even when every message comes back: it costs at least a one-message notice.
     const extra = index === "" ? 0 : counter.message(droppedNotice(dropped, index)) - noticeCost(dropped, true) + 4;
     settle(whole - extra, index !== "");
     kept = current.filter((m): m is Message => m !== null);
-    // A search round put back shows its hits itself: the notice no longer lists them.
-    if (hits !== "") index = [withoutShownHits(hits, kept), names].filter((part) => part !== "").join("\n\n");
+    // A round put back shows its lines and its hits itself: the notice no longer lists them.
+    if (hits !== "" || lines !== "") index = [withoutKeptLines(lines, kept), withoutShownHits(hits, kept), names].filter((part) => part !== "").join("\n\n");
     notice = index !== "" ? droppedNotice(dropped, index) : dropped === 0 ? null : droppedNotice(dropped);
   }
   let messages = notice === null ? kept : withNotice(kept, notice);
@@ -308,6 +332,7 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     messages,
     tokens,
     searchHitsWanted: hitsWanted,
+    linesWanted,
     details: {
       kept: unchanged,
       dropped,

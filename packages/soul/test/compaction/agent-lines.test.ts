@@ -2,17 +2,7 @@ import { assistantMessage, toolCall, toolMessage, userMessage, type Message } fr
 import { isToolOutputStub, PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
 import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
-import { expectValidWithin, prose } from "./helpers/histories.js";
-
-/** The text of `messages` without an identifier index (what the index lists is a name, not the line that uses it). */
-function keptContent(messages: readonly Message[]): string {
-  const parts: string[] = [];
-  for (const message of messages) {
-    for (const part of message.content) if (part.type === "text") parts.push(part.text.split("## Identifiers in the removed messages")[0]!);
-    for (const call of message.tool_calls ?? []) parts.push(call.function.arguments ?? "");
-  }
-  return parts.join("\n");
-}
+import { expectValidWithin, keptContent, prose } from "./helpers/histories.js";
 
 const script = (file: string, body: string[]): string => [`cat > ${file} << 'EOF'`, ...body, "EOF", `python ${file}`].join("\n");
 

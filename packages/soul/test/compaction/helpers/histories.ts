@@ -35,3 +35,13 @@ export function expectValidWithin(result: CompactionResult, maxTokens: number, t
 export function allText(messages: readonly Message[]): string {
   return messages.map((m) => m.content.map((p) => (p.type === "text" ? p.text : "")).join("")).join("\n");
 }
+
+/** The text of `messages` (texts and tool-call arguments) without an identifier index: what the index lists is a name, not the line that uses it. */
+export function keptContent(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const message of messages) {
+    for (const part of message.content) if (part.type === "text") parts.push(part.text.split("## Identifiers in the removed messages")[0]!);
+    for (const call of message.tool_calls ?? []) parts.push(call.function.arguments ?? "");
+  }
+  return parts.join("\n");
+}
