@@ -96,6 +96,13 @@ describe("the first turn's warm-up", () => {
     expect(server.requests).toEqual([]);
   });
 
+  it("starts no server and builds no twin when the prompt already stopped waiting (Enter typed while the SDK loaded)", async () => {
+    const urls: string[] = [];
+    expect(await recordingProvider(urls).warmUp(() => false)).toBe("stopped");
+    expect(urls).toEqual([]);
+    expect(server.requests).toEqual([]);
+  });
+
   it("is skipped when Node's fetch goes through a proxy from the environment", async () => {
     const main = await mainProvider("openai");
     process.env.NODE_USE_ENV_PROXY = "1";

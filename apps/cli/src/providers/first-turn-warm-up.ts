@@ -136,6 +136,8 @@ async function listenLocally(body: string): Promise<{ url: string; close(): Prom
  */
 export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean): Promise<WarmUpOutcome> {
   if (fetchUsesEnvironmentProxy()) return "skipped";
+  // A turn already started (Enter pressed while the SDK loaded) runs that code itself: no server, no twin to hold it up.
+  if (!idle()) return "stopped";
   const abort = new AbortController();
   // The request in flight is aborted within a few milliseconds of the prompt no longer waiting.
   const watch = setInterval(() => idle() || abort.abort(), idleCheckMs).unref();
