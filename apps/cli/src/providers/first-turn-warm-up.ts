@@ -18,9 +18,10 @@
  *
  * Nothing leaves the process but for that loopback connection: what the
  * SDK adds from the environment (e.g. an Anthropic auth token, an OpenAI
- * organization), the system prompt and the tools reach only this server. When Node's fetch goes through a
- * proxy from the environment (`NODE_USE_ENV_PROXY`, `--use-env-proxy`), the
- * warm-up is skipped, as the request would reach the proxy.
+ * organization), the system prompt and the tools reach only this server.
+ * When Node's fetch goes through a proxy from the environment
+ * (`NODE_USE_ENV_PROXY`, `--use-env-proxy`), the warm-up is skipped, as the
+ * request would reach the proxy.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
