@@ -54,7 +54,7 @@ export function removedLines(history: readonly Message[], lost: Iterable<number>
         const line = noticeLine(raw, LINE_CHARS);
         if (line === "" || seen.has(line)) continue;
         const keys = new Map<string, number>();
-        for (const key of nameKeys(raw)) if (!covered.has(key)) keys.set(key, priors.get(key) ?? 0);
+        for (const key of nameKeys(line)) if (!covered.has(key)) keys.set(key, priors.get(key) ?? 0);
         if (keys.size === 0) continue;
         seen.add(line);
         candidates.push({ at, line, tokens: estimate(line), base: 0, keys });
