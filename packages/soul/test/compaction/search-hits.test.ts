@@ -51,6 +51,24 @@ function handlerSession(lookups: number, views: number): Message[] {
   ];
 }
 
+const LOOKUP = 'grep -n "def union" -A 6 django/db/models/query.py';
+/** What a definition lookup with context prints: the hit, then the body's lines as `N-` context lines. */
+const DEFINITION = [
+  "999:    def union(self, *other_qs, all=False):",
+  "1000-        # If the query is an EmptyQuerySet, combine all nonempty querysets.",
+  "1001-        if isinstance(self, EmptyQuerySet):",
+  "1002-            qs = [q for q in other_qs if not isinstance(q, EmptyQuerySet)]",
+  "1003-            return qs[0]._combinator_query('union', *qs[1:], all=all) if qs else self",
+  "1004-        return self._combinator_query('union', *other_qs, all=all)",
+  "1005-",
+].join("\n");
+
+/** `history()` with the targeted search printing the definition's body as context lines. */
+function lookupHistory(): Message[] {
+  const input = history();
+  return [input[0]!, ...shell("s1", LOOKUP, DEFINITION, "Where is union defined?"), ...input.slice(3)];
+}
+
 /** The text of `messages` before any identifier index (which lists names, not lines). */
 function beforeIndex(messages: readonly Message[]): string {
   const text = messages.map((m) => extractText(m, "\n")).join("\n");
@@ -91,6 +109,24 @@ describe("search hits of dropped rounds", () => {
     // one more lookup than the first measured, so one may be missing)
     const listed = Array.from({ length: 20 }, (_, k) => new RegExp(`${100 + k * 37}:\\s+def handler_${k}\\(self, request, \\*args\\):`).test(text));
     expect(listed.filter(Boolean).length).toBeGreaterThanOrEqual(19);
+  });
+
+  it("keeps the context lines of a search that found one line (the definition looked up) with its hit", () => {
+    const text = searchHits(lookupHistory(), lookupHistory().keys(), { maxTokens: 2000, tokenizer: o200kTokenizer });
+    expect(text).toContain(
+      [
+        `$ ${LOOKUP}`,
+        "999: def union(self, *other_qs, all=False):",
+        "1000- # If the query is an EmptyQuerySet, combine all nonempty querysets.",
+        "1001- if isinstance(self, EmptyQuerySet):",
+        "1002- qs = [q for q in other_qs if not isinstance(q, EmptyQuerySet)]",
+        "1003- return qs[0]._combinator_query('union', *qs[1:], all=all) if qs else self",
+        "1004- return self._combinator_query('union', *other_qs, all=all)",
+      ].join("\n"),
+    );
+    // A broad search keeps its hits only: its context would be most of a file.
+    const broad = shell("b", "grep -n -A 1 return app.py", ["3:    return a", "4-", "--", "9:    return b", "10-"].join("\n"));
+    expect(searchHits(broad, [1], { maxTokens: 500, tokenizer: o200kTokenizer })).toBe(`${SEARCH_HITS_TITLE}\n$ grep -n -A 1 return app.py\n3: return a\n9: return b`);
   });
 
   it("lists a search with few hits before a broad one when the room is short", () => {
