@@ -8,10 +8,11 @@
  * kosong makes itself, at the user's word, is remembered as trusted).
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
+import { replaceFile } from "../files/replace-file.js";
 import type { WorkspaceOffer } from "../project/workspace-offer.js";
 import { isEmptyOffer, offeredRuleCount } from "../project/workspace-offer.js";
 
@@ -42,10 +43,7 @@ export async function isTrusted(home: string, workspace: string, offer: Workspac
 export async function trustWorkspace(home: string, workspace: string, offer: WorkspaceOffer): Promise<void> {
   const workspaces = { ...(await readStore(home)), [workspace]: offerHash(offer) };
   await mkdir(home, { recursive: true, mode: 0o700 });
-  const file = trustFile(home);
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ workspaces }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temp, file);
+  await replaceFile(trustFile(home), `${JSON.stringify({ workspaces }, null, 2)}\n`);
 }
 
 /** Whether the workspace is trusted, and whether that is remembered (so a later change made at the user's word is remembered too). */

@@ -8,8 +8,9 @@
  * table, dotted keys) is refused rather than rewritten. The file is replaced
  * at once (written beside it, then renamed), and made when missing.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { replaceFile } from "../files/replace-file.js";
 import type { PermissionEffect } from "./permission-rule.js";
 
 /**
@@ -20,9 +21,7 @@ export async function editPermissionList(file: string, effect: PermissionEffect,
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error)));
   const next = file.endsWith(".toml") ? await editToml(file, text ?? "", effect, edit) : editJson(file, text ?? "{}", effect, edit);
   await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, next, { mode: 0o600 });
-  await rename(temp, file);
+  await replaceFile(file, next);
 }
 
 function editJson(file: string, text: string, effect: PermissionEffect, edit: (list: readonly string[]) => string[]): string {

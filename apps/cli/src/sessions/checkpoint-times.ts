@@ -18,13 +18,13 @@
  * before, in `checkpoint-times.json` (one JSON object by id), are read
  * too, and moved to the new file at the first save.
  */
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { open, rename, rm, writeFile } from "node:fs/promises";
+import { open, rm } from "node:fs/promises";
 import path from "node:path";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
 import { readCappedFile } from "../files/read-capped-file.js";
+import { replaceFile } from "../files/replace-file.js";
 
 /** The file's name in the session folder. */
 export const checkpointTimesFile = "checkpoint-times.jsonl";
@@ -211,17 +211,5 @@ async function appendLine(file: string, line: string): Promise<void> {
     await handle.write(line);
   } finally {
     await handle.close();
-  }
-}
-
-/** Writes `text` to a temporary file beside `file` (0600) and renames it over `file`. */
-async function replaceFile(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    await writeFile(temporary, text, { mode: 0o600, flag: "wx" });
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
   }
 }

@@ -14,6 +14,7 @@ import { lazySchema } from "@kosong/core";
 import * as z from "zod";
 import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
+import { replaceFile } from "../files/replace-file.js";
 import { makeFolders } from "./make-folders.js";
 import { unwritableFolderError } from "./unwritable-folder.js";
 
@@ -169,7 +170,7 @@ export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promis
 
 async function writeMetadata(info: SessionInfo): Promise<void> {
   const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt, compaction: info.compaction, ...(info.storedSize === null ? {} : { stored_size: info.storedSize }) };
-  await writeFile(path.join(info.dir, "session.json"), `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600 });
+  await replaceFile(path.join(info.dir, "session.json"), `${JSON.stringify(metadata, null, 2)}\n`);
 }
 
 async function readSession(dir: string): Promise<ListedSession | null> {

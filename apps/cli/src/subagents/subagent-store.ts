@@ -9,12 +9,13 @@
  * new one.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tokenUsage, type TokenUsage } from "@kosong/core";
 import type { ContextLog } from "@kosong/context";
 import { type ContextRecord, encodeRecord, scanContextFile } from "@kosong/context/records";
 import { Context } from "@kosong/soul";
+import { replaceFile } from "../files/replace-file.js";
 
 /** Where a child stands. */
 export type SubagentStatus = "running" | "finished" | "failed" | "aborted" | "interrupted" | "detached";
@@ -129,10 +130,7 @@ export class SubagentStore {
 
   /** Replaces a record. */
   async save(record: SubagentRecord): Promise<void> {
-    const file = path.join(this.#folder(record.id), "agent.json");
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-    await rename(temp, file);
+    await replaceFile(path.join(this.#folder(record.id), "agent.json"), `${JSON.stringify(record, null, 2)}\n`);
   }
 
   /** The record of `id`, null when there is none (or `id` is not an id). */

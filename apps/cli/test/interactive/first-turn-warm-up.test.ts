@@ -8,9 +8,7 @@
  * first turn writes only its own records, as a later turn does; and the
  * first request does not wait for the first prompt's record in session.json.
  */
-import { execFileSync } from "node:child_process";
-import { constants } from "node:fs";
-import { mkdir, open, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
@@ -103,25 +101,6 @@ describe("the first turn's warm-up at the first prompt", () => {
     terminal.keys("C-d");
     expect(await terminal.waitFor(/\[exit 0\]/)).toContain("No prompt given: no session saved.");
     expect(await readdir(path.join(home, ".kosong", "sessions"))).toEqual([]);
-  }, 30_000);
-
-  it("sends the first request without waiting for the first prompt's write to session.json", async () => {
-    const { terminal, home } = await startAtPrompt();
-    const metadata = path.join(await sessionFolder(home), "session.json");
-    // A write that stalls until the test reads it: session.json as a FIFO nobody reads yet.
-    await rm(metadata);
-    execFileSync("mkfifo", ["-m", "600", metadata]);
-    try {
-      server.enqueue({ message: { role: "assistant", content: [{ type: "text", text: "First answer." }] } });
-      terminal.line("hello there");
-      await terminal.waitFor(/First answer\./, { from: "› hello there" });
-      expect(prompts()).toEqual(["hello there"]);
-      expect(JSON.parse(await readFile(metadata, "utf8"))).toMatchObject({ first_prompt: "hello there" });
-      await terminal.waitFor(/First answer\.[\s\S]*›\s*$/, { from: "› hello there" });
-    } finally {
-      // A writer still waiting (the request never came) is let go.
-      await (await open(metadata, constants.O_RDONLY | constants.O_NONBLOCK)).close();
-    }
   }, 30_000);
 
   it("reports a failed write of the first prompt to session.json after the turn, which goes on and ends as usual, and keeps the session", async () => {
