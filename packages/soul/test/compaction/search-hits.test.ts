@@ -5,7 +5,7 @@
  * identifier index, a search with few hits before a broad one.
  */
 import { assistantMessage, extractText, type Message, toolCall, toolMessage, userMessage } from "@kosong/core";
-import { PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { extractiveSummary, PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
 import { estimateTokens, o200kTokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { SEARCH_HITS_TITLE, searchHits } from "../../src/compaction/search-hits.js";
@@ -195,5 +195,20 @@ describe("search hits of what stays given up", () => {
       }
     }
     expect(listed).toBeGreaterThan(0);
+  });
+});
+
+describe("search hits in an extractive summary", () => {
+  it("take more than the index's share of the summary when they want it, from the excerpts' room", () => {
+    const messages = handlerSession(24, 10);
+    const maxTokens = 8000;
+    const summary = extractiveSummary(messages, { maxTokens, tokenizer: o200kTokenizer, kept: [assistantMessage("Three handlers still miss the request id.")] });
+    expect(o200kTokenizer.count(summary)).toBeLessThanOrEqual(maxTokens);
+    const at = summary.indexOf(SEARCH_HITS_TITLE);
+    const end = summary.indexOf("## Identifiers in the removed messages");
+    const section = summary.slice(at, end < 0 ? undefined : end);
+    // The index's share is 5 % of the summary (400 tokens): the hits take more, up to 2.5 % beyond it.
+    expect(o200kTokenizer.count(section)).toBeGreaterThan(maxTokens * 0.05 + 40);
+    expect(o200kTokenizer.count(section)).toBeLessThanOrEqual(maxTokens * 0.075 + 2);
   });
 });
