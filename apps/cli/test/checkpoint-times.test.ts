@@ -9,7 +9,9 @@
  * sessions saved before (`checkpoint-times.json`) is still read.
  */
 import { execFileSync } from "node:child_process";
+import { watch } from "node:fs";
 import { appendFile, chmod, lstat, readdir, readFile, stat, symlink, truncate, writeFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkpointTimesFile, CheckpointTimes, legacyCheckpointTimesFile, MAX_CHECKPOINT_TIME_LINES, MAX_CHECKPOINT_TIMES } from "../src/sessions/checkpoint-times.js";
@@ -73,6 +75,22 @@ describe("CheckpointTimes", () => {
     await times.record({ id: 4, messageCount: 8 }, later);
     const reopened = await CheckpointTimes.open(dir);
     expect([reopened.timeOf({ id: 3, messageCount: 6 }), reopened.timeOf({ id: 4, messageCount: 8 })]).toEqual([later, later]);
+  });
+
+  it("writes a new session's first time with one append, as any later one: no temporary file and no replace", async () => {
+    const dir = await tempDir();
+    const times = await CheckpointTimes.open(dir);
+    const named: string[] = [];
+    const watcher = watch(dir, (_, name) => void (name !== null && named.push(name)));
+    try {
+      await times.record({ id: 0, messageCount: 0 }, first);
+      // Events come in order: once the file's own has come, a temporary file's (made before it) has too.
+      while (!named.includes(checkpointTimesFile)) await sleep(5);
+    } finally {
+      watcher.close();
+    }
+    expect(named.filter((name) => name !== checkpointTimesFile)).toEqual([]);
+    expect((await CheckpointTimes.open(dir)).timeOf({ id: 0, messageCount: 0 })).toEqual(first);
   });
 
   it("appends one line per checkpoint: what a save writes does not grow with the session, and the file stays 0600", async () => {

@@ -8,7 +8,7 @@
  * works as before, the throwaway server is closed afterwards, and a prompt
  * that stops waiting stops it.
  */
-import { userMessage, type ChatProvider } from "@kosong/core";
+import { type ChatProvider, type Message, type Tool, userMessage } from "@kosong/core";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/settings.js";
@@ -93,6 +93,32 @@ describe("the first turn's warm-up", () => {
     let checks = 0;
     expect(await recordingProvider(urls).warmUp(() => checks++ === 0)).toBe("stopped");
     expect(await listening(urls[0]!)).toBe(false);
+    expect(server.requests).toEqual([]);
+  });
+
+  it("sends its throwaway server the session's system prompt and tool definitions, so the first request's body is built and encoded before the first turn", async () => {
+    const seen: { systemPrompt: string; tools: string[] }[] = [];
+    const build = async (baseURL: string) => new (await import("@kosong/core/openai")).OpenAIChatProvider({ model: "m", apiKey: "warm-up", baseURL });
+    const twin = async (baseURL: string): Promise<ChatProvider> => {
+      const provider = await build(baseURL);
+      return Object.assign(Object.create(provider) as ChatProvider, {
+        generate: (systemPrompt: string, tools: readonly Tool[], history: readonly Message[]) => {
+          seen.push({ systemPrompt, tools: tools.map((tool) => tool.name) });
+          return provider.generate(systemPrompt, tools, history);
+        },
+      });
+    };
+    const main = new DeferredProvider("openai", "m", () => build(`${server.url}/v1`), null, null, true, { wire: "openai-chat", twin });
+    const tool: Tool = { name: "ReadFile", description: "Reads a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
+    expect(await main.warmUp(() => true, { systemPrompt: "You are kosong.", tools: [tool] })).toBe("warmed");
+    expect(seen).toEqual([{ systemPrompt: "You are kosong.", tools: ["ReadFile"] }]);
+    expect(server.requests).toEqual([]);
+  });
+
+  it("starts no server and builds no twin when the prompt already stopped waiting (Enter typed while the SDK loaded)", async () => {
+    const urls: string[] = [];
+    expect(await recordingProvider(urls).warmUp(() => false)).toBe("stopped");
+    expect(urls).toEqual([]);
     expect(server.requests).toEqual([]);
   });
 

@@ -3,7 +3,9 @@
  * at the first prompt (so the first answer does not pay for compiling
  * marked's rules). The warm-up must not load what the idle prompt does not
  * need (the code highlighter, all of highlight.js, and the emoji table), and
- * an answer rendered after it still gets them.
+ * an answer rendered after it still gets them. A turn already started when
+ * the warm-up's turn comes (Enter typed while the SDK loaded) loads marked
+ * itself, after its request: the warm-up then loads nothing.
  */
 import { createRequire } from "node:module";
 import pc from "picocolors";
@@ -17,6 +19,12 @@ process.env.FORCE_COLOR = "1";
 const { MarkdownStream, warmMarkdownRenderer } = await import("../src/render/markdown-stream.js");
 
 describe("the Markdown renderer's warm-up", () => {
+  // Enter pressed while the SDK still loaded: the warm-up comes after the turn started, whose request must not wait for marked's modules.
+  it("loads nothing once the prompt no longer waits", async () => {
+    await warmMarkdownRenderer(80, () => false);
+    expect(loaded("/cli-table3/")).toBe(false);
+  });
+
   it("leaves the highlighter and the emoji table unloaded, and the first answer after it still has both", async () => {
     expect([loaded("/highlight.js/"), loaded("/node-emoji/")]).toEqual([false, false]);
     await warmMarkdownRenderer(80);

@@ -12,7 +12,7 @@ import { acceptsImages } from "../media/image-input.js";
 import { DeferredProvider } from "./deferred-provider.js";
 import { missingCredentialsMessage } from "./missing-credentials.js";
 import { readScriptsFile } from "./scripts-file.js";
-import type { TransportWarmUp, WarmUpOutcome, WireFormat } from "./first-turn-warm-up.js";
+import type { TransportWarmUp, WarmUpOutcome, WarmUpRequest, WireFormat } from "./first-turn-warm-up.js";
 
 /** Default models per provider. */
 export const defaultModels: Record<ProviderName, string> = {
@@ -144,9 +144,9 @@ export async function loadProviders(providers: Providers): Promise<void> {
  * request up while `idle()` holds (see {@link DeferredProvider.warmUp}):
  * nothing is sent to the provider. Never rejects.
  */
-export async function warmUpProviders(providers: Providers, idle: () => boolean): Promise<WarmUpOutcome> {
+export async function warmUpProviders(providers: Providers, idle: () => boolean, request?: WarmUpRequest): Promise<WarmUpOutcome> {
   await loadProviders(providers);
-  return providers.main instanceof DeferredProvider ? providers.main.warmUp(idle) : "skipped";
+  return providers.main instanceof DeferredProvider ? providers.main.warmUp(idle, request) : "skipped";
 }
 
 /** Where the key a provider sends comes from, as a user would fix it: a variable, the config file, or none (a local server). */

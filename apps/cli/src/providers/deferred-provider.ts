@@ -7,7 +7,7 @@
  * types; any other use loads it on the first `generate`.
  */
 import { startupMark } from "../startup-marks.js";
-import { type TransportWarmUp, type WarmUpOutcome, warmUpFirstTurn } from "./first-turn-warm-up.js";
+import { type TransportWarmUp, type WarmUpOutcome, type WarmUpRequest, warmUpFirstTurn } from "./first-turn-warm-up.js";
 import { APIStatusError, type ChatProvider, ChatProviderError, contextWindowOf, type Message, type ProviderGenerateOptions, type StreamedMessage, type ThinkingEffort, type Tool } from "@kosong/core";
 
 /** A {@link ChatProvider} built by `create` on first use. */
@@ -59,16 +59,18 @@ export class DeferredProvider implements ChatProvider {
    * this provider against a throwaway server on 127.0.0.1 (see
    * {@link warmUpFirstTurn}), so that the first real turn does not pay for
    * running Node's fetch, the SDK's request and stream code and the agent
-   * loop for the first time. Nothing is sent to the provider. Never rejects.
+   * loop for the first time. Nothing is sent to the provider. `request`: the
+   * system prompt and tools the twin's request carries (see
+   * {@link WarmUpRequest}; none when absent). Never rejects.
    */
-  async warmUp(idle: () => boolean): Promise<WarmUpOutcome> {
+  async warmUp(idle: () => boolean, request?: WarmUpRequest): Promise<WarmUpOutcome> {
     if (this.#transportWarmUp === null) return "skipped";
     try {
       await this.load();
     } catch {
       return "failed";
     }
-    const outcome = await warmUpFirstTurn(this.#transportWarmUp, idle);
+    const outcome = await warmUpFirstTurn(this.#transportWarmUp, idle, request);
     if (outcome === "warmed") startupMark("first-turn-warmed");
     return outcome;
   }

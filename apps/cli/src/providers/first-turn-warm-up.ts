@@ -12,19 +12,22 @@
  * options, through the same global `fetch`) but with a placeholder key and
  * its base URL on a throwaway HTTP server that this process listens on, on
  * 127.0.0.1, for that one request, answering it with a tiny canned stream
- * in the provider's wire format. The server closes right after.
+ * in the provider's wire format. The server closes right after. Its
+ * request carries the session's system prompt and tool definitions, as the
+ * first real one does, so that their conversion and encoding run then too.
  *
  * Nothing leaves the process but for that loopback connection: what the
  * SDK adds from the environment (e.g. an Anthropic auth token, an OpenAI
- * organization) reaches only this server. When Node's fetch goes through a
- * proxy from the environment (`NODE_USE_ENV_PROXY`, `--use-env-proxy`), the
- * warm-up is skipped, as the request would reach the proxy.
+ * organization), the system prompt and the tools reach only this server.
+ * When Node's fetch goes through a proxy from the environment
+ * (`NODE_USE_ENV_PROXY`, `--use-env-proxy`), the warm-up is skipped, as the
+ * request would reach the proxy.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type ChatProvider, SimpleToolset } from "@kosong/core";
+import { type ChatProvider, type Tool, type Toolset, toolError } from "@kosong/core";
 import { MemoryContextLog } from "@kosong/context";
 import { Context, Soul } from "@kosong/soul";
 
@@ -48,6 +51,23 @@ export interface TransportWarmUp {
  * session's own requests are not affected).
  */
 export type WarmUpOutcome = "warmed" | "stopped" | "skipped" | "failed";
+
+/**
+ * What the session's first request carries besides the conversation: the
+ * agent's system prompt and its tools' definitions. The warm-up's request
+ * carries the same (to its loopback server only), so that the provider's
+ * conversion of each tool and the encoding of that body run before the
+ * first turn, not in it.
+ */
+export interface WarmUpRequest {
+  systemPrompt: string;
+  tools: readonly Tool[];
+}
+
+/** The tools of `request` as a toolset that runs none: the canned answer calls no tool, and a call would get an error. */
+function definitionsOnly(request: WarmUpRequest): Toolset {
+  return { tools: request.tools, handle: async (call) => ({ tool_call_id: call.id, return_value: toolError({ message: "not run in the warm-up" }) }) };
+}
 
 /** How often the warm-up looks whether the prompt still waits, in ms. */
 const idleCheckMs = 5;
@@ -131,11 +151,14 @@ async function listenLocally(body: string): Promise<{ url: string; close(): Prom
  * Runs one turn of a soul on an in-memory context with `warmUp`'s twin,
  * against a throwaway local server (see the module's comment), while
  * `idle()` holds: a false `idle()` aborts the turn within a few
- * milliseconds. Resolves once the server is closed;
+ * milliseconds. The turn's request carries `request`'s system prompt and
+ * tools (none by default). Resolves once the server is closed;
  * never rejects.
  */
-export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean): Promise<WarmUpOutcome> {
+export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boolean, request: WarmUpRequest = { systemPrompt: "", tools: [] }): Promise<WarmUpOutcome> {
   if (fetchUsesEnvironmentProxy()) return "skipped";
+  // A turn already started (Enter pressed while the SDK loaded) runs that code itself: no server, no twin to hold it up.
+  if (!idle()) return "stopped";
   const abort = new AbortController();
   // The request in flight is aborted within a few milliseconds of the prompt no longer waiting.
   const watch = setInterval(() => idle() || abort.abort(), idleCheckMs).unref();
@@ -147,7 +170,7 @@ export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boole
     if (!idle()) return "stopped";
     const context = new Context(new MemoryContextLog());
     await context.restore();
-    const soul = new Soul({ agent: { name: "warm-up", systemPrompt: "", toolset: new SimpleToolset([]) }, provider, context });
+    const soul = new Soul({ agent: { name: "warm-up", systemPrompt: request.systemPrompt, toolset: definitionsOnly(request) }, provider, context });
     let text = "";
     const turn = soul.run("hi", { signal: abort.signal });
     for await (const event of turn) if (event.type === "TextPart") text += event.payload.text;

@@ -57,6 +57,8 @@ const warmUpBlocks = [
  * for one block at most; a turn started meanwhile renders as it would have).
  */
 export async function warmMarkdownRenderer(columns: number, idle: () => boolean = () => true): Promise<void> {
+  // Not loaded ahead of a turn already started: marked's modules would evaluate before its request goes out.
+  if (!idle()) return;
   const render = await loadMarkdownRenderer(columns);
   for (const block of warmUpBlocks) {
     await new Promise((resolve) => setImmediate(resolve));

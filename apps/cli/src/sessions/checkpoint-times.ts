@@ -157,10 +157,11 @@ function lineOf(id: number, entry: Entry): string {
 
 async function readSavedTimes(dir: string): Promise<SavedTimes> {
   const legacy = await readRegularFile(path.join(dir, legacyCheckpointTimesFile), maxLegacyFileBytes);
-  const entries = typeof legacy === "string" ? legacyEntries(legacy) : new Map<number, Entry>();
-  const text = await readRegularFile(path.join(dir, checkpointTimesFile), maxFileBytes);
-  if (typeof text !== "string") return { entries: dropOldest(entries), lines: 0, replace: legacy !== "missing" || text !== "missing" };
-  const lines = text.split("\n");
+  const entries = legacy.kind === "read" ? legacyEntries(legacy.text) : new Map<number, Entry>();
+  const saved = await readRegularFile(path.join(dir, checkpointTimesFile), maxFileBytes);
+  // A new session's first save is then one append, like any later one (not a replace of a file that is not there).
+  if (saved.kind !== "read") return { entries: dropOldest(entries), lines: 0, replace: legacy.kind !== "missing" || saved.kind !== "missing" };
+  const lines = saved.text.split("\n");
   // What follows the last newline: nothing, or a line a save did not finish.
   const tail = lines.pop();
   for (const line of lines) {
@@ -168,7 +169,7 @@ async function readSavedTimes(dir: string): Promise<SavedTimes> {
     const sound = soundLine.exec(line);
     if (sound !== null && !Number.isNaN(Date.parse(sound[2]!))) setNewest(entries, Number(sound[1]), { at: sound[2]!, messages: Number(sound[3]) });
   }
-  return { entries: dropOldest(entries), lines: lines.length, replace: legacy !== "missing" || tail !== "" };
+  return { entries: dropOldest(entries), lines: lines.length, replace: legacy.kind !== "missing" || tail !== "" };
 }
 
 /** The old file's times: one object by id; each entry on its own, so one damaged entry loses only its own time. */
@@ -193,12 +194,12 @@ function parseJson(text: string): unknown {
 
 /**
  * The text of `file` when it is a regular file (not a link) of at most
- * `maxBytes`; "missing" when there is none, "unreadable" otherwise (see
+ * `maxBytes`; else whether there is none or it cannot be read (see
  * {@link readCappedFile}).
  */
-async function readRegularFile(file: string, maxBytes: number): Promise<string | "missing" | "unreadable"> {
+async function readRegularFile(file: string, maxBytes: number): Promise<{ kind: "read"; text: string } | { kind: "missing" | "unreadable" }> {
   const read = await readCappedFile(file, maxBytes, { followLinks: false });
-  return read.kind === "read" ? read.bytes.toString("utf8") : read.kind === "missing" ? "missing" : "unreadable";
+  return read.kind === "read" ? { kind: "read", text: read.bytes.toString("utf8") } : { kind: read.kind === "missing" ? "missing" : "unreadable" };
 }
 
 /** Appends `line` to `file` (made 0600 when missing) with one write; refuses anything but a regular file, without waiting on a FIFO. */
