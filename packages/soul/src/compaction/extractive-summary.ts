@@ -6,8 +6,9 @@
  * ended (failing tests and lint rules included), the decisions taken,
  * excerpts of the outputs about the working files, and an index of the
  * identifiers seen, within a token budget. Each fact section is capped so
- * that none crowds out the rest; the excerpts take what they leave, the
- * index what is left after them (5 % at most).
+ * that none crowds out the rest; the excerpts take what they leave but the
+ * room of the search hits (the index's 5 %, and up to 2.5 % more that the
+ * hits want), the hits and then the index what is left after them.
  * Kode's summary counted messages and guessed topics; this one keeps
  * the facts that the work depends on.
  */
@@ -65,6 +66,8 @@ type Items = Array<{ text: string; priority: number }>;
 const FACTS_SHARE = 0.45;
 /** The share of the summary the identifier index takes at most (it gets only what the rest leaves). */
 const INDEX_SHARE = 0.05;
+/** The share of the summary the search hits may take beyond the index's share, held back from the excerpts (see extractiveSummary). */
+const HITS_SHARE = 0.025;
 
 /**
  * The summary of `messages` as markdown sections, at most `maxTokens` tokens
@@ -72,8 +75,9 @@ const INDEX_SHARE = 0.05;
  * (see {@link userRequests}), the facts (files written and read, commands run
  * more than once, errors and how they ended, failing tests, decisions, each
  * capped), excerpts of the outputs about what the `kept` messages work on
- * (see {@link workingExcerpts}), and in what is left (5 % at most) an index
- * of the identifiers.
+ * (see {@link workingExcerpts}), and in what is left (5 % at most, 7.5 %
+ * when the search hits want more) the hit lines of the searches (see
+ * {@link searchHits}), then an index of the identifiers.
  */
 export function extractiveSummary(messages: readonly Message[], options: ExtractiveSummaryOptions): string {
   const { tokenizer, maxTokens } = options;
@@ -88,9 +92,15 @@ export function extractiveSummary(messages: readonly Message[], options: Extract
   let text = parts.join("\n\n");
   const kept = options.kept ?? [];
   const working = new WorkingSet([...messages.filter(isUserTyped).slice(-1), ...kept]);
-  const excerpts = workingExcerpts(messages, working, maxTokens - tokenizer.count(text) - Math.floor(maxTokens * INDEX_SHARE) - 4, tokenizer, kept);
+  const indexRoom = Math.floor(maxTokens * INDEX_SHARE);
+  // The search hits may take more than the index's share: what they want beyond it (up to HITS_SHARE more) is held back
+  // from the excerpts, which count those hits as shown (an excerpt of the same search then adds only what they lack).
+  const wanted = searchHits(messages, messages.keys(), { maxTokens: indexRoom + Math.floor(maxTokens * HITS_SHARE), tokenizer, kept, beside: text });
+  const held = wanted === "" ? 0 : Math.max(0, tokenizer.count(wanted) + 2 - indexRoom);
+  const shown: Message[] = wanted === "" ? [] : [{ role: "user", content: [{ type: "text", text: wanted }] }];
+  const excerpts = workingExcerpts(messages, working, maxTokens - tokenizer.count(text) - indexRoom - held - 4, tokenizer, [...kept, ...shown]);
   if (excerpts !== "") text = text === "" ? excerpts : `${text}\n\n${excerpts}`;
-  const room = Math.min(Math.floor(maxTokens * INDEX_SHARE), maxTokens - tokenizer.count(text) - 2);
+  const room = Math.min(indexRoom + held, maxTokens - tokenizer.count(text) - 2);
   // The hits of the searches come first (where things are, verbatim); the identifier index gets what they leave.
   const hits = searchHits(messages, messages.keys(), { maxTokens: room, tokenizer, kept, beside: text });
   const index = identifierIndex(messages, { maxTokens: room - (hits === "" ? 0 : tokenizer.count(hits) + 2), tokenizer, kept });

@@ -5,7 +5,10 @@
  * (the line numbers the next `sed -n` or edit uses, the line as written);
  * they are a small part of its output (the context lines around them and
  * the rest of the round go), so the lines a user would look for again
- * stay when the round that found them is dropped.
+ * stay when the round that found them is dropped. A search that found one
+ * line (a definition looked up: `grep -n -A 20 "def union"`) keeps its
+ * context lines too: they are the body of what was looked up, the lines
+ * (and line numbers) the next edit works on.
  */
 import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
@@ -43,7 +46,8 @@ export interface SearchHitsOptions {
 
 /**
  * The hit lines of the search outputs among `history[lost]` (tool outputs
- * whose lines are mostly `N:`/`path:N:` hits, `N-` context lines and `--`),
+ * whose lines are mostly `N:`/`path:N:` hits, `N-` context lines and `--`;
+ * a search with one hit keeps its context lines too, the definition looked up),
  * the searches with the fewest hits first (newest first among equals), each
  * under the search's command, at most
  * `maxTokens` tokens; the empty string when there is none or no room.
@@ -64,9 +68,9 @@ export function searchHits(history: readonly Message[], lost: Iterable<number>, 
   // A search that found a few lines (a definition looked up) comes before a broad one; newest first among equals.
   const searches = [...lost].flatMap((index) => {
     const message = history[index];
-    return message?.role === "tool" ? [{ index, message, hits: hitLines(extractText(message, "\n")) }] : [];
+    return message?.role === "tool" ? [{ index, message, ...hitLines(extractText(message, "\n")) }] : [];
   });
-  searches.sort((a, b) => a.hits.length - b.hits.length || b.index - a.index);
+  searches.sort((a, b) => a.found - b.found || b.index - a.index);
   for (const { message, hits } of searches) {
     if (hits.length === 0) continue;
     const lines: string[] = [];
@@ -108,12 +112,19 @@ export function withoutShownHits(section: string, kept: readonly Message[]): str
   return left.length === 0 ? "" : [title, ...left].join("\n");
 }
 
-/** The hit lines of `text` when it is a search's output (see {@link SEARCH_SHAPE}), else none. */
-function hitLines(text: string): string[] {
+/**
+ * The lines of `text` to keep when it is a search's output (see
+ * {@link SEARCH_SHAPE}), else none, and how many hits it found: the hit
+ * lines; with one hit, its context lines too (the body of the definition
+ * looked up), in order, without the `--` separators.
+ */
+function hitLines(text: string): { found: number; hits: string[] } {
   const lines = text.split("\n").filter((line) => line.trim() !== "" && !MARKUP.test(line.trim()));
   const hits = lines.filter((line) => HIT.test(line));
-  const context = lines.filter((line) => !HIT.test(line) && CONTEXT.test(line)).length;
-  return hits.length > 0 && hits.length + context >= lines.length * SEARCH_SHAPE ? hits : [];
+  const context = lines.filter((line) => !HIT.test(line) && CONTEXT.test(line));
+  if (hits.length === 0 || hits.length + context.length < lines.length * SEARCH_SHAPE) return { found: 0, hits: [] };
+  if (hits.length > 1) return { found: hits.length, hits };
+  return { found: 1, hits: lines.filter((line) => HIT.test(line) || (CONTEXT.test(line) && line.trim() !== "--")) };
 }
 
 /** Each tool call's command (its first string argument) by call id, for the heading of its hits. */

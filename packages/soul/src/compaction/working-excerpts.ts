@@ -15,6 +15,8 @@
  * them); and an older view whose lines one newer view shows all of gives
  * those lines to the newer one (its value is the newer view's, which holds
  * them together with what surrounds them and as the file was last seen).
+ * An output's excerpt leaves out the tool's frame lines (`<output>`,
+ * `</output>`, a zero return code): the room goes to lines of content.
  */
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
@@ -85,7 +87,7 @@ export function workingExcerpts(
     if (relevance === 0) return;
     const call = calls.get(message.tool_call_id ?? "");
     const excerpt = toolOutputExcerpt(message, call, working, room, tokenizer);
-    const body = excerpt === null ? extractText(message, "\n") : extractText(excerpt, "\n");
+    const body = withoutFrame(excerpt === null ? extractText(message, "\n") : extractText(excerpt, "\n"));
     const text = `${commandLine(call)}\n${body}`;
     const tokens = estimate(text);
     if (tokens > (room + 40) * 1.25) return;
@@ -130,6 +132,17 @@ export function workingExcerpts(
     })
     .sort((a, b) => a.position - b.position);
   return chosen.length === 0 ? "" : `${WORKING_EXCERPTS_TITLE}\n${chosen.map((c) => c.text).join("\n\n")}`;
+}
+
+/** A line of a tool's frame around its output: a lone tag (`<output>`, `</output>`) or a tag holding 0 (`<returncode>0</returncode>`). */
+const FRAME = /^\s*(?:<\/?[\w-]+>|<([\w-]+)>0<\/\1>)\s*$/;
+
+/** `text` without its frame lines (see {@link FRAME}): they hold nothing a next step uses; a nonzero return code stays. */
+function withoutFrame(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !FRAME.test(line))
+    .join("\n");
 }
 
 /** A cheap token estimate of excerpt text (code and logs: about 3.2 characters a token), for ranking only. */

@@ -5,7 +5,7 @@
  * identifier index, a search with few hits before a broad one.
  */
 import { assistantMessage, extractText, type Message, toolCall, toolMessage, userMessage } from "@kosong/core";
-import { PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
+import { extractiveSummary, PreserveImportantCompaction, SmartCompaction } from "@kosong/soul/compaction";
 import { estimateTokens, o200kTokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { SEARCH_HITS_TITLE, searchHits } from "../../src/compaction/search-hits.js";
@@ -51,6 +51,24 @@ function handlerSession(lookups: number, views: number): Message[] {
   ];
 }
 
+const LOOKUP = 'grep -n "def union" -A 6 django/db/models/query.py';
+/** What a definition lookup with context prints: the hit, then the body's lines as `N-` context lines. */
+const DEFINITION = [
+  "999:    def union(self, *other_qs, all=False):",
+  "1000-        # If the query is an EmptyQuerySet, combine all nonempty querysets.",
+  "1001-        if isinstance(self, EmptyQuerySet):",
+  "1002-            qs = [q for q in other_qs if not isinstance(q, EmptyQuerySet)]",
+  "1003-            return qs[0]._combinator_query('union', *qs[1:], all=all) if qs else self",
+  "1004-        return self._combinator_query('union', *other_qs, all=all)",
+  "1005-",
+].join("\n");
+
+/** `history()` with the targeted search printing the definition's body as context lines. */
+function lookupHistory(): Message[] {
+  const input = history();
+  return [input[0]!, ...shell("s1", LOOKUP, DEFINITION, "Where is union defined?"), ...input.slice(3)];
+}
+
 /** The text of `messages` before any identifier index (which lists names, not lines). */
 function beforeIndex(messages: readonly Message[]): string {
   const text = messages.map((m) => extractText(m, "\n")).join("\n");
@@ -91,6 +109,17 @@ describe("search hits of dropped rounds", () => {
     // one more lookup than the first measured, so one may be missing)
     const listed = Array.from({ length: 20 }, (_, k) => new RegExp(`${100 + k * 37}:\\s+def handler_${k}\\(self, request, \\*args\\):`).test(text));
     expect(listed.filter(Boolean).length).toBeGreaterThanOrEqual(19);
+  });
+
+  it("keeps the context lines of a search that found one line (the definition looked up) with its hit", () => {
+    const text = searchHits(lookupHistory(), lookupHistory().keys(), { maxTokens: 2000, tokenizer: o200kTokenizer });
+    // Each line as printed, its spaces collapsed (the notice is one line per hit); the empty context line 1005 has no text.
+    const body = DEFINITION.split("\n").slice(0, -1).map((line) => line.replace(/\s+/g, " "));
+    expect(text).toContain([`$ ${LOOKUP}`, ...body].join("\n"));
+    expect(body.at(-1)).toBe("1004- return self._combinator_query('union', *other_qs, all=all)");
+    // A broad search keeps its hits only: its context would be most of a file.
+    const broad = shell("b", "grep -n -A 1 return app.py", ["3:    return a", "4-", "--", "9:    return b", "10-"].join("\n"));
+    expect(searchHits(broad, [1], { maxTokens: 500, tokenizer: o200kTokenizer })).toBe(`${SEARCH_HITS_TITLE}\n$ grep -n -A 1 return app.py\n3: return a\n9: return b`);
   });
 
   it("lists a search with few hits before a broad one when the room is short", () => {
@@ -166,5 +195,20 @@ describe("search hits of what stays given up", () => {
       }
     }
     expect(listed).toBeGreaterThan(0);
+  });
+});
+
+describe("search hits in an extractive summary", () => {
+  it("take more than the index's share of the summary when they want it, from the excerpts' room", () => {
+    const messages = handlerSession(24, 10);
+    const maxTokens = 8000;
+    const summary = extractiveSummary(messages, { maxTokens, tokenizer: o200kTokenizer, kept: [assistantMessage("Three handlers still miss the request id.")] });
+    expect(o200kTokenizer.count(summary)).toBeLessThanOrEqual(maxTokens);
+    const at = summary.indexOf(SEARCH_HITS_TITLE);
+    const end = summary.indexOf("## Identifiers in the removed messages");
+    const section = summary.slice(at, end < 0 ? undefined : end);
+    // The index's share is 5 % of the summary (400 tokens): the hits take more, up to 2.5 % beyond it.
+    expect(o200kTokenizer.count(section)).toBeGreaterThan(maxTokens * 0.05 + 40);
+    expect(o200kTokenizer.count(section)).toBeLessThanOrEqual(maxTokens * 0.075 + 2);
   });
 });
