@@ -15,7 +15,8 @@
 import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import type { TouchedFile } from "./file-registry.js";
-import { identifierIndex, identifiersOf } from "./identifier-index.js";
+import { identifierIndex } from "./identifier-index.js";
+import { shellFiles } from "./shell-files.js";
 import { searchHits } from "./search-hits.js";
 import { WorkingSet } from "./working-set.js";
 import { workingExcerpts } from "./working-excerpts.js";
@@ -37,8 +38,6 @@ export interface ExtractiveSummaryOptions {
 const WRITE_TOOL = /write|edit|create|patch|replace|delete|remove|move|rename|mkdir|save|append/i;
 const PATH_KEY = /^(path|paths|file|files|file_?path|filename|target|source|destination|dir|directory)$/i;
 const COMMAND_KEY = /^(command|cmd|script|commands)$/i;
-/** Shell commands that write the file named after them: `sed -i`, a redirection, `tee`, `patch`, `git apply`, `mv`, `cp`, `touch`. */
-const SHELL_WRITE = /\bsed\s+-i|>>?\s*[\w./~-]|\btee\b|\bpatch\b|\bgit\s+apply\b|\b(?:mv|cp|touch|rm)\s/;
 const DECISION = /\b(decid(e|ed|es|ing)|decisions?|chose|chosen|choose|going with|we will use|we'll use|instead of|prefer(s|red)?)\b/i;
 const RESOLUTION = /\b(fix(es|ed)?|resolv(e|ed|es)|solv(e|ed|es)|works now|passes now|now pass(es)?|succeeded)\b/i;
 const FAILURE = /\b(errors?|exceptions?|fail(s|ed|ing|ures?)?|crash(es|ed)?|broken)\b/i;
@@ -184,8 +183,9 @@ function collectFacts(messages: readonly Message[], files: readonly TouchedFile[
           else if (key === null || COMMAND_KEY.test(key)) {
             const command = value.trim().split("\n")[0]!.slice(0, 300);
             if (command !== "") commands.set(command, (commands.get(command) ?? 0) + 1);
-            const target = SHELL_WRITE.test(value) ? written : read;
-            for (const [id, kind] of identifiersOf(value)) if (kind === "path") target.set(id, position);
+            const files = shellFiles(value);
+            for (const path of files.written) written.set(path, position);
+            for (const path of files.read) read.set(path, position);
           }
         }
       }
