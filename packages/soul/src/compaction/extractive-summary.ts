@@ -38,9 +38,10 @@ export interface ExtractiveSummaryOptions {
 const WRITE_TOOL = /write|edit|create|patch|replace|delete|remove|move|rename|mkdir|save|append/i;
 const PATH_KEY = /^(path|paths|file|files|file_?path|filename|target|source|destination|dir|directory)$/i;
 const COMMAND_KEY = /^(command|cmd|script|commands)$/i;
-const DECISION = /\b(decid(e|ed|es|ing)|decisions?|chose|chosen|choose|going with|we will use|we'll use|instead of|prefer(s|red)?)\b/i;
-const RESOLUTION = /\b(fix(es|ed)?|resolv(e|ed|es)|solv(e|ed|es)|works now|passes now|now pass(es)?|succeeded)\b/i;
-const FAILURE = /\b(errors?|exceptions?|fail(s|ed|ing|ures?)?|crash(es|ed)?|broken)\b/i;
+/** A sentence stating a decision taken (not "instead of" in a description, not an intention to choose). */
+const DECISION = /\b(decided|decisions?|chose|chosen|going with|we will use|we'll use)\b/i;
+/** A sentence stating how something ended (not an intention: "let me fix this" is not one). */
+const RESOLUTION = /\b(fixed|resolved|solved|works now|passes now|now pass(es)?|succeeded)\b/i;
 /** A failing test or a lint finding in a tool output: pytest/jest/go lines, `file:line:col: rule message`, `…Error: …`. */
 const FAILING_LINE = /^(?:FAILED|FAIL|ERROR|✗|✕|×|--- FAIL:)\s|^[^\s:]+:\d+(?::\d+)?:\s*(?:error|warning|[A-Z]\d{3,4}|[a-z]+(?:-[a-z]+)+)\b|^\w*(?:Error|Exception):\s/;
 
@@ -182,16 +183,19 @@ function collectFacts(messages: readonly Message[], files: readonly TouchedFile[
           if (key !== null && PATH_KEY.test(key) && value.length < 500) (writes ? written : read).set(value, position);
           else if (key === null || COMMAND_KEY.test(key)) {
             const command = value.trim().split("\n")[0]!.slice(0, 300);
-            if (command !== "") commands.set(command, (commands.get(command) ?? 0) + 1);
+            // A script's first line (`python -c "`, `cat > x.py << 'EOF'`) is not a command run again.
+            if (command !== "" && !value.trim().includes("\n")) commands.set(command, (commands.get(command) ?? 0) + 1);
             const files = shellFiles(value);
             for (const path of files.written) written.set(path, position);
             for (const path of files.read) read.set(path, position);
           }
         }
       }
+      // The agent's narration ("Let me fix this:", "The test fails because…") is not listed: its lines compete for the
+      // excerpts by use (see workingExcerpts). Listed are only what it states as an outcome or a decision.
       for (const sentence of sentences(text)) {
         if (DECISION.test(sentence)) decisions.push(sentence);
-        else if (RESOLUTION.test(sentence) || FAILURE.test(sentence)) errors.push(sentence);
+        else if (RESOLUTION.test(sentence)) errors.push(sentence);
       }
     } else if (message.role === "tool") {
       if (isErrorResult(message)) {

@@ -112,6 +112,11 @@ export function withoutShownHits(section: string, kept: readonly Message[]): str
   return left.length === 0 ? "" : [title, ...left].join("\n");
 }
 
+/** True when `text` is a search's output (see {@link SEARCH_SHAPE}): its hits belong to the search-hits section. */
+export function isSearchOutput(text: string): boolean {
+  return hitLines(text).found > 0;
+}
+
 /**
  * The lines of `text` to keep when it is a search's output (see
  * {@link SEARCH_SHAPE}), else none, and how many hits it found: the hit
