@@ -29,4 +29,16 @@ describe("summary excerpts without the tool's frame", () => {
     expect(lines).not.toContain("<output>");
     expect(lines).not.toContain("</output>");
   });
+
+  it("keeps the lone tags of a markup file's view: they are the file's lines, not the tool's frame", () => {
+    const view = ["<template>", "  <div class=\"card\">", "    <CardTitle :title=\"title\" />", "  </div>", "</template>"].join("\n");
+    const messages: Message[] = [userMessage("Fix the title of CardView in src/CardView.vue."), ...framed("a", "cat src/CardView.vue", 0, view)];
+    const kept = [assistantMessage("Next I edit CardTitle in src/CardView.vue.")];
+    const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer, kept });
+    expect(summary).toContain(view);
+    const lines = summary.split("\n").map((line) => line.trim());
+    expect(lines).not.toContain("<returncode>0</returncode>");
+    expect(lines).not.toContain("<output>");
+    expect(lines).not.toContain("</output>");
+  });
 });
