@@ -152,7 +152,9 @@ function withoutFrame(text: string): string {
   const head = open < 0 ? (ZERO_CODE.test(lines[start] ?? "") ? 1 : 0) : open + 1;
   const above = lines.slice(start, start + head).filter((line, i) => i !== open && !ZERO_CODE.test(line));
   const rest = lines.slice(start + head);
-  if (open >= 0 && rest.at(-1)?.trim() === "</output>") rest.pop();
+  // The closing line, before the blank line an output that ends with a newline leaves.
+  const last = rest.findLastIndex((line) => line.trim() !== "");
+  if (open >= 0 && last >= 0 && rest[last]!.trim() === "</output>") rest.splice(last, 1);
   return [...lines.slice(0, start), ...above, ...rest].join("\n");
 }
 

@@ -9,8 +9,8 @@ import { o200kTokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 
 /** A shell round whose output is framed as mini-swe-agent frames it. */
-function framed(id: string, command: string, code: number, output: string): Message[] {
-  return [assistantMessage("", [toolCall(id, "bash", { command })]), toolMessage(id, `<returncode>${code}</returncode>\n<output>\n${output}\n</output>`)];
+function framed(id: string, command: string, code: number, output: string, end = ""): Message[] {
+  return [assistantMessage("", [toolCall(id, "bash", { command })]), toolMessage(id, `<returncode>${code}</returncode>\n<output>\n${output}\n</output>${end}`)];
 }
 
 describe("summary excerpts without the tool's frame", () => {
@@ -32,7 +32,8 @@ describe("summary excerpts without the tool's frame", () => {
 
   it("keeps the lone tags of a markup file's view: they are the file's lines, not the tool's frame", () => {
     const view = ["<template>", "  <div class=\"card\">", "    <CardTitle :title=\"title\" />", "  </div>", "</template>"].join("\n");
-    const messages: Message[] = [userMessage("Fix the title of CardView in src/CardView.vue."), ...framed("a", "cat src/CardView.vue", 0, view)];
+    // The output ends with a newline, as a tool's often does: the frame's closing line is the last but one.
+    const messages: Message[] = [userMessage("Fix the title of CardView in src/CardView.vue."), ...framed("a", "cat src/CardView.vue", 0, view, "\n")];
     const kept = [assistantMessage("Next I edit CardTitle in src/CardView.vue.")];
     const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer, kept });
     expect(summary).toContain(view);
