@@ -13,6 +13,12 @@ function framed(id: string, command: string, code: number, output: string, end =
   return [assistantMessage("", [toolCall(id, "bash", { command })]), toolMessage(id, `<returncode>${code}</returncode>\n<output>\n${output}\n</output>${end}`)];
 }
 
+/** No line of `summary` is a frame line: a zero return code, `<output>` or `</output>`. */
+function expectNoFrame(summary: string): void {
+  const lines = summary.split("\n").map((line) => line.trim());
+  for (const frame of ["<returncode>0</returncode>", "<output>", "</output>"]) expect(lines).not.toContain(frame);
+}
+
 describe("summary excerpts without the tool's frame", () => {
   it("keeps the lines of framed outputs about the working file, without the frame lines, and a nonzero return code", () => {
     const messages: Message[] = [
@@ -24,10 +30,7 @@ describe("summary excerpts without the tool's frame", () => {
     const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer, kept });
     expect(summary).toContain("def resolve_order(self, name):\n        order = self.lookup(name)");
     expect(summary).toContain("<returncode>1</returncode>");
-    const lines = summary.split("\n").map((line) => line.trim());
-    expect(lines).not.toContain("<returncode>0</returncode>");
-    expect(lines).not.toContain("<output>");
-    expect(lines).not.toContain("</output>");
+    expectNoFrame(summary);
   });
 
   it("keeps the lone tags of a markup file's view: they are the file's lines, not the tool's frame", () => {
@@ -37,9 +40,6 @@ describe("summary excerpts without the tool's frame", () => {
     const kept = [assistantMessage("Next I edit CardTitle in src/CardView.vue.")];
     const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer, kept });
     expect(summary).toContain(view);
-    const lines = summary.split("\n").map((line) => line.trim());
-    expect(lines).not.toContain("<returncode>0</returncode>");
-    expect(lines).not.toContain("<output>");
-    expect(lines).not.toContain("</output>");
+    expectNoFrame(summary);
   });
 });
