@@ -45,9 +45,9 @@ describe("the identifier index's error lines in a notice", () => {
 
 describe("a notice line of hostile text", () => {
   // A `<` then a long run of white space (a model's file contents, a minified or padded line) made the `<system>` match
-  // try every split of the run: quadratic, the event loop held for seconds at 100,000 characters, minutes at a megabyte.
+  // try every split of the run: quadratic, the event loop held for about a minute at 200,000 characters, half an hour at a megabyte.
   it("is written in one pass when a `<` is followed by a long run of white space", () => {
-    const line = `padded_value = "<${" ".repeat(100_000)}"`;
+    const line = `padded_value = "<${" ".repeat(200_000)}"`;
     const history = [userMessage("Fix the padding."), assistantMessage("", [toolCall("w", "WriteFile", { path: "pad.py", content: line })])];
     const section = removedLines(history, [1], { maxTokens: 500, tokenizer: o200kTokenizer, kept: [] });
     expect(section.split("\n")).toContain('padded_value = "< "');
