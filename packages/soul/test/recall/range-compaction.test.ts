@@ -6,6 +6,7 @@
  */
 import { CheckpointNotFoundError, SoulError } from "@kosong/soul";
 import { isPointerNotice, Recall } from "@kosong/soul/recall";
+import { estimateTokens } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 import { collect, outline, testSoul } from "../soul/helpers.js";
 import { keepLast } from "./helpers.js";
@@ -43,13 +44,24 @@ describe("range compaction", () => {
 
   it("replaces a range the strategy keeps whole with an extractive summary, and says so", async () => {
     const whole = { name: "keep-all", compact: async (history: readonly never[]) => ({ messages: [...history], usage: null }) };
-    const { soul, context } = await threeTurns(whole as never);
+    const { soul, context } = await threeTurns(whole as never, false, " with details".repeat(40));
     const { result } = await collect(soul.compact({ from: 2, to: 4 }));
     expect(result.details?.notes).toContain("The strategy kept the range whole: an extractive summary replaced it.");
     const lines = outline(context);
     expect(lines.slice(0, 2)).toEqual(["user:first task", "assistant:answer one"]);
     expect(lines[2]).toContain("second task");
     expect(lines.slice(3)).toEqual(["user:third task", "assistant:answer three"]);
+  });
+
+  it("never grows the context: a range too short for its summary to be smaller stays as it is, and says so", async () => {
+    const whole = { name: "keep-all", compact: async (history: readonly never[]) => ({ messages: [...history], usage: null }) };
+    const { soul, context } = await threeTurns(whole as never);
+    const before = outline(context);
+    const tokens = estimateTokens(context.history);
+    const { result } = await collect(soul.compact({ from: 2, to: 4 }));
+    expect(estimateTokens(context.history)).toBeLessThanOrEqual(tokens);
+    expect(outline(context)).toEqual(before);
+    expect(result.details?.notes.join("\n")).toMatch(/range is too short/);
   });
 
   it("refuses an unknown checkpoint or an empty range and changes nothing", async () => {
