@@ -64,6 +64,23 @@ describe("range compaction", () => {
     expect(result.details?.notes.join("\n")).toMatch(/range is too short/);
   });
 
+  it("never grows the context for any range, with a strategy that keeps it whole or one that cuts it, and with Recall's pointers", async () => {
+    const whole = { name: "keep-all", compact: async (history: readonly never[]) => ({ messages: [...history], usage: null }) };
+    const lengths = ["", " with details".repeat(3), " with details".repeat(40)];
+    for (const [name, strategy] of [["keep-all", () => whole as never], ["keep-last", () => keepLast(1).strategy]] as const) {
+      for (const padding of lengths) {
+        for (const withRecall of [false, true]) {
+          for (const [from, to] of [[0, 2], [0, 4], [2, 4], [1, 5], [3, 5], [0, undefined], [2, undefined], [4, undefined], [5, undefined]] as const) {
+            const { soul, context } = await threeTurns(strategy(), withRecall, padding);
+            const tokens = estimateTokens(context.history);
+            await collect(soul.compact(to === undefined ? { from } : { from, to }));
+            expect(estimateTokens(context.history), `${name}, padding ${padding.length}, recall ${withRecall}, ${from}-${to}`).toBeLessThanOrEqual(tokens);
+          }
+        }
+      }
+    }
+  });
+
   it("refuses an unknown checkpoint or an empty range and changes nothing", async () => {
     const { soul, context } = await threeTurns(keepLast(1).strategy);
     const before = outline(context);
