@@ -5,8 +5,11 @@
  * provider's server gets nothing before Enter, and the first turn works
  * the same when Enter comes at once (the warm-up stopped half way). A new
  * session's system prompt goes into its file meanwhile too, so that the
- * first turn writes only its own records, as a later turn does; and the
- * first request does not wait for the first prompt's record in session.json.
+ * first turn writes only its own records, as a later turn does; and a
+ * failed write of the first prompt's record in session.json is reported
+ * after the turn. (That the request does not wait for that write has no
+ * test since session.json is replaced through a temporary file: a FIFO no
+ * longer stalls it.)
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";

@@ -13,8 +13,10 @@ export function noticeLine(text: string, max: number): string {
   const line = text
     .toWellFormed()
     .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
-    .replace(/<\s*(\/?)\s*(system\b[^<>]*)>/gi, "[$1$2]")
+    // White space is made single first: the tag's `\s*` then match at most one character each (on a long run of white
+    // space after a `<`, the two would try every split of it, a quadratic stall on hostile text).
     .replace(/\s+/g, " ")
+    .replace(/<\s?(\/?)\s?(system\b[^<>]*)>/gi, "[$1$2]")
     .trim();
   return line.length <= max ? line : `${line.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, "")}…`;
 }

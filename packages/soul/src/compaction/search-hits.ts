@@ -116,7 +116,8 @@ export function withoutShownHits(section: string, kept: readonly Message[]): str
  * The lines of `text` to keep when it is a search's output (see
  * {@link SEARCH_SHAPE}), else none, and how many hits it found: the hit
  * lines; with one hit, its context lines too (the body of the definition
- * looked up), in order, without the `--` separators.
+ * looked up): the run of context lines around it whose line numbers go on
+ * from the hit's, in order.
  */
 function hitLines(text: string): { found: number; hits: string[] } {
   const lines = text.split("\n").filter((line) => line.trim() !== "" && !MARKUP.test(line.trim()));
@@ -124,7 +125,34 @@ function hitLines(text: string): { found: number; hits: string[] } {
   const context = lines.filter((line) => !HIT.test(line) && CONTEXT.test(line));
   if (hits.length === 0 || hits.length + context.length < lines.length * SEARCH_SHAPE) return { found: 0, hits: [] };
   if (hits.length > 1) return { found: hits.length, hits };
-  return { found: 1, hits: lines.filter((line) => HIT.test(line) || (CONTEXT.test(line) && line.trim() !== "--")) };
+  return { found: 1, hits: definitionBody(lines, lines.findIndex((line) => HIT.test(line))) };
+}
+
+/** A hit line's path (when it has one) and line number (`12:text`, `src/a.ts:12:text`). */
+const HIT_PARTS = /^(?:([^\s:]+):)?(\d+):/;
+/** The line number a context line starts with, after its path's `path-` (`12-text`). */
+const CONTEXT_NUMBER = /^(\d+)-/;
+
+/**
+ * The hit `lines[at]` with the context lines next to it whose numbers go on
+ * from its own, under the same path (`grep -A`/`-B`/`-C` prints them so):
+ * lines shaped like context lines that are not (a log's `2026-11-29 …`
+ * dates, another command's output) stay out.
+ */
+function definitionBody(lines: readonly string[], at: number): string[] {
+  const [, path, number] = HIT_PARTS.exec(lines[at]!)!;
+  const hit = Number(number);
+  const prefix = path === undefined ? "" : `${path}-`;
+  const numberOf = (line: string | undefined): number | null => {
+    if (line === undefined || !line.startsWith(prefix) || HIT.test(line)) return null;
+    const match = CONTEXT_NUMBER.exec(line.slice(prefix.length));
+    return match === null ? null : Number(match[1]);
+  };
+  let low = at;
+  while (numberOf(lines[low - 1]) === hit - (at - low + 1)) low--;
+  let high = at;
+  while (numberOf(lines[high + 1]) === hit + (high - at + 1)) high++;
+  return lines.slice(low, high + 1);
 }
 
 /** Each tool call's command (its first string argument) by call id, for the heading of its hits. */

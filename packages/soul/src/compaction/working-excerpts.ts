@@ -134,15 +134,28 @@ export function workingExcerpts(
   return chosen.length === 0 ? "" : `${WORKING_EXCERPTS_TITLE}\n${chosen.map((c) => c.text).join("\n\n")}`;
 }
 
-/** A line of a tool's frame around its output: a lone tag (`<output>`, `</output>`) or a tag holding 0 (`<returncode>0</returncode>`). */
-const FRAME = /^\s*(?:<\/?[\w-]+>|<([\w-]+)>0<\/\1>)\s*$/;
+/** A zero return code as a tool writes it above its output (`<returncode>0</returncode>`). */
+const ZERO_CODE = /^\s*<([\w-]+)>0<\/\1>\s*$/;
 
-/** `text` without its frame lines (see {@link FRAME}): they hold nothing a next step uses; a nonzero return code stays. */
+/**
+ * `text` (an output, or its excerpt after a `[excerpt: …]` header) without
+ * the tool's frame: a zero return code and the `<output>` line above the
+ * content (within its first 3 lines), and the `</output>` line that ends
+ * it. They hold nothing a next step uses; a nonzero return code stays, and
+ * so does every line of the content, a lone tag included (`<div>`, `</template>`:
+ * a markup file's lines, which the next edit's old text spans).
+ */
 function withoutFrame(text: string): string {
-  return text
-    .split("\n")
-    .filter((line) => !FRAME.test(line))
-    .join("\n");
+  const lines = text.split("\n");
+  const start = lines[0]?.startsWith("[excerpt: ") === true ? 1 : 0;
+  const open = lines.slice(start, start + 3).findIndex((line) => line.trim() === "<output>");
+  const head = open < 0 ? (ZERO_CODE.test(lines[start] ?? "") ? 1 : 0) : open + 1;
+  const above = lines.slice(start, start + head).filter((line, i) => i !== open && !ZERO_CODE.test(line));
+  const rest = lines.slice(start + head);
+  // The closing line, before the blank line an output that ends with a newline leaves.
+  const last = rest.findLastIndex((line) => line.trim() !== "");
+  if (open >= 0 && last >= 0 && rest[last]!.trim() === "</output>") rest.splice(last, 1);
+  return [...lines.slice(0, start), ...above, ...rest].join("\n");
 }
 
 /** A cheap token estimate of excerpt text (code and logs: about 3.2 characters a token), for ranking only. */

@@ -122,6 +122,16 @@ describe("search hits of dropped rounds", () => {
     expect(searchHits(broad, [1], { maxTokens: 500, tokenizer: o200kTokenizer })).toBe(`${SEARCH_HITS_TITLE}\n$ grep -n -A 1 return app.py\n3: return a\n9: return b`);
   });
 
+  it("keeps only context lines numbered on from the one hit: a log's dated lines are no definition's body", () => {
+    const log = ["2026-11-29 10:00:01 INFO start", ...Array.from({ length: 30 }, (_, i) => `2026-11-29 10:01:${String(i + 10)} INFO request ${i} served`), "42: retry budget exhausted"].join("\n");
+    const round = shell("l", "tail -n 32 server.log", log);
+    expect(searchHits(round, [1], { maxTokens: 2000, tokenizer: o200kTokenizer })).toBe(`${SEARCH_HITS_TITLE}\n$ tail -n 32 server.log\n42: retry budget exhausted`);
+    // `grep -rn -A`: the body's lines carry the hit's path; another file's lines are not its body.
+    const found = ["src/a.py:12:def area(r):", "src/a.py-13-    return 3.14 * r * r", "src/b.py-14-    pass"].join("\n");
+    const lookup = shell("r", "grep -rn -A 2 'def area' src", found);
+    expect(searchHits(lookup, [1], { maxTokens: 2000, tokenizer: o200kTokenizer })).toBe(`${SEARCH_HITS_TITLE}\n$ grep -rn -A 2 'def area' src\nsrc/a.py:12:def area(r):\nsrc/a.py-13- return 3.14 * r * r`);
+  });
+
   it("lists a search with few hits before a broad one when the room is short", () => {
     const input = history();
     const text = searchHits(input, input.keys(), { maxTokens: 60, tokenizer: o200kTokenizer });

@@ -9,8 +9,14 @@ import { o200kTokenizer } from "@kosong/soul/tokens";
 import { describe, expect, it } from "vitest";
 
 /** A shell round whose output is framed as mini-swe-agent frames it. */
-function framed(id: string, command: string, code: number, output: string): Message[] {
-  return [assistantMessage("", [toolCall(id, "bash", { command })]), toolMessage(id, `<returncode>${code}</returncode>\n<output>\n${output}\n</output>`)];
+function framed(id: string, command: string, code: number, output: string, end = ""): Message[] {
+  return [assistantMessage("", [toolCall(id, "bash", { command })]), toolMessage(id, `<returncode>${code}</returncode>\n<output>\n${output}\n</output>${end}`)];
+}
+
+/** No line of `summary` is a frame line: a zero return code, `<output>` or `</output>`. */
+function expectNoFrame(summary: string): void {
+  const lines = summary.split("\n").map((line) => line.trim());
+  for (const frame of ["<returncode>0</returncode>", "<output>", "</output>"]) expect(lines).not.toContain(frame);
 }
 
 describe("summary excerpts without the tool's frame", () => {
@@ -24,9 +30,16 @@ describe("summary excerpts without the tool's frame", () => {
     const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer, kept });
     expect(summary).toContain("def resolve_order(self, name):\n        order = self.lookup(name)");
     expect(summary).toContain("<returncode>1</returncode>");
-    const lines = summary.split("\n").map((line) => line.trim());
-    expect(lines).not.toContain("<returncode>0</returncode>");
-    expect(lines).not.toContain("<output>");
-    expect(lines).not.toContain("</output>");
+    expectNoFrame(summary);
+  });
+
+  it("keeps the lone tags of a markup file's view: they are the file's lines, not the tool's frame", () => {
+    const view = ["<template>", "  <div class=\"card\">", "    <CardTitle :title=\"title\" />", "  </div>", "</template>"].join("\n");
+    // The output ends with a newline, as a tool's often does: the frame's closing line is the last but one.
+    const messages: Message[] = [userMessage("Fix the title of CardView in src/CardView.vue."), ...framed("a", "cat src/CardView.vue", 0, view, "\n")];
+    const kept = [assistantMessage("Next I edit CardTitle in src/CardView.vue.")];
+    const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer, kept });
+    expect(summary).toContain(view);
+    expectNoFrame(summary);
   });
 });
