@@ -1,17 +1,20 @@
 /**
  * Tool-result aging through the built binary against the fake OpenAI
  * server: in print mode a long run ages its old tool outputs instead of
- * compacting, says so, and the model can Recall them. `/compact`, Recall
- * and `/context` in the terminal: test/interactive/recall.test.ts.
+ * compacting, says so, and the model can Recall them; after a compaction on
+ * the file store, Recall brings back a file's last view and a dropped range
+ * (the same scenario as `--store` in recall-postgres.e2e.test.ts).
+ * `/compact`, Recall and `/context` in the terminal: test/interactive/recall.test.ts.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Message } from "@kosong/core";
+import { type Message, parseMessage } from "@kosong/core";
 import { parseEvent } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { runKosong } from "./kosong-binary.js";
 import { kosongSuite } from "./kosong-suite.js";
+import { recallAfterCompaction } from "./recall-after-compaction.js";
 
 const tempDir = useTempDirs();
 const { server } = await kosongSuite();
@@ -57,5 +60,20 @@ describe("tool-result aging in print mode", { timeout: 120_000 }, () => {
     expect(last.back).toContain("value_0_20 = ");
     // No summary was asked for: every request was a step of the turn.
     expect(server.requests.length).toBe(12);
+  });
+});
+
+describe("Recall on the file store", { timeout: 90_000 }, () => {
+  it("brings back a file's last view and a dropped range after a compaction kept in the session's file", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const messagesOf = async (): Promise<Message[]> => {
+      const sessions = path.join(home, ".kosong", "sessions");
+      const [id] = await readdir(sessions);
+      const lines = (await readFile(path.join(sessions, id!, "context.jsonl"), "utf8")).split("\n").filter((line) => line !== "");
+      return lines.map((line) => JSON.parse(line) as { role: string }).filter((record) => !record.role.startsWith("_")).map((record) => parseMessage(record));
+    };
+    await recallAfterCompaction(home, cwd, [], messagesOf);
   });
 });

@@ -10,7 +10,7 @@ import { agingCompaction, TOOL_RESULT_AGING } from "../recall/aging-compaction.j
 import { withCompactionPointers } from "../recall/compaction-pointers.js";
 import type { MessageRange } from "../recall/index.js";
 import { nextRotation } from "../recall/next-rotation.js";
-import { type ContextUsage, contextUsage } from "../tokens/index.js";
+import { type ContextUsage, contextUsage, estimateTokens } from "../tokens/index.js";
 import type { SoulConfig } from "./config.js";
 import { callWithRetries } from "./call-with-retries.js";
 import { checkpointMessageId } from "../context/index.js";
@@ -96,7 +96,10 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   let details = result.details ?? null;
   // Where the old conversation is kept, for the PostCompact hook.
   let keptIn: LogRotation | null = null;
-  if (!sameMessages(result.messages, history)) {
+  // A compaction never grows the context: a result larger than the history (a repaired one, a custom strategy's) changes nothing.
+  const grows = estimateTokens(result.messages) > estimateTokens(history);
+  if (grows) details = withNotes(details, [`The compacted conversation (${estimateTokens(result.messages)} tokens) would be larger than the ${estimateTokens(history)} it replaces; nothing changed.`]);
+  if (!grows && !sameMessages(result.messages, history)) {
     let compacted = result.messages;
     const notes: string[] = [];
     if (rotation !== null && aged === null) {

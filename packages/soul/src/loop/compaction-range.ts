@@ -43,7 +43,9 @@ export function checkpointRange(context: Context, range: CompactRange): MessageR
  * The whole history with `range` replaced by `compacted` (the strategy's
  * output for that part). When the strategy kept the part as it was (it
  * fitted the strategy's budget), an extractive summary of it replaces it,
- * with a note.
+ * with a note; unless the summary would not be smaller than the part (a
+ * range of a few short messages): then the history stays as it is (a
+ * compaction never grows the context), with a note saying why.
  */
 export function spliceRange(history: readonly Message[], range: MessageRange, compacted: CompactionResult): CompactionResult {
   const part = history.slice(range.from, range.to);
@@ -54,6 +56,10 @@ export function spliceRange(history: readonly Message[], range: MessageRange, co
     const maxTokens = Math.max(64, Math.floor(estimateTokens(part) * FALLBACK_SHARE));
     const summary = extractiveSummary(part, { maxTokens, tokenizer: charsPerTokenTokenizer });
     middle = [summaryMessage([{ type: "text", text: summary === "" ? "(nothing to keep)" : summary }])];
+    if (estimateTokens(middle) >= estimateTokens(part)) {
+      const note = `The range is too short to compact: its ${part.length} messages take fewer tokens than a summary of them would; nothing changed.`;
+      return { ...compacted, messages: [...history], details: { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [note] } };
+    }
     const note = "The strategy kept the range whole: an extractive summary replaced it.";
     details = { kept: 0, dropped: part.length, stubs: 0, filesRecovered: [], summarized: true, notes: [note] };
   }

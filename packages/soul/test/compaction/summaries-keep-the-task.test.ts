@@ -77,4 +77,17 @@ describe("a model's summary is checked before it is accepted", () => {
     expect(result.details!.notes.join("\n")).toMatch(/longer than the \d+ tokens of the messages it replaces; used the extractive summary/);
     expect(estimateTokens(result.messages)).toBeLessThan(estimateTokens(history));
   });
+
+  it("is refused by auto too when longer than the messages it replaces: the extractive summary instead, with a note", async () => {
+    const { history, requests } = session();
+    const padding = prose(estimateTokens(history), "verbose");
+    const long = AUTO_SUMMARY_SECTIONS.map((section, i) => `## ${section}\n${i === 0 ? padding : "The importer was studied."}`).join("\n\n");
+    const maxTokens = Math.floor(estimateTokens(history) * 0.3);
+    const result = await new AutoCompaction({ maxTokens }).compact(history, { provider: new MockChatProvider([textPart(long)]) });
+    const text = allText(result.messages);
+    expect(text).not.toContain("verbose0");
+    expect(text).toContain(requests[0]);
+    expect(result.details!.notes.join("\n")).toMatch(/longer than the \d+ tokens of the messages it replaces; used the extractive summary/);
+    expect(estimateTokens(result.messages)).toBeLessThanOrEqual(maxTokens);
+  });
 });

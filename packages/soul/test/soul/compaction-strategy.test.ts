@@ -102,7 +102,8 @@ describe("every compaction result is checked before it replaces the context", ()
       assistantMessage("calling", [toolCall("c9", "Shell", { command: "ls" })]),
     ]);
     const { soul, context, provider } = await testSoul({ compaction: strategy, scripts: ["text: one", "text: after the compaction"] });
-    await collect(soul.run("a"));
+    // Long enough that the repaired result is still smaller than the history (a compaction never grows the context).
+    await collect(soul.run(`a ${"and some more words ".repeat(20)}`));
     const { events } = await collect(soul.compact());
     const end = ofType(events, "CompactionEnd")[0]!.payload;
     expect(end.details).not.toBeNull();

@@ -125,9 +125,11 @@ describe("compaction in the loop", () => {
       scripts: ["text: one", "text: two", "error: 400 prompt is too long", "text: three", "text: four"],
     });
     await collect(soul.run("a", { label: "before-a" }));
-    await collect(soul.run("b", { label: "before-b" }));
+    // Long enough that the compaction in the middle of the turn (which drops it) makes the context smaller.
+    const b = `b ${"and some more words ".repeat(20)}`.trim();
+    await collect(soul.run(b, { label: "before-b" }));
     await collect(soul.compact());
-    expect(outline(context)).toEqual(["user:b", "assistant:two"]);
+    expect(outline(context)).toEqual([`user:${b}`, "assistant:two"]);
     // The provider reports an overflow: the turn compacts in its middle, after its labelled checkpoint.
     await collect(soul.run("c", { label: "before-c" }));
     const compacted = ["user:<system>The conversation continues from an earlier part that is not shown.</system>", "assistant:two", "user:c"];
