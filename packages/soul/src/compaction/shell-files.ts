@@ -17,8 +17,8 @@ export interface ShellFiles {
 
 /** A heredoc start: `<<EOF`, `<<-'EOF'`, `<< "END"`. */
 const HEREDOC = /<<-?\s*(['"]?)([\w.-]+)\1/;
-/** A quoted argument that spans lines: a script handed to an interpreter. */
-const MULTILINE_QUOTED = /"(?:[^"\\]|\\.)*\n(?:[^"\\]|\\.)*"|'[^']*\n[^']*'/g;
+/** A quoted argument (double quotes with their escapes, or single quotes); one that spans lines is a script handed to an interpreter. Each alternative reads a character one way only, so the match is linear in the command's length. */
+const QUOTED = /"(?:[^"\\]|\\.)*"|'[^']*'/g;
 /** A string literal of a script that is a whole file name or path. */
 const LITERAL = /(['"])([^'"\s]{4,300})\1/g;
 /** The tokens of a command line: words (quoted parts joined to what touches them) and the operators between commands. */
@@ -71,7 +71,8 @@ function splitScripts(command: string): { line: string; scripts: string[] } {
     i++;
     scripts.push(body.join("\n"));
   }
-  const line = kept.join("\n").replace(MULTILINE_QUOTED, (quoted) => {
+  const line = kept.join("\n").replace(QUOTED, (quoted) => {
+    if (!quoted.includes("\n")) return quoted;
     scripts.push(quoted);
     return '""';
   });

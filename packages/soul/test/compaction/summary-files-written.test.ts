@@ -39,3 +39,14 @@ describe("the files a summary lists as written", () => {
     for (const name of ["f.read", "self.name", "django.setup", "content.split", "sys.version_info"]) expect([...written, ...read]).not.toContain(name);
   });
 });
+
+describe("the files of a hostile shell command", () => {
+  // A double quote that never closes, then many lines (a model's `echo "` of a pasted file): the multi-line-quote match
+  // tried every newline as the split of the quoted text, from every position: 40,000 lines took 9 s, 120,000 over a minute.
+  it("are read in one pass when a quote never closes", () => {
+    const command = `echo "${"line of a pasted file\n".repeat(40_000)}" > pasted.txt; python -c "\nopen('notes.txt')\n" > out.log; echo "unclosed\n${"x\n".repeat(120_000)}`;
+    const messages = [userMessage("Paste the file."), ...shell("a", command, "")];
+    const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer });
+    expect(section(summary, "Files written").sort()).toEqual(["out.log", "pasted.txt"]);
+  });
+});
