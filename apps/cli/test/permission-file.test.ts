@@ -4,11 +4,13 @@
  * changes, and one written in a shape the edit does not follow is refused
  * unchanged; a JSON file keeps its other keys; a missing file is made.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { editPermissionList } from "../src/permissions/permission-file.js";
+import { parsePermissionRule } from "../src/permissions/permission-rule.js";
+import { PermissionRules } from "../src/permissions/permission-rules.js";
 import { useTempDirs } from "./temp-dir.js";
 
 const tempDir = useTempDirs();
@@ -55,5 +57,28 @@ describe("editPermissionList", () => {
     await writeFile(file, "{ not json");
     await expect(editPermissionList(file, "allow", add("C"))).rejects.toThrow(/not valid JSON/);
     expect(await readFile(file, "utf8")).toBe("{ not json");
+  });
+});
+
+describe("project permission rules in a workspace whose settings folder is a link", () => {
+  it("are not written through a folder that links out of the workspace (a cloned .claude -> the user's own)", async () => {
+    const outside = await tempDir();
+    const workspace = await tempDir();
+    const theirs = path.join(outside, "settings.json");
+    await writeFile(theirs, `${JSON.stringify({ permissions: { allow: ["Read"] }, theme: "dark" })}\n`);
+    await symlink(outside, path.join(workspace, ".kosong"));
+    const rules = new PermissionRules([], { workspace, userFile: path.join(outside, "config.toml"), projectTrusted: true });
+    await expect(rules.add("allow", "Shell(make deploy)", "project")).rejects.toThrow(/\.kosong links out of the workspace/);
+    expect(JSON.parse(await readFile(theirs, "utf8"))).toEqual({ permissions: { allow: ["Read"] }, theme: "dark" });
+    const removed = { ...parsePermissionRule("Read", "allow", theirs)!, level: "project" as const, file: theirs.replace(outside, path.join(workspace, ".kosong")) };
+    await expect(rules.remove(removed)).rejects.toThrow(/links out of the workspace/);
+    expect(JSON.parse(await readFile(theirs, "utf8")).permissions.allow).toEqual(["Read"]);
+    // A folder inside the workspace, a link within it included, is written as before.
+    const other = await tempDir();
+    await mkdir(path.join(other, "shared"));
+    await symlink(path.join(other, "shared"), path.join(other, ".kosong"));
+    const inside = new PermissionRules([], { workspace: other, userFile: path.join(outside, "config.toml"), projectTrusted: true });
+    await inside.add("allow", "Shell(make test)", "project");
+    expect(JSON.parse(await readFile(path.join(other, "shared", "settings.json"), "utf8"))).toEqual({ permissions: { allow: ["Shell(make test)"] } });
   });
 });

@@ -7,7 +7,9 @@
  * matched by an `allow` rule only runs without asking. Deny wins over ask,
  * ask over allow.
  */
+import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
+import { isInside } from "@kosong/workspace";
 import { maxSettingsSize, type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
 import { editPermissionList } from "./permission-file.js";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
@@ -83,7 +85,7 @@ export class PermissionRules {
     const file = level === "user" ? this.files.userFile : path.join(this.workspace, projectRuleFiles[0]);
     const parsed = parsePermissionRule(text.trim(), effect, level === "user" ? file : projectRuleFiles[0]);
     if (parsed === null) throw new Error(`not a permission rule: ${text} (write Tool or Tool(pattern), e.g. Shell(git status) or WriteFile(src/**))`);
-    this.#mustEdit(level);
+    await this.#mustEdit(level, file);
     const rule: SessionPermissionRule = { ...parsed, level, file };
     await editPermissionList(file, effect, (list) => (list.includes(rule.text) ? [...list] : [...list, rule.text]));
     if (!this.#rules.some((r) => r.file === file && r.effect === effect && r.text === rule.text)) this.#rules.push(rule);
@@ -96,7 +98,7 @@ export class PermissionRules {
    * @throws Error when a project rule is removed in an untrusted workspace, or the file cannot be edited.
    */
   async remove(rule: SessionPermissionRule): Promise<void> {
-    this.#mustEdit(rule.level);
+    await this.#mustEdit(rule.level, rule.file);
     await editPermissionList(rule.file, rule.effect, (list) => list.filter((text) => text !== rule.text));
     for (let i = this.#rules.length - 1; i >= 0; i--) {
       const r = this.#rules[i]!;
@@ -110,8 +112,17 @@ export class PermissionRules {
     await this.add("allow", text, "project");
   }
 
-  #mustEdit(level: PermissionLevel): void {
-    if (level === "project" && !this.files.projectTrusted) throw new Error("this workspace is not trusted: its permission rules are not used, added or removed (trust it at start-up, or pass --trust-workspace)");
+  /**
+   * Refuses to edit a project rule file of an untrusted workspace, or one
+   * whose folder links out of the workspace: a cloned `.claude -> ~/.claude`
+   * would turn a rule "for this project" into one of another file.
+   */
+  async #mustEdit(level: PermissionLevel, file: string): Promise<void> {
+    if (level !== "project") return;
+    if (!this.files.projectTrusted) throw new Error("this workspace is not trusted: its permission rules are not used, added or removed (trust it at start-up, or pass --trust-workspace)");
+    await mkdir(path.dirname(file), { recursive: true });
+    const [root, folder] = await Promise.all([realpath(this.workspace), realpath(path.dirname(file))]);
+    if (!isInside(root, folder)) throw new Error(`${path.relative(this.workspace, path.dirname(file))} links out of the workspace: project permission rules are not written there`);
   }
 
   /** The rule deciding the call of `tool` with `args`: deny first, then ask, then allow; null when no rule matches. */
