@@ -12,6 +12,7 @@
  * it.
  */
 import { extractText, type Message } from "@kosong/core";
+import { outputFrameOpen } from "./output-frame.js";
 import { reportsFailure } from "./tool-output-excerpt.js";
 
 /** A run of lines shown again is condensed when it has at least this many lines. */
@@ -41,7 +42,7 @@ interface Shown {
 
 function shownOf(text: string): Shown {
   const lines = text.split("\n").map((line) => line.trimEnd());
-  const open = lines.slice(0, 3).indexOf("<output>");
+  const open = outputFrameOpen(lines);
   const close = lines.lastIndexOf("</output>");
   return { lines, lo: open + 1, hi: close >= Math.max(open + 1, lines.length - 2) ? close : lines.length };
 }

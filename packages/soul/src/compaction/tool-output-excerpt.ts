@@ -8,6 +8,7 @@
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
+import { outputFrameOpen } from "./output-frame.js";
 import { truncateText } from "./truncate-text.js";
 import type { WorkingSet } from "./working-set.js";
 
@@ -45,7 +46,7 @@ export function toolOutputExcerpt(output: Message, call: ToolCall | undefined, w
   const lines = text.split("\n");
   if (lines.length < 8) return null;
   // mini-swe-agent's `<returncode>…</returncode>\n<output>` frame: the shown content starts after it.
-  const frame = lines.slice(0, 3).indexOf("<output>");
+  const frame = outputFrameOpen(lines);
   const first = frame < 0 ? 0 : frame + 1;
   const head = lines.slice(first, first + 20);
   const numbering = numberingStart(call, head);

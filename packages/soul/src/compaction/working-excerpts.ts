@@ -21,6 +21,7 @@
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
+import { outputFrameOpen } from "./output-frame.js";
 import { MIN_LINES, toolCallExcerpt } from "./tool-call-excerpt.js";
 import { definesWorkingName, agentLines, keptLines } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
@@ -176,7 +177,8 @@ const ZERO_CODE = /^\s*<([\w-]+)>0<\/\1>\s*$/;
 function withoutFrame(text: string): string {
   const lines = text.split("\n");
   const start = lines[0]?.startsWith("[excerpt: ") === true ? 1 : 0;
-  const open = lines.slice(start, start + 3).findIndex((line) => line.trim() === "<output>");
+  const frame = outputFrameOpen(lines, start);
+  const open = frame < 0 ? -1 : frame - start;
   const head = open < 0 ? (ZERO_CODE.test(lines[start] ?? "") ? 1 : 0) : open + 1;
   const above = lines.slice(start, start + head).filter((line, i) => i !== open && !ZERO_CODE.test(line));
   const rest = lines.slice(start + head);
