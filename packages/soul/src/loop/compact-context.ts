@@ -97,8 +97,9 @@ export async function compactContext(rt: SoulRuntime, emit: Emit, options: Compa
   // Where the old conversation is kept, for the PostCompact hook.
   let keptIn: LogRotation | null = null;
   // A compaction never grows the context: a result larger than the history (a repaired one, a custom strategy's) changes nothing.
-  const grows = estimateTokens(result.messages) > estimateTokens(history);
-  if (grows) details = withNotes(details, [`The compacted conversation (${estimateTokens(result.messages)} tokens) would be larger than the ${estimateTokens(history)} it replaces; nothing changed.`]);
+  const [resultTokens, historyTokens] = [estimateTokens(result.messages), estimateTokens(history)];
+  const grows = resultTokens > historyTokens;
+  if (grows) details = withNotes(details, [`The compacted conversation (${resultTokens} tokens) would be larger than the ${historyTokens} it replaces; nothing changed.`]);
   if (!grows && !sameMessages(result.messages, history)) {
     let compacted = result.messages;
     const notes: string[] = [];

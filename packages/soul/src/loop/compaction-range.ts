@@ -53,10 +53,11 @@ export function spliceRange(history: readonly Message[], range: MessageRange, co
   let middle = compacted.messages;
   let details = compacted.details;
   if (unchanged) {
-    const maxTokens = Math.max(64, Math.floor(estimateTokens(part) * FALLBACK_SHARE));
+    const partTokens = estimateTokens(part);
+    const maxTokens = Math.max(64, Math.floor(partTokens * FALLBACK_SHARE));
     const summary = extractiveSummary(part, { maxTokens, tokenizer: charsPerTokenTokenizer });
     middle = [summaryMessage([{ type: "text", text: summary === "" ? "(nothing to keep)" : summary }])];
-    if (estimateTokens(middle) >= estimateTokens(part)) {
+    if (estimateTokens(middle) >= partTokens) {
       const note = `The range is too short to compact: its ${part.length} messages take fewer tokens than a summary of them would; nothing changed.`;
       return { ...compacted, messages: [...history], details: { kept: history.length, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [note] } };
     }
