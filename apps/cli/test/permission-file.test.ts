@@ -73,6 +73,13 @@ describe("project permission rules in a workspace whose settings folder is a lin
     const removed = { ...parsePermissionRule("Read", "allow", theirs)!, level: "project" as const, file: theirs.replace(outside, path.join(workspace, ".kosong")) };
     await expect(rules.remove(removed)).rejects.toThrow(/links out of the workspace/);
     expect(JSON.parse(await readFile(theirs, "utf8")).permissions.allow).toEqual(["Read"]);
+    // Nor through a rules file that is itself a link out (the linked file's content would land in the workspace's).
+    const linked = await tempDir();
+    await mkdir(path.join(linked, ".kosong"));
+    await symlink(theirs, path.join(linked, ".kosong", "settings.json"));
+    const throughFile = new PermissionRules([], { workspace: linked, userFile: path.join(outside, "config.toml"), projectTrusted: true });
+    await expect(throughFile.add("allow", "Shell(make deploy)", "project")).rejects.toThrow(/settings\.json links out of the workspace/);
+    expect(JSON.parse(await readFile(path.join(linked, ".kosong", "settings.json"), "utf8"))).toEqual({ permissions: { allow: ["Read"] }, theme: "dark" });
     // A folder inside the workspace, a link within it included, is written as before.
     const other = await tempDir();
     await mkdir(path.join(other, "shared"));

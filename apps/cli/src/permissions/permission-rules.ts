@@ -114,8 +114,10 @@ export class PermissionRules {
 
   /**
    * Refuses to edit a project rule file of an untrusted workspace, or one
-   * whose folder links out of the workspace: a cloned `.claude -> ~/.claude`
-   * would turn a rule "for this project" into one of another file.
+   * that (or whose folder) links out of the workspace: a cloned
+   * `.claude -> ~/.claude` would turn a rule "for this project" into one of
+   * another file, and a linked `settings.json` would be read and its
+   * content written into the workspace's.
    */
   async #mustEdit(level: PermissionLevel, file: string): Promise<void> {
     if (level !== "project") return;
@@ -123,6 +125,8 @@ export class PermissionRules {
     await mkdir(path.dirname(file), { recursive: true });
     const [root, folder] = await Promise.all([realpath(this.workspace), realpath(path.dirname(file))]);
     if (!isInside(root, folder)) throw new Error(`${path.relative(this.workspace, path.dirname(file))} links out of the workspace: project permission rules are not written there`);
+    const target = await realpath(file).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error)));
+    if (target !== null && !isInside(root, target)) throw new Error(`${path.relative(this.workspace, file)} links out of the workspace: project permission rules are not written there`);
   }
 
   /** The rule deciding the call of `tool` with `args`: deny first, then ask, then allow; null when no rule matches. */
