@@ -250,6 +250,7 @@ function idleFloor(command: string, args: string[], env: NodeJS.ProcessEnv, cwd:
     const start = performance.now();
     const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "inherit"] });
     let result: Ready | null = null;
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
     child.stdout.once("data", () => {
       const pid = child.pid!;
       const atReady = { ms: performance.now() - start, cpuMs: cpuMs(pid), rssMb: rssMb(pid) };
@@ -259,7 +260,11 @@ function idleFloor(command: string, args: string[], env: NodeJS.ProcessEnv, cwd:
       });
     });
     child.on("error", reject);
-    child.on("close", () => (result === null ? reject(new Error(`${command} ${args.join(" ")} ended before it was ready`)) : resolve(result)));
+    child.on("close", () => {
+      clearTimeout(timer);
+      if (result === null) return reject(new Error(`${command} ${args.join(" ")} ended (or stalled) before it was ready`));
+      resolve(result);
+    });
   });
 }
 
