@@ -36,9 +36,8 @@ export async function runMain(firstPrompt: string, options: MainOptions, io: Pro
   // running git); the interactive mode loads it once its prompt is drawn, while the user types: the prompt does not need
   // it, and it is most of what the start would otherwise hold in memory and run before the prompt.
   const interactive = !options.wire && options.print === undefined;
-  // Print mode's project context (AGENTS.md files, two git runs) starts here, before the SDK and the mode load: git then
-  // runs beside them, not after the session file opened (`git status` of a large repository takes tens of milliseconds).
-  // The session picks up the same load (`loadProjectContext` keeps one per directory for the process).
+  // Print mode's project context (git runs twice) starts first: its processes then run while the SDK's modules evaluate on
+  // the main thread. The session picks up the same load (`loadProjectContext` keeps one per directory for the process).
   if (options.print !== undefined && settings.projectContext) await startProjectContext(process.cwd());
   if (!interactive) void loadProviders(providers);
   if (settings.sessionRetention !== null) {
