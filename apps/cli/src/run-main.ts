@@ -11,7 +11,6 @@ import { resolveSettings } from "./config/settings.js";
 import type { MainOptions } from "./program.js";
 import { createProviders, loadProviders } from "./providers/create-provider.js";
 import { type ProcessIo, processIo } from "./process-io.js";
-import { loadProjectContext } from "./project/project-context.js";
 import { startupMark } from "./startup-marks.js";
 
 const fstatAsync = promisify(fstat);
@@ -36,9 +35,6 @@ export async function runMain(firstPrompt: string, options: MainOptions, io: Pro
   // running git); the interactive mode loads it once its prompt is drawn, while the user types: the prompt does not need
   // it, and it is most of what the start would otherwise hold in memory and run before the prompt.
   const interactive = !options.wire && options.print === undefined;
-  // Print mode's project context (git runs twice) starts first: its processes then run while the SDK's modules evaluate on
-  // the main thread. The session picks up the same load (`loadProjectContext` keeps one per directory for the process).
-  if (options.print !== undefined && settings.projectContext) await startProjectContext(process.cwd());
   if (!interactive) void loadProviders(providers);
   if (settings.sessionRetention !== null) {
     const { applySessionRetention } = await import("./sessions/startup-retention.js");
@@ -74,13 +70,6 @@ function thinkingFlag(value: string | boolean | undefined): string | undefined {
   if (value === true) return "medium";
   if (value === false) return "off";
   return value;
-}
-
-/** Starts loading the project context of `cwd` (the directory the session will open in); waits only for the path. */
-async function startProjectContext(cwd: string): Promise<void> {
-  const dir = await realpath(cwd).catch(() => null);
-  // A failure is the session's to report, when it asks for the same load.
-  if (dir !== null) loadProjectContext(dir).catch(() => undefined);
 }
 
 async function enterWorkDir(dir: string): Promise<void> {

@@ -258,25 +258,6 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect(tools(1)).not.toContain("SendDMail");
   });
 
-  it("runs git for the project context once (loaded early, while the SDK loads, and shared with the session), and not with --no-project-context", async () => {
-    const { home, cwd, run, openai } = await setup();
-    await mkdir(path.join(cwd, ".git"));
-    const bin = path.join(home, "bin");
-    const log = path.join(home, "git.log");
-    await mkdir(bin);
-    // A git that logs its runs: no filter drivers (`git config` finds nothing), and a branch of its own.
-    await writeFile(path.join(bin, "git"), `#!/bin/sh\necho "$*" >> '${log}'\ncase "$*" in *status*) echo "## trunk-of-the-test";; *) exit 1;; esac\n`, { mode: 0o755 });
-    const env = { ...openai, PATH: `${bin}:${process.env.PATH}` };
-    server.enqueue({ message: assistant("ok"), usage }, { message: assistant("ok"), usage });
-    await succeeds(run(["-p", "hi"], env));
-    expect(requestMessages(0)[0]!.content).toContain("Git branch: trunk-of-the-test");
-    const runs = async () => (await readFile(log, "utf8")).trim().split("\n");
-    expect((await runs()).map((line) => line.split(" ")[2])).toEqual(["config", "status"]);
-    await succeeds(run(["-p", "hi", "--no-project-context"], env));
-    expect(await runs()).toHaveLength(2);
-    expect(requestMessages(1)[0]!.content).not.toContain("Git branch");
-  });
-
   it("loads the file search (tinyglobby, picomatch) with the first Glob, not before a turn that never searches", async () => {
     const { home, cwd, run, openai } = await setup();
     await mkdir(path.join(cwd, "src"));
