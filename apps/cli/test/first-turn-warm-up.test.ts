@@ -129,23 +129,6 @@ describe("the first turn's warm-up", () => {
     expect(server.requests).toEqual([]);
   });
 
-  it("ends its watcher when the prompt stops waiting half way through the turn (a spinner it drew stops)", async () => {
-    const seen: string[] = [];
-    let waiting = true;
-    const watcher = () => ({
-      event: async (event: SoulEvent) => {
-        seen.push(event.type);
-        // Enter pressed as the first event is rendered.
-        waiting = false;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      },
-      end: async () => void seen.push("end"),
-    });
-    expect(await recordingProvider([]).warmUp(() => waiting, { systemPrompt: "", tools: [], watcher })).toBe("stopped");
-    expect(seen.at(-1)).toBe("end");
-    expect(seen.filter((type) => type === "end")).toHaveLength(1);
-  });
-
   it("starts no server and builds no twin when the prompt already stopped waiting (Enter typed while the SDK loaded)", async () => {
     const urls: string[] = [];
     expect(await recordingProvider(urls).warmUp(() => false)).toBe("stopped");

@@ -72,8 +72,7 @@ export interface WarmUpRequest {
 
 /**
  * What the warm-up hands its turn's events to, besides reading them: each
- * event as it comes, then `end` once the turn is over (also when it failed
- * or the prompt stopped waiting half way). It must show, write and send
+ * event as it comes, then the turn's end. It must show, write and send
  * nothing (the warm-up is not the user's).
  */
 export interface WarmUpWatcher {
@@ -180,7 +179,6 @@ export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boole
   // The request in flight is aborted within a few milliseconds of the prompt no longer waiting.
   const watch = setInterval(() => idle() || abort.abort(), idleCheckMs).unref();
   let server: { url: string; close(): Promise<void> } | null = null;
-  let watcher: WarmUpWatcher | undefined;
   try {
     server = await listenLocally(cannedStream(warmUp.wire));
     const provider = await warmUp.twin(server.url);
@@ -190,13 +188,14 @@ export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boole
     await context.restore();
     const soul = new Soul({ agent: { name: "warm-up", systemPrompt: request.systemPrompt, toolset: definitionsOnly(request) }, provider, context });
     let text = "";
-    watcher = request.watcher?.();
+    const watcher = request.watcher?.();
     const turn = soul.run("hi", { signal: abort.signal });
     for await (const event of turn) {
       if (event.type === "TextPart") text += event.payload.text;
       await watcher?.event(event);
     }
     const { stopReason } = await turn.result;
+    await watcher?.end();
     if (!idle()) return "stopped";
     return stopReason === "no_tool_calls" && text === cannedText ? "warmed" : "failed";
   } catch {
@@ -204,8 +203,6 @@ export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boole
   } finally {
     clearInterval(watch);
     abort.abort();
-    // Also when the turn failed or was aborted half way: what the watcher started (a spinner's timer) stops.
-    await watcher?.end().catch(() => undefined);
     await server?.close();
   }
 }
