@@ -4,13 +4,12 @@
  * turn (a soul on an in-memory context) with a twin of itself, through the
  * official SDK and Node's fetch, against a throwaway server on 127.0.0.1,
  * and parses the canned answer.
- * The provider's server gets nothing from it, a watcher it is given sees
- * its turn's events, the real request after it works as before, the throwaway server is closed afterwards, and a prompt
+ * The provider's server gets nothing from it, the real request after it
+ * works as before, the throwaway server is closed afterwards, and a prompt
  * that stops waiting stops it.
  */
 import { type ChatProvider, type Message, type Tool, userMessage } from "@kosong/core";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
-import type { SoulEvent } from "@kosong/soul";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/settings.js";
 import { createProviders } from "../src/providers/create-provider.js";
@@ -113,19 +112,6 @@ describe("the first turn's warm-up", () => {
     const tool: Tool = { name: "ReadFile", description: "Reads a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
     expect(await main.warmUp(() => true, { systemPrompt: "You are kosong.", tools: [tool] })).toBe("warmed");
     expect(seen).toEqual([{ systemPrompt: "You are kosong.", tools: ["ReadFile"] }]);
-    expect(server.requests).toEqual([]);
-  });
-
-  it("hands its turn's events to the watcher it is given (the interactive mode renders them offscreen), then the turn's end", async () => {
-    const seen: string[] = [];
-    const watcher = () => ({
-      event: async (event: SoulEvent) => void seen.push(event.type === "TextPart" ? `text ${event.payload.text}` : event.type),
-      end: async () => void seen.push("end"),
-    });
-    expect(await recordingProvider([]).warmUp(() => true, { systemPrompt: "", tools: [], watcher })).toBe("warmed");
-    expect(seen).toContain("text ok");
-    expect(seen.filter((type) => type === "TurnEnd" || type === "end")).toEqual(["TurnEnd", "end"]);
-    expect(seen.at(-1)).toBe("end");
     expect(server.requests).toEqual([]);
   });
 

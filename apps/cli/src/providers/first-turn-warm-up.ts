@@ -29,7 +29,7 @@ import type { AddressInfo } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { type ChatProvider, type Tool, type Toolset, toolError } from "@kosong/core";
 import { MemoryContextLog } from "@kosong/context";
-import { Context, Soul, type SoulEvent } from "@kosong/soul";
+import { Context, Soul } from "@kosong/soul";
 
 /** The wire format a provider speaks: OpenAI Chat Completions, OpenAI Responses, or Anthropic Messages. */
 export type WireFormat = "openai-chat" | "openai-responses" | "anthropic";
@@ -62,22 +62,6 @@ export type WarmUpOutcome = "warmed" | "stopped" | "skipped" | "failed";
 export interface WarmUpRequest {
   systemPrompt: string;
   tools: readonly Tool[];
-  /**
-   * Makes what sees the warm-up turn's events as the session's own turns'
-   * are seen (the interactive mode renders them, offscreen), so that that
-   * code runs before the first turn too. Absent: the events are only read.
-   */
-  watcher?: () => WarmUpWatcher;
-}
-
-/**
- * What the warm-up hands its turn's events to, besides reading them: each
- * event as it comes, then the turn's end. It must show, write and send
- * nothing (the warm-up is not the user's).
- */
-export interface WarmUpWatcher {
-  event(event: SoulEvent): Promise<void>;
-  end(): Promise<void>;
 }
 
 /** The tools of `request` as a toolset that runs none: the canned answer calls no tool, and a call would get an error. */
@@ -188,14 +172,9 @@ export async function warmUpFirstTurn(warmUp: TransportWarmUp, idle: () => boole
     await context.restore();
     const soul = new Soul({ agent: { name: "warm-up", systemPrompt: request.systemPrompt, toolset: definitionsOnly(request) }, provider, context });
     let text = "";
-    const watcher = request.watcher?.();
     const turn = soul.run("hi", { signal: abort.signal });
-    for await (const event of turn) {
-      if (event.type === "TextPart") text += event.payload.text;
-      await watcher?.event(event);
-    }
+    for await (const event of turn) if (event.type === "TextPart") text += event.payload.text;
     const { stopReason } = await turn.result;
-    await watcher?.end();
     if (!idle()) return "stopped";
     return stopReason === "no_tool_calls" && text === cannedText ? "warmed" : "failed";
   } catch {

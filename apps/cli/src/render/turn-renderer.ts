@@ -15,7 +15,7 @@ import stringWidth from "string-width";
 import { ChildBlock, type ChildCost } from "./child-block.js";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";
-import { ScreenWriter, type ScreenStream } from "./screen-writer.js";
+import { ScreenWriter } from "./screen-writer.js";
 import { formatTokens } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
@@ -59,7 +59,7 @@ export function approvalQuestion(payload: ApprovalRequestInfo): ApprovalQuestion
 
 /** Options of {@link TurnRenderer}. */
 export interface TurnRendererOptions {
-  out: ScreenStream;
+  out: NodeJS.WritableStream;
   style: Style;
   /** Terminal size, for Markdown and its live preview (read each time: getters follow a resize). */
   columns: number;

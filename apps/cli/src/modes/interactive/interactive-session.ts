@@ -11,8 +11,7 @@ import { approvalLines } from "../../render/approval-lines.js";
 import { addUsage, footerLine, noTokens, type SessionTokens, type StatusInfo, statusLine } from "../../render/status-line.js";
 import { priceOf } from "../../pricing/model-prices.js";
 import { usageCost } from "../../pricing/usage-cost.js";
-import { ScreenWriter, type ScreenStream } from "../../render/screen-writer.js";
-import type { WarmUpWatcher } from "../../providers/first-turn-warm-up.js";
+import { ScreenWriter } from "../../render/screen-writer.js";
 import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -158,11 +157,7 @@ export class InteractiveSession {
 
   /** The status line: model, context bar, this session's tokens (with `tokens`; else its cost, when priced), strategy, session id. */
   status(options: { tokens?: boolean } = {}): string {
-    return this.#statusOf(this.tokens, options);
-  }
-
-  #statusOf(tokens: SessionTokens, options: { tokens?: boolean } = {}): string {
-    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens } : { cost: tokens }) }, this.style);
+    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : { cost: this.tokens }) }, this.style);
   }
 
   #statusInfo(): StatusInfo {
@@ -349,7 +344,7 @@ export class InteractiveSession {
         queue.deliver();
       },
     }));
-    const renderer = this.#turnRenderer(controller, this.out, keys, () => typedAhead);
+    const renderer = this.#turnRenderer(controller, screen, keys, () => typedAhead);
     keys.start();
     screen.reserveFooter(() => {
       const line = footerLine(this.#statusInfo(), this.tokens, this.style);
@@ -359,8 +354,8 @@ export class InteractiveSession {
   }
 
   /** The renderer of an operation's events; an approval's question pauses the key watch while it is asked. */
-  #turnRenderer(controller: AbortController, out: ScreenStream, keys: Pick<TurnKeyWatch, "start" | "stop">, typedAhead: () => string): TurnRenderer {
-    const screen = ScreenWriter.for(out);
+  #turnRenderer(controller: AbortController, screen: ScreenWriter, keys: TurnKeyWatch, typedAhead: () => string): TurnRenderer {
+    const out = this.out;
     return new TurnRenderer({
       out,
       style: this.style,
@@ -407,9 +402,11 @@ export class InteractiveSession {
       await turn.renderer.render(event);
       await this.agent.observe(event);
       if (event.type === "TurnEnd" && event.payload.error) turn.errors.push(event.payload.error);
-      const tokens = this.#withUsage(this.tokens, event);
-      if (tokens !== null) {
-        this.tokens = tokens;
+      const counted = countedUsage(event);
+      if (counted !== null) {
+        // A child's call is priced at the child's model.
+        const model = (counted.agentId && this.agent.subagents.modelOf(counted.agentId)) || this.agent.providers.main.modelName;
+        this.tokens = addUsage(this.tokens, counted.usage, priceOf(model, this.agent.settings.prices));
         turn.screen.drawFooter();
       }
       turn.queue.observe(event);
@@ -418,42 +415,6 @@ export class InteractiveSession {
       turn.errors.push(error instanceof Error ? error.message : String(error));
       this.printError(error);
     });
-  }
-
-  /** `tokens` with the usage `event` reports added (a child's call priced at the child's model); null when it reports none. */
-  #withUsage(tokens: SessionTokens, event: SoulEvent): SessionTokens | null {
-    const counted = countedUsage(event);
-    if (counted === null) return null;
-    const model = (counted.agentId && this.agent.subagents.modelOf(counted.agentId)) || this.agent.providers.main.modelName;
-    return addUsage(tokens, counted.usage, priceOf(model, this.agent.settings.prices));
-  }
-
-  /**
-   * A rehearsal of a turn's rendering, for the first turn's warm-up (see
-   * first-turn-warm-up.ts): its events are rendered as a turn's are, with
-   * the footer and the status line after, but into a stream that keeps
-   * nothing (sized as the terminal), so that the renderer's, the Markdown
-   * stream's and the status line's code has run before the first real turn.
-   * It shows nothing, writes no file and counts no tokens of the session.
-   */
-  rehearsal(): WarmUpWatcher {
-    const out: ScreenStream = { write: () => true, isTTY: this.out.isTTY, columns: this.out.columns, rows: this.out.rows };
-    const screen = ScreenWriter.for(out);
-    const renderer = this.#turnRenderer(new AbortController(), out, { start: () => undefined, stop: () => undefined }, () => "");
-    let tokens = this.tokens;
-    screen.reserveFooter(() => footerLine(this.#statusInfo(), tokens, this.style));
-    return {
-      event: async (event) => {
-        await renderer.render(event);
-        tokens = this.#withUsage(tokens, event) ?? tokens;
-        screen.drawFooter();
-      },
-      end: async () => {
-        await renderer.finish();
-        screen.releaseFooter();
-        this.#statusOf(tokens);
-      },
-    };
   }
 
   /**

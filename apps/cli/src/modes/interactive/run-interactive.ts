@@ -104,7 +104,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       void loadProviders(agent.providers)
         .then(() => (idle() ? keepHttpParserAtBaseline() : undefined))
         .then(() => (idle() ? agent.storeSystemPrompt() : undefined))
-        .then(() => warmUpProviders(agent.providers, idle, { systemPrompt: agent.soul.agent.systemPrompt, tools: agent.soul.agent.toolset.tools, watcher: () => session.rehearsal() }))
+        .then(() => warmUpProviders(agent.providers, idle, { systemPrompt: agent.soul.agent.systemPrompt, tools: agent.soul.agent.toolset.tools }))
         .then(() => warmMarkdownRenderer(stdout.columns ?? 80, idle))
         .then(() => {
           if (idle()) releaseStartUpMemory();
