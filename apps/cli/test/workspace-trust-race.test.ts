@@ -5,6 +5,7 @@
  * block the next update.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,13 +18,18 @@ const tempDir = useTempDirs();
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const offer: WorkspaceOffer = { hooks: [], mcpServers: [], rules: [{ file: ".kosong/settings.json", lists: { allow: ["Shell(make test)"] } }] };
 
+/** The tests' aliases (vitest.config.ts): each workspace package name and the source file it stands for. */
+const aliases = Object.fromEntries(
+  [...readFileSync(path.join(repo, "vitest.config.ts"), "utf8").matchAll(/find: \/\^(.+?)\$\/, replacement: here\("(.+?)"\)/g)].map(([, name, file]) => [name!.replaceAll("\\/", "/"), path.join(repo, file!)]),
+);
+
 /** Resolves the workspace packages to their sources and a missing `x.js` to `x.ts`, as the tests' aliases do. */
 const loader = `import { registerHooks } from "node:module";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-const sources = { "@kosong/core": "packages/kosong-core/src/index.ts", "@kosong/context": "packages/kosong-context/src/index.ts", "@kosong/workspace": "packages/kosong-workspace/src/index.ts" };
+import { fileURLToPath, pathToFileURL } from "node:url";
+const sources = ${JSON.stringify(aliases)};
 registerHooks({ resolve(specifier, context, next) {
-  if (sources[specifier]) return next(new URL(sources[specifier], ${JSON.stringify(`file://${repo}`)}).href, context);
+  if (sources[specifier]) return next(pathToFileURL(sources[specifier]).href, context);
   if (specifier.startsWith(".") && specifier.endsWith(".js") && context.parentURL?.startsWith("file:")) {
     const ts = new URL(specifier.slice(0, -3) + ".ts", context.parentURL);
     if (!existsSync(fileURLToPath(new URL(specifier, context.parentURL))) && existsSync(fileURLToPath(ts))) return next(ts.href, context);
