@@ -171,9 +171,10 @@ export async function readProjectRuleLists(workspace: string, warn: (line: strin
   const out: ProjectRuleList[] = [];
   for (const file of projectRuleFiles) {
     const absolute = path.join(workspace, file);
-    const link = await linkOutOf(workspace, absolute).catch((error: Error) => `${absolute} (${error.message})`);
+    // A path that cannot be resolved (a link loop, no permission) is left to the read, which names it.
+    const link = await linkOutOf(workspace, absolute).catch(() => null);
     if (link !== null && (await realpath(absolute).then(() => true, () => false))) {
-      warn(`${path.relative(workspace, link) || link} links out of the workspace: the permission rules of ${file} are not the workspace's and are not used`);
+      warn(`${path.relative(workspace, link)} links out of the workspace: the permission rules of ${file} are not the workspace's and are not used`);
       continue;
     }
     const lists = permissionsIn(absolute, await read(absolute), warn);
