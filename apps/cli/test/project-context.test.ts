@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmod, mkdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { maxAgentsFileChars } from "../src/project/agents-files.js";
+import { maxAgentsFileBytes, maxAgentsFileChars } from "../src/project/agents-files.js";
 import { loadProjectContext } from "../src/project/project-context.js";
 import { buildSystemPrompt } from "../src/project/system-prompt.js";
 import { useTempDirs } from "./temp-dir.js";
@@ -82,6 +82,17 @@ describe("project context", () => {
     expect(block!.name).toBe("AGENTS.md");
     expect(block!.content.startsWith(`Rules first.\n${"é".repeat(maxAgentsFileChars - "Rules first.\n".length)}`)).toBe(true);
     expect(block!.content.endsWith(`\n[AGENTS.md truncated: the file has ${size} bytes; its first ${maxAgentsFileChars} characters are kept]`)).toBe(true);
+  });
+
+  it("does not end the kept start of a cut AGENTS.md with a broken character when the cut splits one", async () => {
+    const repo = await tempDir();
+    execFileSync("git", ["init", "-q", repo]);
+    // 3-byte characters up to one byte short of the read's end, then a 4-byte one across it.
+    const kept = "中".repeat(maxAgentsFileBytes / 3 - 1);
+    await writeFile(path.join(repo, "AGENTS.md"), `${kept}😀${"x".repeat(100)}`);
+    const [block] = (await loadProjectContext(repo)).blocks;
+    expect(block!.content).not.toContain("\uFFFD");
+    expect(block!.content.startsWith(`${kept}\n[AGENTS.md truncated:`)).toBe(true);
   });
 
   it("skips an AGENTS.md that is a FIFO, without waiting for a writer", async () => {

@@ -53,7 +53,8 @@ async function readAgentsFile(root: string, file: string): Promise<AgentsFile | 
   if (real === null || !isInside(root, real)) return null;
   const read = await readFileStart(real, maxAgentsFileBytes, { followLinks: false });
   if (read.kind !== "read" && read.kind !== "cut") return null;
-  const content = read.bytes.toString("utf8");
+  // A cut can split a character: its bytes so far are dropped, not decoded as U+FFFD.
+  const content = new TextDecoder().decode(read.bytes, { stream: read.kind === "cut" });
   const cut = read.kind === "cut" || content.length > maxAgentsFileChars;
   const size = read.kind === "cut" ? read.size : read.bytes.length;
   return { path: file, content: cut ? `${content.slice(0, maxAgentsFileChars).trim()}\n[AGENTS.md truncated: the file has ${size} bytes; its first ${maxAgentsFileChars} characters are kept]` : content.trim() };
