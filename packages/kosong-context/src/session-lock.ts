@@ -87,9 +87,16 @@ export class SessionLock {
   }
 
   /**
-   * Locks `file` (an absolute path) for writing. Throws
-   * {@link SessionLockedError} when a live process, or another open handle
-   * in this process, holds it.
+   * Locks `file` (an absolute path) for writing by creating `<file>.lock`.
+   * A lock whose owner is gone is taken over.
+   * @param options.leaseMs With it, a lock whose live owner has written
+   *   neither `file` nor the lock for longer than this many milliseconds is
+   *   taken over too (default: never).
+   * @throws SessionLockedError when a live process, or another open handle
+   *   in this process, holds it (a caller that wants to wait retries).
+   * @throws RangeError when `leaseMs` is not a positive number.
+   * @throws The file system's error when the lock cannot be made or read
+   *   (`EACCES`, `EROFS`, `ENOENT` for a missing folder).
    */
   static async acquire(file: string, options: { leaseMs?: number | undefined } = {}): Promise<SessionLock> {
     const leaseMs = options.leaseMs ?? Number.POSITIVE_INFINITY;
