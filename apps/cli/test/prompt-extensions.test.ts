@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandCommand, splitArguments } from "../src/extensions/custom-commands.js";
 import { parseFrontMatter } from "../src/extensions/front-matter.js";
+import { maxPromptFileBytes } from "../src/extensions/prompt-files.js";
 import { findSkills, readSkillFile, skillFolders } from "../src/extensions/skills.js";
 import { isReadOnlyCommand } from "../src/plan/read-only-command.js";
 import { useTempDirs } from "./temp-dir.js";
@@ -47,6 +48,17 @@ describe("prompt files from a workspace", () => {
     const ok = skills.find((s) => s.name === "ok")!;
     expect(ok.description).toBe("fine");
     await expect(readSkillFile(ok, "pipe")).rejects.toThrow("not a regular file");
+  });
+
+  it("cuts a skill's file at 64 KiB between characters: one the cut splits is dropped, not decoded as U+FFFD", async () => {
+    const cwd = await tempDir();
+    await mkdir(path.join(cwd, ".agents/skills/cjk"), { recursive: true });
+    await writeFile(path.join(cwd, ".agents/skills/cjk/SKILL.md"), "---\nname: cjk\ndescription: fine\n---\nbody");
+    // 3-byte characters: the 64 KiB cut falls one byte into one of them.
+    const whole = Math.floor(maxPromptFileBytes / 3);
+    await writeFile(path.join(cwd, ".agents/skills/cjk/notes.md"), "中".repeat(whole + 10));
+    const [skill] = await findSkills(skillFolders(cwd, path.join(cwd, "home")), (f) => f);
+    expect(await readSkillFile(skill!, "notes.md")).toBe(`${"中".repeat(whole)}\n[cut at 64 KiB]`);
   });
 
   it("fills $ARGUMENTS and $1.. (quotes group words), and appends arguments to a template without them", () => {

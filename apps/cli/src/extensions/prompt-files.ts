@@ -7,7 +7,7 @@
  */
 import { lstat, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
-import { readFileStart } from "../files/read-capped-file.js";
+import { readFileStart, startText } from "../files/read-capped-file.js";
 
 /** Bytes read of one prompt file at most (the rest is cut, with a note). */
 export const maxPromptFileBytes = 64 * 1024;
@@ -42,14 +42,14 @@ export async function confinedRealpath(root: string, file: string): Promise<stri
 }
 
 /**
- * Reads at most `max` bytes of the file as UTF-8; `cut` says the file was longer.
+ * Reads at most `max` bytes of the file as UTF-8 (a character the cut splits is left out); `cut` says the file was longer.
  * @throws Error when it is not there or not a regular file (a FIFO is not waited on).
  */
 export async function readCapped(file: string, max = maxPromptFileBytes): Promise<{ text: string; cut: boolean }> {
   const read = await readFileStart(file, max);
   if (read.kind === "missing") throw new Error(`${file}: not there`);
   if (read.kind === "unreadable") throw new Error(`${file}: ${read.message}`);
-  return { text: read.bytes.toString("utf8"), cut: read.kind === "cut" };
+  return { text: startText(read), cut: read.kind === "cut" };
 }
 
 /** The entries of `dir` (sorted by name), or none when it is missing or not a folder. */

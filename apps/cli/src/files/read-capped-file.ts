@@ -43,6 +43,15 @@ export function readFileStart(file: string, maxBytes: number, options: CappedRea
   return readRegular(file, maxBytes, options, true);
 }
 
+/**
+ * The UTF-8 text of a {@link readFileStart} read that found the file: where
+ * the cut split a character, its bytes so far are dropped rather than
+ * decoded as U+FFFD.
+ */
+export function startText(read: Extract<FileStartRead, { bytes: Buffer }>): string {
+  return new TextDecoder().decode(read.bytes, { stream: read.kind === "cut" });
+}
+
 /** The read of both: without `keepStart` a file whose size is over the cap is not read at all (`cut`, no bytes). */
 async function readRegular(file: string, maxBytes: number, options: CappedReadOptions, keepStart: boolean): Promise<FileStartRead> {
   try {

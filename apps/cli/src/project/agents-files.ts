@@ -12,7 +12,7 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "@kosong/workspace";
-import { readFileStart } from "../files/read-capped-file.js";
+import { readFileStart, startText } from "../files/read-capped-file.js";
 
 /** One instructions file. */
 export interface AgentsFile {
@@ -53,8 +53,7 @@ async function readAgentsFile(root: string, file: string): Promise<AgentsFile | 
   if (real === null || !isInside(root, real)) return null;
   const read = await readFileStart(real, maxAgentsFileBytes, { followLinks: false });
   if (read.kind !== "read" && read.kind !== "cut") return null;
-  // A cut can split a character: its bytes so far are dropped, not decoded as U+FFFD.
-  const content = new TextDecoder().decode(read.bytes, { stream: read.kind === "cut" });
+  const content = startText(read);
   const cut = read.kind === "cut" || content.length > maxAgentsFileChars;
   const size = read.kind === "cut" ? read.size : read.bytes.length;
   return { path: file, content: cut ? `${content.slice(0, maxAgentsFileChars).trim()}\n[AGENTS.md truncated: the file has ${size} bytes; its first ${maxAgentsFileChars} characters are kept]` : content.trim() };
