@@ -290,6 +290,8 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   /** What the file journal's recovery found, once it ran (on the first read of the log). */
   #fileRecovery: FileRecoveryReport | null | undefined;
   #log: Promise<ContextLog> | null = null;
+  /** The log once opened (what {@link #log} resolved to), null before. */
+  #opened: ContextLog | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #loaded = false;
   #closed = false;
@@ -700,27 +702,36 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     return this.close();
   }
 
-  /** Runs `op` after every earlier operation, on the opened log. */
+  /**
+   * Runs `op` after every earlier operation (whether it succeeded or not),
+   * on the opened log. The loop makes two operations a step, so this adds
+   * no promise of its own beyond the queue's link: an open log is handed
+   * over as it is, not awaited again.
+   */
   #run<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new StorageClosedError(`the context ${this.#location} is closed`));
-    const next = this.#queue.catch(() => undefined).then(async () => op(await this.#connect()));
+    const go = (): Promise<T> => (this.#opened === null ? this.#connect().then(op) : op(this.#opened));
+    const next = this.#queue.then(go, go);
     this.#queue = next;
     return next;
   }
 
   /** Like {@link #run}, restoring the log first if that has not happened. */
   #change<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
-    return this.#run(async (log) => {
-      if (!this.#loaded) await this.#load(log, await log.read(this.#openRead));
-      return op(log);
-    });
+    return this.#run((log) => (this.#loaded ? op(log) : this.#loadThen(log, op)));
+  }
+
+  /** Restores the log into the context, then runs `op`. */
+  async #loadThen<T>(log: ContextLog, op: (log: ContextLog) => Promise<T>): Promise<T> {
+    await this.#load(log, await log.read(this.#openRead));
+    return op(log);
   }
 
   /** The log, opened on first use (a failed open is tried again by the next operation). */
   async #connect(): Promise<ContextLog> {
     this.#log ??= this.#open();
     try {
-      return await this.#log;
+      return (this.#opened = await this.#log);
     } catch (error) {
       this.#log = null;
       throw error;
