@@ -241,6 +241,9 @@ function publicCheckpoint(mark: Omit<Mark, "position">): ContextCheckpoint {
     : { id: mark.id, label: mark.label, messageCount: mark.messageCount };
 }
 
+/** What marking a checkpoint that needs no journal call resolves to. */
+const MARKED: Promise<void> = Promise.resolve();
+
 /** Reads the id of a context's oldest checkpoint (set by the class's static block). */
 let readOldestCheckpoint: (context: Context<ContextJournal>) => number | null;
 
@@ -488,11 +491,14 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     });
   }
 
-  /** Marks checkpoint `id` in the file journal, unless {@link markNextCheckpoint} marked it already: the one place a checkpoint is marked. */
-  async #markCheckpoint(id: number): Promise<void> {
+  /**
+   * Marks checkpoint `id` in the file journal, unless {@link markNextCheckpoint} marked it already: the one place a checkpoint is marked.
+   * Not an async function: without a journal (or marked ahead) it makes no promise of its own, twice a step.
+   */
+  #markCheckpoint(id: number): Promise<void> {
     const ahead = this.#markedAhead;
     this.#markedAhead = null;
-    if (ahead !== id) await this.#journal?.markCheckpoint(id);
+    return (ahead === id ? undefined : this.#journal?.markCheckpoint(id)) ?? MARKED;
   }
 
   /**
