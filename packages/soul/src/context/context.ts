@@ -244,6 +244,22 @@ function publicCheckpoint(mark: Omit<Mark, "position">): ContextCheckpoint {
 /** What marking a checkpoint that needs no journal call resolves to. */
 const MARKED: Promise<void> = Promise.resolve();
 
+/** Reads the history a context's next request sends (set by the class's static block). */
+let readRequestHistory: (context: Context<ContextJournal>) => readonly Message[];
+
+/**
+ * The conversation as the loop's next request sends it: the context's own
+ * array, not a snapshot. The context appends the step's messages to it once
+ * the log has taken them, so it is lent to the request only (a provider
+ * that keeps a history copies it, as the test providers do); a caller that
+ * keeps one reads {@link Context.history}. The loop asks at every step, and
+ * this makes no copy of the conversation. Package-internal: not exported
+ * from @kosong/soul.
+ */
+export function requestHistory(context: Context<ContextJournal>): readonly Message[] {
+  return readRequestHistory(context);
+}
+
 /** Reads the id of a context's oldest checkpoint (set by the class's static block). */
 let readOldestCheckpoint: (context: Context<ContextJournal>) => number | null;
 
@@ -300,9 +316,16 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   #closed = false;
   /** Everything the context knows (context-state.ts), replaced whole once the log has taken an operation's write. */
   #state: ContextState = INITIAL_STATE;
+  /**
+   * The last snapshot {@link history} made, and the state's history it copies
+   * (an append-only array while it is the current state's, so the same
+   * array of the same length means the same messages).
+   */
+  #snapshot: { of: readonly Message[]; copy: readonly Message[] } | null = null;
 
   static {
     readOldestCheckpoint = (context) => context.#state.marks[0]?.id ?? null;
+    readRequestHistory = (context) => context.#state.history;
   }
 
   /**
@@ -335,12 +358,19 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   }
 
   /**
-   * The conversation, oldest first. The array is the context's own, not a
-   * copy (reading it costs nothing): do not change it. Operations never
-   * change it either (they replace it), so a reference kept is a snapshot.
+   * The conversation, oldest first, as a snapshot: an array a caller got
+   * never changes, whatever the context does next. It is made (one copy of
+   * the conversation) on the first read after the conversation changed;
+   * reading it again before the next change gives the same array and costs
+   * nothing. Do not change it.
    */
   get history(): readonly Message[] {
-    return this.#state.history;
+    const live = this.#state.history;
+    const made = this.#snapshot;
+    if (made !== null && made.of === live && made.copy.length === live.length) return made.copy;
+    const copy = live.slice();
+    this.#snapshot = { of: live, copy };
+    return copy;
   }
 
   /** The last token count reported with {@link updateTokenCount} (0 without one). */
