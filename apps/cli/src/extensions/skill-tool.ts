@@ -5,10 +5,10 @@ import * as z from "zod";
 import { loadSkillBody, readSkillFile, type Skill } from "./skills.js";
 
 /** The parameters of `Skill` (listed in `tools/built-in-tool-parameters.ts`). */
-export const skillToolParameters = z.object({
+export const skillToolParameters = z.lazy(() => z.object({
   name: z.string().min(1).max(100).describe("The skill's name, as listed under Skills in the system prompt."),
   file: z.string().min(1).max(500).optional().describe("A file of the skill's folder to read (relative to it), instead of its instructions."),
-});
+}));
 
 /** Builds `Skill` over `skills`. */
 export function skillTool(skills: readonly Skill[]) {

@@ -6,9 +6,9 @@ import { relativeToRoot, type Workspace } from "../tools/workspace.js";
 import { readImageInside } from "./read-image-inside.js";
 
 /** The parameters of `ReadMediaFile` (listed in `tools/built-in-tool-parameters.ts`). */
-export const readMediaFileParameters = z.object({
+export const readMediaFileParameters = z.lazy(() => z.object({
   path: z.string().min(1).describe("The image file, relative to the working directory (or absolute inside it)."),
-});
+}));
 
 /**
  * Builds `ReadMediaFile` for `workspace`. With `imageInput` false (the model

@@ -77,7 +77,7 @@ export function exitPlanModeAction(toolCallId: string): string {
 }
 
 /** The parameters of `ExitPlanMode` (listed in `tools/built-in-tool-parameters.ts`). */
-export const exitPlanModeParameters = z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") });
+export const exitPlanModeParameters = z.lazy(() => z.object({ plan: z.string().min(1).max(20_000).describe("The plan, in Markdown: the steps you will take, the files you will change.") }));
 
 /** `ExitPlanMode` (Claude Code's name and shape): asks the user to approve `plan`; approved, plan mode ends. */
 function exitPlanModeTool(mode: PlanMode): CallableTool {

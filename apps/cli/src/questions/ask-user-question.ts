@@ -26,7 +26,7 @@ const questionSchema = z.object({
 });
 
 /** The tool's arguments: kimi-cli's `QuestionRequest.questions`. */
-export const askUserQuestionSchema = z.object({ questions: z.array(questionSchema).min(1).max(4).describe("1 to 4 questions.") });
+export const askUserQuestionSchema = z.lazy(() => z.object({ questions: z.array(questionSchema).min(1).max(4).describe("1 to 4 questions.") }));
 
 /** One question. */
 export type QuestionItem = z.infer<typeof questionSchema>;

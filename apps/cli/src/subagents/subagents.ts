@@ -54,14 +54,14 @@ export interface SubagentsOptions {
 }
 
 /** The parameters of `Agent` (listed in `tools/built-in-tool-parameters.ts`). */
-export const agentToolParameters = z.object({
+export const agentToolParameters = z.lazy(() => z.object({
   description: z.string().min(1).max(200).describe("A short (3-5 words) description of the task."),
   prompt: z.string().min(1).describe("The task for the agent: everything it needs to know, as it sees nothing of this conversation."),
   subagent_type: z.string().default("coder").describe("The kind of agent (see the list in this tool's description)."),
   model: z.string().regex(/^[\w.:/@-]{1,100}$/).optional().describe("A model to run it on instead of the session's (rarely needed)."),
   resume: z.string().optional().describe("The id of an agent that ran before (agent-xxxxxxxx): continue its conversation with this prompt."),
   run_in_background: z.boolean().default(false).describe("Start it and return at once; its answer arrives as a message when it finishes."),
-});
+}));
 
 /** The children of one session. */
 export class Subagents {

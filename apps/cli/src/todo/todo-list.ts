@@ -18,7 +18,7 @@ export const todoItemSchema = z.object({
 });
 
 /** `SetTodoList`'s arguments: the whole list, replacing the one before. */
-export const todoListSchema = z.object({ todos: z.array(todoItemSchema).max(100).describe("The whole list, in order (it replaces the previous one).") });
+export const todoListSchema = z.lazy(() => z.object({ todos: z.array(todoItemSchema).max(100).describe("The whole list, in order (it replaces the previous one).") }));
 
 /** One item of the list. */
 export type TodoItem = z.infer<typeof todoItemSchema>;

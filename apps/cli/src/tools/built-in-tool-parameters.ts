@@ -3,8 +3,10 @@
  * converts to JSON Schemas once (`build/prebuilt-json-schemas.ts`) so that a
  * start does not (see `prebuilt-json-schemas.ts`). Each tool defines itself
  * with `defineBuiltInTool` and the parameters listed here under its name.
- * The soul's own tools (Recall, SendDMail) are not the CLI's: `defineTool`
- * converts theirs when @kosong/soul loads.
+ * The soul's own tools (Recall, SendDMail) are not the CLI's: @kosong/soul
+ * writes theirs out. Each is a `z.lazy` of its object: zod builds the object
+ * at its tool's first call, not when the session's modules load (the
+ * sixteen objects cost each start about 4 ms); its JSON Schema is the same.
  */
 import type { ToolParameters } from "@kosong/core";
 import { skillToolParameters } from "../extensions/skill-tool.js";

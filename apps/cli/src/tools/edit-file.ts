@@ -12,12 +12,12 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 import { writeTextInside } from "./write-text-inside.js";
 
 /** The parameters of `EditFile` (listed in `tools/built-in-tool-parameters.ts`). */
-export const editFileParameters = z.object({
+export const editFileParameters = z.lazy(() => z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
   old_string: z.string().min(1).describe("The exact text to replace (whitespace included). Must occur once unless replace_all."),
   new_string: z.string().describe("The text to put in its place."),
   replace_all: z.boolean().default(false).describe("Replace every occurrence instead of exactly one."),
-});
+}));
 
 /** Builds `EditFile` for `workspace`. */
 export function editFileTool(workspace: Workspace) {

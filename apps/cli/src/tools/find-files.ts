@@ -1,6 +1,10 @@
-/** File discovery for `Glob` and `Grep`: tinyglobby inside the workspace, never following symlinks out of it. */
+/**
+ * File discovery for `Glob` and `Grep`: tinyglobby inside the workspace,
+ * never following symlinks out of it. tinyglobby (with picomatch, whose
+ * loading builds its tables) loads with the first search, not with the
+ * session: a turn that never searches does not wait for it.
+ */
 import path from "node:path";
-import { glob } from "tinyglobby";
 import { FolderCursor, resolveExisting } from "./confined-fs.js";
 import { PathEscapeError, type Workspace } from "./workspace.js";
 
@@ -19,6 +23,7 @@ export function unsafePattern(pattern: string): boolean {
  * walk through `cursor` (one of the caller's, or one of its own).
  */
 export async function findFiles(workspace: Workspace, dir: string, pattern: string, cursor?: FolderCursor): Promise<string[]> {
+  const { glob } = await import("tinyglobby");
   const found = await glob(pattern, { cwd: dir, ignore: ignoredFolders, onlyFiles: true, dot: true, followSymbolicLinks: false, absolute: true });
   const folders = cursor ?? new FolderCursor();
   const inside: string[] = [];

@@ -13,10 +13,10 @@ import type { Workspace } from "./workspace.js";
 export const maxGlobResults = 1_000;
 
 /** The parameters of `Glob` (listed in `tools/built-in-tool-parameters.ts`). */
-export const globParameters = z.object({
+export const globParameters = z.lazy(() => z.object({
   pattern: z.string().min(1).describe("A glob pattern relative to `path`, e.g. `**/*.ts` or `src/*.{js,json}`."),
   path: z.string().min(1).default(".").describe("The folder to search from (default: the working directory)."),
-});
+}));
 
 /** Builds `Glob` for `workspace`. */
 export function globTool(workspace: Workspace) {

@@ -18,13 +18,13 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 export const maxGrepFileBytes = 2 * 1024 * 1024;
 
 /** The parameters of `Grep` (listed in `tools/built-in-tool-parameters.ts`). */
-export const grepParameters = z.object({
+export const grepParameters = z.lazy(() => z.object({
   pattern: z.string().min(1).describe("A regular expression in RE2 syntax, e.g. `function \\w+Tool` (no lookaround or backreferences)."),
   path: z.string().min(1).default(".").describe("The file or folder to search (default: the working directory)."),
   glob: z.string().min(1).default("**/*").describe("Only files matching this glob (relative to `path`), e.g. `**/*.ts`."),
   ignore_case: z.boolean().default(false).describe("Match case-insensitively."),
   max_matches: z.int().min(1).max(1_000).default(200).describe("Stop after this many matching lines."),
-});
+}));
 
 /** Builds `Grep` for `workspace`. */
 export function grepTool(workspace: Workspace) {

@@ -11,9 +11,9 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 export const maxListedEntries = 500;
 
 /** The parameters of `ListDir` (listed in `tools/built-in-tool-parameters.ts`). */
-export const listDirParameters = z.object({
+export const listDirParameters = z.lazy(() => z.object({
   path: z.string().min(1).default(".").describe("The folder, relative to the working directory (default: the working directory)."),
-});
+}));
 
 /** Builds `ListDir` for `workspace`. */
 export function listDirTool(workspace: Workspace) {

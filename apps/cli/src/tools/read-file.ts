@@ -11,11 +11,11 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 export const defaultReadLines = 1_000;
 
 /** The parameters of `ReadFile` (listed in `tools/built-in-tool-parameters.ts`). */
-export const readFileParameters = z.object({
+export const readFileParameters = z.lazy(() => z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it)."),
   line_offset: z.int().min(1).default(1).describe("The first line to read (1-based)."),
   n_lines: z.int().min(1).max(defaultReadLines).default(defaultReadLines).describe(`How many lines to read (at most ${defaultReadLines}).`),
-});
+}));
 
 /** Builds `ReadFile` for `workspace`. */
 export function readFileTool(workspace: Workspace) {

@@ -42,7 +42,7 @@ import { shellApproval } from "./shell-approval.js";
 import type { Workspace } from "./workspace.js";
 
 /** The parameters of `Shell` (listed in `tools/built-in-tool-parameters.ts`). */
-export const shellParameters = z.object({
+export const shellParameters = z.lazy(() => z.object({
   command: z.string().min(1).describe("The bash command to run in the working directory."),
   timeout: z.int().min(1).max(600).default(60).describe("Seconds before the command is killed (default 60, at most 600)."),
   outside_sandbox: z.boolean().default(false).describe("Run outside the sandbox (when there is one): only when the command cannot work inside it; the user is asked, with your reason."),
@@ -51,7 +51,7 @@ export const shellParameters = z.object({
     .boolean()
     .default(false)
     .describe("Start the command as a background job (a dev server, a long build) and return its job id at once; read its output with TaskOutput, stop it with TaskStop. You are told when it ends; it ends with the session at the latest."),
-});
+}));
 
 /**
  * Builds `Shell` for `workspace`; commands run with `env` (default: this

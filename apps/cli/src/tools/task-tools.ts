@@ -12,14 +12,14 @@ import { capOutput } from "./cap-output.js";
 const jobId = z.string().min(1).max(64).describe("The job id Shell gave (e.g. job-1).");
 
 /** The parameters of `TaskOutput` (listed in `built-in-tool-parameters.ts`). */
-export const taskOutputParameters = z.object({
+export const taskOutputParameters = z.lazy(() => z.object({
   job_id: jobId,
   block: z.boolean().default(false).describe("Wait for new output or the job's end."),
   timeout: z.int().min(1).max(120).default(30).describe("With block: seconds to wait at most (default 30)."),
-});
+}));
 
 /** The parameters of `TaskStop` (listed in `built-in-tool-parameters.ts`). */
-export const taskStopParameters = z.object({ job_id: jobId });
+export const taskStopParameters = z.lazy(() => z.object({ job_id: jobId }));
 
 /** TaskOutput and TaskStop over `jobs`. */
 export function taskTools(jobs: BackgroundJobs) {

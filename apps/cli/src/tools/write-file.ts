@@ -13,11 +13,11 @@ import { relativeToRoot, type Workspace } from "./workspace.js";
 import { writeTextInside } from "./write-text-inside.js";
 
 /** The parameters of `WriteFile` (listed in `tools/built-in-tool-parameters.ts`). */
-export const writeFileParameters = z.object({
+export const writeFileParameters = z.lazy(() => z.object({
   path: z.string().min(1).describe("The file, relative to the working directory (or absolute inside it). Missing folders are created."),
   content: z.string().describe("The text to write."),
   mode: z.enum(["overwrite", "append"]).default("overwrite").describe("Overwrite the file (default) or append to it."),
-});
+}));
 
 /** Builds `WriteFile` for `workspace`. */
 export function writeFileTool(workspace: Workspace) {

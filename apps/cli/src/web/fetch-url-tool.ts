@@ -27,9 +27,9 @@ export interface FetchUrlOptions {
 }
 
 /** The parameters of `FetchURL` (listed in `tools/built-in-tool-parameters.ts`). */
-export const fetchUrlParameters = z.object({
+export const fetchUrlParameters = z.lazy(() => z.object({
   url: z.string().min(1).describe("The http or https URL to fetch."),
-});
+}));
 
 /** Builds `FetchURL`. */
 export function fetchUrlTool(options: FetchUrlOptions = {}) {

@@ -1,12 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Message } from "@kosong/core";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import { parseEvent, type SoulEvent } from "@kosong/soul";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
-import { ensureBuilt, fixturesDir, type KosongRun, runKosong } from "./kosong-binary.js";
+import { ensureBuilt, fixturesDir, kosongBin, type KosongRun, runKosong } from "./kosong-binary.js";
 
 const tempDir = useTempDirs();
 let server: FakeProviderServer;
@@ -255,6 +256,28 @@ describe("kosong -p (print mode), the built binary against the fake provider ser
     expect(system(1)).not.toContain("<context");
     expect(tools(0)).toEqual(["ReadFile", "ReadMediaFile", "WriteFile", "EditFile", "Shell", "ListDir", "Glob", "Grep", "FetchURL", "TaskOutput", "TaskStop", "SetTodoList", "AskUserQuestion", "Agent", "Recall", "SendDMail"]);
     expect(tools(1)).not.toContain("SendDMail");
+  });
+
+  it("loads the file search (tinyglobby, picomatch) with the first Glob, not before a turn that never searches", async () => {
+    const { home, cwd, run, openai } = await setup();
+    await mkdir(path.join(cwd, "src"));
+    await writeFile(path.join(cwd, "src", "a.ts"), "export {};\n");
+    const list = path.join(home, "loaded.txt");
+    const recorder = fileURLToPath(new URL("record-loaded-modules.mjs", import.meta.url));
+    const recorded = { ...openai, NODE_OPTIONS: `--import ${recorder}`, KOSONG_TEST_LOADED_MODULES: list };
+    const carryingPicomatch = async () => {
+      const files = (await readFile(list, "utf8")).split("\n").map((url) => fileURLToPath(url)).filter((file) => path.dirname(file) === path.dirname(kosongBin));
+      const carrying = await Promise.all(files.map(async (file) => (await readFile(file, "utf8")).includes("node_modules/picomatch/")));
+      return carrying.some(Boolean);
+    };
+    server.enqueue({ message: assistant("Hello."), usage });
+    await succeeds(run(["-p", "hi"], recorded));
+    expect(await carryingPicomatch()).toBe(false);
+    server.enqueue({ message: callTool("c1", "Glob", { pattern: "**/*.ts" }), usage }, { message: assistant("Found it."), usage });
+    const result = await succeeds(run(["-p", "find the sources"], recorded));
+    expect(result.stdout).toContain("Found it.");
+    expect(requestMessages(2).find((m) => m.role === "tool")?.content).toContain("src/a.ts");
+    expect(await carryingPicomatch()).toBe(true);
   });
 
   it("explains missing credentials and exits 2", async () => {

@@ -16,6 +16,8 @@ import { sendDMailDescription } from "./send-dmail-description.js";
 export const SEND_DMAIL_NAME = "SendDMail";
 
 const description = sendDMailDescription(false);
+const messageDescription = "The message to your past self.";
+const checkpointDescription = "The checkpoint to send it to.";
 
 /**
  * Sends a D-Mail. When it is accepted the result is a success saying it was
@@ -23,15 +25,22 @@ const description = sendDMailDescription(false);
  * it at the end of the step by reverting the context, so the model never
  * reads that result unless a rejected call of the same step cancelled the
  * delivery, which the result tells it too. An unknown checkpoint or a second
- * D-Mail is an error result.
+ * D-Mail is an error result. The parameters' JSON Schema is written out, as
+ * Recall's is (zod's conversion of the same schema, checked by a test, costs
+ * each start a few milliseconds).
  */
 export const SendDMail = defineTool({
   name: SEND_DMAIL_NAME,
   description,
   parameters: z.object({
-    message: z.string().describe("The message to your past self."),
-    checkpoint_id: z.int().min(0).describe("The checkpoint to send it to."),
+    message: z.string().describe(messageDescription),
+    checkpoint_id: z.int().min(0).describe(checkpointDescription),
   }),
+  jsonSchema: {
+    type: "object",
+    properties: { message: { type: "string", description: messageDescription }, checkpoint_id: { type: "integer", minimum: 0, description: checkpointDescription } },
+    required: ["message", "checkpoint_id"],
+  },
   execute({ message, checkpoint_id }, { session }) {
     if (session === undefined) return toolError({ message: "D-Mail only works inside a soul's session.", brief: "D-Mail unavailable" });
     try {
