@@ -19,6 +19,8 @@ export interface ScriptCallInfo {
 /**
  * One scripted response: an echo DSL string (see {@link parseEchoScript}), or
  * a function of the history (and the call) returning one, possibly async.
+ * The function gets a copy of the history as it was at the call, which it
+ * may keep.
  */
 export type ChatScript = string | ((history: readonly Message[], call: ScriptCallInfo) => string | Promise<string>);
 
@@ -85,7 +87,7 @@ export class ScriptedChatProvider extends ChatProviderBase implements ChatProvid
   }
 
   protected async start(request: GenerationRequest): Promise<StreamedMessage> {
-    const { systemPrompt, tools, history, signal } = request;
+    const { systemPrompt, tools, signal } = request;
     const queue = this.queue;
     const turn = queue.calls.length + 1;
     const call: ScriptedCall = { ...recordCall(request, this.thinkingEffort), turn, script: null };
@@ -98,7 +100,8 @@ export class ScriptedChatProvider extends ChatProviderBase implements ChatProvid
     }
     const source = queue.scripts[queue.next++]!;
     const info: ScriptCallInfo = { turn, systemPrompt, tools, thinkingEffort: this.thinkingEffort };
-    const text = typeof source === "string" ? source : await runScript(source, history, info);
+    // The call's own copy: the caller may append to the array it lent once the stream has ended.
+    const text = typeof source === "string" ? source : await runScript(source, call.history, info);
     call.script = text;
     const script = parseEchoScript(text);
     if (script.parts.length === 0) {

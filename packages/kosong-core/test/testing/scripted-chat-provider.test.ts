@@ -30,6 +30,16 @@ describe("ScriptedChatProvider", () => {
     expect(provider.remaining).toBe(0);
   });
 
+  it("hands a script function the history as it was at the call: the caller (the soul's loop) appends to the array it lent afterwards", async () => {
+    const kept: (readonly Message[])[] = [];
+    const provider = new ScriptedChatProvider([(messages) => (kept.push(messages), "text: two")]);
+    const lent: Message[] = [userMessage("one")];
+    await collectParts(await provider.generate("", [], lent));
+    lent.push(assistantMessage("two"), userMessage("three"));
+    expect(kept[0]).toEqual([userMessage("one")]);
+    expect(provider.calls[0]!.history).toEqual([userMessage("one")]);
+  });
+
   it("runs a script function on the history and the call", async () => {
     const seen: Array<[readonly Message[], ScriptCallInfo]> = [];
     const tools: Tool[] = [{ name: "add", description: "Adds", parameters: { type: "object" } }];
@@ -45,7 +55,7 @@ describe("ScriptedChatProvider", () => {
     const reply = await collectParts(await provider.withThinking("high").generate("sys", tools, later));
     expect(reply).toEqual([{ type: "text", text: "the tool said 3" }]);
     expect(seen).toHaveLength(1);
-    expect(seen[0]![0]).toBe(later);
+    expect(seen[0]![0]).toEqual(later);
     expect(seen[0]![1]).toEqual({ turn: 2, systemPrompt: "sys", tools, thinkingEffort: "high" });
   });
 
