@@ -10,6 +10,7 @@
 import path from "node:path";
 import type { Settings } from "../config/settings.js";
 import type { ReadSettingsFile } from "../config/settings-file-reads.js";
+import { readLinkOutOf } from "../project/link-out-of-workspace.js";
 import { readClaudeSettingsHooks } from "./claude-settings-hooks.js";
 import type { HookDefinition } from "./hook-definition.js";
 
@@ -39,11 +40,23 @@ export async function readSessionHooks(options: SessionHooksOptions): Promise<Se
   const user = await readClaudeSettingsHooks(path.join(userClaude, "settings.json"), "user", options.read);
   // In the home folder itself, its .claude folder is the user's own.
   const workspaceFiles = workspaceClaude === userClaude ? ["settings.local.json"] : ["settings.json", "settings.local.json"];
-  const workspace = await Promise.all(workspaceFiles.map((name) => readClaudeSettingsHooks(path.join(workspaceClaude, name), workspaceClaude === userClaude ? "user" : "workspace", options.read)));
+  const workspace = await Promise.all(workspaceFiles.map((name) => readWorkspaceHooks(cwd, path.join(workspaceClaude, name), workspaceClaude === userClaude, warn, options.read)));
   for (const notice of [user, ...workspace].flatMap((r) => r.notices)) warn(notice);
   const own = [...settings.hooks, ...user.hooks, ...workspace.flatMap((r) => r.hooks.filter((h) => h.scope === "user"))];
   const project = workspace.flatMap((r) => r.hooks.filter((h) => h.scope === "workspace"));
   return { own, project };
+}
+
+/**
+ * The hooks of the workspace's settings file `file` (the user's own in the
+ * home folder itself). One reached through a link out of the workspace is
+ * not the workspace's: `warn` says so and it brings none.
+ */
+async function readWorkspaceHooks(cwd: string, file: string, own: boolean, warn: (line: string) => void, read: ReadSettingsFile | undefined) {
+  const link = own ? null : await readLinkOutOf(cwd, file);
+  if (link === null) return readClaudeSettingsHooks(file, own ? "user" : "workspace", read);
+  warn(`${path.relative(cwd, link)} links out of the workspace: the hooks of ${path.relative(cwd, file)} are not the workspace's and are not run`);
+  return { hooks: [], notices: [] };
 }
 
 /**

@@ -7,10 +7,10 @@
  * matched by an `allow` rule only runs without asking. Deny wins over ask,
  * ask over allow.
  */
-import { mkdir, realpath } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { isInside } from "@kosong/workspace";
 import { maxSettingsSize, type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
+import { linkOutOf, readLinkOutOf } from "../project/link-out-of-workspace.js";
 import { editPermissionList } from "./permission-file.js";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
 
@@ -171,9 +171,8 @@ export async function readProjectRuleLists(workspace: string, warn: (line: strin
   const out: ProjectRuleList[] = [];
   for (const file of projectRuleFiles) {
     const absolute = path.join(workspace, file);
-    // A path that cannot be resolved (a link loop, no permission) is left to the read, which names it.
-    const link = await linkOutOf(workspace, absolute).catch(() => null);
-    if (link !== null && (await realpath(absolute).then(() => true, () => false))) {
+    const link = await readLinkOutOf(workspace, absolute);
+    if (link !== null) {
       warn(`${path.relative(workspace, link)} links out of the workspace: the permission rules of ${file} are not the workspace's and are not used`);
       continue;
     }
@@ -195,22 +194,6 @@ export function sessionPermissionRules(user: PermissionLists | null, project: re
     else warn(`${file}: its permission rules are not used until you trust this workspace (answer yes at start-up in an interactive session, or --trust-workspace / KOSONG_TRUST_WORKSPACE=1)`);
   }
   return new PermissionRules(rules, files);
-}
-
-/**
- * The part of project file `file` that leads (through links) out of
- * `workspace`: its folder, or the file itself; null when both stay inside
- * (or are not there).
- * @throws Error when a path cannot be resolved for another reason (a link loop, no permission).
- */
-async function linkOutOf(workspace: string, file: string): Promise<string | null> {
-  const missing = (error: NodeJS.ErrnoException) => (error.code === "ENOENT" || error.code === "ENOTDIR" ? null : Promise.reject(error));
-  const root = await realpath(workspace);
-  for (const part of [path.dirname(file), file]) {
-    const real = await realpath(part).catch(missing);
-    if (real !== null && !isInside(root, real)) return part;
-  }
-  return null;
 }
 
 /** The `permissions` lists of settings file `file` as `got` read it (null without any: a file not there or not readable says nothing). */
