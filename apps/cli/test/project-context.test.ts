@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { maxAgentsFileChars } from "../src/project/agents-files.js";
 import { loadProjectContext } from "../src/project/project-context.js";
 import { buildSystemPrompt } from "../src/project/system-prompt.js";
 import { useTempDirs } from "./temp-dir.js";
@@ -67,6 +68,45 @@ describe("project context", () => {
     } finally {
       process.env.PATH = savedPath;
     }
+  });
+
+  it("keeps the start of a huge AGENTS.md without reading it whole, and says it was cut", async () => {
+    const repo = await tempDir();
+    execFileSync("git", ["init", "-q", repo]);
+    const file = path.join(repo, "AGENTS.md");
+    await writeFile(file, `Rules first.\n${"é".repeat(maxAgentsFileChars)}`);
+    // Sparse, past the longest string Node can hold: a whole read could not even be decoded.
+    const size = 600 * 1024 * 1024;
+    await truncate(file, size);
+    const [block] = (await loadProjectContext(repo)).blocks;
+    expect(block!.name).toBe("AGENTS.md");
+    expect(block!.content.startsWith(`Rules first.\n${"é".repeat(maxAgentsFileChars - "Rules first.\n".length)}`)).toBe(true);
+    expect(block!.content.endsWith(`\n[AGENTS.md truncated: the file has ${size} bytes; its first ${maxAgentsFileChars} characters are kept]`)).toBe(true);
+  });
+
+  it("skips an AGENTS.md that is a FIFO, without waiting for a writer", async () => {
+    const repo = await tempDir();
+    execFileSync("git", ["init", "-q", repo]);
+    await writeFile(path.join(repo, "AGENTS.md"), "Root rules.");
+    await mkdir(path.join(repo, "pkg"));
+    execFileSync("mkfifo", [path.join(repo, "pkg", "AGENTS.md")]);
+    const context = await loadProjectContext(path.join(repo, "pkg"));
+    expect(context.blocks.map((b) => [b.name, b.content])).toEqual([["AGENTS.md", "Root rules."], ["environment", expect.any(String)]]);
+  });
+
+  it("skips an AGENTS.md that links out of the repository, and keeps one linked inside it", async () => {
+    const outside = await tempDir();
+    await writeFile(path.join(outside, "secret.md"), "Outside secret.");
+    const repo = await tempDir();
+    execFileSync("git", ["init", "-q", repo]);
+    await writeFile(path.join(repo, "CLAUDE.md"), "Root rules via a link.");
+    await symlink(path.join(repo, "CLAUDE.md"), path.join(repo, "AGENTS.md"));
+    await mkdir(path.join(repo, "pkg"));
+    await symlink(path.join(outside, "secret.md"), path.join(repo, "pkg", "AGENTS.md"));
+    const context = await loadProjectContext(path.join(repo, "pkg"));
+    expect(context.blocks.map((b) => b.name)).toEqual(["AGENTS.md", "environment"]);
+    expect(context.blocks[0]!.content).toBe("Root rules via a link.");
+    expect(buildSystemPrompt(context)).not.toContain("Outside secret.");
   });
 
   it("is only the agent's instructions without project context", () => {

@@ -1,4 +1,5 @@
 /** Hostile workspace text in skills and commands, and what plan mode counts as a reading Shell command. */
+import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,6 +34,19 @@ describe("prompt files from a workspace", () => {
     expect(skills[0]!.description).toHaveLength(400);
     expect(warnings.join()).toContain("skipped");
     await expect(readSkillFile(skills[0]!, "../../secret")).rejects.toThrow('no file "../../secret" inside the skill "ok"');
+  });
+
+  it("does not wait on a FIFO as a skill's SKILL.md or as a file of a skill", async () => {
+    const cwd = await tempDir();
+    await mkdir(path.join(cwd, ".agents/skills/ok"), { recursive: true });
+    await writeFile(path.join(cwd, ".agents/skills/ok/SKILL.md"), "---\nname: ok\ndescription: fine\n---\nbody");
+    execFileSync("mkfifo", [path.join(cwd, ".agents/skills/ok/pipe")]);
+    await mkdir(path.join(cwd, ".agents/skills/piped"), { recursive: true });
+    execFileSync("mkfifo", [path.join(cwd, ".agents/skills/piped/SKILL.md")]);
+    const skills = await findSkills(skillFolders(cwd, path.join(cwd, "home")), (f) => f);
+    const ok = skills.find((s) => s.name === "ok")!;
+    expect(ok.description).toBe("fine");
+    await expect(readSkillFile(ok, "pipe")).rejects.toThrow("not a regular file");
   });
 
   it("fills $ARGUMENTS and $1.. (quotes group words), and appends arguments to a template without them", () => {

@@ -22,10 +22,11 @@
  * status line and `› `, Codex's `›` composer), the CPU time the agent's
  * process spent by then (all its threads, from `/proc/PID/task/*\/schedstat`:
  * less blurred than the wall time by the other load of a shared machine),
- * the RSS of the agent's process then and 3 s later (0.5 s in a quick run;
- * `/proc`, MB in the ms columns; kosong loads its SDK while the prompt
- * waits, and Codex's TUI keeps
- * starting after its composer shows), and 3 s later the RSS of everything
+ * the RSS of the agent's process then and while the prompt waits, 1 s and
+ * 3 s later (0.25 s and 0.5 s in a quick run; `/proc`, MB in the ms columns;
+ * kosong loads its SDK while the prompt waits, and Codex's TUI keeps
+ * starting after its composer shows: what an idle prompt holds is the
+ * whole curve, not one instant), and 3 s later the RSS of everything
  * the agent runs: its process, its children, and the processes it left
  * running on their own (Codex starts an app-server daemon from a copy of
  * itself under CODEX_HOME, which outlives the TUI; the bench stops those at
@@ -42,7 +43,11 @@
  * The floor (`../sdk-floor.ts`: node, the `openai` SDK and Node's fetch
  * streaming the same turn, bundled, nothing of an agent) runs in the same
  * rounds too, with rows of kosong and Codex against it: what a Node agent
- * cannot go below, and kosong's own share above it.
+ * cannot go below, and kosong's own share above it. The floors of an idle
+ * prompt's RSS run in the same rounds, read at the same instants after each
+ * says it is ready: bare `node`, `node` after one request with Node's fetch
+ * (to a closed port: undici loaded and run), and the floor program's idle
+ * twin, which streams the same turn and then waits (`../sdk-floor.ts`).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -110,14 +115,28 @@ interface Ready {
   /** CPU time of the agent's process by then, all threads, in ms. */
   cpuMs: number;
   rssMb: number;
-  /** The process's RSS 3 s after the prompt showed (0.5 s in a quick run). */
-  laterRssMb: number;
-  /** As long after the prompt: the process, its children and the processes it left running under the agent's folder. */
+  /** The process's RSS at each of {@link laterMs} after the prompt showed. */
+  laterRssMb: number[];
+  /** At the last of them: the process, its children and the processes it left running under the agent's folder. */
   treeRssMb: number;
 }
 
-/** How long after the prompt the later RSS is read (a quick run waits less). */
-const laterMs = (quick: boolean): number => (quick ? 500 : 3_000);
+/** The figures of {@link Ready} that are one number. */
+type ScalarOfReady = Exclude<keyof Ready, "laterRssMb">;
+
+/** When after the prompt the later RSS is read, in ms (a quick run waits less). */
+const laterMs = (quick: boolean): number[] => (quick ? [250, 500] : [1_000, 3_000]);
+
+/** Reads `pid`'s RSS at each of `after` ms from now; resolves with them. */
+async function rssOverTime(pid: number, after: readonly number[]): Promise<number[]> {
+  const start = performance.now();
+  const samples: number[] = [];
+  for (const at of after) {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - (performance.now() - start))));
+    samples.push(rssMb(pid));
+  }
+  return samples;
+}
 
 /** The children of `pid`. */
 function childrenOf(pid: number): number[] {
@@ -183,10 +202,10 @@ function cpuMs(pid: number): number {
 
 /**
  * Runs `command args` in a pseudo-terminal read by a headless xterm.js (which answers the terminal's queries) until
- * `isReady(screen)`; returns the time from the spawn, the CPU time and RSS then, the RSS `later` ms after (the process's, and
- * with its children and the processes left under `folder`), and ends it.
+ * `isReady(screen)`; returns the time from the spawn, the CPU time and RSS then, the RSS at each of `later` ms after (the
+ * process's, and at the last with its children and the processes left under `folder`), and ends it.
  */
-function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, folder: string, isReady: (screen: string) => boolean, later: number): Promise<Ready> {
+function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, folder: string, isReady: (screen: string) => boolean, later: readonly number[]): Promise<Ready> {
   const quoted = [command, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   const term = new xterm.Terminal({ cols: 100, rows: 30, allowProposedApi: true });
   return new Promise((resolve, reject) => {
@@ -210,11 +229,11 @@ function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv
         const pid = commandPid(child.pid!);
         if (pid === null) return;
         const atPrompt = { ms, cpuMs: cpuMs(pid), rssMb: rssMb(pid) };
-        setTimeout(() => {
+        void rssOverTime(pid, later).then((laterRssMb) => {
           const tree = new Set([...withDescendants(pid), ...processesUnder(folder)]);
-          result = { ...atPrompt, laterRssMb: rssMb(pid), treeRssMb: [...tree].reduce((sum, p) => sum + rssMb(p), 0) };
+          result = { ...atPrompt, laterRssMb, treeRssMb: [...tree].reduce((sum, p) => sum + rssMb(p), 0) };
           process.kill(pid, "SIGTERM");
-        }, later);
+        });
       }),
     );
     child.on("error", reject);
@@ -222,6 +241,33 @@ function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv
       clearTimeout(timer);
       term.dispose();
       if (result === null) return reject(new Error(`${command} never showed its prompt: ${JSON.stringify(screen().trim().slice(-400))}`));
+      resolve(result);
+    });
+  });
+}
+
+/**
+ * Runs the floor program `command args` (no terminal) until it writes its first line (`ready`); returns the time to it, the
+ * CPU time and RSS then and at each of `later` ms after, and ends it.
+ */
+function idleFloor(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, later: readonly number[]): Promise<Ready> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "inherit"] });
+    let result: Ready | null = null;
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.stdout.once("data", () => {
+      const pid = child.pid!;
+      const atReady = { ms: performance.now() - start, cpuMs: cpuMs(pid), rssMb: rssMb(pid) };
+      void rssOverTime(pid, later).then((laterRssMb) => {
+        result = { ...atReady, laterRssMb, treeRssMb: laterRssMb.at(-1)! };
+        child.kill("SIGTERM");
+      });
+    });
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(timer);
+      if (result === null) return reject(new Error(`${command} ${args.join(" ")} ended (or stalled) before it was ready`));
       resolve(result);
     });
   });
@@ -283,6 +329,7 @@ const benchmark: Benchmark = {
       const kosongToolArgs = (bin: string) => [bin, "-p", toolPrompt, "--model", "bench-model", "--sandbox", "auto-allow"];
       const codexToolArgs = ["exec", "--skip-git-repo-check", "--sandbox", "workspace-write", toolPrompt];
       const floorBin = await buildSdkFloor(work);
+      const idleFloorBin = await buildSdkFloor(work, "idle");
       const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
       const sides: Record<string, () => Promise<Run>> = {
         kosong: () => oneShot(server, process.execPath, kosongArgs, kosongEnv, project),
@@ -298,7 +345,11 @@ const benchmark: Benchmark = {
       if (baselineBin) sides.baselineTool = () => toolTurn(server, "kosong", process.execPath, kosongToolArgs(baselineBin), kosongEnv, project);
       if (baselineBin) sides.baselineVersion = () => run(process.execPath, [baselineBin, "--version"], kosongEnv, project);
       const terminal = hasScript();
-      const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [] };
+      const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [], floorNode: [], floorFetch: [], floorSdk: [] };
+      /** The floors of an idle prompt's RSS: bare node, node after a request with Node's fetch, node after a turn through the SDK. */
+      const floors = { floorNode: "bare node", floorFetch: "node + Node's fetch (one refused request)", floorSdk: "node + the openai SDK (bundled) after one streamed turn" };
+      const waitIdle = 'process.stdout.write("ready\\n"); setInterval(() => undefined, 60_000);';
+      const floorArgs = { floorNode: ["-e", waitIdle], floorFetch: ["-e", `fetch("http://127.0.0.1:9/").catch(() => { ${waitIdle} });`], floorSdk: [idleFloorBin] };
       if (terminal) {
         const term = { TERM: "xterm-256color" };
         const interactive = (name: string, start: () => Promise<Ready>) => async () => {
@@ -310,6 +361,11 @@ const benchmark: Benchmark = {
         sides.kosongReady = interactive("kosong", () => readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, project, kosongHome, kosongReady, later));
         sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, project, codexHome, codexReady, later));
         if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, project, kosongHome, kosongReady, later));
+        for (const floor of Object.keys(floors) as (keyof typeof floors)[]) sides[floor] = interactive(floor, () => {
+            server.reset();
+            server.enqueue(reply);
+            return idleFloor(process.execPath, floorArgs[floor], kosongEnv, project, later);
+          });
       }
       // Untimed: caches warm up.
       for (const side of Object.values(sides)) await side();
@@ -349,9 +405,12 @@ const benchmark: Benchmark = {
         );
       }
       if (terminal) {
-        const readyOf = (name: string, key: keyof Ready) => ready[name]!.map((r) => r[key]);
-        const mb = (name: string, key: keyof Ready) => `${median(readyOf(name, key)).toFixed(0)} MB`;
-        const after = `${laterMs(quick) / 1000} s`;
+        const readyOf = (name: string, key: ScalarOfReady) => ready[name]!.map((r) => r[key]);
+        const mb = (name: string, key: ScalarOfReady) => `${median(readyOf(name, key)).toFixed(0)} MB`;
+        const laterOf = (name: string, i: number) => ready[name]!.map((r) => r.laterRssMb[i]!);
+        const laterMb = (name: string, i: number) => `${median(laterOf(name, i)).toFixed(1)} MB`;
+        const afters = laterMs(quick).map((ms) => `${ms / 1000} s`);
+        const after = afters.at(-1)!;
         /** The interactive rows of the kosong build `name` (`kosong`, `baseline`) against `against` (`codex`, `baseline`). */
         const interactiveRows = (name: string, label: string, against: string, againstLabel: string, goals: boolean): BenchRow[] => [
           rowFromSamples(`interactive: start → ready prompt, ${label} vs ${againstLabel} (pty + headless xterm)`, readyOf(name, "ms"), `${againstLabel}, to its prompt`, readyOf(against, "ms"), goals ? { goal: 0.9 } : { note: "informational" }),
@@ -360,14 +419,23 @@ const benchmark: Benchmark = {
             ...(goals ? { goal: 1 } : {}),
             note: `${mb(name, "rssMb")} against ${mb(against, "rssMb")}`,
           }),
-          rowFromSamples(`interactive: RSS ${after} after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "laterRssMb"), `${againstLabel} ${after} after (MB)`, readyOf(against, "laterRssMb"), {
-            note: `informational: ${mb(name, "laterRssMb")} against ${mb(against, "laterRssMb")}`,
-          }),
+          // The idle prompt over time: each agent read at the same instants after its own prompt showed.
+          ...afters.map((at, i) =>
+            rowFromSamples(`interactive: RSS ${at} after the prompt in MB (not ms), ${label} vs ${againstLabel}`, laterOf(name, i), `${againstLabel} ${at} after (MB)`, laterOf(against, i), {
+              note: `informational: ${laterMb(name, i)} against ${laterMb(against, i)}`,
+            }),
+          ),
           rowFromSamples(`interactive: RSS of all its processes ${after} after the prompt in MB (not ms), ${label} vs ${againstLabel}`, readyOf(name, "treeRssMb"), `${againstLabel}, its processes (MB)`, readyOf(against, "treeRssMb"), {
             note: `informational: ${mb(name, "treeRssMb")} against ${mb(against, "treeRssMb")} (children and daemons left running included)`,
           }),
         ];
-        rows.push(...interactiveRows("kosong", "kosong", "codex", "Codex CLI's TUI", true));
+        /** An idle floor's RSS against Codex's prompt, at the instant each is ready and at the same instants after. */
+        const floorRows = (Object.keys(floors) as (keyof typeof floors)[]).flatMap((floor) => [
+          rowFromSamples(`interactive floor: RSS of an idle ${floors[floor]} when ready in MB (not ms), vs Codex CLI's TUI at its prompt`, readyOf(floor, "rssMb"), "Codex CLI's TUI at its prompt (MB)", readyOf("codex", "rssMb"), {
+            note: `informational: ${mb(floor, "rssMb")} then, ${afters.map((at, i) => `${laterMb(floor, i)} ${at}`).join(", ")} after (Codex ${afters.map((_, i) => laterMb("codex", i)).join(", ")}; kosong ${mb("kosong", "rssMb")}, ${afters.map((_, i) => laterMb("kosong", i)).join(", ")})`,
+          }),
+        ]);
+        rows.push(...interactiveRows("kosong", "kosong", "codex", "Codex CLI's TUI", true), ...floorRows);
         if (baselineBin) rows.push(...interactiveRows("kosong", "kosong", "baseline", "the baseline build", false), ...interactiveRows("baseline", "the baseline build", "codex", "Codex CLI's TUI", true));
       }
       return rows;

@@ -28,6 +28,7 @@ export { JsonlContextFile, type ContextFileOptions, type ContextFileStats, type 
 export { MemoryContextLog } from "./memory-context-log.js";
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from "./jsonl-session-store.js";
 export { firstPromptIn, FIRST_PROMPT_MAX_CHARS, type SessionSummary } from "./session-summary.js";
+export { SessionLock } from "./session-lock.js";
 export { GroupCommitQueue, type GroupCommitQueueOptions } from "./group-commit-queue.js";
 export type { DamageKind } from "./context-record.js";
 export type { RestoreReport, SkippedLine } from "./restore-report.js";

@@ -5,8 +5,9 @@
  * {@link maxPromptFileBytes} of it, and a folder yields at most
  * {@link maxPromptFiles} files.
  */
-import { lstat, open, readdir, realpath } from "node:fs/promises";
+import { lstat, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
+import { readFileStart } from "../files/read-capped-file.js";
 
 /** Bytes read of one prompt file at most (the rest is cut, with a note). */
 export const maxPromptFileBytes = 64 * 1024;
@@ -40,16 +41,15 @@ export async function confinedRealpath(root: string, file: string): Promise<stri
   }
 }
 
-/** Reads at most `max` bytes of the file as UTF-8; `cut` says the file was longer. */
+/**
+ * Reads at most `max` bytes of the file as UTF-8; `cut` says the file was longer.
+ * @throws Error when it is not there or not a regular file (a FIFO is not waited on).
+ */
 export async function readCapped(file: string, max = maxPromptFileBytes): Promise<{ text: string; cut: boolean }> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(max + 1);
-    const { bytesRead } = await handle.read(buffer, 0, max + 1, 0);
-    return { text: buffer.subarray(0, Math.min(bytesRead, max)).toString("utf8"), cut: bytesRead > max };
-  } finally {
-    await handle.close();
-  }
+  const read = await readFileStart(file, max);
+  if (read.kind === "missing") throw new Error(`${file}: not there`);
+  if (read.kind === "unreadable") throw new Error(`${file}: ${read.message}`);
+  return { text: read.bytes.toString("utf8"), cut: read.kind === "cut" };
 }
 
 /** The entries of `dir` (sorted by name), or none when it is missing or not a folder. */

@@ -12,6 +12,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
+import { withFileLock } from "../files/locked-update.js";
 import { replaceFile } from "../files/replace-file.js";
 import type { WorkspaceOffer } from "../project/workspace-offer.js";
 import { isEmptyOffer, offeredRuleCount } from "../project/workspace-offer.js";
@@ -39,11 +40,20 @@ export async function isTrusted(home: string, workspace: string, offer: Workspac
   return (await readStore(home))[workspace] === offerHash(offer);
 }
 
-/** Remembers that the user trusts `workspace` with `offer` (replacing an earlier answer for it). */
+/**
+ * Remembers that the user trusts `workspace` with `offer` (replacing an
+ * earlier answer for it). The store is re-read and replaced under its lock,
+ * so another kosong process remembering another workspace at the same
+ * moment keeps its answer too.
+ * @throws SessionLockedError (from `@kosong/context`) when another live process held the store's lock for the whole wait.
+ */
 export async function trustWorkspace(home: string, workspace: string, offer: WorkspaceOffer): Promise<void> {
-  const workspaces = { ...(await readStore(home)), [workspace]: offerHash(offer) };
   await mkdir(home, { recursive: true, mode: 0o700 });
-  await replaceFile(trustFile(home), `${JSON.stringify({ workspaces }, null, 2)}\n`);
+  const file = trustFile(home);
+  await withFileLock(file, async () => {
+    const workspaces = { ...(await readStore(home)), [workspace]: offerHash(offer) };
+    await replaceFile(file, `${JSON.stringify({ workspaces }, null, 2)}\n`);
+  });
 }
 
 /** Whether the workspace is trusted, and whether that is remembered (so a later change made at the user's word is remembered too). */

@@ -123,10 +123,8 @@ export class PermissionRules {
     if (level !== "project") return;
     if (!this.files.projectTrusted) throw new Error("this workspace is not trusted: its permission rules are not used, added or removed (trust it at start-up, or pass --trust-workspace)");
     await mkdir(path.dirname(file), { recursive: true });
-    const [root, folder] = await Promise.all([realpath(this.workspace), realpath(path.dirname(file))]);
-    if (!isInside(root, folder)) throw new Error(`${path.relative(this.workspace, path.dirname(file))} links out of the workspace: project permission rules are not written there`);
-    const target = await realpath(file).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error)));
-    if (target !== null && !isInside(root, target)) throw new Error(`${path.relative(this.workspace, file)} links out of the workspace: project permission rules are not written there`);
+    const out = await linkOutOf(this.workspace, file);
+    if (out !== null) throw new Error(`${path.relative(this.workspace, out)} links out of the workspace: project permission rules are not written there`);
   }
 
   /** The rule deciding the call of `tool` with `args`: deny first, then ask, then allow; null when no rule matches. */
@@ -162,11 +160,23 @@ export interface ProjectRuleList {
   lists: PermissionLists;
 }
 
-/** The permission lists of the project's files that have some (a file that is not JSON is named to `warn`), got through `read`. */
+/**
+ * The permission lists of the project's files that have some (a file that
+ * is not JSON is named to `warn`), got through `read`. A file reached
+ * through a link out of the workspace (its folder, e.g. a cloned
+ * `.kosong -> /somewhere`, or the file itself) is not the workspace's to
+ * bring: it is not read, and `warn` says so.
+ */
 export async function readProjectRuleLists(workspace: string, warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile): Promise<ProjectRuleList[]> {
   const out: ProjectRuleList[] = [];
   for (const file of projectRuleFiles) {
     const absolute = path.join(workspace, file);
+    // A path that cannot be resolved (a link loop, no permission) is left to the read, which names it.
+    const link = await linkOutOf(workspace, absolute).catch(() => null);
+    if (link !== null && (await realpath(absolute).then(() => true, () => false))) {
+      warn(`${path.relative(workspace, link)} links out of the workspace: the permission rules of ${file} are not the workspace's and are not used`);
+      continue;
+    }
     const lists = permissionsIn(absolute, await read(absolute), warn);
     if (lists !== null) out.push({ file, lists });
   }
@@ -185,6 +195,22 @@ export function sessionPermissionRules(user: PermissionLists | null, project: re
     else warn(`${file}: its permission rules are not used until you trust this workspace (answer yes at start-up in an interactive session, or --trust-workspace / KOSONG_TRUST_WORKSPACE=1)`);
   }
   return new PermissionRules(rules, files);
+}
+
+/**
+ * The part of project file `file` that leads (through links) out of
+ * `workspace`: its folder, or the file itself; null when both stay inside
+ * (or are not there).
+ * @throws Error when a path cannot be resolved for another reason (a link loop, no permission).
+ */
+async function linkOutOf(workspace: string, file: string): Promise<string | null> {
+  const missing = (error: NodeJS.ErrnoException) => (error.code === "ENOENT" || error.code === "ENOTDIR" ? null : Promise.reject(error));
+  const root = await realpath(workspace);
+  for (const part of [path.dirname(file), file]) {
+    const real = await realpath(part).catch(missing);
+    if (real !== null && !isInside(root, real)) return part;
+  }
+  return null;
 }
 
 /** The `permissions` lists of settings file `file` as `got` read it (null without any: a file not there or not readable says nothing). */

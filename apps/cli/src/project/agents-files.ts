@@ -2,9 +2,17 @@
  * `AGENTS.md` files that apply to a working directory: the one in each
  * folder from the repository root (the nearest folder up with a `.git`) down
  * to the working directory, outermost first, so the most specific comes last.
+ *
+ * They come with the workspace, so they are read as hostile: at most
+ * {@link maxAgentsFileBytes} of each (a larger file is cut, never read
+ * whole), a regular file only (a FIFO or device is skipped without waiting),
+ * and one that is a link leading out of the repository (or of the working
+ * directory outside one) is skipped.
  */
-import { readFile, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { isInside } from "@kosong/workspace";
+import { readFileStart } from "../files/read-capped-file.js";
 
 /** One instructions file. */
 export interface AgentsFile {
@@ -13,8 +21,10 @@ export interface AgentsFile {
   content: string;
 }
 
-/** The largest AGENTS.md read whole; longer ones are cut with a marker. */
+/** The largest AGENTS.md kept whole; longer ones are cut with a marker. */
 export const maxAgentsFileChars = 20_000;
+/** Bytes read of one AGENTS.md at most: {@link maxAgentsFileChars} characters at their longest in UTF-8 (3 bytes per UTF-16 unit). */
+export const maxAgentsFileBytes = maxAgentsFileChars * 3;
 
 /** The repository root above (or at) `dir`: the nearest folder with a `.git` entry, or null. */
 export async function findRepoRoot(dir: string): Promise<string | null> {
@@ -32,18 +42,21 @@ export async function findAgentsFiles(cwd: string, repoRoot: string | null): Pro
     folders.unshift(current);
     if (current === top || path.dirname(current) === current) break;
   }
-  const files = await Promise.all(folders.map((folder) => readAgentsFile(path.join(folder, "AGENTS.md"))));
+  const root = await realpath(top).catch(() => path.resolve(top));
+  const files = await Promise.all(folders.map((folder) => readAgentsFile(root, path.join(folder, "AGENTS.md"))));
   return files.filter((file): file is AgentsFile => file !== null);
 }
 
-async function readAgentsFile(file: string): Promise<AgentsFile | null> {
-  try {
-    const content = await readFile(file, "utf8");
-    const capped = content.length > maxAgentsFileChars ? `${content.slice(0, maxAgentsFileChars)}\n[AGENTS.md truncated: ${content.length - maxAgentsFileChars} more characters]` : content;
-    return { path: file, content: capped.trim() };
-  } catch {
-    return null;
-  }
+/** `file` cut to {@link maxAgentsFileChars}, or null when it is not there, not a regular file, or leads (through links) out of `root`. */
+async function readAgentsFile(root: string, file: string): Promise<AgentsFile | null> {
+  const real = await realpath(file).catch(() => null);
+  if (real === null || !isInside(root, real)) return null;
+  const read = await readFileStart(real, maxAgentsFileBytes, { followLinks: false });
+  if (read.kind !== "read" && read.kind !== "cut") return null;
+  const content = read.bytes.toString("utf8");
+  const cut = read.kind === "cut" || content.length > maxAgentsFileChars;
+  const size = read.kind === "cut" ? read.size : read.bytes.length;
+  return { path: file, content: cut ? `${content.slice(0, maxAgentsFileChars).trim()}\n[AGENTS.md truncated: the file has ${size} bytes; its first ${maxAgentsFileChars} characters are kept]` : content.trim() };
 }
 
 async function exists(file: string): Promise<boolean> {

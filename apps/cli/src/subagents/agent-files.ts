@@ -12,9 +12,9 @@
  * description; they cannot replace a built-in kind or a user's agent of the
  * same name, and their `model` is ignored (the session's model runs them).
  */
-import { constants } from "node:fs";
-import { lstat, open, readdir } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
+import { readCappedFile } from "../files/read-capped-file.js";
 import { oneLine } from "../render/visible-controls.js";
 import { builtinAgentTypes, type AgentType } from "./agent-types.js";
 import { parseFrontMatter, splitList } from "./front-matter.js";
@@ -93,15 +93,9 @@ async function readFolder(dir: string, trusted: boolean, knownTools: readonly st
 
 /** Reads a regular file (not through a link) of at most {@link maxAgentFileBytes}. */
 async function readCapped(file: string): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new Error("not a regular file");
-    if (stat.size > maxAgentFileBytes) throw new Error(`${stat.size} bytes, more than ${maxAgentFileBytes}`);
-    return (await handle.readFile({ encoding: "utf8" })).slice(0, maxAgentFileBytes);
-  } finally {
-    await handle.close();
-  }
+  const read = await readCappedFile(file, maxAgentFileBytes, { followLinks: false });
+  if (read.kind === "read") return read.bytes.toString("utf8");
+  throw new Error(read.kind === "too-large" ? `${read.bytes} bytes, more than ${maxAgentFileBytes}` : read.kind === "missing" ? "not there" : read.message);
 }
 
 /** The kind a file defines, or why it defines none. */
