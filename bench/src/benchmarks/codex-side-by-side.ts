@@ -15,6 +15,22 @@
  * under /tmp). Codex's `exec` prints its answer when the message is
  * complete; on this one-line answer that is its first byte.
  *
+ * Issue 33's turn (`../scripted-tool-turn.ts`) runs in the same rounds for
+ * kosong, Codex and the baseline build: the model first calls the agent's
+ * own shell tool (kosong's `Shell` `{ command }`, Codex 0.171's
+ * `exec_command` `{ cmd }`, from the `tools` of its request) on `echo`, then
+ * streams a ~2,000-token answer in 2,000 deltas, written frame by frame.
+ * Both run the command unasked in their sandbox: kosong with `--sandbox
+ * auto-allow` (bubblewrap), Codex with `exec --sandbox workspace-write`
+ * (exec never asks). A round fails loudly unless the second request
+ * carried the command's real output (`$((6*7))` expanded by a shell) and
+ * the agent printed the whole answer. Its rows: the first answer byte on
+ * stdout (both agents print a response's text once it is complete, so this
+ * is the end of the stream's handling), the exit, the CPU time and the
+ * peak RSS (GNU time's: the largest process, not the sum of a tree), of
+ * kosong against Codex and against the baseline build, and the baseline
+ * build's first byte against Codex.
+ *
  * Interactive: each agent in a pseudo-terminal (util-linux `script`) whose
  * output goes to a headless xterm.js, which answers the terminal's queries
  * (cursor position, colours, modes: Codex's TUI waits for those answers, a
