@@ -63,12 +63,29 @@ export function messageRecord(message: Message): MessageRecord {
 }
 
 /**
- * The records {@link parsedMessageRecord} made: each holds a copy that
+ * The records {@link parsedMessageRecord} makes: each holds a copy that
  * `parseMessage` made and validated, which {@link encodeRecord} serializes
- * without parsing it again. Only that function adds to it, and its records
- * are frozen, so a record here always holds the copy it was made with.
+ * without parsing it again. The brand is a private field, which only this
+ * class's constructor gives (no object can be made to pass for one), and
+ * the record is frozen, so a branded record always holds the copy it was
+ * made with. (A brand costs the step nothing; a `WeakSet` of the records
+ * cost an insertion per message and work for the garbage collector.)
  */
-const parsedRecords = new WeakSet<MessageRecord>();
+class ParsedMessageRecord implements MessageRecord {
+  readonly kind = "message";
+  readonly message: Message;
+  readonly #parsed = true;
+
+  constructor(message: Message) {
+    this.message = message;
+    Object.freeze(this);
+  }
+
+  /** Whether `record` was made by {@link parsedMessageRecord}. */
+  static holds(record: MessageRecord): boolean {
+    return #parsed in record;
+  }
+}
 
 /**
  * A message record holding a validated copy of `input` (`parseMessage`),
@@ -80,9 +97,7 @@ const parsedRecords = new WeakSet<MessageRecord>();
  * @throws `MessageParseError` for an invalid message.
  */
 export function parsedMessageRecord(input: unknown): MessageRecord {
-  const record: MessageRecord = Object.freeze({ kind: "message", message: parseMessage(input) });
-  parsedRecords.add(record);
-  return record;
+  return new ParsedMessageRecord(parseMessage(input));
 }
 
 /** A `_usage` record. */
@@ -126,7 +141,7 @@ export function encodeRecord(record: ContextRecord): string {
     case "message":
       // A validated copy is serialized: a caller's later change cannot reach the line, and a bad field throws here
       // (or threw when parsedMessageRecord made the record and its copy).
-      return serializeMessage(parsedRecords.has(record) ? record.message : parseMessage(record.message));
+      return serializeMessage(ParsedMessageRecord.holds(record) ? record.message : parseMessage(record.message));
     case "usage":
       assertTokenCount(record.tokenCount);
       return `{"role": "_usage", "token_count": ${record.tokenCount}}`;

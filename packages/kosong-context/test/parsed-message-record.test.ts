@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { MessageParseError, assistantMessage, toolCall, type Message } from "@kosong/core";
 import { MemoryContextLog } from "@kosong/context";
-import { encodeRecord, messageRecord, parsedMessageRecord } from "@kosong/context/records";
+import { encodeRecord, messageRecord, parsedMessageRecord, type MessageRecord } from "@kosong/context/records";
 
 const message = (): Message => assistantMessage("Looking.", [toolCall("c1", "Shell", { command: "ls" })]);
 
@@ -42,5 +42,11 @@ describe("parsedMessageRecord", () => {
   it("a plain record built around a message is still validated when encoded", () => {
     const record = { kind: "message" as const, message: { role: "user", content: 42 } as unknown as Message };
     expect(() => encodeRecord(record)).toThrow(MessageParseError);
+  });
+
+  it("an object made to look like one (its prototype, its fields) is still validated when encoded", () => {
+    const lookalike = Object.create(Object.getPrototypeOf(parsedMessageRecord(message())) as object) as Record<string, unknown>;
+    Object.defineProperties(lookalike, { kind: { value: "message" }, message: { value: { role: "user", content: 42 } } });
+    expect(() => encodeRecord(lookalike as unknown as MessageRecord)).toThrow(MessageParseError);
   });
 });

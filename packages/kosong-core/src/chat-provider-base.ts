@@ -19,10 +19,20 @@ export interface GenerationRequest {
 
 /** The shared `generate` of the kosong providers (see the module comment). */
 export abstract class ChatProviderBase implements Pick<ChatProvider, "generate"> {
-  async generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options: ProviderGenerateOptions = {}): Promise<StreamedMessage> {
+  /**
+   * Not an async function: it hands back `start`'s own promise (an async
+   * function returning a promise would wrap it in one more, a few
+   * microtask turns on every call of the loop). An error, the abort
+   * included, is still a rejection, never a throw.
+   */
+  generate(systemPrompt: string, tools: readonly Tool[], history: readonly Message[], options: ProviderGenerateOptions = {}): Promise<StreamedMessage> {
     const { signal } = options;
-    if (signal?.aborted) throw abortError(signal);
-    return this.start({ systemPrompt, tools, history, signal });
+    try {
+      if (signal?.aborted) throw abortError(signal);
+      return this.start({ systemPrompt, tools, history, signal });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Starts the generation `request` asks for (what `generate` resolves to). */

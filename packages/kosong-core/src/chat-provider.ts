@@ -68,7 +68,10 @@ export interface ChatProvider {
   /**
    * Starts one generation. Resolves once the response has started (HTTP
    * errors reject here as `ChatProviderError`s); the parts then stream from
-   * the returned {@link StreamedMessage}.
+   * the returned {@link StreamedMessage}. `history` is lent for the call:
+   * the caller (the soul's loop) may append to the same array once the
+   * stream has ended, so a provider that keeps the history beyond the call
+   * (a recording test double, a cache) keeps a copy.
    */
   generate(
     systemPrompt: string,

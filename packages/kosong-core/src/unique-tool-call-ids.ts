@@ -50,17 +50,39 @@ export class UniqueToolCallIds {
  * longer in the history, which costs at most an unneeded rename, never a
  * duplicate. Ids of a message still being received are kept apart, so a
  * failed attempt that is retried does not rename the retry's calls.
+ *
+ * The history seen last is kept aside ({@link latest}), and a history that
+ * goes on from it (the next step of the same conversation) takes its set
+ * without a look-up. The weak map is written when another history comes
+ * (the one kept aside is filed then) and when a history grows past a
+ * multiple of {@link FILED_EVERY} messages, so a walk back (after a revert,
+ * or in another conversation) passes at most that many messages more than
+ * before, and a step that goes on from the last one writes nothing.
  */
 const idsUpTo = new WeakMap<Message, Set<string>>();
 
+/** A history going on from the last one is filed in the weak map when it passes a multiple of this many messages. */
+const FILED_EVERY = 64;
+
+/** The history seen last: its length, its last message, and the set of its ids. */
+let latest: { length: number; last: Message; ids: Set<string> } | null = null;
+
 function idsOf(history: readonly Message[]): Set<string> {
-  let start = history.length;
+  let start: number;
   let ids: Set<string> | undefined;
-  while (start > 0 && ids === undefined) ids = idsUpTo.get(history[--start]!);
-  if (ids === undefined) ids = new Set();
-  else start += 1;
+  if (latest !== null && history.length >= latest.length && history[latest.length - 1] === latest.last) {
+    start = latest.length;
+    ids = latest.ids;
+  } else {
+    if (latest !== null) idsUpTo.set(latest.last, latest.ids);
+    start = history.length;
+    while (start > 0 && ids === undefined) ids = idsUpTo.get(history[--start]!);
+    if (ids === undefined) ids = new Set();
+    else start += 1;
+  }
   for (let i = start; i < history.length; i += 1) for (const call of history[i]!.tool_calls ?? []) ids.add(call.id);
   const last = history[history.length - 1];
-  if (last !== undefined) idsUpTo.set(last, ids);
+  if (last !== undefined && Math.floor(history.length / FILED_EVERY) !== Math.floor(start / FILED_EVERY)) idsUpTo.set(last, ids);
+  latest = last === undefined ? null : { length: history.length, last, ids };
   return ids;
 }

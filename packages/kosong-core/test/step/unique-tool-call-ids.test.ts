@@ -57,4 +57,26 @@ describe("unique tool-call ids", () => {
     expect(received[0]).toBe(first);
     expect(result.message.tool_calls!.map((c) => c.id)).toEqual(["x", "y"]);
   });
+
+  it("two conversations stepped in turns: each call is checked against its own history, step after step", async () => {
+    /** One step of `history` whose model calls `ids`; the history grown by the message and its results. */
+    const grow = async (history: readonly Message[], ids: string[]): Promise<{ history: Message[]; ids: string[] }> => {
+      const result = await step(partsProvider(ids.map((id) => toolCall(id, "Echo", { text: id }))), "", new SimpleToolset([echo]), history);
+      const results = await result.toolResults();
+      const answers: Message[] = results.map((r) => ({ role: "tool", tool_call_id: r.tool_call_id, content: [{ type: "text", text: "ok" }] }));
+      return { history: [...history, result.message, ...answers], ids: result.message.tool_calls!.map((c) => c.id) };
+    };
+    let a: Message[] = [userMessage("a")];
+    let b: Message[] = [userMessage("b")];
+    const seen: string[][] = [];
+    const turns = [["a", ["x"]], ["b", ["p"]], ["b", ["q"]], ["b", ["r"]], ["a", ["y"]], ["b", ["x"]], ["a", ["p", "y"]], ["b", ["p", "x"]], ["a", ["x"]]] as const;
+    for (const [which, ids] of turns) {
+      const grown = await grow(which === "a" ? a : b, [...ids]);
+      if (which === "a") a = grown.history;
+      else b = grown.history;
+      seen.push(grown.ids);
+    }
+    // An id is renamed only when its own conversation used it before, never for the other's.
+    expect(seen).toEqual([["x"], ["p"], ["q"], ["r"], ["y"], ["x"], ["p", "y_2"], ["p_2", "x_2"], ["x_2"]]);
+  });
 });

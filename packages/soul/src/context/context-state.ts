@@ -33,9 +33,19 @@ export const EMPTY_BASE: Base = { position: 0, messageCount: 0, tokenCount: 0, m
 /** Estimates the tokens of messages (see `ContextOptions.estimateTokens`). */
 export type EstimateTokens = (messages: readonly Message[]) => number;
 
-/** Everything the context knows. Never changed: each operation makes a new one. */
+/**
+ * Everything the context knows. Never changed, each operation makes a new
+ * one, but for one thing: a step that adds messages appends them to the
+ * history array it shares with the state before it (see {@link applyStep}).
+ */
 export interface ContextState {
-  /** The conversation, oldest first. */
+  /**
+   * The conversation, oldest first. Append-only while its state is the
+   * context's: a step appends to it in place (the state before the step,
+   * which the context drops, then sees the step's messages too); every
+   * other operation makes a new array. A caller outside gets copies
+   * (`Context.history`).
+   */
   readonly history: readonly Message[];
   /** The checkpoints that can be reverted to, oldest first, each with its position in the log. */
   readonly marks: readonly Mark[];
@@ -52,8 +62,8 @@ export interface ContextState {
   readonly empty: boolean;
 }
 
-/** The state before the log is read. */
-export const INITIAL_STATE: ContextState = { history: [], marks: [], tokenCount: 0, usageAt: 0, pending: 0, systemPrompt: null, nextCheckpointId: 0, empty: true };
+/** The state before the log is read (its history frozen: it is never appended to, the log is read first). */
+export const INITIAL_STATE: ContextState = { history: Object.freeze([]), marks: [], tokenCount: 0, usageAt: 0, pending: 0, systemPrompt: null, nextCheckpointId: 0, empty: true };
 
 /** What a step asks for (the union of `ContextStep` and `ClearContinuation`, see context.ts). */
 export interface StepRequest {
@@ -161,29 +171,29 @@ export function planStep(history: readonly Message[], base: Omit<Base, "position
 
 /**
  * The state after `planned`, written where `positions` say (where each of its
- * records starts). The history and the marks the step adds to are new
- * arrays (one it adds nothing to is the old one, as is: the old ones are
- * snapshots that never change), each made in one copy of its final size:
- * a copy grown by pushes would allocate and copy the whole conversation a
- * second time whenever it outgrew its capacity.
+ * records starts). The messages are appended to `state`'s history array in
+ * place, so a step costs what it adds, not a copy of the conversation:
+ * `state` is the context's current state, which the context replaces with
+ * the result, and nothing outside the context holds that array (callers
+ * get copies, `Context.history`; a request borrows it for its call only).
+ * The marks the step adds to are a new array.
  */
 export function applyStep(state: ContextState, planned: PlannedStep, positions: readonly LogPosition[], estimate: EstimateTokens): ContextState {
-  const added: Message[] = [];
+  const history = state.history as Message[];
   const addedMarks: Mark[] = [];
   let { tokenCount, usageAt, pending } = state;
   for (const effect of planned.effects) {
     if ("messages" in effect) {
-      for (const message of effect.messages) added.push(message);
+      for (const message of effect.messages) history.push(message);
       pending += estimate(effect.messages);
     } else if ("tokenCount" in effect) {
       tokenCount = effect.tokenCount;
-      usageAt = state.history.length + added.length;
+      usageAt = history.length;
       pending = 0;
     } else {
       addedMarks.push({ ...effect.mark, position: positions[effect.at]! });
     }
   }
-  const history = added.length === 0 ? state.history : state.history.concat(added);
   const marks = addedMarks.length === 0 ? state.marks : state.marks.concat(addedMarks);
   const nextCheckpointId = planned.last === null ? state.nextCheckpointId : planned.last.id + 1;
   return { history, marks, tokenCount, usageAt, pending, systemPrompt: planned.systemPrompt, nextCheckpointId, empty: state.empty && planned.records.length === 0 };

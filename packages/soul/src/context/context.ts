@@ -241,6 +241,25 @@ function publicCheckpoint(mark: Omit<Mark, "position">): ContextCheckpoint {
     : { id: mark.id, label: mark.label, messageCount: mark.messageCount };
 }
 
+/** What marking a checkpoint that needs no journal call resolves to. */
+const MARKED: Promise<void> = Promise.resolve();
+
+/** Reads the history a context's next request sends (set by the class's static block). */
+let readRequestHistory: (context: Context<ContextJournal>) => readonly Message[];
+
+/**
+ * The conversation as the loop's next request sends it: the context's own
+ * array, not a snapshot. The context appends the step's messages to it once
+ * the log has taken them, so it is lent to the request only (a provider
+ * that keeps a history copies it, as the test providers do); a caller that
+ * keeps one reads {@link Context.history}. The loop asks at every step, and
+ * this makes no copy of the conversation. Package-internal: not exported
+ * from @kosong/soul.
+ */
+export function requestHistory(context: Context<ContextJournal>): readonly Message[] {
+  return readRequestHistory(context);
+}
+
 /** Reads the id of a context's oldest checkpoint (set by the class's static block). */
 let readOldestCheckpoint: (context: Context<ContextJournal>) => number | null;
 
@@ -290,14 +309,23 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   /** What the file journal's recovery found, once it ran (on the first read of the log). */
   #fileRecovery: FileRecoveryReport | null | undefined;
   #log: Promise<ContextLog> | null = null;
+  /** The log once opened (what {@link #log} resolved to), null before. */
+  #opened: ContextLog | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #loaded = false;
   #closed = false;
   /** Everything the context knows (context-state.ts), replaced whole once the log has taken an operation's write. */
   #state: ContextState = INITIAL_STATE;
+  /**
+   * The last snapshot {@link history} made, and the state's history it copies
+   * (an append-only array while it is the current state's, so the same
+   * array of the same length means the same messages).
+   */
+  #snapshot: { of: readonly Message[]; copy: readonly Message[] } | null = null;
 
   static {
     readOldestCheckpoint = (context) => context.#state.marks[0]?.id ?? null;
+    readRequestHistory = (context) => context.#state.history;
   }
 
   /**
@@ -330,12 +358,19 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   }
 
   /**
-   * The conversation, oldest first. The array is the context's own, not a
-   * copy (reading it costs nothing): do not change it. Operations never
-   * change it either (they replace it), so a reference kept is a snapshot.
+   * The conversation, oldest first, as a snapshot: an array a caller got
+   * never changes, whatever the context does next. It is made (one copy of
+   * the conversation) on the first read after the conversation changed;
+   * reading it again before the next change gives the same array and costs
+   * nothing. Do not change it.
    */
   get history(): readonly Message[] {
-    return this.#state.history;
+    const live = this.#state.history;
+    const made = this.#snapshot;
+    if (made !== null && made.of === live && made.copy.length === live.length) return made.copy;
+    const copy = live.slice();
+    this.#snapshot = { of: live, copy };
+    return copy;
   }
 
   /** The last token count reported with {@link updateTokenCount} (0 without one). */
@@ -486,11 +521,14 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     });
   }
 
-  /** Marks checkpoint `id` in the file journal, unless {@link markNextCheckpoint} marked it already: the one place a checkpoint is marked. */
-  async #markCheckpoint(id: number): Promise<void> {
+  /**
+   * Marks checkpoint `id` in the file journal, unless {@link markNextCheckpoint} marked it already: the one place a checkpoint is marked.
+   * Not an async function: without a journal (or marked ahead) it makes no promise of its own, twice a step.
+   */
+  #markCheckpoint(id: number): Promise<void> {
     const ahead = this.#markedAhead;
     this.#markedAhead = null;
-    if (ahead !== id) await this.#journal?.markCheckpoint(id);
+    return (ahead === id ? undefined : this.#journal?.markCheckpoint(id)) ?? MARKED;
   }
 
   /**
@@ -700,27 +738,36 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     return this.close();
   }
 
-  /** Runs `op` after every earlier operation, on the opened log. */
+  /**
+   * Runs `op` after every earlier operation (whether it succeeded or not),
+   * on the opened log. The loop makes two operations a step, so this adds
+   * no promise of its own beyond the queue's link: an open log is handed
+   * over as it is, not awaited again.
+   */
   #run<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new StorageClosedError(`the context ${this.#location} is closed`));
-    const next = this.#queue.catch(() => undefined).then(async () => op(await this.#connect()));
+    const go = (): Promise<T> => (this.#opened === null ? this.#connect().then(op) : op(this.#opened));
+    const next = this.#queue.then(go, go);
     this.#queue = next;
     return next;
   }
 
   /** Like {@link #run}, restoring the log first if that has not happened. */
   #change<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
-    return this.#run(async (log) => {
-      if (!this.#loaded) await this.#load(log, await log.read(this.#openRead));
-      return op(log);
-    });
+    return this.#run((log) => (this.#loaded ? op(log) : this.#loadThen(log, op)));
+  }
+
+  /** Restores the log into the context, then runs `op`. */
+  async #loadThen<T>(log: ContextLog, op: (log: ContextLog) => Promise<T>): Promise<T> {
+    await this.#load(log, await log.read(this.#openRead));
+    return op(log);
   }
 
   /** The log, opened on first use (a failed open is tried again by the next operation). */
   async #connect(): Promise<ContextLog> {
     this.#log ??= this.#open();
     try {
-      return await this.#log;
+      return (this.#opened = await this.#log);
     } catch (error) {
       this.#log = null;
       throw error;

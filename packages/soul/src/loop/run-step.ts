@@ -20,6 +20,7 @@ import { compactContext, needsCompaction } from "./compact-context.js";
 import { deliverDMail } from "../dmail/dmail.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 import { openStepBatch, type StepBatch } from "./step-batch.js";
+import { requestHistory } from "../context/context.js";
 import { stepMessages } from "./step-messages.js";
 import { partEvent, toolCallEvent, toolResultEvent } from "../events/stream-events.js";
 import { ToolRejectedError } from "../approval/tool-rejected-error.js";
@@ -37,7 +38,7 @@ export type StepOutcome = "continue" | "no_tool_calls" | "tool_rejected";
 export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: TokenUsage, tools: TurnTools, signal?: AbortSignal): Promise<StepOutcome> {
   emit({ type: "StepBegin", payload: { n } });
   const { context } = rt;
-  if (rt.compaction !== null && context.history.length > 0 && needsCompaction(context.tokenCountWithPending, rt.config)) {
+  if (rt.compaction !== null && requestHistory(context).length > 0 && needsCompaction(context.tokenCountWithPending, rt.config)) {
     addUsage(usage, (await compactContext(rt, emit, { reason: "auto", step: n, signal })).usage);
   }
   const batch = await openStepBatch(rt, emit);

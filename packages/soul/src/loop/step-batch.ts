@@ -7,14 +7,15 @@
  */
 import type { Message } from "@kosong/core";
 import { checkpointMessage, type CheckpointOptions, type ContextStep } from "../context/index.js";
-import { oldestCheckpointId } from "../context/context.js";
+import { oldestCheckpointId, requestHistory } from "../context/context.js";
 import type { Emit, SoulRuntime } from "./runtime.js";
 
 /** A step's write in the making: its checkpoint, until {@link StepBatch.commit} or {@link StepBatch.settle} writes it. */
 export interface StepBatch {
   /**
-   * The history the step's request sends: the context's, then the
-   * checkpoint's visible message while the checkpoint is not written.
+   * The history the step's request sends: the context's (lent to the
+   * request, see `requestHistory`), then the checkpoint's visible message
+   * while the checkpoint is not written.
    */
   history(): readonly Message[];
   /**
@@ -60,7 +61,7 @@ export async function openStepBatch(rt: SoulRuntime, emit: Emit, options: StepBa
     checkpoint = null;
   };
   return {
-    history: () => (checkpoint === null || visible === null ? context.history : [...context.history, visible]),
+    history: () => (checkpoint === null || visible === null ? requestHistory(context) : [...requestHistory(context), visible]),
     settle: () => (checkpoint === null ? Promise.resolve() : write({})),
     commit: write,
   };
