@@ -15,6 +15,22 @@
  * under /tmp). Codex's `exec` prints its answer when the message is
  * complete; on this one-line answer that is its first byte.
  *
+ * Issue 33's turn (`../scripted-tool-turn.ts`) runs in the same rounds for
+ * kosong, Codex and the baseline build: the model first calls the agent's
+ * own shell tool (kosong's `Shell` `{ command }`, Codex 0.171's
+ * `exec_command` `{ cmd }`, from the `tools` of its request) on `echo`, then
+ * streams a ~2,000-token answer in 2,000 deltas, written frame by frame.
+ * Both run the command unasked in their sandbox: kosong with `--sandbox
+ * auto-allow` (bubblewrap), Codex with `exec --sandbox workspace-write`
+ * (exec never asks). A round fails loudly unless the second request
+ * carried the command's real output (`$((6*7))` expanded by a shell) and
+ * the agent printed the whole answer. Its rows: the first answer byte on
+ * stdout (both agents print a response's text once it is complete, so this
+ * is the end of the stream's handling), the exit, the CPU time and the
+ * peak RSS (GNU time's: the largest process, not the sum of a tree), of
+ * kosong against Codex and against the baseline build, and the baseline
+ * build's first byte against Codex.
+ *
  * Interactive: each agent in a pseudo-terminal (util-linux `script`) whose
  * output goes to a headless xterm.js, which answers the terminal's queries
  * (cursor position, colours, modes: Codex's TUI waits for those answers, a
@@ -60,6 +76,7 @@ import xterm from "@xterm/headless";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
 import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
 import { buildSdkFloor } from "../sdk-floor.ts";
+import { assertToolTurn, type ShellDialect, toolTurnResponses } from "../scripted-tool-turn.ts";
 
 /** Codex's binary: `KOSONG_BENCH_CODEX`, else `codex` on the PATH, else null. */
 function codexBinary(): string | null {
@@ -84,15 +101,19 @@ interface Run {
   cpuMs: number;
 }
 
-/** Runs `command args` (under GNU time when there) to its end: the first stdout byte, the exit, the peak RSS. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
+/** Runs `command args` (under GNU time when there) to its end: the first stdout byte, the exit, the peak RSS, and what it printed. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run & { stdout: string }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const [file, argv] = hasGnuTime ? ["/usr/bin/time", ["-f", "maxrss %M cpu %U %S", command, ...args]] : [command, args];
     const child = spawn(file, argv, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
     let firstByte: number | null = null;
     let stderr = "";
-    child.stdout.on("data", () => (firstByte ??= performance.now() - start));
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      firstByte ??= performance.now() - start;
+      stdout += chunk.toString();
+    });
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
@@ -100,7 +121,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
       const rss = /maxrss (\d+)/.exec(stderr);
       const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
       if (code !== 0 || firstByte === null) return reject(new Error(`${command} ${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`));
-      resolve({ firstByte, exit, rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : Number.NaN });
+      resolve({ stdout, firstByte, exit, rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : Number.NaN });
     });
   });
 }
@@ -285,6 +306,15 @@ function oneShot(server: FakeProviderServer, command: string, args: string[], en
   return run(command, args, env, cwd);
 }
 
+/** Issue 33's turn (a shell tool call, then a ~2,000-token streamed answer); throws unless the agent ran the tool and printed the answer. */
+async function toolTurn(server: FakeProviderServer, dialect: ShellDialect, command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
+  server.reset();
+  server.enqueue(...toolTurnResponses(dialect));
+  const result = await run(command, args, env, cwd);
+  assertToolTurn(`${path.basename(command)} ${args.slice(0, 2).join(" ")}`, server.requests, result.stdout);
+  return result;
+}
+
 const benchmark: Benchmark = {
   name: "codex-side-by-side",
   available: () => codexBinary() !== null,
@@ -310,6 +340,10 @@ const benchmark: Benchmark = {
       const codexEnv = { ...base, CODEX_HOME: codexHome, FAKE_API_KEY: "sk-bench" };
       const kosongArgs = [kosongBin, "-p", "hi", "--model", "bench-model"];
       const codexArgs = ["exec", "--skip-git-repo-check", "hi"];
+      // The tool turn: each agent runs the shell command without asking, in its sandbox (kosong's bubblewrap, Codex's workspace-write).
+      const toolPrompt = "Run echo, then answer.";
+      const kosongToolArgs = (bin: string) => [bin, "-p", toolPrompt, "--model", "bench-model", "--sandbox", "auto-allow"];
+      const codexToolArgs = ["exec", "--skip-git-repo-check", "--sandbox", "workspace-write", toolPrompt];
       const floorBin = await buildSdkFloor(work);
       const idleFloorBin = await buildSdkFloor(work, "idle");
       const baselineBin = process.env.KOSONG_BENCH_BASELINE_CLI;
@@ -320,8 +354,11 @@ const benchmark: Benchmark = {
         kosongVersion: () => run(process.execPath, [kosongBin, "--version"], kosongEnv, project),
         codexVersion: () => run(codex, ["--version"], codexEnv, project),
         node: () => run(process.execPath, ["-p", "0"], base, project),
+        kosongTool: () => toolTurn(server, "kosong", process.execPath, kosongToolArgs(kosongBin), kosongEnv, project),
+        codexTool: () => toolTurn(server, "codex", codex, codexToolArgs, codexEnv, project),
       };
       if (baselineBin) sides.baseline = () => oneShot(server, process.execPath, [baselineBin, ...kosongArgs.slice(1)], kosongEnv, project);
+      if (baselineBin) sides.baselineTool = () => toolTurn(server, "kosong", process.execPath, kosongToolArgs(baselineBin), kosongEnv, project);
       if (baselineBin) sides.baselineVersion = () => run(process.execPath, [baselineBin, "--version"], kosongEnv, project);
       const terminal = hasScript();
       const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [], floorNode: [], floorFetch: [], floorSdk: [] };
@@ -365,6 +402,8 @@ const benchmark: Benchmark = {
         rowFromSamples("one-shot: first answer byte, the floor (node + the openai SDK + fetch, no agent) vs codex exec", of("floor", "firstByte"), "Codex CLI, the same turn", of("codex", "firstByte"), { note: "informational" }),
         rowFromSamples("one-shot: first answer byte, kosong -p vs the floor (node + the openai SDK + fetch)", of("kosong", "firstByte"), "the floor, the same turn", of("floor", "firstByte"), { note: "informational" }),
         ...(hasGnuTime ? [rowFromSamples("one-shot: CPU time (user + system), kosong -p vs the floor", of("kosong", "cpuMs"), "the floor, the same turn", of("floor", "cpuMs"), { note: "informational" })] : []),
+        ...toolTurnRows(of, "kosongTool", "kosong -p", "codexTool", "codex exec", true),
+        ...(baselineBin ? [...toolTurnRows(of, "kosongTool", "kosong -p", "baselineTool", "the baseline build", false), ...toolTurnRows(of, "baselineTool", "the baseline build", "codexTool", "codex exec", true).slice(0, 1)] : []),
         rowFromSamples("--version: kosong vs codex", of("kosongVersion", "exit"), "codex --version", of("codexVersion", "exit"), { note: "informational" }),
         rowFromSamples("--version: kosong vs node", of("kosongVersion", "exit"), "node -p 0", of("node", "exit"), { goal: 1.5 }),
       ];
@@ -426,5 +465,22 @@ const benchmark: Benchmark = {
     }
   },
 };
+
+/**
+ * The tool turn's rows of side `name` against side `against`: the first answer byte (with the 0.9 goal when `goal`), the
+ * exit, and with GNU time the CPU time and the peak RSS.
+ */
+function toolTurnRows(of: (name: string, key: keyof Run) => number[], name: string, label: string, against: string, againstLabel: string, goal: boolean): BenchRow[] {
+  const turn = "tool call + 2,000-token streamed answer";
+  const row = (what: string, key: keyof Run, extra: { goal?: number; note?: string }) => rowFromSamples(`one-shot, ${turn}: ${what}, ${label} vs ${againstLabel}`, of(name, key), `${againstLabel}, the same turn`, of(against, key), extra);
+  const mb = (side: string) => `${median(of(side, "rssMb")).toFixed(0)} MB`;
+  return [
+    row("first answer byte", "firstByte", goal ? { goal: 0.9 } : { note: "informational" }),
+    row("exit", "exit", { note: "informational" }),
+    ...(hasGnuTime
+      ? [row("CPU time (user + system)", "cpuMs", { note: "informational" }), row("peak RSS in MB (not ms)", "rssMb", { note: `informational: ${mb(name)} against ${mb(against)}` })]
+      : []),
+  ];
+}
 
 export default benchmark;

@@ -117,7 +117,9 @@ export interface AgentSession {
   afterRevert(checkpoint: number): Promise<string | null>;
   /**
    * Keeps what the CLI records beside the conversation of an event the soul
-   * emitted: a `CheckpointCreated`'s time. Modes call it for every event.
+   * emitted: a `CheckpointCreated`'s time. A `ToolCallBegin` of Shell starts
+   * the sandbox's trial (see `CommandSandbox.usable`) while the call's
+   * arguments still stream. Modes call it for every event.
    */
   observe(event: SoulEvent): Promise<void>;
   /**
@@ -317,6 +319,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       hooks: sessionHooks,
       jobs,
       async observe(event) {
+        // The model began a Shell call: bwrap's trial sandbox (on the sandbox's first use) starts while the call's arguments stream, not after them.
+        if (event.type === "ToolCallBegin" && event.payload.function.name === "Shell") void sandbox?.usable();
         if (event.type === "Reverted" && event.payload.checkpoint_id !== null) {
           const line = await afterRevert(event.payload.checkpoint_id);
           if (line !== null) warn(line);

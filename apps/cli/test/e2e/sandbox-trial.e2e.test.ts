@@ -1,8 +1,10 @@
 /**
  * When the Shell sandbox's trial start (bwrap running `true` in a sandbox as
  * strict as a command's) runs, through the built binary in print mode: not
- * before the first request (its process would hold it up) but on the
- * sandbox's first use, which then runs sandboxed; and a bwrap that cannot
+ * before the first request (its process would hold it up) but as the model
+ * begins its first Shell call (while the call's arguments still stream, so
+ * the command does not wait for the trial after them), and the command then
+ * runs sandboxed; and a bwrap that cannot
  * start a sandbox still leaves Shell commands as without one (the notice
  * says so; print mode refuses them without --yolo, auto-allow or not).
  *
@@ -73,6 +75,28 @@ describe("the sandbox's trial start", { timeout: 60_000 }, () => {
     expect(trial).toMatch(/--unshare-all .*-- true$/);
     expect(command).toContain("echo made > made.txt");
     expect(rest).toEqual([]);
+  });
+
+  it("starts as the model begins a Shell call, before the call's arguments have all come", async () => {
+    const { cwd, run, runs } = await setup(`exec '${realBwrap}' "$@"`);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Three frames: the role, the call's id and name, the first few characters of its arguments; the rest waits for `release`.
+    server.enqueue({ message: shell("s", "echo made > made.txt"), usage, argumentsChunkSize: 4, holdAfter: 3, release: released }, { message: say("Done."), usage });
+    const turn = run(["-p", "make a file"]);
+    let trialWhileStreaming: string | undefined;
+    for (let polls = 0; polls < 200 && trialWhileStreaming === undefined; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      trialWhileStreaming = (await runs())[0];
+    }
+    release();
+    const result = await turn;
+    expect(result.code, result.stderr).toBe(0);
+    expect(trialWhileStreaming).toMatch(/--unshare-all .*-- true$/);
+    const [, command, ...rest] = await runs();
+    expect(command).toContain("echo made > made.txt");
+    expect(rest).toEqual([]);
+    expect(await readFile(path.join(cwd, "made.txt"), "utf8")).toBe("made\n");
   });
 
   it("with a bwrap that cannot start a sandbox, says so and leaves the command as without a sandbox (refused in print mode without --yolo)", async () => {
