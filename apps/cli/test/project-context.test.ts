@@ -1,7 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { chmod, mkdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { ScriptedChatProvider } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
+import { openAgentSession } from "../src/agent/agent-session.js";
+import { resolveSettings } from "../src/config/settings.js";
 import { maxAgentsFileBytes, maxAgentsFileChars } from "../src/project/agents-files.js";
 import { loadProjectContext } from "../src/project/project-context.js";
 import { buildSystemPrompt } from "../src/project/system-prompt.js";
@@ -118,6 +121,27 @@ describe("project context", () => {
     expect(context.blocks.map((b) => b.name)).toEqual(["AGENTS.md", "environment"]);
     expect(context.blocks[0]!.content).toBe("Root rules via a link.");
     expect(buildSystemPrompt(context)).not.toContain("Outside secret.");
+    expect(context.skipped).toEqual([`${path.join("pkg", "AGENTS.md")} links out of the repository: it is not read into the system prompt`]);
+  });
+
+  it("tells the user at a session's start that an AGENTS.md linking out of the repository was not read", async () => {
+    const outside = await tempDir();
+    await writeFile(path.join(outside, "notes.md"), "Shared notes.");
+    const repo = await tempDir();
+    execFileSync("git", ["init", "-q", repo]);
+    await symlink(path.join(outside, "notes.md"), path.join(repo, "AGENTS.md"));
+    const home = await tempDir();
+    const env = { HOME: home, KOSONG_HOME: path.join(home, ".kosong") };
+    const settings = await resolveSettings({ provider: "scripted", script: "unused" }, env);
+    const warnings: string[] = [];
+    const providers = { main: new ScriptedChatProvider([]), compact: null, maxContextSize: 10_000 };
+    const agent = await openAgentSession({ settings, providers, choice: { kind: "new" }, cwd: repo, env, warn: (line) => warnings.push(line) });
+    try {
+      expect(warnings).toContain("AGENTS.md links out of the repository: it is not read into the system prompt");
+      expect(warnings.join("\n")).not.toContain(outside);
+    } finally {
+      await agent.close();
+    }
   });
 
   it("is only the agent's instructions without project context", () => {

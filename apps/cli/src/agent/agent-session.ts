@@ -206,6 +206,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
   try {
     const projectContext = await projectContextLoading;
     startupMark("project-context");
+    for (const line of projectContext?.skipped ?? []) warn(line);
     const files = new FileRegistry();
     const workspace = await openWorkspace(cwd, files, options.host);
     const opened = await sandboxOpening.opening;

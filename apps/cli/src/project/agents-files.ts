@@ -34,8 +34,15 @@ export async function findRepoRoot(dir: string): Promise<string | null> {
   }
 }
 
+/** What {@link findAgentsFiles} found: the files read, and the notices of those it left out. */
+export interface FoundAgentsFiles {
+  files: AgentsFile[];
+  /** One line per AGENTS.md that was there but not read (it links out of the repository), naming the file, never the link's target. */
+  skipped: string[];
+}
+
 /** The AGENTS.md files from the repository root (or `cwd` alone outside a repository) down to `cwd`. */
-export async function findAgentsFiles(cwd: string, repoRoot: string | null): Promise<AgentsFile[]> {
+export async function findAgentsFiles(cwd: string, repoRoot: string | null): Promise<FoundAgentsFiles> {
   const folders: string[] = [];
   const top = repoRoot ?? cwd;
   for (let current = path.resolve(cwd); ; current = path.dirname(current)) {
@@ -43,14 +50,22 @@ export async function findAgentsFiles(cwd: string, repoRoot: string | null): Pro
     if (current === top || path.dirname(current) === current) break;
   }
   const root = await realpath(top).catch(() => path.resolve(top));
-  const files = await Promise.all(folders.map((folder) => readAgentsFile(root, path.join(folder, "AGENTS.md"))));
-  return files.filter((file): file is AgentsFile => file !== null);
+  const found = await Promise.all(folders.map((folder) => readAgentsFile(root, path.join(folder, "AGENTS.md"))));
+  const files = found.filter((file): file is AgentsFile => file !== null && file !== OUTSIDE);
+  const skipped = folders
+    .filter((_, i) => found[i] === OUTSIDE)
+    .map((folder) => `${path.relative(top, path.join(folder, "AGENTS.md"))} links out of the ${repoRoot === null ? "working directory" : "repository"}: it is not read into the system prompt`);
+  return { files, skipped };
 }
 
-/** `file` cut to {@link maxAgentsFileChars}, or null when it is not there, not a regular file, or leads (through links) out of `root`. */
-async function readAgentsFile(root: string, file: string): Promise<AgentsFile | null> {
+/** What {@link readAgentsFile} gives for a file that leads (through links) out of the root. */
+const OUTSIDE = Symbol("outside");
+
+/** `file` cut to {@link maxAgentsFileChars}; null when it is not there or not a regular file, {@link OUTSIDE} when it leads (through links) out of `root`. */
+async function readAgentsFile(root: string, file: string): Promise<AgentsFile | typeof OUTSIDE | null> {
   const real = await realpath(file).catch(() => null);
-  if (real === null || !isInside(root, real)) return null;
+  if (real === null) return null;
+  if (!isInside(root, real)) return OUTSIDE;
   const read = await readFileStart(real, maxAgentsFileBytes, { followLinks: false });
   if (read.kind !== "read" && read.kind !== "cut") return null;
   const content = startText(read);

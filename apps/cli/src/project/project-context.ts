@@ -24,6 +24,8 @@ export interface ProjectContext {
   cwd: string;
   repoRoot: string | null;
   blocks: ContextBlock[];
+  /** Notices of workspace files left out of the blocks (an AGENTS.md that links out of the repository), for the user. */
+  skipped: string[];
 }
 
 const cache = new Map<string, Promise<ProjectContext>>();
@@ -43,7 +45,7 @@ async function buildProjectContext(cwd: string, now: Date): Promise<ProjectConte
   const repoRoot = await findRepoRoot(cwd);
   // Outside a repository git has nothing to say: no git process is started (each spawn forks kosong on the main thread).
   const [agents, git] = await Promise.all([findAgentsFiles(cwd, repoRoot), repoRoot === null ? null : gitSummary(cwd)]);
-  const blocks: ContextBlock[] = agents.map((file) => ({
+  const blocks: ContextBlock[] = agents.files.map((file) => ({
     name: path.relative(repoRoot ?? cwd, file.path) || "AGENTS.md",
     source: file.path,
     content: file.content,
@@ -58,7 +60,7 @@ async function buildProjectContext(cwd: string, now: Date): Promise<ProjectConte
     environment.push(git.status.length ? `Git status:\n${git.status.join("\n")}` : "Git status: clean");
   }
   blocks.push({ name: "environment", source: "working directory, date, platform and git", content: environment.join("\n") });
-  return { cwd, repoRoot, blocks };
+  return { cwd, repoRoot, blocks, skipped: agents.skipped };
 }
 
 /** `blocks` as the system prompt's `<context name="...">...</context>` sections. */
