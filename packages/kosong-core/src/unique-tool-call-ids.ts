@@ -42,47 +42,30 @@ export class UniqueToolCallIds {
 }
 
 /**
- * The ids of the calls in a history, by the history's last message. A
- * conversation grows by appends, so the next step finds the set of the
- * message the previous step ended with and adds only what came after it: the
- * cost per step does not grow with the history. The set is shared and only
- * ever grows by messages of the history: after a revert it may hold ids no
- * longer in the history, which costs at most an unneeded rename, never a
- * duplicate. Ids of a message still being received are kept apart, so a
- * failed attempt that is retried does not rename the retry's calls.
- *
- * The history seen last is kept aside ({@link latest}), and a history that
- * goes on from it (the next step of the same conversation) takes its set
- * without a look-up. The weak map is written when another history comes
- * (the one kept aside is filed then) and when a history grows past a
- * multiple of {@link FILED_EVERY} messages, so a walk back (after a revert,
- * or in another conversation) passes at most that many messages more than
- * before, and a step that goes on from the last one writes nothing.
+ * The ids of the calls in a history, by a message of it. A conversation
+ * grows by appends, so a step walks back to the nearest message whose set
+ * was filed and adds only what came after it. A set is filed when a history
+ * passes a multiple of {@link FILED_EVERY} messages, so a step looks at
+ * most that many messages back and writes the weak map once in that many
+ * messages: the cost per step does not grow with the history. The set is
+ * shared and only ever grows by messages of the history: after a revert it
+ * may hold ids no longer in the history, which costs at most an unneeded
+ * rename, never a duplicate. Ids of a message still being received are kept
+ * apart, so a failed attempt that is retried does not rename the retry's
+ * calls.
  */
 const idsUpTo = new WeakMap<Message, Set<string>>();
 
-/** A history going on from the last one is filed in the weak map when it passes a multiple of this many messages. */
+/** A history's set is filed (by its last message) when it passes a multiple of this many messages. */
 const FILED_EVERY = 64;
 
-/** The history seen last: its length, its last message, and the set of its ids. */
-let latest: { length: number; last: Message; ids: Set<string> } | null = null;
-
 function idsOf(history: readonly Message[]): Set<string> {
-  let start: number;
+  let start = history.length;
   let ids: Set<string> | undefined;
-  if (latest !== null && history.length >= latest.length && history[latest.length - 1] === latest.last) {
-    start = latest.length;
-    ids = latest.ids;
-  } else {
-    if (latest !== null) idsUpTo.set(latest.last, latest.ids);
-    start = history.length;
-    while (start > 0 && ids === undefined) ids = idsUpTo.get(history[--start]!);
-    if (ids === undefined) ids = new Set();
-    else start += 1;
-  }
+  while (start > 0 && ids === undefined) ids = idsUpTo.get(history[--start]!);
+  if (ids === undefined) ids = new Set();
+  else start += 1;
   for (let i = start; i < history.length; i += 1) for (const call of history[i]!.tool_calls ?? []) ids.add(call.id);
-  const last = history[history.length - 1];
-  if (last !== undefined && Math.floor(history.length / FILED_EVERY) !== Math.floor(start / FILED_EVERY)) idsUpTo.set(last, ids);
-  latest = last === undefined ? null : { length: history.length, last, ids };
+  if (Math.floor(history.length / FILED_EVERY) !== Math.floor(start / FILED_EVERY)) idsUpTo.set(history[history.length - 1]!, ids);
   return ids;
 }
