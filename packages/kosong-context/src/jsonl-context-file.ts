@@ -552,7 +552,7 @@ export class JsonlContextFile implements ContextLog {
       let handle: FileHandle | null = null;
       let changed: ReturnType<typeof compareWritten> = null;
       try {
-        handle = this.#handle ?? (await this.#appendHandle());
+        handle = await this.#appendHandle();
         await writeAll(handle, [buffer]);
         // The fdatasync goes to the thread pool first; meanwhile, one look at the path after the write: is the file
         // there still the one this writer wrote, with exactly its bytes? That rules out a foreign append before these
@@ -561,7 +561,7 @@ export class JsonlContextFile implements ContextLog {
         const synced = this.durability === "none" ? null : handle.datasync();
         // Awaited below, or dropped when the look throws or finds a change (the records are then not acknowledged).
         synced?.catch(() => undefined);
-        changed = compareWritten(this.path, { exists: true, dev: this.#dev, ino: this.#ino, size: start + buffer.length }, statOrNullNow(this.path));
+        changed = compareWritten(this.path, { ...this.#written(), size: start + buffer.length }, statOrNullNow(this.path));
         if (changed !== null) await synced?.catch(() => undefined);
         else {
           this.#stats.writes += 1;
