@@ -17,12 +17,8 @@ export interface ShellFiles {
 
 /** A heredoc start: `<<EOF`, `<<-'EOF'`, `<< "END"`. */
 const HEREDOC = /<<-?\s*(['"]?)([\w.-]+)\1/;
-/** A quoted argument (double quotes with their escapes, or single quotes); one that spans lines is a script handed to an interpreter. Each alternative reads a character one way only, so the match is linear in the command's length. */
-const QUOTED = /"(?:[^"\\]|\\.)*"|'[^']*'/g;
 /** A string literal of a script that is a whole file name or path. */
 const LITERAL = /(['"])([^'"\s]{4,300})\1/g;
-/** The tokens of a command line: words (quoted parts joined to what touches them) and the operators between commands. */
-const TOKEN = /(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'";|&])+|&&|\|\||[;|&\n]/g;
 /** An operator that ends one simple command. */
 const OPERATOR = /^(?:&&|\|\||[;|&\n])$/;
 /** A redirection of output, with its target when written in the same word (`>out.txt`). */
@@ -34,7 +30,7 @@ export function shellFiles(command: string): ShellFiles {
   const written = new Set<string>();
   const named = new Set<string>();
   let argv: string[] = [];
-  const tokens = [...line.matchAll(TOKEN)].map(([token]) => token);
+  const tokens = shellTokens(line);
   for (let i = 0; i <= tokens.length; i++) {
     const token = tokens[i];
     if (token === undefined || OPERATOR.test(token)) {
@@ -71,12 +67,96 @@ function splitScripts(command: string): { line: string; scripts: string[] } {
     i++;
     scripts.push(body.join("\n"));
   }
-  const line = kept.join("\n").replace(QUOTED, (quoted) => {
-    if (!quoted.includes("\n")) return quoted;
-    scripts.push(quoted);
-    return '""';
-  });
-  return { line, scripts };
+  // A quoted argument that spans lines is a script handed to an interpreter.
+  const text = kept.join("\n");
+  const parts: string[] = [];
+  const quote = new QuoteScanner(text);
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const end = quote.end(i);
+    if (end < 0) continue;
+    const quoted = text.slice(i, end);
+    if (quoted.includes("\n")) {
+      parts.push(text.slice(from, i), '""');
+      scripts.push(quoted);
+      from = end;
+    }
+    i = end - 1;
+  }
+  parts.push(text.slice(from));
+  return { line: parts.join(""), scripts };
+}
+
+/** A character that ends a bare word of a command line. */
+const WORD_END = /[\s'";|&]/;
+
+/**
+ * The tokens of a command line: words (quoted parts joined to what touches them: `'…'`, `"…"` with its escapes) and the
+ * operators between commands (`&&`, `||`, `;`, `|`, `&`, a newline). An unclosed quote ends a word and is skipped.
+ */
+function shellTokens(line: string): string[] {
+  const tokens: string[] = [];
+  const quote = new QuoteScanner(line);
+  let i = 0;
+  while (i < line.length) {
+    let end = i;
+    for (;;) {
+      const closed = quote.end(end);
+      if (closed >= 0) end = closed;
+      else if (end < line.length && !WORD_END.test(line[end]!)) end++;
+      else break;
+    }
+    if (end > i) {
+      tokens.push(line.slice(i, end));
+      i = end;
+      continue;
+    }
+    const pair = line.slice(i, i + 2);
+    if (pair === "&&" || pair === "||") {
+      tokens.push(pair);
+      i += 2;
+    } else {
+      if (";|&\n".includes(line[i]!)) tokens.push(line[i]!);
+      i++;
+    }
+  }
+  return tokens;
+}
+
+/** A character an escape in double quotes does not take (`\` then a line end is no escape). */
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * Finds where a quoted part of `text` that opens at a given position ends, reading each character once over calls at
+ * rising positions: a double-quoted part that does not close stops at the text's end (or at a `\` before a line end),
+ * and every `"` it passed was escaped, so a part opening there stops at the same place, which is remembered.
+ */
+class QuoteScanner {
+  #failedUntil = -1;
+  readonly #text: string;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  /** The index after the quoted part opening at `at` (`'…'` or `"…"` with its escapes), or -1 when none opens there or it does not close. */
+  end(at: number): number {
+    const text = this.#text;
+    if (text[at] === "'") {
+      const close = text.indexOf("'", at + 1);
+      return close < 0 ? -1 : close + 1;
+    }
+    if (text[at] !== '"' || at < this.#failedUntil) return -1;
+    let i = at + 1;
+    while (i < text.length) {
+      if (text[i] === '"') return i + 1;
+      if (text[i] !== "\\") i++;
+      else if (i + 1 < text.length && !LINE_END.test(text[i + 1]!)) i += 2;
+      else break;
+    }
+    this.#failedUntil = i;
+    return -1;
+  }
 }
 
 /** `word` without its quotes. */
