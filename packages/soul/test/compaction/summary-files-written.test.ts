@@ -49,4 +49,13 @@ describe("the files of a hostile shell command", () => {
     const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer });
     expect(section(summary, "Files written").sort()).toEqual(["out.log", "pasted.txt"]);
   });
+
+  // Escaped quotes after an opening one that never closes: the quoted-part and word patterns scanned to the text's end
+  // again from each later quote (100,000 characters took 28 s).
+  it("are read in one pass when a quote never closes before many escaped quotes", () => {
+    const command = `echo done > kept.txt; echo "${'\\"'.repeat(100_000)}`;
+    const messages = [userMessage("Echo it."), ...shell("a", command, "")];
+    const summary = extractiveSummary(messages, { maxTokens: 2000, tokenizer: o200kTokenizer });
+    expect(section(summary, "Files written")).toEqual(["kept.txt"]);
+  });
 });
