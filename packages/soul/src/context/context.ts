@@ -309,8 +309,6 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   /** What the file journal's recovery found, once it ran (on the first read of the log). */
   #fileRecovery: FileRecoveryReport | null | undefined;
   #log: Promise<ContextLog> | null = null;
-  /** The log once opened (what {@link #log} resolved to), null before. */
-  #opened: ContextLog | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #loaded = false;
   #closed = false;
@@ -740,13 +738,11 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
 
   /**
    * Runs `op` after every earlier operation (whether it succeeded or not),
-   * on the opened log. The loop makes two operations a step, so this adds
-   * no promise of its own beyond the queue's link: an open log is handed
-   * over as it is, not awaited again.
+   * on the opened log.
    */
   #run<T>(op: (log: ContextLog) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new StorageClosedError(`the context ${this.#location} is closed`));
-    const go = (): Promise<T> => (this.#opened === null ? this.#connect().then(op) : op(this.#opened));
+    const go = (): Promise<T> => this.#connect().then(op);
     const next = this.#queue.then(go, go);
     this.#queue = next;
     return next;
@@ -767,7 +763,7 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
   async #connect(): Promise<ContextLog> {
     this.#log ??= this.#open();
     try {
-      return (this.#opened = await this.#log);
+      return await this.#log;
     } catch (error) {
       this.#log = null;
       throw error;
