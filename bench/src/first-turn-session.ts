@@ -36,6 +36,8 @@ export interface FirstTurnAgent {
   home: string;
   /** Whether the agent is ready for the next turn, given its terminal and the length of its output when the last Enter was typed (0 before the first). */
   ready(terminal: AgentTerminal, since: number): boolean;
+  /** Whether the screen says the agent is still starting and holds a submitted turn until it is (Codex: "Waiting for startup"). */
+  startingUp?(screen: string): boolean;
 }
 
 /** One turn's figures, in ms from Enter (CPU times: ms spent between Enter and the reply drawn). */
@@ -59,6 +61,8 @@ export interface SessionRecord {
   turns: [TurnTimes, TurnTimes];
   /** Per turn, the requests whose last user message was the typed text. */
   typedRequests: [FakeProviderRequest[], FakeProviderRequest[]];
+  /** Per turn, whether the screen said the agent was still starting after Enter ({@link FirstTurnAgent.startingUp}). */
+  waitedForStartup: [boolean, boolean];
   screen: string;
 }
 
@@ -91,6 +95,9 @@ export const kosongReady = (terminal: AgentTerminal, since: number): boolean => 
   const status = output.indexOf("compaction:", since);
   return status >= 0 && output.includes("› ", status);
 };
+
+/** Codex holds a turn submitted before its session is ready, and says so. */
+export const codexStartingUp = (screen: string): boolean => screen.includes("Waiting for startup");
 
 /** Codex is ready once its composer shows and no turn is working (its status line offers `esc to interrupt` while one is). */
 export const codexReady = (terminal: AgentTerminal): boolean => {
@@ -129,6 +136,7 @@ export async function twoTurns(agent: FirstTurnAgent, server: FakeProviderServer
   const terminal = startInTerminal(agent.command, agent.args, { env: agent.env, cwd: agent.cwd, keyboardProtocol: true });
   let since = 0;
   const typed: FakeProviderRequest[][] = [];
+  const waited: boolean[] = [];
   const turn = async (n: number): Promise<TurnTimes> => {
     // A queued reply for a request of the agent's own beside the turn's (Codex asks for a title on its first turn).
     server.reset();
@@ -147,11 +155,19 @@ export async function twoTurns(agent: FirstTurnAgent, server: FakeProviderServer
     since = terminal.output().length;
     const enter = performance.now();
     terminal.type("\r");
+    // Watched from Enter on: the screen may say the agent is still starting before the request leaves.
+    let startingUp = false;
+    const replyDrawn = terminal.until(() => {
+      const screen = terminal.screen();
+      startingUp ||= agent.startingUp?.(screen) ?? false;
+      return screen.includes(replyText(n));
+    }, `the reply of turn ${n}`);
+    replyDrawn.catch(() => undefined);
     const requestAt = await polled(
       () => server.requests.some((request) => lastUserText(request) === typedText),
       () => `the request of turn ${n} (the server got ${server.requests.length}); the screen ends with ${JSON.stringify(terminal.screen().trimEnd().slice(-600))}`,
     );
-    const replyAt = await terminal.until(() => terminal.screen().includes(replyText(n)), `the reply of turn ${n}`);
+    const replyAt = await replyDrawn;
     // The processes known at Enter first, at once (one that ended meanwhile counts in its parent's reaped time); then those
     // started since, whose time all falls in the turn.
     const known = [...cpuBefore].reduce((sum, [p, before]) => sum + Math.max(0, processCpuMs(p) - before), 0);
@@ -160,12 +176,13 @@ export async function twoTurns(agent: FirstTurnAgent, server: FakeProviderServer
     const cpu = known + started.reduce((sum, p) => sum + processCpuMs(p), 0);
     const readyAt = await terminal.until(() => agent.ready(terminal, since), `the prompt after turn ${n}`);
     typed.push(server.requests.filter((request) => lastUserText(request) === typedText));
+    waited.push(startingUp);
     return { request: requestAt - enter, reply: replyAt - enter, ready: readyAt - enter, cpu, ownCpu, mainThreadCpu: threadCpuMs(pid, pid) - mainBefore };
   };
   try {
     const first = await turn(1);
     const second = await turn(2);
-    return { turns: [first, second], typedRequests: [typed[0]!, typed[1]!], screen: terminal.screen() };
+    return { turns: [first, second], typedRequests: [typed[0]!, typed[1]!], waitedForStartup: [waited[0]!, waited[1]!], screen: terminal.screen() };
   } finally {
     await terminal.stop();
   }

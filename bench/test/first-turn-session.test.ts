@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInTerminal } from "../src/agent-terminal.ts";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../src/cli-process.ts";
 import { codexBinary, codexEnv, writeCodexConfig } from "../src/codex-cli.ts";
-import { codexReady, type FirstTurnAgent, kosongReady, lastUserText, replyText, type SessionRecord, twoTurns } from "../src/first-turn-session.ts";
+import { codexReady, codexStartingUp, type FirstTurnAgent, kosongReady, lastUserText, replyText, type SessionRecord, twoTurns } from "../src/first-turn-session.ts";
 import { stopProcessesUnder } from "../src/process-tree.ts";
 
 /** A request's body as the fake server records it. */
@@ -96,7 +96,7 @@ describe.skipIf(!hasScript())("a first-turn session (the cli-first-turn benchmar
   it.skipIf(codexBinary() === null)("drives Codex CLI's TUI the same way (KOSONG_BENCH_CODEX)", async () => {
     const codexHome = path.join(work, ".codex");
     writeCodexConfig(codexHome, server.url, project);
-    const agent: FirstTurnAgent = { command: codexBinary()!, args: [], env: { ...codexEnv(work, codexHome), TERM: "xterm-256color" }, cwd: project, home: codexHome, ready: codexReady };
+    const agent: FirstTurnAgent = { command: codexBinary()!, args: [], env: { ...codexEnv(work, codexHome), TERM: "xterm-256color" }, cwd: project, home: codexHome, ready: codexReady, startingUp: codexStartingUp };
     // The first session in a fresh home installs and starts Codex's daemon, and may drop the Enter meanwhile; the bench warms up the same way.
     await twoTurns(agent, server, 700).catch(() => undefined);
     expectSaneSession(await twoTurns(agent, server, 700));

@@ -38,8 +38,8 @@
  * the PATH. Its daemon is started by the untimed warm-up session and reused
  * by every later session (as Codex runs for a user), and stopped at the end.
  * Codex's composer shows before its session is ready: an Enter typed then
- * waits ("Waiting for startup") and is sent when it is; the "as it appears"
- * rows include that wait. A session where the agent drops the Enter (no
+ * waits ("Waiting for startup") and is sent when it is; the rows include
+ * that wait, and their note counts the first turns that showed it. A session where the agent drops the Enter (no
  * request within 15 s; seen with Codex while its daemon starts) is run
  * again once, and counted in the note.
  *
@@ -60,7 +60,7 @@ import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/t
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
 import { codexBinary, codexEnv, writeCodexConfig } from "../codex-cli.ts";
-import { codexReady, type FirstTurnAgent, kosongReady, type TurnTimes, twoTurns } from "../first-turn-session.ts";
+import { codexReady, codexStartingUp, type FirstTurnAgent, kosongReady, type SessionRecord, type TurnTimes, twoTurns } from "../first-turn-session.ts";
 import { median, rowFromSamples } from "../measure.ts";
 import { stopProcessesUnder } from "../process-tree.ts";
 
@@ -71,11 +71,12 @@ interface Contender {
   kosong: boolean;
 }
 
-/** The samples of one agent at one pause: its first turns, its later turns, and the sessions run again after a dropped Enter. */
+/** The samples of one agent at one pause: its first turns, its later turns, the sessions run again after a dropped Enter, and the first turns whose Enter waited for the agent's start-up. */
 interface Samples {
   first: TurnTimes[];
   later: TurnTimes[];
   retried: number;
+  startupWaits: number;
 }
 
 const pauseText = (pause: number): string => (pause === 0 ? "typed as it is ready" : `typed ${pause} ms after it is ready`);
@@ -94,7 +95,7 @@ type Measure = keyof typeof measures;
 const ms = (values: number[], key: Measure) => median(values).toFixed(key === "cpu" || key === "mainThreadCpu" ? 1 : 0);
 
 /** The rows of one agent at one pause, each its first turn against its later turn. */
-function rows({ name, kosong }: Contender, pause: number, { first, later, retried }: Samples): BenchRow[] {
+function rows({ name, kosong }: Contender, pause: number, { first, later, retried, startupWaits }: Samples): BenchRow[] {
   const pick = (times: TurnTimes[], key: keyof TurnTimes) => times.map((t) => t[key]);
   const all = [...first, ...later];
   const keys = (["request", "reply", "cpu", ...(kosong ? (["ready", "mainThreadCpu"] as const) : [])] as const).filter((key) => all.every((t) => Number.isFinite(t[key])));
@@ -102,7 +103,7 @@ function rows({ name, kosong }: Contender, pause: number, { first, later, retrie
     const firsts = pick(first, key);
     const laters = pick(later, key);
     const own = key === "cpu" ? `; its own process ${ms(pick(first, "ownCpu"), key)} and ${ms(pick(later, "ownCpu"), key)} ms` : "";
-    const again = retried > 0 ? `; ${retried} session(s) run again after a dropped Enter` : "";
+    const again = `${retried > 0 ? `; ${retried} session(s) run again after a dropped Enter` : ""}${startupWaits > 0 ? `; in ${startupWaits} of ${first.length} first turns Enter waited for the start-up to end` : ""}`;
     return rowFromSamples(`${name} (interactive): ${measures[key]}, ${pauseText(pause)} (pty, fake server)`, firsts, "the same for the second turn of the session", laters, {
       note: `informational, target: ${key === "request" ? "within 100 ms and " : ""}no slower than a later turn; first turn ${ms(firsts, key)} ms, later ${ms(laters, key)} ms here${own}${again}`,
     });
@@ -121,13 +122,13 @@ function againstCodex(kosong: Samples, codex: Samples, pause: number): BenchRow[
 }
 
 /** A session of `agent`, run once more when the agent dropped the Enter (no request came). */
-async function session(agent: FirstTurnAgent, server: FakeProviderServer, pause: number, samples?: Samples): Promise<[TurnTimes, TurnTimes]> {
+async function session(agent: FirstTurnAgent, server: FakeProviderServer, pause: number, samples?: Samples): Promise<SessionRecord> {
   try {
-    return (await twoTurns(agent, server, pause)).turns;
+    return await twoTurns(agent, server, pause);
   } catch (error) {
     if (!(error as Error).message.includes("waiting for the request")) throw error;
     if (samples) samples.retried++;
-    return (await twoTurns(agent, server, pause)).turns;
+    return await twoTurns(agent, server, pause);
   }
 }
 
@@ -153,10 +154,10 @@ const benchmark: Benchmark = {
       const contenders: Contender[] = [
         { name: "kosong", agent: kosongAgent(kosongBin), kosong: true },
         ...(baseline ? [{ name: `baseline ${baseline}`, agent: kosongAgent(baseline), kosong: true }] : []),
-        ...(codex ? [{ name: "Codex CLI", agent: { command: codex, args: [], env: { ...codexEnv(work, codexHome), ...term }, cwd: project, home: codexHome, ready: codexReady }, kosong: false }] : []),
+        ...(codex ? [{ name: "Codex CLI", agent: { command: codex, args: [], env: { ...codexEnv(work, codexHome), ...term }, cwd: project, home: codexHome, ready: codexReady, startingUp: codexStartingUp }, kosong: false }] : []),
       ];
       const pauses = [0, 700];
-      const samples = contenders.map(() => pauses.map((): Samples => ({ first: [], later: [], retried: 0 })));
+      const samples = contenders.map(() => pauses.map((): Samples => ({ first: [], later: [], retried: 0, startupWaits: 0 })));
       // One untimed session each warms the compile cache and the file system cache, and starts Codex's daemon.
       for (const { agent } of contenders) await session(agent, server, 700);
       for (let round = 0; round < rounds; round++) {
@@ -165,9 +166,10 @@ const benchmark: Benchmark = {
           for (let k = 0; k < contenders.length; k++) {
             const c = (k + round) % contenders.length;
             const into = samples[c]![i]!;
-            const [first, later] = await session(contenders[c]!.agent, server, pause, into);
-            into.first.push(first);
-            into.later.push(later);
+            const { turns, waitedForStartup } = await session(contenders[c]!.agent, server, pause, into);
+            into.first.push(turns[0]);
+            into.later.push(turns[1]);
+            if (waitedForStartup[0]) into.startupWaits++;
           }
         }
       }
