@@ -41,9 +41,15 @@
  * by every later session (as Codex runs for a user), and stopped at the end.
  * Codex's composer shows before its session is ready: an Enter typed then
  * waits ("Waiting for startup") and is sent when it is; the rows include
- * that wait, and their note counts the first turns that showed it. A session where the agent drops the Enter (no
- * request within 15 s; seen with Codex while its daemon starts) is run
- * again once, and counted in the note.
+ * that wait, and their note counts the first turns that showed it. A
+ * session where the agent drops the Enter (no request within 15 s; seen
+ * with Codex while its daemon starts) is run again once, and counted in the
+ * note.
+ *
+ * Until Codex joined, kosong ran in a folder without git and got `hi` and
+ * Enter in one write; keys one at a time (Codex takes a burst as a paste)
+ * put Enter some ms after the prompt appears, so the "as it is ready" rows
+ * are not comparable with figures from before.
  *
  * With `KOSONG_BENCH_BASELINE_CLI` set to another build's `kosong.js` (e.g.
  * a copy of main's `dist` as `apps/cli/dist-main`; not under node_modules,
