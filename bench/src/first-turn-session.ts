@@ -168,16 +168,18 @@ export async function twoTurns(agent: FirstTurnAgent, server: FakeProviderServer
       () => `the request of turn ${n} (the server got ${server.requests.length}); the screen ends with ${JSON.stringify(terminal.screen().trimEnd().slice(-600))}`,
     );
     const replyAt = await replyDrawn;
-    // The processes known at Enter first, at once (one that ended meanwhile counts in its parent's reaped time); then those
-    // started since, whose time all falls in the turn.
+    // The processes known at Enter, read at once (one that ended meanwhile counts in its parent's reaped time). Those
+    // started since are looked for once the agent is ready again: the search through /proc takes milliseconds, which
+    // would delay seeing the prompt; all their time falls in the turn.
     const known = [...cpuBefore].reduce((sum, [p, before]) => sum + Math.max(0, processCpuMs(p) - before), 0);
     const ownCpu = cpuMs(pid) - ownBefore;
+    const readyAt = await terminal.until(() => agent.ready(terminal, since), `the prompt after turn ${n}`);
+    const mainThreadCpu = threadCpuMs(pid, pid) - mainBefore;
     const started = [...processesOf(pid, agent.home)].filter((p) => !cpuBefore.has(p));
     const cpu = known + started.reduce((sum, p) => sum + processCpuMs(p), 0);
-    const readyAt = await terminal.until(() => agent.ready(terminal, since), `the prompt after turn ${n}`);
     typed.push(server.requests.filter((request) => lastUserText(request) === typedText));
     waited.push(startingUp);
-    return { request: requestAt - enter, reply: replyAt - enter, ready: readyAt - enter, cpu, ownCpu, mainThreadCpu: threadCpuMs(pid, pid) - mainBefore };
+    return { request: requestAt - enter, reply: replyAt - enter, ready: readyAt - enter, cpu, ownCpu, mainThreadCpu };
   };
   try {
     const first = await turn(1);
