@@ -8,8 +8,9 @@
  * gives none). With `keyboardProtocol`, it also answers the keyboard-protocol
  * query as the terminals that speak the kitty keyboard protocol (kitty,
  * Ghostty, WezTerm, iTerm2 ...) do: with the flags the program pushed.
- * Without that answer Codex 0.171 takes a typed Enter as text, not as a
- * submit; a benchmark that types into Codex needs it. Keys typed here are the
+ * Without that answer Codex 0.171 keeps a typed `hi` and Enter in its
+ * composer and sends nothing (seen here, every time; under tmux it submits);
+ * a benchmark that types into Codex needs it. Keys typed here are the
  * legacy bytes those terminals send under the flags programs push (text as
  * itself, Enter as `\r`).
  */
