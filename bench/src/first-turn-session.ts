@@ -138,7 +138,8 @@ export async function twoTurns(agent: FirstTurnAgent, server: FakeProviderServer
   const typed: FakeProviderRequest[][] = [];
   const waited: boolean[] = [];
   const turn = async (n: number): Promise<TurnTimes> => {
-    // A queued reply for a request of the agent's own beside the turn's (Codex asks for a title on its first turn).
+    // A queued reply for a request of the agent's own beside the turn's (Codex asks the model for a thread title after its
+    // first turn; the request reached the server just before the second turn's).
     server.reset();
     server.enqueue(...[0, 1].map(() => ({ message: { role: "assistant" as const, content: [{ type: "text" as const, text: replyText(n) }] } })));
     await terminal.until(() => agent.ready(terminal, since), `the prompt of turn ${n}`);
