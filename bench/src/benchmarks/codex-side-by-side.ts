@@ -8,8 +8,8 @@
  *
  * Codex is not a dependency: set `KOSONG_BENCH_CODEX` to its binary, or
  * have `codex` on the PATH (`../codex-cli.ts`); without it the benchmark
- * reports nothing. Codex runs with a config of its own (a `fake` provider whose
- * base URL is the fake server, `wire_api = "responses"`, the key in
+ * reports nothing. Codex runs with a config of its own (a `fake` provider
+ * whose base URL is the fake server, `wire_api = "responses"`, the key in
  * `FAKE_API_KEY`) in a folder under the home (Codex refuses its helpers
  * under /tmp). Codex's `exec` prints its answer when the message is
  * complete; on this one-line answer that is its first byte.
@@ -31,10 +31,12 @@
  * build's first byte against Codex.
  *
  * Interactive: each agent in a pseudo-terminal (util-linux `script`) whose
- * output goes to a headless xterm.js (`../agent-terminal.ts`), which answers
- * the terminal's queries (cursor position, colours, modes: Codex's TUI
- * waits for those answers, a bare pty gives none) — spawn → the ready prompt on the screen (kosong's
- * status line and `› `, Codex's `›` composer), the CPU time the agent's
+ * output goes to a headless xterm.js (`../agent-terminal.ts`), which
+ * answers the terminal's queries (cursor position, colours, modes: Codex's
+ * TUI waits for those answers, a bare pty gives none) — spawn → the ready
+ * prompt on the screen (kosong's status line and `› `, Codex's `›`
+ * composer, which shows some 500 ms before Codex's session is ready: see
+ * `cli-first-turn.ts`), the CPU time the agent's
  * process spent by then (all its threads, from `/proc/PID/task/*\/schedstat`:
  * less blurred than the wall time by the other load of a shared machine),
  * the RSS of the agent's process then and while the prompt waits, 1 s and
