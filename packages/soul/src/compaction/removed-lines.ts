@@ -12,7 +12,7 @@
 import type { Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { nameKeys } from "./agent-lines.js";
-import { messageStrings } from "./message-strings.js";
+import { writtenStrings } from "./message-strings.js";
 import { noticeLine } from "./notice-line.js";
 import { identifierKeys, identifierPriors, marginalUses } from "./use-ranking.js";
 
@@ -49,7 +49,7 @@ export function removedLines(history: readonly Message[], lost: Iterable<number>
   const candidates: Array<{ at: number; line: string; tokens: number; base: number; keys: Map<string, number> }> = [];
   const positions = [...lost].filter((i) => history[i]?.role === "assistant").sort((a, b) => b - a);
   for (const at of positions) {
-    for (const text of messageStrings(history[at]!)) {
+    for (const text of writtenStrings(history[at]!)) {
       for (const raw of text.split("\n")) {
         const line = noticeLine(raw, LINE_CHARS);
         if (line === "" || seen.has(line)) continue;
@@ -90,7 +90,7 @@ export function withoutKeptLines(section: string, kept: readonly Message[]): str
   const shown = new Set<string>();
   for (const message of kept) {
     if (message.role !== "assistant") continue;
-    for (const text of messageStrings(message)) for (const line of text.split("\n")) shown.add(noticeLine(line, LINE_CHARS));
+    for (const text of writtenStrings(message)) for (const line of text.split("\n")) shown.add(noticeLine(line, LINE_CHARS));
   }
   const [title, ...lines] = section.split("\n");
   const left = lines.filter((line) => !shown.has(line));

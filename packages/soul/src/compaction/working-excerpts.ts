@@ -21,7 +21,7 @@
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
-import { outputFrameOpen } from "./output-frame.js";
+import { outputFrameClose, outputFrameOpen } from "./output-frame.js";
 import { MIN_LINES, toolCallExcerpt } from "./tool-call-excerpt.js";
 import { definesWorkingName, agentLines, keptLines } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
@@ -183,8 +183,8 @@ function withoutFrame(text: string): string {
   const above = lines.slice(start, start + head).filter((line, i) => i !== open && !ZERO_CODE.test(line));
   const rest = lines.slice(start + head);
   // The closing line, before the blank line an output that ends with a newline leaves.
-  const last = rest.findLastIndex((line) => line.trim() !== "");
-  if (open >= 0 && last >= 0 && rest[last]!.trim() === "</output>") rest.splice(last, 1);
+  const close = outputFrameClose(lines, frame);
+  if (close >= 0) rest.splice(close - start - head, 1);
   return [...lines.slice(0, start), ...above, ...rest].join("\n");
 }
 
