@@ -100,3 +100,19 @@ describe("the lines of a removed tool call", () => {
     expect(section.split("\n")).toEqual([TITLE, "django/db/models/query.py", "django/db/models/sql/compiler.py"]);
   });
 });
+
+describe("the removed lines chosen in a short room", () => {
+  // Ranked with one floor on a line's tokens and chosen greedily with another, the short line's name counted for the
+  // long line (ranked first by the greedy order, then too long for the room): the short line was worth nothing, and the
+  // section was empty though it fits.
+  it("list a short line that fits when a longer one naming the same thing does not", () => {
+    const history: Message[] = [
+      userMessage("Speed up the widget page."),
+      assistantMessage("Next: warm_widget_cache(primary_region_name, fallback_region_name, timeout_seconds)"),
+      assistantMessage("warm_widget_cache()"),
+      assistantMessage("Done."),
+    ];
+    const section = removedLines(history, [1, 2], { maxTokens: 26, tokenizer: o200kTokenizer, kept: history.slice(3) });
+    expect(section).toBe(`${TITLE}\nwarm_widget_cache()`);
+  });
+});
