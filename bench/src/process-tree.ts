@@ -1,8 +1,8 @@
 /**
  * An agent's processes as `/proc` shows them (Linux): its children and
  * descendants, the helpers it left running from a folder of its own (Codex's
- * app-server daemon), their CPU time, and stopping those helpers. Reads fail
- * quietly where a process ended meanwhile.
+ * app-server daemon), their CPU time and resident memory, and stopping those
+ * helpers. Reads fail quietly where a process ended meanwhile.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
@@ -34,6 +34,11 @@ export function childrenOf(pid: number): number[] {
 /** `pid` and its descendants. */
 export function withDescendants(pid: number): number[] {
   return [pid, ...childrenOf(pid).flatMap(withDescendants)];
+}
+
+/** The agent `pid`'s processes: its own, those running from its `home` ({@link processesUnder}), and their descendants. */
+export function agentProcesses(pid: number, home: string): Set<number> {
+  return new Set([pid, ...processesUnder(home)].flatMap(withDescendants));
 }
 
 /** Processes whose executable lies under `folder` (helpers an agent installed and started there, such as Codex's daemon). */
@@ -103,4 +108,21 @@ export function processCpuMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** The resident set size of `pid` (`/proc/PID/status`'s VmRSS), in MB; 0 once it is gone. */
+export function rssMb(pid: number): number {
+  try {
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return rss ? Number(rss[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The RSS of `pids` summed, in MB (each process counted whole: pages two of them share count twice, as in `ps`'s sum). */
+export function summedRssMb(pids: Iterable<number>): number {
+  let sum = 0;
+  for (const pid of pids) sum += rssMb(pid);
+  return sum;
 }

@@ -67,7 +67,7 @@
  * twin, which streams the same turn and then waits (`../sdk-floor.ts`).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -79,7 +79,8 @@ import { codexBinary, codexComposerShown, codexEnv as codexEnvFor, writeCodexCon
 import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
 import { buildSdkFloor } from "../sdk-floor.ts";
 import { assertToolTurn, type ShellDialect, toolTurnResponses } from "../scripted-tool-turn.ts";
-import { cpuMs, processesUnder, stopProcessesUnder, withDescendants } from "../process-tree.ts";
+import { cpuMs, processesUnder, rssMb, stopProcessesUnder, withDescendants } from "../process-tree.ts";
+import { againOnDroppedEnter, codexReady, codexStartingUp, type FirstTurnAgent, firstTurn, kosongReady as kosongReadyForTurn, type TurnTimes } from "../first-turn-session.ts";
 
 const hasGnuTime = existsSync("/usr/bin/time");
 
@@ -145,16 +146,6 @@ async function rssOverTime(pid: number, after: readonly number[]): Promise<numbe
   return samples;
 }
 
-/** VmRSS of `pid` in MB, 0 once it is gone. */
-function rssMb(pid: number): number {
-  try {
-    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return rss ? Number(rss[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Runs `command args` in a pseudo-terminal read by a headless xterm.js (`../agent-terminal.ts`) until `isReady(screen)`;
  * returns the time from the spawn, the CPU time and RSS then, the RSS at each of `later` ms after (the process's, and at
@@ -201,6 +192,16 @@ function idleFloor(command: string, args: string[], env: NodeJS.ProcessEnv, cwd:
     });
   });
 }
+
+/** A first turn typed the moment the prompt shows (`../first-turn-session.ts`), and whether its session was run again after a dropped Enter. */
+interface TypedFirstTurn {
+  turn: TurnTimes;
+  waitedForStartup: boolean;
+  retried: boolean;
+}
+
+/** Spawn → the request carrying the typed text reaching the server, in ms. */
+const startToRequest = (turn: TurnTimes): number => turn.enterAfterStart + turn.request;
 
 /** kosong's prompt: after its status line, the `› ` input line. */
 const kosongReady = (screen: string) => {
@@ -269,6 +270,7 @@ const benchmark: Benchmark = {
       if (baselineBin) sides.baselineVersion = () => run(process.execPath, [baselineBin, "--version"], kosongEnv, project);
       const terminal = hasScript();
       const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [], floorNode: [], floorFetch: [], floorSdk: [] };
+      const firstTurns: Record<string, TypedFirstTurn[]> = { kosong: [], codex: [], baseline: [] };
       /** The floors of an idle prompt's RSS: bare node, node after a request with Node's fetch, node after a turn through the SDK. */
       const floors = { floorNode: "bare node", floorFetch: "node + Node's fetch (one refused request)", floorSdk: "node + the openai SDK (bundled) after one streamed turn" };
       const waitIdle = 'process.stdout.write("ready\\n"); setInterval(() => undefined, 60_000);';
@@ -289,10 +291,22 @@ const benchmark: Benchmark = {
             server.enqueue(reply);
             return idleFloor(process.execPath, floorArgs[floor], kosongEnv, project, later);
           });
+        // Readiness as a user meets it: `hi` and Enter typed the moment the prompt shows, until the request reaches the server.
+        const typed = (name: string, agent: FirstTurnAgent) => async () => {
+          let retried = false;
+          const session = () => firstTurn(agent, server, { pauseMs: 0, treeRss: true });
+          const { turn, waitedForStartup } = await againOnDroppedEnter(session, () => (retried = true));
+          firstTurns[name]!.push({ turn, waitedForStartup, retried });
+          return { firstByte: 0, exit: 0, rssMb: 0, cpuMs: 0 };
+        };
+        const kosongAgent = (bin: string): FirstTurnAgent => ({ command: process.execPath, args: [bin, "--model", "bench-model"], env: { ...kosongEnv, ...term }, cwd: project, home: kosongHome, ready: kosongReadyForTurn });
+        sides.kosongFirstTurn = typed("kosong", kosongAgent(kosongBin));
+        sides.codexFirstTurn = typed("codex", { command: codex, args: [], env: { ...codexEnv, ...term }, cwd: project, home: codexHome, ready: codexReady, startingUp: codexStartingUp });
+        if (baselineBin) sides.baselineFirstTurn = typed("baseline", kosongAgent(baselineBin));
       }
       // Untimed: caches warm up.
       for (const side of Object.values(sides)) await side();
-      for (const samples of Object.values(ready)) samples.length = 0;
+      for (const samples of [...Object.values(ready), ...Object.values(firstTurns)]) samples.length = 0;
       const runs = await rotatingRounds(rounds, sides);
       const of = (name: string, key: keyof Run) => runs[name]!.map((r) => r[key]);
       const rows: BenchRow[] = [
@@ -360,6 +374,8 @@ const benchmark: Benchmark = {
         ]);
         rows.push(...interactiveRows("kosong", "kosong", "codex", "Codex CLI's TUI", true), ...floorRows);
         if (baselineBin) rows.push(...interactiveRows("kosong", "kosong", "baseline", "the baseline build", false), ...interactiveRows("baseline", "the baseline build", "codex", "Codex CLI's TUI", true));
+        rows.push(...firstTurnRows(firstTurns, "kosong", "kosong", "codex", "Codex CLI's TUI"));
+        if (baselineBin) rows.push(...firstTurnRows(firstTurns, "kosong", "kosong", "baseline", "the baseline build"), ...firstTurnRows(firstTurns, "baseline", "the baseline build", "codex", "Codex CLI's TUI"));
       }
       return rows;
     } finally {
@@ -370,6 +386,38 @@ const benchmark: Benchmark = {
     }
   },
 };
+
+/**
+ * The rows of readiness as a user meets it, side `name` against side `against` (`../first-turn-session.ts`, each session's
+ * first turn typed the moment the prompt shows): spawn → the request carrying `hi` reaching the server, and the RSS of all
+ * the agent's processes then (the reply held until they were read) and when the reply is drawn.
+ */
+function firstTurnRows(samples: Record<string, TypedFirstTurn[]>, name: string, label: string, against: string, againstLabel: string): BenchRow[] {
+  const of = (side: string, pick: (turn: TurnTimes) => number) => samples[side]!.map((s) => pick(s.turn));
+  const at = (side: string, pick: (turn: TurnTimes) => number, digits = 0) => median(of(side, pick)).toFixed(digits);
+  const counted = (side: string, key: "waitedForStartup" | "retried") => samples[side]!.filter((s) => s[key]).length;
+  const when = (side: string, sideLabel: string) => {
+    const waits = counted(side, "waitedForStartup");
+    const retries = counted(side, "retried");
+    return (
+      `${sideLabel}: prompt ${at(side, (t) => t.readyAfterStart)}, Enter ${at(side, (t) => t.enterAfterStart)}, request ${at(side, startToRequest)} ms` +
+      `${waits > 0 ? `, Enter waited for the start-up in ${waits} of ${samples[side]!.length}` : ""}${retries > 0 ? `, ${retries} session(s) run again after a dropped Enter` : ""}`
+    );
+  };
+  const mb = (side: string, pick: (turn: TurnTimes) => number) => `${at(side, pick, 1)} MB (${at(side, (t) => t.processesAtRequest)} processes)`;
+  const typed = "`hi` + Enter typed the moment the prompt shows";
+  return [
+    rowFromSamples(`interactive: start → first request, ${typed}, ${label} vs ${againstLabel} (pty + headless xterm)`, of(name, startToRequest), `${againstLabel}, the same`, of(against, startToRequest), {
+      note: `informational; medians from the spawn: ${when(name, label)}; ${when(against, againstLabel)}`,
+    }),
+    ...(["at that first request", "when the first reply is drawn"] as const).map((instant) => {
+      const pick = instant === "at that first request" ? (t: TurnTimes) => t.treeRssAtRequest : (t: TurnTimes) => t.treeRssAtReply;
+      return rowFromSamples(`interactive: RSS of all its processes ${instant} (${typed}) in MB (not ms), ${label} vs ${againstLabel}`, of(name, pick), `${againstLabel}, its processes (MB)`, of(against, pick), {
+        note: `informational: ${mb(name, pick)} against ${mb(against, pick)}`,
+      });
+    }),
+  ];
+}
 
 /**
  * The tool turn's rows of side `name` against side `against`: the first answer byte (with the 0.9 goal when `goal`), the
