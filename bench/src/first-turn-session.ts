@@ -22,16 +22,16 @@
  * processes running from its home folder (Codex's app-server daemon, which
  * sends the requests); and for its own process alone.
  *
- * With `treeRss`, the RSS of all those processes is read when the typed
- * request reaches the server, the reply held back until it is read (the
- * agent waits as it was when it sent the request), and again when the reply
- * is drawn.
+ * With `memory`, the memory of all those processes (RSS and PSS, summed)
+ * and of the agent's own process is read when the typed request reaches the
+ * server, the reply held back until it is read (the agent waits as it was
+ * when it sent the request), and again when the reply is drawn.
  */
 import { performance } from "node:perf_hooks";
 import type { FakeProviderRequest, FakeProviderServer } from "@kosong/core/testing";
 import { type AgentTerminal, startInTerminal } from "./agent-terminal.ts";
 import { codexComposerShown } from "./codex-cli.ts";
-import { agentProcesses, cpuMs, processCpuMs, summedRssMb, threadCpuMs } from "./process-tree.ts";
+import { agentProcesses, cpuMs, memoryOf, type ProcessesMemory, processCpuMs, rssMb, threadCpuMs } from "./process-tree.ts";
 
 /** An agent to time: how to start it, and how its screen says it is ready for a turn. */
 export interface FirstTurnAgent {
@@ -65,12 +65,20 @@ export interface TurnTimes {
   ownCpu: number;
   /** CPU time of the agent's main thread, Enter → ready again (NaN when not read). */
   mainThreadCpu: number;
-  /** RSS of all the agent's processes (MB, summed) when the typed request reached the server; NaN unless `treeRss`. */
-  treeRssAtRequest: number;
-  /** How many processes that RSS summed (0 unless `treeRss`). */
-  processesAtRequest: number;
-  /** RSS of all the agent's processes (MB, summed) when the reply was drawn; NaN unless `treeRss`. */
-  treeRssAtReply: number;
+}
+
+/** The memory of the agent's processes over its first turn ({@link SessionOptions.memory}). */
+export interface FirstTurnMemory {
+  /** When the typed request reached the server (the agent waiting for the reply, held until this was read). */
+  atRequest: TurnMemory;
+  /** When the reply was drawn. */
+  atReply: TurnMemory;
+}
+
+/** The memory of all the agent's processes (its own, its descendants, the helpers running from its home), and of its own process. */
+export interface TurnMemory extends ProcessesMemory {
+  /** RSS of the agent's own process, in MB. */
+  ownRssMb: number;
 }
 
 /** How a session is run. */
@@ -78,16 +86,18 @@ export interface SessionOptions {
   /** How long to wait after the agent is ready before typing each turn, in ms (0: the moment it is). */
   pauseMs: number;
   /**
-   * Read the RSS of all the agent's processes when the typed request reaches the server (the reply held until then) and
-   * when the reply is drawn. The reads take the bench's thread some ms each (a search through `/proc`), so the times seen
-   * after them (the reply drawn, ready again) are late by as much: rows of those times run without it.
+   * Read the memory of the agent's processes ({@link TurnMemory}) when the typed request reaches the server (the reply held
+   * until then) and when the reply is drawn. The reads take the bench's thread some ms each (a search through `/proc`),
+   * so the times seen after them (the reply drawn, ready again) are late by as much: rows of those times run without it.
    */
-  treeRss?: boolean;
+  memory?: boolean;
 }
 
 /** What a first turn showed, beside its figures ({@link firstTurn}). */
 export interface FirstTurnRecord {
   turn: TurnTimes;
+  /** Null unless {@link SessionOptions.memory}. */
+  memory: FirstTurnMemory | null;
   /** The requests whose last user message was the typed text. */
   typedRequests: FakeProviderRequest[];
   /** Whether the screen said the agent was still starting after Enter ({@link FirstTurnAgent.startingUp}). */
@@ -173,8 +183,8 @@ export async function twoTurns(agent: FirstTurnAgent, server: FakeProviderServer
 
 /** Runs a fresh session of `agent` through its first turn, typed `options.pauseMs` after the agent is ready; ends it. */
 export async function firstTurn(agent: FirstTurnAgent, server: FakeProviderServer, options: SessionOptions): Promise<FirstTurnRecord> {
-  const { turns, typedRequests, waitedForStartup, screen } = await session(agent, server, 1, options);
-  return { turn: turns[0]!, typedRequests: typedRequests[0]!, waitedForStartup: waitedForStartup[0]!, screen };
+  const { turns, memory, typedRequests, waitedForStartup, screen } = await session(agent, server, 1, options);
+  return { turn: turns[0]!, memory: memory[0]!, typedRequests: typedRequests[0]!, waitedForStartup: waitedForStartup[0]!, screen };
 }
 
 /** Whether `error` says that no request carrying the typed text came after Enter (the agent dropped the Enter). */
@@ -195,18 +205,19 @@ export async function againOnDroppedEnter<T>(session: () => Promise<T>, onRetry:
 }
 
 /** Runs a fresh session of `agent` through `count` turns; ends it. */
-async function session(agent: FirstTurnAgent, server: FakeProviderServer, count: number, { pauseMs, treeRss = false }: SessionOptions) {
+async function session(agent: FirstTurnAgent, server: FakeProviderServer, count: number, { pauseMs, memory = false }: SessionOptions) {
   const terminal = startInTerminal(agent.command, agent.args, { env: agent.env, cwd: agent.cwd, keyboardProtocol: true });
   let since = 0;
   const typed: FakeProviderRequest[][] = [];
   const waited: boolean[] = [];
+  const memoryReads: (FirstTurnMemory | null)[] = [];
   const turn = async (n: number): Promise<TurnTimes> => {
-    // With treeRss, the replies wait (their headers sent) until the agent's processes were read.
+    // With `memory`, the replies wait (their headers sent) until the agent's processes were read.
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const hold = treeRss ? { holdAfter: 0, release: released } : {};
+    const hold = memory ? { holdAfter: 0, release: released } : {};
     // A queued reply for a request of the agent's own beside the turn's (Codex asks the model for a thread title after its
     // first turn; the request reached the server just before the second turn's).
     server.reset();
@@ -237,12 +248,11 @@ async function session(agent: FirstTurnAgent, server: FakeProviderServer, count:
       () => server.requests.some((request) => lastUserText(request) === typedText),
       () => `the request of turn ${n} (the server got ${server.requests.length}); the screen ends with ${JSON.stringify(terminal.screen().trimEnd().slice(-600))}`,
     );
-    const atRequest = treeRss ? agentProcesses(pid, agent.home) : new Set<number>();
-    const treeRssAtRequest = treeRss ? summedRssMb(atRequest) : Number.NaN;
+    const memoryNow = (): TurnMemory => ({ ownRssMb: rssMb(pid), ...memoryOf(agentProcesses(pid, agent.home)) });
+    const atRequest = memory ? memoryNow() : null;
     release();
     const replyAt = await replyDrawn;
-    // Those read at the request at once, then any started since.
-    const treeRssAtReply = treeRss ? summedRssMb(atRequest) + summedRssMb([...agentProcesses(pid, agent.home)].filter((p) => !atRequest.has(p))) : Number.NaN;
+    memoryReads.push(atRequest && { atRequest, atReply: memoryNow() });
     // The processes known at Enter, read at once (one that ended meanwhile counts in its parent's reaped time). Those
     // started since are looked for once the agent is ready again: the search through /proc takes milliseconds, which
     // would delay seeing the prompt; all their time falls in the turn.
@@ -263,15 +273,12 @@ async function session(agent: FirstTurnAgent, server: FakeProviderServer, count:
       cpu,
       ownCpu,
       mainThreadCpu,
-      treeRssAtRequest,
-      processesAtRequest: atRequest.size,
-      treeRssAtReply,
     };
   };
   try {
     const turns: TurnTimes[] = [];
     for (let n = 1; n <= count; n++) turns.push(await turn(n));
-    return { turns, typedRequests: typed, waitedForStartup: waited, screen: terminal.screen() };
+    return { turns, memory: memoryReads, typedRequests: typed, waitedForStartup: waited, screen: terminal.screen() };
   } finally {
     await terminal.stop();
   }

@@ -120,9 +120,33 @@ export function rssMb(pid: number): number {
   }
 }
 
-/** The RSS of `pids` summed, in MB (each process counted whole: pages two of them share count twice, as in `ps`'s sum). */
-export function summedRssMb(pids: Iterable<number>): number {
-  let sum = 0;
-  for (const pid of pids) sum += rssMb(pid);
-  return sum;
+/** The proportional set size of `pid` (`/proc/PID/smaps_rollup`'s Pss: each page shared with other processes split among them), in MB; NaN where not read. */
+export function pssMb(pid: number): number {
+  try {
+    const pss = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return pss ? Number(pss[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The memory of a set of processes, each figure summed over them. */
+export interface ProcessesMemory {
+  /** RSS in MB ({@link rssMb}): a page two of them share counts twice (as `ps` adds up). */
+  rssMb: number;
+  /** PSS in MB ({@link pssMb}): a page they share counts once; NaN where one could not be read. */
+  pssMb: number;
+  /** How many processes were read. */
+  processes: number;
+}
+
+/** The memory of `pids` together ({@link ProcessesMemory}). */
+export function memoryOf(pids: Iterable<number>): ProcessesMemory {
+  const memory = { rssMb: 0, pssMb: 0, processes: 0 };
+  for (const pid of pids) {
+    memory.rssMb += rssMb(pid);
+    memory.pssMb += pssMb(pid);
+    memory.processes++;
+  }
+  return memory;
 }

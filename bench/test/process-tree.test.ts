@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { agentProcesses, childrenOf, cpuMs, processCpuMs, processesUnder, rssMb, stopProcessesUnder, summedRssMb, withDescendants } from "../src/process-tree.ts";
+import { agentProcesses, childrenOf, cpuMs, memoryOf, processCpuMs, processesUnder, pssMb, rssMb, stopProcessesUnder, withDescendants } from "../src/process-tree.ts";
 
 /** Resolves once `check` holds (polled every 10 ms), or rejects after 5 s. */
 async function eventually(check: () => boolean, what: string): Promise<void> {
@@ -41,10 +41,16 @@ describe.skipIf(!existsSync("/proc/self/stat"))("an agent's processes, read from
     const [shell, sleep] = [rssMb(child.pid!), rssMb(sleeper!)];
     expect(shell).toBeGreaterThan(0);
     expect(sleep).toBeGreaterThan(0);
-    expect(summedRssMb(tree)).toBeCloseTo(shell + sleep, 1);
+    const memory = memoryOf(tree);
+    expect(memory.processes).toBe(2);
+    expect(memory.rssMb).toBeCloseTo(shell + sleep, 1);
+    // The two share pages (libc, for one): PSS counts them once.
+    expect(memory.pssMb).toBeGreaterThan(0);
+    expect(memory.pssMb).toBeLessThan(memory.rssMb);
     child.kill("SIGKILL");
     await eventually(() => !existsSync(`/proc/${child.pid}`), "the shell gone");
     expect(rssMb(child.pid!)).toBe(0);
+    expect(pssMb(child.pid!)).toBeNaN();
   });
 
   it("finds a process run from a folder after its parent is gone (as Codex's daemon outlives its TUI), and stops it", async () => {

@@ -80,7 +80,7 @@ import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
 import { buildSdkFloor } from "../sdk-floor.ts";
 import { assertToolTurn, type ShellDialect, toolTurnResponses } from "../scripted-tool-turn.ts";
 import { cpuMs, processesUnder, rssMb, stopProcessesUnder, withDescendants } from "../process-tree.ts";
-import { againOnDroppedEnter, codexReady, codexStartingUp, type FirstTurnAgent, firstTurn, kosongReady as kosongReadyForTurn, type TurnTimes } from "../first-turn-session.ts";
+import { againOnDroppedEnter, codexReady, codexStartingUp, type FirstTurnAgent, type FirstTurnMemory, firstTurn, kosongReady as kosongReadyForTurn, type TurnMemory, type TurnTimes } from "../first-turn-session.ts";
 
 const hasGnuTime = existsSync("/usr/bin/time");
 
@@ -196,6 +196,7 @@ function idleFloor(command: string, args: string[], env: NodeJS.ProcessEnv, cwd:
 /** A first turn typed the moment the prompt shows (`../first-turn-session.ts`), and whether its session was run again after a dropped Enter. */
 interface TypedFirstTurn {
   turn: TurnTimes;
+  memory: FirstTurnMemory;
   waitedForStartup: boolean;
   retried: boolean;
 }
@@ -294,9 +295,9 @@ const benchmark: Benchmark = {
         // Readiness as a user meets it: `hi` and Enter typed the moment the prompt shows, until the request reaches the server.
         const typed = (name: string, agent: FirstTurnAgent) => async () => {
           let retried = false;
-          const session = () => firstTurn(agent, server, { pauseMs: 0, treeRss: true });
-          const { turn, waitedForStartup } = await againOnDroppedEnter(session, () => (retried = true));
-          firstTurns[name]!.push({ turn, waitedForStartup, retried });
+          const session = () => firstTurn(agent, server, { pauseMs: 0, memory: true });
+          const { turn, memory, waitedForStartup } = await againOnDroppedEnter(session, () => (retried = true));
+          firstTurns[name]!.push({ turn, memory: memory!, waitedForStartup, retried });
           return { firstByte: 0, exit: 0, rssMb: 0, cpuMs: 0 };
         };
         const kosongAgent = (bin: string): FirstTurnAgent => ({ command: process.execPath, args: [bin, "--model", "bench-model"], env: { ...kosongEnv, ...term }, cwd: project, home: kosongHome, ready: kosongReadyForTurn });
@@ -404,16 +405,23 @@ function firstTurnRows(samples: Record<string, TypedFirstTurn[]>, name: string, 
       `${waits > 0 ? `, Enter waited for the start-up in ${waits} of ${samples[side]!.length}` : ""}${retries > 0 ? `, ${retries} session(s) run again after a dropped Enter` : ""}`
     );
   };
-  const mb = (side: string, pick: (turn: TurnTimes) => number) => `${at(side, pick, 1)} MB (${at(side, (t) => t.processesAtRequest)} processes)`;
+  /** The memory read at `instant`: its processes' summed RSS (the rows' figure), range over the run, PSS, own process. */
+  const memory = (side: string, instant: "atRequest" | "atReply") => {
+    const read = (key: keyof TurnMemory) => samples[side]!.map((s) => s.memory[instant][key]);
+    const rss = read("rssMb");
+    const at = (key: keyof TurnMemory, digits = 1) => median(read(key)).toFixed(digits);
+    return `${at("rssMb")} MB in ${at("processes", 0)} processes (${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)}; PSS ${at("pssMb")}; its own process ${at("ownRssMb")})`;
+  };
   const typed = "`hi` + Enter typed the moment the prompt shows";
+  const instants = { atRequest: "at that first request", atReply: "when the first reply is drawn" } as const;
   return [
     rowFromSamples(`interactive: start → first request, ${typed}, ${label} vs ${againstLabel} (pty + headless xterm)`, of(name, startToRequest), `${againstLabel}, the same`, of(against, startToRequest), {
       note: `informational; medians from the spawn: ${when(name, label)}; ${when(against, againstLabel)}`,
     }),
-    ...(["at that first request", "when the first reply is drawn"] as const).map((instant) => {
-      const pick = instant === "at that first request" ? (t: TurnTimes) => t.treeRssAtRequest : (t: TurnTimes) => t.treeRssAtReply;
-      return rowFromSamples(`interactive: RSS of all its processes ${instant} (${typed}) in MB (not ms), ${label} vs ${againstLabel}`, of(name, pick), `${againstLabel}, its processes (MB)`, of(against, pick), {
-        note: `informational: ${mb(name, pick)} against ${mb(against, pick)}`,
+    ...(Object.keys(instants) as (keyof typeof instants)[]).map((instant) => {
+      const rss = (side: string) => samples[side]!.map((s) => s.memory[instant].rssMb);
+      return rowFromSamples(`interactive: RSS of all its processes ${instants[instant]} (${typed}) in MB (not ms), ${label} vs ${againstLabel}`, rss(name), `${againstLabel}, its processes (MB)`, rss(against), {
+        note: `informational: ${memory(name, instant)} against ${memory(against, instant)}`,
       });
     }),
   ];
