@@ -110,42 +110,39 @@ export function processCpuMs(pid: number): number {
   }
 }
 
+/** The resident memory of `pid` from `/proc/PID/status`, in MB: all of it (VmRSS), and its anonymous part (RssAnon); 0 once it is gone. */
+function residentMb(pid: number): { rss: number; anon: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0) / 1024;
+    return { rss: kb("VmRSS"), anon: kb("RssAnon") };
+  } catch {
+    return { rss: 0, anon: 0 };
+  }
+}
+
 /** The resident set size of `pid` (`/proc/PID/status`'s VmRSS), in MB; 0 once it is gone. */
 export function rssMb(pid: number): number {
-  try {
-    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return rss ? Number(rss[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
+  return residentMb(pid).rss;
 }
 
-/** The proportional set size of `pid` (`/proc/PID/smaps_rollup`'s Pss: each page shared with other processes split among them), in MB; NaN where not read. */
-export function pssMb(pid: number): number {
-  try {
-    const pss = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-    return pss ? Number(pss[1]) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** The memory of a set of processes, each figure summed over them. */
+/** The memory of a set of processes, in MB, each figure summed over them. */
 export interface ProcessesMemory {
-  /** RSS in MB ({@link rssMb}): a page two of them share counts twice (as `ps` adds up). */
+  /** RSS: a page two of them share (the same binary's code, say) counts twice, as `ps` adds up. */
   rssMb: number;
-  /** PSS in MB ({@link pssMb}): a page they share counts once; NaN where one could not be read. */
-  pssMb: number;
+  /** The anonymous part of the RSS (heaps, stacks: memory no file backs), which processes that do not fork each other share none of. */
+  anonMb: number;
   /** How many processes were read. */
   processes: number;
 }
 
 /** The memory of `pids` together ({@link ProcessesMemory}). */
 export function memoryOf(pids: Iterable<number>): ProcessesMemory {
-  const memory = { rssMb: 0, pssMb: 0, processes: 0 };
+  const memory = { rssMb: 0, anonMb: 0, processes: 0 };
   for (const pid of pids) {
-    memory.rssMb += rssMb(pid);
-    memory.pssMb += pssMb(pid);
+    const { rss, anon } = residentMb(pid);
+    memory.rssMb += rss;
+    memory.anonMb += anon;
     memory.processes++;
   }
   return memory;

@@ -405,12 +405,12 @@ function firstTurnRows(samples: Record<string, TypedFirstTurn[]>, name: string, 
       `${waits > 0 ? `, Enter waited for the start-up in ${waits} of ${samples[side]!.length}` : ""}${retries > 0 ? `, ${retries} session(s) run again after a dropped Enter` : ""}`
     );
   };
-  /** The memory read at `instant`: its processes' summed RSS (the rows' figure), range over the run, PSS, own process. */
+  /** The memory read at `instant`: its processes' summed RSS (the rows' figure), its range over the run, the anonymous part, its own process's. */
   const memory = (side: string, instant: "atRequest" | "atReply") => {
     const read = (key: keyof TurnMemory) => samples[side]!.map((s) => s.memory[instant][key]);
     const rss = read("rssMb");
     const at = (key: keyof TurnMemory, digits = 1) => median(read(key)).toFixed(digits);
-    return `${at("rssMb")} MB in ${at("processes", 0)} processes (${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)}; PSS ${at("pssMb")}; its own process ${at("ownRssMb")})`;
+    return `${at("rssMb")} MB in ${at("processes", 0)} process(es) (${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)}; anonymous ${at("anonMb")}; its own process ${at("ownRssMb")})`;
   };
   const typed = "`hi` + Enter typed the moment the prompt shows";
   const instants = { atRequest: "at that first request", atReply: "when the first reply is drawn" } as const;
