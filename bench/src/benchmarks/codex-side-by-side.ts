@@ -49,6 +49,32 @@
  * itself under CODEX_HOME, which outlives the TUI; the bench stops those at
  * its end).
  *
+ * Readiness as a user meets it, in the same rounds (kosong, Codex and the
+ * baseline build; `../first-turn-session.ts`): the prompt and the composer
+ * show at different instants of the two agents' start (Codex's composer
+ * shows some 500 ms before its session can take a turn: an Enter typed then
+ * waits, "Waiting for startup", and Codex hands the turn to its app-server
+ * daemon; kosong's prompt takes it at once), so the rows above compare
+ * unlike instants. Here each agent, in a fresh session, gets `h`, `i` and
+ * Enter typed the moment its prompt or composer shows (each key once the
+ * last is drawn; the terminal answers the kitty keyboard query, without
+ * which Codex does not submit), and the rows give spawn → the request
+ * carrying `hi` reaching the fake server, and the RSS of all the agent's
+ * processes (its own, its descendants, and the processes running from its
+ * home: Codex's daemon, two processes of a copy of its binary, started by
+ * the warm-up and serving every later session, as for a user) summed when
+ * that request reaches the server (the reply is held, its headers sent,
+ * until they are read: the agent waits as it was when it sent it) and when
+ * the reply is drawn, each agent against Codex (and against the baseline
+ * build). The notes give the medians of prompt, Enter and request from the
+ * spawn, the first turns whose Enter waited for Codex's start-up, the
+ * range of the summed RSS over the run (the daemon grows a few MB with each
+ * session it serves), its anonymous part (the summed RSS counts a binary's
+ * pages once per process that maps it), and the agent's own process's RSS
+ * at the same instant (the row "RSS at the ready prompt" reads the process
+ * alone, at the prompt). A session whose Enter the agent dropped (no
+ * request within 15 s) is run again once and counted in the note.
+ *
  * With `KOSONG_BENCH_BASELINE_CLI` set to another build's `kosong.js` (e.g.
  * a copy of main's `dist` as `apps/cli/dist-main`), that build's one-shot
  * turn and interactive start alternate with the two in the same rounds and
