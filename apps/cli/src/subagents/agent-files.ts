@@ -95,7 +95,7 @@ async function readFolder(dir: string, trusted: boolean, knownTools: readonly st
 async function readCapped(file: string): Promise<string> {
   const read = await readCappedFile(file, maxAgentFileBytes, { followLinks: false });
   if (read.kind === "read") return read.bytes.toString("utf8");
-  throw new Error(read.kind === "too-large" ? `${read.bytes} bytes, more than ${maxAgentFileBytes}` : read.kind === "missing" ? "not there" : read.message);
+  throw new Error(read.kind === "too-large" ? `${read.bytes} bytes, more than ${maxAgentFileBytes}` : read.kind === "unreadable" ? read.message : "not there");
 }
 
 /** The kind a file defines, or why it defines none. */
