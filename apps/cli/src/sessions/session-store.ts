@@ -10,11 +10,13 @@
 import { randomBytes } from "node:crypto";
 import { chmod, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { SessionLock } from "@kosong/context";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
 import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
 import { replaceFile } from "../files/replace-file.js";
+import { checkpointTimesFile, legacyCheckpointTimesFile } from "./checkpoint-times.js";
 import { makeFolders } from "./make-folders.js";
 import { unwritableFolderError } from "./unwritable-folder.js";
 
@@ -103,7 +105,12 @@ export async function recordStoredSize(info: SessionInfo, bytes: number): Promis
   await writeMetadata(info);
 }
 
-/** Every session under `home`, most recently used first. Folders without readable metadata are skipped. */
+/**
+ * Every session under `home`, most recently used first. Folders without
+ * readable metadata are skipped, and so are sessions that never got a
+ * prompt (nothing to resume): one left by a process killed before its first
+ * prompt (its conversation's lock held by no live process) is removed.
+ */
 export async function listSessions(home: string): Promise<ListedSession[]> {
   let names: string[];
   try {
@@ -113,7 +120,39 @@ export async function listSessions(home: string): Promise<ListedSession[]> {
     throw error;
   }
   const sessions = await Promise.all(names.map((name) => readSession(path.join(sessionsDir(home), name))));
-  return sessions.filter((s): s is ListedSession => s !== null).sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+  const listed = sessions.filter((s): s is ListedSession => s !== null);
+  const unused = await Promise.all(listed.map(isUnused));
+  await Promise.all(listed.filter((_, i) => unused[i]).map(removeIfAbandoned));
+  return listed.filter((_, i) => !unused[i]).sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+}
+
+/**
+ * Whether `session` never got a prompt: no first prompt recorded, an empty
+ * conversation file, no size in a store and no checkpoint made (a turn
+ * always makes one, also in modes that record the first prompt at close).
+ */
+async function isUnused(session: ListedSession): Promise<boolean> {
+  if (session.firstPrompt !== null || session.storedSize !== null || session.size > 0) return false;
+  const files = await readdir(session.dir).catch(() => []);
+  return !files.some((name) => name === checkpointTimesFile || name === legacyCheckpointTimesFile || /^context_\d+\.jsonl$/.test(name));
+}
+
+/**
+ * Removes the folder of an unused session whose conversation's lock was left
+ * by a process that is gone (killed before its first prompt): the lock is
+ * taken over first, so a session a live process holds, or one being made
+ * (no lock yet), is left alone.
+ */
+async function removeIfAbandoned(session: ListedSession): Promise<void> {
+  const lockFile = `${session.contextFile}.lock`;
+  if (!(await stat(lockFile).then(() => true, () => false))) return;
+  const lock = await SessionLock.acquire(session.contextFile).catch(() => null);
+  if (lock === null) return;
+  try {
+    await removeSession(session);
+  } finally {
+    await lock.release();
+  }
 }
 
 /** The session whose id is `id` or starts with it; a {@link CliError} when none or several match. */
@@ -136,8 +175,9 @@ export async function findSession(home: string, id: string): Promise<ListedSessi
  */
 export async function exactSession(home: string, cwd: string, id: string): Promise<ListedSession | null> {
   const folder = await realpath(cwd).catch(() => null);
-  if (folder === null || !id.isWellFormed()) return null;
-  return (await listSessions(home)).find((s) => s.id === id && s.cwd === folder) ?? null;
+  if (folder === null || !sessionIdPattern.test(id)) return null;
+  const session = await readSession(path.join(sessionsDir(home), id));
+  return session?.id === id && session.cwd === folder ? session : null;
 }
 
 /** An id a client may choose (`--session`): a safe folder name. */
@@ -146,7 +186,7 @@ export const sessionIdPattern = /^(?!\.{1,2}$)[\w.-]{1,128}$/;
 /** The session `id` (exactly), or a new session of `cwd` with that id (kimi-cli's `--session`). */
 export async function openOrCreateSession(home: string, cwd: string, id: string): Promise<SessionInfo> {
   if (!sessionIdPattern.test(id)) throw new CliError(`--session: "${id}" is not a valid session id (letters, digits, ".", "_" and "-", at most 128).`);
-  const existing = (await listSessions(home)).find((s) => s.id === id);
+  const existing = await readSession(path.join(sessionsDir(home), id));
   return existing ?? createSession(home, cwd, new Date(), id);
 }
 
