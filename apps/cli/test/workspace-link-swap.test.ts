@@ -1,6 +1,6 @@
 /**
  * The files a workspace brings (AGENTS.md, project permission rules, hooks,
- * skills, custom commands) are read only from inside it, also against a
+ * skills, custom commands, agent files) are read only from inside it, also against a
  * link swapped in between a check and the read: a real child process
  * toggles a folder of the workspace between a real folder and a link to a
  * folder outside, as fast as it can, while the reader reads again and
@@ -14,6 +14,7 @@ import { findSkills } from "../src/extensions/skills.js";
 import { readSessionHooks } from "../src/hooks/session-hooks.js";
 import { readProjectRuleLists } from "../src/permissions/permission-rules.js";
 import { findAgentsFiles } from "../src/project/agents-files.js";
+import { agentFolders, loadAgentTypes } from "../src/subagents/agent-files.js";
 import { raceReads } from "./link-swapper.js";
 import { useTempDirs } from "./temp-dir.js";
 
@@ -57,6 +58,16 @@ describe("a workspace's files read while a link is swapped in and out", { timeou
       const folder = (kind: string) => [{ dir: path.join(ws, ".claude", kind), root: ws, scope: "project" as const }];
       const [skills, commands] = await Promise.all([findSkills(folder("skills"), (f) => f), findCustomCommands(folder("commands"), (f) => f)]);
       return [...skills.map((s) => s.description), ...commands.map((c) => c.template)].join("\n");
+    });
+    expect(result.inside).toBeGreaterThan(0);
+    expect(result.leaks).toBe(0);
+  });
+
+  it("project agent files of .claude/agents never come from outside", async () => {
+    const agent = (text: string) => `---\nname: reviewer\ndescription: ${text}\n---\nYou review.\n`;
+    const result = await raceReads(".claude", { "agents/reviewer.md": [agent("INSIDE"), agent("SECRET_AGENT")] }, async (ws) => {
+      const { types } = await loadAgentTypes(agentFolders(path.join(ws, "..", "kosong-home"), ws, path.join(ws, "..", "user")), ["ReadFile"]);
+      return types.map((t) => t.description).join("\n");
     });
     expect(result.inside).toBeGreaterThan(0);
     expect(result.leaks).toBe(0);
