@@ -11,12 +11,13 @@ import { randomBytes } from "node:crypto";
 import { chmod, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SessionLock } from "@kosong/context";
+import { decodeRecordLine } from "@kosong/context/records";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
 import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
+import { readCappedFile } from "../files/read-capped-file.js";
 import { replaceFile } from "../files/replace-file.js";
-import { checkpointTimesFile, legacyCheckpointTimesFile } from "./checkpoint-times.js";
 import { makeFolders } from "./make-folders.js";
 import { unwritableFolderError } from "./unwritable-folder.js";
 
@@ -82,7 +83,10 @@ export async function createSession(home: string, cwd: string, now: Date = new D
   await chmod(dir, 0o700);
   const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString(), compaction: null, storedSize: null };
   await writeFile(info.contextFile, "", { mode: 0o600, flag: "a" });
-  await writeMetadata(info);
+  // A plain write, not a durable replace: there is no older file to keep, and a session without a prompt
+  // has nothing to lose (listings skip it). Each later change, the first prompt first, replaces it durably,
+  // off the path to the first request.
+  await writeFile(path.join(dir, "session.json"), metadataText(info), { mode: 0o600 });
   return info;
 }
 
@@ -126,15 +130,25 @@ export async function listSessions(home: string): Promise<ListedSession[]> {
   return listed.filter((_, i) => !unused[i]).sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
 }
 
+/** Bytes of a conversation file read at most to tell whether it holds more than a system prompt (a larger one does). */
+const unusedReadBytes = 1024 * 1024;
+
 /**
- * Whether `session` never got a prompt: no first prompt recorded, an empty
- * conversation file, no size in a store and no checkpoint made (a turn
- * always makes one, also in modes that record the first prompt at close).
+ * Whether `session` never got a prompt: no first prompt recorded, no size
+ * in a store, no rotation, and a conversation file holding nothing but the
+ * system prompt (stored while the first prompt is awaited). A torn or
+ * damaged line counts as a start of use.
  */
 async function isUnused(session: ListedSession): Promise<boolean> {
-  if (session.firstPrompt !== null || session.storedSize !== null || session.size > 0) return false;
-  const files = await readdir(session.dir).catch(() => []);
-  return !files.some((name) => name === checkpointTimesFile || name === legacyCheckpointTimesFile || /^context_\d+\.jsonl$/.test(name));
+  if (session.firstPrompt !== null || session.storedSize !== null || session.size > unusedReadBytes) return false;
+  if ((await readdir(session.dir).catch(() => [])).some((name) => /^context_\d+\.jsonl$/.test(name))) return false;
+  const read = await readCappedFile(session.contextFile, unusedReadBytes);
+  if (read.kind !== "read") return false;
+  const lines = read.bytes.toString("utf8").split("\n").filter((line) => line.trim() !== "");
+  return lines.every((line) => {
+    const decoded = decodeRecordLine(line);
+    return decoded.ok && decoded.record.kind === "system_prompt";
+  });
 }
 
 /**
@@ -208,9 +222,14 @@ export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promis
   await Promise.all(entries.map((entry) => chmod(path.join(info.dir, entry.name), entry.isDirectory() ? 0o700 : 0o600).catch(() => undefined)));
 }
 
-async function writeMetadata(info: SessionInfo): Promise<void> {
+/** `session.json`'s text for `info`. */
+function metadataText(info: SessionInfo): string {
   const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt, compaction: info.compaction, ...(info.storedSize === null ? {} : { stored_size: info.storedSize }) };
-  await replaceFile(path.join(info.dir, "session.json"), `${JSON.stringify(metadata, null, 2)}\n`);
+  return `${JSON.stringify(metadata, null, 2)}\n`;
+}
+
+async function writeMetadata(info: SessionInfo): Promise<void> {
+  await replaceFile(path.join(info.dir, "session.json"), metadataText(info));
 }
 
 async function readSession(dir: string): Promise<ListedSession | null> {
