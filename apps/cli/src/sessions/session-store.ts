@@ -97,6 +97,18 @@ export async function recordFirstPrompt(info: SessionInfo, prompt: string): Prom
   await writeMetadata(info);
 }
 
+/**
+ * {@link recordFirstPrompt} for writing while the turn runs (the request
+ * does not wait for the write, which syncs to disk): never rejects, and
+ * resolves to the write's error, or null (also without a session).
+ */
+export function recordFirstPromptMeanwhile(info: SessionInfo | null, prompt: string): Promise<{ error: unknown } | null> {
+  return (info === null ? Promise.resolve() : recordFirstPrompt(info, prompt)).then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
+}
+
 /** Records the strategy chosen with `/strategy`, for when the session is resumed. */
 export async function recordCompaction(info: SessionInfo, name: CompactionName): Promise<void> {
   info.compaction = name;
