@@ -35,13 +35,15 @@ export function workMessage(i: number, text: string = W_WORDS): Message {
 
 /**
  * W's first `messages` messages as context-file records: a checkpoint before
- * every user message and a usage record after every tool result.
+ * every `checkpointEvery`-th message (by default 3: before every user
+ * message; 2 is a session whose steps each make one, as the soul's do) and
+ * a usage record after every tool result.
  */
-export function workRecords(messages: number = W_MESSAGES): ContextRecord[] {
+export function workRecords(messages: number = W_MESSAGES, checkpointEvery = 3): ContextRecord[] {
   const records: ContextRecord[] = [];
   let checkpoint = 0;
   for (let i = 0; i < messages; i += 1) {
-    if (i % 3 === 0) records.push(checkpointRecord(checkpoint++));
+    if (i % checkpointEvery === 0) records.push(checkpointRecord(checkpoint++));
     records.push(messageRecord(workMessage(i)));
     if (i % 3 === 2) records.push(usageRecord(1000 + i * 300));
   }

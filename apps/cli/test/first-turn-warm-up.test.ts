@@ -8,7 +8,9 @@
  * works as before, the throwaway server is closed afterwards, and a prompt
  * that stops waiting stops it.
  */
-import { type ChatProvider, type Message, type Tool, userMessage } from "@kosong/core";
+import diagnostics from "node:diagnostics_channel";
+import { once } from "node:events";
+import { type ChatProvider, type Tool, userMessage } from "@kosong/core";
 import { type FakeProviderServer, startFakeProviderServer } from "@kosong/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/settings.js";
@@ -47,6 +49,42 @@ function recordingProvider(urls: string[]): DeferredProvider {
     return build("warm-up", baseURL);
   };
   return new DeferredProvider("openai", "m", () => build("sk-real", `${server.url}/v1`), null, null, true, { wire: "openai-chat", twin });
+}
+
+/** A request a server of this process received: the address it was sent to, its port, and its body. */
+interface Received {
+  address: string | undefined;
+  port: number | undefined;
+  body: string;
+}
+
+/**
+ * Runs `run`, noting through Node's diagnostics channels every request a server of this process (other than the fake
+ * provider server) received, with its whole body, and the origin of every request this process's fetch created.
+ */
+async function observed<T>(run: () => Promise<T>): Promise<{ received: Received[]; origins: string[]; result: T }> {
+  const received: Received[] = [];
+  const bodies: Promise<void>[] = [];
+  const origins: string[] = [];
+  const fakePort = Number(new URL(server.url).port);
+  const onServerRequest = (message: unknown): void => {
+    const { request, socket } = message as { request: import("node:http").IncomingMessage; socket: import("node:net").Socket };
+    if (socket.localPort === fakePort) return;
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    bodies.push(once(request, "end").then(() => void received.push({ address: socket.localAddress, port: socket.localPort, body: Buffer.concat(chunks).toString("utf8") })));
+  };
+  const onFetch = (message: unknown): void => void origins.push(String((message as { request: { origin: string } }).request.origin));
+  diagnostics.subscribe("http.server.request.start", onServerRequest);
+  diagnostics.subscribe("undici:request:create", onFetch);
+  try {
+    const result = await run();
+    await Promise.all(bodies);
+    return { received, origins, result };
+  } finally {
+    diagnostics.unsubscribe("http.server.request.start", onServerRequest);
+    diagnostics.unsubscribe("undici:request:create", onFetch);
+  }
 }
 
 /** Whether something listens at `url`. */
@@ -96,23 +134,24 @@ describe("the first turn's warm-up", () => {
     expect(server.requests).toEqual([]);
   });
 
-  it("sends its throwaway server the session's system prompt and tool definitions, so the first request's body is built and encoded before the first turn", async () => {
-    const seen: { systemPrompt: string; tools: string[] }[] = [];
-    const build = async (baseURL: string) => new (await import("@kosong/core/openai")).OpenAIChatProvider({ model: "m", apiKey: "warm-up", baseURL });
-    const twin = async (baseURL: string): Promise<ChatProvider> => {
-      const provider = await build(baseURL);
-      return Object.assign(Object.create(provider) as ChatProvider, {
-        generate: (systemPrompt: string, tools: readonly Tool[], history: readonly Message[]) => {
-          seen.push({ systemPrompt, tools: tools.map((tool) => tool.name) });
-          return provider.generate(systemPrompt, tools, history);
-        },
-      });
-    };
-    const main = new DeferredProvider("openai", "m", () => build(`${server.url}/v1`), null, null, true, { wire: "openai-chat", twin });
-    const tool: Tool = { name: "ReadFile", description: "Reads a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
-    expect(await main.warmUp(() => true, { systemPrompt: "You are kosong.", tools: [tool] })).toBe("warmed");
-    expect(seen).toEqual([{ systemPrompt: "You are kosong.", tools: ["ReadFile"] }]);
-    expect(server.requests).toEqual([]);
+  it("sends its throwaway server on 127.0.0.1, and nothing else, the session's system prompt and tool definitions", async () => {
+    const systemPrompt = "You are kosong, working in the warm-up test.";
+    const tool: Tool = { name: "ReadFile", description: "Reads a file of the workspace.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
+    for (const provider of ["openai", "openai-responses", "anthropic", "kimi"] as const) {
+      const main = await mainProvider(provider);
+      const { received, origins, result } = await observed(() => main.warmUp(() => true, { systemPrompt, tools: [tool] }));
+      expect(result, provider).toBe("warmed");
+      // The one request the warm-up sent reached a server of this process on 127.0.0.1, not the provider's.
+      expect(received.map((request) => request.address), provider).toEqual(["127.0.0.1"]);
+      expect(origins, provider).toEqual([`http://127.0.0.1:${received[0]!.port}`]);
+      expect(server.requests, provider).toEqual([]);
+      // Its body is the first request's, encoded: the system prompt and the tool's definition.
+      const body = received[0]!.body;
+      expect(body, provider).toContain(systemPrompt);
+      expect(body, provider).toContain('"ReadFile"');
+      expect(body, provider).toContain("Reads a file of the workspace.");
+      expect(body, provider).toMatch(/"properties":\{"path":\{"type":"string"\}\}/);
+    }
   });
 
   it("starts no server and builds no twin when the prompt already stopped waiting (Enter typed while the SDK loaded)", async () => {

@@ -327,9 +327,11 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
           if (line !== null) warn(line);
         }
         if (event.type !== "CheckpointCreated") return;
-        // A step's checkpoint is announced before the step writes it: until then, it sits at the end of the history.
+        // A step's checkpoint is announced before the step writes it: until then, it has the next id and sits at the end of the
+        // history (asked for without a lookup through every checkpoint, or a snapshot of the history, at each step).
         const id = event.payload.id;
-        const checkpoint = context.findCheckpoint(id) ?? { id, messageCount: context.history.length };
+        const pending = { id, messageCount: context.historyLength };
+        const checkpoint = id === context.nCheckpoints ? pending : (context.findCheckpoint(id) ?? pending);
         await checkpointTimes.record(checkpoint, new Date(), (error) => warn(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
       },
       async storeSystemPrompt() {

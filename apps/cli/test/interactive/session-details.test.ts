@@ -98,6 +98,8 @@ describe("session details on an emulated terminal (in process)", () => {
     // One line per checkpoint made (the two prompts' and each step's).
     const saved = new Map((await readFile(file, "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { id: number; at: string; messages: number }).map((entry) => [entry.id, entry]));
     expect(saved.get(2)?.messages).toBe(2);
+    // Each step's checkpoint too, announced before the step writes it: the messages before it, as the context then lists it.
+    expect([saved.get(1)?.messages, saved.get(3)?.messages]).toEqual([1, 3]);
 
     // A session an earlier version saved (its times in checkpoint-times.json), which knows checkpoint 0's time only
     // (checkpoint 2's entry damaged): a later run shows that one, and no time for the other.

@@ -17,7 +17,7 @@ import type { Tokenizer } from "../tokens/index.js";
 import type { TouchedFile } from "./file-registry.js";
 import { identifierIndex } from "./identifier-index.js";
 import { shellFiles } from "./shell-files.js";
-import { searchHits } from "./search-hits.js";
+import { SearchHits } from "./search-hits.js";
 import { WorkingSet } from "./working-set.js";
 import { workingExcerpts } from "./working-excerpts.js";
 import { isErrorResult, isUserTyped } from "./message-importance.js";
@@ -77,7 +77,7 @@ const HITS_SHARE = 0.025;
  * capped), excerpts of the outputs about what the `kept` messages work on
  * (see {@link workingExcerpts}), and in what is left (5 % at most, 7.5 %
  * when the search hits want more) the hit lines of the searches (see
- * {@link searchHits}), then an index of the identifiers.
+ * {@link SearchHits}), then an index of the identifiers.
  */
 export function extractiveSummary(messages: readonly Message[], options: ExtractiveSummaryOptions): string {
   const { tokenizer, maxTokens } = options;
@@ -95,15 +95,18 @@ export function extractiveSummary(messages: readonly Message[], options: Extract
   const indexRoom = Math.floor(maxTokens * INDEX_SHARE);
   // The search hits may take more than the index's share: what they want beyond it (up to HITS_SHARE more) is held back
   // from the excerpts, which count those hits as shown (an excerpt of the same search then adds only what they lack).
-  const wanted = searchHits(messages, messages.keys(), { maxTokens: indexRoom + Math.floor(maxTokens * HITS_SHARE), tokenizer, kept, beside: text });
+  const searches = new SearchHits(messages, messages.keys(), { tokenizer, kept });
+  const wanted = searches.section(indexRoom + Math.floor(maxTokens * HITS_SHARE), text);
   const held = wanted === "" ? 0 : Math.max(0, tokenizer.count(wanted) + 2 - indexRoom);
   const shown: Message[] = wanted === "" ? [] : [{ role: "user", content: [{ type: "text", text: wanted }] }];
   const excerpts = workingExcerpts(messages, working, maxTokens - tokenizer.count(text) - indexRoom - held - 4, tokenizer, [...kept, ...shown]);
   if (excerpts !== "") text = text === "" ? excerpts : `${text}\n\n${excerpts}`;
   const room = Math.min(indexRoom + held, maxTokens - tokenizer.count(text) - 2);
   // The hits of the searches come first (where things are, verbatim); the identifier index gets what they leave.
-  const hits = searchHits(messages, messages.keys(), { maxTokens: room, tokenizer, kept, beside: text });
-  const index = identifierIndex(messages, { maxTokens: room - (hits === "" ? 0 : tokenizer.count(hits) + 2), tokenizer, kept });
+  const hits = searches.section(room, text);
+  // A name the hits show is not listed again.
+  const listed: Message[] = hits === "" ? [] : [{ role: "user", content: [{ type: "text", text: hits }] }];
+  const index = identifierIndex(messages, { maxTokens: room - (hits === "" ? 0 : tokenizer.count(hits) + 2), tokenizer, kept: [...kept, ...listed] });
   for (const part of [hits, index]) if (part !== "") text = text === "" ? part : `${text}\n\n${part}`;
   return truncateText(text, maxTokens, tokenizer);
 }

@@ -15,7 +15,7 @@ import type { CompactionDetails } from "./compaction.js";
 import { droppedNotice, isToolOutputStub, toolOutputStub } from "./compaction-notice.js";
 import { identifierIndex } from "./identifier-index.js";
 import { removedLines, withoutKeptLines } from "./removed-lines.js";
-import { searchHits, withoutShownHits } from "./search-hits.js";
+import { SearchHits, withoutShownHits } from "./search-hits.js";
 import { addShown, condensedNote, condensedOutput, ShownLines } from "./repeated-lines.js";
 import { isToolOutputExcerpt } from "./tool-output-excerpt.js";
 import { truncateText } from "./truncate-text.js";
@@ -61,7 +61,7 @@ export interface FitOptions {
   indexShare?: number;
   /**
    * A further share of the budget held back for the search hits of what is
-   * given up (see {@link searchHits}; default 0); with it, the identifier
+   * given up (see {@link SearchHits}; default 0); with it, the identifier
    * index takes at most `indexShare` of what the hits leave. Without it, the
    * hits and the index share `indexShare`, the hits first.
    */
@@ -289,11 +289,11 @@ export function fitToBudget(history: readonly Message[], plan: FitPlan, budget: 
     const allLines = linesRoom > 0 ? lines : removedLines(history, lostAt, { tokenizer: budget.tokenizer, kept, maxTokens: budget.maxTokens });
     const allLinesTokens = allLines === "" ? 0 : budget.tokenizer.count(allLines) + 2;
     if (allLinesTokens > linesTokens) linesWanted = allLinesTokens;
-    const hitsOptions = { tokenizer: budget.tokenizer, kept };
-    const hits = searchHits(history, lostAt, { ...hitsOptions, maxTokens: room - linesTokens, beside: lines });
+    const searches = new SearchHits(history, lostAt, { tokenizer: budget.tokenizer, kept });
+    const hits = searches.section(room - linesTokens, lines);
     const hitsTokens = hits === "" ? 0 : budget.tokenizer.count(hits) + 2;
     // What all the hits would take, for a strategy that may fit again with room held back for them.
-    const all = hitsRoom > 0 ? hits : searchHits(history, lostAt, { ...hitsOptions, maxTokens: budget.maxTokens });
+    const all = hitsRoom > 0 ? hits : searches.section(budget.maxTokens);
     const allTokens = all === "" ? 0 : budget.tokenizer.count(all) + 2;
     if (allTokens > hitsTokens) hitsWanted = allTokens;
     const left = room - linesTokens - hitsTokens;

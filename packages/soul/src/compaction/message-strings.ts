@@ -7,13 +7,22 @@ import type { Message } from "@kosong/core";
 
 /** The text parts, then each tool call's name and argument strings, in order. */
 export function messageStrings(message: Message): string[] {
-  const strings: string[] = [];
-  for (const part of message.content) if (part.type === "text") strings.push(part.text);
+  return strings(message, true);
+}
+
+/** What the message's author wrote: its text parts, then its tool calls' argument strings, in order (not a tool's name, which is picked from a list). */
+export function writtenStrings(message: Message): string[] {
+  return strings(message, false);
+}
+
+function strings(message: Message, names: boolean): string[] {
+  const found: string[] = [];
+  for (const part of message.content) if (part.type === "text") found.push(part.text);
   for (const call of message.tool_calls ?? []) {
-    strings.push(call.function.name);
-    for (const [, value] of argumentValues(call.function.arguments)) strings.push(value);
+    if (names) found.push(call.function.name);
+    for (const [, value] of argumentValues(call.function.arguments)) found.push(value);
   }
-  return strings;
+  return found;
 }
 
 /** The string values of a tool call's JSON arguments with the key each is under (null at the top or when the arguments are not JSON). */

@@ -12,15 +12,21 @@
 import type { Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { nameKeys } from "./agent-lines.js";
-import { messageStrings } from "./message-strings.js";
+import { writtenStrings } from "./message-strings.js";
 import { noticeLine } from "./notice-line.js";
-import { identifierKeys, identifierPriors, marginalUses } from "./use-ranking.js";
+import { chooseByUse, identifierKeys, identifierPriors, roughTokens } from "./use-ranking.js";
 
 /** The title of the section; it comes before the search hits and the identifier index in the notice. */
 export const REMOVED_LINES_TITLE = "## Lines the agent wrote in the removed messages";
 
 /** A line is kept up to this many characters (a minified line is cut, not dropped: its start names what it uses). */
 const LINE_CHARS = 160;
+
+/**
+ * A line of fewer tokens is ranked (and chosen greedily) as if it had this many: lines are short, and at the excerpts'
+ * floor of 20 most would rank alike (content bench, preserve-important at 30 %: 6 fewer identifiers kept).
+ */
+const LINE_TOKENS_MIN = 8;
 
 /** Options of {@link removedLines}. */
 export interface RemovedLinesOptions {
@@ -36,7 +42,7 @@ export interface RemovedLinesOptions {
  * something no message of `kept` names (paths by their normalised suffix),
  * each distinct line once (its newest copy), chosen greedily by the priors
  * of the names only they add per token (see {@link identifierPriors},
- * {@link marginalUses}), at most `maxTokens` tokens, written oldest first
+ * {@link chooseByUse}), at most `maxTokens` tokens, written oldest first
  * under {@link REMOVED_LINES_TITLE}, each as one notice-safe line (see
  * {@link noticeLine}); the empty string when there is none or no room.
  */
@@ -46,10 +52,10 @@ export function removedLines(history: readonly Message[], lost: Iterable<number>
   const covered = identifierKeys(options.kept);
   const priors = identifierPriors(history);
   const seen = new Set<string>();
-  const candidates: Array<{ at: number; line: string; tokens: number; base: number; keys: Map<string, number> }> = [];
+  const candidates: Array<{ at: number; order: number; text: string; tokens: number; base: number; keys: Map<string, number> }> = [];
   const positions = [...lost].filter((i) => history[i]?.role === "assistant").sort((a, b) => b - a);
   for (const at of positions) {
-    for (const text of messageStrings(history[at]!)) {
+    for (const text of writtenStrings(history[at]!)) {
       for (const raw of text.split("\n")) {
         const line = noticeLine(raw, LINE_CHARS);
         if (line === "" || seen.has(line)) continue;
@@ -57,27 +63,15 @@ export function removedLines(history: readonly Message[], lost: Iterable<number>
         for (const key of nameKeys(line)) if (!covered.has(key)) keys.set(key, priors.get(key) ?? 0);
         if (keys.size === 0) continue;
         seen.add(line);
-        candidates.push({ at, line, tokens: estimate(line), base: 0, keys });
+        // Its tokens with the newline that ends it.
+        candidates.push({ at, order: candidates.length, text: line, tokens: roughTokens(line) + 1, base: 0, keys });
       }
     }
   }
-  const uses = marginalUses(candidates, covered);
-  let left = maxTokens - tokenizer.count(REMOVED_LINES_TITLE) - 2;
-  const chosen = candidates
-    .map((c, k) => ({ ...c, k, density: uses[k]! / Math.max(c.tokens, 8) }))
-    .filter((c) => c.density > 0)
-    .sort((a, b) => b.density - a.density)
-    .filter((c) => {
-      // Ranked by an estimate; counted only when it may fit.
-      if (c.tokens * 0.7 > left) return false;
-      const tokens = tokenizer.count(c.line) + 1;
-      if (tokens > left) return false;
-      left -= tokens;
-      return true;
-    })
-    // Oldest message first, each message's lines in their order (candidates are read newest message first).
-    .sort((a, b) => a.at - b.at || a.k - b.k);
-  return chosen.length === 0 ? "" : `${REMOVED_LINES_TITLE}\n${chosen.map((c) => c.line).join("\n")}`;
+  const room = maxTokens - tokenizer.count(REMOVED_LINES_TITLE) - 2;
+  // Oldest message first, each message's lines in their order (candidates are read newest message first).
+  const chosen = chooseByUse(candidates, covered, room, tokenizer, 1, LINE_TOKENS_MIN).sort((a, b) => a.at - b.at || a.order - b.order);
+  return chosen.length === 0 ? "" : `${REMOVED_LINES_TITLE}\n${chosen.map((c) => c.text).join("\n")}`;
 }
 
 /**
@@ -90,14 +84,10 @@ export function withoutKeptLines(section: string, kept: readonly Message[]): str
   const shown = new Set<string>();
   for (const message of kept) {
     if (message.role !== "assistant") continue;
-    for (const text of messageStrings(message)) for (const line of text.split("\n")) shown.add(noticeLine(line, LINE_CHARS));
+    for (const text of writtenStrings(message)) for (const line of text.split("\n")) shown.add(noticeLine(line, LINE_CHARS));
   }
   const [title, ...lines] = section.split("\n");
   const left = lines.filter((line) => !shown.has(line));
   return left.length === 0 ? "" : [title, ...left].join("\n");
 }
 
-/** A cheap token estimate of a line (code: about 3.2 characters a token), for ranking only. */
-function estimate(line: string): number {
-  return Math.ceil(line.length / 3.2) + 1;
-}

@@ -14,13 +14,12 @@ import { extractText, type Message } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
 import { noticeLine } from "./notice-line.js";
+import { outputContent } from "./output-frame.js";
 
 /** A hit line: a line number after an optional path, then `:` (`12:text`, `src/a.ts:12:text`). */
 const HIT = /^(?:[^\s:]+:)?\d+:/;
 /** A context line of a search (`12-text`, `src/a.ts-12-text`) or the `--` between groups. */
 const CONTEXT = /^(?:[^\s:]+-)?\d+-|^--$/;
-/** A line of a tool's frame around the output, not of the output: `<output>`, `</output>`, `<returncode>0</returncode>`. */
-const MARKUP = /^<\/?[\w-]+>(?:[^<>]{0,40}<\/[\w-]+>)?$/;
 /** A hit line is kept up to this many characters (the line number and the start of the line, where the definition is). */
 const LINE_CHARS = 100;
 /** A leading `cd DIR &&` (or `;`) of a command: the heading names the search without it. */
@@ -56,40 +55,75 @@ export interface SearchHitsOptions {
  * earlier-listed search already listed, is left out.
  */
 export function searchHits(history: readonly Message[], lost: Iterable<number>, options: SearchHitsOptions): string {
-  const { tokenizer, maxTokens } = options;
-  if (maxTokens < 24) return "";
-  const shown = new Set<string>();
-  for (const message of options.kept ?? []) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) shown.add(line.trim());
-  // A line beside is matched whole (a list item's `- ` aside): a set, not a scan of the text per hit, and `5: x` is not `105: x`.
-  for (const line of (options.beside ?? "").split("\n")) shown.add(line.trim().replace(/^- /, ""));
-  const commands = commandsById(history);
-  let left = maxTokens - tokenizer.count(SEARCH_HITS_TITLE) - 2;
-  const groups: string[] = [];
-  // A search that found a few lines (a definition looked up) comes before a broad one; newest first among equals.
-  const searches = [...lost].flatMap((index) => {
-    const message = history[index];
-    return message?.role === "tool" ? [{ index, message, ...hitLines(extractText(message, "\n")) }] : [];
-  });
-  searches.sort((a, b) => a.found - b.found || b.index - a.index);
-  for (const { message, hits } of searches) {
-    if (hits.length === 0) continue;
-    const lines: string[] = [];
-    const heading = `$ ${noticeLine((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`;
-    let cost = tokenizer.count(heading) + 1;
-    for (const hit of hits) {
-      if (shown.has(hit.trim())) continue;
-      const line = noticeLine(hit, LINE_CHARS);
-      const tokens = tokenizer.count(line) + 1;
-      if (cost + tokens > left) break;
-      shown.add(hit.trim());
-      lines.push(line);
-      cost += tokens;
-    }
-    if (lines.length === 0) continue;
-    groups.push([heading, ...lines].join("\n"));
-    left -= cost;
+  return new SearchHits(history, lost, options).section(options.maxTokens, options.beside);
+}
+
+/** One search: the heading of its hits (its command) and the lines to list. */
+interface Search {
+  heading: string;
+  hits: string[];
+}
+
+/**
+ * The searches among some given-up messages, read once, for sections of
+ * several sizes (see {@link searchHits}): a summary and a fitting measure
+ * what the hits want, then write them in the room left.
+ */
+export class SearchHits {
+  readonly #tokenizer: Tokenizer;
+  readonly #searches: Search[];
+  /** The lines kept messages show. */
+  readonly #kept = new Set<string>();
+  readonly #tokens = new Map<string, number>();
+
+  /** Reads the searches among `history[lost]`; `options.kept` as in {@link SearchHitsOptions}. */
+  constructor(history: readonly Message[], lost: Iterable<number>, options: Pick<SearchHitsOptions, "tokenizer" | "kept">) {
+    this.#tokenizer = options.tokenizer;
+    for (const message of options.kept ?? []) if (message.role === "tool") for (const line of extractText(message, "\n").split("\n")) this.#kept.add(line.trim());
+    const commands = commandsById(history);
+    // A search that found a few lines (a definition looked up) comes before a broad one; newest first among equals.
+    const searches = [...lost].flatMap((index) => {
+      const message = history[index];
+      return message?.role === "tool" ? [{ index, message, ...hitLines(extractText(message, "\n")) }] : [];
+    });
+    searches.sort((a, b) => a.found - b.found || b.index - a.index);
+    this.#searches = searches.flatMap(({ message, hits }) =>
+      hits.length === 0 ? [] : [{ heading: `$ ${noticeLine((commands.get(message.tool_call_id ?? "") ?? "search").replace(LEADING_CD, ""), COMMAND_CHARS)}`, hits }],
+    );
   }
-  return groups.length === 0 ? "" : `${SEARCH_HITS_TITLE}\n${groups.join("\n")}`;
+
+  /** The section (see {@link searchHits}) in at most `maxTokens` tokens, leaving out the lines `beside` holds. */
+  section(maxTokens: number, beside = ""): string {
+    if (maxTokens < 24 || this.#searches.length === 0) return "";
+    const shown = new Set(this.#kept);
+    // A line beside is matched whole (a list item's `- ` aside): a set, not a scan of the text per hit, and `5: x` is not `105: x`.
+    for (const line of beside.split("\n")) shown.add(line.trim().replace(/^- /, ""));
+    let left = maxTokens - this.#count(SEARCH_HITS_TITLE) - 2;
+    const groups: string[] = [];
+    for (const { heading, hits } of this.#searches) {
+      const lines: string[] = [];
+      let cost = this.#count(heading) + 1;
+      for (const hit of hits) {
+        if (shown.has(hit.trim())) continue;
+        const line = noticeLine(hit, LINE_CHARS);
+        const tokens = this.#count(line) + 1;
+        if (cost + tokens > left) break;
+        shown.add(hit.trim());
+        lines.push(line);
+        cost += tokens;
+      }
+      if (lines.length === 0) continue;
+      groups.push([heading, ...lines].join("\n"));
+      left -= cost;
+    }
+    return groups.length === 0 ? "" : `${SEARCH_HITS_TITLE}\n${groups.join("\n")}`;
+  }
+
+  #count(text: string): number {
+    let tokens = this.#tokens.get(text);
+    if (tokens === undefined) this.#tokens.set(text, (tokens = this.#tokenizer.count(text)));
+    return tokens;
+  }
 }
 
 /**
@@ -125,7 +159,8 @@ export function isSearchOutput(text: string): boolean {
  * from the hit's, in order.
  */
 function hitLines(text: string): { found: number; hits: string[] } {
-  const lines = text.split("\n").filter((line) => line.trim() !== "" && !MARKUP.test(line.trim()));
+  // A tool's frame around the output (`<returncode>0</returncode>`, `<output>`, `</output>`) is not the output's.
+  const lines = outputContent(text.split("\n")).filter((line) => line.trim() !== "");
   const hits = lines.filter((line) => HIT.test(line));
   const context = lines.filter((line) => !HIT.test(line) && CONTEXT.test(line));
   if (hits.length === 0 || hits.length + context.length < lines.length * SEARCH_SHAPE) return { found: 0, hits: [] };

@@ -1,7 +1,9 @@
 /**
  * The files a shell command writes and reads, as a summary lists them: a
  * file written is the target of a redirection (`>`, `>>`), of `tee`, of
- * `sed -i`, of `touch`, or the destination of `cp` and `mv`; the names in a
+ * `sed -i`, of `touch`, or the destination of `cp` and `mv`; a file read is
+ * an operand (not a `sed` script or a `grep` pattern) or the source of an
+ * input redirection (`< in.txt`; a redirection is never an operand); the names in a
  * script the command carries (a heredoc's body, a multi-line quoted
  * argument such as `python -c "…"`) are code, not files the command writes
  * (`f.read`, `self.name`, `django.setup`), and count as files read only when
@@ -23,6 +25,11 @@ const LITERAL = /(['"])([^'"\s]{4,300})\1/g;
 const OPERATOR = /^(?:&&|\|\||[;|&\n])$/;
 /** A redirection of output, with its target when written in the same word (`>out.txt`). */
 const REDIRECT = /^\d?>>?(.*)$/;
+/**
+ * A redirection of input, with what follows it in the same word: `<in.txt` (a file read), `<<EOF`/`<<-EOF` (a heredoc's
+ * delimiter), `<<<word` (a string), `<&3` (a descriptor). None of them is an operand of the command.
+ */
+const INPUT = /^\d?(<<<|<<-?|<&|<)(.*)$/;
 
 /** The files `command` writes and reads (see the module comment); each list deduplicated, in order. */
 export function shellFiles(command: string): ShellFiles {
@@ -30,19 +37,30 @@ export function shellFiles(command: string): ShellFiles {
   const written = new Set<string>();
   const named = new Set<string>();
   let argv: string[] = [];
+  // The files the command's input redirections read (listed after its operands).
+  let inputs: string[] = [];
   const tokens = shellTokens(line);
   for (let i = 0; i <= tokens.length; i++) {
     const token = tokens[i];
     if (token === undefined || OPERATOR.test(token)) {
       for (const target of commandTargets(argv)) addFile(written, target);
-      for (const operand of fileOperands(argv)) addFile(named, operand);
+      for (const operand of [...fileOperands(argv), ...inputs]) addFile(named, operand);
       argv = [];
+      inputs = [];
       continue;
     }
+    // The target of a redirection: in the same word, else the next one.
+    const target = (attached: string): string | null =>
+      attached !== "" ? unquoted(attached) : tokens[i + 1] !== undefined && !OPERATOR.test(tokens[i + 1]!) ? unquoted(tokens[++i]!) : null;
     const redirect = REDIRECT.exec(token);
-    if (redirect === null) argv.push(unquoted(token));
-    else if (redirect[1] !== "") addFile(written, unquoted(redirect[1]!));
-    else if (tokens[i + 1] !== undefined && !OPERATOR.test(tokens[i + 1]!)) addFile(written, unquoted(tokens[++i]!));
+    const input = redirect === null ? INPUT.exec(token) : null;
+    if (redirect !== null) {
+      const file = target(redirect[1]!);
+      if (file !== null) addFile(written, file);
+    } else if (input !== null) {
+      const file = target(input[2]!);
+      if (file !== null && input[1] === "<" && isPath(file)) inputs.push(file);
+    } else argv.push(unquoted(token));
   }
   const read = new Set([...named].filter((path) => !written.has(path)));
   for (const script of scripts) {
@@ -164,14 +182,31 @@ function unquoted(word: string): string {
   return word.replace(/'([^']*)'|"((?:[^"\\]|\\.)*)"/g, "$1$2");
 }
 
-/** Commands whose first operand is a script or a pattern, not a file (unless `-e`/`-f` gave it). */
+/** Commands whose first operand is a script or a pattern, not a file (unless an option in {@link SCRIPT_OPTIONS} gave it). */
 const PATTERN_FIRST = new Set(["sed", "grep", "egrep", "fgrep", "rg", "ag", "awk"]);
 
-/** The operands of one simple command that are whole paths or file names (a `sed` script or a `grep` pattern is not one, even when it looks like a path). */
+/** The options of those commands whose next word is the script or pattern (`-f`: a file of them, which is no operand either). */
+const SCRIPT_OPTIONS = new Set(["-e", "-f", "--expression", "--regexp"]);
+
+/**
+ * The name of one simple command (after `VAR=value` assignments and `sudo`), its operands (its words that are not
+ * options; of a command in {@link PATTERN_FIRST}, without its script or pattern: the first operand, or the word after
+ * an option in {@link SCRIPT_OPTIONS} when one gave it), and the files of scripts or patterns that `-f` names (read,
+ * not written).
+ */
+function commandOperands(argv: readonly string[]): { name: string | undefined; operands: string[]; scriptFiles: string[] } {
+  const at = argv.findIndex((word) => !/^\w+=/.test(word) && word !== "sudo");
+  const [name, ...rest] = at < 0 ? [] : argv.slice(at);
+  if (!PATTERN_FIRST.has(name ?? "")) return { name, operands: rest.filter((word) => !word.startsWith("-")), scriptFiles: [] };
+  const operands = rest.filter((word, i) => !word.startsWith("-") && !SCRIPT_OPTIONS.has(rest[i - 1] ?? ""));
+  const scriptFiles = rest.filter((word, i) => rest[i - 1] === "-f" && !word.startsWith("-"));
+  return { name, operands: rest.some((word) => SCRIPT_OPTIONS.has(word)) ? operands : operands.slice(1), scriptFiles };
+}
+
+/** The files one simple command reads by its arguments that are whole paths or file names (a `sed` script or a `grep` pattern is not one, even when it looks like a path). */
 function fileOperands(argv: readonly string[]): string[] {
-  const given = argv.some((word) => word === "-e" || word === "-f" || word === "--expression" || word === "--regexp");
-  const script = PATTERN_FIRST.has(argv[0] ?? "") && !given ? argv.slice(1).find((word) => !word.startsWith("-")) : undefined;
-  return argv.slice(1).filter((word) => word !== script && !word.startsWith("-") && isPath(word));
+  const { operands, scriptFiles } = commandOperands(argv);
+  return [...scriptFiles, ...operands].filter(isPath);
 }
 
 /** True when `word` is, as a whole, a path or a file name (see {@link identifiersOf}). */
@@ -182,9 +217,7 @@ function isPath(word: string): boolean {
 
 /** The files one simple command writes by its arguments: `tee`, `sed -i`, `touch`, and the destination of `cp`/`mv`. */
 function commandTargets(argv: readonly string[]): string[] {
-  const at = argv.findIndex((word) => !/^\w+=/.test(word) && word !== "sudo");
-  const [name, ...rest] = at < 0 ? [] : argv.slice(at);
-  const operands = rest.filter((word) => !word.startsWith("-"));
+  const { name, operands } = commandOperands(argv);
   switch (name) {
     case "tee":
     case "touch":
@@ -192,13 +225,8 @@ function commandTargets(argv: readonly string[]): string[] {
     case "cp":
     case "mv":
       return operands.length >= 2 ? [operands.at(-1)!] : [];
-    case "sed": {
-      if (!rest.some((word) => /^-[a-zA-Z]*i/.test(word) || word.startsWith("--in-place"))) return [];
-      // The first operand is the script unless `-e` or `-f` gave it.
-      const scripted = rest.some((word) => word === "-e" || word === "-f" || word === "--expression");
-      const files = rest.filter((word, i) => !word.startsWith("-") && !["-e", "-f", "--expression"].includes(rest[i - 1] ?? ""));
-      return scripted ? files : files.slice(1);
-    }
+    case "sed":
+      return argv.some((word) => /^-[a-zA-Z]*i/.test(word) || word.startsWith("--in-place")) ? operands : [];
     default:
       return [];
   }

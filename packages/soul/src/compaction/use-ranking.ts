@@ -9,6 +9,7 @@
  * coverage problem.
  */
 import type { Message, ToolCall } from "@kosong/core";
+import type { Tokenizer } from "../tokens/index.js";
 import { identifiersOf, messageIdentifiers } from "./identifier-index.js";
 import { pathKeys, type WorkingSet } from "./working-set.js";
 
@@ -153,14 +154,22 @@ export function identifierPriors(history: readonly Message[]): Map<string, numbe
   return priors;
 }
 
+/** A candidate of fewer tokens is ranked as if it had this many (see {@link marginalUses}): a few tokens' use per token is no measure. */
+export const RANKED_TOKENS_MIN = 20;
+
+/** A cheap token estimate of text (code and logs: about 3.2 characters a token), for ranking only. */
+export function roughTokens(text: string): number {
+  return Math.ceil(text.length / 3.2);
+}
+
 /**
  * The marginal use of each candidate when they are chosen greedily, best
- * use per token first, each key counting only for the first chosen
- * candidate that holds it (and not at all when `covered` holds it): the
- * returned uses are in the order of `candidates`, and ranking by use per
- * token reproduces the greedy order.
+ * use per token first (its tokens counted as `floor` at least), each key
+ * counting only for the first chosen candidate that holds it (and not at
+ * all when `covered` holds it): the returned uses are in the order of
+ * `candidates`, and ranking by use per token reproduces the greedy order.
  */
-export function marginalUses(candidates: readonly UseCandidate[], covered: ReadonlySet<string>): number[] {
+export function marginalUses(candidates: readonly UseCandidate[], covered: ReadonlySet<string>, floor = RANKED_TOKENS_MIN): number[] {
   const taken = new Set(covered);
   const uses = candidates.map(() => 0);
   const gain = (c: UseCandidate): number => {
@@ -169,11 +178,11 @@ export function marginalUses(candidates: readonly UseCandidate[], covered: Reado
     return use;
   };
   // Lazy greedy: a candidate's gain only shrinks as more is covered, so a stale bound that still wins is exact once recomputed.
-  const heap = new MaxHeap(candidates.map((c, index) => ({ index, density: gain(c) / Math.max(c.tokens, 20) })));
+  const heap = new MaxHeap(candidates.map((c, index) => ({ index, density: gain(c) / Math.max(c.tokens, floor) })));
   for (let top = heap.pop(); top !== undefined; top = heap.pop()) {
     const candidate = candidates[top.index]!;
     const use = gain(candidate);
-    const density = use / Math.max(candidate.tokens, 20);
+    const density = use / Math.max(candidate.tokens, floor);
     const next = heap.peek();
     if (next !== undefined && density < next.density) {
       heap.push({ index: top.index, density });
@@ -183,6 +192,41 @@ export function marginalUses(candidates: readonly UseCandidate[], covered: Reado
     for (const key of candidate.keys.keys()) taken.add(key);
   }
   return uses;
+}
+
+/** A candidate written as text (see {@link chooseByUse}); its `tokens` are an estimate (see {@link roughTokens}). */
+export interface TextCandidate extends UseCandidate {
+  text: string;
+}
+
+/**
+ * The candidates chosen greedily by marginal use per token (see
+ * {@link marginalUses}, with `floor`) while they fit `room` tokens, best
+ * first: each is ranked by its estimated `tokens` and counted by
+ * `tokenizer` (plus `separator` tokens for what joins it to the others)
+ * only when it may fit. A candidate of no use is not chosen.
+ */
+export function chooseByUse<T extends TextCandidate>(
+  candidates: readonly T[],
+  covered: ReadonlySet<string>,
+  room: number,
+  tokenizer: Tokenizer,
+  separator: number,
+  floor = RANKED_TOKENS_MIN,
+): T[] {
+  const uses = marginalUses(candidates, covered, floor);
+  let left = room;
+  return candidates
+    .map((candidate, k) => ({ candidate, density: uses[k]! / Math.max(candidate.tokens, floor) }))
+    .filter(({ density }) => density > 0)
+    .sort((a, b) => b.density - a.density)
+    .flatMap(({ candidate }) => {
+      if (candidate.tokens * 0.7 + separator > left) return [];
+      const tokens = tokenizer.count(candidate.text) + separator;
+      if (tokens > left) return [];
+      left -= tokens;
+      return [candidate];
+    });
 }
 
 /** A binary max-heap of candidates by density. */

@@ -7,7 +7,7 @@
  * nothing newer they wrote names, with the lines defining a name the kept
  * messages work on (see {@link agentLines}; both forms compete, the second
  * chosen counts only the names the first does not show), chosen by
- * marginal use per token within a budget (see {@link marginalUses}: topic, plus names and lines that the
+ * marginal use per token within a budget (see {@link chooseByUse}: topic, plus names and lines that the
  * kept messages and the excerpts chosen before do not show). A summary then
  * keeps the lines the next steps need, not only the files' names. The names
  * a view of a working file holds count for the view, not for the lines form
@@ -21,12 +21,12 @@
 import { extractText, type Message, type ToolCall } from "@kosong/core";
 import type { Tokenizer } from "../tokens/index.js";
 import { argumentValues } from "./message-strings.js";
-import { outputFrameOpen } from "./output-frame.js";
+import { outputFrameClose, outputFrameOpen } from "./output-frame.js";
 import { MIN_LINES, toolCallExcerpt } from "./tool-call-excerpt.js";
 import { definesWorkingName, agentLines, keptLines } from "./agent-lines.js";
 import { toolOutputExcerpt } from "./tool-output-excerpt.js";
 import { isSearchOutput } from "./search-hits.js";
-import { identifierKeys, identifierPriors, lineKeys, lineWorth, marginalUses, shownLineKeys, valueKeys, viewsWorkingFile } from "./use-ranking.js";
+import { chooseByUse, identifierKeys, identifierPriors, lineKeys, lineWorth, roughTokens, shownLineKeys, valueKeys, viewsWorkingFile } from "./use-ranking.js";
 import type { WorkingSet } from "./working-set.js";
 
 /** The heading of the excerpts section of a summary. */
@@ -67,7 +67,7 @@ export function workingExcerpts(
     for (const key of lines.names) keys.set(key, (priors.get(key) ?? 0) * AGENT_LINES_WEIGHT);
     // Its topic, as the other form's: what the message shares with the working set, more for recent ones.
     const base = keptLines(lines).some((line) => working.lineWeight(line) > 0) ? ownBase(messages[position]!, position) : 0;
-    candidates.push({ position, text: `$ ${text}`, tokens: estimate(text), base, keys, lines: true });
+    candidates.push({ position, text: `$ ${text}`, tokens: roughTokens(text), base, keys, lines: true });
   }
   messages.forEach((message, position) => {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call);
@@ -76,7 +76,7 @@ export function workingExcerpts(
       const cut = toolCallExcerpt(message, worth, room) ?? message;
       const text = (cut.tool_calls ?? []).flatMap((call) => argumentValues(call.function.arguments).map(([, v]) => v)).filter((v) => v.includes("\n")).join("\n");
       if (text === "") return;
-      const tokens = estimate(text);
+      const tokens = roughTokens(text);
       if (tokens > (room + 40) * 1.25) return;
       const keys = new Map<string, number>();
       for (const key of identifierKeys([{ role: "user", content: [{ type: "text", text }] }])) keys.set(key, priors.get(key) ?? 0);
@@ -96,7 +96,7 @@ export function workingExcerpts(
     const excerpt = toolOutputExcerpt(message, call, working, room, tokenizer);
     const body = withoutFrame(excerpt === null ? extractText(message, "\n") : extractText(excerpt, "\n"));
     const text = `${commandLine(call)}\n${body}`;
-    const tokens = estimate(text);
+    const tokens = roughTokens(text);
     if (tokens > (room + 40) * 1.25) return;
     const recency = 0.25 + (position + 1) / messages.length;
     const printed: Message = { role: "tool", content: [{ type: "text", text }], tool_call_id: message.tool_call_id };
@@ -122,22 +122,8 @@ export function workingExcerpts(
     if (!superseded) for (const [key, value] of lines) candidate.keys.set(key, value);
     for (const key of own) shown.add(key);
   }
-  // Best marginal use per token first (what the kept messages show counts no more), while they fit.
-  const uses = marginalUses(candidates.map((c) => ({ tokens: c.tokens, base: c.base, keys: c.keys })), covered);
-  let left = maxTokens - tokenizer.count(WORKING_EXCERPTS_TITLE) - 2;
-  const chosen = candidates
-    .map((c, k) => ({ ...c, density: uses[k]! / Math.max(c.tokens, 20) }))
-    .filter((c) => c.density > 0)
-    .sort((a, b) => b.density - a.density)
-    .filter((c) => {
-      // Ranked by an estimate; counted only when it may fit.
-      if (c.tokens * 0.7 + 2 > left) return false;
-      const tokens = tokenizer.count(c.text);
-      if (tokens + 2 > left) return false;
-      left -= tokens + 2;
-      return true;
-    })
-    .sort((a, b) => a.position - b.position);
+  // Best marginal use per token first (what the kept messages show counts no more), while they fit; in their order.
+  const chosen = chooseByUse(candidates, covered, maxTokens - tokenizer.count(WORKING_EXCERPTS_TITLE) - 2, tokenizer, 2).sort((a, b) => a.position - b.position);
   return chosen.length === 0 ? "" : `${WORKING_EXCERPTS_TITLE}\n${chosen.map((c) => c.text).join("\n\n")}`;
 }
 
@@ -157,7 +143,7 @@ const AGENT_LINES_WEIGHT = 1.5;
 function shortResult(message: Message, call: ToolCall | undefined, age: number): { text: string; tokens: number; base: number; keys: Map<string, number> } | null {
   const body = withoutFrame(extractText(message, "\n")).trim();
   const text = `${commandLine(call)}\n${body}`;
-  const tokens = estimate(text);
+  const tokens = roughTokens(text);
   if (body === "" || tokens > SHORT_RESULT_TOKENS || isSearchOutput(body)) return null;
   const recency = 0.25 + age;
   return { text, tokens, base: recency * SHORT_RESULT_BASE, keys: valueKeys(body, recency) };
@@ -183,14 +169,9 @@ function withoutFrame(text: string): string {
   const above = lines.slice(start, start + head).filter((line, i) => i !== open && !ZERO_CODE.test(line));
   const rest = lines.slice(start + head);
   // The closing line, before the blank line an output that ends with a newline leaves.
-  const last = rest.findLastIndex((line) => line.trim() !== "");
-  if (open >= 0 && last >= 0 && rest[last]!.trim() === "</output>") rest.splice(last, 1);
+  const close = outputFrameClose(lines, frame);
+  if (close >= 0) rest.splice(close - start - head, 1);
   return [...lines.slice(0, start), ...above, ...rest].join("\n");
-}
-
-/** A cheap token estimate of excerpt text (code and logs: about 3.2 characters a token), for ranking only. */
-function estimate(text: string): number {
-  return Math.ceil(text.length / 3.2);
 }
 
 /** `$ command` for a shell call, `name(path)` for other tools, one line. */

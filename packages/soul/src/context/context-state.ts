@@ -35,8 +35,9 @@ export type EstimateTokens = (messages: readonly Message[]) => number;
 
 /**
  * Everything the context knows. Never changed, each operation makes a new
- * one, but for one thing: a step that adds messages appends them to the
- * history array it shares with the state before it (see {@link applyStep}).
+ * one, but for two things: a step appends its messages and its checkpoints
+ * to the history and checkpoint arrays it shares with the state before it
+ * (see {@link applyStep}).
  */
 export interface ContextState {
   /**
@@ -47,7 +48,13 @@ export interface ContextState {
    * (`Context.history`).
    */
   readonly history: readonly Message[];
-  /** The checkpoints that can be reverted to, oldest first, each with its position in the log. */
+  /**
+   * The checkpoints that can be reverted to, oldest first, each with its
+   * position in the log. Append-only while its state is the context's, as
+   * {@link history} is: a step appends to it in place, every other
+   * operation makes a new array. A caller outside gets copies
+   * (`Context.checkpoints`).
+   */
   readonly marks: readonly Mark[];
   /** The last token count (0 without one). */
   readonly tokenCount: number;
@@ -62,8 +69,8 @@ export interface ContextState {
   readonly empty: boolean;
 }
 
-/** The state before the log is read (its history frozen: it is never appended to, the log is read first). */
-export const INITIAL_STATE: ContextState = { history: Object.freeze([]), marks: [], tokenCount: 0, usageAt: 0, pending: 0, systemPrompt: null, nextCheckpointId: 0, empty: true };
+/** The state before the log is read (its history and checkpoints frozen: they are never appended to, the log is read first). */
+export const INITIAL_STATE: ContextState = { history: Object.freeze([]), marks: Object.freeze([]), tokenCount: 0, usageAt: 0, pending: 0, systemPrompt: null, nextCheckpointId: 0, empty: true };
 
 /** What a step asks for (the union of `ContextStep` and `ClearContinuation`, see context.ts). */
 export interface StepRequest {
@@ -171,16 +178,17 @@ export function planStep(history: readonly Message[], base: Omit<Base, "position
 
 /**
  * The state after `planned`, written where `positions` say (where each of its
- * records starts). The messages are appended to `state`'s history array in
- * place, so a step costs what it adds, not a copy of the conversation:
- * `state` is the context's current state, which the context replaces with
- * the result, and nothing outside the context holds that array (callers
- * get copies, `Context.history`; a request borrows it for its call only).
- * The marks the step adds to are a new array.
+ * records starts). The messages and the checkpoints are appended to
+ * `state`'s history and checkpoint arrays in place, so a step costs what it
+ * adds, not a copy of the conversation or of its checkpoints (a session
+ * makes one per step): `state` is the context's current state, which the
+ * context replaces with the result, and nothing outside the context holds
+ * those arrays (callers get copies, `Context.history` and
+ * `Context.checkpoints`; a request borrows the history for its call only).
  */
 export function applyStep(state: ContextState, planned: PlannedStep, positions: readonly LogPosition[], estimate: EstimateTokens): ContextState {
   const history = state.history as Message[];
-  const addedMarks: Mark[] = [];
+  const marks = state.marks as Mark[];
   let { tokenCount, usageAt, pending } = state;
   for (const effect of planned.effects) {
     if ("messages" in effect) {
@@ -191,10 +199,9 @@ export function applyStep(state: ContextState, planned: PlannedStep, positions: 
       usageAt = history.length;
       pending = 0;
     } else {
-      addedMarks.push({ ...effect.mark, position: positions[effect.at]! });
+      marks.push({ ...effect.mark, position: positions[effect.at]! });
     }
   }
-  const marks = addedMarks.length === 0 ? state.marks : state.marks.concat(addedMarks);
   const nextCheckpointId = planned.last === null ? state.nextCheckpointId : planned.last.id + 1;
   return { history, marks, tokenCount, usageAt, pending, systemPrompt: planned.systemPrompt, nextCheckpointId, empty: state.empty && planned.records.length === 0 };
 }

@@ -371,6 +371,15 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
     return copy;
   }
 
+  /**
+   * How many messages the conversation holds: `history.length`, without
+   * making the snapshot {@link history} makes after each change (an
+   * observer of every step asks for it, see {@link findCheckpoint}).
+   */
+  get historyLength(): number {
+    return this.#state.history.length;
+  }
+
   /** The last token count reported with {@link updateTokenCount} (0 without one). */
   get tokenCount(): number {
     return this.#state.tokenCount;
@@ -400,6 +409,10 @@ export class Context<J extends ContextJournal = SessionJournal> implements Async
    * The checkpoint of id `id` among {@link checkpoints}, null when there is
    * none; looked up from the newest without listing them all, so what an
    * observer of each step's checkpoint pays does not grow with the session.
+   * A null is known only once every checkpoint was looked at: a step's
+   * checkpoint, announced before the step writes it, is not among them yet
+   * (it has id {@link nCheckpoints} until then, and
+   * {@link historyLength} messages before it).
    */
   findCheckpoint(id: number): ContextCheckpoint | null {
     const mark = this.#state.marks.findLast((m) => m.id === id);

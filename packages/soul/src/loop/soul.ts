@@ -120,8 +120,12 @@ export interface SoulStatus {
    * the window size is unknown.
    */
   usage: ContextUsage | null;
-  /** Where the tokens go: system prompt, project files, tool definitions, messages, tool results, summaries, free and reserve. */
-  breakdown: ContextBreakdown;
+  /**
+   * Where the tokens go: system prompt, project files, tool definitions,
+   * messages, tool results, summaries, free and reserve. Worked out when
+   * first read, as of the moment the status was read.
+   */
+  readonly breakdown: ContextBreakdown;
 }
 
 /**
@@ -206,13 +210,18 @@ export class Soul {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Context usage now. */
+  /**
+   * Context usage now. Its `breakdown` is worked out when first read (an
+   * estimate over the whole history: milliseconds at 10,000 messages, which
+   * a status line redrawn at every step does not need), from the history
+   * and system prompt as they were when `status` was read.
+   */
   get status(): SoulStatus {
     const tokens = this.context.tokenCountWithPending;
     const max = this.config.maxContextSize;
     const usage = soulContextUsage(tokens, this.config);
     const { agent } = this.#runtime;
-    const breakdown = contextBreakdown({
+    const parts = {
       systemPrompt: this.context.systemPrompt ?? agent.systemPrompt,
       ...(agent.projectContext !== undefined && { projectContext: agent.projectContext }),
       tools: agent.toolset.tools,
@@ -222,8 +231,17 @@ export class Soul {
       reserve: this.config.reservedContextSize,
       threshold: usage?.threshold ?? null,
       kindOf: messageKind,
-    });
-    return { contextTokens: tokens, maxContextTokens: max, contextUsage: max === null ? null : tokens / max, usage, breakdown };
+    };
+    let breakdown: ContextBreakdown | undefined;
+    return {
+      contextTokens: tokens,
+      maxContextTokens: max,
+      contextUsage: max === null ? null : tokens / max,
+      usage,
+      get breakdown() {
+        return (breakdown ??= contextBreakdown(parts));
+      },
+    };
   }
 
   /**

@@ -25,14 +25,14 @@ const TARGETED = 'grep -n "def union" django/db/models/query.py';
 const BROAD = 'grep -n "self" django/db/models/query.py';
 const HIT = "999:    def union(self, *other_qs, all=False):";
 
-/** A task, a targeted search (one hit), a broad search (60 hits), long file views, then the recent work. */
-function history(): Message[] {
+/** A task, a targeted search (one hit), a broad search (60 hits), `views` long file views, then the recent work. */
+function history(views = 8): Message[] {
   const broad = Array.from({ length: 60 }, (_, i) => `${1200 + i * 7}:        self.attribute_${i} = self.other_${i}`).join("\n");
   return [
     userMessage("Fix QuerySet.union() so that .none() on a combined query returns no rows."),
     ...shell("s1", TARGETED, HIT, "Where is union defined?"),
     ...shell("s2", BROAD, broad),
-    ...Array.from({ length: 8 }, (_, k) => shell(`v${k}`, `sed -n '${k * 80 + 1},${k * 80 + 80}p' django/db/models/sql/compiler.py`, moduleLines(`c${k}`, 80))).flat(),
+    ...Array.from({ length: views }, (_, k) => shell(`v${k}`, `sed -n '${k * 80 + 1},${k * 80 + 80}p' django/db/models/sql/compiler.py`, moduleLines(`c${k}`, 80))).flat(),
     ...shell("t1", "python -m pytest tests/queries -q", "1 failed, 40 passed"),
     assistantMessage("The combined query ignores the empty marker; the union is where to fix it."),
   ];
@@ -77,9 +77,11 @@ function beforeIndex(messages: readonly Message[]): string {
 }
 
 describe("search hits of dropped rounds", () => {
-  it("preserve-important keeps the hit line of a dropped grep -n under its command, outside the index", async () => {
-    const input = history();
-    const maxTokens = Math.floor(estimateTokens(input) * 0.25);
+  // At 30 % of the 8-view history, the refill puts the searched round back (the line stays in place); 12 views make the
+  // session long enough that, at the 30 % the CLI compacts to, the round is given up.
+  it("preserve-important keeps the hit line of a dropped grep -n under its command, outside the index, at 30 % of a long session", async () => {
+    const input = history(12);
+    const maxTokens = Math.floor(estimateTokens(input) * 0.3);
     const result = await new PreserveImportantCompaction({ maxTokens }).compact(input);
     expectValidWithin(result, maxTokens);
     // The round itself is gone: its output is not a kept message.
@@ -156,6 +158,16 @@ describe("search hits of dropped rounds", () => {
   });
 });
 
+describe("search hits and a tool's frame", () => {
+  it("leave out only the frame's lines: an output of tag lines with one `N:` line is no search", () => {
+    const schedule = ["<schedule>", "<start>09:00</start>", "<end>17:30</end>", "<break>lunch</break>", "</schedule>", "12:30 lunch"].join("\n");
+    expect(searchHits(shell("x", "cat schedule.xml", schedule), [1], { maxTokens: 500, tokenizer: o200kTokenizer })).toBe("");
+    // In mini-swe-agent's frame, a search is one: its frame lines are not counted, and not listed.
+    const framed = shell("g", "grep -n union query.py", "12:def union(self):\n40:    union = True");
+    expect(searchHits(framed, [1], { maxTokens: 500, tokenizer: o200kTokenizer })).toBe(`${SEARCH_HITS_TITLE}\n$ grep -n union query.py\n12:def union(self):\n40: union = True`);
+  });
+});
+
 describe("search hits from hostile tool output", () => {
   it("cuts a long hit line between characters, never inside a surrogate pair", () => {
     // 95 characters then emoji: the 100-character cut falls between the halves of one.
@@ -217,8 +229,32 @@ describe("search hits in an extractive summary", () => {
     const at = summary.indexOf(SEARCH_HITS_TITLE);
     const end = summary.indexOf("## Identifiers in the removed messages");
     const section = summary.slice(at, end < 0 ? undefined : end);
-    // The index's share is 5 % of the summary (400 tokens): the hits take more, up to 2.5 % beyond it.
-    expect(o200kTokenizer.count(section)).toBeGreaterThan(maxTokens * 0.05 + 40);
+    // The index's share is 5 % of the summary (400 tokens, room for about 12 lookups): the hits take more, up to 2.5 % beyond it.
     expect(o200kTokenizer.count(section)).toBeLessThanOrEqual(maxTokens * 0.075 + 2);
+    // Each lookup listed is its command, then the definition's line number and text, which the next edit goes to;
+    // the newest lookups are listed, 18 of them at least.
+    const lookup = (k: number): string => `$ grep -n "def handler_${k}" app/handlers.py\n${100 + k * 37}: def handler_${k}(self, request, *args):`;
+    const listed = Array.from({ length: 24 }, (_, k) => k).filter((k) => section.includes(lookup(k)));
+    expect(listed.length).toBeGreaterThanOrEqual(18);
+    expect(listed).toEqual(Array.from({ length: listed.length }, (_, i) => 24 - listed.length + i));
+    // No lookup's command is listed without its line.
+    expect(section.match(/^\$ grep/gm)).toHaveLength(listed.length);
+  });
+
+  it("are not listed again by the summary's identifier index", () => {
+    const messages = [
+      userMessage("Fix QuerySet.union() so that .none() on a combined query returns no rows."),
+      ...shell("s1", TARGETED, HIT),
+      ...shell("s2", 'grep -rn "_combinator_query" django/db/models/', "django/db/models/query.py:1004:        return self._combinator_query('union', *other_qs, all=all)\ndjango/db/models/sql/compiler.py:430:    def get_combinator_sql(self, combinator, all):"),
+    ];
+    const summary = extractiveSummary(messages, { maxTokens: 4000, tokenizer: o200kTokenizer, kept: [assistantMessage("The empty marker is ignored.")] });
+    const index = summary.slice(summary.indexOf("## Identifiers in the removed messages"));
+    const hits = summary.slice(summary.indexOf(SEARCH_HITS_TITLE), summary.indexOf("## Identifiers in the removed messages"));
+    expect(hits).toContain("django/db/models/sql/compiler.py:430: def get_combinator_sql(self, combinator, all):");
+    // The index still lists what the hits do not show (the task's `QuerySet.union`), and none of the names they show.
+    expect(index).toContain("QuerySet.union");
+    for (const name of ["django/db/models/query.py", "django/db/models/sql/compiler.py", "_combinator_query", "other_qs", "get_combinator_sql"]) {
+      expect(index, name).not.toMatch(new RegExp(`[ :]${name.replace(/[.]/g, "\\.")}(?: |$)`, "m"));
+    }
   });
 });

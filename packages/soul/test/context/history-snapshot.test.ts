@@ -1,7 +1,8 @@
 /**
  * `Context.history` is a snapshot: an array a caller got never changes under
  * it, whatever the context does next (steps, reverts, a soul's turn), while
- * the context's steps do not copy the whole conversation each time.
+ * the context's steps do not copy the whole conversation each time; and
+ * `historyLength`, its length without a snapshot.
  */
 import { describe, expect, it } from "vitest";
 import { assistantMessage, toolCall, toolMessage, userMessage, type Message } from "@kosong/core";
@@ -38,6 +39,34 @@ describe("Context.history as a snapshot", () => {
     expect(context.history).toHaveLength(11);
     expect(context.history.slice(0, 7)).toEqual(second.copy);
     expect(context.history.at(-2)).toEqual(stepMessages(7)[0]);
+  });
+
+  it("historyLength is the history's length through steps, a revert and a clear", async () => {
+    const context = new Context(new MemoryContextLog());
+    await context.restore();
+    const lengths: [number, number][] = [];
+    const note = () => lengths.push([context.historyLength, context.history.length]);
+    note();
+    await context.commit({ checkpoint: true, messages: [userMessage("go")] });
+    note();
+    for (let n = 1; n <= 3; n++) {
+      await context.commit({ checkpoint: true, tokenCount: 10 * n, messages: stepMessages(n) });
+      note();
+    }
+    await context.revertTo(2);
+    note();
+    await context.clear({ then: { messages: [userMessage("again")] } });
+    note();
+
+    expect(lengths).toEqual([
+      [0, 0],
+      [1, 1],
+      [3, 3],
+      [5, 5],
+      [7, 7],
+      [3, 3],
+      [1, 1],
+    ]);
   });
 
   it("a host keeping the history it reads during a soul's turn sees each one unchanged after the turn", async () => {

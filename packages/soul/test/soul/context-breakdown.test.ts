@@ -58,4 +58,16 @@ describe("the context breakdown", () => {
     await collect(soul.compact({ from: 0, to: 2 }));
     expect(soul.status.breakdown.summaries).toBeGreaterThan(0);
   });
+
+  it("gives the breakdown of the moment status was read, even when read after a turn", async () => {
+    const { soul } = await soulWith([call("l1", "Lookup", { word: "x" }), "text: it means y", "text: later"]);
+    const before = soul.status;
+    await collect(soul.run("what does x mean?"));
+    const after = soul.status.breakdown;
+    expect(after.toolResults).toBeGreaterThan(0);
+    // Read only now, after the turn: still the empty conversation it was read in.
+    expect(before.breakdown).toMatchObject({ messages: 0, toolResults: 0 });
+    expect(before.breakdown).toBe(before.breakdown);
+    expect(JSON.parse(JSON.stringify(before))).toMatchObject({ breakdown: { messages: 0, toolResults: 0 } });
+  });
 });
