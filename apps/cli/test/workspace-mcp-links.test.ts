@@ -5,6 +5,7 @@
  * the start says so; also when the link is swapped in while the file is
  * read. A link that stays inside the workspace is read.
  */
+import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -45,6 +46,17 @@ describe("a workspace's .mcp.json reached through a link out of it", () => {
     expect(servers).toEqual({ tools: { command: "inside-server", args: ["serve"] } });
     expect(warnings).toEqual([]);
     expect(await readWorkspaceMcpServers(ws)).toEqual([{ name: "tools", launch: "inside-server serve" }]);
+  });
+
+  it("a .mcp.json that is a folder or a FIFO is skipped with a notice, without waiting and without failing the start", async () => {
+    for (const make of [(file: string) => mkdir(file), (file: string) => Promise.resolve(execFileSync("mkfifo", [file]))]) {
+      const ws = await tempDir();
+      await make(path.join(ws, ".mcp.json"));
+      const { servers, warnings } = await trustedServers(ws);
+      expect(servers).toEqual({});
+      expect(warnings).toEqual(["This workspace's .mcp.json cannot be read (not a regular file): its servers are not started"]);
+      expect(await readWorkspaceMcpServers(ws)).toBeNull();
+    }
   });
 
   it("never brings the outside file's servers while a link is swapped in and out of its place", { timeout: 30_000 }, async () => {

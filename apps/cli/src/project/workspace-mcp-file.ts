@@ -28,12 +28,12 @@ function readWorkspaceMcpFile(cwd: string): Promise<SettingsFileRead> {
   return readSettingsFile(path.join(cwd, ".mcp.json"), cwd);
 }
 
-/** The file's servers as written: null when there is no `.mcp.json` (a regular file inside the workspace) in `cwd`; a file that is not a valid config gives one entry saying so. */
+/** The file's servers as written: null when `cwd` has no `.mcp.json` that would be read (a regular file inside the workspace, at most 1 MiB); a file that is not a valid config gives one entry saying so. */
 export async function readWorkspaceMcpServers(cwd: string): Promise<WorkspaceMcpServer[] | null> {
   const read = await readWorkspaceMcpFile(cwd);
-  if (read.kind === "missing" || read.kind === "outside" || read.kind === "unreadable") return null;
-  const json = read.kind === "read" ? read.json() : null;
-  const servers = json?.ok === true ? (json.value as { mcpServers?: unknown } | null)?.mcpServers : undefined;
+  if (read.kind !== "read") return null;
+  const json = read.json();
+  const servers = json.ok ? (json.value as { mcpServers?: unknown } | null)?.mcpServers : undefined;
   if (typeof servers !== "object" || servers === null || Array.isArray(servers)) return [{ name: ".mcp.json", launch: "(not a valid mcpServers config: no server would start)" }];
   return Object.entries(servers as Record<string, unknown>).map(([name, server]) => ({ name, launch: launchOf(server) }));
 }
@@ -48,9 +48,10 @@ function launchOf(server: unknown): string {
 /**
  * The `.mcp.json` of workspace `cwd` (a real path) as an MCP source, its
  * servers as read now, when the workspace is `trusted`; otherwise none,
- * with a line for `warn` when the file is there but not trusted, or is
- * reached through a link out of the workspace.
- * @throws UsageError when a trusted workspace's file cannot be read, is larger than 1 MiB or is not JSON (exit code 2).
+ * with a line for `warn` when the file is there but not trusted, is
+ * reached through a link out of the workspace, cannot be read (not a
+ * regular file, no permission) or is larger than 1 MiB.
+ * @throws UsageError when a trusted workspace's file is not JSON (exit code 2).
  */
 export async function workspaceMcpSources(cwd: string, trusted: boolean, warn: (line: string) => void): Promise<McpSource[]> {
   const file = path.join(cwd, ".mcp.json");
@@ -60,12 +61,14 @@ export async function workspaceMcpSources(cwd: string, trusted: boolean, warn: (
     warn(mcpLinkOutNotice);
     return [];
   }
+  if (read.kind !== "read") {
+    warn(`This workspace's .mcp.json ${read.kind === "too-large" ? `is larger than ${maxSettingsSize}` : `cannot be read (${read.message})`}: its servers are not started`);
+    return [];
+  }
   if (!trusted) {
     warn("This workspace's .mcp.json was not read: its servers start once you trust the workspace (answer yes at start-up in an interactive session, or --trust-workspace / KOSONG_TRUST_WORKSPACE=1)");
     return [];
   }
-  if (read.kind === "unreadable") throw new UsageError(`Cannot read the MCP config file ${file}: ${read.message}`);
-  if (read.kind === "too-large") throw new UsageError(`The MCP config file ${file} is larger than ${maxSettingsSize}`);
   const json = read.json();
   if (!json.ok) throw new UsageError(`The MCP config file ${file} is not valid JSON: ${json.message}`);
   return [{ kind: "config", path: file, mcpServers: (json.value as { mcpServers?: unknown } | null)?.mcpServers }];
