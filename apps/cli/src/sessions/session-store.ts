@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { SessionLock } from "@kosong/context";
+import { JsonlSessionStore } from "@kosong/context";
 import { decodeRecordLine } from "@kosong/context/records";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
@@ -124,22 +124,41 @@ export async function recordStoredSize(info: SessionInfo, bytes: number): Promis
 /**
  * Every session under `home`, most recently used first. Folders without
  * readable metadata are skipped, and so are sessions that never got a
- * prompt (nothing to resume): one left by a process killed before its first
- * prompt (its conversation's lock held by no live process) is removed.
+ * prompt (nothing to resume; see {@link removeAbandonedSessions}).
  */
 export async function listSessions(home: string): Promise<ListedSession[]> {
+  const { used } = await readSessions(home);
+  return used.sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+}
+
+/**
+ * Removes the folders of sessions that never got a prompt and that no
+ * process holds any more (killed before their first prompt, their
+ * conversation's lock left by a process that is gone). One a live process
+ * holds, or one being made (no lock yet), is left alone. Resolves to how
+ * many went.
+ */
+export async function removeAbandonedSessions(home: string): Promise<number> {
+  const { unused } = await readSessions(home);
+  const store = new JsonlSessionStore(sessionsDir(home));
+  const removed = await Promise.all(
+    unused.map(async (session) => (await exists(`${session.contextFile}.lock`)) && (await store.deleteSession(path.basename(session.dir)).catch(() => false))),
+  );
+  return removed.filter(Boolean).length;
+}
+
+/** The sessions of `home` with readable metadata: those used, and those that never got a prompt. */
+async function readSessions(home: string): Promise<{ used: ListedSession[]; unused: ListedSession[] }> {
   let names: string[];
   try {
     names = await readdir(sessionsDir(home));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { used: [], unused: [] };
     throw error;
   }
-  const sessions = await Promise.all(names.map((name) => readSession(path.join(sessionsDir(home), name))));
-  const listed = sessions.filter((s): s is ListedSession => s !== null);
-  const unused = await Promise.all(listed.map(isUnused));
-  await Promise.all(listed.filter((_, i) => unused[i]).map(removeIfAbandoned));
-  return listed.filter((_, i) => !unused[i]).sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+  const sessions = (await Promise.all(names.map((name) => readSession(path.join(sessionsDir(home), name))))).filter((s): s is ListedSession => s !== null);
+  const unused = await Promise.all(sessions.map(isUnused));
+  return { used: sessions.filter((_, i) => !unused[i]), unused: sessions.filter((_, i) => unused[i]) };
 }
 
 /** Bytes of a conversation file read at most to tell whether it holds more than a system prompt (a larger one does). */
@@ -161,24 +180,6 @@ async function isUnused(session: ListedSession): Promise<boolean> {
     const decoded = decodeRecordLine(line);
     return decoded.ok && decoded.record.kind === "system_prompt";
   });
-}
-
-/**
- * Removes the folder of an unused session whose conversation's lock was left
- * by a process that is gone (killed before its first prompt): the lock is
- * taken over first, so a session a live process holds, or one being made
- * (no lock yet), is left alone.
- */
-async function removeIfAbandoned(session: ListedSession): Promise<void> {
-  const lockFile = `${session.contextFile}.lock`;
-  if (!(await stat(lockFile).then(() => true, () => false))) return;
-  const lock = await SessionLock.acquire(session.contextFile).catch(() => null);
-  if (lock === null) return;
-  try {
-    await removeSession(session);
-  } finally {
-    await lock.release();
-  }
 }
 
 /** The session whose id is `id` or starts with it; a {@link CliError} when none or several match. */
@@ -242,6 +243,10 @@ function metadataText(info: SessionInfo): string {
 
 async function writeMetadata(info: SessionInfo): Promise<void> {
   await replaceFile(path.join(info.dir, "session.json"), metadataText(info));
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(() => true, () => false);
 }
 
 async function readSession(dir: string): Promise<ListedSession | null> {

@@ -1,8 +1,8 @@
 /**
  * A session killed with SIGKILL before its first prompt (a closed terminal,
  * the OOM killer) has nothing to resume: `kosong sessions` does not list it,
- * `--continue` goes on with the session before it, and its folder is
- * removed once no process holds it. Run through the built binary: a real
+ * `--continue` goes on with the session before it, and `kosong sessions`
+ * removes its folder once no process holds it (a prune's dry run does not). Run through the built binary: a real
  * interactive `kosong` in tmux, killed at its prompt once it has stored its
  * system prompt, and a real `kosong --wire` waiting for its first prompt.
  */
@@ -69,6 +69,9 @@ describe("a session killed before its first prompt", { timeout: 120_000 }, () =>
     const terminal = start([], { cwd, env: cleanEnv(home, env) });
     const killed = await killOwner(home, new Set([kept]), true);
     await terminal.waitFor(/\[exit 137\]/);
+    expect(await sessionIds(home)).toContain(killed);
+    // A dry run touches nothing.
+    expect((await runKosong(["sessions", "prune", "--older-than", "3650d", "--dry-run"], { cwd, home, env })).code).toBe(0);
     expect(await sessionIds(home)).toContain(killed);
 
     const listing = await runKosong(["sessions"], { cwd, home, env });
