@@ -3,9 +3,10 @@
  * building it when missing, and whether a pseudo-terminal can be had.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { childrenOf } from "./process-tree.ts";
 
 /** The repository's root folder. */
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -44,14 +45,5 @@ export function makeProject(work: string): string {
 
 /** The process `script` runs the command as (its child: the command is exec'd), from `/proc` (no pgrep needed), or null. */
 export function commandPid(scriptPid: number): number | null {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === scriptPid) return Number(entry);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return null;
+  return childrenOf(scriptPid)[0] ?? null;
 }

@@ -7,10 +7,9 @@
  * hold MB), and `--version` (also against `node -e 0`).
  *
  * Codex is not a dependency: set `KOSONG_BENCH_CODEX` to its binary, or
- * have `codex` on the PATH (`npm install -g @openai/codex` installs the
- * native binary in a platform package); without it the benchmark reports
- * nothing. Codex runs with a config of its own (a `fake` provider whose
- * base URL is the fake server, `wire_api = "responses"`, the key in
+ * have `codex` on the PATH (`../codex-cli.ts`); without it the benchmark
+ * reports nothing. Codex runs with a config of its own (a `fake` provider
+ * whose base URL is the fake server, `wire_api = "responses"`, the key in
  * `FAKE_API_KEY`) in a folder under the home (Codex refuses its helpers
  * under /tmp). Codex's `exec` prints its answer when the message is
  * complete; on this one-line answer that is its first byte.
@@ -32,10 +31,12 @@
  * build's first byte against Codex.
  *
  * Interactive: each agent in a pseudo-terminal (util-linux `script`) whose
- * output goes to a headless xterm.js, which answers the terminal's queries
- * (cursor position, colours, modes: Codex's TUI waits for those answers, a
- * bare pty gives none) — spawn → the ready prompt on the screen (kosong's
- * status line and `› `, Codex's `›` composer), the CPU time the agent's
+ * output goes to a headless xterm.js (`../agent-terminal.ts`), which
+ * answers the terminal's queries (cursor position, colours, modes: Codex's
+ * TUI waits for those answers, a bare pty gives none) — spawn → the ready
+ * prompt on the screen (kosong's status line and `› `, Codex's `›`
+ * composer, which shows some 500 ms before Codex's session is ready: see
+ * `cli-first-turn.ts`), the CPU time the agent's
  * process spent by then (all its threads, from `/proc/PID/task/*\/schedstat`:
  * less blurred than the wall time by the other load of a shared machine),
  * the RSS of the agent's process then and while the prompt waits, 1 s and
@@ -65,30 +66,20 @@
  * (to a closed port: undici loaded and run), and the floor program's idle
  * twin, which streams the same turn and then waits (`../sdk-floor.ts`).
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/testing";
 import type { Benchmark, BenchRow } from "../bench-types.ts";
-import xterm from "@xterm/headless";
+import { startInTerminal } from "../agent-terminal.ts";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
+import { codexBinary, codexComposerShown, codexEnv as codexEnvFor, writeCodexConfig } from "../codex-cli.ts";
 import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
 import { buildSdkFloor } from "../sdk-floor.ts";
 import { assertToolTurn, type ShellDialect, toolTurnResponses } from "../scripted-tool-turn.ts";
-
-/** Codex's binary: `KOSONG_BENCH_CODEX`, else `codex` on the PATH, else null. */
-function codexBinary(): string | null {
-  const given = process.env.KOSONG_BENCH_CODEX;
-  if (given) return existsSync(given) ? given : null;
-  try {
-    execFileSync("codex", ["--version"], { stdio: "ignore" });
-    return "codex";
-  } catch {
-    return null;
-  }
-}
+import { cpuMs, processesUnder, stopProcessesUnder, withDescendants } from "../process-tree.ts";
 
 const hasGnuTime = existsSync("/usr/bin/time");
 
@@ -154,45 +145,6 @@ async function rssOverTime(pid: number, after: readonly number[]): Promise<numbe
   return samples;
 }
 
-/** The children of `pid`. */
-function childrenOf(pid: number): number[] {
-  try {
-    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** The process `script` runs the command as (its child: the command is exec'd), or null. */
-function commandPid(scriptPid: number): number | null {
-  return childrenOf(scriptPid)[0] ?? null;
-}
-
-/** `pid` and its descendants. */
-function withDescendants(pid: number): number[] {
-  return [pid, ...childrenOf(pid).flatMap(withDescendants)];
-}
-
-/** Processes whose executable lies under `folder` (helpers an agent installed and started there, such as Codex's daemon). */
-function processesUnder(folder: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        return readlinkSync(`/proc/${name}/exe`).startsWith(folder + path.sep);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-/** Resolves once none of `pids` is running any more, or after `timeoutMs`. */
-async function stopped(pids: readonly number[], timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (pids.some((pid) => existsSync(`/proc/${pid}`)) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 /** VmRSS of `pid` in MB, 0 once it is gone. */
 function rssMb(pid: number): number {
   try {
@@ -203,63 +155,24 @@ function rssMb(pid: number): number {
   }
 }
 
-/** CPU time of all threads of `pid` so far, in ms (`/proc/PID/task/TID/schedstat`: ns on the CPU first). */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return ns / 1e6;
-}
-
 /**
- * Runs `command args` in a pseudo-terminal read by a headless xterm.js (which answers the terminal's queries) until
- * `isReady(screen)`; returns the time from the spawn, the CPU time and RSS then, the RSS at each of `later` ms after (the
- * process's, and at the last with its children and the processes left under `folder`), and ends it.
+ * Runs `command args` in a pseudo-terminal read by a headless xterm.js (`../agent-terminal.ts`) until `isReady(screen)`;
+ * returns the time from the spawn, the CPU time and RSS then, the RSS at each of `later` ms after (the process's, and at
+ * the last with its children and the processes left under `folder`), and ends it.
  */
-function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, folder: string, isReady: (screen: string) => boolean, later: readonly number[]): Promise<Ready> {
-  const quoted = [command, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
-  const term = new xterm.Terminal({ cols: 100, rows: 30, allowProposedApi: true });
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn("script", ["-qefc", `stty cols 100 rows 30; exec ${quoted}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
-    let result: Ready | null = null;
-    let ready = false;
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    const screen = () => {
-      const buffer = term.buffer.active;
-      const lines: string[] = [];
-      for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? "");
-      return lines.join("\n");
-    };
-    term.onData((data) => child.stdin.write(data));
-    child.stdout.on("data", (chunk: Buffer) =>
-      term.write(chunk, () => {
-        if (ready || !isReady(screen())) return;
-        ready = true;
-        const ms = performance.now() - start;
-        const pid = commandPid(child.pid!);
-        if (pid === null) return;
-        const atPrompt = { ms, cpuMs: cpuMs(pid), rssMb: rssMb(pid) };
-        void rssOverTime(pid, later).then((laterRssMb) => {
-          const tree = new Set([...withDescendants(pid), ...processesUnder(folder)]);
-          result = { ...atPrompt, laterRssMb, treeRssMb: [...tree].reduce((sum, p) => sum + rssMb(p), 0) };
-          process.kill(pid, "SIGTERM");
-        });
-      }),
-    );
-    child.on("error", reject);
-    child.on("close", () => {
-      clearTimeout(timer);
-      term.dispose();
-      if (result === null) return reject(new Error(`${command} never showed its prompt: ${JSON.stringify(screen().trim().slice(-400))}`));
-      resolve(result);
-    });
-  });
+async function readyInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, folder: string, isReady: (screen: string) => boolean, later: readonly number[]): Promise<Ready> {
+  const terminal = startInTerminal(command, args, { env, cwd });
+  try {
+    const at = await terminal.until(() => isReady(terminal.screen()), `${command}'s prompt`);
+    const pid = terminal.pid();
+    if (pid === null) throw new Error(`${command} showed its prompt but is not running`);
+    const atPrompt = { ms: at - terminal.startedAt, cpuMs: cpuMs(pid), rssMb: rssMb(pid) };
+    const laterRssMb = await rssOverTime(pid, later);
+    const tree = new Set([...withDescendants(pid), ...processesUnder(folder)]);
+    return { ...atPrompt, laterRssMb, treeRssMb: [...tree].reduce((sum, p) => sum + rssMb(p), 0) };
+  } finally {
+    await terminal.stop();
+  }
 }
 
 /**
@@ -295,8 +208,6 @@ const kosongReady = (screen: string) => {
   return status >= 0 && screen.includes("› ", status);
 };
 
-/** Codex's composer: a line that starts with `›`. */
-const codexReady = (screen: string) => /^› /m.test(screen);
 
 const reply = { message: { role: "assistant" as const, content: [{ type: "text" as const, text: "Hello there." }] } };
 
@@ -330,14 +241,10 @@ const benchmark: Benchmark = {
       // Both agents start in a small git project with an AGENTS.md, where users start them (git runs at both starts).
       const project = makeProject(work);
       const codexHome = path.join(work, ".codex");
-      mkdirSync(codexHome);
-      writeFileSync(
-        path.join(codexHome, "config.toml"),
-        `model = "bench-model"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
-      );
+      writeCodexConfig(codexHome, server.url, project);
       const base = { PATH: process.env.PATH ?? "", HOME: work };
       const kosongEnv = { ...base, KOSONG_HOME: path.join(work, ".kosong"), OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: `${server.url}/v1`, NO_COLOR: "1" };
-      const codexEnv = { ...base, CODEX_HOME: codexHome, FAKE_API_KEY: "sk-bench" };
+      const codexEnv = codexEnvFor(work, codexHome);
       const kosongArgs = [kosongBin, "-p", "hi", "--model", "bench-model"];
       const codexArgs = ["exec", "--skip-git-repo-check", "hi"];
       // The tool turn: each agent runs the shell command without asking, in its sandbox (kosong's bubblewrap, Codex's workspace-write).
@@ -375,7 +282,7 @@ const benchmark: Benchmark = {
         const kosongHome = kosongEnv.KOSONG_HOME;
         const later = laterMs(quick);
         sides.kosongReady = interactive("kosong", () => readyInTerminal(process.execPath, [kosongBin, "--model", "bench-model"], { ...kosongEnv, ...term }, project, kosongHome, kosongReady, later));
-        sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, project, codexHome, codexReady, later));
+        sides.codexReady = interactive("codex", () => readyInTerminal(codex, [], { ...codexEnv, ...term }, project, codexHome, codexComposerShown, later));
         if (baselineBin) sides.baselineReady = interactive("baseline", () => readyInTerminal(process.execPath, [baselineBin, "--model", "bench-model"], { ...kosongEnv, ...term }, project, kosongHome, kosongReady, later));
         for (const floor of Object.keys(floors) as (keyof typeof floors)[]) sides[floor] = interactive(floor, () => {
             server.reset();
@@ -458,9 +365,7 @@ const benchmark: Benchmark = {
     } finally {
       await server.close();
       // Codex's daemons outlive its TUI: stopped here, and waited for (they write their state as they stop) before their folder goes.
-      const daemons = processesUnder(work);
-      for (const pid of daemons) process.kill(pid, "SIGTERM");
-      await stopped(daemons, 5_000);
+      await stopProcessesUnder(work);
       rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
   },
