@@ -135,14 +135,15 @@ export async function listSessions(home: string): Promise<ListedSession[]> {
  * Removes the folders of sessions that never got a prompt and that no
  * process holds any more (killed before their first prompt, their
  * conversation's lock left by a process that is gone). One a live process
- * holds, or one being made (no lock yet), is left alone. Resolves to how
- * many went.
+ * holds, one being made (no lock yet), and those whose ids are in `spare`
+ * (the session this process is about to open), are left alone. Resolves to
+ * how many went.
  */
-export async function removeAbandonedSessions(home: string): Promise<number> {
+export async function removeAbandonedSessions(home: string, spare: ReadonlySet<string> = new Set()): Promise<number> {
   const { unused } = await readSessions(home);
   const store = new JsonlSessionStore(sessionsDir(home));
   const removed = await Promise.all(
-    unused.map(async (session) => (await exists(`${session.contextFile}.lock`)) && (await store.deleteSession(path.basename(session.dir)).catch(() => false))),
+    unused.filter((session) => !spare.has(session.id)).map(async (session) => (await exists(`${session.contextFile}.lock`)) && (await store.deleteSession(path.basename(session.dir)).catch(() => false))),
   );
   return removed.filter(Boolean).length;
 }
