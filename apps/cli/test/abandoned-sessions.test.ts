@@ -5,7 +5,7 @@
  * and a lock left by a real process that has exited.
  */
 import { spawn } from "node:child_process";
-import { readdir, writeFile } from "node:fs/promises";
+import { appendFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pruneSessions } from "../src/sessions/session-retention.js";
@@ -42,5 +42,16 @@ describe("sessions killed before their first prompt", () => {
     const opened = await abandonedSession(home);
     await pruneSessions(home, { olderThanMs: null, keep: null }, { dryRun: false, spare: new Set([opened.id]), storeOnly: false });
     expect(await readdir(sessionsDir(home))).toEqual([opened.id]);
+  });
+
+  it("are not removed when the conversation got a prompt after they were judged unused (checked again under the lock)", { timeout: 10_000 }, async () => {
+    const home = await tempDir();
+    // A lock being written (empty, just made): the removal waits for it to turn stale, long after it judged the session unused.
+    const session = await abandonedSession(home, "");
+    const removing = removeAbandonedSessions(home);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await appendFile(session.contextFile, `${JSON.stringify({ role: "user", content: "fix the flaky test" })}\n`);
+    expect(await removing).toBe(0);
+    expect(await readdir(sessionsDir(home))).toEqual([session.id]);
   });
 });
