@@ -14,7 +14,7 @@ import { Recall } from "@kosong/soul/recall";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import { CliError } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
-import { SettingsFileReads } from "../config/settings-file-reads.js";
+import { type ReadSettingsFile, SettingsFileReads } from "../config/settings-file-reads.js";
 import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
@@ -249,7 +249,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     });
     const agentTools = [...tools, ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner()), subagents.tool()];
     let toolset: Toolset;
-    ({ toolset, mcp, ready: mcpReady } = await openToolset(options, cwd, agentTools, sandbox, trust.trusted));
+    ({ toolset, mcp, ready: mcpReady } = await openToolset(options, cwd, agentTools, sandbox, trust.trusted, read));
     // A project rule the user adds or removes (/permissions, "always for this project") keeps a remembered trust.
     const onProjectChange = trust.remembered ? async () => trustWorkspace(settings.home, cwd, await readWorkspaceOffer(cwd, hookFiles.project, () => undefined)) : undefined;
     const ruleFiles = { workspace: cwd, userFile: settings.configPath ?? path.join(settings.home, "config.toml"), projectTrusted: trust.trusted, onProjectChange };
@@ -507,11 +507,12 @@ async function detachAfterRevert(store: SubagentStore, subagents: Subagents, che
 /**
  * The agent's toolset: `tools` (its own, with `Agent`), Recall, SendDMail
  * when D-Mail is on, the MCP servers' tools (the workspace's `.mcp.json` when `trusted`, then
- * the configured ones), then the host's MCP tools. `mcp` is the servers
+ * the configured ones; `.mcp.json` through `read`, the start's reads the trust
+ * question saw), then the host's MCP tools. `mcp` is the servers
  * started here (closing them is the session's); `ready` resolves once they
  * are all connected or failed (in the background with `mcpProgress`).
  */
-async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null, trusted: boolean): Promise<{ toolset: Toolset; mcp: McpServers | null; ready: Promise<void> }> {
+async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null, trusted: boolean, read: ReadSettingsFile): Promise<{ toolset: Toolset; mcp: McpServers | null; ready: Promise<void> }> {
   const { settings } = options;
   const warn = options.warn ?? warnOnStderr;
   // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
@@ -519,7 +520,7 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
   let mcp: McpServers | null = null;
   let ready = Promise.resolve();
   // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
-  const mcpSources = [...(await workspaceMcpSources(cwd, trusted, warn)), ...settings.mcpSources];
+  const mcpSources = [...(await workspaceMcpSources(cwd, trusted, warn, read)), ...settings.mcpSources];
   if (mcpSources.length > 0) {
     const { openSessionMcp } = await import("./mcp-tools.js");
     ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, options.env ?? process.env, options.mcpProgress, settings.mcpStartTimeoutMs));

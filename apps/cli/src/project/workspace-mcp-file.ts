@@ -11,7 +11,7 @@
 import path from "node:path";
 import { UsageError } from "../cli-error.js";
 import type { McpSource } from "../config/settings.js";
-import { maxSettingsSize, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
+import { maxSettingsSize, type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
 
 /** A server of `.mcp.json` as the trust prompt shows it. */
 export interface WorkspaceMcpServer {
@@ -23,14 +23,19 @@ export interface WorkspaceMcpServer {
 /** What the notice says of a `.mcp.json` found, as opened, outside the workspace. */
 export const mcpLinkOutNotice = ".mcp.json links out of the workspace: its MCP servers are not the workspace's and are not started";
 
-/** `.mcp.json` of workspace `cwd` (a real path), read confined to it. */
-function readWorkspaceMcpFile(cwd: string): Promise<SettingsFileRead> {
-  return readSettingsFile(path.join(cwd, ".mcp.json"), cwd);
+/** `.mcp.json` of workspace `cwd` (a real path), read confined to it through `read` (a start's shared reads, or from disk). */
+function readWorkspaceMcpFile(cwd: string, read: ReadSettingsFile): Promise<SettingsFileRead> {
+  return read(path.join(cwd, ".mcp.json"), cwd);
 }
 
-/** The file's servers as written: null when `cwd` has no `.mcp.json` that would be read (a regular file inside the workspace, at most 1 MiB); a file that is not a valid config gives one entry saying so. */
-export async function readWorkspaceMcpServers(cwd: string): Promise<WorkspaceMcpServer[] | null> {
-  const read = await readWorkspaceMcpFile(cwd);
+/**
+ * The file's servers as written: null when `cwd` has no `.mcp.json` that
+ * would be read (a regular file inside the workspace, at most 1 MiB); a
+ * file that is not a valid config gives one entry saying so. Given a
+ * start's shared `reader`, these are the servers that start will start.
+ */
+export async function readWorkspaceMcpServers(cwd: string, reader: ReadSettingsFile = readSettingsFile): Promise<WorkspaceMcpServer[] | null> {
+  const read = await readWorkspaceMcpFile(cwd, reader);
   if (read.kind !== "read") return null;
   const json = read.json();
   const servers = json.ok ? (json.value as { mcpServers?: unknown } | null)?.mcpServers : undefined;
@@ -50,12 +55,14 @@ function launchOf(server: unknown): string {
  * servers as read now, when the workspace is `trusted`; otherwise none,
  * with a line for `warn` when the file is there but not trusted, is
  * reached through a link out of the workspace, cannot be read (not a
- * regular file, no permission) or is larger than 1 MiB.
+ * regular file, no permission) or is larger than 1 MiB. Read through
+ * `reader`: the start's shared reads, so that the servers started are the
+ * ones its trust question showed, even when the file changed meanwhile.
  * @throws UsageError when a trusted workspace's file is not JSON (exit code 2).
  */
-export async function workspaceMcpSources(cwd: string, trusted: boolean, warn: (line: string) => void): Promise<McpSource[]> {
+export async function workspaceMcpSources(cwd: string, trusted: boolean, warn: (line: string) => void, reader: ReadSettingsFile = readSettingsFile): Promise<McpSource[]> {
   const file = path.join(cwd, ".mcp.json");
-  const read = await readWorkspaceMcpFile(cwd);
+  const read = await readWorkspaceMcpFile(cwd, reader);
   if (read.kind === "missing") return [];
   if (read.kind === "outside") {
     warn(mcpLinkOutNotice);

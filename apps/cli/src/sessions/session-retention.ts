@@ -85,14 +85,15 @@ export function diskBytesOf(session: ListedSession): Promise<number> {
  * false` leaves the sessions without a folder here alone (start-up
  * retention: the database may be shared with other programs). Unless
  * `dryRun`, the folders of sessions killed before their first prompt go
- * too (`removeAbandonedSessions`; not counted: they were never listed).
+ * too (`removeAbandonedSessions`, `spare` spared; not counted: they were
+ * never listed).
  */
 export async function pruneSessions(
   home: string,
   policy: RetentionPolicy,
   options: { dryRun: boolean; now?: number; spare?: ReadonlySet<string>; store?: SessionStoreClient | null; storeOnly?: boolean },
 ): Promise<PrunedSession[]> {
-  if (!options.dryRun) await removeAbandonedSessions(home);
+  if (!options.dryRun) await removeAbandonedSessions(home, options.spare);
   const listed = await listAllSessions(home, options.store ?? null);
   const sessions = options.storeOnly === false ? listed.sessions.filter((s) => !s.onlyInStore) : listed.sessions;
   const stored = listed.stored;

@@ -135,14 +135,26 @@ export async function listSessions(home: string): Promise<ListedSession[]> {
  * Removes the folders of sessions that never got a prompt and that no
  * process holds any more (killed before their first prompt, their
  * conversation's lock left by a process that is gone). One a live process
- * holds, or one being made (no lock yet), is left alone. Resolves to how
- * many went.
+ * holds, one being made (no lock yet), and those whose ids are in `spare`
+ * (the session this process is about to open), are left alone; so is one
+ * that got a prompt by the time its lock is taken. Resolves to how many
+ * went.
  */
-export async function removeAbandonedSessions(home: string): Promise<number> {
+export async function removeAbandonedSessions(home: string, spare: ReadonlySet<string> = new Set()): Promise<number> {
   const { unused } = await readSessions(home);
   const store = new JsonlSessionStore(sessionsDir(home));
   const removed = await Promise.all(
-    unused.map(async (session) => (await exists(`${session.contextFile}.lock`)) && (await store.deleteSession(path.basename(session.dir)).catch(() => false))),
+    unused
+      .filter((session) => !spare.has(session.id))
+      .map(async (session) => {
+        if (!(await exists(`${session.contextFile}.lock`))) return false;
+        // Judged again under the lock: a process may have taken the session, prompted and let go since.
+        const stillUnused = async () => {
+          const now = await readSession(session.dir);
+          return now !== null && (await isUnused(now));
+        };
+        return store.deleteSession(path.basename(session.dir), { when: stillUnused }).catch(() => false);
+      }),
   );
   return removed.filter(Boolean).length;
 }
