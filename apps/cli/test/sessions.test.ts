@@ -30,6 +30,7 @@ describe("session store", () => {
     await recordFirstPrompt(a, "fix the tests");
     const line = '{"role":"user","content":"fix the tests"}\n';
     await writeFile(a.contextFile, line);
+    await recordFirstPrompt(b, "write the docs");
     await utimes(b.contextFile, new Date("2020-01-01"), new Date("2020-01-01"));
     const listed = await listSessions(home);
     expect(listed.map((s) => s.id)).toEqual([a.id, b.id]);

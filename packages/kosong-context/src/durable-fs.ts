@@ -2,7 +2,7 @@
  * File-system steps for crash-safe replacement of a file: temp files beside
  * the target, fsync of files and directories, durable copies.
  */
-import { open, readdir, stat, unlink, type FileHandle } from "node:fs/promises";
+import { open, readdir, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -187,6 +187,28 @@ export async function copyToNewFile(source: string, target: string, mode?: numbe
   } finally {
     await from.close();
   }
+}
+
+/**
+ * Replaces `file` with `data` so that a crash at any moment, a killed
+ * process or a power loss or kernel crash alike, leaves the old file or the
+ * new one, whole: the bytes go to a temp file beside it (created with the
+ * permission bits `mode`, default owner-only) that is flushed with
+ * fdatasync, then renamed over `file`, then the folder is synced so the
+ * rename itself is on disk. A reader at any moment sees one whole file;
+ * of two writers, the last rename wins. On failure the temp file is removed
+ * and `file` is left as it was.
+ */
+export async function replaceFileDurably(file: string, data: string | Uint8Array, mode = PRIVATE_FILE_MODE): Promise<void> {
+  const temp = tempPathFor(file);
+  try {
+    await writeNewFileFrom(temp, null, 0, 0, { tail: Buffer.from(data), mode });
+    await rename(temp, file);
+  } catch (error) {
+    await unlinkQuietly(temp);
+    throw error;
+  }
+  await fsyncDirectory(path.dirname(file));
 }
 
 /** Writes every byte of `buffers` at the handle's position, retrying short writes. */

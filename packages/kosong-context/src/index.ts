@@ -29,6 +29,7 @@ export { MemoryContextLog } from "./memory-context-log.js";
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from "./jsonl-session-store.js";
 export { firstPromptIn, FIRST_PROMPT_MAX_CHARS, type SessionSummary } from "./session-summary.js";
 export { SessionLock } from "./session-lock.js";
+export { replaceFileDurably } from "./durable-fs.js";
 export { GroupCommitQueue, type GroupCommitQueueOptions } from "./group-commit-queue.js";
 export type { DamageKind } from "./context-record.js";
 export type { RestoreReport, SkippedLine } from "./restore-report.js";

@@ -96,14 +96,18 @@ export class JsonlSessionStore {
    * (unless its writer is past the lease). Resolves to false when there was
    * no such session. The folder is renamed aside before it is removed, so a
    * crash midway never leaves a half-deleted session that still lists.
+   * @param options.when Asked under the lock, just before the folder goes:
+   *   false leaves the session whole and resolves to false (what made a
+   *   caller choose the session may have changed before the lock was taken).
    */
-  async deleteSession(sessionId: string): Promise<boolean> {
+  async deleteSession(sessionId: string, options: { when?: () => Promise<boolean> } = {}): Promise<boolean> {
     const dir = this.sessionDir(sessionId);
     const file = path.join(dir, LOG_NAME);
     if (!(await isFile(file))) return false;
     const lock = await SessionLock.acquire(file, { leaseMs: this.#options.leaseMs });
     const aside = path.join(this.dir, `.deleting-${sessionId}-${process.pid}`);
     try {
+      if (options.when !== undefined && !(await options.when())) return false;
       await rename(dir, aside);
     } finally {
       // The lock file moved with the folder: releasing it is bookkeeping.

@@ -140,7 +140,12 @@ async function readText(file: string): Promise<string | null> {
   }
 }
 
-/** Creates `file` (owner-only) holding `text` if it does not exist; false if it does. */
+/**
+ * Creates `file` (owner-only) holding `text` if it does not exist; false if
+ * it does. When the write fails (a full disk), the file is removed again
+ * while it is still the one created here: left empty, it would read as a
+ * lock still being written, and hold off the next writer for 2 s.
+ */
 async function createExclusive(file: string, text: string): Promise<boolean> {
   let handle: FileHandle;
   try {
@@ -151,6 +156,10 @@ async function createExclusive(file: string, text: string): Promise<boolean> {
   }
   try {
     await handle.writeFile(text);
+  } catch (error) {
+    const [own, named] = await Promise.all([handle.stat(), stat(file).catch(() => null)]);
+    if (named !== null && named.dev === own.dev && named.ino === own.ino) await unlinkQuietly(file);
+    throw error;
   } finally {
     await handle.close();
   }

@@ -37,7 +37,7 @@ describe("README on npm", () => {
     beforeAll(assertDistIsFresh);
 
     it("finds the examples", () => {
-      expect(programs.length).toBe(4);
+      expect(programs.length).toBe(5);
     });
 
     it.each(programs.map((code) => [code.split("\n").find((l) => l.includes("@kosong/context"))!, code]))("%s", async (_, code) => {

@@ -70,6 +70,16 @@ describe("JsonlSessionStore", () => {
     // A session open in this process is not deleted under its writer.
     await expect(store.deleteSession("kept")).rejects.toThrowError(SessionLockedError);
     await kept.close();
+    // `when` is asked under the lock (a writer is refused meanwhile); false keeps the session whole.
+    let writerMeanwhile: unknown = null;
+    const when = async () => {
+      writerMeanwhile = await store.openLog("kept").catch((error: unknown) => error);
+      return false;
+    };
+    expect(await store.deleteSession("kept", { when })).toBe(false);
+    expect(writerMeanwhile).toBeInstanceOf(SessionLockedError);
+    expect((await store.listSessions()).map((s) => s.id)).toEqual(["kept"]);
+    expect(existsSync(`${store.logFile("kept")}.lock`)).toBe(false);
   });
 
   it("takes a session over from a live writer idle past the lease; the old writer's next append fails and its close keeps the new lock", async () => {

@@ -14,7 +14,7 @@ import { Recall } from "@kosong/soul/recall";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import { CliError } from "../cli-error.js";
 import type { Settings } from "../config/settings.js";
-import { SettingsFileReads } from "../config/settings-file-reads.js";
+import { type ReadSettingsFile, SettingsFileReads } from "../config/settings-file-reads.js";
 import { formatContextBlocks, loadProjectContext, type ProjectContext } from "../project/project-context.js";
 import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
@@ -41,6 +41,7 @@ import { PlanMode, planModeRefusals, planModeToolset } from "../plan/plan-mode.j
 import { SetTodoList } from "../todo/set-todo-list.js";
 import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
+import { withFirstPromptHook } from "./first-prompt-hook.js";
 import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
 import { type PermissionRules, sessionPermissionRules } from "../permissions/permission-rules.js";
 import { withPermissionRules } from "../permissions/permission-toolset.js";
@@ -248,7 +249,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     });
     const agentTools = [...tools, ...(extensions.skills.length > 0 ? [skillTool(extensions.skills)] : []), SetTodoList, askUserQuestionTool(() => running.questioner()), subagents.tool()];
     let toolset: Toolset;
-    ({ toolset, mcp, ready: mcpReady } = await openToolset(options, cwd, agentTools, sandbox, trust.trusted));
+    ({ toolset, mcp, ready: mcpReady } = await openToolset(options, cwd, agentTools, sandbox, trust.trusted, read));
     // A project rule the user adds or removes (/permissions, "always for this project") keeps a remembered trust.
     const onProjectChange = trust.remembered ? async () => trustWorkspace(settings.home, cwd, await readWorkspaceOffer(cwd, hookFiles.project, () => undefined)) : undefined;
     const ruleFiles = { workspace: cwd, userFile: settings.configPath ?? path.join(settings.home, "config.toml"), projectTrusted: trust.trusted, onProjectChange };
@@ -271,6 +272,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     hooks = sessionHooks;
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
+    // The first prompt goes in session.json as the first turn starts, whichever mode (or client) sent it.
+    const firstPrompt = withFirstPromptHook(withJobNotices(sessionHooks.soul, jobs), session, warn);
     const soulFor = (chosen: Providers): Soul =>
       new Soul({
         agent,
@@ -280,7 +283,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction: new TodoKeepingCompaction(compaction),
         approval,
         session: { id: displayId, workDir: cwd, files },
-        hooks: withJobNotices(sessionHooks.soul, jobs),
+        hooks: firstPrompt.hooks,
       });
     currentSoul = soulFor(providers);
     const afterRevert = (checkpoint: number) => detachAfterRevert(store, subagents, checkpoint);
@@ -345,6 +348,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await sessionHooks.end();
         await mcp?.close();
         await sandbox?.close();
+        await firstPrompt.settled();
         await closeConversation(conversation, session);
       },
     };
@@ -367,8 +371,8 @@ function soulConfig(chosen: Providers, settings: Settings) {
 /**
  * Closes the conversation, then finishes the session's record: a session
  * quit before its first prompt is removed (nothing to resume, so the picker
- * does not list it); a first prompt that modes taking prompts from a client
- * (--wire, acp) did not record is found in the history; the size in a store
+ * does not list it); a first prompt not recorded as its turn started (the
+ * write failed) is found in the history; the size in a store
  * is recorded; and the session's files are made private.
  */
 async function closeConversation(conversation: Conversation, session: SessionInfo | null): Promise<void> {
@@ -503,11 +507,12 @@ async function detachAfterRevert(store: SubagentStore, subagents: Subagents, che
 /**
  * The agent's toolset: `tools` (its own, with `Agent`), Recall, SendDMail
  * when D-Mail is on, the MCP servers' tools (the workspace's `.mcp.json` when `trusted`, then
- * the configured ones), then the host's MCP tools. `mcp` is the servers
+ * the configured ones; `.mcp.json` through `read`, the start's reads the trust
+ * question saw), then the host's MCP tools. `mcp` is the servers
  * started here (closing them is the session's); `ready` resolves once they
  * are all connected or failed (in the background with `mcpProgress`).
  */
-async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null, trusted: boolean): Promise<{ toolset: Toolset; mcp: McpServers | null; ready: Promise<void> }> {
+async function openToolset(options: OpenSessionOptions, cwd: string, tools: CallableTool[], sandbox: CommandSandbox | null, trusted: boolean, read: ReadSettingsFile): Promise<{ toolset: Toolset; mcp: McpServers | null; ready: Promise<void> }> {
   const { settings } = options;
   const warn = options.warn ?? warnOnStderr;
   // Recall brings back what a compaction took out (the soul leaves pointers to it when Recall is offered).
@@ -515,7 +520,7 @@ async function openToolset(options: OpenSessionOptions, cwd: string, tools: Call
   let mcp: McpServers | null = null;
   let ready = Promise.resolve();
   // Claude Code's `.mcp.json` first: the config file and --mcp-config-file override its servers.
-  const mcpSources = [...(await workspaceMcpSources(cwd, trusted, warn)), ...settings.mcpSources];
+  const mcpSources = [...(await workspaceMcpSources(cwd, trusted, warn, read)), ...settings.mcpSources];
   if (mcpSources.length > 0) {
     const { openSessionMcp } = await import("./mcp-tools.js");
     ({ mcp, toolset, ready } = await openSessionMcp(mcpSources, cwd, toolset, warn, sandbox, options.env ?? process.env, options.mcpProgress, settings.mcpStartTimeoutMs));

@@ -35,8 +35,7 @@ export interface SessionMcp {
  * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
  */
 export async function openSessionMcp(sources: readonly McpSource[], cwd: string, toolset: Toolset, warn: (line: string) => void, sandbox: CommandSandbox | null = null, env: NodeJS.ProcessEnv = process.env, progress?: (line: string) => void, startTimeoutMs: number | null = null): Promise<SessionMcp> {
-  const config: McpServersConfig = {};
-  for (const source of sources) Object.assign(config, await readSource(source, env));
+  const config = await readMcpSources(sources, env);
   // The sandbox's first use tries it (only when a server asks for it); one that cannot start here is as none.
   const asked = Object.values(config).some((server) => isStdioServer(server) && server.sandbox === true);
   const box = asked ? ((await sandbox?.usable()) ?? null) : null;
@@ -106,6 +105,17 @@ function sandboxed(config: McpServersConfig, sandbox: CommandSandbox | null, war
     }
   }
   return out;
+}
+
+/**
+ * The servers of `sources`, in order (a later server of the same name wins),
+ * `${VAR}` expanded from `env`.
+ * @throws UsageError when a source cannot be read or is not a valid config (exit code 2).
+ */
+export async function readMcpSources(sources: readonly McpSource[], env: NodeJS.ProcessEnv): Promise<McpServersConfig> {
+  const config: McpServersConfig = {};
+  for (const source of sources) Object.assign(config, await readSource(source, env));
+  return config;
 }
 
 async function readSource(source: McpSource, env: NodeJS.ProcessEnv): Promise<McpServersConfig> {

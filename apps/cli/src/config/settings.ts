@@ -140,8 +140,8 @@ export interface Settings {
   sessionRetention: RetentionPolicy | null;
 }
 
-/** A source of MCP servers: the config file's `mcpServers`, or a `--mcp-config-file`. */
-export type McpSource = { kind: "config"; path: string; mcpServers: Record<string, unknown> } | { kind: "file"; path: string };
+/** A source of MCP servers: `mcpServers` as read from a file (the config file's, `.mcp.json`'s; checked when the servers are read), or a `--mcp-config-file` to read then. */
+export type McpSource = { kind: "config"; path: string; mcpServers: unknown } | { kind: "file"; path: string };
 
 /**
  * The default limit of a Shell call: 11 minutes, a minute past the longest

@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { oneLineOf, parseFrontMatter, textField } from "./front-matter.js";
-import { confinedRealpath, folderEntries, type PromptFolder, readCapped } from "./prompt-files.js";
+import { folderEntries, type PromptFolder, readConfined } from "./prompt-files.js";
 import { maxDescriptionLength, promptNamePattern } from "./skills.js";
 
 /** A custom command found on disk. */
@@ -41,9 +41,7 @@ export async function findCustomCommands(folders: readonly PromptFolder[], displ
   const add = async (folder: PromptFolder, file: string, name: string): Promise<void> => {
     if (!promptNamePattern.test(name)) return warn(`command ${display(file)} skipped: its name is not letters, digits, ".", "_" or "-"`);
     if (commands.some((c) => c.name === name)) return;
-    const real = await confinedRealpath(folder.root, file);
-    if (real === null) return;
-    const read = await readCapped(real).catch(() => null);
+    const read = await readConfined(folder.root, file).catch(() => null);
     if (read === null) return;
     const { fields, body } = parseFrontMatter(read.text);
     const template = body.trim();

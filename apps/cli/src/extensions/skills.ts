@@ -10,7 +10,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { oneLineOf, parseFrontMatter, textField } from "./front-matter.js";
-import { confinedRealpath, folderEntries, type PromptFolder, readCapped } from "./prompt-files.js";
+import { folderEntries, type PromptFolder, readConfined } from "./prompt-files.js";
 
 /** A skill found on disk (its body is read on use, see {@link loadSkillBody}). */
 export interface Skill {
@@ -47,9 +47,10 @@ export async function findSkills(folders: readonly PromptFolder[], display: (fil
   const skills: Skill[] = [];
   for (const folder of folders) {
     for (const entry of await folderEntries(folder.dir)) {
-      const file = await confinedRealpath(folder.root, path.join(folder.dir, entry, "SKILL.md"));
-      if (file === null) continue;
-      const { fields, body } = parseFrontMatter((await readCapped(file, 16 * 1024).catch(() => ({ text: "" }))).text);
+      const read = await readConfined(folder.root, path.join(folder.dir, entry, "SKILL.md"), 16 * 1024).catch(() => null);
+      if (read === null) continue;
+      const file = read.real;
+      const { fields, body } = parseFrontMatter(read.text);
       const name = textField(fields, "name") ?? entry;
       if (!promptNamePattern.test(name)) {
         warn(`skill in ${display(path.join(folder.dir, entry))} skipped: its name is not letters, digits, ".", "_" or "-"`);
@@ -79,18 +80,18 @@ export interface SkillBody {
 
 /** Reads `skill`'s body (again, and confined again: the file may have changed) and lists its files. */
 export async function loadSkillBody(skill: Skill): Promise<SkillBody> {
-  const file = await confinedRealpath(skill.dir, skill.file);
-  if (file === null) throw new Error(`the skill "${skill.name}" is no longer readable in its folder`);
-  const { text, cut } = await readCapped(file);
+  const read = await readConfined(skill.dir, skill.file);
+  if (read === null) throw new Error(`the skill "${skill.name}" is no longer readable in its folder`);
+  const { text, cut } = read;
   const body = parseFrontMatter(text).body.trim();
   return { body: cut ? `${body}\n[the rest of SKILL.md was cut at 64 KiB]` : body, files: await skillFiles(skill.dir) };
 }
 
 /** Reads `relative` from `skill`'s folder: only inside it (after links), at most 64 KiB. */
 export async function readSkillFile(skill: Skill, relative: string): Promise<string> {
-  const file = await confinedRealpath(skill.dir, path.resolve(skill.dir, relative));
-  if (file === null) throw new Error(`no file "${relative}" inside the skill "${skill.name}"`);
-  const { text, cut } = await readCapped(file);
+  const read = await readConfined(skill.dir, path.resolve(skill.dir, relative));
+  if (read === null) throw new Error(`no file "${relative}" inside the skill "${skill.name}"`);
+  const { text, cut } = read;
   if (text.includes("\u0000")) throw new Error(`"${relative}" is not a text file`);
   return cut ? `${text}\n[cut at 64 KiB]` : text;
 }

@@ -5,9 +5,17 @@
  * byte, to tell a file that grew past it after its size was checked). A
  * larger file is refused ({@link readCappedFile}) or its start is kept
  * ({@link readFileStart}).
+ *
+ * A workspace's file is read confined (`within`): the file is opened first,
+ * and what was opened is checked, not the name: its real path as the kernel
+ * has it for the open descriptor (`/proc/self/fd` on Linux; elsewhere the
+ * name's real path) must lie inside the folder, and that path must still
+ * name the opened file (same device and inode). So a link swapped into the
+ * path between a check and the read cannot bring a file from outside.
  */
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, open, readlink, realpath, stat } from "node:fs/promises";
+import { isInside } from "@kosong/workspace";
 
 /** What {@link readCappedFile} found. */
 export type CappedFileRead =
@@ -15,21 +23,29 @@ export type CappedFileRead =
   | { kind: "missing" }
   /** There but not readable (a folder, a FIFO or device, a link when links are refused, no permission, ...): why. */
   | { kind: "unreadable"; message: string }
+  /** With `within`: what was opened is not inside that folder (reached through a link out of it, or swapped while opened); not read. */
+  | { kind: "outside" }
   /** A regular file larger than the cap: not read (or read past the cap, having grown). */
   | { kind: "too-large"; bytes: number }
-  /** Its bytes. */
-  | { kind: "read"; bytes: Buffer };
+  /** Its bytes (and with `within`, its real path as opened). */
+  | { kind: "read"; bytes: Buffer; real?: string };
 
 /** What {@link readFileStart} found: as {@link CappedFileRead}, but a larger file gives its start. */
 export type FileStartRead =
   | Exclude<CappedFileRead, { kind: "too-large" }>
-  /** A regular file larger than the cap: its first `maxBytes` bytes, and its size (at least `maxBytes + 1`). */
-  | { kind: "cut"; bytes: Buffer; size: number };
+  /** A regular file larger than the cap: its first `maxBytes` bytes, and its size (at least `maxBytes + 1`); with `within`, its real path as opened. */
+  | { kind: "cut"; bytes: Buffer; size: number; real?: string };
 
-/** Whether links in the file's place are followed. */
+/** Whether links in the file's place are followed, and the folder the file must be in. */
 export interface CappedReadOptions {
   /** With `false` a link in the file's place is unreadable (O_NOFOLLOW). Default true. */
   followLinks?: boolean;
+  /**
+   * A folder, by its real path, that the file, as opened, must lie inside;
+   * else the read is `outside`. It is not resolved again: a folder inside a
+   * hostile tree stays the one that was checked.
+   */
+  within?: string;
 }
 
 /** Reads `file` when it is a regular file of at most `maxBytes`. */
@@ -58,12 +74,15 @@ async function readRegular(file: string, maxBytes: number, options: CappedReadOp
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | (options.followLinks === false ? constants.O_NOFOLLOW : 0));
     try {
       const info = await handle.stat();
+      const real = options.within === undefined ? undefined : await openedInside(handle.fd, info, file, options.within);
+      if (real === null) return { kind: "outside" };
+      const where = real === undefined ? {} : { real };
       if (!info.isFile()) return { kind: "unreadable", message: "not a regular file" };
-      if (info.size > maxBytes && !keepStart) return { kind: "cut", bytes: Buffer.alloc(0), size: info.size };
+      if (info.size > maxBytes && !keepStart) return { kind: "cut", bytes: Buffer.alloc(0), size: info.size, ...where };
       // One byte past the cap tells a file that grew after the stat (or reports no true size).
       const bytes = await readAtMost(handle, maxBytes + 1);
-      if (bytes.length <= maxBytes) return { kind: "read", bytes };
-      return { kind: "cut", bytes: bytes.subarray(0, maxBytes), size: Math.max(info.size, bytes.length) };
+      if (bytes.length <= maxBytes) return { kind: "read", bytes, ...where };
+      return { kind: "cut", bytes: bytes.subarray(0, maxBytes), size: Math.max(info.size, bytes.length), ...where };
     } finally {
       await handle.close();
     }
@@ -71,6 +90,21 @@ async function readRegular(file: string, maxBytes: number, options: CappedReadOp
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? { kind: "missing" } : { kind: "unreadable", message: (error as Error).message };
   }
+}
+
+/**
+ * The real path of the file open as descriptor `fd` (`opened` its fstat),
+ * opened by the name `file`, when it lies inside the real folder `root`:
+ * the kernel's path for the descriptor (`/proc/self/fd`), or where `/proc`
+ * is not mounted the name's real path. Null when that path is outside
+ * `root` or no longer names the opened file (same device and inode), as
+ * when a link was swapped in between the open and the check.
+ */
+async function openedInside(fd: number, opened: Stats, file: string, root: string): Promise<string | null> {
+  const real = await readlink(`/proc/self/fd/${fd}`).catch(() => realpath(file));
+  if (!isInside(root, real)) return null;
+  const named = await stat(real).catch(() => null);
+  return named !== null && named.dev === opened.dev && named.ino === opened.ino ? real : null;
 }
 
 /** Up to `limit` bytes from the start of `handle`'s file. */

@@ -1,25 +1,18 @@
 /**
  * One way kosong rewrites a small file of its own (session metadata, trust,
- * permission rules, subagent records, checkpoint times): the new text goes
- * to a temporary file beside it, which is then renamed over it. A process
- * killed mid-write, or a reader looking at the same moment, sees the old
- * file or the new one, never a truncated one; two writers each leave a
- * whole file (the last rename wins).
+ * permission rules, subagent records, checkpoint times): through
+ * `replaceFileDurably` of @kosong/context, a synced temporary file renamed
+ * over it and the folder synced after. A process killed mid-write, a power
+ * loss or kernel crash, or a reader looking at the same moment sees the old
+ * file or the new one, never a truncated or empty one; two writers each
+ * leave a whole file (the last rename wins).
  */
-import { randomBytes } from "node:crypto";
-import { rename, rm, writeFile } from "node:fs/promises";
+import { replaceFileDurably } from "@kosong/context";
 
 /**
  * Replaces `file` with `text` (mode 0600). On failure the temporary file is
  * removed and `file` is left as it was.
  */
-export async function replaceFile(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    await writeFile(temporary, text, { mode: 0o600, flag: "wx" });
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+export function replaceFile(file: string, text: string): Promise<void> {
+  return replaceFileDurably(file, text, 0o600);
 }

@@ -7,7 +7,7 @@
  */
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
-import { maxSettingsSize, type ReadSettingsFile, readSettingsFile } from "../config/settings-file-reads.js";
+import { maxSettingsSize, type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
 import { defaultHookTimeoutSeconds, isValidRegExp, type HookDefinition, hookEvents, type HookEvent, type HookScope } from "./hook-definition.js";
 
 const entrySchema = lazySchema(() =>
@@ -25,8 +25,12 @@ export interface ClaudeHooks {
 
 /** The hooks of the Claude Code settings file at `file` (none when it does not exist), got through `read`. */
 export async function readClaudeSettingsHooks(file: string, scope: HookScope, read: ReadSettingsFile = readSettingsFile): Promise<ClaudeHooks> {
-  const got = await read(file);
-  if (got.kind === "missing") return { hooks: [], notices: [] };
+  return settingsFileHooks(file, scope, await read(file));
+}
+
+/** The hooks of the Claude Code settings file `file` as read (`got`); none when it is missing or was found outside the folder it was confined to (the caller says so). */
+export function settingsFileHooks(file: string, scope: HookScope, got: SettingsFileRead): ClaudeHooks {
+  if (got.kind === "missing" || got.kind === "outside") return { hooks: [], notices: [] };
   if (got.kind === "unreadable") return { hooks: [], notices: [`cannot read ${file}: ${got.message}`] };
   if (got.kind === "too-large") return { hooks: [], notices: [`${file} is larger than ${maxSettingsSize}: its hooks are not read`] };
   const json = got.json();

@@ -9,9 +9,9 @@
  */
 import path from "node:path";
 import type { Settings } from "../config/settings.js";
-import type { ReadSettingsFile } from "../config/settings-file-reads.js";
-import { readLinkOutOf } from "../project/link-out-of-workspace.js";
-import { readClaudeSettingsHooks } from "./claude-settings-hooks.js";
+import { type ReadSettingsFile, readSettingsFile } from "../config/settings-file-reads.js";
+import { shownLinkOut } from "../project/link-out-of-workspace.js";
+import { readClaudeSettingsHooks, settingsFileHooks } from "./claude-settings-hooks.js";
 import type { HookDefinition } from "./hook-definition.js";
 
 /** Options of {@link readSessionHooks}. */
@@ -49,14 +49,15 @@ export async function readSessionHooks(options: SessionHooksOptions): Promise<Se
 
 /**
  * The hooks of the workspace's settings file `file` (the user's own in the
- * home folder itself). One reached through a link out of the workspace is
- * not the workspace's: `warn` says so and it brings none.
+ * home folder itself). One reached through a link out of the workspace
+ * (also one swapped in while it is read) is not the workspace's: `warn`
+ * says so and it brings none.
  */
-async function readWorkspaceHooks(cwd: string, file: string, own: boolean, warn: (line: string) => void, read: ReadSettingsFile | undefined) {
-  const link = own ? null : await readLinkOutOf(cwd, file);
-  if (link === null) return readClaudeSettingsHooks(file, own ? "user" : "workspace", read);
-  warn(`${path.relative(cwd, link)} links out of the workspace: the hooks of ${path.relative(cwd, file)} are not the workspace's and are not run`);
-  return { hooks: [], notices: [] };
+async function readWorkspaceHooks(cwd: string, file: string, own: boolean, warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile) {
+  if (own) return readClaudeSettingsHooks(file, "user", read);
+  const got = await read(file, cwd);
+  if (got.kind === "outside") warn(`${await shownLinkOut(cwd, file)} links out of the workspace: the hooks of ${path.relative(cwd, file)} are not the workspace's and are not run`);
+  return settingsFileHooks(file, "workspace", got);
 }
 
 /**

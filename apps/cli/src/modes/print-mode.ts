@@ -19,7 +19,7 @@ import { count } from "../render/count.js";
 import { fileRecoveryLines } from "../render/file-recovery-lines.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { attachMentions, ImageInputError, withText } from "./interactive/file-mentions.js";
-import { recordFirstPrompt } from "../sessions/session-store.js";
+import { recordFirstPromptMeanwhile } from "../sessions/session-store.js";
 
 /** What print mode runs. */
 export interface PrintModeOptions {
@@ -53,12 +53,14 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
         }, settings.maxTimeMs);
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  let recording: Promise<{ error: unknown } | null> = Promise.resolve(null);
   try {
     const skipped = agent.restoreReport.skipped.length;
     if (skipped > 0) err.write(`kosong: ${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is)\n`);
     for (const line of fileRecoveryLines(agent.restoreReport.fileRecovery)) err.write(`kosong: ${line.trimStart()}\n`);
     for (const line of agent.subagentNotices) err.write(`kosong: ${visibleControls(line, { oneLine: true })}\n`);
-    if (agent.session) await recordFirstPrompt(agent.session, prompt);
+    // Written while the turn runs (the request does not wait for the write's sync); a failure is told at the end.
+    recording = recordFirstPromptMeanwhile(agent.session, prompt);
     agent.questioner = printModeQuestioner(settings, err);
     const refused: string[] = [];
     agent.soul.approval.subscribe((event) => {
@@ -100,6 +102,8 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     clearTimeout(timer);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    const failed = await recording;
+    if (failed !== null) err.write(`kosong: the session's first prompt was not recorded in session.json: ${visibleControls(failed.error instanceof Error ? failed.error.message : String(failed.error), { oneLine: true })}\n`);
     await agent.close();
   }
 }

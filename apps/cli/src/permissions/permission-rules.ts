@@ -7,10 +7,10 @@
  * matched by an `allow` rule only runs without asking. Deny wins over ask,
  * ask over allow.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { maxSettingsSize, type ReadSettingsFile, readSettingsFile, type SettingsFileRead } from "../config/settings-file-reads.js";
-import { linkOutOf, readLinkOutOf } from "../project/link-out-of-workspace.js";
+import { linkOutOf, shownLinkOut } from "../project/link-out-of-workspace.js";
 import { editPermissionList } from "./permission-file.js";
 import { type PermissionEffect, type PermissionRule, parsePermissionRule, ruleMatches } from "./permission-rule.js";
 
@@ -164,19 +164,20 @@ export interface ProjectRuleList {
  * The permission lists of the project's files that have some (a file that
  * is not JSON is named to `warn`), got through `read`. A file reached
  * through a link out of the workspace (its folder, e.g. a cloned
- * `.kosong -> /somewhere`, or the file itself) is not the workspace's to
- * bring: it is not read, and `warn` says so.
+ * `.kosong -> /somewhere`, or the file itself, also one swapped in while it
+ * is read) is not the workspace's to bring: it is not read, and `warn` says so.
  */
 export async function readProjectRuleLists(workspace: string, warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile): Promise<ProjectRuleList[]> {
   const out: ProjectRuleList[] = [];
+  const root = await realpath(workspace).catch(() => path.resolve(workspace));
   for (const file of projectRuleFiles) {
     const absolute = path.join(workspace, file);
-    const link = await readLinkOutOf(workspace, absolute);
-    if (link !== null) {
-      warn(`${path.relative(workspace, link)} links out of the workspace: the permission rules of ${file} are not the workspace's and are not used`);
+    const got = await read(absolute, root);
+    if (got.kind === "outside") {
+      warn(`${await shownLinkOut(workspace, absolute)} links out of the workspace: the permission rules of ${file} are not the workspace's and are not used`);
       continue;
     }
-    const lists = permissionsIn(absolute, await read(absolute), warn);
+    const lists = permissionsIn(absolute, got, warn);
     if (lists !== null) out.push({ file, lists });
   }
   return out;

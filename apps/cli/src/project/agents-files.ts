@@ -11,7 +11,6 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { isInside } from "@kosong/workspace";
 import { readFileStart, startText } from "../files/read-capped-file.js";
 
 /** One instructions file. */
@@ -61,12 +60,15 @@ export async function findAgentsFiles(cwd: string, repoRoot: string | null): Pro
 /** What {@link readAgentsFile} gives for a file that leads (through links) out of the root. */
 const OUTSIDE = Symbol("outside");
 
-/** `file` cut to {@link maxAgentsFileChars}; null when it is not there or not a regular file, {@link OUTSIDE} when it leads (through links) out of `root`. */
+/**
+ * `file` cut to {@link maxAgentsFileChars}; null when it is not there or not
+ * a regular file, {@link OUTSIDE} when, as opened, it lies (through links)
+ * out of `root` (a real path): the read checks what it opened, so a link swapped in
+ * meanwhile cannot bring a file from outside.
+ */
 async function readAgentsFile(root: string, file: string): Promise<AgentsFile | typeof OUTSIDE | null> {
-  const real = await realpath(file).catch(() => null);
-  if (real === null) return null;
-  if (!isInside(root, real)) return OUTSIDE;
-  const read = await readFileStart(real, maxAgentsFileBytes, { followLinks: false });
+  const read = await readFileStart(file, maxAgentsFileBytes, { within: root });
+  if (read.kind === "outside") return OUTSIDE;
   if (read.kind !== "read" && read.kind !== "cut") return null;
   const content = startText(read);
   const cut = read.kind === "cut" || content.length > maxAgentsFileChars;

@@ -3,7 +3,8 @@
  * reached through a link that leaves the workspace: a cloned `.kosong` or
  * `.claude` linked to a folder elsewhere (say the user's own `~/.claude`),
  * or a settings file linked to one outside. Such a file is not the
- * workspace's: it is neither read as the workspace's nor written through.
+ * workspace's: it is neither read as the workspace's (the read itself
+ * checks what it opened: `within` of the capped reads) nor written through.
  * Links that stay inside the workspace, and a workspace that itself lives
  * under a linked path, are fine: both sides are compared as real paths.
  */
@@ -28,11 +29,12 @@ export async function linkOutOf(workspace: string, file: string): Promise<string
 }
 
 /**
- * {@link linkOutOf} for a read: the part leading out when `file` is there
- * through it, else null. A path that cannot be resolved (a link loop, no
- * permission) gives null too, and is left to the read, which names it.
+ * What a notice names for workspace file `file` when a confined read found
+ * it, as opened, outside `workspace`: the part that leads out (its folder or
+ * the file, relative to the workspace), or the file itself when the links
+ * have changed since the read.
  */
-export async function readLinkOutOf(workspace: string, file: string): Promise<string | null> {
+export async function shownLinkOut(workspace: string, file: string): Promise<string> {
   const link = await linkOutOf(workspace, file).catch(() => null);
-  return link !== null && (await realpath(file).then(() => true, () => false)) ? link : null;
+  return path.relative(workspace, link ?? file);
 }

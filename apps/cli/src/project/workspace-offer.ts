@@ -22,7 +22,7 @@ export interface WorkspaceOffer {
 
 /** The offer of `cwd` with its `hooks` (read with the session's hooks, sharing `read`); a file's problems go to `warn`. */
 export async function readWorkspaceOffer(cwd: string, hooks: readonly HookDefinition[], warn: (line: string) => void, read: ReadSettingsFile = readSettingsFile): Promise<WorkspaceOffer> {
-  const [mcpServers, rules] = await Promise.all([readWorkspaceMcpServers(cwd), readProjectRuleLists(cwd, warn, read)]);
+  const [mcpServers, rules] = await Promise.all([readWorkspaceMcpServers(cwd, read), readProjectRuleLists(cwd, warn, read)]);
   return { hooks, mcpServers: mcpServers ?? [], rules };
 }
 

@@ -4,15 +4,17 @@ import { defaultHome } from "../config/settings.js";
 import { redactUrlPasswords } from "@kosong/core";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { diskBytesOf, listAllSessions } from "./session-retention.js";
-import { sessionsDir } from "./session-store.js";
+import { removeAbandonedSessions, sessionsDir } from "./session-store.js";
 import { type SessionStoreClient, withStore } from "./store-sessions.js";
 
 /**
  * Prints the sessions of `$KOSONG_HOME` to stdout, and with `store` those
  * only the PostgreSQL store holds (directory `(only in PostgreSQL)`, nothing
- * on disk).
+ * on disk). The folders of sessions killed before their first prompt go
+ * first (see `removeAbandonedSessions`).
  */
 export async function printSessions(home: string = defaultHome(), out: NodeJS.WritableStream = process.stdout, store: SessionStoreClient | null = null): Promise<number> {
+  await removeAbandonedSessions(home);
   const { sessions } = await listAllSessions(home, store);
   if (sessions.length === 0) {
     out.write(`No sessions yet in ${sessionsDir(home)}${store === null ? "" : " or in the store"}.\n`);

@@ -12,7 +12,7 @@ import path from "node:path";
 import { JsonlSessionStore, type SessionSummary } from "@kosong/context";
 import { UsageError } from "../cli-error.js";
 import { agentIdPattern } from "../subagents/subagent-store.js";
-import { type ListedSession, listSessions } from "./session-store.js";
+import { type ListedSession, listSessions, removeAbandonedSessions } from "./session-store.js";
 import { deleteWithChildren, type SessionStoreClient, storeOnlySessions } from "./store-sessions.js";
 import { childSessionId } from "./stored-conversation.js";
 
@@ -83,13 +83,17 @@ export function diskBytesOf(session: ListedSession): Promise<number> {
  * rotations and subagent contexts with it); without a store, or while
  * another process holds it, it is left whole and said so. `storeOnly:
  * false` leaves the sessions without a folder here alone (start-up
- * retention: the database may be shared with other programs).
+ * retention: the database may be shared with other programs). Unless
+ * `dryRun`, the folders of sessions killed before their first prompt go
+ * too (`removeAbandonedSessions`, `spare` spared; not counted: they were
+ * never listed).
  */
 export async function pruneSessions(
   home: string,
   policy: RetentionPolicy,
   options: { dryRun: boolean; now?: number; spare?: ReadonlySet<string>; store?: SessionStoreClient | null; storeOnly?: boolean },
 ): Promise<PrunedSession[]> {
+  if (!options.dryRun) await removeAbandonedSessions(home, options.spare);
   const listed = await listAllSessions(home, options.store ?? null);
   const sessions = options.storeOnly === false ? listed.sessions.filter((s) => !s.onlyInStore) : listed.sessions;
   const stored = listed.stored;

@@ -10,10 +10,13 @@
 import { randomBytes } from "node:crypto";
 import { chmod, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { JsonlSessionStore } from "@kosong/context";
+import { decodeRecordLine } from "@kosong/context/records";
 import { lazySchema } from "@kosong/core";
 import * as z from "zod";
 import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
+import { readCappedFile } from "../files/read-capped-file.js";
 import { replaceFile } from "../files/replace-file.js";
 import { makeFolders } from "./make-folders.js";
 import { unwritableFolderError } from "./unwritable-folder.js";
@@ -80,7 +83,10 @@ export async function createSession(home: string, cwd: string, now: Date = new D
   await chmod(dir, 0o700);
   const info: SessionInfo = { id, dir, contextFile: path.join(dir, "context.jsonl"), cwd, firstPrompt: null, createdAt: now.toISOString(), compaction: null, storedSize: null };
   await writeFile(info.contextFile, "", { mode: 0o600, flag: "a" });
-  await writeMetadata(info);
+  // A plain write, not a durable replace: there is no older file to keep, and a session without a prompt
+  // has nothing to lose (listings skip it). Each later change, the first prompt first, replaces it durably,
+  // off the path to the first request.
+  await writeFile(path.join(dir, "session.json"), metadataText(info), { mode: 0o600 });
   return info;
 }
 
@@ -89,6 +95,18 @@ export async function recordFirstPrompt(info: SessionInfo, prompt: string): Prom
   if (info.firstPrompt !== null) return;
   info.firstPrompt = prompt.length > 200 ? `${prompt.slice(0, 197)}...` : prompt;
   await writeMetadata(info);
+}
+
+/**
+ * {@link recordFirstPrompt} for writing while the turn runs (the request
+ * does not wait for the write, which syncs to disk): never rejects, and
+ * resolves to the write's error, or null (also without a session).
+ */
+export function recordFirstPromptMeanwhile(info: SessionInfo | null, prompt: string): Promise<{ error: unknown } | null> {
+  return (info === null ? Promise.resolve() : recordFirstPrompt(info, prompt)).then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
 }
 
 /** Records the strategy chosen with `/strategy`, for when the session is resumed. */
@@ -103,17 +121,77 @@ export async function recordStoredSize(info: SessionInfo, bytes: number): Promis
   await writeMetadata(info);
 }
 
-/** Every session under `home`, most recently used first. Folders without readable metadata are skipped. */
+/**
+ * Every session under `home`, most recently used first. Folders without
+ * readable metadata are skipped, and so are sessions that never got a
+ * prompt (nothing to resume; see {@link removeAbandonedSessions}).
+ */
 export async function listSessions(home: string): Promise<ListedSession[]> {
+  const { used } = await readSessions(home);
+  return used.sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+}
+
+/**
+ * Removes the folders of sessions that never got a prompt and that no
+ * process holds any more (killed before their first prompt, their
+ * conversation's lock left by a process that is gone). One a live process
+ * holds, one being made (no lock yet), and those whose ids are in `spare`
+ * (the session this process is about to open), are left alone; so is one
+ * that got a prompt by the time its lock is taken. Resolves to how many
+ * went.
+ */
+export async function removeAbandonedSessions(home: string, spare: ReadonlySet<string> = new Set()): Promise<number> {
+  const { unused } = await readSessions(home);
+  const store = new JsonlSessionStore(sessionsDir(home));
+  const removed = await Promise.all(
+    unused
+      .filter((session) => !spare.has(session.id))
+      .map(async (session) => {
+        if (!(await exists(`${session.contextFile}.lock`))) return false;
+        // Judged again under the lock: a process may have taken the session, prompted and let go since.
+        const stillUnused = async () => {
+          const now = await readSession(session.dir);
+          return now !== null && (await isUnused(now));
+        };
+        return store.deleteSession(path.basename(session.dir), { when: stillUnused }).catch(() => false);
+      }),
+  );
+  return removed.filter(Boolean).length;
+}
+
+/** The sessions of `home` with readable metadata: those used, and those that never got a prompt. */
+async function readSessions(home: string): Promise<{ used: ListedSession[]; unused: ListedSession[] }> {
   let names: string[];
   try {
     names = await readdir(sessionsDir(home));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { used: [], unused: [] };
     throw error;
   }
-  const sessions = await Promise.all(names.map((name) => readSession(path.join(sessionsDir(home), name))));
-  return sessions.filter((s): s is ListedSession => s !== null).sort((a, b) => b.lastUsed - a.lastUsed || b.id.localeCompare(a.id));
+  const sessions = (await Promise.all(names.map((name) => readSession(path.join(sessionsDir(home), name))))).filter((s): s is ListedSession => s !== null);
+  const unused = await Promise.all(sessions.map(isUnused));
+  return { used: sessions.filter((_, i) => !unused[i]), unused: sessions.filter((_, i) => unused[i]) };
+}
+
+/** Bytes of a conversation file read at most to tell whether it holds more than a system prompt (a larger one does). */
+const unusedReadBytes = 1024 * 1024;
+
+/**
+ * Whether `session` never got a prompt: no first prompt recorded, no size
+ * in a store, no rotation, and a conversation file holding nothing but the
+ * system prompt (stored while the first prompt is awaited). A torn or
+ * damaged line counts as a start of use.
+ */
+async function isUnused(session: ListedSession): Promise<boolean> {
+  if (session.firstPrompt !== null || session.storedSize !== null || session.size > unusedReadBytes) return false;
+  if ((await readdir(session.dir).catch(() => [])).some((name) => /^context_\d+\.jsonl$/.test(name))) return false;
+  const read = await readCappedFile(session.contextFile, unusedReadBytes);
+  if (read.kind !== "read") return false;
+  const lines = read.bytes.toString("utf8").split("\n").filter((line) => line.trim() !== "");
+  return lines.every((line) => {
+    const decoded = decodeRecordLine(line);
+    return decoded.ok && decoded.record.kind === "system_prompt";
+  });
 }
 
 /** The session whose id is `id` or starts with it; a {@link CliError} when none or several match. */
@@ -136,8 +214,9 @@ export async function findSession(home: string, id: string): Promise<ListedSessi
  */
 export async function exactSession(home: string, cwd: string, id: string): Promise<ListedSession | null> {
   const folder = await realpath(cwd).catch(() => null);
-  if (folder === null || !id.isWellFormed()) return null;
-  return (await listSessions(home)).find((s) => s.id === id && s.cwd === folder) ?? null;
+  if (folder === null || !sessionIdPattern.test(id)) return null;
+  const session = await readSession(path.join(sessionsDir(home), id));
+  return session?.id === id && session.cwd === folder ? session : null;
 }
 
 /** An id a client may choose (`--session`): a safe folder name. */
@@ -146,7 +225,7 @@ export const sessionIdPattern = /^(?!\.{1,2}$)[\w.-]{1,128}$/;
 /** The session `id` (exactly), or a new session of `cwd` with that id (kimi-cli's `--session`). */
 export async function openOrCreateSession(home: string, cwd: string, id: string): Promise<SessionInfo> {
   if (!sessionIdPattern.test(id)) throw new CliError(`--session: "${id}" is not a valid session id (letters, digits, ".", "_" and "-", at most 128).`);
-  const existing = (await listSessions(home)).find((s) => s.id === id);
+  const existing = await readSession(path.join(sessionsDir(home), id));
   return existing ?? createSession(home, cwd, new Date(), id);
 }
 
@@ -168,9 +247,18 @@ export async function secureSessionFiles(info: Pick<SessionInfo, "dir">): Promis
   await Promise.all(entries.map((entry) => chmod(path.join(info.dir, entry.name), entry.isDirectory() ? 0o700 : 0o600).catch(() => undefined)));
 }
 
-async function writeMetadata(info: SessionInfo): Promise<void> {
+/** `session.json`'s text for `info`. */
+function metadataText(info: SessionInfo): string {
   const metadata = { id: info.id, cwd: info.cwd, first_prompt: info.firstPrompt, created_at: info.createdAt, compaction: info.compaction, ...(info.storedSize === null ? {} : { stored_size: info.storedSize }) };
-  await replaceFile(path.join(info.dir, "session.json"), `${JSON.stringify(metadata, null, 2)}\n`);
+  return `${JSON.stringify(metadata, null, 2)}\n`;
+}
+
+async function writeMetadata(info: SessionInfo): Promise<void> {
+  await replaceFile(path.join(info.dir, "session.json"), metadataText(info));
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(() => true, () => false);
 }
 
 async function readSession(dir: string): Promise<ListedSession | null> {

@@ -6,13 +6,14 @@
  * working directory (the project's).
  *
  * Project files come with the workspace, so they are read as hostile:
- * regular files only (no links, in folders that are not links), at most
+ * regular files only (no links, in folders that are not links, and as
+ * opened inside the workspace: a linked `.kosong` or `.claude` brings none), at most
  * {@link maxAgentFiles} per folder and {@link maxAgentFileBytes} each, names
  * of letters, digits, `-` and `_`, control characters dropped from the
  * description; they cannot replace a built-in kind or a user's agent of the
  * same name, and their `model` is ignored (the session's model runs them).
  */
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { readCappedFile } from "../files/read-capped-file.js";
 import { oneLine } from "../render/visible-controls.js";
@@ -33,6 +34,8 @@ export interface AgentFolders {
   user: string[];
   /** The project's folders (workspace-brought). */
   project: string[];
+  /** The workspace the project's files must lie in, as opened (a `.kosong` or `.claude` linked out of it brings none). */
+  workspace: string;
 }
 
 /** The folders of a session: kosong's home and `~/.claude` for the user, the working directory's for the project. */
@@ -40,6 +43,7 @@ export function agentFolders(home: string, cwd: string, userHome: string): Agent
   return {
     user: [path.join(home, "agents"), path.join(userHome, ".claude", "agents")],
     project: [path.join(cwd, ".kosong", "agents"), path.join(cwd, ".claude", "agents")],
+    workspace: cwd,
   };
 }
 
@@ -56,9 +60,10 @@ export interface LoadedAgentTypes {
 export async function loadAgentTypes(folders: AgentFolders, knownTools: readonly string[]): Promise<LoadedAgentTypes> {
   const notes: string[] = [];
   const byName = new Map<string, AgentType>(builtinAgentTypes.map((t) => [t.name, t]));
+  const workspace = await realpath(folders.workspace).catch(() => path.resolve(folders.workspace));
   for (const [trusted, dirs] of [[true, folders.user], [false, folders.project]] as const) {
     for (const dir of dirs) {
-      for (const type of await readFolder(dir, trusted, knownTools, notes)) {
+      for (const type of await readFolder(dir, trusted ? null : workspace, knownTools, notes)) {
         if (byName.has(type.name)) notes.push(`${type.source}: an agent named "${type.name}" exists already; this one is ignored`);
         else byName.set(type.name, type);
       }
@@ -67,7 +72,9 @@ export async function loadAgentTypes(folders: AgentFolders, knownTools: readonly
   return { types: [...byName.values()], notes };
 }
 
-async function readFolder(dir: string, trusted: boolean, knownTools: readonly string[], notes: string[]): Promise<AgentType[]> {
+/** The agents of folder `dir`: the user's (`within` null), or the project's, whose files must lie in the real folder `within`, as opened. */
+async function readFolder(dir: string, within: string | null, knownTools: readonly string[], notes: string[]): Promise<AgentType[]> {
+  const trusted = within === null;
   const info = await lstat(dir).catch(() => null);
   if (info === null) return [];
   if (!info.isDirectory()) {
@@ -79,7 +86,7 @@ async function readFolder(dir: string, trusted: boolean, knownTools: readonly st
   const types: AgentType[] = [];
   for (const name of names.slice(0, maxAgentFiles)) {
     const file = path.join(dir, name);
-    const text = await readCapped(file).catch((error: unknown) => {
+    const text = await readCapped(file, within).catch((error: unknown) => {
       notes.push(`${file}: skipped (${error instanceof Error ? error.message : String(error)})`);
       return null;
     });
@@ -91,11 +98,12 @@ async function readFolder(dir: string, trusted: boolean, knownTools: readonly st
   return types;
 }
 
-/** Reads a regular file (not through a link) of at most {@link maxAgentFileBytes}. */
-async function readCapped(file: string): Promise<string> {
-  const read = await readCappedFile(file, maxAgentFileBytes, { followLinks: false });
+/** Reads a regular file (not through a link; inside the real folder `within`, as opened, when given) of at most {@link maxAgentFileBytes}. */
+async function readCapped(file: string, within: string | null): Promise<string> {
+  const read = await readCappedFile(file, maxAgentFileBytes, { followLinks: false, ...(within !== null && { within }) });
   if (read.kind === "read") return read.bytes.toString("utf8");
-  throw new Error(read.kind === "too-large" ? `${read.bytes} bytes, more than ${maxAgentFileBytes}` : read.kind === "missing" ? "not there" : read.message);
+  if (read.kind === "outside") throw new Error("it links out of the workspace");
+  throw new Error(read.kind === "too-large" ? `${read.bytes} bytes, more than ${maxAgentFileBytes}` : read.kind === "unreadable" ? read.message : "not there");
 }
 
 /** The kind a file defines, or why it defines none. */

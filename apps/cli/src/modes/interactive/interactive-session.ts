@@ -15,7 +15,7 @@ import { ScreenWriter } from "../../render/screen-writer.js";
 import { toolOutputText } from "../../render/tool-output.js";
 import type { Style } from "../../render/terminal-style.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
-import { recordFirstPrompt } from "../../sessions/session-store.js";
+import { recordFirstPromptMeanwhile } from "../../sessions/session-store.js";
 import { reportedWindow } from "../../agent/reported-window.js";
 import type { QuestionAnswers, QuestionItem } from "../../questions/ask-user-question.js";
 import { planModeNote } from "../../plan/plan-mode.js";
@@ -246,11 +246,7 @@ export class InteractiveSession {
    * printed once the turn has ended, and the session goes on.
    */
   async runPrompt(prompt: string): Promise<OperationEnd> {
-    // Handled at once: a write failing while the turn runs must not be an unhandled rejection (which ends the process).
-    const recording = (this.agent.session ? recordFirstPrompt(this.agent.session, prompt) : Promise.resolve()).then(
-      () => null,
-      (error: unknown) => ({ error }),
-    );
+    const recording = recordFirstPromptMeanwhile(this.agent.session, prompt);
     try {
       return await this.#runTurn(prompt);
     } finally {
