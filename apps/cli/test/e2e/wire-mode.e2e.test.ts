@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { kosongBin } from "./kosong-binary.js";
 import { callTool, gate, say, useFakeModel, usage } from "./fake-model.js";
+import { sessionCheckpointIds } from "./session-checkpoint-ids.js";
 
 const tempDir = useTempDirs();
 const fake = useFakeModel();
@@ -139,13 +140,9 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
     } finally {
       await session.close();
     }
-    const dir = path.join(home, ".kosong", "sessions", session.sessionId);
-    const checkpoints = (await readFile(path.join(dir, "context.jsonl"), "utf8"))
-      .split("\n")
-      .flatMap((line) => (line.includes('"_checkpoint"') ? [(JSON.parse(line) as { id: number }).id] : []));
+    const { checkpoints, timed } = await sessionCheckpointIds(path.join(home, ".kosong", "sessions", session.sessionId));
     expect(checkpoints).toEqual([0, 1, 2, 3]);
-    const times = (await readFile(path.join(dir, "checkpoint-times.jsonl"), "utf8").catch(() => "")).split("\n").filter((line) => line !== "");
-    expect(times.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual(checkpoints);
+    expect(timed).toEqual(checkpoints);
   });
 
   it("detaches the child agents of the checkpoints a D-Mail reverts, as the interactive mode does", async () => {
