@@ -221,9 +221,11 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
       fake.server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage });
       for (const text of ["first", "second"]) expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })).toEqual({ stopReason: "end_turn" });
     });
-    const { checkpoints, timed } = await sessionCheckpointIds(path.join(home, ".kosong", "sessions", sessionId));
+    const { checkpoints, timed, messages } = await sessionCheckpointIds(path.join(home, ".kosong", "sessions", sessionId));
     expect(checkpoints).toEqual([0, 1, 2, 3]);
     expect(timed).toEqual(checkpoints);
+    // Each with the messages before it: a step's checkpoint is announced before the step writes it.
+    expect(messages).toEqual([0, 1, 2, 3]);
   });
 
   it("shows a child agent's steps as updates of the parent's Agent call, its answer as the call's result", async () => {

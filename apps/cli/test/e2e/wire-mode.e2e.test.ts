@@ -140,9 +140,11 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
     } finally {
       await session.close();
     }
-    const { checkpoints, timed } = await sessionCheckpointIds(path.join(home, ".kosong", "sessions", session.sessionId));
+    const { checkpoints, timed, messages } = await sessionCheckpointIds(path.join(home, ".kosong", "sessions", session.sessionId));
     expect(checkpoints).toEqual([0, 1, 2, 3]);
     expect(timed).toEqual(checkpoints);
+    // Each with the messages before it: a step's checkpoint is announced before the step writes it.
+    expect(messages).toEqual([0, 1, 2, 3]);
   });
 
   it("detaches the child agents of the checkpoints a D-Mail reverts, as the interactive mode does", async () => {
