@@ -10,7 +10,6 @@
 import "./session/tool-context.js";
 
 export { Soul, type RunOptions, type SoulOptions, type SoulStatus, type TurnOptions } from "./loop/soul.js";
-export type { SoulObserver } from "./loop/event-observer.js";
 export type { AgentSpec } from "./loop/runtime.js";
 export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./loop/turn.js";
 export type { SoulEvent, SoulEventOf, SoulEventType, StopReason, UserInput, ApprovalKind } from "./events/events.js";

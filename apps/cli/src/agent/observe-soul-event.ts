@@ -2,7 +2,7 @@
  * What the CLI keeps beside the conversation from the soul's events, in
  * every mode: the session's soul calls it for each event (`SoulOptions.observer`).
  */
-import type { Context, SoulEvent, SoulObserver } from "@kosong/soul";
+import type { Context, SoulEvent, SoulOptions } from "@kosong/soul";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import type { CheckpointTimes } from "../sessions/checkpoint-times.js";
 
@@ -24,7 +24,7 @@ export interface SoulEventRecords {
  * `CommandSandbox.usable`) while the call's arguments still stream. Failures
  * are shown with `warn`, never thrown.
  */
-export function observeSoulEvent(records: SoulEventRecords): SoulObserver {
+export function observeSoulEvent(records: SoulEventRecords): NonNullable<SoulOptions["observer"]> {
   const { context, sandbox, checkpointTimes, afterRevert, warn } = records;
   const failed = (what: string) => (error: unknown) => warn(`could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
   return async (event: SoulEvent) => {

@@ -5,9 +5,10 @@
 import type { SoulEvent } from "../events/events.js";
 
 /**
- * A host's observer of a soul's events (see `SoulOptions.observer`): it may
- * return a promise, which the next call waits for. What it throws or rejects
- * with is dropped, so it reports its own failures.
+ * A host's observer of a soul's events, `SoulOptions["observer"]` (the root
+ * entry does not name it): it may return a promise, which the next call
+ * waits for. What it throws or rejects with is dropped, so it reports its
+ * own failures.
  */
 export type SoulObserver = (event: SoulEvent) => void | Promise<void>;
 
