@@ -37,6 +37,8 @@ beforeAll(async () => {
     else if (url.pathname === "/binary") res.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.alloc(10));
     else if (url.pathname === "/missing") res.writeHead(404, { "content-type": "text/plain" }).end("no such page");
     else if (url.pathname === "/stall") stalled.push(res);
+    else if (url.pathname === "/deep") res.writeHead(200, { "content-type": "text/html" }).end(`<p>top</p>${"<div></span>".repeat(5000)}x`);
+    else if (url.pathname === "/nested-page") res.writeHead(200, { "content-type": "text/html" }).end(`<!-- <div><div> --><script>"<div>".repeat(9)</script>${"<div><ul><li><p>".repeat(100)}deep text${"</p></li></ul></div>".repeat(100)}<p>after</p>`);
     else if (url.pathname === "/to-metadata") res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     else if (url.pathname === "/to-localhost") res.writeHead(302, { location: `http://localhost:${port}/page` }).end();
     else res.writeHead(404).end();
@@ -86,6 +88,16 @@ describe("FetchURL against local servers", () => {
     const stall = await fetch(`${base}/stall`);
     expect(stall.is_error).toBe(true);
     expect(stall.message).toMatch(/took too long|did not answer in time/);
+  });
+
+  it("refuses a page nesting its HTML thousands of elements deep with an error result (parsing it would block the process), and converts a page nested 200 deep", async () => {
+    const fetch = fetchWith(local);
+    const deep = await fetch(`${base}/deep`);
+    expect(deep.is_error).toBe(true);
+    expect(deep.message).toBe(`The page at ${base}/deep nests its HTML more than 256 elements deep; FetchURL does not convert such pages.`);
+    const nested = await fetch(`${base}/nested-page`);
+    expect(nested.is_error).toBe(false);
+    expect(text(nested)).toMatch(/deep text[\s\S]*after$/);
   });
 
   it("follows redirects up to the limit and no further", async () => {
