@@ -9,8 +9,8 @@
  * is ignored, as the parser does.
  */
 
-/** Elements that never nest: void elements and those whose end tag is optional (a sibling closes them). */
-const notNesting = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "keygen", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "rt", "rp", "colgroup", "caption", "html", "head", "body"]);
+/** Elements that never nest: void elements, those whose end tag is optional (a sibling closes them), and those a new one closes (`a`, `button`, `nobr`). */
+const notNesting = new Set(["a", "button", "nobr", "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "keygen", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "rt", "rp", "colgroup", "caption", "html", "head", "body"]);
 
 /** Elements whose content is text up to their end tag. */
 const rawText = new Set(["script", "style", "textarea", "title", "xmp", "noscript", "iframe", "noembed", "noframes", "plaintext"]);
