@@ -20,7 +20,7 @@ export class ImageFitError extends Error {
   override name = "ImageFitError";
 }
 
-/** `bytes` (of `mediaType`) as sent: unchanged when within `limits`, else scaled to fit (JPEG when still too large). */
+/** `bytes` (of `mediaType`) as sent: unchanged when within `limits` (and every pixel decodes), else scaled to fit (JPEG when still too large). */
 export async function fitImage(bytes: Buffer, mediaType: ImageMediaType, limits: Readonly<ImageLimits>): Promise<FittedImage> {
   const sharp = (await import("sharp")).default;
   let meta;
@@ -31,7 +31,13 @@ export async function fitImage(bytes: Buffer, mediaType: ImageMediaType, limits:
   }
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
-  if (bytes.length <= limits.maxBytes && width <= limits.maxSide && height <= limits.maxSide) return { bytes, mediaType, width, height, scaledFrom: null };
+  if (bytes.length <= limits.maxBytes && width <= limits.maxSide && height <= limits.maxSide) {
+    // Every pixel is decoded once before the file is sent as it is: a damaged image in the history would make the provider refuse every later request of the session.
+    await sharp(bytes).stats().catch((error: unknown) => {
+      throw undecodable(error);
+    });
+    return { bytes, mediaType, width, height, scaledFrom: null };
+  }
   let out;
   try {
     out = await scaleDown(sharp, bytes, mediaType, limits);
