@@ -37,6 +37,10 @@ beforeAll(async () => {
     else if (url.pathname === "/binary") res.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.alloc(10));
     else if (url.pathname === "/missing") res.writeHead(404, { "content-type": "text/plain" }).end("no such page");
     else if (url.pathname === "/stall") stalled.push(res);
+    else if (url.pathname === "/bad-redirect") res.writeHead(302, { location: "http://[::1/page" }).end();
+    else if (url.pathname === "/deep") res.writeHead(200, { "content-type": "text/html" }).end(`<p>top</p>${"<div></span>".repeat(5000)}x`);
+    else if (url.pathname === "/links") res.writeHead(200, { "content-type": "text/html" }).end(`${"<a href='/x'>x".repeat(2000)}`);
+    else if (url.pathname === "/nested-page") res.writeHead(200, { "content-type": "text/html" }).end(`<!-- <div><div> --><script>"<div>".repeat(9)</script>${"<div><ul><li><p>".repeat(100)}deep text${"</p></li></ul></div>".repeat(100)}<p>after</p>`);
     else if (url.pathname === "/to-metadata") res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     else if (url.pathname === "/to-localhost") res.writeHead(302, { location: `http://localhost:${port}/page` }).end();
     else res.writeHead(404).end();
@@ -88,6 +92,17 @@ describe("FetchURL against local servers", () => {
     expect(stall.message).toMatch(/took too long|did not answer in time/);
   });
 
+  it("refuses a page nesting its HTML thousands of elements deep with an error result (parsing it would block the process), and converts a page nested 200 deep", async () => {
+    const fetch = fetchWith(local);
+    const deep = await fetch(`${base}/deep`);
+    expect(deep.is_error).toBe(true);
+    expect(deep.message).toBe(`The page at ${base}/deep nests its HTML more than 256 elements deep; FetchURL does not convert such pages.`);
+    const nested = await fetch(`${base}/nested-page`);
+    expect(nested.is_error).toBe(false);
+    expect(text(nested)).toMatch(/deep text[\s\S]*after$/);
+    expect((await fetch(`${base}/links`)).is_error).toBe(false);
+  });
+
   it("follows redirects up to the limit and no further", async () => {
     const fetch = fetchWith({ ...local, limits: { maxRedirects: 3 } });
     const followed = await fetch(`${base}/hop/2`);
@@ -97,6 +112,8 @@ describe("FetchURL against local servers", () => {
     const tooMany = await fetch(`${base}/hop/3`);
     expect(tooMany.is_error).toBe(true);
     expect(tooMany.message).toMatch(/^Too many redirects: stopped after 3/);
+    const broken = await fetch(`${base}/bad-redirect`);
+    expect([broken.is_error, broken.message]).toEqual([true, "Not a URL: http://[::1/page"]);
   });
 
   it("refuses loopback, link-local and private addresses unless allowed: as an IP, as a name that resolves to one, and after a redirect", async () => {

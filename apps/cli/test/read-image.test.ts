@@ -42,4 +42,15 @@ describe("readImageInside", () => {
     const never = await readImageInside(workspace, "photo.png", { maxFileBytes: 10_000_000, maxBytes: 100, maxSide: 2000 });
     expect(!never.ok && never.failure.message).toBe("`photo.png` cannot be sent: it stays over 100 bytes even scaled down.");
   });
+
+  it("refuses a damaged image with an error result: one that has to be scaled (a PNG cut short, a JPEG header over noise) is not a thrown decoder error, a small one is not sent as it is", async () => {
+    const large = await sharp({ create: { width: 3000, height: 40, channels: 3, background: "#336699" } }).png().toBuffer();
+    const header = await sharp({ create: { width: 2500, height: 2500, channels: 3, background: "#000" } }).jpeg().toBuffer();
+    const small = await noisy(100, 100).png().toBuffer();
+    const workspace = await workspaceWith({ "cut.png": large.subarray(0, large.length - 200), "noise.jpg": Buffer.concat([header.subarray(0, 400), randomBytes(5000)]), "small-cut.png": small.subarray(0, small.length / 2) });
+    for (const name of ["cut.png", "noise.jpg", "small-cut.png"]) {
+      const read = await readImageInside(workspace, name);
+      expect(!read.ok && read.failure.message).toMatch(new RegExp(`^\`${name.replace(".", "\\.")}\` cannot be sent: cannot decode the image: `));
+    }
+  });
 });

@@ -5,7 +5,7 @@ import type { ChatProvider, FinishReason, StreamedMessage, Tool } from "./chat-p
 import { abortError, APIEmptyResponseError, ChatProviderError } from "./errors.js";
 import type { Message, StreamedMessagePart, ToolCall } from "./message.js";
 import { MessageMerger } from "./merge-parts.js";
-import type { TokenUsage } from "./token-usage.js";
+import { countedTokenUsage, type TokenUsage } from "./token-usage.js";
 import { UniqueToolCallIds } from "./unique-tool-call-ids.js";
 import { resolveStreamTimeouts, startWithTimeouts, type StreamTimeouts } from "./stream-timeouts.js";
 
@@ -47,7 +47,7 @@ export interface GenerateResult {
   id: string | null;
   /** The merged assistant message: every part complete and merged as far as kosong merges. */
   message: Message;
-  /** Token usage, when the provider reported it. */
+  /** Token usage, when the provider reported it as counts (see {@link countedTokenUsage}); else null. */
   usage: TokenUsage | null;
   /** Why the model stopped, when the provider reported it. */
   finishReason: FinishReason | null;
@@ -142,7 +142,7 @@ async function run(
 
   const message = merger.message;
   if (streamError !== undefined) {
-    streamError.usage ??= stream.usage;
+    streamError.usage = countedTokenUsage(streamError.usage ?? stream.usage);
     if (merger.abandon() > 0 || !message.tool_calls?.length) throw streamError;
   } else if (onToolCall !== undefined) {
     for (const call of merger.finish()) {
@@ -153,10 +153,10 @@ async function run(
   }
   if (isEmpty(message)) {
     const empty = new APIEmptyResponseError("The API returned an empty response.");
-    empty.usage = stream.usage;
+    empty.usage = countedTokenUsage(stream.usage);
     throw empty;
   }
-  return { id: stream.id, message, usage: stream.usage, finishReason: stream.finishReason ?? null };
+  return { id: stream.id, message, usage: countedTokenUsage(stream.usage), finishReason: stream.finishReason ?? null };
 }
 
 /**

@@ -23,6 +23,18 @@ export function tokenUsage(usage: Partial<TokenUsage> = {}): TokenUsage {
   };
 }
 
+/**
+ * `usage` when every counter is a count (a non-negative safe integer), else
+ * null: a server's usage is hostile input, and a negative, fractional or
+ * astronomically large count is taken as no usage reported rather than
+ * carried into sums and the saved context.
+ */
+export function countedTokenUsage(usage: TokenUsage | null | undefined): TokenUsage | null {
+  if (!usage) return null;
+  const counts = [usage.input_other, usage.output, usage.input_cache_read, usage.input_cache_creation];
+  return counts.every((count) => Number.isSafeInteger(count) && count >= 0) ? usage : null;
+}
+
 /** All input tokens: uncached + cache read + cache creation. */
 export function inputTokens(usage: TokenUsage): number {
   return usage.input_other + usage.input_cache_read + usage.input_cache_creation;

@@ -49,7 +49,7 @@ export async function guardedGet(url: string, options: { policy: AddressPolicy; 
     if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location) {
       response.resume();
       if (redirects >= limits.maxRedirects) throw new FetchError(`Too many redirects: stopped after ${limits.maxRedirects} (the last one to ${location.slice(0, 200)}).`);
-      current = parseHttpUrl(new URL(location, current).toString());
+      current = parseHttpUrl(location, current);
       continue;
     }
     const { body, truncated } = await readCapped(response, limits.maxBytes, signal);
@@ -57,10 +57,11 @@ export async function guardedGet(url: string, options: { policy: AddressPolicy; 
   }
 }
 
-function parseHttpUrl(text: string): URL {
+/** `text` (resolved against `base`, a redirect's location) as an http(s) URL, or a {@link FetchError}. */
+function parseHttpUrl(text: string, base?: URL): URL {
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(text, base);
   } catch {
     throw new FetchError(`Not a URL: ${text.slice(0, 200)}`);
   }

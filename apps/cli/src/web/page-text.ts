@@ -5,6 +5,11 @@
  * turndown (and its DOM) is loaded on the first HTML page, not at start-up.
  */
 import type TurndownService from "turndown";
+import { FetchError } from "./fetch-error.js";
+import { htmlNestsDeeperThan } from "./html-depth.js";
+
+/** Pages nesting elements deeper than this are refused: parsing and converting them takes time growing with the square of the depth. */
+export const maxHtmlDepth = 256;
 
 /** The text of a body of `contentType` fetched from `url` (links resolve against it), or null when it is not text. */
 export async function pageText(body: Buffer, contentType: string, url: string): Promise<string | null> {
@@ -17,8 +22,13 @@ export async function pageText(body: Buffer, contentType: string, url: string): 
   return null;
 }
 
-/** `html` as markdown, its links made absolute against `base` (so the model can fetch them). */
+/**
+ * `html` as markdown, its links made absolute against `base` (so the model
+ * can fetch them). Throws a {@link FetchError} for a page nesting deeper
+ * than {@link maxHtmlDepth} (it would block the process for minutes).
+ */
 export async function htmlToMarkdown(html: string, base: string): Promise<string> {
+  if (htmlNestsDeeperThan(html, maxHtmlDepth)) throw new FetchError(`The page at ${base.slice(0, 200)} nests its HTML more than ${maxHtmlDepth} elements deep; FetchURL does not convert such pages.`);
   const Turndown: typeof TurndownService = (await import("turndown")).default;
   const service = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   service.addRule("absoluteLinks", {
