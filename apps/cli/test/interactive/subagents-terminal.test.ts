@@ -20,16 +20,22 @@ import { KosongTerminal } from "./kosong-terminal.js";
 const tempDir = useTempDirs();
 const { server, terminals } = await interactiveSuite();
 
+/** kosong started in a new project holding `files`, at its first prompt. */
+async function startKosong(files: Record<string, string>): Promise<{ cwd: string; terminal: KosongTerminal }> {
+  const home = await tempDir();
+  const cwd = path.join(home, "project");
+  await mkdir(cwd);
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(cwd, name), text);
+  const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 110, height: 50 });
+  terminals.push(terminal);
+  await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+  return { cwd, terminal };
+}
+
 describe("a child agent on an emulated terminal (in process)", () => {
   it("shows the child's steps under its call, lists it in /agents, and /revert past the call restores the file it wrote", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(cwd);
-    await writeFile(path.join(cwd, "notes.txt"), "original\n");
-    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 110, height: 50 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    const { cwd, terminal } = await startKosong({ "notes.txt": "original\n" });
 
     server.enqueue(
       { message: callTool("call_a", "Agent", { description: "rewrite notes", prompt: "Replace notes.txt with 'by the child'", subagent_type: "coder" }), usage },
@@ -75,13 +81,7 @@ describe("a child agent on an emulated terminal (in process)", () => {
   }, 60_000);
 
   it("shows a child the user stopped with Ctrl-C as aborted, as /agents lists it, not as failed", async () => {
-    const home = await tempDir();
-    const cwd = path.join(home, "project");
-    await mkdir(cwd);
-    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
-    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 110, height: 50 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    const { terminal } = await startKosong({});
 
     server.enqueue(
       { message: callTool("call_a", "Agent", { description: "look around", prompt: "Look around", subagent_type: "explore" }), usage },
