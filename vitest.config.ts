@@ -53,6 +53,7 @@ const postgresTests = [
   "apps/cli/test/e2e/session-retention-postgres.e2e.test.ts",
   "apps/cli/test/e2e/subagents-postgres.e2e.test.ts",
   "apps/cli/test/e2e/session-children-postgres.e2e.test.ts",
+  "apps/cli/test/e2e/client-store-killed-postgres.e2e.test.ts",
 ];
 
 export default defineConfig({

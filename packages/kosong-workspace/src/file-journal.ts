@@ -419,7 +419,8 @@ export class FileJournal implements ContextJournal, ToolJournal {
   }
 
   async #open(): Promise<void> {
-    await mkdir(this.#dir, { recursive: true });
+    // Private as the files it holds copies of may be: 0700 from its creation (its parents made as needed too).
+    await mkdir(this.#dir, { recursive: true, mode: 0o700 });
     // The journal's folder, its file and its blobs are never reached through a link put in their place (see BlobStore).
     if (!(await lstat(this.#dir)).isDirectory()) throw new Error(`the file journal's folder ${this.#dir} is a symlink: refused`);
     const file = path.join(this.#dir, "journal.jsonl");

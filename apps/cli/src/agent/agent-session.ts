@@ -41,6 +41,7 @@ import { PlanMode, planModeRefusals, planModeToolset } from "../plan/plan-mode.j
 import { SetTodoList } from "../todo/set-todo-list.js";
 import { TodoKeepingCompaction } from "../todo/todo-keeping-compaction.js";
 import { createCompaction } from "./create-compaction.js";
+import { withFirstPromptHook } from "./first-prompt-hook.js";
 import { workspaceMcpSources } from "../project/workspace-mcp-file.js";
 import { type PermissionRules, sessionPermissionRules } from "../permissions/permission-rules.js";
 import { withPermissionRules } from "../permissions/permission-toolset.js";
@@ -271,6 +272,8 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     hooks = sessionHooks;
     const approval = new Approval({ yolo: settings.yolo });
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
+    // The first prompt goes in session.json as the first turn starts, whichever mode (or client) sent it.
+    const firstPrompt = withFirstPromptHook(withJobNotices(sessionHooks.soul, jobs), session, warn);
     const soulFor = (chosen: Providers): Soul =>
       new Soul({
         agent,
@@ -280,7 +283,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         compaction: new TodoKeepingCompaction(compaction),
         approval,
         session: { id: displayId, workDir: cwd, files },
-        hooks: withJobNotices(sessionHooks.soul, jobs),
+        hooks: firstPrompt.hooks,
       });
     currentSoul = soulFor(providers);
     const afterRevert = (checkpoint: number) => detachAfterRevert(store, subagents, checkpoint);
@@ -345,6 +348,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await sessionHooks.end();
         await mcp?.close();
         await sandbox?.close();
+        await firstPrompt.settled();
         await closeConversation(conversation, session);
       },
     };
@@ -367,8 +371,8 @@ function soulConfig(chosen: Providers, settings: Settings) {
 /**
  * Closes the conversation, then finishes the session's record: a session
  * quit before its first prompt is removed (nothing to resume, so the picker
- * does not list it); a first prompt that modes taking prompts from a client
- * (--wire, acp) did not record is found in the history; the size in a store
+ * does not list it); a first prompt not recorded as its turn started (the
+ * write failed) is found in the history; the size in a store
  * is recorded; and the session's files are made private.
  */
 async function closeConversation(conversation: Conversation, session: SessionInfo | null): Promise<void> {

@@ -2,7 +2,8 @@
  * A session killed with SIGKILL before its first prompt (a closed terminal,
  * the OOM killer) has nothing to resume: `kosong sessions` does not list it,
  * `--continue` goes on with the session before it, and `kosong sessions`
- * removes its folder once no process holds it (a prune's dry run does not). Run through the built binary: a real
+ * removes its folder once no process holds it (a prune's dry run does not);
+ * until then the folder and its file journal's are private (0700). Run through the built binary: a real
  * interactive `kosong` in tmux, killed at its prompt once it has stored its
  * system prompt, and a real `kosong --wire` waiting for its first prompt.
  */
@@ -70,6 +71,10 @@ describe("a session killed before its first prompt", { timeout: 120_000 }, () =>
     const killed = await killOwner(home, new Set([kept]), true);
     await terminal.waitFor(/\[exit 137\]/);
     expect(await sessionIds(home)).toContain(killed);
+    // What it left is private from its creation (no close made it so): its folder, and the file journal's in it.
+    const folder = path.join(home, ".kosong", "sessions", killed);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(folder, "files"))).mode & 0o777).toBe(0o700);
     // A dry run touches nothing.
     expect((await runKosong(["sessions", "prune", "--older-than", "3650d", "--dry-run"], { cwd, home, env })).code).toBe(0);
     expect(await sessionIds(home)).toContain(killed);
