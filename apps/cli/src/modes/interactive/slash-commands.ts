@@ -208,7 +208,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (s, args) => {
       if (!args) {
         const branches = await s.agent.context.branches();
-        s.print(branchTreeLines(branches, s.style, s.agent.settings.store === null ? "byte" : "record").join("\n"));
+        s.print(branchTreeLines(branches, s.style, s.agent.settings.store === null ? "byte" : "record", s.out.columns ?? 80).join("\n"));
         s.print(s.style.dim(branches.length > 1 ? "/tree <n> switches to branch n; /fork copies the current branch into a new session." : "No other branch yet."));
         return;
       }
