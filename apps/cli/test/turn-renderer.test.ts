@@ -70,6 +70,13 @@ describe("TurnRenderer (plain output)", () => {
     );
   });
 
+  it("says why a compaction left everything as it was when its strategy noted nothing", async () => {
+    const { r, output } = renderer();
+    await r.render({ type: "CompactionBegin", payload: { reason: "manual", strategy: "preserve-recent" } });
+    await r.render({ type: "CompactionEnd", payload: { tokens_before: 435, tokens_after: 435, details: { kept: 15, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] } } });
+    expect(output()).toBe("⇣ nothing compacted (435 tokens): all 15 messages are within what preserve-recent keeps as they are\n");
+  });
+
   it("shows a SendDMail call as sent when the revert follows, and as its error result when none does", async () => {
     const dmailCall: SoulEvent = {
       type: "ToolCall",
