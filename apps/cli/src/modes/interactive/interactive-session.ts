@@ -156,9 +156,13 @@ export class InteractiveSession {
     this.print(`${this.style.red("error:")} ${visibleControls(error instanceof Error ? error.message : String(error))}`);
   }
 
-  /** The status line: model, context bar, this session's tokens (with `tokens`; else its cost, when priced), strategy, session id. */
-  status(options: { tokens?: boolean } = {}): string {
-    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : { cost: this.tokens }) }, this.style);
+  /**
+   * The status line: model, context bar, this session's tokens (with `tokens`; else its cost, when priced), strategy, session id;
+   * fitted to the terminal's row (what has no room left out) unless `whole`.
+   */
+  status(options: { tokens?: boolean; whole?: boolean } = {}): string {
+    const columns = options.whole ? undefined : (this.out.columns ?? 80);
+    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : { cost: this.tokens }) }, this.style, columns);
   }
 
   #statusInfo(): StatusInfo {

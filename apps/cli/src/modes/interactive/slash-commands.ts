@@ -43,7 +43,7 @@ export const slashCommands: SlashCommand[] = [
     help: "model, context usage, session and settings",
     run: async (s) => {
       const { agent } = s;
-      s.print(s.status({ tokens: true }));
+      s.print(s.status({ tokens: true, whole: true }));
       s.print(`provider ${agent.providers.main.name} · model ${agent.providers.main.modelName} · thinking ${agent.providers.main.thinkingEffort ?? "default"}`);
       s.print(`messages ${agent.context.history.length} · checkpoints ${agent.context.nCheckpoints} · working directory ${agent.cwd}`);
       s.print(`conversation file ${agent.contextFile}`);
