@@ -9,7 +9,7 @@ import path from "node:path";
 import { checkpointMarkerId } from "@kosong/context/records";
 import { type CallableTool, extractText, redactUrlPasswords, SimpleToolset, type Toolset } from "@kosong/core";
 import type { McpServers, McpToolset } from "@kosong/mcp";
-import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport, type SoulEvent } from "@kosong/soul";
+import { Approval, Context, defaultSoulConfig, FileRegistry, SendDMail, Soul, type ContextRestoreReport } from "@kosong/soul";
 import { Recall } from "@kosong/soul/recall";
 import { FileJournal, nodeWorkspaceFiles } from "@kosong/workspace";
 import { CliError } from "../cli-error.js";
@@ -20,6 +20,7 @@ import { buildSystemPrompt } from "../project/system-prompt.js";
 import { visibleControls } from "../render/visible-controls.js";
 import { createProvider, type Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
+import { observeSoulEvent } from "./observe-soul-event.js";
 import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, recordStoredSize, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation, type StoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
@@ -112,17 +113,10 @@ export interface AgentSession {
   subagentNotices: string[];
   /**
    * Detaches the children of checkpoint `checkpoint` and later, after a
-   * revert to it (`Reverted` events do it through {@link observe}; `/revert`
-   * calls it). Returns a line to show, or null when none was detached.
+   * revert to it (the soul's `Reverted` events do it, see `observeSoulEvent`;
+   * `/revert` calls it). Returns a line to show, or null when none was detached.
    */
   afterRevert(checkpoint: number): Promise<string | null>;
-  /**
-   * Keeps what the CLI records beside the conversation of an event the soul
-   * emitted: a `CheckpointCreated`'s time. A `ToolCallBegin` of Shell starts
-   * the sandbox's trial (see `CommandSandbox.usable`) while the call's
-   * arguments still stream. Modes call it for every event.
-   */
-  observe(event: SoulEvent): Promise<void>;
   /**
    * Goes on with other providers (another model): a new Soul over the same
    * context, tools, approvals and strategy. Not while an operation runs.
@@ -274,6 +268,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
     const checkpointTimes = await CheckpointTimes.open(session?.dir ?? null);
     // The first prompt goes in session.json as the first turn starts, whichever mode (or client) sent it.
     const firstPrompt = withFirstPromptHook(withJobNotices(sessionHooks.soul, jobs), session, warn);
+    const afterRevert = (checkpoint: number) => detachAfterRevert(store, subagents, checkpoint);
+    // Every mode (interactive, print, --wire, ACP) and every soul /model makes is observed here, by the soul itself.
+    const observer = observeSoulEvent({ context, sandbox, checkpointTimes, afterRevert, warn });
     const soulFor = (chosen: Providers): Soul =>
       new Soul({
         agent,
@@ -284,9 +281,9 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         approval,
         session: { id: displayId, workDir: cwd, files },
         hooks: firstPrompt.hooks,
+        observer,
       });
     currentSoul = soulFor(providers);
-    const afterRevert = (checkpoint: number) => detachAfterRevert(store, subagents, checkpoint);
     const running: AgentSession = {
       questioner: () => noQuestioner("in this mode (print mode, stream-json, --wire or ACP)"),
       soul: currentSoul,
@@ -322,21 +319,6 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
       checkpointTimes,
       hooks: sessionHooks,
       jobs,
-      async observe(event) {
-        // The model began a Shell call: bwrap's trial sandbox (on the sandbox's first use) starts while the call's arguments stream, not after them.
-        if (event.type === "ToolCallBegin" && event.payload.function.name === "Shell") void sandbox?.usable();
-        if (event.type === "Reverted" && event.payload.checkpoint_id !== null) {
-          const line = await afterRevert(event.payload.checkpoint_id);
-          if (line !== null) warn(line);
-        }
-        if (event.type !== "CheckpointCreated") return;
-        // A step's checkpoint is announced before the step writes it: until then, it has the next id and sits at the end of the
-        // history (asked for without a lookup through every checkpoint, or a snapshot of the history, at each step).
-        const id = event.payload.id;
-        const pending = { id, messageCount: context.historyLength };
-        const checkpoint = id === context.nCheckpoints ? pending : (context.findCheckpoint(id) ?? pending);
-        await checkpointTimes.record(checkpoint, new Date(), (error) => warn(`could not save the checkpoint times: ${error instanceof Error ? error.message : String(error)}`));
-      },
       async storeSystemPrompt() {
         if (session === null || stored !== null || context.systemPrompt !== null || context.history.length > 0 || context.nCheckpoints > 0) return;
         await context.writeSystemPrompt(agent.systemPrompt).catch(() => undefined);

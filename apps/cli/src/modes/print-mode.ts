@@ -122,10 +122,7 @@ function printModeQuestioner(settings: Settings, err: NodeJS.WritableStream): Qu
 
 async function runTurn(agent: AgentSession, input: UserInput, signal: AbortSignal, print: (event: SoulEvent) => void): Promise<TurnResult> {
   const turn = agent.soul.run(input, { signal });
-  for await (const event of turn) {
-    print(event);
-    await agent.observe(event);
-  }
+  for await (const event of turn) print(event);
   return turn.result;
 }
 

@@ -21,6 +21,7 @@ import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv, kosongBin } from "./kosong-binary.js";
 import { callTool, say, useFakeModel, usage } from "./fake-model.js";
+import { sessionCheckpointIds } from "./session-checkpoint-ids.js";
 import { gateSubagentStart } from "./subagent-start-gate.js";
 
 const tempDir = useTempDirs();
@@ -206,6 +207,25 @@ describe("kosong acp driven by @agentclientprotocol/sdk's client", { timeout: 60
       expect(editor.updates.filter(({ update }) => "toolCallId" in update && update.toolCallId === "call_w").at(-1)?.update).toMatchObject({ status: "failed" });
       expect(existsSync(path.join(cwd, "planted.txt"))).toBe(false);
     });
+  });
+
+  it("records each checkpoint's time beside the conversation, as the other modes do", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const editor: Editor = { updates: [], permissions: [], optionNames: [], writes: [], commands: [], answer: { outcome: "cancelled" } };
+    let sessionId = "";
+    await withAgent(home, cwd, editor, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      sessionId = (await ctx.request("session/new", { cwd, mcpServers: [] })).sessionId;
+      fake.server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage });
+      for (const text of ["first", "second"]) expect(await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })).toEqual({ stopReason: "end_turn" });
+    });
+    const { checkpoints, timed, messages } = await sessionCheckpointIds(path.join(home, ".kosong", "sessions", sessionId));
+    expect(checkpoints).toEqual([0, 1, 2, 3]);
+    expect(timed).toEqual(checkpoints);
+    // Each with the messages before it: a step's checkpoint is announced before the step writes it.
+    expect(messages).toEqual([0, 1, 2, 3]);
   });
 
   it("shows a child agent's steps as updates of the parent's Agent call, its answer as the call's result", async () => {

@@ -5,25 +5,26 @@
  * the fake OpenAI-compatible server, and runs its documented flows.
  */
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createSession, ProtocolClient, type StreamEvent } from "@moonshot-ai/kimi-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { kosongBin } from "./kosong-binary.js";
 import { callTool, gate, say, useFakeModel, usage } from "./fake-model.js";
+import { sessionCheckpointIds } from "./session-checkpoint-ids.js";
 
 const tempDir = useTempDirs();
 const fake = useFakeModel();
 
-/** A project folder, and a wrapper script that runs the built kosong with a clean environment. */
-async function setup() {
+/** A project folder, and a wrapper script that runs the built kosong (with `flags` before the SDK's) with a clean environment. */
+async function setup(flags: string[] = []) {
   const home = await tempDir();
   const workDir = path.join(home, "project");
   await mkdir(workDir);
   const executable = path.join(home, "kosong-wrapper.sh");
   const env = [`PATH=${process.env.PATH}`, `HOME=${home}`, `KOSONG_HOME=${home}/.kosong`, "OPENAI_API_KEY=sk-test", `OPENAI_BASE_URL=${fake.server.url}/v1`, "NO_COLOR=1"];
-  await writeFile(executable, `#!/bin/sh\nexec env -i ${env.map((e) => `'${e}'`).join(" ")} '${process.execPath}' '${kosongBin}' "$@"\n`);
+  await writeFile(executable, `#!/bin/sh\nexec env -i ${env.map((e) => `'${e}'`).join(" ")} '${process.execPath}' '${kosongBin}' ${flags.map((f) => `'${f}' `).join("")}"$@"\n`);
   await chmod(executable, 0o755);
   return { home, workDir, executable };
 }
@@ -124,6 +125,53 @@ describe("kosong --wire driven by @moonshot-ai/kimi-agent-sdk", { timeout: 60_00
     } finally {
       await client.stop();
     }
+  });
+
+  it("records each checkpoint's time beside the conversation, as the other modes do", async () => {
+    const { home, workDir, executable } = await setup();
+    const session = createSession({ workDir, executable, model: "test-model", thinking: false });
+    try {
+      fake.server.enqueue({ message: say("One."), usage }, { message: say("Two."), usage });
+      for (const prompt of ["first", "second"]) {
+        const turn = session.prompt(prompt);
+        await collect(turn);
+        expect(await turn.result).toMatchObject({ status: "finished" });
+      }
+    } finally {
+      await session.close();
+    }
+    const { checkpoints, timed, messages } = await sessionCheckpointIds(path.join(home, ".kosong", "sessions", session.sessionId));
+    expect(checkpoints).toEqual([0, 1, 2, 3]);
+    expect(timed).toEqual(checkpoints);
+    // Each with the messages before it: a step's checkpoint is announced before the step writes it.
+    expect(messages).toEqual([0, 1, 2, 3]);
+  });
+
+  it("detaches the child agents of the checkpoints a D-Mail reverts, as the interactive mode does", async () => {
+    const { home, workDir, executable } = await setup(["--dmail"]);
+    const session = createSession({ workDir, executable, model: "test-model", thinking: false });
+    try {
+      fake.server.enqueue(
+        { message: callTool("call_a", "Agent", { description: "look around", prompt: "Say hi", subagent_type: "coder" }), usage },
+        { message: say("hi from the child"), usage },
+        { message: say("The helper said hi."), usage },
+        { message: callTool("call_d", "SendDMail", { message: "start over", checkpoint_id: 0 }), usage },
+        { message: say("Back at the start."), usage },
+      );
+      for (const prompt of ["ask a helper", "go back"]) {
+        const turn = session.prompt(prompt);
+        await collect(turn);
+        expect(await turn.result).toMatchObject({ status: "finished" });
+      }
+      expect(fake.server.requests).toHaveLength(5);
+    } finally {
+      await session.close();
+    }
+    const agents = path.join(home, ".kosong", "sessions", session.sessionId, "agents");
+    const [id, ...others] = await readdir(agents);
+    expect(others).toEqual([]);
+    const record = JSON.parse(await readFile(path.join(agents, id!, "agent.json"), "utf8")) as { status: string; turns: unknown[] };
+    expect(record).toMatchObject({ status: "detached", turns: [] });
   });
 
   it("interrupts a streaming turn, and steers a running one", async () => {

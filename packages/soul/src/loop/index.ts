@@ -2,6 +2,7 @@
 import "../session/tool-context.js";
 
 export { Soul, type RunOptions, type SoulOptions, type SoulStatus, type TurnOptions } from "./soul.js";
+export type { SoulObserver } from "./event-observer.js";
 export type { AgentSpec } from "./runtime.js";
 export type { CompactionOutcome, SoulStream, Turn, TurnResult } from "./turn.js";
 export { ToolTimeoutError } from "./tool-timeout-error.js";

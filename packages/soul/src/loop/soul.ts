@@ -35,6 +35,7 @@ import { userInputMessage } from "./user-input.js";
 import "../session/tool-context.js";
 import type { SoulHooks } from "../hooks/soul-hooks.js";
 import { callHook } from "../hooks/call-hook.js";
+import { ObservedEvents, type SoulObserver } from "./event-observer.js";
 
 /** Options of {@link Soul}. */
 export interface SoulOptions {
@@ -74,6 +75,21 @@ export interface SoulOptions {
    * compaction, when an approval is asked and a turn ends). See {@link SoulHooks}.
    */
   hooks?: SoulHooks;
+  /**
+   * Sees every event of every operation the soul runs (turns, rewrites,
+   * compactions; approval events and hook notifications included), in the
+   * order they were emitted, whether or not anyone iterates the operation's
+   * stream: what a host records beside the conversation (the time of each
+   * `CheckpointCreated`, what to undo after a `Reverted`) goes here, once for
+   * every way it serves the soul. One call at a time: a returned promise is
+   * awaited before the next event is handed over, and the operation's
+   * `result` settles (the soul becomes idle) only after the observer has
+   * settled for the operation's last event (so it must not wait for
+   * {@link Soul.idle}). The operation never waits for it otherwise. What it
+   * throws or rejects with is dropped: the turn goes on and the next events
+   * are observed (report failures from inside it).
+   */
+  observer?: SoulObserver;
 }
 
 /** Options of an operation. */
@@ -150,10 +166,12 @@ export class Soul {
   #steering = false;
   #current: { kind: "turn" | "compaction"; emit: Emit } | null = null;
   #idleWaiters: Array<() => void> = [];
+  readonly #observed: ObservedEvents | null;
 
   constructor(options: SoulOptions) {
     this.config = resolveSoulConfig(options.config, options.provider);
     this.approval = options.approval ?? new Approval();
+    this.#observed = options.observer === undefined ? null : new ObservedEvents(options.observer);
     const { id = randomUUID(), workDir = null, files = new FileRegistry(), fileJournal = options.context.fileJournal } = options.session ?? {};
     const recall = new ContextRecall(options.context);
     this.session = { id, workDir, files, fileJournal, denwaRenji: new DenwaRenji(), recall };
@@ -375,7 +393,12 @@ export class Soul {
     if (this.#current !== null) throw new SoulBusyError(what);
     claimContext(this.context, this, what);
     const stream = new EventStream<SoulEvent, R>();
-    const current = { kind, emit: (event: SoulEvent) => stream.push(event) };
+    const observed = this.#observed;
+    const emit = (event: SoulEvent): void => {
+      stream.push(event);
+      observed?.push(event);
+    };
+    const current = { kind, emit };
     this.#current = current;
     this.#steering = kind === "turn";
     // Approval events reach the running operation only (no listener outlives it, even with a shared Approval).
@@ -392,15 +415,18 @@ export class Soul {
       this.#steered = [];
       for (const resolve of this.#idleWaiters.splice(0)) resolve();
     };
+    // The observer has seen the operation's last event before its result settles.
+    const finish = (end: () => void): void => {
+      const done = (): void => {
+        settle();
+        end();
+      };
+      if (observed === null) done();
+      else void observed.drained().then(done);
+    };
     body(current.emit).then(
-      (result) => {
-        settle();
-        stream.end(result);
-      },
-      (error: unknown) => {
-        settle();
-        stream.fail(error);
-      },
+      (result) => finish(() => stream.end(result)),
+      (error: unknown) => finish(() => stream.fail(error)),
     );
     return stream;
   }

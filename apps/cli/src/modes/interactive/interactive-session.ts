@@ -397,11 +397,10 @@ export class InteractiveSession {
     });
   }
 
-  /** Renders and observes the stream's events; the session's tokens (a child's too, at its model's price) and the footer follow each usage. */
+  /** Renders the stream's events (the session's soul observes them itself); the session's tokens (a child's too, at its model's price) and the footer follow each usage. */
   async #consume(stream: SoulStream<unknown>, turn: RunningTurn): Promise<void> {
     for await (const event of stream as AsyncIterable<SoulEvent>) {
       await turn.renderer.render(event);
-      await this.agent.observe(event);
       if (event.type === "TurnEnd" && event.payload.error) turn.errors.push(event.payload.error);
       const counted = countedUsage(event);
       if (counted !== null) {
