@@ -1,6 +1,7 @@
 import { type SoulEvent } from "@kosong/soul";
 import { contextUsage } from "@kosong/soul/tokens";
 import pc from "picocolors";
+import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { completeBlocksEnd, MarkdownStream, rowsOf } from "../src/render/markdown-stream.js";
 import { statusLine, usageBar } from "../src/render/status-line.js";
@@ -68,6 +69,19 @@ describe("TurnRenderer (plain output)", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("cuts a tool's output lines to the terminal's columns, wide characters counted double", async () => {
+    const { r, output } = renderer();
+    const wide = "输出行 这是一段很长的中文输出用于测试折行显示是否正确处理宽字符的情况以及截断";
+    await r.render({ type: "ToolCall", payload: { type: "function", id: "c1", function: { name: "Shell", arguments: '{"command": "make"}' }, parsed_arguments: { command: "make" } } });
+    await r.render({ type: "ToolResult", payload: { tool_call_id: "c1", return_value: { is_error: false, output: `${wide}\n${wide}`, message: "", display: [] } } });
+    const preview = output().split("\n").filter((line) => line.startsWith("  │ "));
+    expect(preview).toHaveLength(2);
+    for (const line of preview) {
+      expect(stringWidth(line), line).toBeLessThan(80);
+      expect(line).toMatch(/^ {2}│ 输出行 这是.*…$/);
+    }
   });
 
   it("says why a compaction left everything as it was when its strategy noted nothing", async () => {
