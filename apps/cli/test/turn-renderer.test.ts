@@ -84,6 +84,20 @@ describe("TurnRenderer (plain output)", () => {
     }
   });
 
+  it("keeps a tool's result line on one row: a long first line of output is cut to fit, or left to the preview when there is no room", async () => {
+    const { r, output } = renderer();
+    const result = (id: string, command: string) => [
+      { type: "ToolCall", payload: { type: "function", id, function: { name: "Shell", arguments: JSON.stringify({ command }) }, parsed_arguments: { command } } },
+      { type: "ToolResult", payload: { tool_call_id: id, return_value: { is_error: false, output: "12 src/module-with-a-long-name.ts 这是一段很长的中文输出 and more words after it\nsecond", message: "", display: [] } } },
+    ] as SoulEvent[];
+    for (const event of [...result("c1", "wc -l src/*.ts"), ...result("c2", `for f in ${"src/module-with-a-long-name.ts ".repeat(4)}; do wc -l "$f"; done`)]) await r.render(event);
+    const heads = output().split("\n").filter((line) => line.startsWith("✓ "));
+    expect(heads).toHaveLength(2);
+    for (const head of heads) expect(stringWidth(head), head).toBeLessThan(80);
+    expect(heads[0]).toMatch(/^✓ Shell\(wc -l src\/\*\.ts\) → 12 src\/module-with-a-long-name\.ts 这是.*…$/);
+    expect(heads[1]).toMatch(/^✓ Shell\(for f in src\/module-with-a-long-name\.ts .*…\)$/);
+  });
+
   it("says why a compaction left everything as it was when its strategy noted nothing", async () => {
     const { r, output } = renderer();
     await r.render({ type: "CompactionBegin", payload: { reason: "manual", strategy: "preserve-recent" } });

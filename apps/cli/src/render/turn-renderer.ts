@@ -14,6 +14,7 @@ import { SendDMail, type ApprovalKind, type ApprovalRequestInfo, type SoulEvent,
 import stringWidth from "string-width";
 import { ChildBlock, type ChildCost } from "./child-block.js";
 import { count } from "./count.js";
+import { cutToWidth } from "./cut-to-width.js";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";
 import { ScreenWriter } from "./screen-writer.js";
@@ -224,10 +225,13 @@ export class TurnRenderer {
       this.#write(`${child.header(label, result, took)}\n${this.#expandChildren ? "" : `${child.latestLine()}\n`}`);
       return this.#showRunning();
     }
-    // No preview that only repeats the brief (a one-line error, a one-line answer).
-    const repeats = !output.includes("\n") && toolResultBrief(result, output.length + 1) === output;
+    // The brief gets what the row leaves (none when a few columns are not left: the preview shows the output), so the line never wraps.
+    const room = this.#o.columns - 1 - stringWidth(`${mark} ${label} → ${took}`);
+    const fitted = brief && room >= 4 ? cutToWidth(brief, room) : "";
+    // No preview that only repeats the brief shown whole (a one-line error, a one-line answer).
+    const repeats = !output.includes("\n") && fitted === brief && toolResultBrief(result, output.length + 1) === output;
     const shown = call?.name === SendDMail.name || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
-    const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
+    const line = `${mark} ${s.bold(label)}${fitted ? s.dim(` → ${fitted}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
     this.#o.onToolOutput?.(label, output);
     // The model never reads a delivered D-Mail's result: whether it was delivered shows in the Reverted event that follows.
     if (call?.name === SendDMail.name) this.#dmailResult = { label, line };
