@@ -90,12 +90,15 @@ describe("TurnRenderer (plain output)", () => {
       { type: "ToolCall", payload: { type: "function", id, function: { name: "Shell", arguments: JSON.stringify({ command }) }, parsed_arguments: { command } } },
       { type: "ToolResult", payload: { tool_call_id: id, return_value: { is_error: false, output: "12 src/module-with-a-long-name.ts 这是一段很长的中文输出 and more words after it\nsecond", message: "", display: [] } } },
     ] as SoulEvent[];
-    for (const event of [...result("c1", "wc -l src/*.ts"), ...result("c2", `for f in ${"src/module-with-a-long-name.ts ".repeat(4)}; do wc -l "$f"; done`)]) await r.render(event);
+    const wide = `for i in 1 2 3; do echo 输出行$i ${"这是一段很长的中文输出".repeat(4)}; done`;
+    for (const event of [...result("c1", "wc -l src/*.ts"), ...result("c2", `for f in ${"src/module-with-a-long-name.ts ".repeat(4)}; do wc -l "$f"; done`), ...result("c3", wide)]) await r.render(event);
     const heads = output().split("\n").filter((line) => line.startsWith("✓ "));
-    expect(heads).toHaveLength(2);
+    expect(heads).toHaveLength(3);
     for (const head of heads) expect(stringWidth(head), head).toBeLessThan(80);
     expect(heads[0]).toMatch(/^✓ Shell\(wc -l src\/\*\.ts\) → 12 src\/module-with-a-long-name\.ts 这是.*…$/);
     expect(heads[1]).toMatch(/^✓ Shell\(for f in src\/module-with-a-long-name\.ts .*…\)$/);
+    // A command of wide characters is cut in columns too.
+    expect(heads[2]).toMatch(/^✓ Shell\(for i in 1 2 3; do echo 输出行\$i 这是.*…\)$/);
   });
 
   it("says why a compaction left everything as it was when its strategy noted nothing", async () => {
