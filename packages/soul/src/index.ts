@@ -24,7 +24,6 @@ export { ApprovalRequestNotFoundError, ContextInUseError, EmptyInputError, Rewri
 export type { Replacement } from "./loop/rewrite.js";
 export { Context, type ContextCheckpoint, type ContextOptions, type ContextRestoreReport } from "./context/index.js";
 export { CheckpointNotFoundError } from "./context/index.js";
-export { TOOL_INTERRUPTED_MESSAGE } from "./context/index.js";
 export { SendDMail } from "./dmail/index.js";
 export { CompactionError, FileRegistry, type Compaction } from "./compaction/index.js";
 export type { ContextUsage } from "./tokens/index.js";

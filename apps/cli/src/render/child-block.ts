@@ -7,7 +7,8 @@
  * child is made safe to show here.
  */
 import type { TokenUsage, ToolReturnValue } from "@kosong/core";
-import { TOOL_INTERRUPTED_MESSAGE, type SoulEvent } from "@kosong/soul";
+import type { SoulEvent } from "@kosong/soul";
+import { TOOL_INTERRUPTED_MESSAGE } from "@kosong/soul/conversation";
 import { formatCost } from "../pricing/usage-cost.js";
 import { count } from "./count.js";
 import type { Style } from "./terminal-style.js";
