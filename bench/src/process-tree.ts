@@ -1,8 +1,8 @@
 /**
  * An agent's processes as `/proc` shows them (Linux): its children and
  * descendants, the helpers it left running from a folder of its own (Codex's
- * app-server daemon), their CPU time, and stopping those helpers. Reads fail
- * quietly where a process ended meanwhile.
+ * app-server daemon), their CPU time and resident memory, and stopping those
+ * helpers. Reads fail quietly where a process ended meanwhile.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
@@ -34,6 +34,11 @@ export function childrenOf(pid: number): number[] {
 /** `pid` and its descendants. */
 export function withDescendants(pid: number): number[] {
   return [pid, ...childrenOf(pid).flatMap(withDescendants)];
+}
+
+/** The agent `pid`'s processes: its own, those running from its `home` ({@link processesUnder}), and their descendants. */
+export function agentProcesses(pid: number, home: string): Set<number> {
+  return new Set([pid, ...processesUnder(home)].flatMap(withDescendants));
 }
 
 /** Processes whose executable lies under `folder` (helpers an agent installed and started there, such as Codex's daemon). */
@@ -103,4 +108,42 @@ export function processCpuMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** The resident memory of `pid` from `/proc/PID/status`, in MB: all of it (VmRSS), and its anonymous part (RssAnon); 0 once it is gone. */
+function residentMb(pid: number): { rss: number; anon: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0) / 1024;
+    return { rss: kb("VmRSS"), anon: kb("RssAnon") };
+  } catch {
+    return { rss: 0, anon: 0 };
+  }
+}
+
+/** The resident set size of `pid` (`/proc/PID/status`'s VmRSS), in MB; 0 once it is gone. */
+export function rssMb(pid: number): number {
+  return residentMb(pid).rss;
+}
+
+/** The memory of a set of processes, in MB, each figure summed over them. */
+export interface ProcessesMemory {
+  /** RSS: a page two of them share (the same binary's code, say) counts twice, as `ps` adds up. */
+  rssMb: number;
+  /** The anonymous part of the RSS (heaps, stacks: memory no file backs), which processes that do not fork each other share none of. */
+  anonMb: number;
+  /** How many processes were read. */
+  processes: number;
+}
+
+/** The memory of `pids` together ({@link ProcessesMemory}). */
+export function memoryOf(pids: Iterable<number>): ProcessesMemory {
+  const memory = { rssMb: 0, anonMb: 0, processes: 0 };
+  for (const pid of pids) {
+    const { rss, anon } = residentMb(pid);
+    memory.rssMb += rss;
+    memory.anonMb += anon;
+    memory.processes++;
+  }
+  return memory;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInTerminal } from "../src/agent-terminal.ts";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../src/cli-process.ts";
 import { codexBinary, codexEnv, writeCodexConfig } from "../src/codex-cli.ts";
-import { codexReady, codexStartingUp, type FirstTurnAgent, kosongReady, lastUserText, replyText, type SessionRecord, twoTurns } from "../src/first-turn-session.ts";
+import { codexReady, codexStartingUp, type FirstTurnAgent, type FirstTurnRecord, firstTurn, kosongReady, lastUserText, replyText, type SessionRecord, twoTurns } from "../src/first-turn-session.ts";
 import { stopProcessesUnder } from "../src/process-tree.ts";
 
 /** A request's body as the fake server records it. */
@@ -34,6 +34,30 @@ function expectSaneSession({ turns, typedRequests, screen }: SessionRecord): voi
     expect(turn.ready).toBeGreaterThanOrEqual(turn.reply);
     expect(turn.cpu).toBeGreaterThan(0);
     expect(turn.ownCpu).toBeGreaterThan(0);
+  }
+}
+
+/**
+ * What every sample of codex-side-by-side's readiness rows must show: the typed request received once, the reply drawn, the
+ * times from the spawn in order, and the RSS read from the agent's live processes (a process gone reads 0).
+ */
+function expectSaneFirstTurn({ turn, memory, typedRequests, screen }: FirstTurnRecord, processes: number): void {
+  expect(typedRequests).toHaveLength(1);
+  expect(lastUserText(typedRequests[0]!)).toBe("hi");
+  expect(screen).toContain(replyText(1));
+  expect(turn.readyAfterStart).toBeGreaterThan(0);
+  // Enter follows the prompt (`h` and `i` typed in between), the request follows Enter, the reply the request.
+  expect(turn.enterAfterStart).toBeGreaterThan(turn.readyAfterStart);
+  expect(turn.request).toBeGreaterThan(0);
+  expect(turn.reply).toBeGreaterThanOrEqual(turn.request);
+  expect(memory).not.toBeNull();
+  for (const read of [memory!.atRequest, memory!.atReply]) {
+    expect(read.processes).toBeGreaterThanOrEqual(processes);
+    // Read from live processes (one gone reads 0), its own process among them.
+    expect(read.ownRssMb).toBeGreaterThan(0);
+    expect(read.rssMb).toBeGreaterThanOrEqual(read.ownRssMb);
+    expect(read.anonMb).toBeGreaterThan(0);
+    expect(read.anonMb).toBeLessThan(read.rssMb);
   }
 }
 
@@ -93,6 +117,16 @@ describe.skipIf(!hasScript())("a first-turn session (the cli-first-turn benchmar
     for (const turn of record.turns) expect(turn.mainThreadCpu).toBeGreaterThan(0);
   }, 60_000);
 
+  it("times a real kosong's first turn typed the moment its prompt shows, and reads its processes' RSS while the reply is held (codex-side-by-side)", async () => {
+    const home = path.join(work, ".kosong");
+    const env = { PATH: process.env.PATH ?? "", HOME: work, KOSONG_HOME: home, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, TERM: "xterm-256color" };
+    const agent: FirstTurnAgent = { command: process.execPath, args: [kosongBin, "--model", "bench-model"], env, cwd: project, home, ready: kosongReady };
+    const record = await firstTurn(agent, server, { pauseMs: 0, memory: true });
+    expectSaneFirstTurn(record, 1);
+    // kosong's prompt takes the turn at once: it never says it is still starting.
+    expect(record.waitedForStartup).toBe(false);
+  }, 60_000);
+
   it.skipIf(codexBinary() === null)("drives Codex CLI's TUI the same way (KOSONG_BENCH_CODEX)", async () => {
     const codexHome = path.join(work, ".codex");
     writeCodexConfig(codexHome, server.url, project);
@@ -100,5 +134,7 @@ describe.skipIf(!hasScript())("a first-turn session (the cli-first-turn benchmar
     // The first session in a fresh home installs and starts Codex's daemon, and may drop the Enter meanwhile; the bench warms up the same way.
     await twoTurns(agent, server, 700).catch(() => undefined);
     expectSaneSession(await twoTurns(agent, server, 700));
+    // Typed the moment the composer shows: the RSS counts the TUI and the app-server daemon that sends the request.
+    expectSaneFirstTurn(await firstTurn(agent, server, { pauseMs: 0, memory: true }), 2);
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { childrenOf, cpuMs, processCpuMs, processesUnder, stopProcessesUnder, withDescendants } from "../src/process-tree.ts";
+import { agentProcesses, childrenOf, cpuMs, memoryOf, processCpuMs, processesUnder, rssMb, stopProcessesUnder, withDescendants } from "../src/process-tree.ts";
 
 /** Resolves once `check` holds (polled every 10 ms), or rejects after 5 s. */
 async function eventually(check: () => boolean, what: string): Promise<void> {
@@ -29,6 +29,27 @@ describe.skipIf(!existsSync("/proc/self/stat"))("an agent's processes, read from
     const [sleeper] = childrenOf(child.pid!);
     expect(childrenOf(process.pid)).toContain(child.pid);
     expect(withDescendants(process.pid)).toEqual(expect.arrayContaining([process.pid, child.pid, sleeper]));
+  });
+
+  it("sums the RSS of an agent's live processes, its child's child included; a process gone reads 0", async () => {
+    const child = spawn("sh", ["-c", "sleep 30 & wait"], { stdio: "ignore" });
+    started.push(child);
+    await eventually(() => childrenOf(child.pid!).length === 1, "the shell's sleep");
+    const [sleeper] = childrenOf(child.pid!);
+    const tree = agentProcesses(child.pid!, path.join(work, "no-helpers-here"));
+    expect([...tree].sort()).toEqual([child.pid!, sleeper!].sort());
+    const [shell, sleep] = [rssMb(child.pid!), rssMb(sleeper!)];
+    expect(shell).toBeGreaterThan(0);
+    expect(sleep).toBeGreaterThan(0);
+    const memory = memoryOf(tree);
+    expect(memory.processes).toBe(2);
+    expect(memory.rssMb).toBeCloseTo(shell + sleep, 1);
+    // Part of it is their own (heap, stack), the rest the files they map.
+    expect(memory.anonMb).toBeGreaterThan(0);
+    expect(memory.anonMb).toBeLessThan(memory.rssMb);
+    child.kill("SIGKILL");
+    await eventually(() => !existsSync(`/proc/${child.pid}`), "the shell gone");
+    expect(memoryOf([child.pid!])).toEqual({ rssMb: 0, anonMb: 0, processes: 1 });
   });
 
   it("finds a process run from a folder after its parent is gone (as Codex's daemon outlives its TUI), and stops it", async () => {

@@ -68,7 +68,7 @@ import { startFakeProviderServer, type FakeProviderServer } from "@kosong/core/t
 import type { Benchmark, BenchRow } from "../bench-types.ts";
 import { ensureCliBuilt, hasScript, kosongBin, makeProject } from "../cli-process.ts";
 import { codexBinary, codexEnv, writeCodexConfig } from "../codex-cli.ts";
-import { codexReady, codexStartingUp, type FirstTurnAgent, kosongReady, type SessionRecord, type TurnTimes, twoTurns } from "../first-turn-session.ts";
+import { againOnDroppedEnter, codexReady, codexStartingUp, type FirstTurnAgent, kosongReady, type SessionRecord, type TurnTimes, twoTurns } from "../first-turn-session.ts";
 import { median, rowFromSamples } from "../measure.ts";
 import { stopProcessesUnder } from "../process-tree.ts";
 
@@ -130,14 +130,10 @@ function againstCodex(kosong: Samples, codex: Samples, pause: number): BenchRow[
 }
 
 /** A session of `agent`, run once more when the agent dropped the Enter (no request came). */
-async function session(agent: FirstTurnAgent, server: FakeProviderServer, pause: number, samples?: Samples): Promise<SessionRecord> {
-  try {
-    return await twoTurns(agent, server, pause);
-  } catch (error) {
-    if (!(error as Error).message.includes("waiting for the request")) throw error;
+function session(agent: FirstTurnAgent, server: FakeProviderServer, pause: number, samples?: Samples): Promise<SessionRecord> {
+  return againOnDroppedEnter(() => twoTurns(agent, server, pause), () => {
     if (samples) samples.retried++;
-    return await twoTurns(agent, server, pause);
-  }
+  });
 }
 
 const benchmark: Benchmark = {

@@ -49,6 +49,32 @@
  * itself under CODEX_HOME, which outlives the TUI; the bench stops those at
  * its end).
  *
+ * Readiness as a user meets it, in the same rounds (kosong, Codex and the
+ * baseline build; `../first-turn-session.ts`): the prompt and the composer
+ * show at different instants of the two agents' start (Codex's composer
+ * shows some 500 ms before its session can take a turn: an Enter typed then
+ * waits, "Waiting for startup", and Codex hands the turn to its app-server
+ * daemon; kosong's prompt takes it at once), so the rows above compare
+ * unlike instants. Here each agent, in a fresh session, gets `h`, `i` and
+ * Enter typed the moment its prompt or composer shows (each key once the
+ * last is drawn; the terminal answers the kitty keyboard query, without
+ * which Codex does not submit), and the rows give spawn → the request
+ * carrying `hi` reaching the fake server, and the RSS of all the agent's
+ * processes (its own, its descendants, and the processes running from its
+ * home: Codex's daemon, two processes of a copy of its binary, started by
+ * the warm-up and serving every later session, as for a user) summed when
+ * that request reaches the server (the reply is held, its headers sent,
+ * until they are read: the agent waits as it was when it sent it) and when
+ * the reply is drawn, each agent against Codex (and against the baseline
+ * build). The notes give the medians of prompt, Enter and request from the
+ * spawn, the first turns whose Enter waited for Codex's start-up, the
+ * range of the summed RSS over the run (the daemon grows a few MB with each
+ * session it serves), its anonymous part (the summed RSS counts a binary's
+ * pages once per process that maps it), and the agent's own process's RSS
+ * at the same instant (the row "RSS at the ready prompt" reads the process
+ * alone, at the prompt). A session whose Enter the agent dropped (no
+ * request within 15 s) is run again once and counted in the note.
+ *
  * With `KOSONG_BENCH_BASELINE_CLI` set to another build's `kosong.js` (e.g.
  * a copy of main's `dist` as `apps/cli/dist-main`), that build's one-shot
  * turn and interactive start alternate with the two in the same rounds and
@@ -67,7 +93,7 @@
  * twin, which streams the same turn and then waits (`../sdk-floor.ts`).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -79,7 +105,8 @@ import { codexBinary, codexComposerShown, codexEnv as codexEnvFor, writeCodexCon
 import { median, rotatingRounds, rowFromSamples } from "../measure.ts";
 import { buildSdkFloor } from "../sdk-floor.ts";
 import { assertToolTurn, type ShellDialect, toolTurnResponses } from "../scripted-tool-turn.ts";
-import { cpuMs, processesUnder, stopProcessesUnder, withDescendants } from "../process-tree.ts";
+import { cpuMs, processesUnder, rssMb, stopProcessesUnder, withDescendants } from "../process-tree.ts";
+import { againOnDroppedEnter, codexReady, codexStartingUp, type FirstTurnAgent, type FirstTurnMemory, firstTurn, kosongReady as kosongReadyForTurn, type TurnMemory, type TurnTimes } from "../first-turn-session.ts";
 
 const hasGnuTime = existsSync("/usr/bin/time");
 
@@ -145,16 +172,6 @@ async function rssOverTime(pid: number, after: readonly number[]): Promise<numbe
   return samples;
 }
 
-/** VmRSS of `pid` in MB, 0 once it is gone. */
-function rssMb(pid: number): number {
-  try {
-    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return rss ? Number(rss[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Runs `command args` in a pseudo-terminal read by a headless xterm.js (`../agent-terminal.ts`) until `isReady(screen)`;
  * returns the time from the spawn, the CPU time and RSS then, the RSS at each of `later` ms after (the process's, and at
@@ -201,6 +218,17 @@ function idleFloor(command: string, args: string[], env: NodeJS.ProcessEnv, cwd:
     });
   });
 }
+
+/** A first turn typed the moment the prompt shows (`../first-turn-session.ts`), and whether its session was run again after a dropped Enter. */
+interface TypedFirstTurn {
+  turn: TurnTimes;
+  memory: FirstTurnMemory;
+  waitedForStartup: boolean;
+  retried: boolean;
+}
+
+/** Spawn → the request carrying the typed text reaching the server, in ms. */
+const startToRequest = (turn: TurnTimes): number => turn.enterAfterStart + turn.request;
 
 /** kosong's prompt: after its status line, the `› ` input line. */
 const kosongReady = (screen: string) => {
@@ -269,6 +297,7 @@ const benchmark: Benchmark = {
       if (baselineBin) sides.baselineVersion = () => run(process.execPath, [baselineBin, "--version"], kosongEnv, project);
       const terminal = hasScript();
       const ready: Record<string, Ready[]> = { kosong: [], codex: [], baseline: [], floorNode: [], floorFetch: [], floorSdk: [] };
+      const firstTurns: Record<string, TypedFirstTurn[]> = { kosong: [], codex: [], baseline: [] };
       /** The floors of an idle prompt's RSS: bare node, node after a request with Node's fetch, node after a turn through the SDK. */
       const floors = { floorNode: "bare node", floorFetch: "node + Node's fetch (one refused request)", floorSdk: "node + the openai SDK (bundled) after one streamed turn" };
       const waitIdle = 'process.stdout.write("ready\\n"); setInterval(() => undefined, 60_000);';
@@ -289,10 +318,22 @@ const benchmark: Benchmark = {
             server.enqueue(reply);
             return idleFloor(process.execPath, floorArgs[floor], kosongEnv, project, later);
           });
+        // Readiness as a user meets it: `hi` and Enter typed the moment the prompt shows, until the request reaches the server.
+        const typed = (name: string, agent: FirstTurnAgent) => async () => {
+          let retried = false;
+          const session = () => firstTurn(agent, server, { pauseMs: 0, memory: true });
+          const { turn, memory, waitedForStartup } = await againOnDroppedEnter(session, () => (retried = true));
+          firstTurns[name]!.push({ turn, memory: memory!, waitedForStartup, retried });
+          return { firstByte: 0, exit: 0, rssMb: 0, cpuMs: 0 };
+        };
+        const kosongAgent = (bin: string): FirstTurnAgent => ({ command: process.execPath, args: [bin, "--model", "bench-model"], env: { ...kosongEnv, ...term }, cwd: project, home: kosongHome, ready: kosongReadyForTurn });
+        sides.kosongFirstTurn = typed("kosong", kosongAgent(kosongBin));
+        sides.codexFirstTurn = typed("codex", { command: codex, args: [], env: { ...codexEnv, ...term }, cwd: project, home: codexHome, ready: codexReady, startingUp: codexStartingUp });
+        if (baselineBin) sides.baselineFirstTurn = typed("baseline", kosongAgent(baselineBin));
       }
       // Untimed: caches warm up.
       for (const side of Object.values(sides)) await side();
-      for (const samples of Object.values(ready)) samples.length = 0;
+      for (const samples of [...Object.values(ready), ...Object.values(firstTurns)]) samples.length = 0;
       const runs = await rotatingRounds(rounds, sides);
       const of = (name: string, key: keyof Run) => runs[name]!.map((r) => r[key]);
       const rows: BenchRow[] = [
@@ -360,6 +401,8 @@ const benchmark: Benchmark = {
         ]);
         rows.push(...interactiveRows("kosong", "kosong", "codex", "Codex CLI's TUI", true), ...floorRows);
         if (baselineBin) rows.push(...interactiveRows("kosong", "kosong", "baseline", "the baseline build", false), ...interactiveRows("baseline", "the baseline build", "codex", "Codex CLI's TUI", true));
+        rows.push(...firstTurnRows(firstTurns, "kosong", "kosong", "codex", "Codex CLI's TUI"));
+        if (baselineBin) rows.push(...firstTurnRows(firstTurns, "kosong", "kosong", "baseline", "the baseline build"), ...firstTurnRows(firstTurns, "baseline", "the baseline build", "codex", "Codex CLI's TUI"));
       }
       return rows;
     } finally {
@@ -370,6 +413,45 @@ const benchmark: Benchmark = {
     }
   },
 };
+
+/**
+ * The rows of readiness as a user meets it, side `name` against side `against` (`../first-turn-session.ts`, each session's
+ * first turn typed the moment the prompt shows): spawn → the request carrying `hi` reaching the server, and the RSS of all
+ * the agent's processes then (the reply held until they were read) and when the reply is drawn.
+ */
+function firstTurnRows(samples: Record<string, TypedFirstTurn[]>, name: string, label: string, against: string, againstLabel: string): BenchRow[] {
+  const of = (side: string, pick: (turn: TurnTimes) => number) => samples[side]!.map((s) => pick(s.turn));
+  const at = (side: string, pick: (turn: TurnTimes) => number, digits = 0) => median(of(side, pick)).toFixed(digits);
+  const counted = (side: string, key: "waitedForStartup" | "retried") => samples[side]!.filter((s) => s[key]).length;
+  const when = (side: string, sideLabel: string) => {
+    const waits = counted(side, "waitedForStartup");
+    const retries = counted(side, "retried");
+    return (
+      `${sideLabel}: prompt ${at(side, (t) => t.readyAfterStart)}, Enter ${at(side, (t) => t.enterAfterStart)}, request ${at(side, startToRequest)} ms` +
+      `${waits > 0 ? `, Enter waited for the start-up in ${waits} of ${samples[side]!.length}` : ""}${retries > 0 ? `, ${retries} session(s) run again after a dropped Enter` : ""}`
+    );
+  };
+  /** The memory read at `instant`: its processes' summed RSS (the rows' figure), its range over the run, the anonymous part, its own process's. */
+  const memory = (side: string, instant: "atRequest" | "atReply") => {
+    const read = (key: keyof TurnMemory) => samples[side]!.map((s) => s.memory[instant][key]);
+    const rss = read("rssMb");
+    const at = (key: keyof TurnMemory, digits = 1) => median(read(key)).toFixed(digits);
+    return `${at("rssMb")} MB in ${at("processes", 0)} process(es) (${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)}; anonymous ${at("anonMb")}; its own process ${at("ownRssMb")})`;
+  };
+  const typed = "`hi` + Enter typed the moment the prompt shows";
+  const instants = { atRequest: "at that first request", atReply: "when the first reply is drawn" } as const;
+  return [
+    rowFromSamples(`interactive: start → first request, ${typed}, ${label} vs ${againstLabel} (pty + headless xterm)`, of(name, startToRequest), `${againstLabel}, the same`, of(against, startToRequest), {
+      note: `informational; medians from the spawn: ${when(name, label)}; ${when(against, againstLabel)}`,
+    }),
+    ...(Object.keys(instants) as (keyof typeof instants)[]).map((instant) => {
+      const rss = (side: string) => samples[side]!.map((s) => s.memory[instant].rssMb);
+      return rowFromSamples(`interactive: RSS of all its processes ${instants[instant]} (${typed}) in MB (not ms), ${label} vs ${againstLabel}`, rss(name), `${againstLabel}, its processes (MB)`, rss(against), {
+        note: `informational: ${memory(name, instant)} against ${memory(against, instant)}`,
+      });
+    }),
+  ];
+}
 
 /**
  * The tool turn's rows of side `name` against side `against`: the first answer byte (with the 0.9 goal when `goal`), the
