@@ -22,4 +22,4 @@ export { branchTree, type ContextBranch, type CurrentBranch } from "./branch-tre
 export { checkpointMessage, checkpointMessageId } from "./checkpoint-message.js";
 export { CheckpointNotFoundError, type CheckpointName } from "./checkpoint-not-found-error.js";
 export { estimateTextTokens } from "./estimate-text-tokens.js";
-export { TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult } from "./interrupted-tool-result.js";
+export { TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE, TOOL_INTERRUPTED_MESSAGE, interruptedToolMessage, interruptedToolResult } from "./interrupted-tool-result.js";

@@ -10,9 +10,19 @@ import type { CommandToolCall, InterruptedCommandReport } from "@kosong/workspac
 /** What the model reads for an interrupted tool call (inside `<system>ERROR: ...</system>`). */
 export const TOOL_INTERRUPTED_MESSAGE = "The tool call was interrupted before it returned a result; it may have run partly or not at all.";
 
-/** The error result of an interrupted tool call. */
-export function interruptedToolResult(toolCallId: string): ToolResult {
-  return { tool_call_id: toolCallId, return_value: toolError({ message: TOOL_INTERRUPTED_MESSAGE, brief: "Interrupted" }) };
+/**
+ * What the model reads for a call the user interrupted while it waited for
+ * approval: it never ran, so nothing of it happened.
+ */
+export const TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE = "The user interrupted the tool call while it waited for approval; it did not run.";
+
+/**
+ * The error result of an interrupted tool call. `ran: false` when it is
+ * known the call never ran (interrupted at its approval prompt).
+ */
+export function interruptedToolResult(toolCallId: string, ran: boolean = true): ToolResult {
+  const message = ran ? TOOL_INTERRUPTED_MESSAGE : TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE;
+  return { tool_call_id: toolCallId, return_value: toolError({ message, brief: "Interrupted" }) };
 }
 
 /** The `tool` message answering an interrupted tool call, as it is appended to the context. */

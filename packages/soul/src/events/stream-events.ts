@@ -18,8 +18,8 @@ export function partEvent(part: StreamedMessagePart): SoulEvent {
 }
 
 /** The `ToolResult` event of a result, as the model will read it (a cancelled call is interrupted). */
-export function toolResultEvent(result: ToolResult): SoulEvent {
-  const settled = settledResult(result);
+export function toolResultEvent(result: ToolResult, notRun?: ReadonlySet<string>): SoulEvent {
+  const settled = settledResult(result, notRun);
   return { type: "ToolResult", payload: { tool_call_id: settled.tool_call_id, return_value: settled.return_value } };
 }
 

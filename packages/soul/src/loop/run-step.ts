@@ -53,7 +53,7 @@ export async function runStep(rt: SoulRuntime, emit: Emit, n: number, usage: Tok
     throw error;
   }
   addUsage(usage, result.usage);
-  await batch.commit({ messages: stepMessages(result.message, results), ...(result.usage !== null && { tokenCount: inputTokens(result.usage) }) });
+  await batch.commit({ messages: stepMessages(result.message, results, tools.notRun), ...(result.usage !== null && { tokenCount: inputTokens(result.usage) }) });
   emitStatus(rt, emit, result);
   if (signal?.aborted) throw abortError(signal);
   return finishStep(rt, emit, result, results);
@@ -66,7 +66,7 @@ async function callStep(rt: SoulRuntime, emit: Emit, batch: StepBatch, n: number
     step(rt.provider, rt.context.systemPrompt ?? rt.agent.systemPrompt, tools.toolset, batch.history(), {
       onMessagePart: (part) => emit(partEvent(part)),
       onToolCall: (call) => emit(toolCallEvent(call)),
-      onToolResult: (result) => emit(toolResultEvent(result)),
+      onToolResult: (result) => emit(toolResultEvent(result, tools.notRun)),
       signal,
       toolContext: tools.toolContext,
       cancelGraceMs: rt.config.cancelGraceMs,

@@ -20,16 +20,19 @@ export interface TurnTools {
   readonly toolset: Toolset;
   /** The extensions of each call's `context`: the session and the turn. */
   readonly toolContext: Partial<ToolContextExtensions>;
+  /** The ids of the turn's calls cancelled at their approval prompt, before they ran. */
+  readonly notRun: ReadonlySet<string>;
 }
 
 /** The tools of a turn of `rt` whose events go to `emit`; `addUsage` counts tokens a tool spent in the turn's usage. */
 export function turnTools(rt: SoulRuntime, emit: Emit, addUsage: (spent: TokenUsage) => void): TurnTools {
   const shown = describeDMailFiles(rt.agent.toolset, SEND_DMAIL_NAME, rt.context.fileJournal !== null);
-  const toolset = approvingToolset(hookedToolset(shown, rt.hooks, emit), rt.approval, (name) => toolTimeoutFor(rt.config, name));
+  const notRun = new Set<string>();
+  const toolset = approvingToolset(hookedToolset(shown, rt.hooks, emit), rt.approval, (name) => toolTimeoutFor(rt.config, name), notRun);
   const turn: ToolTurn = {
     emitSubagentEvent: (payload) => emit({ type: "SubagentEvent", payload }),
     addUsage,
     requestApproval: (request, signal) => rt.approval.request(request, signal),
   };
-  return { toolset, toolContext: { session: rt.session, turn } };
+  return { toolset, toolContext: { session: rt.session, turn }, notRun };
 }

@@ -8,6 +8,7 @@ import { defineTool, type ToolContext } from "@kosong/core";
 import { Approval, ApprovalRequestNotFoundError, ToolRejectedError, type ApprovalKind, type ApprovalRequestInfo, type Soul, type SoulEvent } from "@kosong/soul";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE, TOOL_INTERRUPTED_MESSAGE } from "@kosong/soul/conversation";
 import { approvingShell, call, collect, ofType, outline, script, testSoul } from "./helpers.js";
 
 const { shell, ran } = approvingShell();
@@ -256,5 +257,49 @@ describe("the session a tool sees", () => {
     await soul.run("look").result;
     expect(seen).toEqual([{ id: "s-42", workDir: "/work" }]);
     expect(soul.session.files.recent().map((f) => f.path)).toEqual(["/work/a.txt"]);
+  });
+});
+
+describe("interrupting a call at its approval prompt", () => {
+  /** Asks approval, then runs until cancelled. */
+  const asking = defineTool({
+    name: "Asking",
+    description: "Asks, then runs until cancelled.",
+    parameters: z.object({}),
+    execute: async (_params, context: ToolContext) => {
+      const answer = await context.approval!.request("run", "a long job");
+      if (!answer.approved) return answer.rejection;
+      return new Promise<string>((_resolve, reject) => context.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }));
+    },
+  });
+
+  async function interrupted(approveFirst: boolean) {
+    const { soul, context } = await testSoul({ tools: [asking], scripts: [call("c1", "Asking"), "text: next"] });
+    const controller = new AbortController();
+    const turn = soul.run("go", { signal: controller.signal });
+    let shown = "";
+    for await (const event of turn) {
+      if (event.type === "ApprovalRequest") {
+        if (approveFirst) {
+          soul.approval.respond(event.payload.id, "approve");
+          setTimeout(() => controller.abort(), 20);
+        } else controller.abort();
+      }
+      if (event.type === "ToolResult") shown = event.payload.return_value.message;
+    }
+    expect((await turn.result).stopReason).toBe("aborted");
+    return { shown, read: outline(context).at(-1) };
+  }
+
+  it("tells the model the call never ran when the user interrupts before approving it", async () => {
+    const { shown, read } = await interrupted(false);
+    expect(shown).toBe(TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE);
+    expect(read).toBe(`tool[c1]:<system>ERROR: ${TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE}</system>`);
+  });
+
+  it("still says it may have run partly when the interrupt comes after approval, while it runs", async () => {
+    const { shown, read } = await interrupted(true);
+    expect(shown).toBe(TOOL_INTERRUPTED_MESSAGE);
+    expect(read).toBe(`tool[c1]:<system>ERROR: ${TOOL_INTERRUPTED_MESSAGE}</system>`);
   });
 });
