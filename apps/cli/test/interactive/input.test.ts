@@ -159,11 +159,12 @@ describe("the prompt's input on an emulated terminal (in process)", () => {
     // Nothing of it reached the model.
     expect(server.requests).toHaveLength(3);
 
-    // /model lists what the provider's GET /models reports, refuses a name it does not list, and switches to one it does.
+    // /model alone says which model is in use (without claiming a switch) and lists what the provider's GET /models reports; it refuses a name it does not list, and switches to one it does.
     const model = (id: string) => ({ id, object: "model", created: 0, owned_by: "fake" });
     server.enqueue({ status: 200, body: { object: "list", data: [model("test-model"), model("other-model"), model("other-model-mini")] } });
     terminal.line("/model");
-    await terminal.waitFor(/Model now: test-model \(openai\)\. \/model <name> switches\.\nThe provider's models: other-model, other-model-mini, test-model\n/, { from: "› /model" });
+    const listed = await terminal.waitFor(/Using test-model \(openai\); \/model <name> switches to another\.\nThe provider's models: other-model, other-model-mini, test-model\n/, { from: "› /model" });
+    expect(listed).not.toMatch(/Model now|Model: /);
     expect(server.requests.at(-1)!.path).toBe("/v1/models");
     terminal.line("/model other");
     await terminal.waitFor(/No model "other" at this provider; the model stays test-model\. Did you mean other-model, other-model-mini\? \/model lists them\./, { from: "› /model other" });

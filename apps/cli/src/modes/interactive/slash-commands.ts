@@ -311,7 +311,7 @@ async function switchModel(s: InteractiveSession, args: string): Promise<void> {
   const list = await listing;
   const shown = (name: string) => visibleControls(name, { oneLine: true });
   if (!args) {
-    s.print(`Model now: ${shown(agent.providers.main.modelName)} (${agent.providers.main.name}). /model <name> switches.`);
+    s.print(`Using ${shown(agent.providers.main.modelName)} (${agent.providers.main.name}); /model <name> switches to another.`);
     s.print(list.from === "provider" ? `The provider's models: ${list.models.map(shown).join(", ")}` : `Configured models: ${list.models.map(shown).join(", ")} ${s.style.dim(`(${visibleControls(list.why ?? "", { oneLine: true })})`)}`);
     return;
   }
