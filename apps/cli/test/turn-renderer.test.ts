@@ -58,7 +58,7 @@ describe("TurnRenderer (plain output)", () => {
         "  │ x",
         "✗ c9 → Path `../x` is outside the working directory",
         "↻ retrying in 1.5 s (attempt 1): 429 slow down",
-        "⇣ compacted: 12k → 900 tokens, kept 2, dropped 10, 1 stubs",
+        "⇣ compacted: 12k → 900 tokens, kept 2, dropped 10, 1 stub",
         "⇣ nothing compacted (900 tokens)",
         "  ! the summary was rejected (empty); kept the conversation",
         "⇣ summary rejected, fell back to smart: nothing compacted (900 tokens)",
@@ -106,6 +106,19 @@ describe("TurnRenderer (plain output)", () => {
     await r.render({ type: "CompactionBegin", payload: { reason: "manual", strategy: "preserve-recent" } });
     await r.render({ type: "CompactionEnd", payload: { tokens_before: 435, tokens_after: 435, details: { kept: 15, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] } } });
     expect(output()).toBe("⇣ nothing compacted (435 tokens): all 15 messages are within what preserve-recent keeps as they are\n");
+  });
+
+  it("says 1 token, not 1 tokens, for a tiny conversation, and tokens for any other count", async () => {
+    const { r, output } = renderer();
+    await r.render({ type: "CompactionBegin", payload: { reason: "manual", strategy: "preserve-recent" } });
+    await r.render({ type: "CompactionEnd", payload: { tokens_before: 1, tokens_after: 1, details: { kept: 1, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] } } });
+    await r.render({ type: "CompactionEnd", payload: { tokens_before: 40, tokens_after: 1, details: { kept: 1, dropped: 2, stubs: 0, filesRecovered: [], summarized: false, notes: [] } } });
+    await r.render({ type: "CompactionEnd", payload: { tokens_before: 1, tokens_after: 2, details: { kept: 1, dropped: 0, stubs: 1, filesRecovered: [], summarized: false, notes: [] } } });
+    expect(output().split("\n").slice(0, 3)).toEqual([
+      "⇣ nothing compacted (1 token): all 1 message is within what preserve-recent keeps as it is",
+      "⇣ compacted: 40 → 1 token, kept 1, dropped 2",
+      "⇣ the context grew: 1 → 2 tokens, kept 1, dropped 0, 1 stub",
+    ]);
   });
 
   it("shows a SendDMail call as sent when the revert follows, and as its error result when none does", async () => {

@@ -6,7 +6,7 @@
 import type { Tool } from "@kosong/core";
 import type { ContextBreakdown } from "@kosong/soul/tokens";
 import { count } from "./count.js";
-import { formatTokens } from "./status-line.js";
+import { formatTokenCount, formatTokens } from "./status-line.js";
 
 /** The lines of the breakdown; `tools` are the tools offered (MCP tools are named `mcp__<server>__<tool>`). */
 export function contextBreakdownLines(breakdown: ContextBreakdown, tools: readonly Tool[]): string[] {
@@ -15,7 +15,7 @@ export function contextBreakdownLines(breakdown: ContextBreakdown, tools: readon
   const mcp = tools.filter((tool) => tool.name.startsWith("mcp__")).length;
   const head =
     window === null
-      ? `context ${formatTokens(breakdown.used)} tokens · window unknown`
+      ? `context ${formatTokenCount(breakdown.used)} · window unknown`
       : `context window ${formatTokens(window)} · used ${formatTokens(breakdown.used)}${share(breakdown.used)}${breakdown.threshold === null ? "" : ` · compaction at ${formatTokens(breakdown.threshold)}${share(breakdown.threshold)}`}`;
   const rows: Array<[string, number | null, string?]> = [
     ["system prompt", breakdown.systemPrompt],

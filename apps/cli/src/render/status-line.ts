@@ -62,6 +62,12 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/** `1 token`, `900 tokens`, `1.2k tokens`: {@link formatTokens} with the noun in the right number. */
+export function formatTokenCount(n: number): string {
+  const shown = formatTokens(n);
+  return `${shown} ${shown === "1" ? "token" : "tokens"}`;
+}
+
 /** A bar of `width` cells for `fraction` (0..1) of the window. */
 export function usageBar(fraction: number, width = 10): string {
   const filled = Math.min(width, Math.max(0, Math.round(fraction * width)));
@@ -82,7 +88,7 @@ export function statusLine(info: StatusInfo, style: Style, columns?: number): st
     const colour = usage.compactionDue ? style.red : usage.used >= usage.threshold * 0.75 ? style.yellow : style.green;
     parts.push(`${colour(usageBar(usage.used / usage.max))} ${formatTokens(usage.used)}/${formatTokens(usage.max)} (${usage.percent}%)`);
   } else {
-    parts.push(`${formatTokens(info.contextTokens)} tokens`);
+    parts.push(formatTokenCount(info.contextTokens));
   }
   const tokens = info.tokens ? tokensText(info.tokens) : info.cost ? costText(info.cost) : "";
   if (tokens) parts.push(tokens);
@@ -123,6 +129,6 @@ function costText(tokens: SessionTokens): string {
  */
 export function footerLine(info: StatusInfo, tokens: SessionTokens, style: Style): string {
   const usage = info.usage;
-  const context = usage ? `${usageBar(usage.used / usage.max)} ${formatTokens(usage.used)}/${formatTokens(usage.max)} (${usage.percent}%)` : `${formatTokens(info.contextTokens)} tokens`;
+  const context = usage ? `${usageBar(usage.used / usage.max)} ${formatTokens(usage.used)}/${formatTokens(usage.max)} (${usage.percent}%)` : formatTokenCount(info.contextTokens);
   return style.dim(`▍ ${style.bold(info.model)}   ${context}   ${tokensText(tokens)}${info.yolo ? "   yolo" : ""}${info.plan ? "   plan mode" : ""}`);
 }

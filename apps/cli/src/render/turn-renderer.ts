@@ -18,7 +18,7 @@ import { cutToWidth } from "./cut-to-width.js";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";
 import { ScreenWriter } from "./screen-writer.js";
-import { formatTokens } from "./status-line.js";
+import { formatTokenCount, formatTokens } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 import { toolCallLabel, toolResultBrief } from "./tool-call-summary.js";
 import { toolOutputPreview, toolOutputText } from "./tool-output.js";
@@ -261,15 +261,15 @@ export class TurnRenderer {
     const s = this.#o.style;
     this.#stopSpinner();
     const d = payload.details;
-    const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${d.stubs} stubs` : ""}${d.filesRecovered.length ? `, ${d.filesRecovered.length} files recovered` : ""}` : "";
+    const what = d ? `, kept ${d.kept}, dropped ${d.dropped}${d.stubs ? `, ${count(d.stubs, "stub")}` : ""}${d.filesRecovered.length ? `, ${count(d.filesRecovered.length, "file")} recovered` : ""}` : "";
     // Said as it is: a compaction that removed nothing is not reported as one, and the strategy's notes (a summary rejected, a fallback, a missed budget) are shown.
     const nothing = d !== null && d.dropped === 0 && d.stubs === 0 && payload.tokens_after >= payload.tokens_before;
     const grew = !nothing && payload.tokens_after > payload.tokens_before;
-    const tokens = `${formatTokens(payload.tokens_before)} → ${formatTokens(payload.tokens_after)} tokens${what}`;
+    const tokens = `${formatTokens(payload.tokens_before)} → ${formatTokenCount(payload.tokens_after)}${what}`;
     // A compaction whose output is larger than what it replaced (a summary longer than a short conversation) is said so, not called a compaction.
     // Nothing done and nothing noted: the strategy keeps the whole conversation as it is (it fits what the strategy keeps verbatim), said so.
     const why = nothing && d.notes.length === 0 && this.#compactionStrategy !== null ? `: all ${count(d.kept, "message")} ${d.kept === 1 ? "is" : "are"} within what ${visibleControls(this.#compactionStrategy, { oneLine: true })} keeps as ${d.kept === 1 ? "it is" : "they are"}` : "";
-    const result = nothing ? `nothing compacted (${formatTokens(payload.tokens_before)} tokens)${why}` : grew ? s.yellow(`the context grew: ${tokens}`) : `compacted: ${tokens}`;
+    const result = nothing ? `nothing compacted (${formatTokenCount(payload.tokens_before)})${why}` : grew ? s.yellow(`the context grew: ${tokens}`) : `compacted: ${tokens}`;
     // No model summary made it (rejected, or the model failed): the output is the fallback's, and said so first.
     const head = d?.fallback ? `${s.yellow(`summary ${d.rejectedSummaries?.length ? "rejected" : "not made"}, fell back to ${visibleControls(d.fallback, { oneLine: true })}`)}: ${result}` : result;
     const notes = [...(d?.notes ?? []), ...(d?.withinBudget === false ? ["over the strategy's budget: the smallest output it could make"] : [])];
@@ -284,7 +284,7 @@ export class TurnRenderer {
     else this.#flushDMailResult();
     this.#dmailResult = null;
     const target = payload.checkpoint_id === null ? "the start" : `checkpoint ${payload.checkpoint_id}`;
-    const tokens = dmail ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokens(this.#o.contextTokens())} tokens`) : "";
+    const tokens = dmail ? s.dim(` · context ${formatTokens(this.#lastTokens)} → ${formatTokenCount(this.#o.contextTokens())}`) : "";
     this.#write(`${s.magenta("⟲")} ${dmail ? "D-Mail" : "rewrite"}: back to ${target}${tokens}\n`);
     if (payload.files) this.#write(revertedFilesLine(payload.files, s));
   }
