@@ -77,6 +77,13 @@ export class Subagents {
    * is refused (nobody would answer it).
    */
   answersBetweenTurns = false;
+  /**
+   * Set by a host that tells the user when a background child finishes
+   * while no turn runs (its answer waits for the next turn): called with the
+   * child's record and whether it failed. Strings in the record come from
+   * the model: show them with their controls made visible.
+   */
+  onFinishedBetweenTurns: ((record: SubagentRecord, failed: boolean) => void) | null = null;
 
   constructor(options: SubagentsOptions) {
     this.#options = options;
@@ -263,6 +270,8 @@ export class Subagents {
   #deliver(record: SubagentRecord, value: ToolReturnValue): void {
     const text = typeof value.output === "string" ? value.output : value.output.map((p) => (p.type === "text" ? p.text : "")).join("");
     const notice = `<system>Background agent ${record.id} (${record.subagent_type}, "${record.description}") ${value.is_error ? `failed: ${value.message}` : "finished"}.</system>\n${text}`;
-    if (!this.#options.soul().steer(notice)) this.#notices.push(notice);
+    if (this.#options.soul().steer(notice)) return;
+    this.#notices.push(notice);
+    this.onFinishedBetweenTurns?.(record, value.is_error);
   }
 }

@@ -3,7 +3,9 @@
  * approval after its parent's turn has ended, in the interactive mode (in
  * process, on an emulated terminal) against the fake provider server: the
  * approval is asked at the prompt, naming the child, and the child goes on
- * with the answer. Print mode and --wire: background-approval.e2e.test.ts.
+ * with the answer; one that finishes while the user types at the prompt
+ * is announced above it, the typed text kept. Print mode and --wire:
+ * background-approval.e2e.test.ts.
  *
  * The child waits to start until the test says so (`gateSubagentStart`),
  * so its request comes after the parent's turn ended.
@@ -14,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { enqueueBackgroundWrite, gatedProject } from "../e2e/background-write.js";
 import { cleanEnv } from "../e2e/kosong-binary.js";
+import { callTool, say, usage } from "../e2e/fake-model.js";
 import { interactiveSuite } from "./interactive-suite.js";
 import { KosongTerminal } from "./kosong-terminal.js";
 
@@ -40,4 +43,22 @@ describe("a background agent's approval between turns", { timeout: 90_000 }, () 
     await expect.poll(() => readFile(path.join(cwd, "notes.txt"), "utf8").catch(() => ""), { timeout: 20_000 }).toBe("from the background\n");
   });
 
+  it("says above the prompt when a background agent finishes while the user types, keeping the typed text", async () => {
+    const { home, cwd, env, go } = await gatedProject(await tempDir(), server);
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    server.enqueue(
+      { message: callTool("call_b", "Agent", { description: "look around", prompt: "Look around", subagent_type: "coder", run_in_background: true }), usage },
+      { message: say("Started it."), usage },
+      { message: say("all looked at"), usage },
+    );
+    terminal.line("look around in the background");
+    await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› look around" });
+    terminal.type("half typed");
+    await go();
+    const screen = await terminal.waitFor(/Background agent agent-[0-9a-f]{8} \(coder, "look around"\) finished; its answer goes to the model with your next message\.\n[\s\S]*›\s*half typed\s*$/, { from: "Started it." });
+    expect(screen.match(/Background agent agent-/g)).toHaveLength(1);
+    expect(server.requests).toHaveLength(3);
+  });
 });

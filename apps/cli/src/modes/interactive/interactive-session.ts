@@ -79,6 +79,11 @@ export class InteractiveSession {
       this.#endPrompt?.();
     });
     agent.subagents.answersBetweenTurns = true;
+    // A background agent finishing while no turn runs: a line above the prompt (its answer goes with the next prompt).
+    agent.subagents.onFinishedBetweenTurns = (record, failed) => {
+      const what = visibleControls(`Background agent ${record.id} (${record.subagent_type}, "${record.description}") ${failed ? "failed" : "finished"}`, { oneLine: true });
+      this.input.printAbove?.(style.dim(`${what}; its answer goes to the model with your next message.`));
+    };
   }
 
   /**
