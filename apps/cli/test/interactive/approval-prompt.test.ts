@@ -3,7 +3,8 @@
  * the fake provider server: a command that paints over its own prompt with
  * `\r` and escape sequences is shown whole, control characters visible; a
  * session approval of a Shell command covers only what `[a]` says; on a
- * narrow terminal the choices wrap between choices, never inside one. (Print mode's
+ * narrow terminal the choices wrap between choices, never inside one;
+ * Ctrl-C at the prompt tells the model the command never ran. (Print mode's
  * control characters: print-mode.e2e.test.ts.)
  */
 import { execFileSync } from "node:child_process";
@@ -15,7 +16,8 @@ import { useTempDirs } from "../temp-dir.js";
 import { cleanEnv } from "../e2e/kosong-binary.js";
 import { interactiveSuite } from "./interactive-suite.js";
 import { KosongTerminal } from "./kosong-terminal.js";
-import { gate } from "../e2e/fake-model.js";
+import { gate, sentToolResult } from "../e2e/fake-model.js";
+import { TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE } from "@kosong/soul/conversation";
 
 const tempDir = useTempDirs();
 const { server, terminals } = await interactiveSuite();
@@ -197,5 +199,20 @@ describe("file approvals show the change", () => {
     expect(screen).toContain("typed ahead, kept for after the answer: my next idea");
     terminal.line("y");
     await terminal.waitFor(/Ran it\.[\s\S]*› my next idea\s*$/, { from: "› run echo" });
+  }, 60_000);
+
+  it("tells the model a command interrupted with Ctrl-C at its approval prompt never ran", async () => {
+    const { terminal, cwd } = await kosongInRepository();
+    server.enqueue({ message: shell("s1", "echo ran > ran.txt"), usage }, { message: say("Understood."), usage });
+    terminal.line("make the file");
+    await terminal.waitFor(/approve\? $/m, { from: "› make the file" });
+    terminal.keys("C-c");
+    await terminal.waitFor(/■ interrupted[\s\S]*›\s*$/, { from: "› make the file" });
+    expect(await readdir(cwd)).not.toContain("ran.txt");
+    terminal.line("what happened?");
+    await terminal.waitFor(/Understood\.[\s\S]*›\s*$/, { from: "› what happened?" });
+    const told = sentToolResult(server, 1, "s1");
+    expect(told).toContain(TOOL_INTERRUPTED_BEFORE_RUN_MESSAGE);
+    expect(told).not.toContain("may have run partly");
   }, 60_000);
 });
