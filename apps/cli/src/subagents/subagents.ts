@@ -119,8 +119,9 @@ export class Subagents {
     while (this.#running.size > 0) await Promise.all([...this.#running.values()].map((r) => r.done));
   }
 
-  /** Aborts the background children (on exit). */
+  /** Aborts the background children (on exit); their ends are not announced ({@link onFinishedBetweenTurns}). */
   abortAll(): void {
+    this.onFinishedBetweenTurns = null;
     for (const run of this.#running.values()) run.abort?.abort();
   }
 

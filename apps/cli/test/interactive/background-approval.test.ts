@@ -4,13 +4,14 @@
  * process, on an emulated terminal) against the fake provider server: the
  * approval is asked at the prompt, naming the child, and the child goes on
  * with the answer; one that finishes while the user types at the prompt
- * is announced above it, the typed text kept. Print mode and --wire:
+ * is announced above it, the typed text kept (one stopped by the exit is
+ * not). Print mode and --wire:
  * background-approval.e2e.test.ts.
  *
  * The child waits to start until the test says so (`gateSubagentStart`),
  * so its request comes after the parent's turn ended.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
@@ -60,5 +61,27 @@ describe("a background agent's approval between turns", { timeout: 90_000 }, () 
     const screen = await terminal.waitFor(/Background agent agent-[0-9a-f]{8} \(coder, "look around"\) finished; its answer goes to the model with your next message\.\n[\s\S]*›\s*half typed\s*$/, { from: "Started it." });
     expect(screen.match(/Background agent agent-/g)).toHaveLength(1);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it("announces nothing for a background agent stopped because the user exits", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    server.enqueue(
+      { message: callTool("call_b", "Agent", { description: "look around", prompt: "Look around", subagent_type: "coder", run_in_background: true }), usage },
+      { message: say("Started it."), usage },
+      // The child's answer stalls until kosong leaves it (the exit's abort).
+      { message: say("never ends"), usage, holdAfter: 1 },
+    );
+    terminal.line("look around in the background");
+    await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› look around" });
+    await expect.poll(() => server.requests.length).toBe(3);
+    terminal.keys("C-d");
+    const screen = await terminal.waitFor(/\[exit 0\]/, { from: "Started it." });
+    expect(screen).not.toContain("Background agent");
   });
 });
