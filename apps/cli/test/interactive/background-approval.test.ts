@@ -13,6 +13,7 @@
  */
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import type { FakeMessageResponse } from "@kosong/core/testing";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../temp-dir.js";
 import { enqueueBackgroundWrite, gatedProject } from "../e2e/background-write.js";
@@ -24,6 +25,24 @@ import { KosongTerminal } from "./kosong-terminal.js";
 const tempDir = useTempDirs();
 const { server, terminals } = await interactiveSuite();
 
+/** kosong in `cwd`, at its first prompt. */
+async function kosongAt(home: string, cwd: string, env: Record<string, string>): Promise<KosongTerminal> {
+  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
+  terminals.push(terminal);
+  await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+  return terminal;
+}
+
+/** Has the model start a background coder ("look around") whose answer is `child`, and waits for the parent's turn to end. */
+async function startLookAround(terminal: KosongTerminal, child: FakeMessageResponse): Promise<void> {
+  server.enqueue(
+    { message: callTool("call_b", "Agent", { description: "look around", prompt: "Look around", subagent_type: "coder", run_in_background: true }), usage },
+    { message: say("Started it."), usage },
+    child,
+  );
+  terminal.line("look around in the background");
+  await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› look around" });
+}
 
 describe("a background agent's approval between turns", { timeout: 90_000 }, () => {
   it("is asked at the interactive prompt, naming the agent, and the agent goes on with the answer", async () => {
@@ -46,16 +65,8 @@ describe("a background agent's approval between turns", { timeout: 90_000 }, () 
 
   it("says above the prompt when a background agent finishes while the user types, keeping the typed text", async () => {
     const { home, cwd, env, go } = await gatedProject(await tempDir(), server);
-    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    server.enqueue(
-      { message: callTool("call_b", "Agent", { description: "look around", prompt: "Look around", subagent_type: "coder", run_in_background: true }), usage },
-      { message: say("Started it."), usage },
-      { message: say("all looked at"), usage },
-    );
-    terminal.line("look around in the background");
-    await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› look around" });
+    const terminal = await kosongAt(home, cwd, env);
+    await startLookAround(terminal, { message: say("all looked at"), usage });
     terminal.type("half typed");
     await go();
     const screen = await terminal.waitFor(/Background agent agent-[0-9a-f]{8} \(coder, "look around"\) finished; its answer goes to the model with your next message\.\n[\s\S]*›\s*half typed\s*$/, { from: "Started it." });
@@ -67,18 +78,9 @@ describe("a background agent's approval between turns", { timeout: 90_000 }, () 
     const home = await tempDir();
     const cwd = path.join(home, "project");
     await mkdir(cwd);
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
-    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env: cleanEnv(home, env), width: 120, height: 40 });
-    terminals.push(terminal);
-    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
-    server.enqueue(
-      { message: callTool("call_b", "Agent", { description: "look around", prompt: "Look around", subagent_type: "coder", run_in_background: true }), usage },
-      { message: say("Started it."), usage },
-      // The child's answer stalls until kosong leaves it (the exit's abort).
-      { message: say("never ends"), usage, holdAfter: 1 },
-    );
-    terminal.line("look around in the background");
-    await terminal.waitFor(/Started it\.[\s\S]*›\s*$/, { from: "› look around" });
+    const terminal = await kosongAt(home, cwd, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+    // The child's answer stalls until kosong leaves it (the exit's abort).
+    await startLookAround(terminal, { message: say("never ends"), usage, holdAfter: 1 });
     await expect.poll(() => server.requests.length).toBe(3);
     terminal.keys("C-d");
     const screen = await terminal.waitFor(/\[exit 0\]/, { from: "Started it." });
