@@ -63,4 +63,23 @@ describe("BackgroundJobs", () => {
       for (const pid of [...processesWith(below), ...processesWith(away)]) process.kill(Number(pid), "SIGKILL");
     }
   }, 20_000);
+
+  it("closeAll ends what a job left running in its group after its shell exited (`server >/dev/null &`)", async () => {
+    const dir = await tempDir();
+    const jobs = new BackgroundJobs({ dir, graceMs: 200 });
+    const marker = `kosong-leftover-${process.pid}-${Date.now()}`;
+    try {
+      const job = await jobs.start("daemon", bash(`${process.execPath} -e 'setInterval(() => {}, 1000)' ${marker} >/dev/null 2>&1 & echo started`), dir);
+      if (jobs.get(job.id)!.state === "running") await new Promise<void>((resolve) => jobs.onEnd(() => resolve()));
+      expect(jobs.get(job.id)).toMatchObject({ state: "exited", exitCode: 0 });
+      expect(processesWith(marker)).not.toEqual([]);
+      expect(await endsOrHangs(jobs.closeAll())).toBe("ended");
+      for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(processesWith(marker)).toEqual([]);
+      // What it wrote before is still there.
+      expect(readFileSync(job.logFile, "utf8")).toBe("started\n");
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(Number(pid), "SIGKILL");
+    }
+  }, 20_000);
 });

@@ -13,8 +13,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { guardProcessGroup } from "../tools/process-group-guard.js";
-import { descendants, killTree } from "./process-tree.js";
+import { guardProcessGroup, type ProcessGroupGuard } from "../tools/process-group-guard.js";
+import { anyAlive, descendants, groupMembers, killTree, type ProcessRef, signalProcesses } from "./process-tree.js";
 
 /** What a job is doing. */
 export type JobState = "running" | "exited" | "stopped" | "failed";
@@ -72,6 +72,10 @@ interface Job {
   readOffset: number;
   ended: Promise<void>;
   stopping: boolean;
+  /** Processes the job left in its group when its first process ended (`server >/dev/null &`); they end with the session. */
+  leftovers: ProcessRef[];
+  /** The watchdog of the job's group, kept while leftovers may run. */
+  guard: ProcessGroupGuard | null;
 }
 
 /** The background jobs of one session. */
@@ -106,7 +110,7 @@ export class BackgroundJobs {
     const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const guard = child.pid === undefined ? null : guardProcessGroup(child.pid);
     const info: JobInfo = { id, command, state: "running", exitCode: null, signal: null, outputBytes: 0, logFile, startedAt: new Date(), endedAt: null };
-    const job: Job = { info, child, log, kept: 0, readOffset: 0, ended: Promise.resolve(), stopping: false };
+    const job: Job = { info, child, log, kept: 0, readOffset: 0, ended: Promise.resolve(), stopping: false, leftovers: [], guard };
     const write = (chunk: Buffer) => {
       info.outputBytes += chunk.length;
       const room = this.#maxLogBytes - job.kept;
@@ -124,7 +128,8 @@ export class BackgroundJobs {
         info.exitCode = code;
         info.signal = signal;
         info.endedAt = new Date();
-        guard?.release();
+        job.leftovers = child.pid === undefined ? [] : groupMembers(child.pid);
+        if (job.leftovers.length === 0) job.guard?.release();
         if (failure) log.write(`\n[could not start: ${failure.message}]\n`);
         log.end(() => resolve());
         if (!this.#closed) this.#notices.push({ id: info.id, text: endNotice(info) });
@@ -219,7 +224,10 @@ export class BackgroundJobs {
    * process out of reach still hold them. Never waits longer than that.
    */
   async #end(job: Job): Promise<void> {
-    if (job.info.state !== "running") return job.ended;
+    if (job.info.state !== "running") {
+      this.#endLeftovers(job);
+      return job.ended;
+    }
     // Taken first: once the job's first process dies, its children are reparented out of sight.
     const below = job.child.pid === undefined ? [] : descendants(job.child.pid);
     const killAll = () => {
@@ -236,6 +244,26 @@ export class BackgroundJobs {
     await job.ended;
     // Whatever the group left behind (a child that ignored SIGTERM) goes too.
     killAll();
+  }
+
+  /**
+   * SIGKILLs what an ended job left in its group. The group is signalled only
+   * while one of the processes seen in it at the job's end still runs: a
+   * group with a living member keeps its id, so the id is not someone else's.
+   */
+  #endLeftovers(job: Job): void {
+    const pgid = job.child.pid;
+    if (pgid !== undefined && anyAlive(job.leftovers)) {
+      const below = job.leftovers.flatMap((ref) => descendants(ref.pid));
+      try {
+        process.kill(-pgid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+      signalProcesses([...job.leftovers, ...below], "SIGKILL");
+    }
+    job.leftovers = [];
+    job.guard?.release();
   }
 
   #newOutputOrEnd(job: Job, waitMs: number): Promise<void> {
