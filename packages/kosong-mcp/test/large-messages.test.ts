@@ -4,8 +4,9 @@
  * process written without the SDK (../fixtures/raw-server.mjs), a 50 MB
  * result comes back (capped for the model) well within its call's timeout,
  * a message over `maxMessageBytes` fails its call saying so and the server
- * is restarted, and a tool whose schema nests 2,500 levels is left out while
- * the server's other tools stay.
+ * is restarted, and a tool whose schema nests 2,500 levels, or whose
+ * definition the MCP schema refuses, is left out while the server's other
+ * tools stay.
  */
 import { fileURLToPath } from "node:url";
 import { McpServerConnection, McpToolset, type McpConnectionOptions } from "@kosong/mcp";
@@ -55,6 +56,18 @@ describe("large and deep messages from a stdio MCP server", () => {
     expect(server.state).toBe("connected");
     expect(server.tools.map((tool) => tool.name)).toEqual(["echo", "big"]);
     expect(server.warnings).toEqual(["tool `deep` is left out: its input schema nests more than 100 levels deep"]);
+    expect((await toolset.handle(call("c1", "mcp__raw__echo", { text: "hello" }))).return_value.output).toBe("hello");
+  });
+
+  it("leaves out tools whose definitions are invalid (an input schema not of type object, none, a name not a string) and keeps the others", async () => {
+    const { server, toolset } = await raw({}, { INVALID: "1" });
+    expect(server.state).toBe("connected");
+    expect(server.tools.map((tool) => tool.name)).toEqual(["echo", "big"]);
+    expect(server.warnings).toEqual([
+      expect.stringMatching(/^tool `wrong-type` is left out: its definition is invalid \(inputSchema\.type: /),
+      expect.stringMatching(/^tool `no-schema` is left out: its definition is invalid \(inputSchema: /),
+      expect.stringMatching(/^tool `number 5` is left out: its definition is invalid \(name: /),
+    ]);
     expect((await toolset.handle(call("c1", "mcp__raw__echo", { text: "hello" }))).return_value.output).toBe("hello");
   });
 });
