@@ -104,6 +104,8 @@ export class McpServerConnection {
   #transport: Transport | null = null;
   #starting: Promise<void> | null = null;
   #refreshing: Promise<void> = Promise.resolve();
+  /** The listing queued behind the running one, not started yet: later notifications share it. */
+  #queuedRefresh: { client: Client; run: Promise<void> } | null = null;
   #stderr = "";
   /** The last message over `maxMessageBytes`, which closed the connection (said in the crash report). */
   #tooLarge: McpMessageTooLargeError | null = null;
@@ -266,9 +268,15 @@ export class McpServerConnection {
     return { client, transport };
   }
 
-  /** Lists the tools (every page, bounded), one refresh at a time. */
+  /**
+   * Lists the tools (every page, bounded), one refresh at a time; a refresh
+   * asked for while one waits to start is that one (it lists after the ask),
+   * so a flood of `list_changed` costs at most two listings, not one each.
+   */
   #refreshTools(client: Client): Promise<void> {
+    if (this.#queuedRefresh?.client === client) return this.#queuedRefresh.run;
     const run = this.#refreshing.then(async () => {
+      if (this.#queuedRefresh?.run === run) this.#queuedRefresh = null;
       const listed: unknown[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < maxListPages && listed.length < maxTools; page++) {
@@ -281,6 +289,7 @@ export class McpServerConnection {
       if (client !== this.#client) return;
       this.#acceptTools(listed.slice(0, maxTools));
     });
+    this.#queuedRefresh = { client, run };
     this.#refreshing = run.catch(() => undefined);
     return run;
   }

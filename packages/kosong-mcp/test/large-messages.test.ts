@@ -70,4 +70,15 @@ describe("large and deep messages from a stdio MCP server", () => {
     ]);
     expect((await toolset.handle(call("c1", "mcp__raw__echo", { text: "hello" }))).return_value.output).toBe("hello");
   });
+
+  it("answers a burst of 2,000 tools/list_changed notifications with at most two listings, and offers the changed tools", async () => {
+    const { server } = await raw();
+    // `burst` and `lists` are not listed: called on the connection directly.
+    await server.callTool("burst", { count: 2000 });
+    await expect.poll(() => server.tools.map((tool) => tool.name)).toContain("added");
+    // Calls keep going through the same pipe meanwhile; a listing queued per notification would keep counting up.
+    for (let i = 0; i < 20; i++) await server.callTool("lists", {});
+    const lists = await server.callTool("lists", {});
+    expect(Number((lists.content[0] as { text: string }).text)).toBeLessThanOrEqual(3);
+  });
 });
