@@ -1,5 +1,6 @@
 import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
+import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { printSessions, runSessionsCommand } from "../src/sessions/print-sessions.js";
 import { createSession, findSession, latestSession, listSessions, openOrCreateSession, recordFirstPrompt, secureSessionFiles } from "../src/sessions/session-store.js";
@@ -70,6 +71,21 @@ describe("session store", () => {
     expect(row).toContain("/work/project");
     expect(row).toContain("0 B");
     expect(row).toMatch(/explain this repo$/);
+  });
+
+  it("keeps the table's columns aligned on the screen when a directory has wide characters, and never cuts a character of the first prompt in half", async () => {
+    const home = await tempDir();
+    const wide = await createSession(home, "/work/项目", new Date("2026-01-01T10:00:00Z"));
+    await recordFirstPrompt(wide, `${"a".repeat(58)}😀 and more after the cut`);
+    await recordFirstPrompt(await createSession(home, "/work/project-x", new Date("2026-01-02T10:00:00Z")), "plain");
+    let out = "";
+    await printSessions(home, { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream);
+    const lines = out.trim().split("\n");
+    // The terminal column where SIZE starts (the header) and where each row's size starts.
+    const columnOf = (line: string, at: number) => stringWidth(line.slice(0, at));
+    const sizeColumns = [columnOf(lines[0]!, lines[0]!.indexOf("SIZE")), ...lines.slice(1).map((line) => columnOf(line, line.indexOf(" B ") - 1))];
+    expect(new Set(sizeColumns).size, out).toBe(1);
+    expect(lines.every((line) => line.isWellFormed()), out).toBe(true);
   });
 
   it("lists the sessions on disk, with a warning, when the PostgreSQL store cannot be reached", async () => {

@@ -34,6 +34,15 @@ describe("the agent's file tools", () => {
     expect(brief(await call("WriteFile", { path: "two.txt", content: "a\nb" }))).toContain("two.txt (2 lines)");
   });
 
+  it("counts a written file's lines as ReadFile does: a final newline ends the last line, it starts no new one", async () => {
+    const { call } = await setup();
+    const written = await call("WriteFile", { path: "ended.txt", content: "a\nb\n" });
+    expect(text(written)).toBe("Wrote ended.txt (2 lines).");
+    expect(JSON.stringify((await call("ReadFile", { path: "ended.txt" })).display)).toContain("ended.txt (2 lines)");
+    expect(text(await call("WriteFile", { path: "one.txt", content: "hi\n" }))).toBe("Wrote one.txt (1 line).");
+    expect(text(await call("WriteFile", { path: "empty.txt", content: "" }))).toBe("Wrote empty.txt (0 lines).");
+  });
+
   it("refuses paths that escape through .. or an absolute path", async () => {
     const { outside, call } = await setup();
     const escapes = [

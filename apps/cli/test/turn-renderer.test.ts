@@ -1,6 +1,7 @@
 import { type SoulEvent } from "@kosong/soul";
 import { contextUsage } from "@kosong/soul/tokens";
 import pc from "picocolors";
+import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { completeBlocksEnd, MarkdownStream, rowsOf } from "../src/render/markdown-stream.js";
 import { statusLine, usageBar } from "../src/render/status-line.js";
@@ -68,6 +69,43 @@ describe("TurnRenderer (plain output)", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("cuts a tool's output lines to the terminal's columns, wide characters counted double", async () => {
+    const { r, output } = renderer();
+    const wide = "输出行 这是一段很长的中文输出用于测试折行显示是否正确处理宽字符的情况以及截断";
+    await r.render({ type: "ToolCall", payload: { type: "function", id: "c1", function: { name: "Shell", arguments: '{"command": "make"}' }, parsed_arguments: { command: "make" } } });
+    await r.render({ type: "ToolResult", payload: { tool_call_id: "c1", return_value: { is_error: false, output: `${wide}\n${wide}`, message: "", display: [] } } });
+    const preview = output().split("\n").filter((line) => line.startsWith("  │ "));
+    expect(preview).toHaveLength(2);
+    for (const line of preview) {
+      expect(stringWidth(line), line).toBeLessThan(80);
+      expect(line).toMatch(/^ {2}│ 输出行 这是.*…$/);
+    }
+  });
+
+  it("keeps a tool's result line on one row: a long first line of output is cut to fit, or left to the preview when there is no room", async () => {
+    const { r, output } = renderer();
+    const result = (id: string, command: string) => [
+      { type: "ToolCall", payload: { type: "function", id, function: { name: "Shell", arguments: JSON.stringify({ command }) }, parsed_arguments: { command } } },
+      { type: "ToolResult", payload: { tool_call_id: id, return_value: { is_error: false, output: "12 src/module-with-a-long-name.ts 这是一段很长的中文输出 and more words after it\nsecond", message: "", display: [] } } },
+    ] as SoulEvent[];
+    const wide = `for i in 1 2 3; do echo 输出行$i ${"这是一段很长的中文输出".repeat(4)}; done`;
+    for (const event of [...result("c1", "wc -l src/*.ts"), ...result("c2", `for f in ${"src/module-with-a-long-name.ts ".repeat(4)}; do wc -l "$f"; done`), ...result("c3", wide)]) await r.render(event);
+    const heads = output().split("\n").filter((line) => line.startsWith("✓ "));
+    expect(heads).toHaveLength(3);
+    for (const head of heads) expect(stringWidth(head), head).toBeLessThan(80);
+    expect(heads[0]).toMatch(/^✓ Shell\(wc -l src\/\*\.ts\) → 12 src\/module-with-a-long-name\.ts 这是.*…$/);
+    expect(heads[1]).toMatch(/^✓ Shell\(for f in src\/module-with-a-long-name\.ts .*…\)$/);
+    // A command of wide characters is cut in columns too.
+    expect(heads[2]).toMatch(/^✓ Shell\(for i in 1 2 3; do echo 输出行\$i 这是.*…\)$/);
+  });
+
+  it("says why a compaction left everything as it was when its strategy noted nothing", async () => {
+    const { r, output } = renderer();
+    await r.render({ type: "CompactionBegin", payload: { reason: "manual", strategy: "preserve-recent" } });
+    await r.render({ type: "CompactionEnd", payload: { tokens_before: 435, tokens_after: 435, details: { kept: 15, dropped: 0, stubs: 0, filesRecovered: [], summarized: false, notes: [] } } });
+    expect(output()).toBe("⇣ nothing compacted (435 tokens): all 15 messages are within what preserve-recent keeps as they are\n");
   });
 
   it("shows a SendDMail call as sent when the revert follows, and as its error result when none does", async () => {

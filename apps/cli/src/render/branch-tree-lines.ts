@@ -3,10 +3,13 @@
  * current branch at the root, each branch under the one it left, with what
  * made it, the checkpoint where it left, when it was last written, its size
  * and its first prompt (control characters made visible: it is the model's
- * or the user's text, read back from disk).
+ * or the user's text, read back from disk), each on one row: the prompt is
+ * cut to what the row has left.
  */
 import type { ContextBranch } from "@kosong/soul/conversation";
+import stringWidth from "string-width";
 import { count } from "./count.js";
+import { cutToWidth } from "./cut-to-width.js";
 import type { Style } from "./terminal-style.js";
 import { timestamp } from "./timestamp.js";
 import { oneLine } from "./visible-controls.js";
@@ -14,9 +17,10 @@ import { oneLine } from "./visible-controls.js";
 /**
  * The lines of the tree of `branches` (current branch first, as
  * `Context.branches()` returns them); `sizeUnit` names the log's unit of
- * size (`"byte"` for a file, `"record"` for a database log).
+ * size (`"byte"` for a file, `"record"` for a database log); each line is
+ * narrower than `columns`.
  */
-export function branchTreeLines(branches: readonly ContextBranch[], style: Style, sizeUnit: string): string[] {
+export function branchTreeLines(branches: readonly ContextBranch[], style: Style, sizeUnit: string, columns: number): string[] {
   const children = new Map<number | null, ContextBranch[]>();
   for (const branch of branches) {
     if (branch.parent === undefined) continue;
@@ -25,7 +29,9 @@ export function branchTreeLines(branches: readonly ContextBranch[], style: Style
     children.set(branch.parent, siblings);
   }
   const current = branches.find((b) => b.parent === undefined);
-  const lines = [`${style.green("●")} current${details(current, style, sizeUnit)}`];
+  // The head's width (string-width skips colour codes) leaves the rest of the row to the details.
+  const line = (head: string, branch: ContextBranch | undefined) => `${head}${details(branch, style, sizeUnit, columns - 1 - stringWidth(head))}`;
+  const lines = [line(`${style.green("●")} current`, current)];
   // A branch's parent is always a later rotation (see `branchTree`), so the walk ends.
   const walk = (parent: number | null, indent: string): void => {
     const list = children.get(parent) ?? [];
@@ -33,7 +39,7 @@ export function branchTreeLines(branches: readonly ContextBranch[], style: Style
       const last = i === list.length - 1;
       const n = branch.rotation!;
       const where = branch.checkpoint === null ? "" : ` at checkpoint ${branch.checkpoint}`;
-      lines.push(`${indent}${last ? "└─" : "├─"} ${style.bold(String(n))}  ${branch.kind}${where}${details(branch, style, sizeUnit)}`);
+      lines.push(line(`${indent}${last ? "└─" : "├─"} ${style.bold(String(n))}  ${branch.kind}${where}`, branch));
       walk(n, `${indent}${last ? "   " : "│  "}`);
     });
   };
@@ -41,12 +47,16 @@ export function branchTreeLines(branches: readonly ContextBranch[], style: Style
   return lines;
 }
 
-function details(branch: ContextBranch | undefined, style: Style, sizeUnit: string): string {
+/** The branch's figures and first prompt, in `room` columns (the prompt is what gets cut, or left out). */
+function details(branch: ContextBranch | undefined, style: Style, sizeUnit: string, room: number): string {
   if (branch === undefined) return "";
   const parts: string[] = [];
   if (branch.mtimeMs !== null) parts.push(timestamp(branch.mtimeMs));
   if (branch.messages !== null) parts.push(count(branch.messages, "message"));
   if (branch.size !== null) parts.push(count(branch.size, sizeUnit));
-  const prompt = branch.firstPrompt === null ? "" : ` "${oneLine(branch.firstPrompt, 60)}"`;
-  return `${style.dim(parts.length > 0 ? ` · ${parts.join(" · ")}` : "")}${prompt}`;
+  const figures = parts.length > 0 ? ` · ${parts.join(" · ")}` : "";
+  // The prompt, quoted, in what the row has left; none when a few columns are not left.
+  const promptRoom = room - stringWidth(figures) - 3;
+  const prompt = branch.firstPrompt === null || promptRoom < 4 ? "" : ` "${cutToWidth(oneLine(branch.firstPrompt, 60), promptRoom)}"`;
+  return `${style.dim(figures)}${prompt}`;
 }

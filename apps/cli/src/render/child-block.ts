@@ -8,6 +8,7 @@
  */
 import type { TokenUsage, ToolReturnValue } from "@kosong/core";
 import type { SoulEvent } from "@kosong/soul";
+import { TOOL_INTERRUPTED_MESSAGE } from "@kosong/soul/conversation";
 import { formatCost } from "../pricing/usage-cost.js";
 import { count } from "./count.js";
 import type { Style } from "./terminal-style.js";
@@ -121,8 +122,8 @@ export class ChildBlock {
   }
 }
 
-/** The status a child's result says: done, aborted, or failed (an error, a rejection, the step limit). */
+/** The status a child's result says: done, aborted (its own stop, or the call interrupted by the user's Ctrl-C), or failed (an error, a rejection, the step limit). */
 function statusOf(result: ToolReturnValue): ChildStatus {
   if (!result.is_error) return "done";
-  return result.extras?.stop_reason === "aborted" ? "aborted" : "failed";
+  return result.extras?.stop_reason === "aborted" || result.message === TOOL_INTERRUPTED_MESSAGE ? "aborted" : "failed";
 }

@@ -6,6 +6,7 @@ import type { TokenUsage } from "@kosong/core";
 import type { ContextUsage } from "@kosong/soul";
 import type { ModelPrice } from "../pricing/model-prices.js";
 import { formatCost, usageCost } from "../pricing/usage-cost.js";
+import stringWidth from "string-width";
 import type { Style } from "./terminal-style.js";
 
 /** What the status line shows. */
@@ -69,9 +70,12 @@ export function usageBar(fraction: number, width = 10): string {
 
 /**
  * The status line text. The bar is red once auto-compaction is due, yellow
- * within the last quarter before its threshold, green before that.
+ * within the last quarter before its threshold, green before that. With
+ * `columns`, it fits a row of that terminal: the parts with no room are
+ * left out, the session id first, then the compaction strategy, then the
+ * tokens or cost (the model, the context and the modes stay).
  */
-export function statusLine(info: StatusInfo, style: Style): string {
+export function statusLine(info: StatusInfo, style: Style, columns?: number): string {
   const parts = [style.bold(info.model)];
   const usage = info.usage;
   if (usage) {
@@ -80,13 +84,21 @@ export function statusLine(info: StatusInfo, style: Style): string {
   } else {
     parts.push(`${formatTokens(info.contextTokens)} tokens`);
   }
-  if (info.tokens) parts.push(tokensText(info.tokens));
-  else if (info.cost && costText(info.cost)) parts.push(costText(info.cost));
-  parts.push(`compaction: ${info.strategy}`);
+  const tokens = info.tokens ? tokensText(info.tokens) : info.cost ? costText(info.cost) : "";
+  if (tokens) parts.push(tokens);
+  const strategy = `compaction: ${info.strategy}`;
+  parts.push(strategy);
   if (info.yolo) parts.push(style.yellow("yolo"));
   if (info.plan) parts.push(style.cyan("plan mode"));
-  parts.push(`session ${info.sessionId}`);
-  return style.dim(parts.join(" · "));
+  const session = `session ${info.sessionId}`;
+  parts.push(session);
+  // string-width skips the colour codes; a row's last column is left free, so the line never wraps.
+  let shown = parts;
+  for (const leftOut of [session, strategy, tokens]) {
+    if (columns === undefined || stringWidth(shown.join(" · ")) < columns) break;
+    shown = shown.filter((part) => part !== leftOut);
+  }
+  return style.dim(shown.join(" · "));
 }
 
 /**

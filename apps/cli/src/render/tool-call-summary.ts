@@ -4,11 +4,12 @@
  * control characters made visible.
  */
 import type { ToolReturnValue } from "@kosong/core";
+import { cutToWidth } from "./cut-to-width.js";
 import { oneLine, visibleControls } from "./visible-controls.js";
 
 const keyArguments = ["path", "command", "pattern", "message", "pointer", "query", "url"];
 
-/** `Name(key argument)`, from the call's JSON arguments (shortened to `max` characters). */
+/** `Name(key argument)`, from the call's JSON arguments (the argument shortened to `max` terminal columns: CJK text counts double). */
 export function toolCallLabel(name: string, argumentsJson: string | null, max = 70): string {
   let key = "";
   try {
@@ -18,7 +19,7 @@ export function toolCallLabel(name: string, argumentsJson: string | null, max = 
   } catch {
     key = argumentsJson ?? "";
   }
-  key = oneLine(key, max);
+  key = cutToWidth(oneLine(key, max), max);
   const shownName = visibleControls(name, { oneLine: true });
   return key ? `${shownName}(${key})` : shownName;
 }

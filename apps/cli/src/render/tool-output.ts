@@ -7,6 +7,7 @@
  */
 import type { ToolReturnValue } from "@kosong/core";
 import { count } from "./count.js";
+import { cutToWidth } from "./cut-to-width.js";
 import type { Style } from "./terminal-style.js";
 import { visibleControls } from "./visible-controls.js";
 
@@ -27,7 +28,8 @@ export function toolOutputPreview(text: string, tail: boolean, style: Style, col
   const shown = tail ? lines.slice(-previewLines) : lines.slice(0, previewLines);
   const width = Math.max(20, columns - 6);
   const gutter = `  ${style.dim("│")} `;
-  const preview = shown.map((line) => gutter + style.dim(line.length > width ? `${line.slice(0, width - 1)}…` : line));
+  // Cut in terminal columns (a CJK character or an emoji takes two), so a wide line does not wrap either.
+  const preview = shown.map((line) => gutter + style.dim(cutToWidth(line, width)));
   const more = lines.length - shown.length;
   if (more === 0) return preview;
   const note = gutter + style.dim(`… ${count(more, "more line")} (Ctrl-O shows all)`);

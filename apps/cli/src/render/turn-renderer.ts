@@ -13,6 +13,8 @@
 import { SendDMail, type ApprovalKind, type ApprovalRequestInfo, type SoulEvent, type SoulEventOf, type SoulEventType } from "@kosong/soul";
 import stringWidth from "string-width";
 import { ChildBlock, type ChildCost } from "./child-block.js";
+import { count } from "./count.js";
+import { cutToWidth } from "./cut-to-width.js";
 import { MarkdownStream } from "./markdown-stream.js";
 import { revertedFilesLine } from "./reverted-files.js";
 import { ScreenWriter } from "./screen-writer.js";
@@ -109,6 +111,8 @@ export class TurnRenderer {
   #ticker: ReturnType<typeof setInterval> | null = null;
   #thinking: "none" | "shown" | "noted" = "none";
   #lastTokens = 0;
+  /** The strategy of the compaction running (its `CompactionBegin`), to name in its report. */
+  #compactionStrategy: string | null = null;
   /** A `SendDMail` result held back until the step shows whether the D-Mail was delivered (a `Reverted` event). */
   #dmailResult: { label: string; line: string } | null = null;
 
@@ -154,6 +158,7 @@ export class TurnRenderer {
         return this.#retry(event.payload);
       case "CompactionBegin":
         await this.#flushText();
+        this.#compactionStrategy = event.payload.strategy;
         return this.#startSpinner(`compacting (${event.payload.strategy}, ${event.payload.reason})`);
       case "CompactionEnd":
         return this.#compactionEnd(event.payload);
@@ -220,10 +225,13 @@ export class TurnRenderer {
       this.#write(`${child.header(label, result, took)}\n${this.#expandChildren ? "" : `${child.latestLine()}\n`}`);
       return this.#showRunning();
     }
-    // No preview that only repeats the brief (a one-line error, a one-line answer).
-    const repeats = !output.includes("\n") && toolResultBrief(result, output.length + 1) === output;
+    // The brief gets what the row leaves (none when a few columns are not left: the preview shows the output), so the line never wraps.
+    const room = this.#o.columns - 1 - stringWidth(`${mark} ${label} → ${took}`);
+    const fitted = brief && room >= 4 ? cutToWidth(brief, room) : "";
+    // No preview that only repeats the brief shown whole (a one-line error, a one-line answer).
+    const repeats = !output.includes("\n") && fitted === brief && toolResultBrief(result, output.length + 1) === output;
     const shown = call?.name === SendDMail.name || repeats ? [] : toolOutputPreview(output, call?.name === "Shell", s, this.#o.columns);
-    const line = `${mark} ${s.bold(label)}${brief ? s.dim(` → ${brief}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
+    const line = `${mark} ${s.bold(label)}${fitted ? s.dim(` → ${fitted}`) : ""}${took}\n${shown.map((l) => `${l}\n`).join("")}`;
     this.#o.onToolOutput?.(label, output);
     // The model never reads a delivered D-Mail's result: whether it was delivered shows in the Reverted event that follows.
     if (call?.name === SendDMail.name) this.#dmailResult = { label, line };
@@ -259,7 +267,9 @@ export class TurnRenderer {
     const grew = !nothing && payload.tokens_after > payload.tokens_before;
     const tokens = `${formatTokens(payload.tokens_before)} → ${formatTokens(payload.tokens_after)} tokens${what}`;
     // A compaction whose output is larger than what it replaced (a summary longer than a short conversation) is said so, not called a compaction.
-    const result = nothing ? `nothing compacted (${formatTokens(payload.tokens_before)} tokens)` : grew ? s.yellow(`the context grew: ${tokens}`) : `compacted: ${tokens}`;
+    // Nothing done and nothing noted: the strategy keeps the whole conversation as it is (it fits what the strategy keeps verbatim), said so.
+    const why = nothing && d.notes.length === 0 && this.#compactionStrategy !== null ? `: all ${count(d.kept, "message")} ${d.kept === 1 ? "is" : "are"} within what ${visibleControls(this.#compactionStrategy, { oneLine: true })} keeps as ${d.kept === 1 ? "it is" : "they are"}` : "";
+    const result = nothing ? `nothing compacted (${formatTokens(payload.tokens_before)} tokens)${why}` : grew ? s.yellow(`the context grew: ${tokens}`) : `compacted: ${tokens}`;
     // No model summary made it (rejected, or the model failed): the output is the fallback's, and said so first.
     const head = d?.fallback ? `${s.yellow(`summary ${d.rejectedSummaries?.length ? "rejected" : "not made"}, fell back to ${visibleControls(d.fallback, { oneLine: true })}`)}: ${result}` : result;
     const notes = [...(d?.notes ?? []), ...(d?.withinBudget === false ? ["over the strategy's budget: the smallest output it could make"] : [])];

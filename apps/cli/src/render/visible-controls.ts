@@ -38,5 +38,8 @@ export function visibleControls(text: string, options: { oneLine?: boolean } = {
  */
 export function oneLine(text: string, max: number): string {
   const line = visibleControls(text.replace(/\s+/g, " ").trim(), { oneLine: true });
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  if (line.length <= max) return line;
+  // Never half of a surrogate pair (an emoji): a lone half shows as "�".
+  const end = /[\uD800-\uDBFF]/.test(line[max - 2]!) ? max - 2 : max - 1;
+  return `${line.slice(0, end)}…`;
 }

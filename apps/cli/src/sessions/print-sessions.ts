@@ -2,6 +2,7 @@
 import { ExitCode } from "../cli-error.js";
 import { defaultHome } from "../config/settings.js";
 import { redactUrlPasswords } from "@kosong/core";
+import stringWidth from "string-width";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { diskBytesOf, listAllSessions } from "./session-retention.js";
 import { removeAbandonedSessions, sessionsDir } from "./session-store.js";
@@ -23,8 +24,10 @@ export async function printSessions(home: string = defaultHome(), out: NodeJS.Wr
   const disk = await Promise.all(sessions.map(diskBytesOf));
   const rows = sessions.map((s, i) => [visibleControls(s.id, { oneLine: true }), visibleControls(s.cwd, { oneLine: true }), formatSize(s.size), formatSize(disk[i]!), formatTime(s.lastUsed), oneLine(s.firstPrompt ?? "(no prompt yet)", 60)]);
   const header = ["ID", "DIRECTORY", "SIZE", "ON DISK", "LAST USED", "FIRST PROMPT"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.slice(0, 200).map((row) => row[i]!.length)));
-  for (const row of [header, ...rows]) out.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
+  // Columns measured in terminal columns, so a directory with wide characters (CJK, emoji) keeps the rest aligned.
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.slice(0, 200).map((row) => stringWidth(row[i]!))));
+  const pad = (cell: string, width: number) => cell + " ".repeat(Math.max(0, width - stringWidth(cell)));
+  for (const row of [header, ...rows]) out.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : pad(cell, widths[i]!))).join("  ")}\n`);
   return ExitCode.ok;
 }
 

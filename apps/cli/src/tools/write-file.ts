@@ -48,7 +48,7 @@ export function writeFileTool(workspace: Workspace) {
         await declared.done();
       }
       workspace.files.recordWrite(written);
-      const lines = count(content.split("\n").length, "line");
+      const lines = count(lineCount(content), "line");
       return toolOk({ output: `${append ? "Appended to" : "Wrote"} ${shown} (${lines}).`, brief: `${shown} (${lines})` });
     },
   });
@@ -63,4 +63,10 @@ async function changeShown(workspace: Workspace, requested: string, content: str
   const read = append ? null : await readTextInside(workspace, requested, signal);
   const diff = lineDiff(read?.ok ? read.text : "", content);
   return diff ? `\n${diff}` : "\n(no change)";
+}
+
+/** The lines of `text` as ReadFile numbers them: a final newline ends the last line, it starts no new one ("" has none). */
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 }

@@ -2,7 +2,8 @@
  * The approval prompt on an emulated terminal (in process), against
  * the fake provider server: a command that paints over its own prompt with
  * `\r` and escape sequences is shown whole, control characters visible; a
- * session approval of a Shell command covers only what `[a]` says. (Print mode's
+ * session approval of a Shell command covers only what `[a]` says; on a
+ * narrow terminal the choices wrap between choices, never inside one. (Print mode's
  * control characters: print-mode.e2e.test.ts.)
  */
 import { execFileSync } from "node:child_process";
@@ -28,14 +29,14 @@ const shell = (id: string, command: string): Message => ({
 });
 
 /** Starts `kosong` in a fresh git repository, in colour, and waits for its prompt. */
-async function kosongInRepository(extraEnv: Record<string, string> = {}) {
+async function kosongInRepository(extraEnv: Record<string, string> = {}, width = 160) {
   const home = await tempDir();
   const cwd = path.join(home, "project");
   await mkdir(cwd);
   execFileSync("git", ["init", "-q", cwd]);
   const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1`, ...extraEnv });
   delete env.NO_COLOR;
-  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 160 });
+  const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width });
   terminals.push(terminal);
   await terminal.waitFor(/Ctrl-D exits[\s\S]*test-model ·[\s\S]*›\s*$/m);
   return { terminal, cwd };
@@ -44,6 +45,19 @@ async function kosongInRepository(extraEnv: Record<string, string> = {}) {
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe("the approval prompt on an emulated terminal (in process)", () => {
+  it("wraps the choices between choices on a narrow terminal, never inside one", async () => {
+    const { terminal } = await kosongInRepository({}, 60);
+    server.enqueue({ message: shell("s1", "echo 你好"), usage }, { message: say("Said hello."), usage });
+    terminal.line("say hello");
+    await terminal.waitFor(/approve\? $/m, { from: "› say hello" });
+    const rows = terminal.visible().split("\n");
+    for (const choice of ["[y] approve", "[a] approve this exact command for this session", "[n] reject", "or type feedback to reject with it"]) {
+      expect(rows.some((row) => row.includes(choice)), `${choice}\n${rows.join("\n")}`).toBe(true);
+    }
+    terminal.line("y");
+    await terminal.waitFor(/Said hello\.[\s\S]*›\s*$/, { from: "› say hello" });
+  });
+
   it("shows a command that tries to paint over its prompt whole, and streamed control sequences as text", async () => {
     // FORCE_HYPERLINK: a terminal that supports hyperlinks, where a link's text could hide its address.
     const { terminal, cwd } = await kosongInRepository({ FORCE_HYPERLINK: "1" });

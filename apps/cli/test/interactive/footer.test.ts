@@ -3,7 +3,9 @@
  * the last row shows the model, the context bar and the session's tokens;
  * a resize mid-stream leaves every paragraph shown once, and a smaller
  * screen's last row the footer alone (no streamed text over it); a paragraph
- * taller than the screen is still rendered (no Markdown left raw).
+ * taller than the screen is still rendered (no Markdown left raw). The
+ * status line after a turn fits a narrow terminal's row (the parts it has
+ * no room for left out, the session id first), and /status shows it whole.
  */
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -74,4 +76,25 @@ describe("the status footer and a resize, on an emulated terminal (in process)",
     expect(screen).not.toContain("**");
   }, 60_000);
 
+
+  it("fits the status line to a narrow terminal's row, leaving out what has no room, and /status shows it whole", async () => {
+    const home = await tempDir();
+    const cwd = path.join(home, "project");
+    await mkdir(cwd);
+    const env = cleanEnv(home, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` });
+    const terminal = KosongTerminal.start(["--model", "test-model"], { cwd, env, width: 70, height: 20 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    server.enqueue({ message: streamed("Hello there."), usage });
+    terminal.line("hi");
+    await terminal.waitFor(/Hello there\.[\s\S]*›\s*$/, { from: "› hi" });
+    const rows = terminal.visible().split("\n");
+    const status = rows.filter((row) => row.startsWith("test-model · "));
+    expect(status, rows.join("\n")).toHaveLength(2);
+    for (const row of status) expect(rows[rows.indexOf(row) + 1], rows.join("\n")).toMatch(/^(› |\/help for commands)/);
+    expect(status.at(-1)).toMatch(/^test-model · [▰▱]{10} [\d.]+k\/128k \(\d+%\) · compaction: simple$/);
+    terminal.line("/status");
+    const shown = await terminal.waitFor(/conversation file [^\n]*\n›\s*$/, { from: "› /status" });
+    expect(shown).toMatch(/compaction: simple · session \d{8}-\d{6}-[0-9a-f]{4}\n/);
+  });
 });

@@ -67,7 +67,7 @@ describe("kosong interactive mode on an emulated terminal (in process)", () => {
     expect(screen).toContain("[a] approve every WriteFile call for this session");
     terminal.line("y");
     screen = await terminal.waitFor(/Wrote hello\.txt\.[\s\S]*›\s*$/, { from: "› write hello.txt" });
-    expect(screen).toMatch(/✓ WriteFile\(hello\.txt\) → hello\.txt \(2 lines\)/);
+    expect(screen).toMatch(/✓ WriteFile\(hello\.txt\) → hello\.txt \(1 line\)/);
     expect(await readFile(path.join(cwd, "hello.txt"), "utf8")).toBe("hi\n");
 
     // /compact with the default strategy (an LLM summary).

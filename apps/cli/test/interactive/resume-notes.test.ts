@@ -1,7 +1,8 @@
 /**
  * What the interactive `kosong` says about a conversation, on an emulated terminal (in process) against the fake provider server: the resume notice
  * counts messages in the right number and shows files a compaction
- * recovered as such (not as the user's prompts), and a `/compact` whose
+ * recovered as such (not as the user's prompts), each shown on one row of
+ * the terminal (a long or wide one cut to its width), and a `/compact` whose
  * output would be larger than what it replaced keeps the history and says so.
  */
 import { appendFile, mkdir } from "node:fs/promises";
@@ -52,6 +53,19 @@ describe("resume notices and compaction reports on an emulated terminal (in proc
     const screen = terminal.screen();
     expect(screen).toMatch(/› fix the parser\n\s+Fixed it\.\n\s+\(src\/parser\.ts recovered by a compaction\)\n\s+Carrying on\.\n/);
     expect(screen).not.toContain("› **Recovered file");
+  }, 60_000);
+
+  it("shows each resumed prompt and answer on one row of the terminal, a long or wide one cut to its width", async () => {
+    const { home, cwd, env } = await project();
+    const prompt = `请解释这个项目的结构 ${"和它的模块 ".repeat(12)}`;
+    server.enqueue({ message: say(`The project has ${"many modules and folders, ".repeat(8)}the end.`), usage });
+    expect((await runKosong(["-p", prompt, "--session", "long"], { cwd, home, env })).code).toBe(0);
+    const terminal = KosongTerminal.start(["--model", "test-model", "--session", "long"], { cwd, env: cleanEnv(home, env), width: 80, height: 30 });
+    terminals.push(terminal);
+    await terminal.waitFor(/Ctrl-D exits[\s\S]*›\s*$/m);
+    const rows = terminal.visible().split("\n");
+    const shown = rows.slice(rows.findIndex((row) => row.startsWith("Resumed long")) + 1, rows.findIndex((row) => row.startsWith("/help for commands")));
+    expect(shown, rows.join("\n")).toEqual([expect.stringMatching(/^› 请解释这个项目的结构 和它的模块 .*…$/), expect.stringMatching(/^ {2}The project has many modules.*…$/)]);
   }, 60_000);
 
   it("keeps the history and says why when a /compact summary is longer than the conversation", async () => {

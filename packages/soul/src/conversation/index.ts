@@ -17,3 +17,5 @@ export { type ConversationBlock, conversationBlocks } from "./conversation-block
 export { checkpointMessageId } from "../context/checkpoint-message.js";
 /** A branch of the conversation as `Context.branches()` lists it (here rather than at the root, which keeps its 50 names). */
 export type { ContextBranch } from "../context/branch-tree.js";
+/** The error a tool call interrupted by an abort (or cut by a crash) reads as its result: a front end tells such a result from a failure by it. */
+export { TOOL_INTERRUPTED_MESSAGE } from "../context/interrupted-tool-result.js";

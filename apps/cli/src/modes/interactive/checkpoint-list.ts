@@ -6,8 +6,8 @@
  * every step's too. A line wider than the terminal is cut with `…`.
  */
 import { extractText, type Message } from "@kosong/core";
-import stringWidth from "string-width";
 import { count } from "../../render/count.js";
+import { cutToWidth } from "../../render/cut-to-width.js";
 import { timestamp } from "../../render/timestamp.js";
 import { isUserPrompt } from "../../render/user-prompt.js";
 import { oneLine, visibleControls } from "../../render/visible-controls.js";
@@ -58,13 +58,3 @@ function revertLandmarks(history: readonly Message[]): { firstDroppedAt: (Messag
   return { firstDroppedAt, promptBefore };
 }
 
-/** `text` cut to `width` terminal columns, ending in `…` when cut. */
-function cutToWidth(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let cut = "";
-  for (const char of text) {
-    if (stringWidth(`${cut}${char}…`) > width) break;
-    cut += char;
-  }
-  return `${cut}…`;
-}

@@ -22,6 +22,7 @@ import { planModeNote } from "../../plan/plan-mode.js";
 import { sameTodoList, type TodoItem, todoLines, todoListOf } from "../../todo/todo-list.js";
 import { attachMentions, ImageInputError, withNoticesFirst, withText } from "./file-mentions.js";
 import { ruleForApproval } from "../../permissions/permission-rule.js";
+import { fitWords } from "../../render/fit-words.js";
 import { editPlan } from "./plan-editor.js";
 import { QueuedLines } from "./queued-lines.js";
 import type { LineInput } from "./terminal-input.js";
@@ -155,9 +156,13 @@ export class InteractiveSession {
     this.print(`${this.style.red("error:")} ${visibleControls(error instanceof Error ? error.message : String(error))}`);
   }
 
-  /** The status line: model, context bar, this session's tokens (with `tokens`; else its cost, when priced), strategy, session id. */
-  status(options: { tokens?: boolean } = {}): string {
-    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : { cost: this.tokens }) }, this.style);
+  /**
+   * The status line: model, context bar, this session's tokens (with `tokens`; else its cost, when priced), strategy, session id;
+   * fitted to the terminal's row (what has no room left out) unless `whole`.
+   */
+  status(options: { tokens?: boolean; whole?: boolean } = {}): string {
+    const columns = options.whole ? undefined : (this.out.columns ?? 80);
+    return statusLine({ ...this.#statusInfo(), ...(options.tokens ? { tokens: this.tokens } : { cost: this.tokens }) }, this.style, columns);
   }
 
   #statusInfo(): StatusInfo {
@@ -439,12 +444,17 @@ export class InteractiveSession {
     const always = question.once !== true;
     // "Always for this project" only where the project's rules are used: a trusted workspace.
     const rule = always && this.agent.permissionRules.files.projectTrusted ? ruleForApproval(question.action) : null;
-    const project = rule === null ? "" : `   [p] always for this project (${rule})`;
     // ExitPlanMode's plan can be edited first: the plan approved is the user's version.
     const plan = this.agent.planMode.awaiting(question.toolCallId);
-    const edit = plan === null ? "" : "   [e] edit the plan, then approve it";
-    const session = always ? `   [a] approve ${scope} for this session` : "";
-    this.print(s.dim(`  [y] approve${edit}${session}${project}   [n] reject   or type feedback to reject with it`));
+    const offered = [
+      "[y] approve",
+      ...(plan === null ? [] : ["[e] edit the plan, then approve it"]),
+      ...(always ? [`[a] approve ${scope} for this session`] : []),
+      ...(rule === null ? [] : [`[p] always for this project (${rule})`]),
+      "[n] reject",
+      "or type feedback to reject with it",
+    ];
+    this.print(s.dim(fitWords(offered, "  ", "   ", (this.out.columns ?? 80) - 1).join("\n")));
     const choices = ["y", ...(plan === null ? [] : ["e"]), ...(always ? ["a"] : []), ...(rule === null ? [] : ["p"]), "n"].join(", ");
     for (;;) {
       const answer = await this.input.readLine(s.yellow("approve? "), { remember: false });

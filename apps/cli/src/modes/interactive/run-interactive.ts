@@ -194,7 +194,7 @@ export function printBanner(session: InteractiveSession): void {
   const restored = agent.context.history.length;
   if (restored > 0) {
     session.print(style.dim(`Resumed ${agent.displayId}: ${count(restored, "message")}. The last of them:`));
-    for (const line of recentTranscript(agent.context.history, style)) session.print(line);
+    for (const line of recentTranscript(agent.context.history, style, session.out.columns ?? 80)) session.print(line);
   }
   const skipped = agent.restoreReport.skipped.length;
   if (skipped > 0) session.print(style.yellow(`${count(skipped, "damaged line")} of ${agent.contextFile} skipped (the file is left as it is).`));

@@ -43,7 +43,7 @@ export const slashCommands: SlashCommand[] = [
     help: "model, context usage, session and settings",
     run: async (s) => {
       const { agent } = s;
-      s.print(s.status({ tokens: true }));
+      s.print(s.status({ tokens: true, whole: true }));
       s.print(`provider ${agent.providers.main.name} · model ${agent.providers.main.modelName} · thinking ${agent.providers.main.thinkingEffort ?? "default"}`);
       s.print(`messages ${agent.context.history.length} · checkpoints ${agent.context.nCheckpoints} · working directory ${agent.cwd}`);
       s.print(`conversation file ${agent.contextFile}`);
@@ -208,7 +208,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (s, args) => {
       if (!args) {
         const branches = await s.agent.context.branches();
-        s.print(branchTreeLines(branches, s.style, s.agent.settings.store === null ? "byte" : "record").join("\n"));
+        s.print(branchTreeLines(branches, s.style, s.agent.settings.store === null ? "byte" : "record", s.out.columns ?? 80).join("\n"));
         s.print(s.style.dim(branches.length > 1 ? "/tree <n> switches to branch n; /fork copies the current branch into a new session." : "No other branch yet."));
         return;
       }
