@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BackgroundJobs } from "../src/jobs/background-jobs.js";
@@ -81,5 +81,17 @@ describe("BackgroundJobs", () => {
     } finally {
       for (const pid of processesWith(marker)) process.kill(Number(pid), "SIGKILL");
     }
+  }, 20_000);
+
+  it("reads output that is not UTF-8 (bytes 0xff 0xfe) and cut reads without losing what follows", async () => {
+    const dir = await tempDir();
+    const jobs = new BackgroundJobs({ dir: path.join(dir, "jobs") });
+    const job = await jobs.start("binary", bash(`printf 'a\\xff\\xfeb\\xf0\\x9f\\x98\\x80c'; while [ ! -e go ]; do sleep 0.02; done; printf 'hi\\xf0\\x9f\\x98\\x80-world\\n'`), dir);
+    let text = "";
+    while (!text.includes("c")) text += (await jobs.read(job.id, { waitMs: 5000 }))!.text;
+    await writeFile(path.join(dir, "go"), "");
+    // Read three characters at a time: a cut falls inside the emoji's surrogate pair too.
+    for (let part = "?"; part !== "" || jobs.get(job.id)!.state === "running"; text += part) part = (await jobs.read(job.id, { waitMs: 1000, maxChars: 3 }))!.text;
+    expect(text).toBe("a\ufffd\ufffdb\u{1f600}chi\u{1f600}-world\n");
   }, 20_000);
 });

@@ -172,10 +172,9 @@ export class BackgroundJobs {
       try {
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, job.readOffset);
-        // Whole characters only: a multi-byte character cut at the end waits for the next read.
-        const whole = wholeUtf8(buffer.subarray(0, bytesRead));
-        text = whole.toString("utf8").slice(0, options.maxChars ?? 30_000);
-        job.readOffset += Buffer.byteLength(text);
+        const decoded = decodeAtMost(buffer.subarray(0, bytesRead), options.maxChars ?? 30_000);
+        text = decoded.text;
+        job.readOffset += decoded.bytes;
       } finally {
         await handle.close();
       }
@@ -316,6 +315,30 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
+}
+
+/**
+ * The text of the longest start of `bytes` that decodes to at most
+ * `maxChars` UTF-16 units, and how many bytes that is. Whole characters
+ * only: a multi-byte character cut at the end waits for the next read. The
+ * bytes are counted as read, not re-encoded from the text (a byte that is
+ * not UTF-8 reads as one U+FFFD, which re-encodes to three bytes).
+ */
+function decodeAtMost(bytes: Buffer, maxChars: number): { text: string; bytes: number } {
+  const decode = (end: number) => {
+    const whole = wholeUtf8(bytes.subarray(0, end));
+    return { text: whole.toString("utf8"), bytes: whole.length };
+  };
+  const all = decode(bytes.length);
+  if (all.text.length <= maxChars) return all;
+  // A byte decodes to at most one unit, so the text grows with the bytes: the longest start that fits is found by halving.
+  let [low, high] = [0, bytes.length];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (decode(middle).text.length <= maxChars) low = middle;
+    else high = middle - 1;
+  }
+  return decode(low);
 }
 
 /** `bytes` without a trailing incomplete UTF-8 sequence. */
