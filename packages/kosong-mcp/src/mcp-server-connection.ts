@@ -287,16 +287,17 @@ export class McpServerConnection {
         if (!cursor) break;
       }
       if (client !== this.#client) return;
-      this.#acceptTools(listed.slice(0, maxTools));
+      // More than kept, or pages left unread: said, not silently dropped.
+      const cut = listed.length > maxTools || Boolean(cursor);
+      this.#acceptTools(listed.slice(0, maxTools), cut ? [`the server lists more tools than kosong reads: only the first ${Math.min(listed.length, maxTools)} are offered`] : []);
     });
     this.#queuedRefresh = { client, run };
     this.#refreshing = run.catch(() => undefined);
     return run;
   }
 
-  #acceptTools(listed: readonly unknown[]): void {
+  #acceptTools(listed: readonly unknown[], warnings: string[]): void {
     const tools: McpTool[] = [];
-    const warnings: string[] = [];
     const seen = new Set<string>();
     for (const [index, listedTool] of listed.entries()) {
       const rawName = (listedTool as { name?: unknown } | null)?.name;

@@ -81,4 +81,12 @@ describe("large and deep messages from a stdio MCP server", () => {
     const lists = await server.callTool("lists", {});
     expect(Number((lists.content[0] as { text: string }).text)).toBeLessThanOrEqual(3);
   });
+
+  it("offers the first 1,000 tools of a server that lists 5,000, and says the rest were left out", async () => {
+    const { server, toolset } = await raw({}, { MANY: "5000" });
+    expect(server.tools).toHaveLength(1000);
+    expect(server.tools.slice(0, 3).map((tool) => tool.name)).toEqual(["echo", "big", "t0"]);
+    expect(server.warnings).toEqual(["the server lists more tools than kosong reads: only the first 1000 are offered"]);
+    expect((await toolset.handle(call("c1", "mcp__raw__echo", { text: "hello" }))).return_value.output).toBe("hello");
+  });
 });
