@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BackgroundJobs } from "../src/jobs/background-jobs.js";
@@ -62,5 +62,36 @@ describe("BackgroundJobs", () => {
     } finally {
       for (const pid of [...processesWith(below), ...processesWith(away)]) process.kill(Number(pid), "SIGKILL");
     }
+  }, 20_000);
+
+  it("closeAll ends what a job left running in its group after its shell exited (`server >/dev/null &`)", async () => {
+    const dir = await tempDir();
+    const jobs = new BackgroundJobs({ dir, graceMs: 200 });
+    const marker = `kosong-leftover-${process.pid}-${Date.now()}`;
+    try {
+      const job = await jobs.start("daemon", bash(`${process.execPath} -e 'setInterval(() => {}, 1000)' ${marker} >/dev/null 2>&1 & echo started`), dir);
+      if (jobs.get(job.id)!.state === "running") await new Promise<void>((resolve) => jobs.onEnd(() => resolve()));
+      expect(jobs.get(job.id)).toMatchObject({ state: "exited", exitCode: 0 });
+      expect(processesWith(marker)).not.toEqual([]);
+      expect(await endsOrHangs(jobs.closeAll())).toBe("ended");
+      for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(processesWith(marker)).toEqual([]);
+      // What it wrote before is still there.
+      expect(readFileSync(job.logFile, "utf8")).toBe("started\n");
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(Number(pid), "SIGKILL");
+    }
+  }, 20_000);
+
+  it("reads output that is not UTF-8 (bytes 0xff 0xfe) and cut reads without losing what follows", async () => {
+    const dir = await tempDir();
+    const jobs = new BackgroundJobs({ dir: path.join(dir, "jobs") });
+    const job = await jobs.start("binary", bash(`printf 'a\\xff\\xfeb\\xf0\\x9f\\x98\\x80c'; while [ ! -e go ]; do sleep 0.02; done; printf 'hi\\xf0\\x9f\\x98\\x80-world\\n'`), dir);
+    let text = "";
+    while (!text.includes("c")) text += (await jobs.read(job.id, { waitMs: 5000 }))!.text;
+    await writeFile(path.join(dir, "go"), "");
+    // Read three characters at a time: a cut falls inside the emoji's surrogate pair too.
+    for (let part = "?"; part !== "" || jobs.get(job.id)!.state === "running"; text += part) part = (await jobs.read(job.id, { waitMs: 1000, maxChars: 3 }))!.text;
+    expect(text).toBe("a\ufffd\ufffdb\u{1f600}chi\u{1f600}-world\n");
   }, 20_000);
 });

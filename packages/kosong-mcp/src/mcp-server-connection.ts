@@ -4,8 +4,8 @@
  * `notifications/tools/list_changed`, calls with a timeout and cancellation,
  * and one restart after the connection is lost (a stdio server that
  * crashed). Everything the server sends is treated as hostile: tool names
- * and descriptions are made printable, oversized or over-deep schemas are
- * left out, a stdio message is capped while it is read, its stderr is kept
+ * and descriptions are made printable, invalid, oversized or over-deep
+ * tool definitions are left out (the server's other tools stay), a stdio message is capped while it is read, its stderr is kept
  * (bounded) for error messages and never reaches the terminal.
  */
 import { type JsonSchema, redactUrlPasswords } from "@kosong/core";
@@ -13,7 +13,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, McpError, ToolListChangedNotificationSchema, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
 import packageJson from "../package.json" with { type: "json" };
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
 import { describeThrown } from "./describe-thrown.js";
@@ -87,6 +88,8 @@ const maxSchemaDepth = 100;
 const maxTools = 1000;
 const maxListPages = 50;
 const stderrTailChars = 2000;
+/** A `tools/list` page read without judging its tools: each is checked on its own, so one invalid tool leaves out only itself. */
+const ListedToolsSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
 /** A connection to one MCP server. Create it, then {@link connect}; {@link close} when done. */
 export class McpServerConnection {
@@ -101,6 +104,8 @@ export class McpServerConnection {
   #transport: Transport | null = null;
   #starting: Promise<void> | null = null;
   #refreshing: Promise<void> = Promise.resolve();
+  /** The listing queued behind the running one, not started yet: later notifications share it. */
+  #queuedRefresh: { client: Client; run: Promise<void> } | null = null;
   #stderr = "";
   /** The last message over `maxMessageBytes`, which closed the connection (said in the crash report). */
   #tooLarge: McpMessageTooLargeError | null = null;
@@ -263,39 +268,56 @@ export class McpServerConnection {
     return { client, transport };
   }
 
-  /** Lists the tools (every page, bounded), one refresh at a time. */
+  /**
+   * Lists the tools (every page, bounded), one refresh at a time; a refresh
+   * asked for while one waits to start is that one (it lists after the ask),
+   * so a flood of `list_changed` costs at most two listings, not one each.
+   */
   #refreshTools(client: Client): Promise<void> {
+    if (this.#queuedRefresh?.client === client) return this.#queuedRefresh.run;
     const run = this.#refreshing.then(async () => {
-      const listed: Array<{ name: string; description?: string | undefined; inputSchema: object; annotations?: { readOnlyHint?: boolean | undefined } | undefined }> = [];
+      if (this.#queuedRefresh?.run === run) this.#queuedRefresh = null;
+      const listed: unknown[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < maxListPages && listed.length < maxTools; page++) {
-        const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.#options.connectTimeoutMs });
+        const params = cursor === undefined ? {} : { cursor };
+        const result = await client.request({ method: "tools/list", params }, ListedToolsSchema, { timeout: this.#options.connectTimeoutMs });
         listed.push(...result.tools);
         cursor = result.nextCursor;
         if (!cursor) break;
       }
       if (client !== this.#client) return;
-      this.#acceptTools(listed.slice(0, maxTools));
+      // More than kept, or pages left unread: said, not silently dropped.
+      const cut = listed.length > maxTools || Boolean(cursor);
+      this.#acceptTools(listed.slice(0, maxTools), cut ? [`the server lists more tools than kosong reads: only the first ${Math.min(listed.length, maxTools)} are offered`] : []);
     });
+    this.#queuedRefresh = { client, run };
     this.#refreshing = run.catch(() => undefined);
     return run;
   }
 
-  #acceptTools(listed: ReadonlyArray<{ name: string; description?: string | undefined; inputSchema: object; annotations?: { readOnlyHint?: boolean | undefined } | undefined }>): void {
+  #acceptTools(listed: readonly unknown[], warnings: string[]): void {
     const tools: McpTool[] = [];
-    const warnings: string[] = [];
     const seen = new Set<string>();
-    for (const tool of listed) {
-      const shown = visibleLine(tool.name);
+    for (const [index, listedTool] of listed.entries()) {
+      const rawName = (listedTool as { name?: unknown } | null)?.name;
+      const shown = typeof rawName === "string" ? capText(visibleLine(rawName), 200) : `number ${index + 1}`;
+      // Before anything walks it recursively (the definition's check included).
+      if (jsonDepth((listedTool as { inputSchema?: unknown } | null)?.inputSchema, maxSchemaDepth) > maxSchemaDepth) {
+        warnings.push(`tool \`${shown}\` is left out: its input schema nests more than ${maxSchemaDepth} levels deep`);
+        continue;
+      }
+      const parsed = ToolSchema.safeParse(listedTool);
+      if (!parsed.success) {
+        warnings.push(`tool \`${shown}\` is left out: its definition is invalid (${capText(visibleLine(firstIssue(parsed.error)), 300)})`);
+        continue;
+      }
+      const tool = parsed.data;
       if (seen.has(tool.name)) {
         warnings.push(`tool \`${shown}\` is listed twice: the second one is left out`);
         continue;
       }
       seen.add(tool.name);
-      if (jsonDepth(tool.inputSchema, maxSchemaDepth) > maxSchemaDepth) {
-        warnings.push(`tool \`${shown}\` is left out: its input schema nests more than ${maxSchemaDepth} levels deep`);
-        continue;
-      }
       const schema = JSON.stringify(tool.inputSchema);
       if (schema.length > maxSchemaChars) {
         warnings.push(`tool \`${shown}\` is left out: its input schema has ${schema.length} characters (at most ${maxSchemaChars})`);
@@ -396,4 +418,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: () => string):
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The first problem of an invalid tool definition: where, and what. */
+function firstIssue(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return "not a tool definition";
+  return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join(".")}: ${issue.message}`;
 }

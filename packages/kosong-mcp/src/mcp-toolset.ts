@@ -187,6 +187,9 @@ function callFailure(entry: McpToolEntry, error: unknown): ToolReturnValue {
   const { server, tool } = entry;
   const name = `\`${visibleLine(tool.name)}\` of MCP server \`${visibleLine(server.name)}\``;
   if (McpConnectError.isInstance(error)) return toolError({ message: `${visibleLine(error.message)}. Do without its tools.`, brief: "MCP server unavailable" });
+  if (isConnectionClosed(error) && server.state === "closed") {
+    return toolError({ message: `The MCP server \`${visibleLine(server.name)}\` was closed by kosong while running the tool \`${visibleLine(tool.name)}\`; the call did not finish.`, brief: "MCP server closed" });
+  }
   if (isConnectionClosed(error)) {
     const after =
       server.state === "failed"

@@ -124,6 +124,19 @@ describe("a hostile MCP server", () => {
     expect((await toolset.handle(call("c2", "mcp__hostile__added"))).return_value.output).toBe("I was added");
   });
 
+  it("ends a call that hangs when the host closes the server, saying the server was closed (not that it crashed or restarts)", async () => {
+    const { server, toolset } = await hostile();
+    const pending = toolset.handle(call("c1", "mcp__hostile__wait", { tag: "closing" }));
+    // As in the cancellation test above: the call is on the server by then.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.close();
+    expect((await pending).return_value).toMatchObject({
+      is_error: true,
+      message: "The MCP server `hostile` was closed by kosong while running the tool `wait`; the call did not finish.",
+      display: [{ type: "brief", text: "MCP server closed" }],
+    });
+  });
+
   it("restarts a server that crashed mid-call once, reports it, and gives up after a second crash", async () => {
     const { server, toolset, events } = await hostile();
     const first = await toolset.handle(call("c1", "mcp__hostile__crash"));

@@ -4,8 +4,9 @@
  * process written without the SDK (../fixtures/raw-server.mjs), a 50 MB
  * result comes back (capped for the model) well within its call's timeout,
  * a message over `maxMessageBytes` fails its call saying so and the server
- * is restarted, and a tool whose schema nests 2,500 levels is left out while
- * the server's other tools stay.
+ * is restarted, and a tool whose schema nests 2,500 levels, or whose
+ * definition the MCP schema refuses, is left out while the server's other
+ * tools stay.
  */
 import { fileURLToPath } from "node:url";
 import { McpServerConnection, McpToolset, type McpConnectionOptions } from "@kosong/mcp";
@@ -55,6 +56,37 @@ describe("large and deep messages from a stdio MCP server", () => {
     expect(server.state).toBe("connected");
     expect(server.tools.map((tool) => tool.name)).toEqual(["echo", "big"]);
     expect(server.warnings).toEqual(["tool `deep` is left out: its input schema nests more than 100 levels deep"]);
+    expect((await toolset.handle(call("c1", "mcp__raw__echo", { text: "hello" }))).return_value.output).toBe("hello");
+  });
+
+  it("leaves out tools whose definitions are invalid (an input schema not of type object, none, a name not a string) and keeps the others", async () => {
+    const { server, toolset } = await raw({}, { INVALID: "1" });
+    expect(server.state).toBe("connected");
+    expect(server.tools.map((tool) => tool.name)).toEqual(["echo", "big"]);
+    expect(server.warnings).toEqual([
+      expect.stringMatching(/^tool `wrong-type` is left out: its definition is invalid \(inputSchema\.type: /),
+      expect.stringMatching(/^tool `no-schema` is left out: its definition is invalid \(inputSchema: /),
+      expect.stringMatching(/^tool `number 5` is left out: its definition is invalid \(name: /),
+    ]);
+    expect((await toolset.handle(call("c1", "mcp__raw__echo", { text: "hello" }))).return_value.output).toBe("hello");
+  });
+
+  it("answers a burst of 2,000 tools/list_changed notifications with at most two listings, and offers the changed tools", async () => {
+    const { server } = await raw();
+    // `burst` and `lists` are not listed: called on the connection directly.
+    await server.callTool("burst", { count: 2000 });
+    await expect.poll(() => server.tools.map((tool) => tool.name)).toContain("added");
+    // Calls keep going through the same pipe meanwhile; a listing queued per notification would keep counting up.
+    for (let i = 0; i < 20; i++) await server.callTool("lists", {});
+    const lists = await server.callTool("lists", {});
+    expect(Number((lists.content[0] as { text: string }).text)).toBeLessThanOrEqual(3);
+  });
+
+  it("offers the first 1,000 tools of a server that lists 5,000, and says the rest were left out", async () => {
+    const { server, toolset } = await raw({}, { MANY: "5000" });
+    expect(server.tools).toHaveLength(1000);
+    expect(server.tools.slice(0, 3).map((tool) => tool.name)).toEqual(["echo", "big", "t0"]);
+    expect(server.warnings).toEqual(["the server lists more tools than kosong reads: only the first 1000 are offered"]);
     expect((await toolset.handle(call("c1", "mcp__raw__echo", { text: "hello" }))).return_value.output).toBe("hello");
   });
 });

@@ -13,8 +13,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { guardProcessGroup } from "../tools/process-group-guard.js";
-import { descendants, killTree } from "./process-tree.js";
+import { guardProcessGroup, type ProcessGroupGuard } from "../tools/process-group-guard.js";
+import { anyAlive, descendants, groupMembers, killTree, type ProcessRef, signalProcesses } from "./process-tree.js";
 
 /** What a job is doing. */
 export type JobState = "running" | "exited" | "stopped" | "failed";
@@ -72,6 +72,10 @@ interface Job {
   readOffset: number;
   ended: Promise<void>;
   stopping: boolean;
+  /** Processes the job left in its group when its first process ended (`server >/dev/null &`); they end with the session. */
+  leftovers: ProcessRef[];
+  /** The watchdog of the job's group, kept while leftovers may run. */
+  guard: ProcessGroupGuard | null;
 }
 
 /** The background jobs of one session. */
@@ -106,7 +110,7 @@ export class BackgroundJobs {
     const child = spawn(spawned.file, spawned.args, { cwd, env: spawned.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const guard = child.pid === undefined ? null : guardProcessGroup(child.pid);
     const info: JobInfo = { id, command, state: "running", exitCode: null, signal: null, outputBytes: 0, logFile, startedAt: new Date(), endedAt: null };
-    const job: Job = { info, child, log, kept: 0, readOffset: 0, ended: Promise.resolve(), stopping: false };
+    const job: Job = { info, child, log, kept: 0, readOffset: 0, ended: Promise.resolve(), stopping: false, leftovers: [], guard };
     const write = (chunk: Buffer) => {
       info.outputBytes += chunk.length;
       const room = this.#maxLogBytes - job.kept;
@@ -124,7 +128,8 @@ export class BackgroundJobs {
         info.exitCode = code;
         info.signal = signal;
         info.endedAt = new Date();
-        guard?.release();
+        job.leftovers = child.pid === undefined ? [] : groupMembers(child.pid);
+        if (job.leftovers.length === 0) job.guard?.release();
         if (failure) log.write(`\n[could not start: ${failure.message}]\n`);
         log.end(() => resolve());
         if (!this.#closed) this.#notices.push({ id: info.id, text: endNotice(info) });
@@ -167,10 +172,9 @@ export class BackgroundJobs {
       try {
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, job.readOffset);
-        // Whole characters only: a multi-byte character cut at the end waits for the next read.
-        const whole = wholeUtf8(buffer.subarray(0, bytesRead));
-        text = whole.toString("utf8").slice(0, options.maxChars ?? 30_000);
-        job.readOffset += Buffer.byteLength(text);
+        const decoded = decodeAtMost(buffer.subarray(0, bytesRead), options.maxChars ?? 30_000);
+        text = decoded.text;
+        job.readOffset += decoded.bytes;
       } finally {
         await handle.close();
       }
@@ -219,7 +223,10 @@ export class BackgroundJobs {
    * process out of reach still hold them. Never waits longer than that.
    */
   async #end(job: Job): Promise<void> {
-    if (job.info.state !== "running") return job.ended;
+    if (job.info.state !== "running") {
+      this.#endLeftovers(job);
+      return job.ended;
+    }
     // Taken first: once the job's first process dies, its children are reparented out of sight.
     const below = job.child.pid === undefined ? [] : descendants(job.child.pid);
     const killAll = () => {
@@ -236,6 +243,26 @@ export class BackgroundJobs {
     await job.ended;
     // Whatever the group left behind (a child that ignored SIGTERM) goes too.
     killAll();
+  }
+
+  /**
+   * SIGKILLs what an ended job left in its group. The group is signalled only
+   * while one of the processes seen in it at the job's end still runs: a
+   * group with a living member keeps its id, so the id is not someone else's.
+   */
+  #endLeftovers(job: Job): void {
+    const pgid = job.child.pid;
+    if (pgid !== undefined && anyAlive(job.leftovers)) {
+      const below = job.leftovers.flatMap((ref) => descendants(ref.pid));
+      try {
+        process.kill(-pgid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+      signalProcesses([...job.leftovers, ...below], "SIGKILL");
+    }
+    job.leftovers = [];
+    job.guard?.release();
   }
 
   #newOutputOrEnd(job: Job, waitMs: number): Promise<void> {
@@ -288,6 +315,30 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
+}
+
+/**
+ * The text of the longest start of `bytes` that decodes to at most
+ * `maxChars` UTF-16 units, and how many bytes that is. Whole characters
+ * only: a multi-byte character cut at the end waits for the next read. The
+ * bytes are counted as read, not re-encoded from the text (a byte that is
+ * not UTF-8 reads as one U+FFFD, which re-encodes to three bytes).
+ */
+function decodeAtMost(bytes: Buffer, maxChars: number): { text: string; bytes: number } {
+  const decode = (end: number) => {
+    const whole = wholeUtf8(bytes.subarray(0, end));
+    return { text: whole.toString("utf8"), bytes: whole.length };
+  };
+  const all = decode(bytes.length);
+  if (all.text.length <= maxChars) return all;
+  // A byte decodes to at most one unit, so the text grows with the bytes: the longest start that fits is found by halving.
+  let [low, high] = [0, bytes.length];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (decode(middle).text.length <= maxChars) low = middle;
+    else high = middle - 1;
+  }
+  return decode(low);
 }
 
 /** `bytes` without a trailing incomplete UTF-8 sequence. */

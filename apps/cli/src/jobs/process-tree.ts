@@ -42,6 +42,28 @@ export function descendants(root: number): ProcessRef[] {
   return found;
 }
 
+/** The processes in process group `pgid` now (its leader included, when alive). */
+export function groupMembers(pgid: number): ProcessRef[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const found: ProcessRef[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const seen = readStat(Number(entry));
+    if (seen?.pgrp === pgid) found.push({ pid: Number(entry), start: seen.start });
+  }
+  return found;
+}
+
+/** Whether any of `processes` still runs (same pid, same start time). */
+export function anyAlive(processes: readonly ProcessRef[]): boolean {
+  return processes.some(({ pid, start }) => readStat(pid)?.start === start);
+}
+
 /** Sends `signal` to each of `processes` still running (same pid, same start time). */
 export function signalProcesses(processes: readonly ProcessRef[], signal: NodeJS.Signals): void {
   for (const { pid, start } of processes) {
@@ -69,13 +91,13 @@ export function killTree(root: number, known: readonly ProcessRef[] = []): void 
   signalProcesses([...known, ...now], "SIGKILL");
 }
 
-/** The parent and start time of `pid` from `/proc/<pid>/stat`, or null when it is gone. */
-function readStat(pid: number): { ppid: number; start: string } | null {
+/** The parent, process group and start time of `pid` from `/proc/<pid>/stat`, or null when it is gone. */
+function readStat(pid: number): { ppid: number; pgrp: number; start: string } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The fields after the command's name (which may hold spaces and parentheses): state, ppid, ..., starttime (22nd field).
+    // The fields after the command's name (which may hold spaces and parentheses): state, ppid, pgrp, ..., starttime (22nd field).
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(fields[1]), start: fields[19] ?? "" };
+    return { ppid: Number(fields[1]), pgrp: Number(fields[2]), start: fields[19] ?? "" };
   } catch {
     return null;
   }
