@@ -14,7 +14,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import { guardProcessGroup, type ProcessGroupGuard } from "../tools/process-group-guard.js";
-import { anyAlive, descendants, groupMembers, killTree, type ProcessRef, signalProcesses } from "./process-tree.js";
+import { anyAliveInGroup, descendants, groupMembers, killTree, type ProcessRef, signalProcesses, stillRunning } from "./process-tree.js";
 
 /** What a job is doing. */
 export type JobState = "running" | "exited" | "stopped" | "failed";
@@ -247,20 +247,23 @@ export class BackgroundJobs {
 
   /**
    * SIGKILLs what an ended job left in its group. The group is signalled only
-   * while one of the processes seen in it at the job's end still runs: a
-   * group with a living member keeps its id, so the id is not someone else's.
+   * while one of the processes seen in it at the job's end still runs in it:
+   * a group with a living member keeps its id, so the id is not someone
+   * else's (one that left it with `setsid` does not hold the id; it is
+   * signalled on its own, by pid and start time, with what runs below it).
    */
   #endLeftovers(job: Job): void {
     const pgid = job.child.pid;
-    if (pgid !== undefined && anyAlive(job.leftovers)) {
-      const below = job.leftovers.flatMap((ref) => descendants(ref.pid));
+    if (pgid !== undefined && anyAliveInGroup(job.leftovers, pgid)) {
       try {
         process.kill(-pgid, "SIGKILL");
       } catch {
         // gone meanwhile
       }
-      signalProcesses([...job.leftovers, ...below], "SIGKILL");
     }
+    // Below living leftovers only: a dead one's pid may be someone else's now.
+    const living = stillRunning(job.leftovers);
+    signalProcesses([...living, ...living.flatMap((ref) => descendants(ref.pid))], "SIGKILL");
     job.leftovers = [];
     job.guard?.release();
   }

@@ -59,9 +59,22 @@ export function groupMembers(pgid: number): ProcessRef[] {
   return found;
 }
 
-/** Whether any of `processes` still runs (same pid, same start time). */
-export function anyAlive(processes: readonly ProcessRef[]): boolean {
-  return processes.some(({ pid, start }) => readStat(pid)?.start === start);
+/** Those of `processes` still running (same pid, same start time). */
+export function stillRunning(processes: readonly ProcessRef[]): ProcessRef[] {
+  return processes.filter(({ pid, start }) => readStat(pid)?.start === start);
+}
+
+/**
+ * Whether any of `processes` still runs (same pid, same start time) inside
+ * process group `pgid`: then the group's id cannot have been reused. A
+ * process that left the group (`setsid`, as a daemon does) does not count:
+ * once the group is empty its id is free for an unrelated process group.
+ */
+export function anyAliveInGroup(processes: readonly ProcessRef[], pgid: number): boolean {
+  return processes.some(({ pid, start }) => {
+    const seen = readStat(pid);
+    return seen?.start === start && seen.pgrp === pgid;
+  });
 }
 
 /** Sends `signal` to each of `processes` still running (same pid, same start time). */
