@@ -51,5 +51,13 @@ describe("the first-prompt hook", () => {
     expect(await submit(hooks, "fix the typo")).toBeUndefined();
     await settled();
     expect(warnings).toEqual([expect.stringMatching(/^the session's first prompt was not recorded in session\.json: /)]);
+    // Nothing recorded: closing the session takes the first prompt from the history (it records only when none is held)...
+    expect(session.firstPrompt).toBeNull();
+    // ...and the next prompt, once the write could succeed, is not taken for the first.
+    await rm(path.join(session.dir, "session.json"), { recursive: true });
+    await submit(hooks, "and the next one");
+    await settled();
+    expect(session.firstPrompt).toBeNull();
+    expect(warnings).toHaveLength(1);
   });
 });

@@ -27,12 +27,15 @@ export interface FirstPromptHook {
  */
 export function withFirstPromptHook(hooks: SoulHooks, session: SessionInfo | null, warn: (line: string) => void): FirstPromptHook {
   let recording: Promise<void> = Promise.resolve();
+  // Asked once: after a failed write the session has no first prompt again (closing it records the one in the history), and a later prompt is not the first.
+  let asked = false;
   return {
     hooks: {
       ...hooks,
       userPromptSubmit: async (input) => {
         const outcome = await hooks.userPromptSubmit?.(input);
-        if (session?.firstPrompt !== null || (outcome && outcome.block !== undefined)) return outcome;
+        if (asked || session?.firstPrompt !== null || (outcome && outcome.block !== undefined)) return outcome;
+        asked = true;
         recording = recordFirstPromptMeanwhile(session, input.prompt).then((failed) => {
           if (failed === null) return;
           const message = failed.error instanceof Error ? failed.error.message : String(failed.error);

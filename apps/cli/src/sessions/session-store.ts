@@ -90,11 +90,21 @@ export async function createSession(home: string, cwd: string, now: Date = new D
   return info;
 }
 
-/** Records the session's first prompt (once). */
+/**
+ * Records the session's first prompt (once). When the write fails,
+ * `info.firstPrompt` is null again (nothing recorded), so that closing the
+ * session records it from the history.
+ */
 export async function recordFirstPrompt(info: SessionInfo, prompt: string): Promise<void> {
   if (info.firstPrompt !== null) return;
-  info.firstPrompt = prompt.length > 200 ? `${prompt.slice(0, 197)}...` : prompt;
-  await writeMetadata(info);
+  const firstPrompt = prompt.length > 200 ? `${prompt.slice(0, 197)}...` : prompt;
+  info.firstPrompt = firstPrompt;
+  try {
+    await writeMetadata(info);
+  } catch (error) {
+    if (info.firstPrompt === firstPrompt) info.firstPrompt = null;
+    throw error;
+  }
 }
 
 /**
