@@ -74,7 +74,7 @@ function untilPrompt(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promi
   const command = argv.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn("script", ["-qefc", `exec ${command}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn("script", ["-qefc", `stty cols 100 rows 30; exec ${command}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
     let screen = "";
     let result: Start | null = null;
     child.stdout.on("data", (chunk: Buffer) => {

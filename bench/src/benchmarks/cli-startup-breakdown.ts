@@ -126,7 +126,7 @@ function interactiveRun(bin: string, server: FakeProviderServer, arrivals: numbe
   const command = [process.execPath, "--import", preload, bin, "--model", "bench-model"].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
   return new Promise((resolve, reject) => {
     const spawned = now();
-    const child = spawn("script", ["-qefc", command, "/dev/null"], { env: { ...env, KOSONG_BENCH_MARKS: marksFile }, cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("script", ["-qefc", `stty cols 100 rows 30; ${command}`, "/dev/null"], { env: { ...env, KOSONG_BENCH_MARKS: marksFile }, cwd, stdio: ["pipe", "pipe", "pipe"] });
     let screen = "";
     let prompt: number | null = null;
     let ended = false;

@@ -21,7 +21,7 @@ import { visibleControls } from "../render/visible-controls.js";
 import { createProvider, type Providers } from "../providers/create-provider.js";
 import { CheckpointTimes } from "../sessions/checkpoint-times.js";
 import { observeSoulEvent } from "./observe-soul-event.js";
-import { createSession, exactSession, findSession, latestSession, openOrCreateSession, recordFirstPrompt, recordStoredSize, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
+import { createSession, exactSession, findSession, latestSession, openOrCreateSession, firstPromptNotRecorded, recordFirstPrompt, recordStoredSize, removeSession, type SessionInfo, secureSessionFiles } from "../sessions/session-store.js";
 import { openStoredConversation, type StoredConversation } from "../sessions/stored-conversation.js";
 import { type CommandSandbox, openCommandSandbox } from "../sandbox/command-sandbox.js";
 import { agentFolders, loadAgentTypes } from "../subagents/agent-files.js";
@@ -331,7 +331,7 @@ export async function openAgentSession(options: OpenSessionOptions): Promise<Age
         await mcp?.close();
         await sandbox?.close();
         await firstPrompt.settled();
-        await closeConversation(conversation, session);
+        await closeConversation(conversation, session, warn);
       },
     };
     startupMark("session-open");
@@ -354,16 +354,17 @@ function soulConfig(chosen: Providers, settings: Settings) {
  * Closes the conversation, then finishes the session's record: a session
  * quit before its first prompt is removed (nothing to resume, so the picker
  * does not list it); a first prompt not recorded as its turn started (the
- * write failed) is found in the history; the size in a store
- * is recorded; and the session's files are made private.
+ * write failed) is found in the history (a failed write again is told
+ * through `warn`: the conversation itself is closed and kept); the size in
+ * a store is recorded; and the session's files are made private.
  */
-async function closeConversation(conversation: Conversation, session: SessionInfo | null): Promise<void> {
+async function closeConversation(conversation: Conversation, session: SessionInfo | null, warn: (line: string) => void): Promise<void> {
   const { context } = conversation;
   const firstUser = session?.firstPrompt === null ? context.history.find((m) => m.role === "user" && checkpointMarkerId(extractText(m).trim()) === null) : undefined;
   const storedBytes = await conversation.close();
   if (!session) return;
   if (session.firstPrompt === null && context.history.length === 0 && context.checkpoints.length === 0) return removeSession(session);
-  if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n"));
+  if (firstUser) await recordFirstPrompt(session, extractText(firstUser, "\n")).catch((error: unknown) => warn(firstPromptNotRecorded(error)));
   if (storedBytes !== null) await recordStoredSize(session, storedBytes);
   await secureSessionFiles(session);
 }

@@ -8,8 +8,7 @@
  * got a prompt.
  */
 import type { SoulHooks } from "@kosong/soul/hooks";
-import { visibleControls } from "../render/visible-controls.js";
-import { recordFirstPromptMeanwhile, type SessionInfo } from "../sessions/session-store.js";
+import { firstPromptNotRecorded, recordFirstPromptMeanwhile, type SessionInfo } from "../sessions/session-store.js";
 
 /** Hooks that record the first prompt, and the write to wait for before the session closes. */
 export interface FirstPromptHook {
@@ -37,9 +36,7 @@ export function withFirstPromptHook(hooks: SoulHooks, session: SessionInfo | nul
         if (asked || session?.firstPrompt !== null || (outcome && outcome.block !== undefined)) return outcome;
         asked = true;
         recording = recordFirstPromptMeanwhile(session, input.prompt).then((failed) => {
-          if (failed === null) return;
-          const message = failed.error instanceof Error ? failed.error.message : String(failed.error);
-          warn(`the session's first prompt was not recorded in session.json: ${visibleControls(message, { oneLine: true })}`);
+          if (failed !== null) warn(firstPromptNotRecorded(failed.error));
         });
         return outcome;
       },

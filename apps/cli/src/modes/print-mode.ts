@@ -19,7 +19,7 @@ import { count } from "../render/count.js";
 import { fileRecoveryLines } from "../render/file-recovery-lines.js";
 import { oneLine, visibleControls } from "../render/visible-controls.js";
 import { attachMentions, ImageInputError, withText } from "./interactive/file-mentions.js";
-import { recordFirstPromptMeanwhile } from "../sessions/session-store.js";
+import { firstPromptNotRecorded, recordFirstPromptMeanwhile } from "../sessions/session-store.js";
 
 /** What print mode runs. */
 export interface PrintModeOptions {
@@ -103,7 +103,7 @@ export async function runPrintMode(options: PrintModeOptions): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     const failed = await recording;
-    if (failed !== null) err.write(`kosong: the session's first prompt was not recorded in session.json: ${visibleControls(failed.error instanceof Error ? failed.error.message : String(failed.error), { oneLine: true })}\n`);
+    if (failed !== null) err.write(`kosong: ${firstPromptNotRecorded(failed.error)}\n`);
     await agent.close();
   }
 }

@@ -18,6 +18,7 @@ import { CliError } from "../cli-error.js";
 import { type CompactionName, compactionNames } from "../config/setting-values.js";
 import { readCappedFile } from "../files/read-capped-file.js";
 import { replaceFile } from "../files/replace-file.js";
+import { visibleControls } from "../render/visible-controls.js";
 import { makeFolders } from "./make-folders.js";
 import { unwritableFolderError } from "./unwritable-folder.js";
 
@@ -117,6 +118,11 @@ export function recordFirstPromptMeanwhile(info: SessionInfo | null, prompt: str
     () => null,
     (error: unknown) => ({ error }),
   );
+}
+
+/** The line telling that the first prompt's record failed with `error` (its text made visible on one line). */
+export function firstPromptNotRecorded(error: unknown): string {
+  return `the session's first prompt was not recorded in session.json: ${visibleControls(error instanceof Error ? error.message : String(error), { oneLine: true })}`;
 }
 
 /** Records the strategy chosen with `/strategy`, for when the session is resumed. */
